@@ -1,0 +1,28 @@
+// The error wire format shared by the server's responses and the client's result mapping
+// (specification section 8): 400 carries a body naming each invalid field and its code;
+// 404 and other statuses carry none (412 carries the current row, see ARCHITECTURE.md).
+import { z } from 'zod';
+
+/** Codes of server-side errors beyond the form error types of section 5. */
+export const ServerErrorCode = {
+  SlugExists: 'SlugExists',
+  SlugReservationFailed: 'SlugReservationFailed',
+  MalformedJson: 'malformedJson',
+  DuplicateObjectId: 'duplicateObjectId',
+} as const;
+
+export const FieldErrorSchema = z.object({
+  /** The request field (PascalCase, as sent), or a query parameter name; '' for the whole body. */
+  Field: z.string(),
+  /** A form error type of section 5 (required, tooLong, …) or a ServerErrorCode. */
+  Code: z.string(),
+  /** The English message of the specification, from the message catalogue. */
+  Message: z.string(),
+  Params: z.record(z.string(), z.unknown()).optional(),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+export const BadRequestBodySchema = z.object({
+  Errors: z.array(FieldErrorSchema).min(1),
+});
+export type BadRequestBody = z.infer<typeof BadRequestBodySchema>;
