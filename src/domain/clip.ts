@@ -1,0 +1,161 @@
+// Clip rules of sections 3 and 4: normalisation of what the server sends, the display mapping of
+// State and PublishState, and labels. A clip that breaks a rule is a data error, not a crash:
+// the caller shows it as broken content.
+import { domainMessage } from './messages.ts';
+import type { Locale } from '../paraglide/runtime.js';
+import type { DomainMessageKey } from './form-errors.ts';
+
+export const ClipState = {
+  None: 'None',
+  AudioUploaded: 'AudioUploaded',
+  Processing: 'Processing',
+  Draft: 'Draft',
+  Error: 'Error',
+  Ready: 'Ready',
+  Warning: 'Warning',
+} as const;
+export type ClipState = (typeof ClipState)[keyof typeof ClipState];
+
+export const PublishState = {
+  Published: 'Published',
+  Unpublished: 'Unpublished',
+  Publishing: 'Publishing',
+  Unpublishing: 'Unpublishing',
+} as const;
+export type PublishState = (typeof PublishState)[keyof typeof PublishState];
+
+export const Visibility = { Private: 'Private', Public: 'Public', Restricted: 'Restricted', Unlisted: 'Unlisted' } as const;
+export type Visibility = (typeof Visibility)[keyof typeof Visibility];
+
+export type MediaType = 'Audio' | 'AudioAndVideo';
+
+/** The clip fields these rules read; the wire type (src/protocol) has more and is assignable. */
+export type ClipFields = {
+  Title: string | null;
+  State: string;
+  PublishState?: string | null;
+  Visibility: string;
+  ScheduledVisibility?: string | null;
+  VisibleAtUtc?: string | null;
+  PublishedUtc?: string | null;
+  Slug?: string | null;
+  DurationSeconds?: number | null;
+  MediaType?: MediaType | null;
+  AudioPublicUrl?: string | null;
+  AudioPrivateUrl?: string | null;
+  WaveformHighResUrl?: string | null;
+  WaveformLowResUrl?: string | null;
+  VideoPrivateUrl?: string | null;
+  VideoPublicUrl?: string | null;
+  EmbedUrl?: string | null;
+  ShowPageUrl?: string | null;
+  AudioProcessingProblem?: string | null;
+  AudioProcessingProblemDismissed?: boolean | null;
+  Season?: number | null;
+  Episode?: number | null;
+};
+
+export const ClipDataError = {
+  ReadyWithoutDuration: 'ReadyWithoutDuration',
+  ReadyWithoutAudio: 'ReadyWithoutAudio',
+  ReadyWithoutWaveform: 'ReadyWithoutWaveform',
+  ReadyWithoutVideo: 'ReadyWithoutVideo',
+  VisibilityWithoutField: 'VisibilityWithoutField',
+  ScheduledVisibilityMismatch: 'ScheduledVisibilityMismatch',
+} as const;
+export type ClipDataError = (typeof ClipDataError)[keyof typeof ClipDataError];
+
+export type Normalised<T, E> = { ok: true; value: T } | { ok: false; error: E; field: string };
+
+const present = (v: unknown): boolean => v !== null && v !== undefined && v !== '';
+
+function readyError<T extends ClipFields>(clip: T): Normalised<T, ClipDataError> | null {
+  if (clip.State !== ClipState.Ready && clip.State !== ClipState.Warning) return null;
+  const fail = (error: ClipDataError, field: string) => ({ ok: false, error, field }) as const;
+  if (!present(clip.DurationSeconds)) return fail('ReadyWithoutDuration', 'DurationSeconds');
+  if (!present(clip.AudioPrivateUrl) && !present(clip.AudioPublicUrl)) return fail('ReadyWithoutAudio', 'AudioPrivateUrl');
+  if (!present(clip.WaveformHighResUrl)) return fail('ReadyWithoutWaveform', 'WaveformHighResUrl');
+  if (!present(clip.WaveformLowResUrl)) return fail('ReadyWithoutWaveform', 'WaveformLowResUrl');
+  if (clip.MediaType === 'AudioAndVideo' && !present(clip.VideoPrivateUrl) && !present(clip.VideoPublicUrl)) {
+    return fail('ReadyWithoutVideo', 'VideoPrivateUrl');
+  }
+  return null;
+}
+
+/** The fields each visibility needs (section 4). Private may have a null Slug. */
+const VISIBILITY_NEEDS: Record<Visibility, ReadonlyArray<keyof ClipFields>> = {
+  Public: ['PublishedUtc', 'Slug', 'EmbedUrl', 'ShowPageUrl'],
+  Unlisted: ['PublishedUtc', 'Slug', 'EmbedUrl', 'ShowPageUrl'],
+  Restricted: ['PublishedUtc', 'Slug'],
+  Private: [],
+};
+
+export function normalizeClip<T extends ClipFields>(raw: T): Normalised<T, ClipDataError> {
+  const clip: T = { ...raw, Title: raw.Title !== null && raw.Title.trim() === '' ? null : raw.Title };
+  const ready = readyError(clip);
+  if (ready) return ready;
+  const needs = VISIBILITY_NEEDS[clip.Visibility as Visibility] ?? [];
+  const missing = needs.find((field) => !present(clip[field]));
+  if (missing) return { ok: false, error: 'VisibilityWithoutField', field: missing };
+  // Restricted clips have no embed or show-page URL, whatever the server sent.
+  if (clip.Visibility === Visibility.Restricted) Object.assign(clip, { EmbedUrl: null, ShowPageUrl: null });
+  if (present(clip.ScheduledVisibility) !== present(clip.VisibleAtUtc)) {
+    return { ok: false, error: 'ScheduledVisibilityMismatch', field: 'VisibleAtUtc' };
+  }
+  return { ok: true, value: clip };
+}
+
+// ── Display ─────────────────────────────────────────────────────────────────────────────────
+
+export type ClipStateDisplay = 'ingesting' | 'draft' | 'error' | 'ready';
+
+const STATE_DISPLAY: Record<ClipState, ClipStateDisplay> = {
+  None: 'ingesting',
+  AudioUploaded: 'ingesting',
+  Processing: 'ingesting',
+  Draft: 'draft',
+  Error: 'error',
+  Ready: 'ready',
+  Warning: 'ready',
+};
+
+/** How a State is shown; null for a state the product does not know. */
+export function clipStateDisplay(state: string): ClipStateDisplay | null {
+  return STATE_DISPLAY[state as ClipState] ?? null;
+}
+
+export const CLIP_STATE_LABEL: Record<ClipStateDisplay, DomainMessageKey> = {
+  ingesting: 'domain_clip_state_ingesting',
+  draft: 'domain_clip_state_draft',
+  error: 'domain_clip_state_error',
+  ready: 'domain_clip_state_ready',
+};
+
+/** Warning shows the processing problem unless it was dismissed. */
+export function visibleProcessingProblem(clip: Pick<ClipFields, 'State' | 'AudioProcessingProblem' | 'AudioProcessingProblemDismissed'>): string | null {
+  if (clip.State !== ClipState.Warning || clip.AudioProcessingProblemDismissed === true) return null;
+  return clip.AudioProcessingProblem ?? null;
+}
+
+/** Publishing and Unpublishing are shown as pending; Published and Unpublished are not. */
+export function isPublishPending(publishState: string | null | undefined): boolean {
+  return publishState === PublishState.Publishing || publishState === PublishState.Unpublishing;
+}
+
+// ── Labels ──────────────────────────────────────────────────────────────────────────────────
+
+/** The clip's title, or 'Untitled clip' for a clip without one. */
+export function clipLabel(clip: Pick<ClipFields, 'Title'>, locale?: Locale): string {
+  const title = clip.Title?.trim();
+  return title ? title : domainMessage('domain_untitled_clip', {}, locale);
+}
+
+/** 'S{n}/E{m}', or just one of them, or null when neither is set. */
+export function seasonEpisodeLabel(clip: Pick<ClipFields, 'Season' | 'Episode'>, locale?: Locale): string | null {
+  const season = clip.Season ?? null;
+  const episode = clip.Episode ?? null;
+  if (season !== null && episode !== null) return domainMessage('domain_clip_label_season_episode', { season, episode }, locale);
+  if (season !== null) return domainMessage('domain_clip_label_season', { season }, locale);
+  if (episode !== null) return domainMessage('domain_clip_label_episode', { episode }, locale);
+  return null;
+}

@@ -1,0 +1,200 @@
+// Permission scopes and what they show (specification section 6).
+//
+// A user's entries all share one object type: Organization (rights everywhere, and the only
+// scope that grants organization-level rights), Network (the programs of that network) or
+// Program (that program). An entry with no object type grants nothing.
+import { formError, type FormError } from './form-errors.ts';
+
+export const PermissionFlag = {
+  HasAnalyticsAccess: 'HasAnalyticsAccess',
+  HasAuditAccess: 'HasAuditAccess',
+  HasContentAccess: 'HasContentAccess',
+  HasCreateProgramAccess: 'HasCreateProgramAccess',
+  HasManageOrganizationSettingsAccess: 'HasManageOrganizationSettingsAccess',
+  HasManageSettingsAccess: 'HasManageSettingsAccess',
+  HasManageUserAccess: 'HasManageUserAccess',
+} as const;
+export type PermissionFlagName = keyof typeof PermissionFlag;
+export type PermissionFlags = Record<PermissionFlagName, boolean>;
+export type PermissionObjectType = 'Organization' | 'Network' | 'Program';
+export type PermissionEntry = {
+  ObjectType: PermissionObjectType | null;
+  ObjectId: string | null;
+  /** A missing flag means false. */
+  Permissions: Partial<PermissionFlags>;
+};
+
+export type PermissionTarget =
+  | { kind: 'organization' }
+  | { kind: 'network'; networkId: string }
+  | { kind: 'program'; programId: string; networkId: string | null };
+
+const FLAG_NAMES = Object.keys(PermissionFlag) as PermissionFlagName[];
+
+export function noPermissions(): PermissionFlags {
+  return Object.fromEntries(FLAG_NAMES.map((f) => [f, false])) as PermissionFlags;
+}
+
+function union(entries: readonly PermissionEntry[]): PermissionFlags {
+  const flags = noPermissions();
+  for (const entry of entries) for (const f of FLAG_NAMES) if (entry.Permissions[f] === true) flags[f] = true;
+  return flags;
+}
+
+/** One object type per user; an object id may appear once. */
+export function validatePermissionEntries(entries: readonly PermissionEntry[]): FormError | null {
+  const types = new Set(entries.map((e) => e.ObjectType));
+  if (types.size > 1) return formError('invalid', 'domain_permissions_one_object_type', undefined, 'mixedObjectTypes');
+  const seen = new Set<string>();
+  for (const { ObjectId } of entries) {
+    if (ObjectId === null) continue;
+    if (seen.has(ObjectId)) return formError('invalid', 'domain_permissions_duplicate_object', { objectId: ObjectId }, 'duplicateObjectId');
+    seen.add(ObjectId);
+  }
+  return null;
+}
+
+function applies(entry: PermissionEntry, target: PermissionTarget): boolean {
+  switch (entry.ObjectType) {
+    case 'Organization':
+      return true;
+    case 'Network':
+      if (target.kind === 'network') return entry.ObjectId === target.networkId;
+      // A program without a network gets nothing from network scope.
+      return target.kind === 'program' && target.networkId !== null && entry.ObjectId === target.networkId;
+    case 'Program':
+      return target.kind === 'program' && entry.ObjectId === target.programId;
+    default:
+      return false;
+  }
+}
+
+export function permissionsFor(entries: readonly PermissionEntry[], target: PermissionTarget): PermissionFlags {
+  return union(entries.filter((e) => applies(e, target)));
+}
+
+/** Flags held anywhere in the organization, through any scope. */
+export function anyPermissions(entries: readonly PermissionEntry[]): PermissionFlags {
+  return union(entries.filter((e) => e.ObjectType !== null));
+}
+
+/** "If any permission by object id grants content access". */
+export function canSeeAnyContent(entries: readonly PermissionEntry[]): boolean {
+  return anyPermissions(entries).HasContentAccess;
+}
+
+// ── Content view ────────────────────────────────────────────────────────────────────────────
+
+export type ContentView = { content: boolean; analytics: boolean; audit: boolean; manageSettings: boolean };
+
+/** Analytics needs content access plus the playlist-download-analytics feature; audit and settings need content access. */
+export function contentView(flags: PermissionFlags, features: { playlistDownloadAnalytics: boolean }): ContentView {
+  const content = flags.HasContentAccess;
+  return {
+    content,
+    analytics: content && flags.HasAnalyticsAccess && features.playlistDownloadAnalytics,
+    audit: content && flags.HasAuditAccess,
+    manageSettings: content && flags.HasManageSettingsAccess,
+  };
+}
+
+// ── Menus ───────────────────────────────────────────────────────────────────────────────────
+
+export const OrganizationMenuItem = {
+  programs: 'programs',
+  analytics: 'analytics',
+  reports: 'reports',
+  users: 'users',
+  settings: 'settings',
+  search: 'search',
+  switchOrganization: 'switchOrganization',
+  saveSnapshot: 'saveSnapshot',
+  restoreSnapshot: 'restoreSnapshot',
+} as const;
+export type OrganizationMenuItem = (typeof OrganizationMenuItem)[keyof typeof OrganizationMenuItem];
+
+export type OrganizationMenuInput = {
+  entries: readonly PermissionEntry[];
+  belongsToMultipleOrganizations: boolean;
+  isDemoOrganization: boolean;
+};
+
+/**
+ * The organization menu, in display order. Users and settings rest on organization-level rights
+ * (Organization scope only); analytics, reports and search on a right held in any scope, since
+ * a network or program user reads those pages for their own content. Search is the
+ * content-access right (search results are content).
+ */
+export function organizationMenuItems(input: OrganizationMenuInput): OrganizationMenuItem[] {
+  const any = anyPermissions(input.entries);
+  const org = permissionsFor(input.entries, { kind: 'organization' });
+  const shown: Record<Exclude<OrganizationMenuItem, 'programs'>, boolean> = {
+    analytics: any.HasAnalyticsAccess,
+    reports: any.HasContentAccess,
+    users: org.HasManageUserAccess,
+    settings: org.HasAuditAccess || org.HasManageOrganizationSettingsAccess,
+    search: any.HasContentAccess,
+    switchOrganization: input.belongsToMultipleOrganizations,
+    saveSnapshot: input.isDemoOrganization,
+    restoreSnapshot: input.isDemoOrganization,
+  };
+  const programs = shown.analytics || shown.reports || shown.users || shown.settings || shown.search;
+  const items: OrganizationMenuItem[] = programs ? ['programs'] : [];
+  for (const item of ['analytics', 'reports', 'users', 'settings', 'search', 'saveSnapshot', 'restoreSnapshot', 'switchOrganization'] as const) {
+    if (shown[item]) items.push(item);
+  }
+  return items;
+}
+
+export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
+export type UserFacts = { isAdmin: boolean; isAdminOrSupport: boolean; hasResellerAccess: boolean; sessionType: SessionType };
+
+export const AdminMenuItem = {
+  adminOrganizationSettings: 'adminOrganizationSettings',
+  adminSettings: 'adminSettings',
+  objectSearch: 'objectSearch',
+  billingFeatures: 'billingFeatures',
+} as const;
+export type AdminMenuItem = (typeof AdminMenuItem)[keyof typeof AdminMenuItem];
+
+/** The Admin section: admin or support users; 'Billing & features' is admins only. */
+export function adminMenu(user: UserFacts): AdminMenuItem[] {
+  if (!user.isAdminOrSupport) return [];
+  const items: AdminMenuItem[] = ['adminOrganizationSettings', 'adminSettings', 'objectSearch'];
+  if (user.isAdmin) items.push('billingFeatures');
+  return items;
+}
+
+export function showsEnterprises(user: UserFacts): boolean {
+  return user.isAdmin || user.hasResellerAccess;
+}
+
+export function showsAccountSettings(user: Pick<UserFacts, 'sessionType'>): boolean {
+  return user.sessionType === 'activated';
+}
+
+/** loggedOut shows no user menus; unactivated and activated show organization, user and help. */
+export function userMenus(sessionType: SessionType): Array<'organization' | 'user' | 'help'> {
+  return sessionType === 'loggedOut' ? [] : ['organization', 'user', 'help'];
+}
+
+export function showsGrantAccess(user: Pick<UserFacts, 'isAdminOrSupport'>): boolean {
+  return user.isAdminOrSupport;
+}
+
+// ── Search ──────────────────────────────────────────────────────────────────────────────────
+
+export type SearchableType = 'clip' | 'program' | 'playlist' | 'recording';
+
+export function searchableContentTypes(entries: readonly PermissionEntry[], organization: { allowsRecordings: boolean }): SearchableType[] {
+  if (!canSeeAnyContent(entries)) return ['program'];
+  return organization.allowsRecordings ? ['clip', 'program', 'playlist', 'recording'] : ['clip', 'program', 'playlist'];
+}
+
+/** The type filter list always starts with 'all'. */
+export function searchTypeFilter(types: readonly SearchableType[]): Array<'all' | SearchableType> {
+  return ['all', ...types];
+}
+
+export const SEARCH_FIELDS = ['Annotations', 'Description', 'Title', 'Transcript'] as const;
+export const SEARCH_SORTS = ['DateNewest', 'DateOldest', 'Relevance'] as const;
