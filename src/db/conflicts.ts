@@ -1,0 +1,63 @@
+// Resolving a conflict: the user's choice goes back out as a new mutation on the new base (the
+// server row the conflict was found against), in the same transaction that removes the conflict.
+// If the row changed again meanwhile, the server merges or reports a new conflict: never silent.
+import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
+import { ensureShadow, rebase } from './rebase.ts';
+import type { Mutation } from '../protocol/sync.ts';
+
+export class ConflictNotFoundError extends Error {
+  constructor(readonly conflictId: string) {
+    super(`conflict ${conflictId} no longer exists`);
+    this.name = 'ConflictNotFoundError';
+  }
+}
+
+export type FieldChoice = Record<string, 'mine' | 'theirs'>;
+
+async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntry) => string[] | 'delete'): Promise<void> {
+  await d.transaction('rw', [d.conflicts, d.outbox, d.shadows, d.clips, d.playlists, d.programs, d.recordings, d.annotations, d.networks, d.organizations], async () => {
+    const c = await d.conflicts.get(conflictId);
+    if (!c) throw new ConflictNotFoundError(conflictId);
+    const chosen = pick(c);
+    await d.conflicts.delete(conflictId);
+    const base = c.serverRow['ModifiedAtUtc'];
+    const common = {
+      id: crypto.randomUUID(),
+      entity: c.entity,
+      entityId: c.entityId,
+      path: c.mutation.path,
+      baseModifiedAtUtc: typeof base === 'string' ? base : null,
+      createdAt: Date.now(),
+    };
+    let m: Mutation | null = null;
+    if (chosen === 'delete') m = { ...common, method: 'DELETE', body: null };
+    else if (chosen.length > 0) {
+      const body: Record<string, unknown> = {};
+      for (const f of c.fields) if (chosen.includes(f.field)) body[f.field] = f.mine;
+      m = { ...common, method: c.mutation.method, body };
+    }
+    if (m) {
+      await ensureShadow(d, c.entity, c.entityId);
+      await d.outbox.add({ ...m, attempts: 0 });
+    }
+    await rebase(d, c.entity, c.entityId);
+  });
+}
+
+export function conflictsApi(d: CastawayDb) {
+  return {
+    /** Sends the user's values of every conflicting field (or the delete) again, on the new base. */
+    keepMine: (conflictId: string) => resolve(d, conflictId, (c) => (c.mutation.method === 'DELETE' ? 'delete' : c.fields.map((f) => f.field))),
+    /** Accepts the server's values: nothing to send, the row shows the server copy. */
+    keepTheirs: (conflictId: string) => resolve(d, conflictId, () => []),
+    /** Per field: 'mine' fields are sent again on the new base, 'theirs' fields are dropped. Fields
+     * not named count as 'theirs'. A delete conflict takes `{ Deleted: 'mine' }` to delete. */
+    resolveFields: (conflictId: string, choice: FieldChoice) =>
+      resolve(d, conflictId, (c) => {
+        if (c.mutation.method === 'DELETE') return choice['Deleted'] === 'mine' ? 'delete' : [];
+        return c.fields.filter((f) => choice[f.field] === 'mine').map((f) => f.field);
+      }),
+  };
+}
+
+export const { keepMine, keepTheirs, resolveFields } = conflictsApi(defaultDb);

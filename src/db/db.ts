@@ -1,0 +1,141 @@
+// The local store (IndexedDB through Dexie); the only module that imports dexie.
+//
+// Synced tables hold server truth with the user's pending edits re-applied on top (what screens
+// show). `shadows` keeps the server's own copy of every row that has pending or conflicting
+// edits, so a pulled row can be rebased and the conflict view can show 'theirs'.
+//
+// Schema upgrades: add a new `.version(n)` entry to SCHEMA_VERSIONS; never drop or rename
+// `outbox`, `conflicts` or `needsAttention` (they hold the user's unsent work). A version that
+// changes synced tables may clear them and reset the cursor: the next pull refills them.
+import { Dexie, liveQuery, type EntityTable, type Table } from 'dexie';
+import type { Mutation, MutationResult, SyncEntity, SyncRow } from '../protocol/sync.ts';
+import type { FieldError } from '../protocol/errors.ts';
+import type { ConflictField } from '../protocol/sync.ts';
+
+export { useLiveQuery } from 'dexie-react-hooks';
+export { liveQuery };
+
+export type LocalRow = SyncRow & Record<string, unknown>;
+
+/** A queued mutation; `seq` orders the outbox (same-row order is outbox order). */
+export type OutboxEntry = Mutation & {
+  seq?: number;
+  /** Push attempts that ended in a server error (5xx) for this mutation. */
+  attempts?: number;
+};
+
+export type Shadow = {
+  /** `${entity}:${id}` */
+  key: string;
+  entity: SyncEntity;
+  entityId: string;
+  /** The server's copy; null when the row does not exist on the server (yet). */
+  row: LocalRow | null;
+};
+
+export type ConflictEntry = {
+  /** the conflicting mutation's id */
+  id: string;
+  entity: SyncEntity;
+  entityId: string;
+  mutation: Mutation;
+  fields: ConflictField[];
+  /** The row as the server had it when the conflict was found (its ModifiedAtUtc is the new base). */
+  serverRow: LocalRow;
+  createdAt: number;
+};
+
+export type NeedsAttentionEntry = {
+  id: string;
+  entity: SyncEntity;
+  entityId: string;
+  mutation: Mutation;
+  httpStatus: number;
+  errors: FieldError[];
+  createdAt: number;
+};
+
+export type PermissionRow = { key: string; ObjectType: string | null; ObjectId: string | null; Permissions: Record<string, boolean> };
+
+export type SyncStatus = {
+  online: boolean;
+  pendingCount: number;
+  oldestPendingAgeMs: number | null;
+  lastSyncedAt: number | null;
+  conflictCount: number;
+  needsAttentionCount: number;
+  paused: 'auth' | null;
+  /** The message of the last failed attempt, for diagnostics; null after a success. */
+  lastError: string | null;
+};
+
+export type SyncStateRow =
+  | { key: 'status'; value: SyncStatus }
+  | { key: 'cursor'; value: string | null }
+  | { key: 'clientId'; value: string }
+  | { key: 'organizationId'; value: string }
+  | { key: 'storagePersistRequested'; value: boolean };
+
+export type CastawayDb = Dexie & {
+  organizations: EntityTable<LocalRow, 'Id'>;
+  networks: EntityTable<LocalRow, 'Id'>;
+  programs: EntityTable<LocalRow, 'Id'>;
+  playlists: EntityTable<LocalRow, 'Id'>;
+  clips: EntityTable<LocalRow, 'Id'>;
+  recordings: EntityTable<LocalRow, 'Id'>;
+  annotations: EntityTable<LocalRow, 'Id'>;
+  permissions: EntityTable<PermissionRow, 'key'>;
+  outbox: Table<OutboxEntry, number>;
+  shadows: EntityTable<Shadow, 'key'>;
+  conflicts: EntityTable<ConflictEntry, 'id'>;
+  needsAttention: EntityTable<NeedsAttentionEntry, 'id'>;
+  syncState: Table<SyncStateRow, string>;
+};
+
+export const SYNCED_TABLES: readonly SyncEntity[] = ['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations'];
+
+export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string | null> }> = [
+  {
+    version: 1,
+    stores: {
+      organizations: 'Id',
+      networks: 'Id, OrganizationId',
+      programs: 'Id, OrganizationId, NetworkId',
+      playlists: 'Id, OrganizationId, ProgramId',
+      clips: 'Id, OrganizationId, ProgramId, ModifiedAtUtc',
+      recordings: 'Id, OrganizationId, ProgramId',
+      annotations: 'Id, RecordingId',
+      permissions: 'key',
+      outbox: '++seq, &id, entityId',
+      shadows: 'key, entityId',
+      conflicts: 'id, entityId',
+      needsAttention: 'id, entityId',
+      syncState: 'key',
+    },
+  },
+];
+
+export const DEFAULT_DB_NAME = 'castaway';
+
+/** Opens (lazily) a local database. Tests and the simulation give each client its own name. */
+export function openLocalDb(name: string = DEFAULT_DB_NAME, versions = SCHEMA_VERSIONS): CastawayDb {
+  const d = new Dexie(name) as CastawayDb;
+  for (const v of versions) d.version(v.version).stores(v.stores);
+  return d;
+}
+
+/** The browser's database. */
+export const db: CastawayDb = openLocalDb();
+
+export type { Mutation, MutationResult, SyncEntity };
+
+export const EMPTY_STATUS: SyncStatus = {
+  online: true,
+  pendingCount: 0,
+  oldestPendingAgeMs: null,
+  lastSyncedAt: null,
+  conflictCount: 0,
+  needsAttentionCount: 0,
+  paused: null,
+  lastError: null,
+};

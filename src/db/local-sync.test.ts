@@ -1,0 +1,179 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLocalDb, SCHEMA_VERSIONS, type CastawayDb } from './db.ts';
+import { createWrites } from './writes.ts';
+import { applyPullPage, applyPushResults, computeStatus, readBatch } from './sync-store.ts';
+import { conflictsApi } from './conflicts.ts';
+
+const ORG = '00000000-0000-4000-8000-000000000001';
+const PROGRAM = '00000000-0000-4000-8000-000000000002';
+const CLIP = '00000000-0000-4000-8000-000000000003';
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:00:01.000Z';
+
+let n = 0;
+const opened: CastawayDb[] = [];
+function freshDb(): CastawayDb {
+  const d = openLocalDb(`test-${Date.now()}-${n++}`);
+  opened.push(d);
+  return d;
+}
+afterEach(async () => {
+  for (const d of opened.splice(0)) {
+    d.close();
+    await d.delete();
+  }
+});
+
+const clip = (over: Record<string, unknown> = {}) => ({ Id: CLIP, OrganizationId: ORG, ProgramId: PROGRAM, Title: 'Pilot', Description: 'd', Tags: [], Deleted: false, ModifiedAtUtc: T0, Version: 5, ...over });
+
+async function seeded() {
+  const d = freshDb();
+  await applyPullPage(d, {
+    cursor: 'c1',
+    rows: [
+      { entity: 'programs', row: { Id: PROGRAM, OrganizationId: ORG, Name: 'Show', ModifiedAtUtc: T0, Version: 1 } },
+      { entity: 'clips', row: clip() },
+    ],
+    tombstones: [],
+    hasMore: false,
+    rebuild: false,
+    permissions: [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: { HasContentAccess: true } }],
+  });
+  return d;
+}
+
+describe('local writes', () => {
+  it('an edit shows at once and is queued with its base ModifiedAtUtc in the same transaction', async () => {
+    const d = await seeded();
+    const w = createWrites(d);
+    await w.updateClip(CLIP, { Title: 'Mine', ModifiedAtUtc: 'ignored' });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
+    const [m] = await readBatch(d, 10);
+    expect(m).toMatchObject({ entity: 'clips', entityId: CLIP, method: 'PATCH', path: `/v1/clips/${CLIP}`, body: { Title: 'Mine' }, baseModifiedAtUtc: T0 });
+  });
+
+  it('a clip created offline has a client UUID, can be edited and deleted before it syncs', async () => {
+    const d = await seeded();
+    const w = createWrites(d);
+    const id = await w.createClip(PROGRAM, { Title: 'New' });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await w.updateClip(id, { Title: 'Newer' });
+    expect(await d.clips.get(id)).toMatchObject({ Id: id, ProgramId: PROGRAM, Title: 'Newer', Deleted: false });
+    await w.deleteClip(id);
+    expect(await d.clips.get(id)).toBeUndefined();
+    expect((await readBatch(d, 10)).map((m) => m.method)).toEqual(['POST', 'PATCH', 'DELETE']);
+  });
+
+  it('editing a row that is not in the local store fails and queues nothing', async () => {
+    const d = await seeded();
+    await expect(createWrites(d).updateClip('nope', { Title: 'x' })).rejects.toThrow('clips nope is not in the local store');
+    expect(await d.outbox.count()).toBe(0);
+  });
+
+  it('the first local edit asks for persistent storage once', async () => {
+    const d = await seeded();
+    let asked = 0;
+    const w = createWrites(d, { onFirstEdit: () => asked++ });
+    await w.updateClip(CLIP, { Title: 'a' });
+    await w.updateClip(CLIP, { Title: 'b' });
+    expect(asked).toBe(1);
+  });
+});
+
+describe('rebase', () => {
+  it('a pulled row with a pending edit is stored with the edit re-applied, the server copy kept', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    await applyPullPage(d, { cursor: 'c2', rows: [{ entity: 'clips', row: clip({ Description: 'theirs', ModifiedAtUtc: T1, Version: 9 }) }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
+    expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', Description: 'theirs' });
+    expect((await d.shadows.get(`clips:${CLIP}`))?.row).toMatchObject({ Title: 'Pilot', Description: 'theirs' });
+  });
+
+  it('an older pulled copy never replaces a newer one', async () => {
+    const d = await seeded();
+    await applyPullPage(d, { cursor: 'c2', rows: [{ entity: 'clips', row: clip({ Title: 'Old', Version: 2 }) }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+  });
+
+  it('a rebuild drops synced rows but keeps the outbox and rows created offline', async () => {
+    const d = await seeded();
+    const w = createWrites(d);
+    await w.updateClip(CLIP, { Title: 'Mine' });
+    const created = await w.createClip(PROGRAM, { Title: 'Offline' });
+    await applyPullPage(d, { cursor: 'c3', rows: [], tombstones: [], hasMore: false, rebuild: true, permissions: [] });
+    expect(await d.programs.count()).toBe(0);
+    expect(await d.clips.get(CLIP)).toBeUndefined();
+    expect((await d.clips.get(created))?.['Title']).toBe('Offline');
+    expect(await d.outbox.count()).toBe(2);
+    await applyPullPage(d, { cursor: 'c4', rows: [{ entity: 'clips', row: clip() }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
+  });
+});
+
+describe('push results', () => {
+  it('applied removes the mutation and stores the server row; status counts drop to zero', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', row: clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }) }]);
+    expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', ModifiedAtUtc: T1 });
+    expect(await d.shadows.count()).toBe(0);
+    const status = await computeStatus(d, { online: true, paused: null, lastSyncedAt: 1, lastError: null });
+    expect(status).toMatchObject({ pendingCount: 0, conflictCount: 0, needsAttentionCount: 0, oldestPendingAgeMs: null });
+  });
+
+  it('a rejected mutation goes to needs attention with the errors and the row shows the server copy', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: '' });
+    const [m] = await readBatch(d, 10);
+    const errors = [{ Field: 'Title', Code: 'required', Message: 'Title is required' }];
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors }]);
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+    expect(await d.needsAttention.get(m!.id)).toMatchObject({ httpStatus: 400, errors });
+  });
+
+  it('a conflict keeps the user values visible; keepTheirs shows the server values and queues nothing', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    const serverRow = clip({ Title: 'Theirs', ModifiedAtUtc: T1, Version: 9 });
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields: [{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }] }]);
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
+    expect(await d.outbox.count()).toBe(0);
+    await conflictsApi(d).keepTheirs(m!.id);
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Theirs');
+    expect(await d.conflicts.count()).toBe(0);
+    expect(await d.outbox.count()).toBe(0);
+  });
+
+  it('keepMine and resolveFields queue a new mutation on the new base', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine', Description: 'mine' });
+    const [m] = await readBatch(d, 10);
+    const serverRow = clip({ Title: 'Theirs', Description: 'theirs', ModifiedAtUtc: T1, Version: 9 });
+    const fields = [
+      { field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' },
+      { field: 'Description', base: 'd', mine: 'mine', theirs: 'theirs' },
+    ];
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields }]);
+    await conflictsApi(d).resolveFields(m!.id, { Title: 'mine', Description: 'theirs' });
+    const [next] = await readBatch(d, 10);
+    expect(next).toMatchObject({ method: 'PATCH', body: { Title: 'Mine' }, baseModifiedAtUtc: T1 });
+    expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', Description: 'theirs' });
+    await expect(conflictsApi(d).keepMine(m!.id)).rejects.toThrow('no longer exists');
+  });
+});
+
+describe('schema upgrades', () => {
+  it('a new schema version keeps the outbox', async () => {
+    const name = `upgrade-${Date.now()}`;
+    const v1 = openLocalDb(name);
+    await v1.clips.put(clip());
+    await createWrites(v1).updateClip(CLIP, { Title: 'Mine' });
+    v1.close();
+    const v2 = openLocalDb(name, [...SCHEMA_VERSIONS, { version: 99, stores: { clips: 'Id, OrganizationId, ProgramId, ModifiedAtUtc, Title' } }]);
+    opened.push(v2);
+    expect((await readBatch(v2, 10)).map((m) => m.body)).toEqual([{ Title: 'Mine' }]);
+  });
+});

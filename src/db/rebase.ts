@@ -1,0 +1,81 @@
+// Rebase: what a screen shows for a row = the server's copy (shadow) with the user's pending
+// mutations re-applied in outbox order, then the user's values of unresolved conflicts on top.
+//
+//   shadow (server truth) ──apply pending outbox entries──> ──overlay conflicts' mine──> local row
+//
+// A row without pending mutations or conflicts has no shadow: the local row IS the server copy.
+import type { CastawayDb, ConflictEntry, LocalRow, OutboxEntry } from './db.ts';
+import type { Mutation, SyncEntity } from '../protocol/sync.ts';
+
+export const shadowKey = (entity: SyncEntity, id: string) => `${entity}:${id}`;
+
+/** The local effect of one mutation on its row (null: the row does not exist). Pure. */
+export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | null {
+  switch (m.method) {
+    case 'DELETE':
+      return null;
+    case 'POST':
+      return { Deleted: false, ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
+    case 'PATCH':
+    case 'PUT':
+      return row ? ({ ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow) : null;
+  }
+}
+
+/** The user's side of an unresolved conflict, shown until they choose. Pure. */
+export function applyConflict(row: LocalRow | null, c: ConflictEntry): LocalRow | null {
+  if (c.mutation.method === 'DELETE') return null;
+  if (!row) return row;
+  const out: LocalRow = { ...row };
+  for (const f of c.fields) out[f.field] = f.mine;
+  return out;
+}
+
+export function rebaseRow(shadow: LocalRow | null, pending: Mutation[], conflicts: ConflictEntry[]): LocalRow | null {
+  let row = shadow;
+  for (const m of pending) row = applyMutation(row, m);
+  for (const c of conflicts) row = applyConflict(row, c);
+  return row;
+}
+
+/** Pending outbox entries of one row, in outbox order. Call inside a transaction over outbox. */
+export async function pendingFor(d: CastawayDb, entity: SyncEntity, entityId: string): Promise<OutboxEntry[]> {
+  const list = await d.outbox.where('entityId').equals(entityId).toArray();
+  return list.filter((m) => m.entity === entity).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+}
+
+/**
+ * Recomputes the local row from its shadow. Call inside a rw transaction over the entity table,
+ * outbox, shadows and conflicts. `serverRow` (when given) replaces the shadow first; `undefined`
+ * keeps it. Without a shadow the local row is left as it is (it is already server truth), unless
+ * a server row is given.
+ */
+export async function rebase(d: CastawayDb, entity: SyncEntity, entityId: string, serverRow?: LocalRow | null): Promise<void> {
+  const key = shadowKey(entity, entityId);
+  const shadow = await d.shadows.get(key);
+  const pending = await pendingFor(d, entity, entityId);
+  const conflicts = (await d.conflicts.where('entityId').equals(entityId).toArray())
+    .filter((c) => c.entity === entity)
+    .sort((a, b) => a.createdAt - b.createdAt);
+  let base: LocalRow | null;
+  if (serverRow !== undefined) base = serverRow;
+  else if (shadow) base = shadow.row;
+  else return;
+  if (pending.length === 0 && conflicts.length === 0) {
+    if (shadow) await d.shadows.delete(key);
+  } else {
+    await d.shadows.put({ key, entity, entityId, row: base });
+  }
+  const row = rebaseRow(base, pending, conflicts);
+  const table = d[entity];
+  if (row) await table.put(row);
+  else await table.delete(entityId);
+}
+
+/** Makes sure a row about to get a pending edit has its server copy saved. */
+export async function ensureShadow(d: CastawayDb, entity: SyncEntity, entityId: string): Promise<void> {
+  const key = shadowKey(entity, entityId);
+  if (await d.shadows.get(key)) return;
+  const current = (await d[entity].get(entityId)) ?? null;
+  await d.shadows.put({ key, entity, entityId, row: current });
+}

@@ -1,0 +1,202 @@
+// What the sync engine does to the local store: read the outbox, apply push results and pulled
+// pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
+// closed or a worker killed in the middle leaves the store as before or as after, never between:
+// a mutation leaves the outbox in the same transaction that records its result.
+import { EMPTY_STATUS, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type OutboxEntry, type SyncStatus } from './db.ts';
+import { applyMutation, rebase, shadowKey } from './rebase.ts';
+import type { Mutation, MutationResult, PullResponse, SyncEntity } from '../protocol/sync.ts';
+import type { FieldError } from '../protocol/errors.ts';
+
+const allTables = (d: CastawayDb) => [...SYNCED_TABLES.map((t) => d[t]), d.outbox, d.shadows, d.conflicts, d.needsAttention, d.syncState, d.permissions];
+
+export async function getClientId(d: CastawayDb): Promise<string> {
+  return d.transaction('rw', d.syncState, async () => {
+    const row = await d.syncState.get('clientId');
+    if (row && row.key === 'clientId') return row.value;
+    const id = crypto.randomUUID();
+    await d.syncState.put({ key: 'clientId', value: id });
+    return id;
+  });
+}
+
+export async function getCursor(d: CastawayDb): Promise<string | null> {
+  const row = await d.syncState.get('cursor');
+  return row && row.key === 'cursor' ? row.value : null;
+}
+
+/** The oldest outbox entries, in order. */
+export function readBatch(d: CastawayDb, max: number): Promise<OutboxEntry[]> {
+  return d.outbox.orderBy('seq').limit(max).toArray();
+}
+
+const version = (row: LocalRow | null | undefined) => (typeof row?.['Version'] === 'number' ? (row['Version'] as number) : -1);
+
+/** The server copy we currently hold for a row (its shadow, else the local row itself). */
+async function knownServerRow(d: CastawayDb, entity: SyncEntity, id: string): Promise<LocalRow | null | undefined> {
+  const shadow = await d.shadows.get(shadowKey(entity, id));
+  if (shadow) return shadow.row;
+  return d[entity].get(id);
+}
+
+/** Replaces the server copy only with a newer one (responses may arrive after a newer pull). */
+async function newerOf(d: CastawayDb, entity: SyncEntity, id: string, incoming: LocalRow | null): Promise<LocalRow | null> {
+  const known = await knownServerRow(d, entity, id);
+  if (incoming && known && version(known) > version(incoming)) return known;
+  return incoming;
+}
+
+/** Records push results; each handled mutation leaves the outbox in this same transaction. */
+export async function applyPushResults(d: CastawayDb, results: MutationResult[], now = Date.now()): Promise<void> {
+  await d.transaction('rw', allTables(d), async () => {
+    for (const r of results) {
+      const m = await d.outbox.where('id').equals(r.mutationId).first();
+      if (!m) continue; // already handled (a duplicated response)
+      await d.outbox.where('id').equals(m.id).delete();
+      const mutation = stripLocal(m);
+      switch (r.status) {
+        case 'applied':
+        case 'merged': {
+          let row: LocalRow | null;
+          if (r.row) row = r.row as LocalRow;
+          else if (m.method === 'DELETE') row = null;
+          else {
+            // No row in the answer: assume the server now holds our change until the next pull.
+            const shadow = await d.shadows.get(shadowKey(m.entity, m.entityId));
+            row = applyMutation(shadow?.row ?? null, mutation);
+          }
+          await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, row));
+          break;
+        }
+        case 'conflict': {
+          const entry: ConflictEntry = {
+            id: m.id,
+            entity: m.entity,
+            entityId: m.entityId,
+            mutation,
+            fields: r.fields,
+            serverRow: r.serverRow as LocalRow,
+            createdAt: now,
+          };
+          await d.conflicts.put(entry);
+          await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, r.serverRow as LocalRow));
+          break;
+        }
+        case 'rejected':
+          await d.needsAttention.put({
+            id: m.id,
+            entity: m.entity,
+            entityId: m.entityId,
+            mutation,
+            httpStatus: r.httpStatus,
+            errors: r.errors,
+            createdAt: now,
+          });
+          await rebase(d, m.entity, m.entityId);
+          break;
+      }
+    }
+  });
+}
+
+/** A mutation the server keeps failing on (5xx) after this many pushes goes to needs-attention. */
+export const MAX_SERVER_ERROR_ATTEMPTS = 5;
+
+/** Counts a server error against the head of the outbox; past the limit it needs attention. */
+export async function recordServerError(d: CastawayDb, mutationId: string, httpStatus: number, message: string): Promise<void> {
+  await d.transaction('rw', allTables(d), async () => {
+    const m = await d.outbox.where('id').equals(mutationId).first();
+    if (!m) return;
+    const attempts = (m.attempts ?? 0) + 1;
+    if (attempts < MAX_SERVER_ERROR_ATTEMPTS) {
+      await d.outbox.update(m.seq!, { attempts });
+      return;
+    }
+    await d.outbox.delete(m.seq!);
+    const errors: FieldError[] = [{ Field: '', Code: 'serverError', Message: message }];
+    await d.needsAttention.put({ id: m.id, entity: m.entity, entityId: m.entityId, mutation: stripLocal(m), httpStatus, errors, createdAt: Date.now() });
+    await rebase(d, m.entity, m.entityId);
+  });
+}
+
+function stripLocal(m: OutboxEntry): Mutation {
+  const { seq: _seq, attempts: _attempts, ...mutation } = m;
+  return mutation;
+}
+
+/** Stores one pulled page: rows and tombstones rebased under pending edits, cursor advanced. */
+export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<void> {
+  await d.transaction('rw', allTables(d), async () => {
+    if (page.rebuild) await clearForRebuild(d);
+    // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
+    // (nearly all, on an initial sync) are stored in bulk.
+    const shadowed = new Set((await d.shadows.toCollection().primaryKeys()) as string[]);
+    await d.outbox.each((m) => shadowed.add(shadowKey(m.entity, m.entityId)));
+    await d.conflicts.each((c) => shadowed.add(shadowKey(c.entity, c.entityId)));
+    const byEntity = new Map<SyncEntity, LocalRow[]>();
+    for (const { entity, row } of page.rows) {
+      if (shadowed.has(shadowKey(entity, row.Id))) {
+        await rebase(d, entity, row.Id, await newerOf(d, entity, row.Id, row as LocalRow));
+      } else {
+        const list = byEntity.get(entity) ?? [];
+        list.push(row as LocalRow);
+        byEntity.set(entity, list);
+      }
+    }
+    for (const [entity, rows] of byEntity) {
+      const existing = await d[entity].bulkGet(rows.map((r) => r.Id));
+      await d[entity].bulkPut(rows.filter((r, i) => version(existing[i]) <= version(r)));
+    }
+    for (const t of page.tombstones) {
+      if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);
+      else await d[t.entity].delete(t.id);
+    }
+    await d.permissions.clear();
+    await d.permissions.bulkPut(page.permissions.map((p, i) => ({ key: `${i}`, ...p })));
+    await d.syncState.put({ key: 'cursor', value: page.cursor });
+  });
+}
+
+/** Drops every synced row (the caller's view changed); the outbox, conflicts and needs-attention
+ * stay, and rows created offline come back from their pending creates. */
+async function clearForRebuild(d: CastawayDb): Promise<void> {
+  const shadows = await d.shadows.toArray();
+  for (const t of SYNCED_TABLES) await d[t].clear();
+  await d.shadows.clear();
+  for (const s of shadows) {
+    if (s.row === null) {
+      await d.shadows.put(s);
+      await rebase(d, s.entity, s.entityId);
+    }
+  }
+}
+
+export type TransientStatus = Pick<SyncStatus, 'online' | 'paused' | 'lastSyncedAt' | 'lastError'>;
+
+export async function computeStatus(d: CastawayDb, transient: TransientStatus, now = Date.now()): Promise<SyncStatus> {
+  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => {
+    const pendingCount = await d.outbox.count();
+    const oldest = await d.outbox.orderBy('seq').first();
+    return {
+      ...EMPTY_STATUS,
+      ...transient,
+      pendingCount,
+      oldestPendingAgeMs: oldest ? Math.max(0, now - oldest.createdAt) : null,
+      conflictCount: await d.conflicts.count(),
+      needsAttentionCount: await d.needsAttention.count(),
+    };
+  });
+}
+
+export async function writeStatus(d: CastawayDb, status: SyncStatus): Promise<void> {
+  await d.syncState.put({ key: 'status', value: status });
+}
+
+export async function readStatus(d: CastawayDb): Promise<SyncStatus> {
+  const row = await d.syncState.get('status');
+  return row && row.key === 'status' ? row.value : EMPTY_STATUS;
+}
+
+/** Removes a needs-attention item the user has seen (their change stays undone). */
+export async function dismissNeedsAttention(d: CastawayDb, id: string): Promise<void> {
+  await d.needsAttention.delete(id);
+}

@@ -1,0 +1,160 @@
+// Local writes: one function per user action. Each applies the change to the local row and
+// appends the mutation (the API call the screen would have made online, plus its base
+// ModifiedAtUtc) to the outbox in ONE Dexie transaction, so an edit is either fully recorded or
+// not at all, and survives reloads, crashes and restarts.
+import { db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
+import { ensureShadow, rebase, shadowKey } from './rebase.ts';
+import type { Mutation, MutationMethod, SyncEntity } from '../protocol/sync.ts';
+
+export class LocalRowNotFoundError extends Error {
+  constructor(
+    readonly entity: SyncEntity,
+    readonly id: string,
+  ) {
+    super(`${entity} ${id} is not in the local store`);
+    this.name = 'LocalRowNotFoundError';
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+/** Fields a client never sends: the server owns them. */
+const SERVER_OWNED = ['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Deleted', 'Version'];
+
+function clean(fields: Fields): Fields {
+  const out: Fields = {};
+  for (const [k, v] of Object.entries(fields)) if (!SERVER_OWNED.includes(k) && v !== undefined) out[k] = v;
+  return out;
+}
+
+export type WriteOptions = {
+  /** Called once after the first local edit (the browser build asks for persistent storage). */
+  onFirstEdit?: () => void;
+  newId?: () => string;
+  now?: () => number;
+};
+
+export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const now = options.now ?? (() => Date.now());
+  let firstEditSeen = false;
+
+  async function queue(
+    entity: SyncEntity,
+    entityId: string,
+    method: MutationMethod,
+    path: string,
+    body: Fields | null,
+    mustExist: boolean,
+  ): Promise<void> {
+    await d.transaction('rw', [d[entity], d.outbox, d.shadows, d.conflicts], async () => {
+      const current = await d[entity].get(entityId);
+      if (mustExist && !current) throw new LocalRowNotFoundError(entity, entityId);
+      await ensureShadow(d, entity, entityId);
+      const shadow = await d.shadows.get(shadowKey(entity, entityId));
+      const base = shadow?.row?.['ModifiedAtUtc'];
+      const m: Mutation = {
+        id: newId(),
+        entity,
+        entityId,
+        method,
+        path,
+        body,
+        baseModifiedAtUtc: method === 'POST' || typeof base !== 'string' ? null : base,
+        createdAt: now(),
+      };
+      await d.outbox.add({ ...m, attempts: 0 });
+      await rebase(d, entity, entityId);
+    });
+    if (!firstEditSeen) {
+      firstEditSeen = true;
+      options.onFirstEdit?.();
+    }
+  }
+
+  async function parentOrganization(table: 'programs' | 'recordings', id: string): Promise<string | undefined> {
+    const parent = await d[table].get(id);
+    if (!parent) throw new LocalRowNotFoundError(table, id);
+    return parent['OrganizationId'] as string | undefined;
+  }
+
+  return {
+    updateClip: (clipId: string, patch: Fields) => queue('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, clean(patch), true),
+
+    /** Creates a clip with a client-made Id; it can be edited, listed and deleted before it syncs. */
+    async createClip(programId: string, fields: Fields = {}): Promise<string> {
+      await parentOrganization('programs', programId);
+      const id = newId();
+      const body = { ...clean(fields), Id: id, ProgramId: programId };
+      await queue('clips', id, 'POST', `/v1/programs/${programId}/clips`, body, false);
+      return id;
+    },
+
+    deleteClip: (clipId: string) => queue('clips', clipId, 'DELETE', `/v1/clips/${clipId}`, null, true),
+
+    updatePlaylist: (playlistId: string, patch: Fields) =>
+      queue('playlists', playlistId, 'PATCH', `/v1/playlists/${playlistId}`, clean(patch), true),
+
+    /** Sets the playlist's clips in this order. */
+    setPlaylistClips: (playlistId: string, clipIds: string[]) =>
+      queue('playlists', playlistId, 'PATCH', `/v1/playlists/${playlistId}/clips`, { ClipIds: [...clipIds] }, true),
+
+    updateRecording: (recordingId: string, patch: Fields) =>
+      queue('recordings', recordingId, 'PATCH', `/v1/recordings/${recordingId}`, clean(patch), true),
+
+    deleteRecording: (recordingId: string) => queue('recordings', recordingId, 'DELETE', `/v1/recordings/${recordingId}`, null, true),
+
+    async addAnnotation(recordingId: string, fields: Fields): Promise<string> {
+      await parentOrganization('recordings', recordingId);
+      const id = newId();
+      await queue('annotations', id, 'POST', `/v1/recordings/${recordingId}/annotations`, { ...clean(fields), Id: id, RecordingId: recordingId }, false);
+      return id;
+    },
+
+    deleteAnnotation: (recordingId: string, annotationId: string) =>
+      queue('annotations', annotationId, 'DELETE', `/v1/recordings/${recordingId}/annotations/${annotationId}`, null, true),
+
+    updateProgram: (programId: string, patch: Fields) => queue('programs', programId, 'PATCH', `/v1/programs/${programId}`, clean(patch), true),
+
+    dismissProcessingProblem: (clipId: string) =>
+      queue('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { AudioProcessingProblemDismissed: true }, true),
+  };
+}
+
+export type Writes = ReturnType<typeof createWrites>;
+
+/** Asks the browser to keep our storage (at the first local edit), once per page. */
+function requestPersistentStorage(): void {
+  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+  if (storage?.persist) {
+    storage.persist().catch(() => {
+      // The browser said no or cannot tell: the data still lives in best-effort storage.
+    });
+  }
+}
+
+/** navigator.storage.estimate(), or null where the browser has no storage manager. */
+export async function storageEstimate(): Promise<{ usage: number; quota: number; persisted: boolean } | null> {
+  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+  if (!storage?.estimate) return null;
+  const e = await storage.estimate();
+  const persisted = storage.persisted ? await storage.persisted() : false;
+  return { usage: e.usage ?? 0, quota: e.quota ?? 0, persisted };
+}
+
+const writes = createWrites(defaultDb, { onFirstEdit: requestPersistentStorage });
+export const {
+  updateClip,
+  createClip,
+  deleteClip,
+  updatePlaylist,
+  setPlaylistClips,
+  updateRecording,
+  deleteRecording,
+  addAnnotation,
+  deleteAnnotation,
+  updateProgram,
+  dismissProcessingProblem,
+} = writes;
+
+export type { LocalRow };

@@ -1,0 +1,119 @@
+// The sync wire: push (a batch of queued mutations) and pull (rows above a cursor), shared by the
+// sync server (validation) and the sync worker (types). See ARCHITECTURE.md "Mutations are API
+// calls with a precondition" and "Pull and poke".
+//
+// Protocol version history:
+//   1 — first version: push results applied | merged | conflict | rejected; pull by Version with
+//       a cursor that also fingerprints the caller's permissions (a change → rebuild).
+import { z } from 'zod';
+import { FieldErrorSchema } from './errors.ts';
+
+export const SYNC_PROTOCOL_VERSION = 1;
+
+/** Most mutations one push may carry; the client sends the oldest first. */
+export const PUSH_BATCH_MAX = 200;
+/** Rows per pull page: default and most. */
+export const PULL_LIMIT_DEFAULT = 1000;
+export const PULL_LIMIT_MAX = 5000;
+
+/** Local table names, one per synced entity kind. */
+export const SyncEntity = z.enum(['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations']);
+export type SyncEntity = z.infer<typeof SyncEntity>;
+
+/** A wire row (PascalCase fields, as the REST API returns it); always has an Id. */
+export const SyncRowSchema = z.looseObject({ Id: z.string() });
+export type SyncRow = z.infer<typeof SyncRowSchema>;
+
+export const MutationMethod = z.enum(['POST', 'PATCH', 'PUT', 'DELETE']);
+export type MutationMethod = z.infer<typeof MutationMethod>;
+
+/** A queued API call plus what makes it safe to replay. `path` is relative to /api. */
+export const MutationSchema = z.object({
+  id: z.uuid(),
+  entity: SyncEntity,
+  entityId: z.string().min(1).max(100),
+  method: MutationMethod,
+  path: z
+    .string()
+    .max(500)
+    .regex(/^\/v1\/[A-Za-z0-9/_-]+$/, 'path must be an API path under /v1/'),
+  body: z.record(z.string(), z.unknown()).nullable(),
+  /** The row's ModifiedAtUtc when the user made the edit; null for creates and unversioned rows. */
+  baseModifiedAtUtc: z.string().nullable(),
+  createdAt: z.number(),
+});
+export type Mutation = z.infer<typeof MutationSchema>;
+
+export const PushRequestSchema = z.object({
+  protocolVersion: z.literal(SYNC_PROTOCOL_VERSION),
+  /** Stable id of the browser profile's local database; the server uses it to tell the caller's
+   * own earlier writes from other people's when merging. */
+  clientId: z.uuid(),
+  mutations: z.array(MutationSchema).min(1).max(PUSH_BATCH_MAX),
+});
+export type PushRequest = z.infer<typeof PushRequestSchema>;
+
+export const ConflictFieldSchema = z.object({
+  field: z.string(),
+  /** undefined when the base revision is no longer kept */
+  base: z.unknown(),
+  mine: z.unknown(),
+  theirs: z.unknown(),
+});
+export type ConflictField = z.infer<typeof ConflictFieldSchema>;
+
+export const MutationResultSchema = z.discriminatedUnion('status', [
+  /** Applied as sent. `row` is the server row after the write (null when the row is gone). */
+  z.object({ mutationId: z.string(), status: z.literal('applied'), row: SyncRowSchema.nullable() }),
+  /** The base was stale; the fields merged with changes made since (three-way) and were written. */
+  z.object({ mutationId: z.string(), status: z.literal('merged'), row: SyncRowSchema }),
+  /** Some fields were changed by someone else to other values: those are NOT written (the
+   * others were); the user chooses. `serverRow` is the row as it now is. */
+  z.object({
+    mutationId: z.string(),
+    status: z.literal('conflict'),
+    serverRow: SyncRowSchema,
+    fields: z.array(ConflictFieldSchema).min(1),
+  }),
+  /** Validation, permission or a missing row: the API's own answer; never retried. */
+  z.object({
+    mutationId: z.string(),
+    status: z.literal('rejected'),
+    httpStatus: z.number().int(),
+    errors: z.array(FieldErrorSchema),
+  }),
+]);
+export type MutationResult = z.infer<typeof MutationResultSchema>;
+
+/** Results answer a prefix of the batch, in order; the client sends the rest again later. */
+export const PushResponseSchema = z.object({ results: z.array(MutationResultSchema) });
+export type PushResponse = z.infer<typeof PushResponseSchema>;
+
+export const PullQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).default(PULL_LIMIT_DEFAULT),
+});
+export type PullQuery = z.infer<typeof PullQuerySchema>;
+
+export const PullPermissionSchema = z.object({
+  ObjectType: z.enum(['Organization', 'Network', 'Program']).nullable(),
+  ObjectId: z.string().nullable(),
+  Permissions: z.record(z.string(), z.boolean()),
+});
+
+export const PullResponseSchema = z.object({
+  /** Opaque; send it back as ?cursor= */
+  cursor: z.string(),
+  rows: z.array(z.object({ entity: SyncEntity, row: SyncRowSchema })),
+  tombstones: z.array(z.object({ entity: SyncEntity, id: z.string() })),
+  hasMore: z.boolean(),
+  /** The caller's permissions changed since the cursor was issued (or the cursor is unknown):
+   * drop every synced row and pull from the start; the outbox stays. */
+  rebuild: z.boolean(),
+  /** The caller's permission entries in this organization. */
+  permissions: z.array(PullPermissionSchema),
+});
+export type PullResponse = z.infer<typeof PullResponseSchema>;
+
+/** Server-sent event name of a poke; its data is `{ "version": n }`. */
+export const POKE_EVENT = 'poke';

@@ -1,0 +1,105 @@
+// Three-way field merge of a stale mutation (ARCHITECTURE.md "ModifiedAtUtc and conflicts").
+//
+//   base revision ──(their writes, and our own earlier mutations)──> current row
+//        └──────────── the stale mutation's fields ("mine") ──────────┘
+//
+// A field "they" changed is one that changed in some step after the base made by someone else's
+// write (steps made by this client's own earlier mutations are skipped: a client that edits a
+// row twice offline sends both with the same base and must not conflict with itself).
+//   - mine equals current                → nothing to write, no conflict
+//   - they did not change it             → write mine
+//   - a set field (Tags), both changed   → write base ∪ added − removed, from both sides
+//   - both changed to different values   → conflict (not written; the user chooses)
+// When the base revision is no longer kept, every field of the mutation that differs from the
+// current row is a conflict.
+
+export type Row = Record<string, unknown>;
+export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
+export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown };
+export type MergeResult = {
+  /** Fields to write on top of the current row (possibly empty). */
+  patch: Row;
+  conflicts: MergeConflict[];
+};
+
+/** Fields that merge as sets of strings rather than conflict. */
+export const SET_FIELDS: ReadonlySet<string> = new Set(['Tags']);
+
+/** Bookkeeping fields a mutation never carries meaningfully. */
+const IGNORED_FIELDS = new Set(['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Version']);
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return (a ?? null) === (b ?? null);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  }
+  const ak = Object.keys(a as Row).filter((k) => (a as Row)[k] !== undefined);
+  const bk = Object.keys(b as Row).filter((k) => (b as Row)[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => deepEqual((a as Row)[k], (b as Row)[k]));
+}
+
+function asStringSet(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** base ∪ (added by either) − (removed by either), in the order: theirs, then mine's additions. */
+export function mergeSet(base: unknown, mine: unknown, theirs: unknown): string[] {
+  const b = new Set(asStringSet(base));
+  const m = asStringSet(mine);
+  const t = asStringSet(theirs);
+  const removed = new Set([...b].filter((x) => !m.includes(x) || !t.includes(x)));
+  const out: string[] = [];
+  for (const x of [...t, ...m]) if (!removed.has(x) && !out.includes(x)) out.push(x);
+  return out;
+}
+
+/** Fields whose value differs between two rows. */
+function changedFields(from: Row, to: Row): string[] {
+  const keys = new Set([...Object.keys(from), ...Object.keys(to)]);
+  return [...keys].filter((k) => !IGNORED_FIELDS.has(k) && !deepEqual(from[k], to[k]));
+}
+
+/**
+ * @param mine the mutation's fields (a PATCH body)
+ * @param baseModifiedAtUtc the row's ModifiedAtUtc the user edited
+ * @param current the row as it now is
+ * @param revisions the kept revisions of the row, oldest first (the current one included or not)
+ */
+export function threeWayMerge(mine: Row, baseModifiedAtUtc: string, current: Row, revisions: Revision[]): MergeResult {
+  const patch: Row = {};
+  const conflicts: MergeConflict[] = [];
+  const baseIndex = revisions.findIndex((r) => r.modifiedAtUtc === baseModifiedAtUtc);
+  const fields = Object.keys(mine).filter((f) => !IGNORED_FIELDS.has(f));
+
+  if (baseIndex < 0) {
+    for (const f of fields) {
+      if (!deepEqual(mine[f], current[f])) conflicts.push({ field: f, base: undefined, mine: mine[f], theirs: current[f] });
+    }
+    return { patch, conflicts };
+  }
+
+  const base = revisions[baseIndex]!.row;
+  const theirs = new Set<string>();
+  let prev = base;
+  for (const rev of revisions.slice(baseIndex + 1)) {
+    if (!rev.own) for (const f of changedFields(prev, rev.row)) theirs.add(f);
+    prev = rev.row;
+  }
+  // A write after the last kept revision (should not happen: every write is kept) counts as theirs.
+  if (current['ModifiedAtUtc'] !== revisions[revisions.length - 1]!.modifiedAtUtc) {
+    for (const f of changedFields(prev, current)) theirs.add(f);
+  }
+
+  for (const f of fields) {
+    if (deepEqual(mine[f], current[f])) continue;
+    if (!theirs.has(f)) patch[f] = mine[f];
+    else if (SET_FIELDS.has(f)) {
+      const merged = mergeSet(base[f], mine[f], current[f]);
+      if (!deepEqual(merged, current[f])) patch[f] = merged;
+    } else conflicts.push({ field: f, base: base[f], mine: mine[f], theirs: current[f] });
+  }
+  return { patch, conflicts };
+}
