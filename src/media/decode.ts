@@ -1,0 +1,276 @@
+// Streaming audio decoding, the same code in a Web Worker and in Node.
+//
+//   ByteSource ──64 KiB chunks──> decoder (mpg123 WASM | FLAC WASM | PCM parser | mediabunny+WebCodecs)
+//        │                              │
+//        └─ progress (bytes read)       └──> PcmBlock (planar Float32, one decoder output at a time)
+//
+// Only one chunk and one decoded block are alive at a time: memory does not grow with the file.
+import { MPEGDecoder } from 'mpg123-decoder';
+import { FLACDecoder } from '@wasm-audio-decoders/flac';
+import { MediaError, MediaErrorCode, MediaWarningCode, throwIfAborted, type MediaWarning } from './errors.ts';
+import { id3v2Length, parseMpegHeader, sniffFormat, type SniffedFormat } from './sniff.ts';
+import { pcmToFloat, readPcmHeader } from './pcm.ts';
+import type { ByteSource } from './source.ts';
+
+export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+/** Progress is reported at most this often (and so at least 4 times a second while decoding). */
+export const PROGRESS_INTERVAL_MS = 100;
+
+export type PcmBlock = { sampleRate: number; channels: Float32Array[] };
+export type DecodeProgress = { bytesRead: number; totalBytes: number; fraction: number };
+export type DecodeOptions = {
+  signal?: AbortSignal;
+  onProgress?: (p: DecodeProgress) => void;
+  chunkBytes?: number;
+};
+
+export type AudioDecoding = {
+  format: SniffedFormat;
+  /** Filled while decoding (e.g. a truncated file is only known at its end). */
+  warnings: MediaWarning[];
+  blocks: AsyncIterable<PcmBlock>;
+};
+
+type Ctx = {
+  src: ByteSource;
+  chunk: number;
+  signal: AbortSignal | undefined;
+  progress: (bytesRead: number, final?: boolean) => void;
+  warnings: MediaWarning[];
+};
+
+function progressReporter(total: number, onProgress: DecodeOptions['onProgress']) {
+  let last = -Infinity;
+  return (bytesRead: number, final = false) => {
+    if (!onProgress) return;
+    const now = Date.now();
+    if (!final && now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    onProgress({ bytesRead, totalBytes: total, fraction: total > 0 ? Math.min(1, bytesRead / total) : 1 });
+  };
+}
+
+/** Opens a streaming decoder for `src`; throws MediaError for empty or unrecognised files. */
+export async function openAudioDecoding(src: ByteSource, opts: DecodeOptions = {}): Promise<AudioDecoding> {
+  throwIfAborted(opts.signal);
+  if (src.size === 0) throw new MediaError(MediaErrorCode.EmptyFile, 'The file is empty');
+  const head = await src.read(0, 64 * 1024);
+  const format = sniffFormat(head);
+  if (!format) throw new MediaError(MediaErrorCode.NotAudio, 'The file is not audio in a format we accept');
+  const warnings: MediaWarning[] = [];
+  const ctx: Ctx = {
+    src,
+    chunk: opts.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+    signal: opts.signal,
+    progress: progressReporter(src.size, opts.onProgress),
+    warnings,
+  };
+  const gen =
+    format === 'mp3' ? mp3Blocks(ctx, head)
+    : format === 'flac' ? flacBlocks(ctx, head)
+    : format === 'wav' || format === 'aiff' ? pcmBlocks(ctx, format)
+    : mediabunnyBlocks(ctx);
+  return { format, warnings, blocks: gen };
+}
+
+// ---- MP3 -------------------------------------------------------------------------------------
+
+/** Total audio frames announced by a Xing/Info header in the first frame, or null. */
+function xingFrames(b: Uint8Array, at: number): number | null {
+  const h = parseMpegHeader(b, at);
+  if (!h) return null;
+  for (const off of [4 + 32, 4 + 17, 4 + 9]) {
+    const p = at + off;
+    if (p + 12 > b.length) continue;
+    const tag = String.fromCharCode(b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
+    if (tag === 'Xing' || tag === 'Info') {
+      const flags = (b[p + 4]! << 24) | (b[p + 5]! << 16) | (b[p + 6]! << 8) | b[p + 7]!;
+      if (flags & 1) return ((b[p + 8]! << 24) | (b[p + 9]! << 16) | (b[p + 10]! << 8) | b[p + 11]!) >>> 0;
+    }
+  }
+  return null;
+}
+
+/** Follows MPEG frame headers across chunks to learn whether the last frame is complete. */
+class MpegFrameWalker {
+  next: number;
+  frames = 0;
+  private tail = new Uint8Array(0);
+  private tailStart = 0;
+  constructor(start: number) {
+    this.next = start;
+  }
+  feed(chunk: Uint8Array, chunkStart: number): void {
+    const win = new Uint8Array(this.tail.length + chunk.length);
+    win.set(this.tail);
+    win.set(chunk, this.tail.length);
+    const winStart = chunkStart - this.tail.length;
+    while (this.next + 4 <= winStart + win.length) {
+      const rel = this.next - winStart;
+      const h = parseMpegHeader(win, rel);
+      if (h && h.frameLength > 4) {
+        this.frames++;
+        this.next += h.frameLength;
+        continue;
+      }
+      // Lost sync (damage or a tag): search for the next header within this window.
+      let found = -1;
+      for (let i = rel + 1; i + 4 <= win.length; i++) {
+        if (win[i] === 0xff && parseMpegHeader(win, i)) { found = i; break; }
+      }
+      if (found < 0) { this.next = winStart + win.length - 3; break; }
+      this.next = winStart + found;
+    }
+    const keep = Math.max(0, Math.min(win.length, winStart + win.length - this.next));
+    this.tail = win.slice(win.length - Math.min(keep, 8192));
+    this.tailStart = winStart + win.length - this.tail.length;
+    void this.tailStart;
+  }
+}
+
+async function* mp3Blocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> {
+  const { src } = ctx;
+  const start = id3v2Length(head);
+  let firstFrame = start;
+  while (firstFrame < head.length - 4 && !parseMpegHeader(head, firstFrame)) firstFrame++;
+  const announced = xingFrames(head, firstFrame);
+  // mpg123-decoder always returns two planes; a mono stream's second is a copy of the first.
+  const channelCount = parseMpegHeader(head, firstFrame)?.channels ?? 2;
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  const walker = new MpegFrameWalker(firstFrame);
+  let decodedFrames = 0;
+  let errors = 0;
+  try {
+    for (let off = 0; off < src.size; off += ctx.chunk) {
+      throwIfAborted(ctx.signal);
+      const bytes = await src.read(off, ctx.chunk);
+      walker.feed(bytes, off);
+      const out = decoder.decode(bytes);
+      errors += out.errors.length;
+      ctx.progress(off + bytes.length);
+      if (out.samplesDecoded > 0) {
+        decodedFrames += out.samplesDecoded;
+        yield { sampleRate: out.sampleRate, channels: out.channelData.slice(0, channelCount).map((c) => c.subarray(0, out.samplesDecoded)) };
+      }
+    }
+    ctx.progress(src.size, true);
+  } finally {
+    decoder.free();
+  }
+  const audioFrames = announced !== null ? walker.frames - 1 : walker.frames;
+  if (decodedFrames === 0) {
+    throw new MediaError(walker.frames > 0 ? MediaErrorCode.Truncated : MediaErrorCode.DecodeFailed,
+      walker.frames > 0 ? 'The file ends before any audio could be decoded' : 'The MP3 data could not be decoded');
+  }
+  if (walker.next > src.size || (announced !== null && audioFrames < announced)) {
+    ctx.warnings.push({ code: MediaWarningCode.TruncatedFile, details: { framesAnnounced: announced ?? -1, framesFound: audioFrames } });
+  } else if (errors > 0) {
+    ctx.warnings.push({ code: MediaWarningCode.DamagedFrames, details: { errors } });
+  }
+}
+
+// ---- FLAC ------------------------------------------------------------------------------------
+
+function flacTotalSamples(head: Uint8Array): number | null {
+  const at = id3v2Length(head) + 4; // after 'fLaC'
+  if (at + 4 + 34 > head.length || (head[at]! & 0x7f) !== 0) return null;
+  const s = at + 4;
+  const hi = head[s + 13]! & 0x0f;
+  const lo = ((head[s + 14]! << 24) | (head[s + 15]! << 16) | (head[s + 16]! << 8) | head[s + 17]!) >>> 0;
+  const total = hi * 2 ** 32 + lo;
+  return total > 0 ? total : null;
+}
+
+async function* flacBlocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> {
+  const { src } = ctx;
+  const announced = flacTotalSamples(head);
+  const decoder = new FLACDecoder();
+  await decoder.ready;
+  let decoded = 0;
+  const emit = (out: { channelData: Float32Array[]; samplesDecoded: number; sampleRate: number }): PcmBlock | null => {
+    if (out.samplesDecoded <= 0) return null;
+    decoded += out.samplesDecoded;
+    return { sampleRate: out.sampleRate, channels: out.channelData.map((c) => c.subarray(0, out.samplesDecoded)) };
+  };
+  try {
+    for (let off = 0; off < src.size; off += ctx.chunk) {
+      throwIfAborted(ctx.signal);
+      const bytes = await src.read(off, ctx.chunk);
+      const block = emit(await decoder.decode(bytes));
+      ctx.progress(off + bytes.length);
+      if (block) yield block;
+    }
+    const last = emit(await decoder.flush());
+    if (last) yield last;
+    ctx.progress(src.size, true);
+  } finally {
+    decoder.free();
+  }
+  if (decoded === 0) throw new MediaError(MediaErrorCode.Truncated, 'The file ends before any audio could be decoded');
+  if (announced !== null && decoded < announced) {
+    ctx.warnings.push({ code: MediaWarningCode.TruncatedFile, details: { framesAnnounced: announced, framesFound: decoded } });
+  }
+}
+
+// ---- WAV / AIFF --------------------------------------------------------------------------------
+
+async function* pcmBlocks(ctx: Ctx, container: 'wav' | 'aiff'): AsyncGenerator<PcmBlock> {
+  const { src } = ctx;
+  const enc = await readPcmHeader(src, container);
+  const frameBytes = (enc.bitsPerSample / 8) * enc.channels;
+  const chunk = Math.max(frameBytes, ctx.chunk - (ctx.chunk % frameBytes));
+  const end = enc.dataOffset + enc.dataLength - (enc.dataLength % frameBytes);
+  if (end <= enc.dataOffset) throw new MediaError(MediaErrorCode.Truncated, 'The file ends before any audio could be decoded');
+  for (let off = enc.dataOffset; off < end; off += chunk) {
+    throwIfAborted(ctx.signal);
+    const bytes = await src.read(off, Math.min(chunk, end - off));
+    ctx.progress(off + bytes.length);
+    yield { sampleRate: enc.sampleRate, channels: pcmToFloat(bytes, enc) };
+  }
+  ctx.progress(src.size, true);
+  const frames = (end - enc.dataOffset) / frameBytes;
+  if (frames < enc.declaredFrames) {
+    ctx.warnings.push({ code: MediaWarningCode.TruncatedFile, details: { framesAnnounced: enc.declaredFrames, framesFound: frames } });
+  }
+}
+
+// ---- AAC in MP4/M4A and raw ADTS (mediabunny demuxer, WebCodecs or a registered decoder) -------
+
+async function* mediabunnyBlocks(ctx: Ctx): AsyncGenerator<PcmBlock> {
+  const { openMediabunnyInput } = await import('./container.ts');
+  const input = await openMediabunnyInput(ctx.src);
+  try {
+    const track = await input.getPrimaryAudioTrack();
+    if (!track) throw new MediaError(MediaErrorCode.NoAudioTrack, 'The file has no audio track');
+    if (!(await track.canDecode())) {
+      throw new MediaError(MediaErrorCode.UnsupportedInEnvironment,
+        `No decoder for ${track.codec ?? 'this codec'} audio is available in this environment`, { codec: track.codec ?? 'unknown' });
+    }
+    const { AudioSampleSink } = await import('mediabunny');
+    const duration = await input.computeDuration();
+    const sink = new AudioSampleSink(track);
+    for await (const sample of sink.samples()) {
+      try {
+        throwIfAborted(ctx.signal);
+        const channels: Float32Array[] = [];
+        for (let c = 0; c < sample.numberOfChannels; c++) {
+          const plane = new Float32Array(sample.numberOfFrames);
+          sample.copyTo(plane, { planeIndex: c, format: 'f32-planar' });
+          channels.push(plane);
+        }
+        const t = sample.timestamp + sample.duration;
+        ctx.progress(duration > 0 ? Math.min(ctx.src.size, Math.round((t / duration) * ctx.src.size)) : 0);
+        yield { sampleRate: sample.sampleRate, channels };
+      } finally {
+        sample.close();
+      }
+    }
+    ctx.progress(ctx.src.size, true);
+  } catch (e) {
+    if (e instanceof MediaError) throw e;
+    throw new MediaError(MediaErrorCode.DecodeFailed, `The audio could not be decoded: ${(e as Error).message}`);
+  } finally {
+    input.dispose();
+  }
+}

@@ -1,0 +1,50 @@
+// Typed failures and warnings of the media pipeline. Every decoder throws MediaError (never a bare
+// Error), so the worker can post a code and the server can turn it into an AudioProcessingProblem.
+
+export const MediaErrorCode = {
+  /** Zero bytes. */
+  EmptyFile: 'emptyFile',
+  /** The bytes are not a known audio or video container (e.g. text with an .mp3 name). */
+  NotAudio: 'notAudio',
+  /** A known container with no audio track. */
+  NoAudioTrack: 'noAudioTrack',
+  /** The file ends before any audio could be decoded. */
+  Truncated: 'truncated',
+  /** A variant of a format we do not read (e.g. compressed AIFF-C, 12-bit PCM). */
+  UnsupportedEncoding: 'unsupportedEncoding',
+  /** No decoder for this codec exists in this environment (e.g. AAC in Node, which has no WebCodecs). */
+  UnsupportedInEnvironment: 'unsupportedInEnvironment',
+  /** The decoder rejected the data. */
+  DecodeFailed: 'decodeFailed',
+  /** The caller's AbortSignal fired. */
+  Aborted: 'aborted',
+} as const;
+export type MediaErrorCode = (typeof MediaErrorCode)[keyof typeof MediaErrorCode];
+
+export class MediaError extends Error {
+  override readonly name = 'MediaError';
+  constructor(
+    readonly code: MediaErrorCode,
+    message: string,
+    readonly details: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isMediaError(e: unknown): e is MediaError {
+  return e instanceof MediaError;
+}
+
+export const MediaWarningCode = {
+  /** The file stops before the end its headers announce; what was there was decoded. */
+  TruncatedFile: 'truncatedFile',
+  /** The decoder skipped damaged frames. */
+  DamagedFrames: 'damagedFrames',
+} as const;
+export type MediaWarningCode = (typeof MediaWarningCode)[keyof typeof MediaWarningCode];
+export type MediaWarning = { code: MediaWarningCode; details?: Record<string, string | number> };
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new MediaError(MediaErrorCode.Aborted, 'Decoding was cancelled');
+}

@@ -1,0 +1,131 @@
+// Min/max waveform peaks at several zoom levels, computed in ONE streaming pass.
+// Channels are mixed to mono (their mean), as audiowaveform does by default. The finest level
+// (256 samples per pixel) is accumulated from samples; each coarser level is a power-of-4 multiple
+// and is built from the one below, so the result is exactly what a direct pass at that scale gives.
+import type { PcmBlock } from './decode.ts';
+
+export const PEAK_LEVELS = [256, 1024, 4096, 16384, 65536] as const;
+
+/** One audiowaveform data set: interleaved min,max per pixel (per channel), 8- or 16-bit. */
+export type Waveform = {
+  version: 2;
+  channels: number;
+  sampleRate: number;
+  samplesPerPixel: number;
+  bits: 8 | 16;
+  /** Number of pixels. */
+  length: number;
+  /** length * channels * 2 values: min, max for each pixel. */
+  data: Int8Array | Int16Array;
+};
+
+class GrowableInt16 {
+  buf = new Int16Array(1024);
+  n = 0;
+  push(a: number, b: number): void {
+    if (this.n + 2 > this.buf.length) {
+      const next = new Int16Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.n++] = a;
+    this.buf[this.n++] = b;
+  }
+  take(): Int16Array {
+    return this.buf.slice(0, this.n);
+  }
+}
+
+const q16 = (x: number) => (x >= 1 ? 32767 : x <= -1 ? -32768 : Math.round(x * 32767));
+
+export class PeaksBuilder {
+  private readonly levels: readonly number[];
+  private readonly out: GrowableInt16[];
+  // Running min/max per level; `count` counts samples (level 0) or child pixels (others).
+  private readonly lo: number[];
+  private readonly hi: number[];
+  private readonly count: number[];
+  sampleRate = 0;
+  frames = 0;
+
+  constructor(levels: readonly number[] = PEAK_LEVELS) {
+    for (let i = 1; i < levels.length; i++) {
+      if (levels[i]! % levels[i - 1]! !== 0) throw new Error('each peak level must be a multiple of the one before');
+    }
+    this.levels = levels;
+    this.out = levels.map(() => new GrowableInt16());
+    this.lo = levels.map(() => 32767);
+    this.hi = levels.map(() => -32768);
+    this.count = levels.map(() => 0);
+  }
+
+  private emit(level: number, lo: number, hi: number): void {
+    this.out[level]!.push(lo, hi);
+    const up = level + 1;
+    if (up >= this.levels.length) return;
+    if (lo < this.lo[up]!) this.lo[up] = lo;
+    if (hi > this.hi[up]!) this.hi[up] = hi;
+    if (++this.count[up]! === this.levels[up]! / this.levels[level]!) {
+      this.emit(up, this.lo[up]!, this.hi[up]!);
+      this.lo[up] = 32767;
+      this.hi[up] = -32768;
+      this.count[up] = 0;
+    }
+  }
+
+  add(block: PcmBlock): void {
+    this.sampleRate = block.sampleRate;
+    const chans = block.channels;
+    const n = chans[0]?.length ?? 0;
+    const nch = chans.length;
+    const spp = this.levels[0]!;
+    let lo = this.lo[0]!;
+    let hi = this.hi[0]!;
+    let count = this.count[0]!;
+    const c0 = chans[0]!;
+    for (let i = 0; i < n; i++) {
+      let s = c0[i]!;
+      if (nch > 1) {
+        for (let c = 1; c < nch; c++) s += chans[c]![i]!;
+        s /= nch;
+      }
+      const v = q16(s);
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+      if (++count === spp) {
+        this.emit(0, lo, hi);
+        lo = 32767;
+        hi = -32768;
+        count = 0;
+      }
+    }
+    this.lo[0] = lo;
+    this.hi[0] = hi;
+    this.count[0] = count;
+    this.frames += n;
+  }
+
+  /** Flushes partial pixels and returns one Waveform per level, finest first. */
+  finish(): Waveform[] {
+    for (let level = 0; level < this.levels.length; level++) {
+      if (this.count[level]! > 0) {
+        const lo = this.lo[level]!, hi = this.hi[level]!;
+        this.count[level] = 0;
+        this.lo[level] = 32767;
+        this.hi[level] = -32768;
+        // A partial pixel at this level also closes the partial pixel above it.
+        this.out[level]!.push(lo, hi);
+        const up = level + 1;
+        if (up < this.levels.length) {
+          if (lo < this.lo[up]!) this.lo[up] = lo;
+          if (hi > this.hi[up]!) this.hi[up] = hi;
+          this.count[up]!++;
+        }
+      }
+    }
+    return this.levels.map((spp, i) => {
+      const data = this.out[i]!.take();
+      return { version: 2, channels: 1, sampleRate: this.sampleRate, samplesPerPixel: spp, bits: 16, length: data.length / 2, data };
+    });
+  }
+}
