@@ -26,7 +26,7 @@ describe('Clip normalisation', () => {
     [{ DurationSeconds: null }, 'ReadyWithoutDuration', 'DurationSeconds'],
     [{ AudioPrivateUrl: null }, 'ReadyWithoutAudio', 'AudioPrivateUrl'],
     [{ WaveformHighResUrl: null }, 'ReadyWithoutWaveform', 'WaveformHighResUrl'],
-    [{ WaveformLowResUrl: undefined }, 'ReadyWithoutWaveform', 'WaveformLowResUrl'],
+    [{ WaveformLowResUrl: null }, 'ReadyWithoutWaveform', 'WaveformLowResUrl'],
     [{ MediaType: 'AudioAndVideo' }, 'ReadyWithoutVideo', 'VideoPrivateUrl'],
     [{ State: 'Warning', DurationSeconds: null }, 'ReadyWithoutDuration', 'DurationSeconds'],
   ] as const)('Ready requires duration, audio and waveform URLs (video too for AudioAndVideo): %j → %s', (patch, error, field) => {
