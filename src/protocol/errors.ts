@@ -9,6 +9,10 @@ export const ServerErrorCode = {
   SlugReservationFailed: 'SlugReservationFailed',
   MalformedJson: 'malformedJson',
   DuplicateObjectId: 'duplicateObjectId',
+  /** 413: the body is larger than the server accepts. */
+  PayloadTooLarge: 'payloadTooLarge',
+  /** 429: too many failed logins; try again later. */
+  TooManyAttempts: 'tooManyAttempts',
 } as const;
 
 export const FieldErrorSchema = z.object({

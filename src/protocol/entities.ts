@@ -1,0 +1,294 @@
+// Wire entities of specification section 3, PascalCase as the server sends them. The server
+// validates request bodies with the *Create / *Patch schemas and the client types rows with the
+// row schemas (STYLE.md habit 1: one wire, one schema). Validation MESSAGES are not here: field
+// rules with user-facing messages come from src/domain, applied by the server after shape checks.
+import { z } from 'zod';
+
+export const Uuid = z.uuid();
+/** ISO-8601 UTC with milliseconds, e.g. 2025-03-01T10:00:00.000Z (the concurrency token). */
+export const UtcTimestamp = z.iso.datetime({ precision: 3 });
+
+export const Provider = z.enum(['Broadcaster', 'Podcaster']);
+export const Visibility = z.enum(['Private', 'Public', 'Restricted', 'Unlisted']);
+export const ClipState = z.enum(['AudioUploaded', 'None', 'Processing', 'Draft', 'Error', 'Ready', 'Warning']);
+export const PublishState = z.enum(['Published', 'Unpublished', 'Publishing', 'Unpublishing']);
+export const MediaType = z.enum(['Audio', 'AudioAndVideo']);
+export const EpisodeType = z.enum(['Full', 'Trailer', 'Bonus']);
+export const RecordingState = z.enum(['Processing', 'Live', 'Finalized']);
+export const SessionType = z.enum(['loggedOut', 'unactivated', 'activated']);
+export const PermissionObjectType = z.enum(['Organization', 'Network', 'Program']);
+
+/** The bookkeeping every content row carries. */
+export const RowMeta = {
+  Id: Uuid,
+  OrganizationId: Uuid,
+  CreatedAtUtc: UtcTimestamp,
+  CreatedById: Uuid.nullable(),
+  ModifiedAtUtc: UtcTimestamp,
+  ModifiedById: Uuid.nullable(),
+  Deleted: z.boolean(),
+  /** From the one global sequence `row_version`, new on every write. */
+  Version: z.number().int(),
+};
+
+export const PermissionFlagsSchema = z
+  .object({
+    HasAnalyticsAccess: z.boolean(),
+    HasAuditAccess: z.boolean(),
+    HasContentAccess: z.boolean(),
+    HasCreateProgramAccess: z.boolean(),
+    HasManageOrganizationSettingsAccess: z.boolean(),
+    HasManageSettingsAccess: z.boolean(),
+    HasManageUserAccess: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+export const PermissionEntrySchema = z.object({
+  ObjectType: PermissionObjectType.nullable(),
+  ObjectId: Uuid.nullable(),
+  Permissions: PermissionFlagsSchema,
+});
+export type PermissionEntry = z.infer<typeof PermissionEntrySchema>;
+
+export const OrganizationSchema = z.object({
+  ...RowMeta,
+  Name: z.string(),
+  IsDemoOrganization: z.boolean(),
+  Provider,
+  /** The one flag that differs between providers (section 3: its name is not shown). */
+  IsBroadcaster: z.boolean(),
+  UserPermissions: z.array(PermissionEntrySchema),
+});
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+export const UserSchema = z.object({
+  Id: Uuid,
+  Name: z.string(),
+  FirstName: z.string(),
+  Email: z.string(),
+  ImageUrl: z.string().nullable(),
+  IsAdmin: z.boolean(),
+  IsAdminOrSupport: z.boolean(),
+  HasResellerAccess: z.boolean(),
+  InterfaceLanguage: z.string(),
+  Activated: z.boolean(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** A user of the organization as `GET /v1/users` lists them: the profile plus their entries. */
+export const OrganizationUserSchema = UserSchema.extend({ Permissions: z.array(PermissionEntrySchema) });
+export type OrganizationUser = z.infer<typeof OrganizationUserSchema>;
+
+export const SessionSchema = z.object({
+  Type: SessionType,
+  User: UserSchema.nullable(),
+  UserBelongsToMultipleOrganizations: z.boolean(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export const XsrfSchema = z.object({ XsrfToken: z.string() });
+export const LoginRequestSchema = z.object({ Email: z.string(), Password: z.string() });
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const ImageUrls = z.object({ ImagePublicUrl: z.string().nullable() });
+
+export const NetworkSchema = z.object({ ...RowMeta, Name: z.string(), Urls: ImageUrls });
+export type Network = z.infer<typeof NetworkSchema>;
+export const NetworkCreateSchema = z.object({ Id: Uuid.optional(), Name: z.string().nullable() }).strict();
+export const NetworkPatchSchema = z.object({ Name: z.string().nullable() }).partial().strict();
+
+export const ProgramSchema = z.object({
+  ...RowMeta,
+  Name: z.string(),
+  NetworkId: Uuid.nullable(),
+  Slug: z.string().nullable(),
+  Description: z.string().nullable(),
+  Urls: ImageUrls,
+});
+export type Program = z.infer<typeof ProgramSchema>;
+export const ProgramCreateSchema = z
+  .object({
+    Id: Uuid.optional(),
+    Name: z.string().nullable(),
+    NetworkId: Uuid.nullable().optional(),
+    Slug: z.string().nullable().optional(),
+    Description: z.string().nullable().optional(),
+  })
+  .strict();
+export const ProgramPatchSchema = ProgramCreateSchema.omit({ Id: true }).partial().strict();
+
+export const PlaylistSchema = z.object({
+  ...RowMeta,
+  ProgramId: Uuid,
+  Title: z.string(),
+  Slug: z.string().nullable(),
+  Description: z.string().nullable(),
+  Visibility,
+  /** The playlist's clips in feed order. */
+  ClipIds: z.array(Uuid),
+  Urls: ImageUrls,
+});
+export type Playlist = z.infer<typeof PlaylistSchema>;
+export const PlaylistCreateSchema = z
+  .object({
+    Id: Uuid.optional(),
+    Title: z.string().nullable(),
+    Slug: z.string().nullable().optional(),
+    Description: z.string().nullable().optional(),
+    Visibility: Visibility.optional(),
+  })
+  .strict();
+export const PlaylistPatchSchema = PlaylistCreateSchema.omit({ Id: true }).partial().strict();
+/** `PATCH /v1/playlists/{playlistId}/clips`: the complete membership, in order. */
+export const PlaylistClipsPatchSchema = z.object({ ClipIds: z.array(Uuid) }).strict();
+
+export const ChapterSchema = z.object({ StartSeconds: z.number().min(0), Title: z.string() }).strict();
+export const ClipUrlsSchema = z.object({
+  AudioPublicUrl: z.string().nullable(),
+  AudioPrivateUrl: z.string().nullable(),
+  AudioPublicAdFreeUrl: z.string().nullable(),
+  WaveformHighResUrl: z.string().nullable(),
+  WaveformLowResUrl: z.string().nullable(),
+  VideoPrivateUrl: z.string().nullable(),
+  VideoPublicUrl: z.string().nullable(),
+  VideoPublicAdFreeUrl: z.string().nullable(),
+  ImagePrivateUrl: z.string().nullable(),
+  ImagePublicUrl: z.string().nullable(),
+  EmbedUrl: z.string().nullable(),
+  ShowPageUrl: z.string().nullable(),
+  EmbedShareLinkOverrideUrl: z.string().nullable(),
+});
+export type ClipUrls = z.infer<typeof ClipUrlsSchema>;
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** Fields of a clip that a user edits (PATCH body; create adds Id). */
+export const ClipEditableShape = {
+  Title: z.string().nullable(),
+  Description: z.string().nullable(),
+  DescriptionHtml: z.string().nullable(),
+  ShortSummary: z.string().nullable(),
+  Episode: z.number().nullable(),
+  Season: z.number().nullable(),
+  EpisodeType: EpisodeType.nullable(),
+  Tags: z.array(z.string()),
+  Chapters: z.array(ChapterSchema),
+  ContentRating: z.enum(['Clean', 'Explicit']).nullable(),
+  CustomFieldData: JsonObject.nullable(),
+  ExternalId: z.string().nullable(),
+  MemberDownloadsAdFree: z.boolean(),
+  Monetization: JsonObject.nullable(),
+  RssLinkOverride: z.string().nullable(),
+  ScheduleRules: JsonObject.nullable(),
+  AudioOptions: JsonObject.nullable(),
+  Visibility,
+  ScheduledVisibility: Visibility.nullable(),
+  VisibleAtUtc: z.iso.datetime({ offset: true }).nullable(),
+  Slug: z.string().nullable(),
+  MediaType,
+  AudioProcessingProblemDismissed: z.boolean(),
+  EmbedShareLinkOverrideUrl: z.string().nullable(),
+};
+
+export const ClipSchema = z.object({
+  ...RowMeta,
+  ...ClipEditableShape,
+  ProgramId: Uuid,
+  PlaylistIds: z.array(Uuid),
+  CreatedFromAutoPodcast: z.boolean(),
+  ImportedId: z.string().nullable(),
+  HasImage: z.boolean(),
+  PublishedAudioSizeInBytes: z.number().nullable(),
+  PublishedDurationSeconds: z.number().nullable(),
+  RecordingMetadata: JsonObject.nullable(),
+  TranscriptStatus: z.string().nullable(),
+  UploadedAudioFileName: z.string().nullable(),
+  State: ClipState,
+  PublishState,
+  PublishedUtc: UtcTimestamp.nullable(),
+  DurationSeconds: z.number().nullable(),
+  UploadedMediaInfo: z
+    .object({
+      MediaType,
+      VideoInfo: z.object({ Height: z.number(), Width: z.number() }).nullable(),
+    })
+    .nullable(),
+  AudioProcessingProblem: z.string().nullable(),
+  Urls: ClipUrlsSchema,
+});
+export type Clip = z.infer<typeof ClipSchema>;
+export const ClipCreateSchema = z.object({ Id: Uuid.optional(), ...ClipEditableShape }).partial().strict();
+export const ClipPatchSchema = z.object(ClipEditableShape).partial().strict();
+export type ClipPatch = z.infer<typeof ClipPatchSchema>;
+
+export const RecordingSchema = z.object({
+  ...RowMeta,
+  ProgramId: Uuid,
+  BreakType: z.string().nullable(),
+  CaptureStartUtc: UtcTimestamp.nullable(),
+  CaptureEndUtc: UtcTimestamp.nullable(),
+  Description: z.string().nullable(),
+  HasTornAudio: z.boolean(),
+  Rating: z.number().nullable(),
+  Reviewed: z.boolean(),
+  Title: z.string().nullable(),
+  TranscriptStatus: z.string().nullable(),
+  V1CorrelationId: z.string().nullable(),
+  V2CorrelationId: z.string().nullable(),
+  DurationSeconds: z.number().nullable(),
+  State: RecordingState,
+  Urls: z.object({
+    AudioUrl: z.string().nullable(),
+    WaveformHighResUrl: z.string().nullable(),
+    WaveformLowResUrl: z.string().nullable(),
+  }),
+});
+export type Recording = z.infer<typeof RecordingSchema>;
+export const RecordingPatchSchema = z
+  .object({
+    Title: z.string().nullable(),
+    Description: z.string().nullable(),
+    BreakType: z.string().nullable(),
+    Rating: z.number().nullable(),
+    Reviewed: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+export const AnnotationSchema = z.object({
+  ...RowMeta,
+  RecordingId: Uuid,
+  OffsetSeconds: z.number(),
+  DurationSeconds: z.number().nullable(),
+  Text: z.string(),
+});
+export type Annotation = z.infer<typeof AnnotationSchema>;
+export const AnnotationCreateSchema = z
+  .object({
+    Id: Uuid.optional(),
+    OffsetSeconds: z.number().min(0),
+    DurationSeconds: z.number().min(0).nullable().optional(),
+    Text: z.string(),
+  })
+  .strict();
+
+export const ContactEnquirySchema = z
+  .object({
+    AdditionalInfo: z.string().nullable().optional(),
+    BrowserLocale: z.string().nullable().optional(),
+    ContactName: z.string(),
+    ContactEmail: z.string(),
+    ContactEnquiry: z.string(),
+    SourceUrl: z.string().nullable().optional(),
+    ClientVersion: z.string().nullable().optional(),
+  })
+  .strict();
+export type ContactEnquiry = z.infer<typeof ContactEnquirySchema>;
+
+/** Paged list response of section 7. */
+export function Paged<T extends z.ZodType>(item: T) {
+  return z.object({ Items: z.array(item), HasNext: z.boolean(), Page: z.number().int() });
+}
+export type Paged<T> = { Items: T[]; HasNext: boolean; Page: number };
+/** Fetch-by-ids and other unpaged lists. */
+export type ItemList<T> = { Items: T[] };

@@ -1,0 +1,89 @@
+// The Hono application: every route of the API under /api (specification section 7), composed
+// with app.route() per resource; errors are thrown (AppError, HTTPException) and mapped to
+// responses in the one onError below. createApp takes its dependencies so tests run it on any
+// store through app.request, and main.ts serves it over HTTP.
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Store } from './store/store.ts';
+import type { ChangeBus } from './bus.ts';
+import { AppError } from './errors.ts';
+import { ServerErrorCode } from '../src/protocol/errors.ts';
+import { sessionRoutes } from './routes/session.ts';
+import { contentRoutes } from './routes/content.ts';
+import { referenceDataRoutes } from './reference/routes.ts';
+import { syncRoutes } from './sync/routes.ts';
+
+export type AppDeps = {
+  store: Store;
+  bus: ChangeBus;
+  /** The server clock; tests pass a fixed or stepping one. */
+  clock?: (() => Date) | undefined;
+  /** Mark cookies Secure even when the request URL is http (behind a TLS proxy). */
+  secureCookies?: boolean | undefined;
+};
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    deps: AppDeps;
+  }
+}
+
+/** Largest JSON body accepted; larger ones get 413. Uploads (audio, images) set their own limits. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export function now(deps: AppDeps): Date {
+  return deps.clock ? deps.clock() : new Date();
+}
+
+const jsonBodyLimit = bodyLimit({
+  maxSize: JSON_BODY_LIMIT_BYTES,
+  onError: (c) =>
+    c.json(
+      {
+        Errors: [
+          {
+            Field: '',
+            Code: ServerErrorCode.PayloadTooLarge,
+            Message: `The request body is larger than ${JSON_BODY_LIMIT_BYTES / 1024 / 1024} MB`,
+            Params: { maxBytes: JSON_BODY_LIMIT_BYTES },
+          },
+        ],
+      },
+      413,
+    ),
+});
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono()
+    .use('*', async (c, next) => {
+      c.set('deps', deps);
+      await next();
+    })
+    .use('/api/*', async (c, next) => {
+      const type = c.req.header('content-type') ?? '';
+      // Only JSON and text bodies are capped here: audio and image uploads stream with their own limits.
+      if (type === '' || type.includes('json') || type.startsWith('text/')) return jsonBodyLimit(c, next);
+      await next();
+    })
+    .route('/api', sessionRoutes())
+    .route('/api', contentRoutes())
+    .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
+    .route('/api/sync', syncRoutes(deps));
+
+  app.notFound((c) => c.body(null, 404));
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      if (err.body === undefined) return c.body(null, err.status);
+      return c.json(err.body as object, err.status as ContentfulStatusCode);
+    }
+    if (err instanceof HTTPException) return err.getResponse();
+    console.error('Unhandled error on', c.req.method, c.req.path, err);
+    return c.body(null, 500);
+  });
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

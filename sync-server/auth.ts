@@ -1,0 +1,203 @@
+// Who is calling, and in which organization (specification section 7, "Users, account and
+// session"; section 6 for permissions).
+//
+//   request ──Authorization: Bearer <key>──> api_keys (hashed) ──> user + the key's organization
+//          └─cookie castaway_session──────> sessions (hashed token) ──> user
+//                                             └ non-GET: x-xsrf-token must equal the session's token, else 403
+//   organization: x-organization-id header (a membership of the user) or the user's first one;
+//   a non-member organization is 404, never revealing that it exists.
+//
+// Route modules use `requireSession` (user + organization), `requireUser` (user only) and
+// `getAuth(c)`.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { PermissionEntry } from '../src/domain/permissions.ts';
+import type { User } from '../src/protocol/entities.ts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
+import type { Queryable } from './store/store.ts';
+
+export const SESSION_COOKIE = 'castaway_session';
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const XSRF_HEADER = 'x-xsrf-token';
+export const ORGANIZATION_HEADER = 'x-organization-id';
+const API_KEY_PREFIX = 'cak_';
+
+export type Auth = {
+  user: User;
+  organizationId: string;
+  permissions: PermissionEntry[];
+  via: 'session' | 'apiKey';
+};
+
+export type SessionUser = { user: User; xsrfToken: string; tokenHash: string } | { user: User; apiKeyOrganizationId: string };
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    auth: Auth;
+    caller: SessionUser;
+  }
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export type UserRow = {
+  id: string;
+  email: string;
+  name: string;
+  first_name: string;
+  image_url: string | null;
+  is_admin: boolean;
+  is_admin_or_support: boolean;
+  has_reseller_access: boolean;
+  interface_language: string;
+  activated: boolean;
+  password_hash: string;
+};
+
+export function userToWire(row: UserRow): User {
+  return {
+    Id: row.id,
+    Name: row.name,
+    FirstName: row.first_name,
+    Email: row.email,
+    ImageUrl: row.image_url,
+    IsAdmin: row.is_admin,
+    IsAdminOrSupport: row.is_admin_or_support,
+    HasResellerAccess: row.has_reseller_access,
+    InterfaceLanguage: row.interface_language,
+    Activated: row.activated,
+  };
+}
+
+/** Creates a session for the user; returns the cookie token (only its hash is stored). */
+export async function createSession(q: Queryable, userId: string, now: Date): Promise<{ token: string; xsrfToken: string }> {
+  const token = newToken();
+  const xsrfToken = newToken();
+  await q.query(
+    `INSERT INTO sessions (token_hash, user_id, xsrf_token, created_at_utc, expires_at_utc) VALUES ($1, $2, $3, $4, $5)`,
+    [sha256(token), userId, xsrfToken, now, new Date(now.getTime() + SESSION_TTL_MS)],
+  );
+  return { token, xsrfToken };
+}
+
+/** Makes an API key for a member of an organization; the plain key is returned once, only its hash is kept. */
+export async function createApiKey(
+  q: Queryable,
+  input: { organizationId: string; userId: string; name: string; now: Date },
+): Promise<{ id: string; key: string }> {
+  const key = API_KEY_PREFIX + newToken();
+  const id = randomUUID();
+  await q.query(
+    `INSERT INTO api_keys (id, organization_id, user_id, name, key_hash, created_at_utc) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, input.organizationId, input.userId, input.name, sha256(key), input.now],
+  );
+  return { id, key };
+}
+
+/** The caller of this request, or null (no or unknown credentials). Cached on the context. */
+export async function loadCaller(c: Context): Promise<SessionUser | null> {
+  const cached = c.get('caller');
+  if (cached) return cached;
+  const { store, clock } = c.get('deps');
+  const now = clock ? clock() : new Date();
+  const authorization = c.req.header('authorization');
+  let caller: SessionUser | null = null;
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    if (!match?.[1]) throw unauthorized();
+    const rows = await store.query<UserRow & { key_org: string }>(
+      `SELECT u.*, k.organization_id AS key_org FROM api_keys k JOIN users u ON u.id = k.user_id
+       WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`,
+      [sha256(match[1])],
+    );
+    const row = rows[0];
+    if (!row) throw unauthorized();
+    caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org };
+  } else {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (!token) return null;
+    const rows = await store.query<UserRow & { xsrf_token: string }>(
+      `SELECT u.*, s.xsrf_token FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`,
+      [sha256(token), now],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    caller = { user: userToWire(row), xsrfToken: row.xsrf_token, tokenHash: sha256(token) };
+  }
+  c.set('caller', caller);
+  return caller;
+}
+
+function isSafeMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+/** Every non-GET call of a cookie session must carry the session's XSRF token (403 otherwise). */
+export function checkXsrf(c: Context, caller: SessionUser): void {
+  if (isSafeMethod(c.req.method) || !('xsrfToken' in caller)) return;
+  if (c.req.header(XSRF_HEADER) !== caller.xsrfToken) throw forbidden();
+}
+
+/** A signed-in user (session or API key), XSRF-checked; no organization needed. 401 otherwise. */
+export const requireUser: MiddlewareHandler = async (c, next) => {
+  const caller = await loadCaller(c);
+  if (!caller) throw unauthorized();
+  checkXsrf(c, caller);
+  await next();
+};
+
+export type MembershipRow = { organization_id: string; permissions: PermissionEntry[] };
+
+/** The user's memberships of live organizations, by organization name. */
+export async function membershipsOf(q: Queryable, userId: string): Promise<MembershipRow[]> {
+  return q.query<MembershipRow>(
+    `SELECT m.organization_id, m.permissions FROM memberships m JOIN organizations o ON o.id = m.organization_id
+     WHERE m.user_id = $1 AND NOT o.deleted ORDER BY o.name, o.id`,
+    [userId],
+  );
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A signed-in user acting in one organization: the x-organization-id header (or, without it, the
+ * user's first organization; an API key's own organization). Not a member → 404 (no body).
+ */
+export const requireSession: MiddlewareHandler = async (c, next) => {
+  const caller = await loadCaller(c);
+  if (!caller) throw unauthorized();
+  checkXsrf(c, caller);
+  const { store } = c.get('deps');
+  const header = c.req.header(ORGANIZATION_HEADER)?.trim();
+  if (header !== undefined && header !== '' && !GUID.test(header)) throw new AppError(404);
+  const memberships = await membershipsOf(store, caller.user.Id);
+  let wanted = header ? header.toLowerCase() : undefined;
+  if ('apiKeyOrganizationId' in caller) {
+    if (wanted !== undefined && wanted !== caller.apiKeyOrganizationId) throw new AppError(404);
+    wanted = caller.apiKeyOrganizationId;
+  }
+  const membership = wanted === undefined ? memberships[0] : memberships.find((m) => m.organization_id === wanted);
+  if (!membership) throw new AppError(404);
+  c.set('auth', {
+    user: caller.user,
+    organizationId: membership.organization_id,
+    permissions: membership.permissions,
+    via: 'apiKeyOrganizationId' in caller ? 'apiKey' : 'session',
+  });
+  await next();
+};
+
+/** The caller of a route behind requireSession. */
+export function getAuth(c: Context): Auth {
+  const auth = c.get('auth');
+  if (!auth) throw new Error('getAuth used on a route without requireSession');
+  return auth;
+}

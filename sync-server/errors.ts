@@ -1,0 +1,65 @@
+// Errors carry codes (STYLE.md habit 4) and are mapped to responses in ONE place, app.onError:
+//   400 → { Errors: [{ Field, Code, Message, Params? }] }   (src/protocol/errors.ts)
+//   412 → the current row as JSON
+//   413 → an Errors body naming the size limit
+//   401, 403, 404, 429 → no body (section 7: "404 and other statuses have none")
+import type { z } from 'zod';
+import { formatFormError } from '../src/domain/messages.ts';
+import { formError, type FormError } from '../src/domain/form-errors.ts';
+import { ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';
+
+/** Messages of the server are English; the client may re-format from Code and Params. */
+const LOCALE = 'en-US' as const;
+
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 429,
+    readonly body?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+const serverCodes = new Set<string>(Object.values(ServerErrorCode));
+
+/** A field error of the 400 body from a domain FormError (its Message from the catalogue). */
+export function fieldError(field: string, error: FormError): FieldError {
+  const code = error.reason !== undefined && serverCodes.has(error.reason) ? error.reason : error.type;
+  const out: FieldError = { Field: field, Code: code, Message: formatFormError(error, LOCALE) };
+  if (error.params) out.Params = error.params;
+  return out;
+}
+
+export function badRequest(errors: FieldError[]): AppError {
+  const body: BadRequestBody = { Errors: errors };
+  return new AppError(400, body);
+}
+
+/** Throws a 400 when any of the (field, error) pairs holds an error. */
+export function assertValid(checks: Array<[string, FormError | null | undefined]>): void {
+  const errors = checks.flatMap(([field, e]) => (e ? [fieldError(field, e)] : []));
+  if (errors.length > 0) throw badRequest(errors);
+}
+
+export const notFound = () => new AppError(404);
+export const forbidden = () => new AppError(403);
+export const unauthorized = () => new AppError(401);
+
+/** zod issues (wrong types, unknown fields, missing fields) as field errors of the 400 body. */
+export function zodFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => fieldError(path ? `${path}.${key}` : key, formError('invalid')));
+    }
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    return [fieldError(path, formError(missing ? 'required' : 'invalid'))];
+  });
+}
+
+export function malformedJson(): AppError {
+  return badRequest([
+    { Field: '', Code: ServerErrorCode.MalformedJson, Message: formatFormError(formError('invalid'), LOCALE) },
+  ]);
+}

@@ -1,0 +1,702 @@
+// The content API of specification section 7 under /api/v1: networks, programs, playlists
+// (with ordered membership), clips, recordings with annotations, and the organization's users.
+//
+// Every call: requireSession (user + organization) → row of this organization or 404 (no body,
+// also for rows of other organizations) → permission flags of section 6 or 403 → If-Match or 412
+// with the current row → field rules or 400 with every invalid field → one transaction → the
+// change bus, after commit.
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { permissionsFor, anyPermissions, type PermissionFlags, type PermissionFlagName } from '../../src/domain/permissions.ts';
+import {
+  AnnotationCreateSchema,
+  ClipCreateSchema,
+  ClipPatchSchema,
+  NetworkCreateSchema,
+  NetworkPatchSchema,
+  PlaylistClipsPatchSchema,
+  PlaylistCreateSchema,
+  PlaylistPatchSchema,
+  ProgramCreateSchema,
+  ProgramPatchSchema,
+  RecordingPatchSchema,
+  RecordingState,
+  Visibility,
+} from '../../src/protocol/entities.ts';
+import { validateInteger, validateRequired } from '../../src/domain/validators.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { getAuth, requireSession, userToWire, type Auth, type UserRow } from '../auth.ts';
+import { AppError, assertValid, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
+import { boolParam, checkPrecondition, etagOf, idListParam, ifMatch, listParam, pageParams, paged, pathId, readJson, type PageParams } from '../http.ts';
+import { insertRow, loadRow, selectFrom, toWire, updateRow, type DbRow, type EntityName, type WireRow } from '../rows.ts';
+import type { Queryable } from '../store/store.ts';
+import { now, type AppDeps } from '../app.ts';
+import {
+  applyClipChange,
+  checkSlug,
+  clipDefaults,
+  invalid,
+  nameCheck,
+  normaliseTitle,
+  slugExists,
+  slugOwnerOfViolation,
+  titleCheck,
+} from './content-rules.ts';
+
+type ProgramRef = { id: string; network_id: string | null; slug: string | null; deleted: boolean };
+
+function flagsForProgram(auth: Auth, program: { id: string; network_id: string | null }): PermissionFlags {
+  return permissionsFor(auth.permissions, { kind: 'program', programId: program.id, networkId: program.network_id });
+}
+
+function holdsAny(flags: PermissionFlags): boolean {
+  return Object.values(flags).some(Boolean);
+}
+
+async function programsOf(q: Queryable, organizationId: string): Promise<ProgramRef[]> {
+  return q.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE organization_id = $1`, [organizationId]);
+}
+
+/** Program ids of the organization where `allowed(flags)` holds. */
+async function allowedPrograms(q: Queryable, auth: Auth, allowed: (f: PermissionFlags) => boolean): Promise<string[]> {
+  return (await programsOf(q, auth.organizationId)).filter((p) => allowed(flagsForProgram(auth, p))).map((p) => p.id);
+}
+
+const content = (f: PermissionFlags) => f.HasContentAccess;
+
+/** The program of this organization (404 otherwise) and the caller's flags on it. */
+async function programAccess(q: Queryable, auth: Auth, programId: string): Promise<{ program: ProgramRef; flags: PermissionFlags }> {
+  const [program] = await q.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE id = $1 AND organization_id = $2`, [
+    programId,
+    auth.organizationId,
+  ]);
+  if (!program || program.deleted) throw notFound();
+  return { program, flags: flagsForProgram(auth, program) };
+}
+
+function require(flags: PermissionFlags, ...needed: PermissionFlagName[]): void {
+  if (!needed.every((f) => flags[f])) throw forbidden();
+}
+
+function orgFlags(auth: Auth): PermissionFlags {
+  return permissionsFor(auth.permissions, { kind: 'organization' });
+}
+
+function ctxOf(c: Context) {
+  const deps: AppDeps = c.get('deps');
+  const auth = getAuth(c);
+  return { deps, auth, write: { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps) } };
+}
+
+/** Runs a write transaction and publishes its highest Version after commit; slug races → SlugExists. */
+async function commit<T extends WireRow | WireRow[]>(c: Context, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  const { deps, auth } = ctxOf(c);
+  let result: T;
+  try {
+    result = await deps.store.tx(fn);
+  } catch (err) {
+    const owner = slugOwnerOfViolation(err);
+    if (owner) throw slugExists(owner);
+    if ((err as { code?: string })?.code === '23505') throw new AppError(409);
+    throw err;
+  }
+  const rows = Array.isArray(result) ? result : [result];
+  const version = Math.max(...rows.map((r) => r.Version));
+  if (rows.length > 0) deps.bus.publish({ organizationId: auth.organizationId, version });
+  return result;
+}
+
+/** Locks a live row of the organization for a write; 404 when absent, deleted or elsewhere. */
+async function lockRow(q: Queryable, entity: EntityName, auth: Auth, id: string): Promise<WireRow> {
+  const row = await loadRow(q, entity, auth.organizationId, id, { forUpdate: true });
+  if (!row || row.Deleted) throw notFound();
+  return row;
+}
+
+async function ensureNewId(q: Queryable, entity: EntityName, id: string): Promise<void> {
+  const table = { organization: 'organizations', network: 'networks', program: 'programs', playlist: 'playlists', clip: 'clips', recording: 'recordings', annotation: 'annotations' }[entity];
+  const rows = await q.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id]);
+  if (rows.length > 0) throw new AppError(409);
+}
+
+function one(c: Context, row: WireRow, status: 200 | 201 = 200) {
+  c.header('ETag', etagOf(row));
+  return c.json(row, status);
+}
+
+async function listRows(
+  q: Queryable,
+  entity: EntityName,
+  where: string[],
+  params: unknown[],
+  order: string,
+  page: PageParams,
+) {
+  const sql = `${selectFrom(entity)} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  const rows = await q.query<DbRow>(sql, params);
+  return paged(rows.map((r) => toWire(entity, r)), page);
+}
+
+/** WHERE parts shared by lists: organization, soft delete (includeDeleted), an optional id filter. */
+function baseWhere(c: Context, auth: Auth, idsParam: string | null): { where: string[]; params: unknown[] } {
+  const where = ['t.organization_id = $1'];
+  const params: unknown[] = [auth.organizationId];
+  if (!boolParam(c, 'includeDeleted')) where.push('NOT t.deleted');
+  if (idsParam) {
+    const ids = idListParam(c, idsParam);
+    if (ids) {
+      params.push(ids);
+      where.push(`t.id = ANY($${params.length}::uuid[])`);
+    }
+  }
+  return { where, params };
+}
+
+function enumListParam<T extends string>(c: Context, name: string, values: readonly T[]): T[] | null {
+  const list = listParam(c, name);
+  if (!list) return null;
+  const bad = list.find((v) => !values.includes(v as T));
+  if (bad !== undefined) throw badRequest([fieldError(name, formError('invalid'))]);
+  return list as T[];
+}
+
+/** Visible networks: all with any organization-scope flag; else named by network entries or holding a visible program. */
+async function visibleNetworkIds(q: Queryable, auth: Auth): Promise<string[] | 'all'> {
+  if (holdsAny(orgFlags(auth))) return 'all';
+  const fromEntries = auth.permissions.filter((e) => e.ObjectType === 'Network' && e.ObjectId && holdsAny(anyPermissions([e]))).map((e) => e.ObjectId!);
+  const programs = (await programsOf(q, auth.organizationId)).filter((p) => holdsAny(flagsForProgram(auth, p)) && p.network_id);
+  return [...new Set([...fromEntries, ...programs.map((p) => p.network_id!)])];
+}
+
+export function contentRoutes() {
+  return (
+    new Hono()
+      .use('/v1/*', requireSession)
+
+      // ── Networks ─────────────────────────────────────────────────────────────────────────
+      .get('/v1/networks', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'networkIds');
+        const visible = await visibleNetworkIds(deps.store, auth);
+        if (visible !== 'all') {
+          params.push(visible);
+          where.push(`t.id = ANY($${params.length}::uuid[])`);
+        }
+        return c.json(await listRows(deps.store, 'network', where, params, 't.name, t.id', page));
+      })
+      .get('/v1/networks/:networkId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const row = await loadRow(deps.store, 'network', auth.organizationId, pathId(c, 'networkId'));
+        if (!row || row.Deleted) throw notFound();
+        const visible = await visibleNetworkIds(deps.store, auth);
+        if (visible !== 'all' && !visible.includes(row.Id)) throw forbidden();
+        return one(c, row);
+      })
+      .get('/v1/networks/:networkId/programs', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const networkId = pathId(c, 'networkId');
+        const network = await loadRow(deps.store, 'network', auth.organizationId, networkId);
+        if (!network || network.Deleted) throw notFound();
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'programIds');
+        params.push(networkId, await allowedPrograms(deps.store, auth, holdsAny));
+        where.push(`t.network_id = $${params.length - 1}`, `t.id = ANY($${params.length}::uuid[])`);
+        return c.json(await listRows(deps.store, 'program', where, params, 't.name, t.id', page));
+      })
+      .post('/v1/networks', async (c) => {
+        const { auth, write } = ctxOf(c);
+        require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
+        const body = await readJson(c, NetworkCreateSchema);
+        assertValid([nameCheck(body.Name)]);
+        const id = body.Id?.toLowerCase() ?? randomUUID();
+        const row = await commit(c, async (q) => {
+          await ensureNewId(q, 'network', id);
+          return insertRow(q, 'network', id, write, { Name: body.Name!.trim(), Urls: { ImagePublicUrl: null } });
+        });
+        return one(c, row, 201);
+      })
+      .patch('/v1/networks/:networkId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'networkId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, NetworkPatchSchema);
+        const row = await commit(c, async (q) => {
+          const current = await lockRow(q, 'network', auth, id);
+          require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
+          checkPrecondition(expected, current);
+          if ('Name' in body) assertValid([nameCheck(body.Name)]);
+          return updateRow(q, 'network', current, write, { ...current, ...body, ...(body.Name ? { Name: body.Name.trim() } : {}) });
+        });
+        return one(c, row);
+      })
+      .delete('/v1/networks/:networkId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'networkId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const current = await lockRow(q, 'network', auth, id);
+          require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'network', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+
+      // ── Programs ─────────────────────────────────────────────────────────────────────────
+      .get('/v1/programs', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'programIds');
+        const networkIds = idListParam(c, 'networkIds');
+        if (networkIds) {
+          params.push(networkIds);
+          where.push(`t.network_id = ANY($${params.length}::uuid[])`);
+        }
+        params.push(await allowedPrograms(deps.store, auth, holdsAny));
+        where.push(`t.id = ANY($${params.length}::uuid[])`);
+        return c.json(await listRows(deps.store, 'program', where, params, 't.name, t.id', page));
+      })
+      .get('/v1/programs/:programId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const id = pathId(c, 'programId');
+        const { flags } = await programAccess(deps.store, auth, id);
+        if (!holdsAny(flags)) throw forbidden();
+        return one(c, (await loadRow(deps.store, 'program', auth.organizationId, id))!);
+      })
+      .post('/v1/programs', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const body = await readJson(c, ProgramCreateSchema);
+        const networkId = body.NetworkId?.toLowerCase() ?? null;
+        const target = networkId ? { kind: 'network' as const, networkId } : { kind: 'organization' as const };
+        require(permissionsFor(auth.permissions, target), 'HasCreateProgramAccess');
+        assertValid([nameCheck(body.Name)]);
+        const id = body.Id?.toLowerCase() ?? randomUUID();
+        const row = await commit(c, async (q) => {
+          if (networkId) {
+            const network = await loadRow(q, 'network', auth.organizationId, networkId);
+            if (!network || network.Deleted) throw invalid('NetworkId');
+          }
+          await ensureNewId(q, 'program', id);
+          const slug = body.Slug ?? null;
+          await checkSlug(q, 'program', slug, { alwaysRequired: false, savedSlug: null, organizationId: auth.organizationId, selfId: id });
+          return insertRow(q, 'program', id, write, {
+            Name: body.Name!.trim(),
+            NetworkId: networkId,
+            Slug: slug,
+            Description: body.Description ?? null,
+            Urls: { ImagePublicUrl: null },
+          });
+        });
+        return one(c, row, 201);
+      })
+      .patch('/v1/programs/:programId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'programId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, ProgramPatchSchema);
+        const row = await commit(c, async (q) => {
+          const { flags } = await programAccess(q, auth, id);
+          const current = await lockRow(q, 'program', auth, id);
+          require(flags, 'HasContentAccess', 'HasManageSettingsAccess');
+          checkPrecondition(expected, current);
+          if ('Name' in body) assertValid([nameCheck(body.Name)]);
+          const next = { ...current, ...body };
+          if (body.Name) next.Name = body.Name.trim();
+          if ('NetworkId' in body) {
+            const networkId = body.NetworkId?.toLowerCase() ?? null;
+            if (networkId) {
+              const network = await loadRow(q, 'network', auth.organizationId, networkId);
+              if (!network || network.Deleted) throw invalid('NetworkId');
+            }
+            next.NetworkId = networkId;
+          }
+          if ('Slug' in body) {
+            await checkSlug(q, 'program', body.Slug ?? null, {
+              alwaysRequired: false,
+              savedSlug: (current.Slug as string | null) ?? null,
+              organizationId: auth.organizationId,
+              selfId: id,
+            });
+          }
+          return updateRow(q, 'program', current, write, next);
+        });
+        return one(c, row);
+      })
+      .delete('/v1/programs/:programId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'programId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const { flags } = await programAccess(q, auth, id);
+          const current = await lockRow(q, 'program', auth, id);
+          require(flags, 'HasContentAccess', 'HasManageSettingsAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'program', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+
+      // ── Playlists ────────────────────────────────────────────────────────────────────────
+      .get('/v1/playlists', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'playlistIds');
+        params.push(await allowedPrograms(deps.store, auth, content));
+        where.push(`t.program_id = ANY($${params.length}::uuid[])`);
+        return c.json(await listRows(deps.store, 'playlist', where, params, 't.title, t.id', page));
+      })
+      .get('/v1/programs/:programId/playlists', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const programId = pathId(c, 'programId');
+        const { flags } = await programAccess(deps.store, auth, programId);
+        require(flags, 'HasContentAccess');
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'playlistIds');
+        params.push(programId);
+        where.push(`t.program_id = $${params.length}`);
+        return c.json(await listRows(deps.store, 'playlist', where, params, 't.title, t.id', page));
+      })
+      .get('/v1/playlists/:playlistId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const row = await loadRow(deps.store, 'playlist', auth.organizationId, pathId(c, 'playlistId'));
+        if (!row || row.Deleted) throw notFound();
+        const { flags } = await programAccess(deps.store, auth, row.ProgramId as string);
+        require(flags, 'HasContentAccess');
+        return one(c, row);
+      })
+      .post('/v1/programs/:programId/playlists', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const programId = pathId(c, 'programId');
+        const body = await readJson(c, PlaylistCreateSchema);
+        const id = body.Id?.toLowerCase() ?? randomUUID();
+        const row = await commit(c, async (q) => {
+          const { flags } = await programAccess(q, auth, programId);
+          require(flags, 'HasContentAccess');
+          assertValid([titleCheck(body.Title)]);
+          await ensureNewId(q, 'playlist', id);
+          const slug = body.Slug ?? null;
+          await checkSlug(q, 'playlist', slug, { alwaysRequired: false, savedSlug: null, organizationId: auth.organizationId, selfId: id });
+          return insertRow(q, 'playlist', id, write, {
+            ProgramId: programId,
+            Title: body.Title!.trim(),
+            Slug: slug,
+            Description: body.Description ?? null,
+            Visibility: body.Visibility ?? 'Private',
+            ClipIds: [],
+            Urls: { ImagePublicUrl: null },
+          });
+        });
+        return one(c, row, 201);
+      })
+      .patch('/v1/playlists/:playlistId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'playlistId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, PlaylistPatchSchema);
+        const row = await commit(c, async (q) => {
+          const current = await lockRow(q, 'playlist', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          if ('Title' in body) assertValid([titleCheck(body.Title)]);
+          if ('Slug' in body) {
+            await checkSlug(q, 'playlist', body.Slug ?? null, {
+              alwaysRequired: false,
+              savedSlug: (current.Slug as string | null) ?? null,
+              organizationId: auth.organizationId,
+              selfId: id,
+            });
+          }
+          const next = { ...current, ...body };
+          if (body.Title) next.Title = body.Title.trim();
+          return updateRow(q, 'playlist', current, write, next);
+        });
+        return one(c, row);
+      })
+      .patch('/v1/playlists/:playlistId/clips', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'playlistId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, PlaylistClipsPatchSchema);
+        const clipIds = body.ClipIds.map((x) => x.toLowerCase());
+        if (new Set(clipIds).size !== clipIds.length) throw invalid('ClipIds');
+        const row = await commit(c, async (q) => {
+          const current = await lockRow(q, 'playlist', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          // A playlist holds live clips of its own program only.
+          const found = await q.query<{ id: string }>(
+            `SELECT id FROM clips WHERE id = ANY($1::uuid[]) AND program_id = $2 AND organization_id = $3 AND NOT deleted`,
+            [clipIds, current.ProgramId, auth.organizationId],
+          );
+          if (found.length !== clipIds.length) throw invalid('ClipIds');
+          return updateRow(q, 'playlist', current, write, { ...current, ClipIds: clipIds });
+        });
+        c.header('ETag', etagOf(row));
+        return c.body(null, 204);
+      })
+      .delete('/v1/playlists/:playlistId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'playlistId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const current = await lockRow(q, 'playlist', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'playlist', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+
+      // ── Clips ────────────────────────────────────────────────────────────────────────────
+      .get('/v1/clips', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'clipIds');
+        params.push(await allowedPrograms(deps.store, auth, content));
+        where.push(`t.program_id = ANY($${params.length}::uuid[])`);
+        return c.json(await listRows(deps.store, 'clip', where, params, 't.created_at_utc DESC, t.id', page));
+      })
+      .get('/v1/clips/:clipId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const row = await loadRow(deps.store, 'clip', auth.organizationId, pathId(c, 'clipId'));
+        if (!row || row.Deleted) throw notFound();
+        const { flags } = await programAccess(deps.store, auth, row.ProgramId as string);
+        require(flags, 'HasContentAccess');
+        return one(c, row);
+      })
+      .get('/v1/programs/:programId/clips', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const programId = pathId(c, 'programId');
+        const { flags } = await programAccess(deps.store, auth, programId);
+        require(flags, 'HasContentAccess');
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'clipIds');
+        params.push(programId);
+        where.push(`t.program_id = $${params.length}`);
+        const visibility = enumListParam(c, 'visibilityFilter', Visibility.options);
+        if (visibility) {
+          params.push(visibility);
+          where.push(`t.visibility = ANY($${params.length}::text[])`);
+        }
+        return c.json(await listRows(deps.store, 'clip', where, params, 't.created_at_utc DESC, t.id', page));
+      })
+      .get('/v1/playlists/:playlistId/clips', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const playlist = await loadRow(deps.store, 'playlist', auth.organizationId, pathId(c, 'playlistId'));
+        if (!playlist || playlist.Deleted) throw notFound();
+        const { flags } = await programAccess(deps.store, auth, playlist.ProgramId as string);
+        require(flags, 'HasContentAccess');
+        const page = pageParams(c);
+        const includeDeleted = boolParam(c, 'includeDeleted');
+        const rows = await deps.store.query<DbRow>(
+          `${selectFrom('clip')} JOIN playlists p ON p.id = $1
+           JOIN LATERAL jsonb_array_elements_text(p.clip_ids) WITH ORDINALITY AS e(clip_id, position) ON e.clip_id::uuid = t.id
+           WHERE t.organization_id = $2 ${includeDeleted ? '' : 'AND NOT t.deleted'}
+           ORDER BY e.position LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
+          [playlist.Id, auth.organizationId],
+        );
+        return c.json(paged(rows.map((r) => toWire('clip', r)), page));
+      })
+      .post('/v1/programs/:programId/clips', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const programId = pathId(c, 'programId');
+        const body = await readJson(c, ClipCreateSchema);
+        const { Id, ...fields } = body;
+        const id = Id?.toLowerCase() ?? randomUUID();
+        const row = await commit(c, async (q) => {
+          const { program, flags } = await programAccess(q, auth, programId);
+          require(flags, 'HasContentAccess');
+          await ensureNewId(q, 'clip', id);
+          const base = { ...clipDefaults(), ProgramId: programId };
+          const next = await applyClipChange(q, base, fields, {
+            organizationId: auth.organizationId,
+            clipId: id,
+            programSlug: program.slug,
+            now: write.now,
+            isNew: true,
+          });
+          return insertRow(q, 'clip', id, write, next);
+        });
+        return one(c, row, 201);
+      })
+      .patch('/v1/clips/:clipId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'clipId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, ClipPatchSchema);
+        const row = await commit(c, async (q) => {
+          const current = await lockRow(q, 'clip', auth, id);
+          const { program, flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          const next = await applyClipChange(q, current, body, {
+            organizationId: auth.organizationId,
+            clipId: id,
+            programSlug: program.slug,
+            now: write.now,
+            isNew: false,
+          });
+          return updateRow(q, 'clip', current, write, next);
+        });
+        return one(c, row);
+      })
+      .delete('/v1/clips/:clipId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'clipId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const current = await lockRow(q, 'clip', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'clip', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+
+      // ── Recordings and annotations ───────────────────────────────────────────────────────
+      .get('/v1/recordings', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'recordingIds');
+        params.push(await allowedPrograms(deps.store, auth, content));
+        where.push(`t.program_id = ANY($${params.length}::uuid[])`);
+        return c.json(await listRows(deps.store, 'recording', where, params, 't.created_at_utc DESC, t.id', page));
+      })
+      .get('/v1/recordings/:recordingId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const row = await loadRow(deps.store, 'recording', auth.organizationId, pathId(c, 'recordingId'));
+        if (!row || row.Deleted) throw notFound();
+        const { flags } = await programAccess(deps.store, auth, row.ProgramId as string);
+        require(flags, 'HasContentAccess');
+        return one(c, row);
+      })
+      .get('/v1/programs/:programId/recordings', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const programId = pathId(c, 'programId');
+        const { flags } = await programAccess(deps.store, auth, programId);
+        require(flags, 'HasContentAccess');
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, 'recordingIds');
+        params.push(programId);
+        where.push(`t.program_id = $${params.length}`);
+        const status = enumListParam(c, 'status', RecordingState.options);
+        if (status) {
+          params.push(status);
+          where.push(`t.state = ANY($${params.length}::text[])`);
+        }
+        return c.json(await listRows(deps.store, 'recording', where, params, 't.created_at_utc DESC, t.id', page));
+      })
+      .patch('/v1/recordings/:recordingId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'recordingId');
+        const expected = ifMatch(c);
+        const body = await readJson(c, RecordingPatchSchema);
+        const row = await commit(c, async (q) => {
+          const current = await lockRow(q, 'recording', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          const next = { ...current, ...body };
+          if ('Title' in body) {
+            next.Title = normaliseTitle(body.Title);
+            assertValid([['Title', next.Title === null ? null : titleCheck(next.Title as string)[1]]]);
+          }
+          if ('Rating' in body && body.Rating !== null) assertValid([['Rating', validateInteger(body.Rating, { min: 0, max: 5 })]]);
+          return updateRow(q, 'recording', current, write, next);
+        });
+        return one(c, row);
+      })
+      .delete('/v1/recordings/:recordingId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const id = pathId(c, 'recordingId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const current = await lockRow(q, 'recording', auth, id);
+          const { flags } = await programAccess(q, auth, current.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'recording', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+      .get('/v1/recordings/:recordingId/annotations', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const recording = await loadRow(deps.store, 'recording', auth.organizationId, pathId(c, 'recordingId'));
+        if (!recording || recording.Deleted) throw notFound();
+        const { flags } = await programAccess(deps.store, auth, recording.ProgramId as string);
+        require(flags, 'HasContentAccess');
+        const page = pageParams(c);
+        const { where, params } = baseWhere(c, auth, null);
+        params.push(recording.Id);
+        where.push(`t.recording_id = $${params.length}`);
+        return c.json(await listRows(deps.store, 'annotation', where, params, "(t.data->>'OffsetSeconds')::float8, t.id", page));
+      })
+      .post('/v1/recordings/:recordingId/annotations', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const recordingId = pathId(c, 'recordingId');
+        const body = await readJson(c, AnnotationCreateSchema);
+        const id = body.Id?.toLowerCase() ?? randomUUID();
+        const row = await commit(c, async (q) => {
+          const recording = await lockRow(q, 'recording', auth, recordingId);
+          const { flags } = await programAccess(q, auth, recording.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          assertValid([['Text', validateRequired(body.Text)]]);
+          await ensureNewId(q, 'annotation', id);
+          return insertRow(q, 'annotation', id, write, {
+            RecordingId: recordingId,
+            OffsetSeconds: body.OffsetSeconds,
+            DurationSeconds: body.DurationSeconds ?? null,
+            Text: body.Text.trim(),
+          });
+        });
+        return one(c, row, 201);
+      })
+      .delete('/v1/recordings/:recordingId/annotations/:annotationId', async (c) => {
+        const { auth, write } = ctxOf(c);
+        const recordingId = pathId(c, 'recordingId');
+        const annotationId = pathId(c, 'annotationId');
+        const expected = ifMatch(c);
+        await commit(c, async (q) => {
+          const recording = await loadRow(q, 'recording', auth.organizationId, recordingId);
+          if (!recording || recording.Deleted) throw notFound();
+          const current = await lockRow(q, 'annotation', auth, annotationId);
+          if (current.RecordingId !== recordingId) throw notFound();
+          const { flags } = await programAccess(q, auth, recording.ProgramId as string);
+          require(flags, 'HasContentAccess');
+          checkPrecondition(expected, current);
+          return updateRow(q, 'annotation', current, write, { ...current, Deleted: true });
+        });
+        return c.body(null, 204);
+      })
+
+      // ── The organization's users ─────────────────────────────────────────────────────────
+      .get('/v1/users', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        require(orgFlags(auth), 'HasManageUserAccess');
+        const page = pageParams(c);
+        const rows = await deps.store.query<UserRow & { permissions: unknown }>(
+          `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1
+           WHERE NOT u.deleted ORDER BY u.name, u.id LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
+          [auth.organizationId],
+        );
+        return c.json(paged(rows.map((r) => ({ ...userToWire(r), Permissions: r.permissions })), page));
+      })
+      .get('/v1/users/:userId', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const userId = pathId(c, 'userId');
+        const [row] = await deps.store.query<UserRow & { permissions: unknown }>(
+          `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1
+           WHERE u.id = $2 AND NOT u.deleted`,
+          [auth.organizationId, userId],
+        );
+        if (!row) throw notFound();
+        if (userId !== auth.user.Id) require(orgFlags(auth), 'HasManageUserAccess');
+        return c.json({ ...userToWire(row), Permissions: row.permissions });
+      })
+  );
+}

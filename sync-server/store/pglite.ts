@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Queryable, Store } from './store.ts';
+
+/**
+ * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
+ * instead of interleaving statements inside someone else's transaction.
+ */
+export async function openPgliteStore(dataDir: string): Promise<Store> {
+  let db: PGlite;
+  if (dataDir.startsWith('memory://')) {
+    db = await PGlite.create();
+  } else {
+    const dir = resolve(dataDir);
+    // ENVIRONMENT.md: PGlite needs its data folder's parent to exist.
+    mkdirSync(dirname(dir), { recursive: true });
+    db = await PGlite.create(dir);
+  }
+  let chain: Promise<unknown> = Promise.resolve();
+  function serialise<T>(fn: () => Promise<T>): Promise<T> {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  }
+  const direct: Queryable = {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const result = await db.query<T>(sql, params ? [...params] : undefined);
+      return result.rows;
+    },
+  };
+  return {
+    kind: 'pglite',
+    query: (sql, params) => serialise(() => direct.query(sql, params)),
+    tx: (fn) =>
+      serialise(async () => {
+        await db.exec('BEGIN');
+        try {
+          const out = await fn(direct);
+          await db.exec('COMMIT');
+          return out;
+        } catch (err) {
+          await db.exec('ROLLBACK');
+          throw err;
+        }
+      }),
+    exec: (sql) => serialise(async () => void (await db.exec(sql))),
+    close: () => serialise(() => db.close()),
+  };
+}

@@ -1,0 +1,26 @@
+// The store seam (STYLE.md habit 3): one interface, a PGlite and a PostgreSQL implementation that
+// pass the same contract suite (tests/server/store-contract.test.ts). SQL is plain PostgreSQL with
+// $n placeholders, so every query runs unchanged on both.
+
+/** Anything that runs a parameterised query: the store itself or a transaction inside it. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Store extends Queryable {
+  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  readonly kind: 'pglite' | 'postgres';
+}
+
+export type OpenStoreOptions = {
+  /** postgres://… ; when set the store is PostgreSQL, otherwise PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data folder; `memory://` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  /** Skip applying migrations (the contract tests apply them explicitly). Default false. */
+  skipMigrations?: boolean;
+};

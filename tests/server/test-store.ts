@@ -1,0 +1,44 @@
+// Test stores for the server suites: a fresh in-memory PGlite, or a fresh PostgreSQL database
+// made from TEST_DATABASE_URL (a role that may CREATE DATABASE). Without TEST_DATABASE_URL the
+// PostgreSQL suites FAIL with this message rather than skip: CI must run both stores.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openStore } from '../../sync-server/store/open.ts';
+import type { Store } from '../../sync-server/store/store.ts';
+
+export type StoreKind = 'pglite' | 'postgres';
+export const storeKinds: StoreKind[] = ['pglite', 'postgres'];
+
+export const MISSING_DATABASE_URL =
+  'TEST_DATABASE_URL is not set: the PostgreSQL suite needs it. Start PostgreSQL with ' +
+  '`export TEST_DATABASE_URL=$(bash scripts/start-postgres.sh)` (npm test does this).';
+
+export type TestStore = { store: Store; drop: () => Promise<void> };
+
+/** A fresh, migrated store of the given kind; `drop` closes it (and drops the database). */
+export async function openTestStore(kind: StoreKind, options: { skipMigrations?: boolean } = {}): Promise<TestStore> {
+  if (kind === 'pglite') {
+    const store = await openStore({ dataDir: 'memory://', skipMigrations: options.skipMigrations ?? false });
+    return { store, drop: () => store.close() };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error(MISSING_DATABASE_URL);
+  const name = `castaway_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const store = await openStore({ databaseUrl: url.toString(), skipMigrations: options.skipMigrations ?? false });
+  return {
+    store,
+    drop: async () => {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
