@@ -26,7 +26,7 @@ export type MergeResult = {
 export const SET_FIELDS: ReadonlySet<string> = new Set(['Tags']);
 
 /** Bookkeeping fields a mutation never carries meaningfully. */
-const IGNORED_FIELDS = new Set(['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Version']);
+const IGNORED_FIELDS = new Set(['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Version', 'PlaylistIds']);
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -63,6 +63,26 @@ function changedFields(from: Row, to: Row): string[] {
 }
 
 /**
+ * Fields someone else changed since the base (steps made by the client's own writes skipped);
+ * null when the base revision is no longer kept.
+ */
+export function theirChangedFields(baseModifiedAtUtc: string, current: Row, revisions: Revision[]): Set<string> | null {
+  const baseIndex = revisions.findIndex((r) => r.modifiedAtUtc === baseModifiedAtUtc);
+  if (baseIndex < 0) return null;
+  const theirs = new Set<string>();
+  let prev = revisions[baseIndex]!.row;
+  for (const rev of revisions.slice(baseIndex + 1)) {
+    if (!rev.own) for (const f of changedFields(prev, rev.row)) theirs.add(f);
+    prev = rev.row;
+  }
+  // A write after the last kept revision (should not happen: every write is kept) counts as theirs.
+  if (current['ModifiedAtUtc'] !== revisions[revisions.length - 1]!.modifiedAtUtc) {
+    for (const f of changedFields(prev, current)) theirs.add(f);
+  }
+  return theirs;
+}
+
+/**
  * @param mine the mutation's fields (a PATCH body)
  * @param baseModifiedAtUtc the row's ModifiedAtUtc the user edited
  * @param current the row as it now is
@@ -82,16 +102,7 @@ export function threeWayMerge(mine: Row, baseModifiedAtUtc: string, current: Row
   }
 
   const base = revisions[baseIndex]!.row;
-  const theirs = new Set<string>();
-  let prev = base;
-  for (const rev of revisions.slice(baseIndex + 1)) {
-    if (!rev.own) for (const f of changedFields(prev, rev.row)) theirs.add(f);
-    prev = rev.row;
-  }
-  // A write after the last kept revision (should not happen: every write is kept) counts as theirs.
-  if (current['ModifiedAtUtc'] !== revisions[revisions.length - 1]!.modifiedAtUtc) {
-    for (const f of changedFields(prev, current)) theirs.add(f);
-  }
+  const theirs = theirChangedFields(baseModifiedAtUtc, current, revisions)!;
 
   for (const f of fields) {
     if (deepEqual(mine[f], current[f])) continue;

@@ -1,0 +1,128 @@
+// Pull: every row of the caller's organization whose Version is above the cursor, only those the
+// caller may see under section 6, deleted (or no longer visible) rows as tombstones, in pages.
+//
+// Visibility (the same rule as the REST lists, through src/domain/permissions.ts):
+//   organization: the caller's own (membership);
+//   program: any flag held for it (Organization scope, its network's scope, or its own scope);
+//   network: any flag held for it, or one of its programs visible;
+//   playlists, clips, recordings: content access on their program; annotations: on their
+//   recording's program.
+//
+// The cursor is "<version>.<fingerprint of the caller's permission entries>": when the entries
+// change, the fingerprint does not match and the client is told to rebuild from version 0.
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../store/store.ts';
+import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
+import { selectFrom, toWire, type DbRow, type EntityName } from '../rows.ts';
+import type { PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
+
+const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = [
+  { entity: 'organizations', name: 'organization' },
+  { entity: 'networks', name: 'network' },
+  { entity: 'programs', name: 'program' },
+  { entity: 'playlists', name: 'playlist' },
+  { entity: 'clips', name: 'clip' },
+  { entity: 'recordings', name: 'recording' },
+  { entity: 'annotations', name: 'annotation' },
+];
+
+export function permissionFingerprint(userId: string, entries: readonly PermissionEntry[]): string {
+  return createHash('sha256').update(JSON.stringify([userId, entries])).digest('base64url').slice(0, 16);
+}
+
+export function parseCursor(cursor: string | undefined, fingerprint: string): { version: number; rebuild: boolean } {
+  if (cursor === undefined || cursor === '') return { version: 0, rebuild: false };
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(cursor);
+  if (!match || match[2] !== fingerprint) return { version: 0, rebuild: true };
+  return { version: Number(match[1]), rebuild: false };
+}
+
+const anyFlag = (f: PermissionFlags) => Object.values(f).some(Boolean);
+
+export async function pull(
+  q: Queryable,
+  input: { organizationId: string; userId: string; permissions: PermissionEntry[]; cursor: string | undefined; limit: number },
+): Promise<PullResponse> {
+  const fingerprint = permissionFingerprint(input.userId, input.permissions);
+  const { version: from, rebuild } = parseCursor(input.cursor, fingerprint);
+
+  // Which programs (and networks) the caller may see: programs are few per organization.
+  const programs = await q.query<{ id: string; network_id: string | null }>(`SELECT id, network_id FROM programs WHERE organization_id = $1`, [
+    input.organizationId,
+  ]);
+  const visiblePrograms = new Set<string>();
+  const contentPrograms = new Set<string>();
+  const networksOfVisible = new Set<string>();
+  for (const p of programs) {
+    const flags = permissionsFor(input.permissions, { kind: 'program', programId: p.id, networkId: p.network_id });
+    if (anyFlag(flags)) {
+      visiblePrograms.add(p.id);
+      if (p.network_id) networksOfVisible.add(p.network_id);
+    }
+    if (flags.HasContentAccess) contentPrograms.add(p.id);
+  }
+
+  // Each table's next rows by version; the page ends at the smallest "last version" among the
+  // tables that had more, so nothing below the new cursor is ever skipped.
+  const fetched = await Promise.all(
+    TABLES.map(async ({ entity, name }) => {
+      const rows = await q.query<DbRow>(
+        `${selectFrom(name)} WHERE t.organization_id = $1 AND t.version > $2 ORDER BY t.version LIMIT $3`,
+        [input.organizationId, from, input.limit],
+      );
+      return { entity, name, rows, full: rows.length === input.limit };
+    }),
+  );
+  let bound = Number.POSITIVE_INFINITY;
+  for (const f of fetched) if (f.full) bound = Math.min(bound, f.rows[f.rows.length - 1]!.version);
+  const hasMore = Number.isFinite(bound);
+
+  const recordingProgram = new Map<string, string>();
+  const annotationRecordings = fetched.find((f) => f.entity === 'annotations')!.rows.map((r) => r['recording_id'] as string);
+  if (annotationRecordings.length > 0) {
+    const recs = await q.query<{ id: string; program_id: string }>(`SELECT id, program_id FROM recordings WHERE id = ANY($1::uuid[])`, [
+      [...new Set(annotationRecordings)],
+    ]);
+    for (const r of recs) recordingProgram.set(r.id, r.program_id);
+  }
+
+  const visible = (entity: SyncEntity, row: DbRow): boolean => {
+    switch (entity) {
+      case 'organizations':
+        return row.id === input.organizationId;
+      case 'networks':
+        return networksOfVisible.has(row.id) || anyFlag(permissionsFor(input.permissions, { kind: 'network', networkId: row.id }));
+      case 'programs':
+        return visiblePrograms.has(row.id);
+      case 'annotations':
+        return contentPrograms.has(recordingProgram.get(row['recording_id'] as string) ?? '');
+      default:
+        return contentPrograms.has(row['program_id'] as string);
+    }
+  };
+
+  const rows: PullResponse['rows'] = [];
+  const tombstones: PullResponse['tombstones'] = [];
+  let maxVersion = from;
+  const entries: Array<{ version: number; entity: SyncEntity; name: EntityName; row: DbRow }> = [];
+  for (const f of fetched) for (const row of f.rows) if (row.version <= bound) entries.push({ version: row.version, entity: f.entity, name: f.name, row });
+  entries.sort((a, b) => a.version - b.version);
+  for (const e of entries) {
+    maxVersion = Math.max(maxVersion, e.version);
+    if (e.row.deleted || !visible(e.entity, e.row)) tombstones.push({ entity: e.entity, id: e.row.id });
+    else rows.push({ entity: e.entity, row: toWire(e.name, e.row) });
+  }
+
+  return {
+    cursor: `${hasMore ? bound : maxVersion}.${fingerprint}`,
+    rows,
+    tombstones,
+    hasMore,
+    rebuild,
+    permissions: input.permissions.map((p) => ({
+      ObjectType: p.ObjectType,
+      ObjectId: p.ObjectId,
+      Permissions: Object.fromEntries(Object.entries(p.Permissions).filter((kv): kv is [string, boolean] => typeof kv[1] === 'boolean')),
+    })),
+  };
+}

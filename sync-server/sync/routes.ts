@@ -1,0 +1,116 @@
+// /api/sync: push (queued mutations through the REST handlers), pull (rows by Version) and
+// events (server-sent pokes after each commit). Mounted in createApp with one line.
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AppDeps } from '../app.ts';
+import { createApp } from '../app.ts';
+import { getAuth, ORGANIZATION_HEADER, requireSession, XSRF_HEADER } from '../auth.ts';
+import { AppError, badRequest, zodFieldErrors } from '../errors.ts';
+import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { z } from 'zod';
+import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
+import { pull } from './pull.ts';
+
+/** The envelope; each mutation is checked on its own so one bad entry is rejected, not the batch. */
+const PushEnvelope = z.object({
+  protocolVersion: z.literal(SYNC_PROTOCOL_VERSION),
+  clientId: z.uuid(),
+  mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX),
+});
+
+/** Seconds between SSE keep-alive comments (proxies close idle streams). */
+const KEEPALIVE_MS = 25_000;
+
+export function syncRoutes(deps: AppDeps) {
+  // The mutations run through the API's own handlers: an app instance on the same deps (store,
+  // bus, clock), created on first use (createApp mounts these routes, so not at construction).
+  let inner: ReturnType<typeof createApp> | null = null;
+  const dispatch: Dispatch = async (path, init) => (inner ??= createApp(deps)).request(path, init);
+  // One push at a time per client: a duplicated request waits and then finds the stored results.
+  const clientQueues = new Map<string, Promise<unknown>>();
+
+  return new Hono()
+    .post('/push', requireSession, async (c) => {
+      const auth = getAuth(c);
+      let json: unknown;
+      try {
+        json = await c.req.json();
+      } catch {
+        throw badRequest([{ Field: '', Code: 'malformedJson', Message: 'The request body is not valid JSON' }]);
+      }
+      const parsed = PushEnvelope.safeParse(json);
+      if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error));
+      const { clientId, mutations } = parsed.data;
+      const forward: Record<string, string> = { [ORGANIZATION_HEADER]: auth.organizationId };
+      for (const h of ['cookie', 'authorization', XSRF_HEADER]) {
+        const v = c.req.header(h);
+        if (v !== undefined) forward[h] = v;
+      }
+      const previous = clientQueues.get(clientId) ?? Promise.resolve();
+      const run = previous
+        .catch(() => undefined)
+        .then(() =>
+          processPush({
+            store: deps.store,
+            dispatch,
+            forward,
+            userId: auth.user.Id,
+            clientId,
+            mutations,
+            now: deps.clock ? deps.clock() : new Date(),
+          }),
+        );
+      clientQueues.set(clientId, run);
+      try {
+        const results = await run;
+        return c.json({ results });
+      } catch (err) {
+        if (err instanceof PushUnauthorized) throw new AppError(401);
+        throw err;
+      } finally {
+        if (clientQueues.get(clientId) === run) clientQueues.delete(clientId);
+      }
+    })
+    .get('/pull', requireSession, async (c) => {
+      const auth = getAuth(c);
+      const query = PullQuerySchema.safeParse({ cursor: c.req.query('cursor'), limit: c.req.query('limit') });
+      if (!query.success) throw badRequest(zodFieldErrors(query.error));
+      const page = await pull(deps.store, {
+        organizationId: auth.organizationId,
+        userId: auth.user.Id,
+        permissions: auth.permissions,
+        cursor: query.data.cursor,
+        limit: query.data.limit,
+      });
+      return c.json(page);
+    })
+    .get('/events', requireSession, (c) => {
+      const { organizationId } = getAuth(c);
+      return streamSSE(c, async (stream) => {
+        let wake: (() => void) | null = null;
+        let latest = 0;
+        const unsubscribe = deps.bus.subscribe((change) => {
+          if (change.organizationId !== organizationId) return;
+          latest = Math.max(latest, change.version);
+          wake?.();
+        });
+        stream.onAbort(() => wake?.());
+        try {
+          await stream.writeSSE({ event: 'ready', data: '{}' });
+          while (!stream.aborted && !stream.closed) {
+            const sent = latest;
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, KEEPALIVE_MS);
+            });
+            wake = null;
+            if (stream.aborted || stream.closed) break;
+            if (latest > sent) await stream.writeSSE({ event: POKE_EVENT, data: JSON.stringify({ version: latest }) });
+            else await stream.write(': keep-alive\n\n');
+          }
+        } finally {
+          unsubscribe();
+        }
+      });
+    });
+}

@@ -1,0 +1,238 @@
+// The sync engine: drains the outbox to the server and pulls changes. A plain module over a
+// fetch-like transport so the same code runs in the worker and in Node tests/simulation.
+//
+//            trigger (start, online, visibility, poke, new outbox entry, flush())
+//   idle ───────────────────────────────────────────────> flushing: push batches, then pull pages
+//    ▲  ▲                                                    │   │
+//    │  └────────────── ok (lastSyncedAt = now) ─────────────┘   │ network error / 5xx / timeout
+//    │                                                           ▼
+//    └──── timer: 500 ms · 2^n (+ jitter), capped at 30 s ── waiting (online = false on network errors)
+//   any ──401──> paused 'auth' (outbox kept; nothing sent) ──resume() after login──> flushing
+//
+// Mutations leave the outbox only in the transaction that records their result (sync-store.ts),
+// so nothing is dropped whatever fails, and one flush runs at a time, so same-row order is kept.
+import type { CastawayDb, SyncStatus } from '../../src/db/db.ts';
+import {
+  applyPullPage,
+  applyPushResults,
+  computeStatus,
+  getClientId,
+  getCursor,
+  readBatch,
+  recordServerError,
+  writeStatus,
+} from '../../src/db/sync-store.ts';
+import { PULL_LIMIT_DEFAULT, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+
+export type TransportResponse = { status: number; json(): Promise<unknown> };
+export type Transport = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<TransportResponse>;
+
+export type EngineOptions = {
+  db: CastawayDb;
+  transport: Transport;
+  organizationId: string;
+  /** Prefix of the API, '' in the browser (same origin). */
+  baseUrl?: string;
+  /** Extra request headers (Node: the session cookie; the browser sends cookies itself). */
+  headers?: () => Record<string, string>;
+  batchSize?: number;
+  pullLimit?: number;
+  requestTimeoutMs?: number;
+  maxBackoffMs?: number;
+  baseBackoffMs?: number;
+  now?: () => number;
+  random?: () => number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  onStatus?: (status: SyncStatus) => void;
+};
+
+export const MAX_BACKOFF_MS = 30_000;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+class AuthError extends Error {}
+
+export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+export function createSyncEngine(o: EngineOptions) {
+  const d = o.db;
+  const base = o.baseUrl ?? '';
+  const now = o.now ?? (() => Date.now());
+  const random = o.random ?? Math.random;
+  const setTimer = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer = o.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const batchSize = o.batchSize ?? 100;
+  const timeoutMs = o.requestTimeoutMs ?? 30_000;
+  let xsrf: string | null = null;
+  let online = true;
+  let paused: 'auth' | null = null;
+  let lastSyncedAt: number | null = null;
+  let lastError: string | null = null;
+  let failures = 0;
+  let timer: unknown = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function request(method: string, path: string, body?: unknown): Promise<TransportResponse> {
+    const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
+    const controller = new AbortController();
+    const t = setTimer(() => controller.abort(), timeoutMs);
+    try {
+      const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+      const res = await o.transport(base + path, init);
+      if (res.status === 401) throw new AuthError('401');
+      return res;
+    } finally {
+      clearTimer(t);
+    }
+  }
+
+  async function ensureXsrf(): Promise<void> {
+    if (xsrf) return;
+    const res = await request('GET', '/api/internal/session/xsrf');
+    if (res.status !== 200) throw new HttpError(res.status, `xsrf ${res.status}`);
+    const json = (await res.json()) as { XsrfToken?: unknown };
+    if (typeof json.XsrfToken !== 'string') throw new HttpError(500, 'xsrf token missing');
+    xsrf = json.XsrfToken;
+  }
+
+  async function push(clientId: string): Promise<void> {
+    for (;;) {
+      if (stopped) return;
+      const batch = await readBatch(d, Math.min(batchSize, PUSH_BATCH_MAX));
+      if (batch.length === 0) return;
+      await ensureXsrf();
+      const mutations = batch.map(({ seq: _s, attempts: _a, ...m }) => m);
+      const res = await request('POST', '/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId, mutations });
+      if (res.status === 403) {
+        xsrf = null; // a stale XSRF token: fetch a new one and try again
+        throw new HttpError(403, 'push 403');
+      }
+      if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
+      const parsed = PushResponseSchema.parse(await res.json());
+      if (stopped) return;
+      if (parsed.results.length === 0) {
+        await recordServerError(d, batch[0]!.id, 500, 'The server could not apply this change');
+        throw new HttpError(500, 'push made no progress');
+      }
+      await applyPushResults(d, parsed.results, now());
+    }
+  }
+
+  async function pull(): Promise<void> {
+    for (let page = 0; page < 10_000; page++) {
+      if (stopped) return;
+      const cursor = await getCursor(d);
+      const qs = new URLSearchParams({ limit: String(o.pullLimit ?? PULL_LIMIT_DEFAULT) });
+      if (cursor) qs.set('cursor', cursor);
+      const res = await request('GET', `/api/sync/pull?${qs}`);
+      if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
+      const parsed = PullResponseSchema.parse(await res.json());
+      if (stopped) return;
+      await applyPullPage(d, parsed);
+      if (!parsed.hasMore) return;
+    }
+  }
+
+  async function publishStatus(): Promise<void> {
+    const status = await computeStatus(d, { online, paused, lastSyncedAt, lastError }, now());
+    await writeStatus(d, status);
+    o.onStatus?.(status);
+  }
+
+  async function cycle(): Promise<void> {
+    if (paused || stopped) return;
+    try {
+      const clientId = await getClientId(d);
+      await push(clientId);
+      await pull();
+      // Edits made while we pulled go out now rather than at the next trigger.
+      await push(clientId);
+      online = true;
+      failures = 0;
+      lastError = null;
+      lastSyncedAt = now();
+    } catch (err) {
+      if (stopped) return;
+      if (err instanceof AuthError) {
+        paused = 'auth';
+        xsrf = null;
+        lastError = 'Signed out: sign in again to send your changes';
+      } else {
+        online = err instanceof HttpError;
+        lastError = err instanceof Error ? err.message : String(err);
+        failures++;
+        scheduleRetry();
+      }
+    }
+    if (!stopped) await publishStatus();
+  }
+
+  function scheduleRetry(): void {
+    if (timer !== null || stopped) return;
+    const max = o.maxBackoffMs ?? MAX_BACKOFF_MS;
+    const exp = Math.min(max, (o.baseBackoffMs ?? 500) * 2 ** Math.min(failures - 1, 16));
+    const delay = Math.min(max, exp / 2 + random() * (exp / 2));
+    timer = setTimer(() => {
+      timer = null;
+      void flush();
+    }, delay);
+  }
+
+  /** Runs a flush now, or once more after the running one; resolves when done. Never rejects. */
+  function flush(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    if (timer !== null) {
+      clearTimer(timer);
+      timer = null;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await cycle();
+      } while (again && !paused && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    flush,
+    /** After a new login: forget the paused state and send what waited. */
+    resume(): Promise<void> {
+      paused = null;
+      xsrf = null;
+      return flush();
+    },
+    /** The network came back (or a poke arrived): try at once, forgetting the backoff. */
+    nudge(): Promise<void> {
+      failures = 0;
+      return flush();
+    },
+    stop(): void {
+      stopped = true;
+      if (timer !== null) clearTimer(timer);
+      timer = null;
+    },
+    status: () => computeStatus(d, { online, paused, lastSyncedAt, lastError }, now()),
+    /** Waits for the running flush, if any (tests). */
+    idle: () => running ?? Promise.resolve(),
+  };
+}

@@ -1,0 +1,85 @@
+// The sync worker: a thin comlink wrapper around engine.ts. One worker per tab, one LEADER per
+// browser: each worker asks for the Web Lock 'castaway-sync'; the holder runs the engine (push,
+// pull, server-sent pokes) until its tab closes, then the next waiting worker takes over. Other
+// tabs see every change through Dexie's cross-tab notifications and forward flush requests to
+// the leader over a BroadcastChannel.
+//
+//   follower (waiting for the lock) ──lock granted──> leader: engine + EventSource + outbox watch
+//        ▲                                                 │
+//        └───────────── tab closed / stop() ◄──────────────┘ (lock released)
+import * as Comlink from 'comlink';
+import { liveQuery } from 'dexie';
+import { db } from '../../src/db/db.ts';
+import { createSyncEngine, type SyncEngine } from './engine.ts';
+import { POKE_EVENT } from '../../src/protocol/sync.ts';
+
+const LOCK_NAME = 'castaway-sync';
+const CHANNEL_NAME = 'castaway-sync';
+
+let engine: SyncEngine | null = null;
+let release: (() => void) | null = null;
+let channel: BroadcastChannel | null = null;
+
+function startLeader(organizationId: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const e = createSyncEngine({
+      db,
+      organizationId,
+      transport: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
+    });
+    engine = e;
+    const events = new EventSource('/api/sync/events', { withCredentials: true });
+    events.addEventListener(POKE_EVENT, () => void e.nudge());
+    events.addEventListener('open', () => void e.nudge());
+    // A new outbox entry from any tab: flush (Dexie's liveQuery sees other tabs' writes too).
+    const outbox = liveQuery(() => db.outbox.count()).subscribe({
+      next: (count) => {
+        if (count > 0) void e.flush();
+      },
+    });
+    const onOnline = () => void e.nudge();
+    self.addEventListener('online', onOnline);
+    void e.flush();
+    release = () => {
+      e.stop();
+      events.close();
+      outbox.unsubscribe();
+      self.removeEventListener('online', onOnline);
+      engine = null;
+      release = null;
+      resolve();
+    };
+  });
+}
+
+const api = {
+  /** Joins the election; resolves at once (leadership may come later). */
+  start(organizationId: string): void {
+    channel = new BroadcastChannel(CHANNEL_NAME);
+    channel.onmessage = (ev: MessageEvent<{ type: string }>) => {
+      if (!engine) return;
+      if (ev.data.type === 'flush') void engine.nudge();
+      if (ev.data.type === 'resume') void engine.resume();
+    };
+    void navigator.locks.request(LOCK_NAME, () => startLeader(organizationId));
+  },
+  /** Flushes now: here when this tab leads, else through the leader. */
+  async flush(): Promise<void> {
+    if (engine) return engine.nudge();
+    channel?.postMessage({ type: 'flush' });
+  },
+  /** After signing in again: the paused sync resumes with the kept outbox. */
+  async resume(): Promise<void> {
+    if (engine) return engine.resume();
+    channel?.postMessage({ type: 'resume' });
+  },
+  isLeader: () => engine !== null,
+  stop(): void {
+    release?.();
+    channel?.close();
+    channel = null;
+  },
+};
+
+export type SyncWorkerApi = typeof api;
+Comlink.expose(api);
