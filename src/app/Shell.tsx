@@ -1,0 +1,148 @@
+// The navigation shell (section 2): logo (to the organization home, or / with none), 'Manage
+// audio', the organization, user and help menus with the visibility rules of sections 4 and 6,
+// the loading bar, and the sync status one glance away.
+import type { ReactNode } from 'react';
+import { BUILD_VERSION, HELP_MENU_WIDTH_PX, ORGANIZATION_MENU_WIDTH_PX } from '../domain/constants.ts';
+import { adminMenu, organizationMenuItems, showsAccountSettings, showsEnterprises, userMenus, type OrganizationMenuItem } from '../domain/permissions.ts';
+import { m } from '../paraglide/messages.js';
+import { locales, getLocale, type Locale } from '../lib/i18n.ts';
+import { Link, navigate } from '../lib/router.ts';
+import { adminLinks, docsLink, learnLink, policiesLink, STATUS_PAGE } from '../lib/links.ts';
+import { openDialog } from '../lib/dialogs.ts';
+import { organizationById, type Session } from '../lib/session.ts';
+import { changeLanguage, LANGUAGE_NAMES } from '../lib/language.ts';
+import { MenuButton, type MenuEntry } from '../components/Menu.tsx';
+import { SyncStatusBadge } from '../features/sync/SyncStatusBadge.tsx';
+import { LogoMark } from './Logo.tsx';
+
+const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
+  programs: () => m.app_menu_programs(),
+  analytics: () => m.app_menu_analytics(),
+  reports: () => m.app_menu_reports(),
+  users: () => m.app_menu_users(),
+  settings: () => m.app_menu_settings(),
+  search: () => m.app_menu_search(),
+  switchOrganization: () => m.app_menu_switch_organization(),
+  saveSnapshot: () => m.app_menu_save_snapshot(),
+  restoreSnapshot: () => m.app_menu_restore_snapshot(),
+};
+/** Routes that exist in this build; menu items for later issues' screens stay absent. */
+const ORG_ITEM_ROUTE: Partial<Record<OrganizationMenuItem, (orgId: string) => string>> = {
+  programs: (id) => `/${id}/programs`,
+  switchOrganization: () => '/',
+};
+
+export function organizationMenu(session: Session, organizationId: string | null): MenuEntry[] {
+  const org = organizationId ? organizationById(session, organizationId) : undefined;
+  const items = organizationMenuItems({
+    entries: org?.UserPermissions ?? [],
+    belongsToMultipleOrganizations: session.UserBelongsToMultipleOrganizations,
+    isDemoOrganization: org?.IsDemoOrganization ?? false,
+  });
+  const entries: MenuEntry[] = [];
+  for (const item of items) {
+    const route = ORG_ITEM_ROUTE[item];
+    if (!route || (!organizationId && item !== 'switchOrganization')) continue;
+    entries.push({ kind: 'action', id: item, label: ORG_ITEM_LABEL[item](), onSelect: () => navigate(route(organizationId ?? '')) });
+  }
+  const user = session.User;
+  const facts = { isAdmin: user?.IsAdmin ?? false, isAdminOrSupport: user?.IsAdminOrSupport ?? false, hasResellerAccess: user?.HasResellerAccess ?? false, sessionType: session.Type };
+  const admin = adminMenu(facts);
+  if (admin.length > 0) {
+    const adminItems: MenuEntry[] = [];
+    for (const a of admin) {
+      if (a === 'adminOrganizationSettings' && organizationId) adminItems.push({ kind: 'external', id: a, label: m.app_menu_admin_org_settings(), href: adminLinks.organization(organizationId) });
+      if (a === 'adminSettings') adminItems.push({ kind: 'external', id: a, label: m.app_menu_admin_settings(), href: adminLinks.root() });
+      if (a === 'objectSearch') adminItems.push({ kind: 'external', id: a, label: m.app_menu_object_search(), href: adminLinks.lookup(location.href) });
+      if (a === 'billingFeatures' && organizationId) adminItems.push({ kind: 'external', id: a, label: m.app_menu_billing(), href: adminLinks.billing(organizationId) });
+    }
+    entries.push({ kind: 'separator', id: 'sep-admin' }, { kind: 'group', id: 'admin', label: m.app_menu_admin(), items: adminItems });
+  }
+  if (showsEnterprises(facts)) entries.push({ kind: 'external', id: 'enterprises', label: m.app_menu_enterprises(), href: `${adminLinks.root()}enterprises` });
+  return entries;
+}
+
+export function userMenu(session: Session): MenuEntry[] {
+  const entries: MenuEntry[] = [];
+  if (session.User) entries.push({ kind: 'text', id: 'who', label: m.app_signed_in_as({ name: session.User.Name || session.User.Email }) });
+  if (showsAccountSettings({ sessionType: session.Type })) entries.push({ kind: 'external', id: 'account', label: m.app_menu_account_settings(), href: '/account' });
+  entries.push({
+    kind: 'group',
+    id: 'language',
+    label: m.app_menu_language(),
+    items: locales.map((l: Locale) => ({ kind: 'action' as const, id: `lang-${l}`, label: `${l === getLocale() ? '✓ ' : ''}${LANGUAGE_NAMES[l]}`, onSelect: () => void changeLanguage(l) })),
+  });
+  entries.push({ kind: 'separator', id: 'sep' }, { kind: 'action', id: 'logout', label: m.app_menu_log_out(), onSelect: () => openDialog({ kind: 'logout' }) });
+  return entries;
+}
+
+export function helpMenu(organizationId: string | null): MenuEntry[] {
+  return [
+    { kind: 'external', id: 'docs', label: m.app_menu_documentation(), href: docsLink() },
+    { kind: 'action', id: 'contact', label: m.app_menu_contact_support(), onSelect: () => openDialog(organizationId ? { kind: 'contact', organizationId } : { kind: 'contact' }) },
+    { kind: 'external', id: 'status', label: m.app_menu_service_status(), href: STATUS_PAGE },
+    { kind: 'external', id: 'about', label: m.app_menu_about(), href: learnLink() },
+    { kind: 'external', id: 'terms', label: m.app_menu_terms(), href: policiesLink() },
+    { kind: 'separator', id: 'sep' },
+    { kind: 'text', id: 'version', label: m.app_menu_version({ version: BUILD_VERSION }) },
+  ];
+}
+
+const ICON_PATHS = {
+  org: 'M4 20V8l8-4 8 4v12M9 20v-5h6v5',
+  user: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 20c1.5-4 4.5-6 8-6s6.5 2 8 6',
+  help: 'M12 21a9 9 0 100-18 9 9 0 000 18zM9.5 9.5a2.5 2.5 0 114 2c-1 .7-1.5 1.2-1.5 2.5M12 17h.01',
+};
+const Icon = ({ d }: { d: string }) => (
+  <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+    <path d={d} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+);
+
+export function NavigationBar({ session, organizationId }: { session: Session; organizationId: string | null }) {
+  const menus = userMenus(session.Type);
+  const org = organizationId ? organizationById(session, organizationId) : undefined;
+  const home = organizationId ? `/${organizationId}` : '/';
+  return (
+    <header className="navbar">
+      <nav aria-label={m.app_nav_label()} className="navbar-inner">
+        <Link href={home} className="logo" aria-label={m.app_logo_label()}>
+          <LogoMark />
+          <span className="logo-text" aria-hidden="true">{m.app_title()}</span>
+        </Link>
+        <Link href={home} className="nav-link">
+          {m.app_manage_audio()}
+        </Link>
+        <span className="navbar-spacer" />
+        <SyncStatusBadge />
+        {menus.includes('organization') && (
+          <MenuButton label={m.app_menu_organization()} widthPx={ORGANIZATION_MENU_WIDTH_PX} trigger={<><Icon d={ICON_PATHS.org} /><span className="menu-trigger-text">{org?.Name ?? m.app_menu_organization()}</span></>} entries={organizationMenu(session, organizationId)} />
+        )}
+        {menus.includes('user') && <MenuButton label={m.app_menu_user()} trigger={<Icon d={ICON_PATHS.user} />} entries={userMenu(session)} />}
+        {menus.includes('help') && <MenuButton label={m.app_menu_help()} widthPx={HELP_MENU_WIDTH_PX} trigger={<Icon d={ICON_PATHS.help} />} entries={helpMenu(organizationId)} />}
+      </nav>
+    </header>
+  );
+}
+
+export type HeaderMode = 'none' | 'navigation' | 'logo';
+export type ContentWidth = 'narrow' | 'default' | 'wide';
+
+/** Page layouts by header mode (section 2). */
+export function PageLayout({ mode, width = 'default', session, organizationId, children }: { mode: HeaderMode; width?: ContentWidth; session: Session | null; organizationId: string | null; children: ReactNode }) {
+  return (
+    <>
+      <a href="#main" className="skip-link">{m.app_skip_to_content()}</a>
+      {mode === 'navigation' && session && <NavigationBar session={session} organizationId={organizationId} />}
+      {mode === 'logo' && (
+        <header className="logo-header">
+          <LogoMark size={40} />
+          <span className="logo-text">{m.app_title()}</span>
+        </header>
+      )}
+      <main id="main" className={`content content-${mode === 'navigation' ? width : 'narrow'}`} tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { getLocale } from '../lib/i18n.ts';
+import { registerServiceWorker } from '../features/sync/UpdatePrompt.tsx';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing from index.html');
+document.documentElement.lang = getLocale();
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+registerServiceWorker();

@@ -1,0 +1,57 @@
+// /{organizationId} — 'Manage audio': the organization's programs and its recently changed clips.
+import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
+import { m } from '../../paraglide/messages.js';
+import { db, useLiveQuery } from '../../db/db.ts';
+import { asClip, asProgram, live } from '../../lib/rows.ts';
+import { Link } from '../../lib/router.ts';
+import { organizationById, useSession } from '../../lib/session.ts';
+import { useIdParams } from '../../app/params.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+
+export function OrganizationHome() {
+  const { organizationId } = useIdParams('organizationId');
+  const state = useSession();
+  const org = state ? organizationById(state.session, organizationId) : undefined;
+  const programs = useLiveQuery(async () => live((await db.programs.where('OrganizationId').equals(organizationId).toArray()).map(asProgram)).sort((a, b) => a.Name.localeCompare(b.Name)), [organizationId]);
+  const recent = useLiveQuery(
+    async () => live((await db.clips.where('OrganizationId').equals(organizationId).toArray()).map(asClip)).sort((a, b) => b.ModifiedAtUtc.localeCompare(a.ModifiedAtUtc)).slice(0, 8),
+    [organizationId],
+  );
+  return (
+    <>
+      <PageHeader eyebrow={org?.Name} title={m.app_home_title()} />
+      <div className="grid-2">
+        <section aria-labelledby="home-programs">
+          <h2 id="home-programs">{m.app_home_programs()}</h2>
+          {programs === undefined ? <p className="muted">{m.app_loading()}</p> : programs.length === 0 ? <p className="empty">{m.app_programs_empty()}</p> : (
+            <ul className="card-list">
+              {programs.map((p) => (
+                <li key={p.Id}>
+                  <Link href={`/${organizationId}/programs/${p.Id}`} className="card-link">
+                    <span className="avatar" aria-hidden="true">{p.Name.slice(0, 1).toUpperCase()}</span>
+                    <span className="card-title">{p.Name}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="home-recent">
+          <h2 id="home-recent">{m.app_home_recent_clips()}</h2>
+          {recent && recent.length > 0 ? (
+            <ul className="plain-list">
+              {recent.map((c) => (
+                <li key={c.Id}>
+                  <Link href={`/${organizationId}/programs/${c.ProgramId}/clips/${c.Id}`}>{clipLabel(c)}</Link>
+                  {seasonEpisodeLabel(c) && <span className="muted"> · {seasonEpisodeLabel(c)}</span>}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="empty">{m.app_program_no_clips()}</p>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

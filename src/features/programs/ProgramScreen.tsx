@@ -1,0 +1,153 @@
+// /{organizationId}/programs/{programId} — its clips (a virtualised list that stays smooth at
+// 10,000 rows), playlists and recordings, as tabs.
+import { useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { clipLabel, seasonEpisodeLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
+import { domainMessage } from '../../domain/messages.ts';
+import { m } from '../../paraglide/messages.js';
+import { db, useLiveQuery } from '../../db/db.ts';
+import { createClip } from '../../db/writes.ts';
+import { asClip, asPlaylist, asProgram, asRecording, live, useRow } from '../../lib/rows.ts';
+import { Link, navigate, useLocation, useSearch } from '../../lib/router.ts';
+import { useIdParams } from '../../app/params.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { NotFoundPage } from '../errors/ErrorPage.tsx';
+import { visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
+import type { Clip } from '../../protocol/entities.ts';
+
+type TabId = 'clips' | 'playlists' | 'recordings';
+
+export function ProgramScreen() {
+  const { organizationId, programId } = useIdParams('organizationId', 'programId');
+  const program = useRow('programs', programId);
+  const search = new URLSearchParams(useSearch());
+  const [location] = useLocation();
+  const tab: TabId = search.get('tab') === 'playlists' ? 'playlists' : search.get('tab') === 'recordings' ? 'recordings' : 'clips';
+  if (program.state === 'missing') return <NotFoundPage kind="program" />;
+  if (program.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
+  const p = asProgram(program.row);
+  const base = `/${organizationId}/programs/${programId}`;
+  const select = (id: TabId) => navigate(id === 'clips' ? location : `${location}?tab=${id}`, { replace: true });
+  return (
+    <>
+      <PageHeader
+        title={p.Name}
+        link={<Link href={`/${organizationId}/programs`}>{m.app_programs_title()}</Link>}
+        actions={
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => {
+              void createClip(programId, { Title: null }).then((id) => navigate(`${base}/clips/${id}`));
+            }}
+          >
+            {m.app_program_new_clip()}
+          </button>
+        }
+        tabs={[
+          { id: 'clips', label: m.app_program_clips(), selected: tab === 'clips', onSelect: () => select('clips') },
+          { id: 'playlists', label: m.app_program_playlists(), selected: tab === 'playlists', onSelect: () => select('playlists') },
+          { id: 'recordings', label: m.app_program_recordings(), selected: tab === 'recordings', onSelect: () => select('recordings') },
+        ]}
+      />
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'clips' && <ClipList programId={programId} base={base} />}
+        {tab === 'playlists' && <PlaylistList programId={programId} base={base} />}
+        {tab === 'recordings' && <RecordingList programId={programId} base={base} />}
+      </div>
+    </>
+  );
+}
+
+const ROW_HEIGHT = 60;
+
+function ClipList({ programId, base }: { programId: string; base: string }) {
+  const clips = useLiveQuery(async () => live((await db.clips.where('ProgramId').equals(programId).toArray()).map(asClip)).sort((a, b) => b.CreatedAtUtc.localeCompare(a.CreatedAtUtc) || a.Id.localeCompare(b.Id)), [programId]);
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    return f ? (clips ?? []).filter((c) => (c.Title ?? '').toLowerCase().includes(f)) : (clips ?? []);
+  }, [clips, filter]);
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  return (
+    <>
+      <div className="toolbar">
+        <label className="visually-hidden" htmlFor="clip-filter">{m.app_program_filter()}</label>
+        <input id="clip-filter" type="search" placeholder={m.app_program_filter()} value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <span className="muted" aria-live="polite">{m.app_program_clip_count({ count: shown.length })}</span>
+      </div>
+      {clips !== undefined && shown.length === 0 ? (
+        <p className="empty">{m.app_program_no_clips()}</p>
+      ) : (
+        <div ref={parent} className="virtual-list" data-testid="clip-list">
+          <ul style={{ height: `${virtualizer.getTotalSize()}px` }} aria-label={m.app_program_clips()}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const c = shown[v.index];
+              if (!c) return null;
+              return (
+                <li key={c.Id} className="virtual-row" style={{ height: `${v.size}px`, transform: `translateY(${v.start}px)` }} aria-setsize={shown.length} aria-posinset={v.index + 1}>
+                  <ClipRow clip={c} href={`${base}/clips/${c.Id}`} />
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}
+
+function ClipRow({ clip, href }: { clip: Clip; href: string }) {
+  const se = seasonEpisodeLabel(clip);
+  const state = clipStateDisplay(clip.State);
+  return (
+    <Link href={href} className="row-link">
+      <span className="row-main">
+        <span className="row-title">{clipLabel(clip)}</span>
+        <span className="row-meta">
+          {se && <span>{se}</span>}
+          <span>{visibilityLabel(clip.Visibility)}</span>
+        </span>
+      </span>
+      {state && <span className={`pill pill-${state}`}>{domainMessage(CLIP_STATE_LABEL[state])}</span>}
+    </Link>
+  );
+}
+
+function PlaylistList({ programId, base }: { programId: string; base: string }) {
+  const playlists = useLiveQuery(async () => live((await db.playlists.where('ProgramId').equals(programId).toArray()).map(asPlaylist)).sort((a, b) => a.Title.localeCompare(b.Title)), [programId]);
+  if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
+  if (playlists.length === 0) return <p className="empty">{m.app_program_no_playlists()}</p>;
+  return (
+    <ul className="card-list">
+      {playlists.map((p) => (
+        <li key={p.Id}>
+          <Link href={`${base}/playlists/${p.Id}`} className="card-link">
+            <span className="card-title">{p.Title}</span>
+            <span className="muted">{m.app_program_clip_count({ count: p.ClipIds.length })}</span>
+            <span className="pill">{visibilityLabel(p.Visibility)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RecordingList({ programId, base }: { programId: string; base: string }) {
+  const recordings = useLiveQuery(async () => live((await db.recordings.where('ProgramId').equals(programId).toArray()).map(asRecording)).sort((a, b) => (b.CaptureStartUtc ?? b.CreatedAtUtc).localeCompare(a.CaptureStartUtc ?? a.CreatedAtUtc)), [programId]);
+  if (recordings === undefined) return <p className="muted">{m.app_loading()}</p>;
+  if (recordings.length === 0) return <p className="empty">{m.app_program_no_recordings()}</p>;
+  return (
+    <ul className="card-list">
+      {recordings.map((r) => (
+        <li key={r.Id}>
+          <Link href={`${base}/recordings/${r.Id}`} className="card-link">
+            <span className="card-title">{r.Title ?? r.CaptureStartUtc ?? r.Id}</span>
+            <span className="pill">{recordingStateLabel(r)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,72 @@
+// Login (sections 2 and 7): hero image, heading and tagline; fields 'Email' and 'Password'; 'Log in'.
+// GET /api/internal/session/xsrf first, then POST /api/internal/session/login with x-xsrf-token.
+import { useId, useState } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { api, setXsrfToken } from '../../lib/api.ts';
+import { loadSession } from '../../lib/session.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { LogoMark } from '../../app/Logo.tsx';
+
+export function LoginScreen() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { email: useId(), password: useId(), error: useId() };
+
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    setXsrfToken(null); // a fresh token for the new session
+    const res = await withLoading(api('POST', '/internal/session/login', { body: { Email: email.trim(), Password: password } }));
+    if (res.kind === 'ok') {
+      await withLoading(loadSession());
+    } else {
+      setBusy(false);
+      if (res.kind === 'error') setError(navigator.onLine ? m.app_login_error() : m.app_login_offline());
+      else if (res.kind === 'badRequest') setError(res.body.Errors[0]?.Message ?? m.app_login_failed());
+      else if (res.status === 401 || res.status === 403) setError(m.app_login_failed());
+      else setError(m.app_login_error());
+    }
+  };
+
+  return (
+    <div className="login">
+      <div className="login-hero">
+        <img src="/hero.svg" alt={m.app_login_hero_alt()} width={800} height={600} />
+      </div>
+      <div className="login-panel">
+        <div className="login-brand">
+          <LogoMark size={40} />
+          <span className="logo-text">{m.app_title()}</span>
+        </div>
+        <h1>{m.app_login_heading()}</h1>
+        <p className="tagline">{m.app_tagline()}</p>
+        <form
+          className="login-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <div className="field">
+            <label htmlFor={ids.email}>{m.app_login_email()}</label>
+            <input id={ids.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby={error ? ids.error : undefined} />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.password}>{m.app_login_password()}</label>
+            <input id={ids.password} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </div>
+          {error && (
+            <p id={ids.error} role="alert" className="alert alert-danger">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+            {m.app_login_submit()}
+          </button>
+        </form>
+      </div>
+    </div>
+  );
+}

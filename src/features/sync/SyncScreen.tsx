@@ -1,0 +1,166 @@
+// /{organizationId}/sync — offline made visible: conflicts ('Conflict 1 of N', yours / theirs /
+// base per field, keep mine / keep theirs, who changed it and when), the needs-attention list and
+// the durability panel (persistent storage, quota, oldest unsynced edit, eviction warning).
+import { useEffect, useState } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { db, useLiveQuery, type ConflictEntry } from '../../db/db.ts';
+import { keepMine, keepTheirs, resolveFields } from '../../db/conflicts.ts';
+import { storageEstimate } from '../../db/writes.ts';
+import { useSession } from '../../lib/session.ts';
+import { getLocale } from '../../lib/i18n.ts';
+import { relativeTime } from '../../lib/labels.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { useSyncStatus } from './useSyncStatus.ts';
+
+export function SyncScreen() {
+  return (
+    <>
+      <PageHeader title={m.app_sync_details()} />
+      <Conflicts />
+      <NeedsAttention />
+      <DurabilityPanel />
+    </>
+  );
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null || value === '') return m.app_conflict_empty_value();
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function Conflicts() {
+  const conflicts = useLiveQuery(() => db.conflicts.orderBy('id').toArray(), []);
+  const [index, setIndex] = useState(0);
+  const list = (conflicts ?? []).slice().sort((a, b) => a.createdAt - b.createdAt);
+  const i = Math.min(index, Math.max(0, list.length - 1));
+  const c = list[i];
+  return (
+    <section className="card" aria-labelledby="conflicts-title">
+      <h2 id="conflicts-title">{m.app_conflict_title()}</h2>
+      {!c ? <p className="empty">{m.app_conflict_none()}</p> : <ConflictView key={c.id} conflict={c} index={i} count={list.length} onPrev={() => setIndex(i - 1)} onNext={() => setIndex(i + 1)} />}
+    </section>
+  );
+}
+
+function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: ConflictEntry; index: number; count: number; onPrev: () => void; onNext: () => void }) {
+  const session = useSession()?.session;
+  const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() => Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])));
+  const by = conflict.serverRow['ModifiedById'];
+  const at = conflict.serverRow['ModifiedAtUtc'];
+  const who = typeof by === 'string' && session?.User?.Id === by ? session.User.Name : typeof by === 'string' ? by : '?';
+  const when = typeof at === 'string' ? relativeTime(Date.parse(at), Date.now(), getLocale()) : '';
+  const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
+  return (
+    <div className="conflict">
+      <div className="conflict-head">
+        <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {show(title)}</p>
+        <p className="muted">{m.app_conflict_changed_by({ name: who, when })}</p>
+      </div>
+      <div className="table-scroll">
+        <table className="conflict-table">
+          <thead>
+            <tr>
+              <th scope="col">{m.app_conflict_field()}</th>
+              <th scope="col">{m.app_conflict_yours()}</th>
+              <th scope="col">{m.app_conflict_theirs()}</th>
+              <th scope="col">{m.app_conflict_base()}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {conflict.fields.map((f) => (
+              <tr key={f.field}>
+                <th scope="row">{f.field}</th>
+                <td>
+                  <label className="choice">
+                    <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'mine'} onChange={() => setChoice({ ...choice, [f.field]: 'mine' })} />
+                    <span>{show(f.mine)}</span>
+                  </label>
+                </td>
+                <td>
+                  <label className="choice">
+                    <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'theirs'} onChange={() => setChoice({ ...choice, [f.field]: 'theirs' })} />
+                    <span>{show(f.theirs)}</span>
+                  </label>
+                </td>
+                <td className="muted">{show(f.base)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="form-actions">
+        <button type="button" className="button" disabled={index === 0} onClick={onPrev}>{m.app_conflict_previous()}</button>
+        <button type="button" className="button" disabled={index >= count - 1} onClick={onNext}>{m.app_conflict_next()}</button>
+        <span className="spacer" />
+        {conflict.fields.length > 1 && <button type="button" className="button" onClick={() => void resolveFields(conflict.id, choice)}>{m.app_conflict_apply_choices()}</button>}
+        <button type="button" className="button" onClick={() => void keepTheirs(conflict.id)}>{m.app_conflict_keep_theirs()}</button>
+        <button type="button" className="button primary" onClick={() => void keepMine(conflict.id)}>{m.app_conflict_keep_mine()}</button>
+      </div>
+    </div>
+  );
+}
+
+function NeedsAttention() {
+  const items = useLiveQuery(() => db.needsAttention.toArray(), []);
+  return (
+    <section className="card" aria-labelledby="attention-title">
+      <h2 id="attention-title">{m.app_attention_title()}</h2>
+      {!items || items.length === 0 ? (
+        <p className="empty">{m.app_attention_none()}</p>
+      ) : (
+        <ul className="plain-list">
+          {items.map((a) => (
+            <li key={a.id}>
+              <strong>{a.mutation.method} {a.mutation.path}</strong> <span className="pill pill-error">{a.httpStatus}</span>
+              <ul>
+                {a.errors.map((e, i) => (
+                  <li key={i}>{e.Field ? `${e.Field}: ` : ''}{e.Message}</li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function bytes(n: number): string {
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
+}
+
+function DurabilityPanel() {
+  const status = useSyncStatus();
+  const [estimate, setEstimate] = useState<{ usage: number; quota: number; persisted: boolean } | null>(null);
+  const oldest = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
+  useEffect(() => {
+    void storageEstimate().then(setEstimate);
+  }, [status.pendingCount]);
+  const request = async () => {
+    await navigator.storage?.persist?.();
+    setEstimate(await storageEstimate());
+  };
+  return (
+    <section className="card" aria-labelledby="durability-title">
+      <h2 id="durability-title">{m.app_durability_title()}</h2>
+      <ul className="plain-list">
+        <li>
+          {estimate?.persisted ? (
+            <span className="pill pill-ready">{m.app_durability_persistent()}</span>
+          ) : (
+            <span className="alert alert-warning inline">{m.app_durability_not_persistent()}</span>
+          )}
+        </li>
+        {estimate && <li>{m.app_durability_quota({ used: bytes(estimate.usage), quota: bytes(estimate.quota) })}</li>}
+        <li>{oldest ? m.app_durability_oldest({ age: relativeTime(oldest.createdAt, Date.now(), getLocale()) }) : m.app_durability_no_pending()}</li>
+      </ul>
+      {estimate && !estimate.persisted && (
+        <button type="button" className="button" onClick={() => void request()}>{m.app_durability_request()}</button>
+      )}
+    </section>
+  );
+}

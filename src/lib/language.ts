@@ -1,0 +1,20 @@
+// The interface language (section 4): saving sends InterfaceLanguage and reloads the page.
+import { setLocale, type Locale } from './i18n.ts';
+import { api } from './api.ts';
+
+/** Each language named in itself; en-XA is the pseudo-locale. */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  'en-US': 'English (United States)',
+  'de-DE': 'Deutsch',
+  'es-419': 'Español (Latinoamérica)',
+  'fr-FR': 'Français',
+  'it-IT': 'Italiano',
+  'pt-BR': 'Português (Brasil)',
+  'en-XA': '[Ƥşéûðö]',
+};
+
+export async function changeLanguage(locale: Locale): Promise<void> {
+  // Best effort online; the cookie keeps the choice on this device either way.
+  await api('PATCH', '/internal/users/me', { body: { InterfaceLanguage: locale } });
+  setLocale(locale); // reloads the page
+}

@@ -1,0 +1,23 @@
+// External sites linked from the shell (section 2). Ours to choose; one place to change them.
+export const ADMIN_SITE = 'https://admin.castaway.studio';
+export const DOCS_SITE = 'https://docs.castaway.studio';
+export const STATUS_PAGE = 'https://status.castaway.studio';
+export const MARKETING_SITE = 'https://castaway.studio';
+
+export const adminLinks = {
+  root: () => `${ADMIN_SITE}/`,
+  organization: (organizationId: string) => `${ADMIN_SITE}/organizations/${organizationId}`,
+  billing: (organizationId: string) => `${ADMIN_SITE}/organizations/editbilling/${organizationId}`,
+  lookup: (appUrl: string) => `${ADMIN_SITE}/lookup?query=${encodeURIComponent(appUrl)}`,
+};
+
+/** Documentation help keys → article slugs. */
+export const HELP_ARTICLES = {
+  adMarkerRules: 'ad-marker-rules',
+  webhooks: 'webhooks',
+  twoFactorAuthentication: 'two-factor-authentication',
+  customFields: 'custom-fields',
+} as const;
+export const docsLink = (key?: keyof typeof HELP_ARTICLES) => (key ? `${DOCS_SITE}/articles/${HELP_ARTICLES[key]}` : DOCS_SITE);
+export const learnLink = () => `${MARKETING_SITE}/learn`;
+export const policiesLink = () => `${MARKETING_SITE}/policies`;

@@ -1,0 +1,28 @@
+// Typed views of the local rows (the wire entities of src/protocol/entities.ts).
+import { db, useLiveQuery, type LocalRow, type SyncStatus } from '../db/db.ts';
+import type { Annotation, Clip, Playlist, Program, Recording } from '../protocol/entities.ts';
+
+export const asProgram = (r: LocalRow) => r as unknown as Program;
+export const asClip = (r: LocalRow) => r as unknown as Clip;
+export const asPlaylist = (r: LocalRow) => r as unknown as Playlist;
+export const asRecording = (r: LocalRow) => r as unknown as Recording;
+export const asAnnotation = (r: LocalRow) => r as unknown as Annotation;
+export const live = <T extends { Deleted: boolean }>(rows: T[]) => rows.filter((r) => !r.Deleted);
+
+type SyncedTable = 'programs' | 'playlists' | 'clips' | 'recordings' | 'networks';
+
+/**
+ * One local row by id. `missing` only once the local store has synced at least once (before the
+ * first pull an empty store says nothing about the server), otherwise `loading`.
+ */
+export function useRow(table: SyncedTable, id: string): { state: 'loading' } | { state: 'missing' } | { state: 'ok'; row: LocalRow } {
+  const result = useLiveQuery(async () => {
+    const row = await db[table].get(id);
+    const status = await db.syncState.get('status');
+    const synced = status?.key === 'status' && (status.value as SyncStatus).lastSyncedAt !== null;
+    return { row: row && !row['Deleted'] ? row : undefined, synced };
+  }, [table, id]);
+  if (!result) return { state: 'loading' };
+  if (result.row) return { state: 'ok', row: result.row };
+  return result.synced ? { state: 'missing' } : { state: 'loading' };
+}

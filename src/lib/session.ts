@@ -1,0 +1,133 @@
+// The signed-in session (spec sections 3 and 4), fetched from GET /api/internal/session and kept
+// in localStorage so the studio opens offline with the last known user and organizations.
+import { useSyncExternalStore } from 'react';
+import { api, setXsrfToken } from './api.ts';
+import type { PermissionEntry } from '../domain/permissions.ts';
+
+export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
+export type SessionUser = {
+  Id: string;
+  Name: string;
+  FirstName: string;
+  Email: string;
+  ImageUrl: string | null;
+  IsAdmin: boolean;
+  IsAdminOrSupport: boolean;
+  HasResellerAccess: boolean;
+  InterfaceLanguage: string | null;
+};
+export type SessionOrganization = { Id: string; Name: string; IsDemoOrganization: boolean; UserPermissions: PermissionEntry[] };
+export type Session = {
+  Type: SessionType;
+  UserBelongsToMultipleOrganizations: boolean;
+  User: SessionUser | null;
+  Organizations: SessionOrganization[];
+};
+
+export const LOGGED_OUT: Session = { Type: 'loggedOut', UserBelongsToMultipleOrganizations: false, User: null, Organizations: [] };
+const CACHE_KEY = 'castaway.session';
+
+type Raw = Record<string, unknown>;
+const pick = (o: Raw | undefined, ...keys: string[]): unknown => {
+  if (!o) return undefined;
+  for (const k of keys) if (o[k] !== undefined) return o[k];
+  return undefined;
+};
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function normaliseUser(raw: unknown): SessionUser | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const u = raw as Raw;
+  return {
+    Id: str(pick(u, 'Id', 'id')),
+    Name: str(pick(u, 'Name', 'name')),
+    FirstName: str(pick(u, 'FirstName', 'firstName')),
+    Email: str(pick(u, 'Email', 'email')),
+    ImageUrl: (pick(u, 'ImageUrl', 'imageUrl') as string | null | undefined) ?? null,
+    IsAdmin: pick(u, 'IsAdmin', 'isAdmin') === true,
+    IsAdminOrSupport: pick(u, 'IsAdminOrSupport', 'isAdminOrSupport') === true,
+    HasResellerAccess: pick(u, 'HasResellerAccess', 'hasResellerAccess') === true,
+    InterfaceLanguage: (pick(u, 'InterfaceLanguage', 'interfaceLanguage') as string | null | undefined) ?? null,
+  };
+}
+
+export function normaliseOrganization(raw: unknown): SessionOrganization {
+  const o = (raw ?? {}) as Raw;
+  return {
+    Id: str(pick(o, 'Id', 'id')),
+    Name: str(pick(o, 'Name', 'name')),
+    IsDemoOrganization: pick(o, 'IsDemoOrganization', 'isDemoOrganization') === true,
+    UserPermissions: (pick(o, 'UserPermissions', 'userPermissions', 'Permissions') as PermissionEntry[] | undefined) ?? [],
+  };
+}
+
+export function normaliseSession(raw: unknown, organizations: unknown[] = []): Session {
+  const s = (raw ?? {}) as Raw;
+  const type = str(pick(s, 'Type', 'type'));
+  const token = pick(s, 'XsrfToken', 'xsrfToken');
+  if (typeof token === 'string' && token) setXsrfToken(token);
+  return {
+    Type: type === 'activated' || type === 'unactivated' ? type : 'loggedOut',
+    UserBelongsToMultipleOrganizations: pick(s, 'UserBelongsToMultipleOrganizations', 'userBelongsToMultipleOrganizations') === true || organizations.length > 1,
+    User: normaliseUser(pick(s, 'User', 'user')),
+    Organizations: organizations.map(normaliseOrganization),
+  };
+}
+
+function readCache(): Session | null {
+  try {
+    const text = localStorage.getItem(CACHE_KEY);
+    return text ? (JSON.parse(text) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+let current: { session: Session; offline: boolean } | null = null;
+const listeners = new Set<() => void>();
+function set(session: Session, offline: boolean): void {
+  current = { session, offline };
+  if (!offline) {
+    if (session.Type === 'loggedOut') localStorage.removeItem(CACHE_KEY);
+    else localStorage.setItem(CACHE_KEY, JSON.stringify(session));
+  }
+  listeners.forEach((l) => l());
+}
+
+/** Loads the session from the server, falling back to the cached one when the network is down. */
+export async function loadSession(): Promise<void> {
+  const res = await api<unknown>('GET', '/internal/session');
+  if (res.kind === 'ok') {
+    const raw = res.data as Raw;
+    let orgs: unknown[] = [];
+    const type = str(pick(raw, 'Type', 'type'));
+    if (type === 'activated' || type === 'unactivated') {
+      const list = await api<unknown>('GET', '/internal/users/me/organizations');
+      if (list.kind === 'ok') orgs = Array.isArray(list.data) ? list.data : (((list.data as Raw | null)?.Items as unknown[] | undefined) ?? []);
+      else orgs = readCache()?.Organizations ?? [];
+    }
+    set(normaliseSession(raw, orgs), false);
+    return;
+  }
+  if (res.kind === 'status' && res.status === 401) return set(LOGGED_OUT, false);
+  const cached = readCache();
+  set(cached ?? LOGGED_OUT, true);
+}
+
+export function clearSession(): void {
+  set(LOGGED_OUT, false);
+}
+
+export function useSession(): { session: Session; offline: boolean } | null {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => current,
+  );
+}
+
+export function organizationById(session: Session, id: string): SessionOrganization | undefined {
+  return session.Organizations.find((o) => o.Id === id);
+}

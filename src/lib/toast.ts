@@ -1,0 +1,37 @@
+// Toast queue (section 4): a small external store so any module can raise a toast without React.
+import { useSyncExternalStore } from 'react';
+
+export type ToastType = 'success' | 'info' | 'warning' | 'danger';
+export type Toast = { id: number; type: ToastType; title: string; description?: string; durationMs: number };
+
+/** `Infinity` keeps the toast until the user closes it. */
+export const TOAST_INFINITY = Number.POSITIVE_INFINITY;
+
+let nextId = 1;
+let toasts: readonly Toast[] = [];
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+export function showToast(toast: { type: ToastType; title: string; description?: string; durationMs?: number }, defaultDurationMs = 5000): number {
+  const id = nextId++;
+  const t: Toast = { id, type: toast.type, title: toast.title, durationMs: toast.durationMs ?? defaultDurationMs };
+  if (toast.description !== undefined) t.description = toast.description;
+  toasts = [...toasts, t];
+  emit();
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  toasts = toasts.filter((t) => t.id !== id);
+  emit();
+}
+
+export function useToasts(): readonly Toast[] {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => toasts,
+  );
+}

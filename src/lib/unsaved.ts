@@ -1,0 +1,87 @@
+// Unsaved changes (section 4): a form, dialog or transcript with unsaved changes triggers a
+// blocking prompt on route change, on in-page navigation where enabled, or on page unload.
+//
+//   navigate(to) ──no dirty guard──> go
+//        └──dirty guard──> pending {entity} ──OK──> go (changes discarded)
+//                                   └──close/Cancel──> stay
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { navigate as browserNavigate, useBrowserLocation } from 'wouter/use-browser-location';
+
+export type UnsavedEntity = 'form' | 'dialog' | 'transcript';
+type Guard = { entity: UnsavedEntity; isDirty: () => boolean };
+export type PendingLeave = { entity: UnsavedEntity; proceed: () => void };
+
+const guards = new Set<Guard>();
+let pending: PendingLeave | null = null;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+function firstDirty(): Guard | undefined {
+  return [...guards].find((g) => g.isDirty());
+}
+
+/** Runs `action` now, or after the user confirms discarding unsaved changes. */
+export function runGuarded(action: () => void): void {
+  const dirty = firstDirty();
+  if (!dirty) return action();
+  pending = { entity: dirty.entity, proceed: action };
+  emit();
+}
+
+export function resolvePendingLeave(proceed: boolean): void {
+  const p = pending;
+  pending = null;
+  emit();
+  if (proceed && p) {
+    // The changes are discarded: guards must not fire again for this navigation.
+    const dirty = [...guards];
+    guards.clear();
+    p.proceed();
+    queueMicrotask(() => dirty.forEach((g) => guards.add(g)));
+  }
+}
+
+export function usePendingLeave(): PendingLeave | null {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => pending,
+  );
+}
+
+export function guardedNavigate(to: string | URL, options?: { replace?: boolean; state?: unknown }): void {
+  runGuarded(() => browserNavigate(to, options));
+}
+
+/** The location hook given to the router: route changes pass through the unsaved-changes guard. */
+export function useGuardedLocation(): [string, typeof guardedNavigate] {
+  const [location] = useBrowserLocation();
+  return [location, guardedNavigate];
+}
+
+/** Registers a dirty flag for route changes, page unload and (via runGuarded) in-page navigation. */
+export function useUnsavedGuard(entity: UnsavedEntity, isDirty: boolean): void {
+  const dirty = useRef(isDirty);
+  dirty.current = isDirty;
+  useEffect(() => {
+    const guard: Guard = { entity, isDirty: () => dirty.current };
+    guards.add(guard);
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (dirty.current) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      guards.delete(guard);
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [entity]);
+}
+
+export function hasUnsavedChanges(): boolean {
+  return firstDirty() !== undefined;
+}
