@@ -1,0 +1,28 @@
+// Words for media problems, from the media catalogue (locales/media). The server writes the
+// English text into AudioProcessingProblem; the worker's callers show the user's locale.
+import * as messages from '../paraglide/messages/_index.js';
+import type { Locale } from '../paraglide/runtime.js';
+import { MediaErrorCode, MediaWarningCode, type MediaErrorCode as ErrorCode, type MediaWarningCode as WarningCode } from './errors.ts';
+
+type MessageFn = (inputs?: Record<string, unknown>, options?: { locale?: Locale }) => string;
+const catalogue = messages as unknown as Record<string, MessageFn>;
+
+const KEYS: Record<ErrorCode | WarningCode, string> = {
+  [MediaErrorCode.EmptyFile]: 'media_problem_empty_file',
+  [MediaErrorCode.NotAudio]: 'media_problem_not_audio',
+  [MediaErrorCode.NoAudioTrack]: 'media_problem_no_audio_track',
+  [MediaErrorCode.Truncated]: 'media_problem_truncated',
+  [MediaErrorCode.UnsupportedEncoding]: 'media_problem_unsupported_encoding',
+  [MediaErrorCode.UnsupportedInEnvironment]: 'media_problem_unsupported_in_environment',
+  [MediaErrorCode.DecodeFailed]: 'media_problem_decode_failed',
+  [MediaErrorCode.Aborted]: 'media_problem_aborted',
+  [MediaWarningCode.TruncatedFile]: 'media_problem_truncated_file',
+  [MediaWarningCode.DamagedFrames]: 'media_problem_damaged_frames',
+};
+
+export function mediaProblemText(problem: { code: ErrorCode | WarningCode; details?: Record<string, string | number> }, locale?: Locale): string {
+  const fn = catalogue[KEYS[problem.code]];
+  if (!fn) throw new Error(`no media message for ${problem.code}`);
+  const params = { encoding: '', codec: '', ...(problem.details ?? {}) };
+  return locale === undefined ? fn(params) : fn(params, { locale });
+}

@@ -1,0 +1,45 @@
+// Wire schemas of the audio endpoints (sync-server/audio) and of the decode worker's messages.
+//   PUT  /api/v1/clips/{clipId}/audio?fileName=…        file body → 202 AudioUploadAccepted
+//   GET  /api/media/clips/{clipId}/audio                 the uploaded file, HTTP Range supported
+//   GET  /api/media/clips/{clipId}/waveform-{high|low}.{dat|json}   audiowaveform data
+//   PUT  /api/internal/clips/{clipId}/cut                CutEdit → 200 CutEdit
+//   GET  /api/internal/clips/{clipId}/cut                → 200 CutEdit (404 when none saved)
+//   POST /api/internal/clips/{clipId}/cut/audio-preview  CutEdit → audio/wav of the kept segments
+import { z } from 'zod';
+
+/** Samples per pixel of the two waveform files a clip's Urls point at. */
+export const WAVEFORM_HIGH_RES_SPP = 256;
+export const WAVEFORM_LOW_RES_SPP = 4096;
+
+export const CROSSFADE_MS_MIN = 5;
+export const CROSSFADE_MS_MAX = 30;
+export const CROSSFADE_MS_DEFAULT = 10;
+
+export const KeptRegionSchema = z
+  .object({ StartSeconds: z.number().min(0), EndSeconds: z.number().min(0) })
+  .strict()
+  .refine((r) => r.EndSeconds > r.StartSeconds, { message: 'EndSeconds must be after StartSeconds', path: ['EndSeconds'] });
+export type KeptRegion = z.infer<typeof KeptRegionSchema>;
+
+/** An edit list: the regions of the source that are kept, in play order, and the crossfade at each cut. */
+export const CutEditSchema = z
+  .object({
+    KeptRegions: z.array(KeptRegionSchema).min(1).max(1000),
+    CrossfadeMs: z.number().int().min(CROSSFADE_MS_MIN).max(CROSSFADE_MS_MAX).default(CROSSFADE_MS_DEFAULT),
+  })
+  .strict();
+export type CutEdit = z.infer<typeof CutEditSchema>;
+
+export const AudioUploadAcceptedSchema = z.object({
+  ClipId: z.uuid(),
+  State: z.literal('AudioUploaded'),
+  UploadedAudioFileName: z.string(),
+  SizeInBytes: z.number().int(),
+});
+export type AudioUploadAccepted = z.infer<typeof AudioUploadAcceptedSchema>;
+
+/** Codes the decode worker and the server report (src/media/errors.ts MediaErrorCode). */
+export const MediaProblemCode = z.enum([
+  'emptyFile', 'notAudio', 'noAudioTrack', 'truncated', 'unsupportedEncoding', 'unsupportedInEnvironment', 'decodeFailed', 'aborted',
+  'truncatedFile', 'damagedFrames',
+]);

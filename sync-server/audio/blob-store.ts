@@ -1,0 +1,82 @@
+// The blob store seam (ARCHITECTURE.md "a blob store folder by default, behind one small
+// interface"): uploads stream to a temporary file and are renamed into place when complete, so a
+// reader never sees half a file; nothing is held whole in memory.
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly received: number) {
+    super('blob too large');
+  }
+}
+
+export interface BlobStore {
+  /** Streams `body` to `key`; throws BlobTooLargeError (and keeps nothing) past maxBytes. */
+  put(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ size: number }>;
+  putBytes(key: string, bytes: Uint8Array | string): Promise<void>;
+  size(key: string): Promise<number | null>;
+  /** A file-backed Blob (read lazily, in slices). */
+  blob(key: string): Promise<Blob>;
+  /** Bytes [start, end] inclusive as a web stream. */
+  stream(key: string, start: number, end: number): ReadableStream<Uint8Array>;
+  remove(prefix: string): Promise<void>;
+}
+
+export function fsBlobStore(root: string): BlobStore {
+  const pathOf = (key: string) => {
+    const p = normalize(join(root, key));
+    if (!p.startsWith(normalize(root) + sep)) throw new Error(`blob key escapes the store: ${key}`);
+    return p;
+  };
+  return {
+    async put(key, body, maxBytes) {
+      const final = pathOf(key);
+      await mkdir(dirname(final), { recursive: true });
+      const tmp = `${final}.${randomUUID()}.part`;
+      const out = createWriteStream(tmp);
+      let size = 0;
+      try {
+        const reader = body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > maxBytes) {
+            await reader.cancel();
+            throw new BlobTooLargeError(size);
+          }
+          if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
+        }
+        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+        await rename(tmp, final);
+        return { size };
+      } catch (e) {
+        out.destroy();
+        await rm(tmp, { force: true });
+        throw e;
+      }
+    },
+    async putBytes(key, bytes) {
+      const final = pathOf(key);
+      await mkdir(dirname(final), { recursive: true });
+      const tmp = `${final}.${randomUUID()}.part`;
+      await writeFile(tmp, bytes);
+      await rename(tmp, final);
+    },
+    async size(key) {
+      try {
+        return (await stat(pathOf(key))).size;
+      } catch {
+        return null;
+      }
+    },
+    blob: (key) => openAsBlob(pathOf(key)),
+    stream: (key, start, end) => Readable.toWeb(createReadStream(pathOf(key), { start, end })) as ReadableStream<Uint8Array>,
+    async remove(prefix) {
+      await rm(pathOf(prefix), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Renders a cut edit of a stored upload to a WAV file on disk (bounded memory: streamed decode,
+// streamed write, header patched at the end), then streams that file and removes it.
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { renderCut } from '../../src/media/cut.ts';
+import { openAudioDecoding } from '../../src/media/decode.ts';
+import { blobSource } from '../../src/media/source.ts';
+import { pcm16, wavHeader } from '../../src/media/wav.ts';
+import type { CutEdit } from '../../src/protocol/media.ts';
+
+export async function renderCutWav(source: Blob, edit: CutEdit): Promise<ReadableStream<Uint8Array>> {
+  const decoding = await openAudioDecoding(blobSource(source));
+  const regions = edit.KeptRegions.map((r) => ({ start: r.StartSeconds, end: r.EndSeconds }));
+  const path = join(tmpdir(), `castaway-cut-${randomUUID()}.wav`);
+  const fh = await open(path, 'w+');
+  let frames = 0;
+  let sampleRate = 44100;
+  let channels = 1;
+  let offset = 44;
+  try {
+    await fh.write(wavHeader(sampleRate, channels, 0), 0, 44, 0);
+    for await (const block of renderCut(decoding.blocks, regions, edit.CrossfadeMs)) {
+      sampleRate = block.sampleRate;
+      channels = block.channels.length;
+      frames += block.channels[0]!.length;
+      const bytes = pcm16(block);
+      await fh.write(bytes, 0, bytes.length, offset);
+      offset += bytes.length;
+    }
+    await fh.write(wavHeader(sampleRate, channels, frames), 0, 44, 0);
+  } finally {
+    await fh.close();
+  }
+  const stream = createReadStream(path);
+  stream.on('close', () => void rm(path, { force: true }));
+  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+}

@@ -1,0 +1,134 @@
+// Audio routes, mounted by the app with `.route('/api', audioRoutes(deps))`.
+// See src/protocol/media.ts for the list; process.ts for the processing state machine.
+import { Hono, type Context } from 'hono';
+import { join } from 'node:path';
+import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
+import { permissionsFor } from '../../src/domain/permissions.ts';
+import { CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
+import type { AppDeps } from '../app.ts';
+import { getAuth, requireSession } from '../auth.ts';
+import { AppError, assertValid } from '../errors.ts';
+import { pathId, readJson } from '../http.ts';
+import { BlobTooLargeError, fsBlobStore, type BlobStore } from './blob-store.ts';
+import { loadClip, writeClipAudio } from './clip-rows.ts';
+import { clipKeys, createAudioQueue, type UploadMeta } from './process.ts';
+import { parseRange } from './range.ts';
+import { audioUploadErrors } from './upload-rules.ts';
+import { renderCutWav } from './render-cut.ts';
+
+export type AudioRouteOptions = {
+  /** Where uploads and waveform files live; default $CASTAWAY_BLOB_DIR or <DATA_DIR|.data>/blobs. */
+  blobDir?: string;
+  blobs?: BlobStore;
+  maxUploadBytes?: number;
+};
+
+export function defaultBlobDir(): string {
+  return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.DATA_DIR ?? '.data', 'blobs');
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', mp4: 'video/mp4', aac: 'audio/aac', wav: 'audio/wav', flac: 'audio/flac', aif: 'audio/aiff', aiff: 'audio/aiff',
+};
+
+export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
+  const blobs = options.blobs ?? fsBlobStore(options.blobDir ?? defaultBlobDir());
+  const maxBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
+  const queue = createAudioQueue(deps, blobs);
+
+  /** The clip, if the caller may see it (content access on its program); 404 otherwise. */
+  async function clipFor(c: Context, needContent: boolean) {
+    const auth = getAuth(c);
+    const clipId = pathId(c, 'clipId');
+    const clip = await loadClip(deps.store, auth.organizationId, clipId);
+    if (!clip) throw new AppError(404);
+    const flags = permissionsFor(auth.permissions, { kind: 'program', programId: clip.program_id, networkId: clip.network_id });
+    if (needContent && !flags.HasContentAccess) throw new AppError(404);
+    return { auth, clipId, clip };
+  }
+
+  async function sendBlob(c: Context, key: string, contentType: string) {
+    const size = await blobs.size(key);
+    if (size === null) throw new AppError(404);
+    const range = size === 0 ? ({ status: 200, start: 0, end: -1 } as const) : parseRange(c.req.header('range'), size);
+    const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': contentType, 'cache-control': 'private, max-age=0, must-revalidate' };
+    if (range.status === 416) {
+      return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+    }
+    headers['content-length'] = String(range.end - range.start + 1);
+    if (range.status === 206) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+    const body = c.req.method === 'HEAD' || size === 0 ? null : blobs.stream(key, range.start, range.end);
+    return new Response(body, { status: range.status, headers });
+  }
+
+  const app = new Hono()
+    .use('/v1/clips/:clipId/audio', requireSession)
+    .use('/media/clips/*', requireSession)
+    .use('/internal/clips/:clipId/cut', requireSession)
+    .use('/internal/clips/:clipId/cut/*', requireSession)
+    .put('/v1/clips/:clipId/audio', async (c) => {
+      const { auth, clipId } = await clipFor(c, true);
+      const fileName = c.req.query('fileName');
+      const declared = Number(c.req.header('content-length') ?? NaN);
+      // Rules we can check before reading the body (a 2 GB upload is refused at once).
+      if (Number.isFinite(declared)) assertValid(audioUploadErrors(fileName, declared, maxBytes));
+      else assertValid(audioUploadErrors(fileName, 1, maxBytes));
+      const body = c.req.raw.body;
+      if (!body) assertValid(audioUploadErrors(fileName, 0, maxBytes));
+      let size: number;
+      try {
+        ({ size } = await blobs.put(clipKeys.audio(clipId), body!, maxBytes));
+      } catch (e) {
+        if (e instanceof BlobTooLargeError) assertValid(audioUploadErrors(fileName, e.received, maxBytes));
+        throw e;
+      }
+      if (size === 0) assertValid(audioUploadErrors(fileName, 0, maxBytes));
+      const name = fileName!.trim();
+      const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+      const meta: UploadMeta = { fileName: name, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', size };
+      await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
+      await writeClipAudio(deps, auth.organizationId, clipId, auth.user.Id, {
+        State: 'AudioUploaded',
+        fields: { UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
+        urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+      });
+      queue.enqueue({ organizationId: auth.organizationId, clipId, userId: auth.user.Id });
+      const accepted: AudioUploadAccepted = { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
+      return c.json(accepted, 202);
+    })
+    .on(['GET', 'HEAD'], '/media/clips/:clipId/audio', async (c) => {
+      const { clipId } = await clipFor(c, false);
+      const metaSize = await blobs.size(clipKeys.meta(clipId));
+      if (metaSize === null) throw new AppError(404);
+      const meta = JSON.parse(await (await blobs.blob(clipKeys.meta(clipId))).text()) as UploadMeta;
+      return sendBlob(c, clipKeys.audio(clipId), meta.contentType);
+    })
+    .on(['GET', 'HEAD'], '/media/clips/:clipId/:file{waveform-(high|low)\\.(dat|json)}', async (c) => {
+      const { clipId } = await clipFor(c, false);
+      const file = c.req.param('file');
+      const res = file.includes('high') ? 'high' : 'low';
+      const ext = file.endsWith('.dat') ? 'dat' : 'json';
+      return sendBlob(c, clipKeys.waveform(clipId, res, ext), ext === 'dat' ? 'application/octet-stream' : 'application/json');
+    })
+    .put('/internal/clips/:clipId/cut', async (c) => {
+      const { clipId } = await clipFor(c, true);
+      const edit = await readJson(c, CutEditSchema);
+      await blobs.putBytes(clipKeys.cut(clipId), JSON.stringify(edit));
+      return c.json(edit, 200);
+    })
+    .get('/internal/clips/:clipId/cut', async (c) => {
+      const { clipId } = await clipFor(c, false);
+      if ((await blobs.size(clipKeys.cut(clipId))) === null) throw new AppError(404);
+      const edit = JSON.parse(await (await blobs.blob(clipKeys.cut(clipId))).text()) as CutEdit;
+      return c.json(edit, 200);
+    })
+    .post('/internal/clips/:clipId/cut/audio-preview', async (c) => {
+      const { clipId } = await clipFor(c, false);
+      const edit = await readJson(c, CutEditSchema);
+      if ((await blobs.size(clipKeys.audio(clipId))) === null) throw new AppError(404);
+      const wav = await renderCutWav(await blobs.blob(clipKeys.audio(clipId)), edit);
+      return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
+    });
+
+  return Object.assign(app, { audioQueue: queue, blobs });
+}

@@ -1,0 +1,66 @@
+// A server for the audio route tests: a fresh in-memory PGlite with one organization, one
+// program, clips, and two signed-in users (content access / none), and the audio routes mounted
+// under /api exactly as the app mounts them.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { openStore } from '../../sync-server/store/open.ts';
+import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
+import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from '../../sync-server/auth.ts';
+import { AppError } from '../../sync-server/errors.ts';
+import type { AppDeps } from '../../sync-server/app.ts';
+import { audioRoutes } from '../../sync-server/audio/routes.ts';
+
+export async function startAudioServer(options: { maxUploadBytes?: number } = {}) {
+  const store = await openStore({ dataDir: 'memory://' });
+  const bus = createMemoryBus();
+  const changes: Change[] = [];
+  bus.subscribe((c) => changes.push(c));
+  const deps: AppDeps = { store, bus };
+  const blobDir = await mkdtemp(join(tmpdir(), 'castaway-audio-test-'));
+  const orgId = randomUUID();
+  const programId = randomUUID();
+  const now = new Date();
+  const q = store;
+  await q.query(`INSERT INTO organizations (id, organization_id, name, provider, created_at_utc, modified_at_utc, version)
+                 VALUES ($1, $1, 'Org', 'Podcaster', $2, $2, nextval('row_version'))`, [orgId, now]);
+  await q.query(`INSERT INTO programs (id, organization_id, name, created_at_utc, modified_at_utc, version)
+                 VALUES ($1, $2, 'Show', $3, $3, nextval('row_version'))`, [programId, orgId, now]);
+  async function user(perms: unknown[]) {
+    const id = randomUUID();
+    await q.query(`INSERT INTO users (id, email, name, password_hash, created_at_utc, modified_at_utc, version)
+                   VALUES ($1, $2, 'U', 'x', $3, $3, nextval('row_version'))`, [id, `${id}@example.com`, now]);
+    await q.query(`INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
+                   VALUES ($1, $2, $3::jsonb, $4, $4, nextval('row_version'))`, [orgId, id, JSON.stringify(perms), now]);
+    const s = await createSession(q, id, now);
+    return { id, headers: { cookie: `${SESSION_COOKIE}=${s.token}`, [XSRF_HEADER]: s.xsrfToken, [ORGANIZATION_HEADER]: orgId } };
+  }
+  const editor = await user([{ ObjectType: 'Organization', ObjectId: orgId, Permissions: { HasContentAccess: true } }]);
+  const viewer = await user([{ ObjectType: 'Program', ObjectId: programId, Permissions: {} }]);
+  async function newClip(): Promise<string> {
+    const id = randomUUID();
+    await q.query(`INSERT INTO clips (id, organization_id, program_id, state, publish_state, visibility, data, created_at_utc, modified_at_utc, version)
+                   VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', '{}', $4, $4, nextval('row_version'))`, [id, orgId, programId, now]);
+    return id;
+  }
+  const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
+  const app = new Hono()
+    .use('*', async (c, next) => { c.set('deps', deps); await next(); })
+    .route('/api', routes);
+  app.onError((err, c) => {
+    if (err instanceof AppError) return err.body === undefined ? c.body(null, err.status) : c.json(err.body as object, err.status as ContentfulStatusCode);
+    throw err;
+  });
+  async function clipRow(id: string) {
+    const [row] = await q.query<{ state: string; data: Record<string, unknown>; version: string; modified_at_utc: Date }>(
+      'SELECT state, data, version::text AS version, modified_at_utc FROM clips WHERE id = $1', [id]);
+    return row!;
+  }
+  return {
+    app, deps, orgId, programId, editor, viewer, newClip, clipRow, changes, queue: routes.audioQueue,
+    close: async () => { await routes.audioQueue.idle(); await store.close(); await rm(blobDir, { recursive: true, force: true }); },
+  };
+}
