@@ -10,7 +10,7 @@ beforeAll(async () => { s = await startAudioServer({ maxUploadBytes: 3 * 1024 * 
 afterAll(async () => { await s.close(); });
 
 async function upload(clipId: string, file: string | Uint8Array, fileName: string | null, headers = s.editor.headers) {
-  const body = typeof file === 'string' ? readFileSync(fixturePath(file)) : file;
+  const body = new Uint8Array(typeof file === 'string' ? readFileSync(fixturePath(file)) : file) as Uint8Array<ArrayBuffer>;
   const qs = fileName === null ? '' : `?fileName=${encodeURIComponent(fileName)}`;
   return s.app.request(`/api/v1/clips/${clipId}/audio${qs}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/octet-stream' }, body });
 }
@@ -40,7 +40,7 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     // AudioUploaded, Processing and the result: three writes, each published after commit.
     expect(s.changes.filter((c) => c.organizationId === s.orgId).length).toBeGreaterThanOrEqual(3);
 
-    const high = await s.app.request(row.data.Urls && (row.data.Urls as Record<string, string>).WaveformHighResUrl!, { headers: s.editor.headers });
+    const high = await s.app.request((row.data.Urls as Record<string, string>).WaveformHighResUrl!, { headers: s.editor.headers });
     expect(high.status).toBe(200);
     const w = waveformFromDat(new Uint8Array(await high.arrayBuffer()));
     expect([w.samplesPerPixel, w.sampleRate, w.length]).toEqual([256, 44100, Math.ceil(529200 / 256)]);
