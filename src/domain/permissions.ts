@@ -3,7 +3,7 @@
 // A user's entries all share one object type: Organization (rights everywhere, and the only
 // scope that grants organization-level rights), Network (the programs of that network) or
 // Program (that program). An entry with no object type grants nothing.
-import { formError, type FormError } from './form-errors.ts';
+import { formError, type DomainMessageKey, type FormError } from './form-errors.ts';
 
 export const PermissionFlag = {
   HasAnalyticsAccess: 'HasAnalyticsAccess',
@@ -198,3 +198,27 @@ export function searchTypeFilter(types: readonly SearchableType[]): Array<'all' 
 
 export const SEARCH_FIELDS = ['Annotations', 'Description', 'Title', 'Transcript'] as const;
 export const SEARCH_SORTS = ['DateNewest', 'DateOldest', 'Relevance'] as const;
+
+// ── Labels ──────────────────────────────────────────────────────────────────────────────────
+
+export const ORGANIZATION_MENU_LABEL: Record<OrganizationMenuItem, DomainMessageKey> = {
+  programs: 'domain_menu_organization_programs',
+  analytics: 'domain_menu_organization_analytics',
+  reports: 'domain_menu_organization_reports',
+  users: 'domain_menu_organization_users',
+  settings: 'domain_menu_organization_settings',
+  search: 'domain_menu_organization_search',
+  switchOrganization: 'domain_menu_switch_organization',
+  saveSnapshot: 'domain_menu_save_snapshot',
+  restoreSnapshot: 'domain_menu_restore_snapshot',
+};
+
+export const ADMIN_MENU_LABEL: Record<AdminMenuItem, DomainMessageKey> = {
+  adminOrganizationSettings: 'domain_menu_admin_organization_settings',
+  adminSettings: 'domain_menu_admin_settings',
+  objectSearch: 'domain_menu_object_search',
+  billingFeatures: 'domain_menu_billing_features',
+};
+
+export const ENTERPRISES_LABEL: DomainMessageKey = 'domain_menu_enterprises';
+export const ACCOUNT_SETTINGS_LABEL: DomainMessageKey = 'domain_menu_account_settings';
