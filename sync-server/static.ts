@@ -1,0 +1,54 @@
+// Serves the built PWA (dist/) next to /api: files as they are, every other non-/api GET falls
+// back to index.html (client-side routes), and index.html and sw.js are never cached by the
+// browser (a new build must reach users). Without a build, a plain page says how to make one.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { Hono } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.mp3': 'audio/mpeg',
+  '.map': 'application/json',
+};
+
+const NO_CACHE = new Set(['index.html', 'sw.js']);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Hono app, whatever its route types
+export function serveDist(app: Hono<any, any, any>, distDir: string): void {
+  const root = resolve(distDir);
+  app.on(['GET', 'HEAD'], '*', (c) => {
+    if (c.req.path.startsWith('/api/') || c.req.path === '/api') return c.body(null, 404);
+    const index = join(root, 'index.html');
+    if (!existsSync(index)) {
+      return c.text('Castaway Studio: the web app is not built yet (run `npm run build`). The API is served under /api.', 503);
+    }
+    let rel: string;
+    try {
+      rel = normalize(decodeURIComponent(c.req.path)).replace(/^([/\\])+/, '');
+    } catch {
+      return c.body(null, 400);
+    }
+    let file = join(root, rel);
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      // Missing asset files are 404s; anything else is a client-side route.
+      if (extname(rel) !== '' && extname(rel) !== '.html') return c.body(null, 404);
+      file = index;
+    }
+    const name = file.slice(root.length + 1);
+    c.header('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
+    c.header('Cache-Control', NO_CACHE.has(name) ? 'no-cache' : name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    return c.body(readFileSync(file));
+  });
+}
