@@ -38,13 +38,13 @@ async function xsrfToken(): Promise<string> {
   return body.XsrfToken;
 }
 
-export type ApiOptions = { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal };
+export type ApiOptions = { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; /** false for calls made before a session exists (login). */ xsrf?: boolean };
 
 export async function api<T = unknown>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResult<T>> {
   try {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (organizationId) headers['x-organization-id'] = organizationId;
-    if (method !== 'GET' && method !== 'HEAD') headers['x-xsrf-token'] = await xsrfToken();
+    if (method !== 'GET' && method !== 'HEAD' && options.xsrf !== false) headers['x-xsrf-token'] = await xsrfToken();
     const init: RequestInit = { method, headers, credentials: 'same-origin' };
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

@@ -18,7 +18,7 @@ export function LoginScreen() {
     setBusy(true);
     setError(null);
     setXsrfToken(null); // a fresh token for the new session
-    const res = await withLoading(api('POST', '/internal/session/login', { body: { Email: email.trim(), Password: password } }));
+    const res = await withLoading(api('POST', '/internal/session/login', { body: { Email: email.trim(), Password: password }, xsrf: false }));
     if (res.kind === 'ok') {
       await withLoading(loadSession());
     } else {

@@ -1,0 +1,42 @@
+// End-to-end tests in Debian's Chromium (ENVIRONMENT.md) against the real server, which serves
+// the built PWA from dist/ (run `npm run build` first; `npm test` and `npm run test:e2e` do).
+import { defineConfig, devices } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const PORT = Number(process.env.E2E_PORT ?? 8790);
+// E2E_BASE_URL points the tests at a server that is already running (no webServer started).
+const EXTERNAL = process.env.E2E_BASE_URL;
+// The config is evaluated in every worker too: reuse the folder the main process chose.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'castaway-e2e-'));
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
+  use: {
+    baseURL: EXTERNAL ?? `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } } },
+  ],
+  webServer: EXTERNAL ? undefined : {
+    command: 'node --import tsx sync-server/main.ts',
+    url: `http://localhost:${PORT}/api/internal/session`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' },
+  },
+});

@@ -1,0 +1,39 @@
+// The issue's headline: edit online, edit offline, reload offline (the service worker serves the
+// shell), see the edit and one change waiting, reconnect, and the server has the new Title.
+import { expect, test } from '@playwright/test';
+import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
+
+test('a Title edited offline survives a reload and reaches the server when back online', async ({ page, context }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  const title = page.getByLabel('Title', { exact: true });
+  await title.fill('Online edit from the studio');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Online edit from the studio');
+
+  await context.setOffline(true);
+  await title.fill('Edited on the train');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
+
+  await page.reload();
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Edited on the train');
+  await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+
+  await context.setOffline(false);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  const clip = await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId);
+  expect(clip.Title).toBe('Edited on the train');
+});
+
+test('control: with service workers blocked an offline reload fails', async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await logIn(page);
+  await context.setOffline(true);
+  await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+  await context.close();
+});
