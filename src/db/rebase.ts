@@ -9,13 +9,20 @@ import type { Mutation, SyncEntity } from '../protocol/sync.ts';
 
 export const shadowKey = (entity: SyncEntity, id: string) => `${entity}:${id}`;
 
+/** The parent named by a create's path (the API takes it from the path, not the body). */
+function parentOf(path: string): Record<string, string> {
+  const m = /^\/v1\/(programs|recordings)\/([^/]+)\/(clips|playlists|annotations)$/.exec(path);
+  if (!m) return {};
+  return m[1] === 'programs' ? { ProgramId: m[2]! } : { RecordingId: m[2]! };
+}
+
 /** The local effect of one mutation on its row (null: the row does not exist). Pure. */
 export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | null {
   switch (m.method) {
     case 'DELETE':
       return null;
     case 'POST':
-      return { Deleted: false, ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
+      return { Deleted: false, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
     case 'PATCH':
     case 'PUT':
       return row ? ({ ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow) : null;

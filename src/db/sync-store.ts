@@ -65,6 +65,8 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
             row = applyMutation(shadow?.row ?? null, mutation);
           }
           await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, row));
+          const written = row?.['ModifiedAtUtc'];
+          if (r.status === 'applied' && typeof written === 'string') await advanceBase(d, m, written);
           break;
         }
         case 'conflict': {
@@ -116,6 +118,19 @@ export async function recordServerError(d: CastawayDb, mutationId: string, httpS
     await d.needsAttention.put({ id: m.id, entity: m.entity, entityId: m.entityId, mutation: stripLocal(m), httpStatus, errors, createdAt: Date.now() });
     await rebase(d, m.entity, m.entityId);
   });
+}
+
+/**
+ * An applied mutation wrote exactly base + its fields; later pending edits of the row made on
+ * top of it (same base, or none for a row created offline) now have the written row as base.
+ */
+async function advanceBase(d: CastawayDb, m: OutboxEntry, written: string): Promise<void> {
+  const later = await d.outbox.where('entityId').equals(m.entityId).toArray();
+  for (const p of later) {
+    if (p.entity === m.entity && p.method !== 'POST' && p.baseModifiedAtUtc === m.baseModifiedAtUtc) {
+      await d.outbox.update(p.seq!, { baseModifiedAtUtc: written });
+    }
+  }
 }
 
 function stripLocal(m: OutboxEntry): Mutation {

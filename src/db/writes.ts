@@ -19,7 +19,7 @@ export class LocalRowNotFoundError extends Error {
 type Fields = Record<string, unknown>;
 
 /** Fields a client never sends: the server owns them. */
-const SERVER_OWNED = ['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Deleted', 'Version'];
+const SERVER_OWNED = ['Id', 'ProgramId', 'RecordingId', 'PlaylistIds', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Deleted', 'Version'];
 
 function clean(fields: Fields): Fields {
   const out: Fields = {};
@@ -85,7 +85,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     async createClip(programId: string, fields: Fields = {}): Promise<string> {
       await parentOrganization('programs', programId);
       const id = newId();
-      const body = { ...clean(fields), Id: id, ProgramId: programId };
+      const body = { ...clean(fields), Id: id };
       await queue('clips', id, 'POST', `/v1/programs/${programId}/clips`, body, false);
       return id;
     },
@@ -107,7 +107,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     async addAnnotation(recordingId: string, fields: Fields): Promise<string> {
       await parentOrganization('recordings', recordingId);
       const id = newId();
-      await queue('annotations', id, 'POST', `/v1/recordings/${recordingId}/annotations`, { ...clean(fields), Id: id, RecordingId: recordingId }, false);
+      await queue('annotations', id, 'POST', `/v1/recordings/${recordingId}/annotations`, { ...clean(fields), Id: id }, false);
       return id;
     },
 

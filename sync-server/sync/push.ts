@@ -94,6 +94,7 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
     for (const r of rows) stored.set(r.id, r);
   }
 
+  const chain = new Map<string, { base: string | null; written: string }>();
   for (const raw of input.mutations) {
     const parsed = MutationSchema.safeParse(raw);
     const rawId = (raw as { id?: unknown } | null)?.id;
@@ -109,9 +110,13 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
       results.push(seen.user_id === input.userId ? seen.result : rejected(m.id, 409, []));
       continue;
     }
+    // A mutation made on top of an earlier one of this batch that applied exactly (base + its
+    // fields = the row it wrote) really has that row as its base: send it so (saves a 412).
+    const link = chain.get(m.entityId);
+    const effective = link && link.base === m.baseModifiedAtUtc ? { ...m, baseModifiedAtUtc: link.written } : m;
     let outcome: { result: MutationResult; written: string | null };
     try {
-      outcome = await execute(input, m);
+      outcome = await execute(input, effective);
     } catch (err) {
       if (err instanceof Transient) break;
       throw err;
@@ -122,6 +127,8 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
       [m.id, input.clientId, input.userId, m.entity, m.entityId, JSON.stringify(outcome.result), outcome.written, input.now],
     );
     results.push(outcome.result);
+    if (outcome.result.status === 'applied' && outcome.written) chain.set(m.entityId, { base: m.baseModifiedAtUtc, written: outcome.written });
+    else chain.delete(m.entityId);
   }
   return results;
 }
@@ -215,6 +222,11 @@ async function execute(input: PushInput, m: Mutation): Promise<{ result: Mutatio
     else if (merged && row) result = { mutationId: m.id, status: 'merged', row };
     else result = { mutationId: m.id, status: 'applied', row };
     return { result, written };
+  }
+  if (res.status === 409 && m.method === 'POST') {
+    // The Id exists: our own create whose answer was lost (applied), or someone else's row.
+    const row = await rowAfter(input, m, null);
+    if (row && row['CreatedById'] === input.userId) return { result: { mutationId: m.id, status: 'applied', row }, written: null };
   }
   if (res.status === 404 && m.method === 'DELETE') {
     // Already gone (an earlier attempt whose answer was lost, or someone else deleted it).

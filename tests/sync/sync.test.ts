@@ -1,0 +1,224 @@
+// The sync engine against the real server (createApp on PGlite): push, pull, merge, conflicts,
+// rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addUser, ALL_FLAGS, api, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
+import { readStatus } from '../../src/db/sync-store.ts';
+
+let server: Server;
+let programId: string;
+let clipId: string;
+let annaCookie: string;
+let annaId: string;
+let n = 0;
+/** Users are per test (one server for the file: PGlite takes seconds to start). */
+const email = (name: string) => `${name}.${n}@example.com`;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(async () => {
+  n++;
+  await server.newOrganization();
+  annaId = await addUser(server, email('anna'));
+  await addUser(server, email('ben'));
+  annaCookie = await login(server, email('anna'));
+  const program = await api(server, annaCookie, 'POST', '/v1/programs', { Name: 'Morning Show' });
+  programId = program.json!['Id'] as string;
+  const clip = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Pilot', Tags: ['news'] });
+  expect(clip.status).toBe(201);
+  clipId = clip.json!['Id'] as string;
+});
+
+async function device(name: string, email: string): Promise<Client> {
+  const c = makeClient(server, name, await login(server, email));
+  await c.engine.flush();
+  return c;
+}
+
+async function serverClip(id = clipId) {
+  return (await api(server, annaCookie, 'GET', `/v1/clips/${id}`)).json!;
+}
+
+describe('pull', () => {
+  it('an initial sync brings the organization, its programs and clips, and the user permissions', async () => {
+    const a = await device('a', email('anna'));
+    expect(await a.db.organizations.count()).toBe(1);
+    expect((await a.db.programs.get(programId))?.['Name']).toBe('Morning Show');
+    expect((await a.db.clips.get(clipId))?.['Title']).toBe('Pilot');
+    expect((await a.db.permissions.toArray())[0]?.Permissions).toMatchObject({ HasContentAccess: true });
+    expect(await readStatus(a.db)).toMatchObject({ online: true, pendingCount: 0, paused: null });
+  });
+
+  it('a program-scoped user without content access sees the program but none of its clips', async () => {
+    const cid = await addUser(server, email('carl'), [{ ObjectType: 'Program', ObjectId: programId, Permissions: { HasAnalyticsAccess: true } }]);
+    expect(cid).toBeTruthy();
+    const c = await device('c', email('carl'));
+    expect(await c.db.programs.count()).toBe(1);
+    expect(await c.db.clips.count()).toBe(0);
+  });
+
+  it('a permission change makes the next pull rebuild; the outbox survives', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Description: 'offline note' });
+    await setPermissions(server, annaId, [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: { ...ALL_FLAGS, HasAuditAccess: false } }]);
+    await a.engine.flush();
+    expect((await serverClip())['Description']).toBe('offline note');
+    expect((await a.db.clips.get(clipId))?.['Description']).toBe('offline note');
+    expect(await a.db.outbox.count()).toBe(0);
+  });
+
+  it('a deleted clip arrives as a tombstone', async () => {
+    const a = await device('a', email('anna'));
+    expect((await api(server, annaCookie, 'DELETE', `/v1/clips/${clipId}`)).status).toBe(204);
+    await a.engine.flush();
+    expect(await a.db.clips.get(clipId)).toBeUndefined();
+  });
+});
+
+describe('push', () => {
+  it('an offline edit is applied and the device ends with the server row', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'Episode 1' });
+    await a.engine.flush();
+    const row = await serverClip();
+    expect(row['Title']).toBe('Episode 1');
+    expect(await a.db.clips.get(clipId)).toMatchObject({ Title: 'Episode 1', ModifiedAtUtc: row['ModifiedAtUtc'] });
+  });
+
+  it('two offline edits of the same field by one device do not conflict with each other', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'One' });
+    await a.writes.updateClip(clipId, { Title: 'Two' });
+    await a.engine.flush();
+    expect((await serverClip())['Title']).toBe('Two');
+    expect(await a.db.conflicts.count()).toBe(0);
+  });
+
+  it('edits of different fields on two devices merge', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.updateClip(clipId, { Title: 'From A' });
+    await b.writes.updateClip(clipId, { Description: 'From B' });
+    await b.engine.flush();
+    await a.engine.flush();
+    await b.engine.flush();
+    expect(await serverClip()).toMatchObject({ Title: 'From A', Description: 'From B' });
+    for (const d of [a, b]) expect(await d.db.clips.get(clipId)).toMatchObject({ Title: 'From A', Description: 'From B' });
+  });
+
+  it('Tags edited on two devices merge as a set', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.updateClip(clipId, { Tags: ['news', 'a'] });
+    await b.writes.updateClip(clipId, { Tags: ['b'] });
+    await a.engine.flush();
+    await b.engine.flush();
+    expect((await serverClip())['Tags']).toEqual(['a', 'b']);
+  });
+
+  it('the same field edited on two devices is a conflict with yours and theirs; keep mine converges', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.updateClip(clipId, { Title: 'Mine' });
+    await b.writes.updateClip(clipId, { Title: 'Theirs' });
+    await b.engine.flush();
+    await a.engine.flush();
+    const [conflict] = await a.db.conflicts.toArray();
+    expect(conflict?.fields).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }]);
+    expect((await a.db.clips.get(clipId))?.['Title']).toBe('Mine');
+    expect(await readStatus(a.db)).toMatchObject({ conflictCount: 1, pendingCount: 0 });
+    await a.conflicts.keepMine(conflict!.id);
+    await a.engine.flush();
+    await b.engine.flush();
+    expect((await serverClip())['Title']).toBe('Mine');
+    expect((await b.db.clips.get(clipId))?.['Title']).toBe('Mine');
+    expect(await a.db.conflicts.count()).toBe(0);
+  });
+
+  it('a delete over someone else’s edit is a conflict, not a silent loss', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.deleteClip(clipId);
+    await b.writes.updateClip(clipId, { Title: 'Still wanted' });
+    await b.engine.flush();
+    await a.engine.flush();
+    expect((await serverClip())['Title']).toBe('Still wanted');
+    const [conflict] = await a.db.conflicts.toArray();
+    expect(conflict?.fields.map((f) => f.field)).toEqual(['Deleted']);
+    await a.conflicts.keepTheirs(conflict!.id);
+    expect((await a.db.clips.get(clipId))?.['Title']).toBe('Still wanted');
+  });
+
+  it('a rejected edit goes to needs attention and does not block the next one', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Episode: -5 });
+    await a.writes.updateClip(clipId, { Description: 'kept going' });
+    await a.engine.flush();
+    const [item] = await a.db.needsAttention.toArray();
+    expect(item?.httpStatus).toBe(400);
+    expect(item?.errors[0]?.Field).toBe('Episode');
+    expect((await serverClip())['Description']).toBe('kept going');
+    expect(await readStatus(a.db)).toMatchObject({ needsAttentionCount: 1, pendingCount: 0 });
+  });
+
+  it('a clip created offline, put in a playlist and edited arrives whole', async () => {
+    const a = await device('a', email('anna'));
+    const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Main feed', Visibility: 'Public' });
+    expect(playlist.status).toBe(201);
+    await a.engine.flush();
+    const id = await a.writes.createClip(programId, { Title: 'Made offline' });
+    await a.writes.setPlaylistClips(playlist.json!['Id'] as string, [id, clipId]);
+    await a.writes.updateClip(id, { Description: 'then edited' });
+    await a.engine.flush();
+    expect(await serverClip(id)).toMatchObject({ Title: 'Made offline', Description: 'then edited' });
+    const pl = await api(server, annaCookie, 'GET', `/v1/playlists/${playlist.json!['Id']}`);
+    expect(pl.json!['ClipIds']).toEqual([id, clipId]);
+  });
+
+  it('a mutation pushed twice is applied once and answered the same', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'Once' });
+    const [m] = await a.db.outbox.toArray();
+    const { seq: _s, attempts: _a, ...mutation } = m!;
+    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: a.cookie } })).json()) as { XsrfToken: string }).XsrfToken;
+    const push = () =>
+      server.app.request('/api/sync/push', {
+        method: 'POST',
+        headers: { cookie: a.cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
+        body: JSON.stringify({ protocolVersion: 1, clientId: crypto.randomUUID(), mutations: [mutation] }),
+      });
+    const first = await (await push()).json();
+    const version = (await serverClip())['Version'];
+    const second = await (await push()).json();
+    expect(second).toEqual(first);
+    expect((await serverClip())['Version']).toBe(version);
+  });
+
+  it('a 401 pauses sync and keeps the outbox until the user signs in again', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'After login' });
+    await server.store.query(`DELETE FROM sessions`);
+    await a.engine.flush();
+    expect(await readStatus(a.db)).toMatchObject({ paused: 'auth', pendingCount: 1 });
+    a.cookie = await login(server, email('anna'));
+    annaCookie = a.cookie;
+    await a.engine.resume();
+    expect((await serverClip())['Title']).toBe('After login');
+    expect(await readStatus(a.db)).toMatchObject({ paused: null, pendingCount: 0 });
+  });
+
+  it('a bad push envelope is a 400 with an Errors body', async () => {
+    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
+    const res = await server.app.request('/api/sync/push', {
+      method: 'POST',
+      headers: { cookie: annaCookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ protocolVersion: 1, clientId: 'nope', mutations: [] }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['clientId', 'mutations']);
+  });
+});
