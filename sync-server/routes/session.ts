@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { isEmail, validateEmail, validateRequired } from '../../src/domain/validators.ts';
-import { formError } from '../../src/domain/form-errors.ts';
+import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
+import { validateContactForm } from '../../src/domain/contact.ts';
 import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../src/domain/constants.ts';
 import { ContactEnquirySchema, LoginRequestSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
@@ -172,15 +172,8 @@ export function sessionRoutes() {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const body = await readJson(c, ContactEnquirySchema);
-      assertValid([
-        ['ContactName', validateRequired(body.ContactName, 'domain_contact_name_required')],
-        [
-          'ContactEmail',
-          validateRequired(body.ContactEmail, 'domain_contact_email_required') ??
-            (isEmail(body.ContactEmail.trim()) ? null : formError('emailInvalid', 'domain_contact_email_invalid')),
-        ],
-        ['ContactEnquiry', validateRequired(body.ContactEnquiry, 'domain_contact_enquiry_blank')],
-      ]);
+      const errors = validateContactForm(body);
+      assertValid((['ContactName', 'ContactEmail', 'ContactEnquiry'] as const).map((f) => [f, errors[f]]));
       // Section 5: AdditionalInfo is truncated to 2048 characters and BrowserLocale to 255.
       const enquiry = {
         ...body,

@@ -1,0 +1,57 @@
+// A cookie-keeping client over app.request (no sockets), for the server suites.
+import { expect } from 'vitest';
+import type { createApp } from '../../sync-server/app.ts';
+
+export type Reply = { status: number; headers: Headers; text: string; body: unknown };
+
+export class AppClient {
+  cookie = '';
+  xsrf = '';
+  organizationId: string | null = null;
+  constructor(readonly app: ReturnType<typeof createApp>) {}
+
+  async send(
+    method: string,
+    path: string,
+    options: { json?: unknown; raw?: string; headers?: Record<string, string>; xsrf?: boolean } = {},
+  ): Promise<Reply> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.organizationId) headers['x-organization-id'] = this.organizationId;
+    if (options.xsrf !== false && this.xsrf && method !== 'GET') headers['x-xsrf-token'] = this.xsrf;
+    let body: string | undefined;
+    if (options.json !== undefined) body = JSON.stringify(options.json);
+    if (options.raw !== undefined) body = options.raw;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, options.headers);
+    const response = await this.app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('castaway_session='));
+    if (setCookie) this.cookie = setCookie.split(';')[0]!.endsWith('=') ? '' : setCookie.split(';')[0]!;
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.send('GET', path, headers ? { headers } : {});
+  patch = (path: string, json: unknown, headers?: Record<string, string>) => this.send('PATCH', path, { json, ...(headers ? { headers } : {}) });
+  post = (path: string, json: unknown, headers?: Record<string, string>) => this.send('POST', path, { json, ...(headers ? { headers } : {}) });
+  delete = (path: string, headers?: Record<string, string>) => this.send('DELETE', path, headers ? { headers } : {});
+
+  async login(email: string, password = 'castaway-demo'): Promise<void> {
+    const reply = await this.post('/api/internal/session/login', { Email: email, Password: password });
+    expect(reply.status, reply.text).toBe(200);
+    const xsrf = await this.get('/api/internal/session/xsrf');
+    expect(xsrf.status).toBe(200);
+    this.xsrf = (xsrf.body as { XsrfToken: string }).XsrfToken;
+  }
+}
+
+export function fields(reply: Reply): Array<[string, string]> {
+  const body = reply.body as { Errors: Array<{ Field: string; Code: string }> };
+  return body.Errors.map((e) => [e.Field, e.Code]);
+}
