@@ -7,12 +7,18 @@ import { PAGE_SIZE_MAX, FIRST_PAGE } from '../src/domain/constants.ts';
 import { AppError, assertValid, badRequest, fieldError, malformedJson, zodFieldErrors } from './errors.ts';
 import { formError } from '../src/domain/form-errors.ts';
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function malformedJsonValue(): never {
+  throw malformedJson();
+}
+
 /** Parses the JSON body with a schema: malformed JSON and wrong types are 400, never 500. */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown;
   try {
     const text = await c.req.text();
-    raw = text.trim() === '' ? undefined : JSON.parse(text);
+    // A lone UTF-16 surrogate ("\ud800") parses but no jsonb column takes it: refuse it here, not with a 500.
+    raw = text.trim() === '' ? undefined : JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && LONE_SURROGATE.test(value) ? malformedJsonValue() : value));
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw malformedJson();
