@@ -32,12 +32,26 @@ export type AudioDecoding = {
 };
 
 type Ctx = {
+  /** Lets the event loop run (a worker must see its cancel message mid-decode). */
+  breathe: () => Promise<void> | void;
   src: ByteSource;
   chunk: number;
   signal: AbortSignal | undefined;
   progress: (bytesRead: number, final?: boolean) => void;
   warnings: MediaWarning[];
 };
+
+/** Every YIELD_INTERVAL_MS of decoding, wait one macrotask so messages (cancel) get through. */
+const YIELD_INTERVAL_MS = 50;
+function breather(): () => Promise<void> | void {
+  let last = Date.now();
+  return () => {
+    const now = Date.now();
+    if (now - last < YIELD_INTERVAL_MS) return;
+    last = now;
+    return new Promise<void>((resolve) => setTimeout(resolve, 0));
+  };
+}
 
 function progressReporter(total: number, onProgress: DecodeOptions['onProgress']) {
   let last = -Infinity;
@@ -59,6 +73,7 @@ export async function openAudioDecoding(src: ByteSource, opts: DecodeOptions = {
   if (!format) throw new MediaError(MediaErrorCode.NotAudio, 'The file is not audio in a format we accept');
   const warnings: MediaWarning[] = [];
   const ctx: Ctx = {
+    breathe: breather(),
     src,
     chunk: opts.chunkBytes ?? DEFAULT_CHUNK_BYTES,
     signal: opts.signal,
@@ -143,6 +158,7 @@ async function* mp3Blocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> 
   let errors = 0;
   try {
     for (let off = 0; off < src.size; off += ctx.chunk) {
+      await ctx.breathe();
       throwIfAborted(ctx.signal);
       const bytes = await src.read(off, ctx.chunk);
       walker.feed(bytes, off);
@@ -195,6 +211,7 @@ async function* flacBlocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock>
   };
   try {
     for (let off = 0; off < src.size; off += ctx.chunk) {
+      await ctx.breathe();
       throwIfAborted(ctx.signal);
       const bytes = await src.read(off, ctx.chunk);
       const block = emit(await decoder.decode(bytes));
@@ -223,6 +240,7 @@ async function* pcmBlocks(ctx: Ctx, container: 'wav' | 'aiff'): AsyncGenerator<P
   const end = enc.dataOffset + enc.dataLength - (enc.dataLength % frameBytes);
   if (end <= enc.dataOffset) throw new MediaError(MediaErrorCode.Truncated, 'The file ends before any audio could be decoded');
   for (let off = enc.dataOffset; off < end; off += chunk) {
+    await ctx.breathe();
     throwIfAborted(ctx.signal);
     const bytes = await src.read(off, Math.min(chunk, end - off));
     ctx.progress(off + bytes.length);
@@ -252,6 +270,7 @@ async function* mediabunnyBlocks(ctx: Ctx): AsyncGenerator<PcmBlock> {
     const sink = new AudioSampleSink(track);
     for await (const sample of sink.samples()) {
       try {
+        await ctx.breathe();
         throwIfAborted(ctx.signal);
         const channels: Float32Array[] = [];
         for (let c = 0; c < sample.numberOfChannels; c++) {

@@ -1,0 +1,48 @@
+// Main-thread client of the decode worker: one lazily started worker, jobs cancelable with an
+// AbortSignal, results cached per audio so a clip opened offline draws at once.
+import * as Comlink from 'comlink';
+import type { DecodeProgress } from '../../src/media/decode.ts';
+import { MediaError, MediaErrorCode } from '../../src/media/errors.ts';
+import type { Waveform } from '../../src/media/peaks.ts';
+import type { AnalyzeInput, DecodeWorkerApi } from './decode-api.ts';
+import { cacheStorageWaveformCache, type WaveformCache } from './waveform-cache.ts';
+
+let worker: Comlink.Remote<DecodeWorkerApi> | null = null;
+
+export function decodeWorker(): Comlink.Remote<DecodeWorkerApi> {
+  worker ??= Comlink.wrap<DecodeWorkerApi>(new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module', name: 'audio-decode' }));
+  return worker;
+}
+
+export type WaveformData = { durationSeconds: number; sampleRate: number; waveforms: Waveform[]; fromCache: boolean };
+
+/** A stable cache key for a picked file (name, size, last modified) or a server URL. */
+export function audioCacheKey(input: AnalyzeInput): string {
+  if (input.kind === 'url') return `url:${input.url}`;
+  const f = input.blob as Blob & { name?: string; lastModified?: number };
+  return `file:${f.name ?? ''}:${f.size}:${f.lastModified ?? 0}`;
+}
+
+export async function waveformFor(
+  input: AnalyzeInput,
+  options: { signal?: AbortSignal; onProgress?: (p: DecodeProgress) => void; cache?: WaveformCache | null; cacheKey?: string } = {},
+): Promise<WaveformData> {
+  const cache = options.cache === undefined ? await cacheStorageWaveformCache() : options.cache;
+  const key = options.cacheKey ?? audioCacheKey(input);
+  const cached = await cache?.get(key);
+  if (cached) return { ...cached, fromCache: true };
+  if (options.signal?.aborted) throw new MediaError(MediaErrorCode.Aborted, 'Decoding was cancelled');
+  const w = decodeWorker();
+  const jobId = crypto.randomUUID();
+  const onAbort = () => void w.cancel(jobId);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const r = await w.analyze(jobId, input, null, options.onProgress ? Comlink.proxy(options.onProgress) : null);
+    if (!r.ok) throw new MediaError(r.code, r.message, r.details);
+    const data = { durationSeconds: r.durationSeconds, sampleRate: r.sampleRate, waveforms: r.waveforms };
+    await cache?.put(key, data);
+    return { ...data, fromCache: false };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
