@@ -25,7 +25,7 @@ class HttpClient {
   async send(
     method: string,
     path: string,
-    options: { body?: string | Uint8Array; json?: unknown; headers?: Record<string, string>; xsrf?: boolean } = {},
+    options: { body?: string | Blob; json?: unknown; headers?: Record<string, string>; xsrf?: boolean } = {},
   ): Promise<Reply> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers.cookie = this.cookie;
@@ -274,7 +274,7 @@ describe.each(storeKinds)('HTTP edges on %s', (kind) => {
 
     it('a body of invalid UTF-8 bytes is 400', async () => {
       const bytes = new Uint8Array([0x7b, 0x22, 0x54, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
-      const reply = await client.send('PATCH', `/api/v1/clips/${clipId}`, { body: bytes, headers: { 'content-type': 'application/json' } });
+      const reply = await client.send('PATCH', `/api/v1/clips/${clipId}`, { body: new Blob([bytes]), headers: { 'content-type': 'application/json' } });
       expect(reply.status).toBeGreaterThanOrEqual(400);
       expect(reply.status).toBeLessThan(500);
     });
