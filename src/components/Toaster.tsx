@@ -2,6 +2,7 @@
 // on hover or focus and resumes afterwards, a swipe of 50px or more dismisses, Escape closes,
 // F8 moves focus to the newest toast; the close control is labelled 'Close'; each type has its icon.
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../domain/constants.ts';
 import { m } from '../paraglide/messages.js';
 import { dismissToast, useToasts, type Toast, type ToastType } from '../lib/toast.ts';
@@ -36,14 +37,17 @@ export function Toaster() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-  return (
-    <section aria-label={`${m.app_toast_region()} (${TOAST_HOTKEY})`} className="toaster">
+  // A portal on <body> marked as a live announcer: modal dialogs hide everything else from
+  // assistive technology, but a toast raised from inside a dialog must still be heard and seen.
+  return createPortal(
+    <section aria-label={`${m.app_toast_region()} (${TOAST_HOTKEY})`} className="toaster" data-live-announcer="">
       <ol ref={region}>
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} />
         ))}
       </ol>
-    </section>
+    </section>,
+    document.body,
   );
 }
 

@@ -1,0 +1,84 @@
+// Toast timing of section 4 under Playwright's fake clock: 5000 ms by default, paused on hover
+// and on focus, F8 focuses, Escape closes, a swipe of 50px or more dismisses, 'Close' closes.
+import { expect, test, type Page } from '@playwright/test';
+import { logIn, openFirstClip } from './support.ts';
+
+let n = 0;
+async function raiseToast(page: Page) {
+  await page.getByLabel('Title', { exact: true }).fill(`Toast trigger ${++n}`);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const toast = page.locator('.toast').filter({ hasText: 'Changes saved' });
+  await expect(toast).toHaveCount(1);
+  return toast;
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.clock.install();
+  await logIn(page);
+  await openFirstClip(page);
+});
+
+async function pause(page: Page) {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 100);
+}
+
+test('a toast closes after 5000 ms, not before', async ({ page }) => {
+  await pause(page);
+  const toast = await raiseToast(page);
+  await page.clock.runFor(4900);
+  await expect(toast).toBeVisible();
+  await page.clock.runFor(200);
+  await expect(toast).toHaveCount(0);
+});
+
+test('hovering pauses the timer and leaving resumes it', async ({ page }) => {
+  await pause(page);
+  const toast = await raiseToast(page);
+  await page.clock.runFor(1000);
+  await toast.hover();
+  await page.clock.runFor(20_000);
+  await expect(toast).toBeVisible();
+  await page.mouse.move(5, 400);
+  await page.clock.runFor(3900);
+  await expect(toast).toBeVisible();
+  await page.clock.runFor(200);
+  await expect(toast).toHaveCount(0);
+});
+
+test('F8 focuses the toast (pausing it) and Escape closes it', async ({ page }) => {
+  await pause(page);
+  const toast = await raiseToast(page);
+  await page.keyboard.press('F8');
+  await expect(toast).toBeFocused();
+  await page.clock.runFor(20_000);
+  await expect(toast).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(toast).toHaveCount(0);
+});
+
+test('a swipe of 50px dismisses, a shorter one does not; Close closes', async ({ page }) => {
+  await pause(page);
+  const toast = await raiseToast(page);
+  const box = (await toast.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 40, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 70, y, { steps: 4 });
+  await page.mouse.up();
+  await expect(toast).toBeVisible();
+  await page.mouse.move(box.x + 40, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 95, y, { steps: 4 });
+  await page.mouse.up();
+  await expect(toast).toHaveCount(0);
+
+  const again = await raiseToast(page);
+  await again.getByRole('button', { name: 'Close' }).click();
+  await expect(again).toHaveCount(0);
+});
+
+test('each toast type carries its own icon', async ({ page }) => {
+  const toast = await raiseToast(page);
+  await expect(toast.getByRole('img', { name: 'Success' })).toBeVisible();
+});
