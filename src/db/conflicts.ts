@@ -14,7 +14,7 @@ export class ConflictNotFoundError extends Error {
 
 export type FieldChoice = Record<string, 'mine' | 'theirs'>;
 
-async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntry) => string[] | 'delete'): Promise<void> {
+async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntry) => string[] | 'delete', newId: () => string): Promise<void> {
   await d.transaction('rw', [d.conflicts, d.outbox, d.shadows, d.clips, d.playlists, d.programs, d.recordings, d.annotations, d.networks, d.organizations], async () => {
     const c = await d.conflicts.get(conflictId);
     if (!c) throw new ConflictNotFoundError(conflictId);
@@ -22,7 +22,7 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     await d.conflicts.delete(conflictId);
     const base = c.serverRow['ModifiedAtUtc'];
     const common = {
-      id: crypto.randomUUID(),
+      id: newId(),
       entity: c.entity,
       entityId: c.entityId,
       path: c.mutation.path,
@@ -44,19 +44,20 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
   });
 }
 
-export function conflictsApi(d: CastawayDb) {
+export function conflictsApi(d: CastawayDb, options: { newId?: () => string } = {}) {
+  const newId = options.newId ?? (() => crypto.randomUUID());
   return {
     /** Sends the user's values of every conflicting field (or the delete) again, on the new base. */
-    keepMine: (conflictId: string) => resolve(d, conflictId, (c) => (c.mutation.method === 'DELETE' ? 'delete' : c.fields.map((f) => f.field))),
+    keepMine: (conflictId: string) => resolve(d, conflictId, (c) => (c.mutation.method === 'DELETE' ? 'delete' : c.fields.map((f) => f.field)), newId),
     /** Accepts the server's values: nothing to send, the row shows the server copy. */
-    keepTheirs: (conflictId: string) => resolve(d, conflictId, () => []),
+    keepTheirs: (conflictId: string) => resolve(d, conflictId, () => [], newId),
     /** Per field: 'mine' fields are sent again on the new base, 'theirs' fields are dropped. Fields
      * not named count as 'theirs'. A delete conflict takes `{ Deleted: 'mine' }` to delete. */
     resolveFields: (conflictId: string, choice: FieldChoice) =>
       resolve(d, conflictId, (c) => {
         if (c.mutation.method === 'DELETE') return choice['Deleted'] === 'mine' ? 'delete' : [];
         return c.fields.filter((f) => choice[f.field] === 'mine').map((f) => f.field);
-      }),
+      }, newId),
   };
 }
 

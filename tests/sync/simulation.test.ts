@@ -1,0 +1,31 @@
+// CI's fixed seeds of the sync fault simulation (tests/sync/simulation.ts): ≥ 5 clients against
+// the real server with dropped, duplicated and late requests, mid-batch server restarts and
+// clients killed mid-flush; every run must converge with zero silently lost edits.
+// Any other seed: `npm run sim -- --seed N --ops M`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Server } from './harness.ts';
+import { runSimulation } from './simulation.ts';
+
+/** Fixed seeds and operations per seed, sized to keep this file near a minute on CI machines. */
+export const CI_SEEDS = [11, 23, 37, 41];
+export const CI_OPS = 250;
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('sync fault simulation', () => {
+  for (const seed of CI_SEEDS) {
+    it(`seed ${seed}: 5 clients, ${CI_OPS} random operations, all converge, no edit silently lost`, { timeout: 120_000 }, async () => {
+      const report = await runSimulation({ seed, ops: CI_OPS, clients: 5, server, log: (line) => console.log(line) });
+      expect(report.edits).toBeGreaterThan(CI_OPS / 3);
+      expect(report.applied + report.merged + report.conflicts + report.rejected).toBe(report.edits);
+      // The faults really happened in this run.
+      expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(4);
+    });
+  }
+});

@@ -1,0 +1,371 @@
+// A seeded, deterministic fault simulation of the whole sync path: N fake-indexeddb clients (each
+// its own Dexie database, running the real engine) against the real server (createApp on PGlite),
+// through a transport that drops requests, drops responses, duplicates requests and delivers some
+// requests late (after newer ones: reordered); the server restarts in the middle of a batch (after
+// committing some mutations, once even between a REST write and its recorded result) and clients
+// are killed in the middle of a flush (request sent, answer never stored) and reopened.
+//
+// Every run ends quiescent and checks:
+//   1. every client equals the server's view for its user (rows and tombstones, via a full pull);
+//   2. every local edit is accounted for: its mutation was processed by the server and it is
+//      applied (the written row has its values), merged, a conflict the user was shown, or a
+//      needs-attention item; nothing is left in any outbox. Zero silently lost.
+// All randomness comes from the seed: a failing seed replays exactly (`npm run sim -- --seed N`).
+import { randomUUID } from 'node:crypto';
+import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, setPermissions, type Client, type Server } from './harness.ts';
+import type { Transport } from '../../workers/sync/engine.ts';
+import { openLocalDb, SYNCED_TABLES } from '../../src/db/db.ts';
+import { createWrites } from '../../src/db/writes.ts';
+import { conflictsApi } from '../../src/db/conflicts.ts';
+import { createSyncEngine } from '../../workers/sync/engine.ts';
+import { LocalRowNotFoundError } from '../../src/db/writes.ts';
+import type { MutationResult, PullResponse } from '../../src/protocol/sync.ts';
+import type { PermissionEntry } from '../../src/domain/permissions.ts';
+import { deepEqual } from '../../sync-server/sync/merge.ts';
+
+export type SimOptions = { seed: number; ops: number; clients?: number; server: Server; log?: (line: string) => void };
+export type SimReport = {
+  seed: number;
+  ops: number;
+  edits: number;
+  applied: number;
+  merged: number;
+  conflicts: number;
+  rejected: number;
+  faults: Record<string, number>;
+  ms: number;
+};
+
+/** mulberry32: small, fast, good enough for choosing operations. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+    chance: (p: number) => next() < p,
+    uuid: () => {
+      const h = () => Math.floor(next() * 0x10000).toString(16).padStart(4, '0');
+      return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
+    },
+  };
+}
+
+class SimFailure extends Error {}
+
+type Sim = {
+  server: Server;
+  r: ReturnType<typeof rng>;
+  clients: Array<Client & { user: number; dbName: string }>;
+  users: Array<{ id: string; email: string }>;
+  faults: Record<string, number>;
+  late: Array<{ url: string; init: Parameters<Transport>[1]; cookie: string }>;
+  faultsOn: boolean;
+  edits: Map<string, { client: number; fields: Record<string, unknown> | null; method: string }>;
+  shownConflicts: Set<string>;
+};
+
+const count = (s: Sim, k: string) => (s.faults[k] = (s.faults[k] ?? 0) + 1);
+
+/** A transport into the real app with faults chosen by the seed. */
+function faultyTransport(s: Sim, index: number): Transport {
+  return async (url, init) => {
+    const c = s.clients[index]!;
+    const send = appTransport(s.server, () => c.cookie);
+    if (!s.faultsOn) return send(url, init);
+    const isPush = url.startsWith('/api/sync/push');
+    const roll = s.r.next();
+    if (roll < 0.04) {
+      count(s, 'requestDropped');
+      throw new TypeError('network: request dropped');
+    }
+    if (roll < 0.08) {
+      count(s, 'responseDropped');
+      await send(url, init);
+      throw new TypeError('network: response dropped');
+    }
+    if (roll < 0.11) {
+      count(s, 'duplicated');
+      await send(url, init);
+      return send(url, init);
+    }
+    if (roll < 0.14) {
+      count(s, 'delayedReordered');
+      s.late.push({ url, init, cookie: c.cookie });
+      throw new TypeError('network: timed out (the request arrives later)');
+    }
+    if (isPush && roll < 0.16) {
+      count(s, 'serverRestartMidBatch');
+      await restartMidBatch(s, c, url, init);
+      throw new TypeError('network: connection reset (server restarted)');
+    }
+    if (isPush && roll < 0.18) {
+      count(s, 'clientKilledMidFlush');
+      await send(url, init);
+      await killAndReopen(s, index);
+      throw new TypeError('client killed');
+    }
+    return send(url, init);
+  };
+}
+
+/** The server commits the first k mutations of the batch (k ≥ 1 also makes the next one's REST
+ * write without recording its result, the crash window between the two), then restarts. */
+async function restartMidBatch(s: Sim, c: Client, url: string, init: Parameters<Transport>[1]): Promise<void> {
+  const body = JSON.parse(init.body ?? '{}') as { mutations: Array<{ method: string; path: string; body: unknown; baseModifiedAtUtc: string | null }> };
+  const k = s.r.int(body.mutations.length + 1);
+  if (k > 0) {
+    await appTransport(s.server, () => c.cookie)(url, { ...init, body: JSON.stringify({ ...body, mutations: body.mutations.slice(0, k) }) });
+  }
+  const next = body.mutations[k];
+  if (next && s.r.chance(0.5)) {
+    count(s, 'crashBetweenWriteAndRecord');
+    const extra: Record<string, string> = next.baseModifiedAtUtc ? { 'if-match': `"${next.baseModifiedAtUtc}"` } : {};
+    await api(s.server, c.cookie, next.method, next.path, next.body ?? undefined, extra);
+  }
+  s.server.restart();
+}
+
+async function killAndReopen(s: Sim, index: number): Promise<void> {
+  const old = s.clients[index]!;
+  old.engine.stop();
+  old.db.close();
+  const db = openLocalDb(old.dbName);
+  const client = { ...old, db, writes: createWrites(db, { newId: s.r.uuid }), conflicts: conflictsApi(db, { newId: s.r.uuid }) };
+  client.engine = createSyncEngine({ db, organizationId: s.server.organizationId, transport: faultyTransport(s, index), setTimer: () => null, clearTimer: () => undefined });
+  s.clients[index] = client;
+}
+
+async function deliverLate(s: Sim): Promise<void> {
+  while (s.late.length > 0 && s.r.chance(0.5)) {
+    const item = s.late.splice(s.r.int(s.late.length), 1)[0]!;
+    await s.server.app.request(item.url, { method: item.init.method, headers: { ...item.init.headers, cookie: item.cookie }, ...(item.init.body ? { body: item.init.body } : {}) });
+  }
+}
+
+const WORDS = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
+const TAGS = ['news', 'sport', 'music', 'tech', 'talk'];
+
+async function liveClips(c: Client) {
+  return (await c.db.clips.toArray()).filter((x) => !x['Deleted']);
+}
+
+async function record(s: Sim, index: number, before: number, fields: Record<string, unknown> | null, method: string) {
+  const added = await s.clients[index]!.db.outbox.where('seq').above(before).toArray();
+  for (const m of added) s.edits.set(m.id, { client: index, fields, method });
+}
+
+async function lastSeq(c: Client): Promise<number> {
+  return (await c.db.outbox.orderBy('seq').last())?.seq ?? 0;
+}
+
+async function randomOp(s: Sim): Promise<void> {
+  const index = s.r.int(s.clients.length);
+  const c = s.clients[index]!;
+  const roll = s.r.next();
+  const clips = await liveClips(c);
+  const before = await lastSeq(c);
+  try {
+    if (roll < 0.22 && clips.length > 0) {
+      const fields = { Title: `${s.r.pick(WORDS)} ${s.r.int(5)}` };
+      await c.writes.updateClip(s.r.pick(clips).Id, fields);
+      await record(s, index, before, fields, 'PATCH');
+    } else if (roll < 0.44 && clips.length > 0) {
+      const which = s.r.int(4);
+      const fields: Record<string, unknown> =
+        which === 0 ? { Description: `d${s.r.int(50)}` } : which === 1 ? { Season: 1 + s.r.int(4) } : which === 2 ? { Episode: 1 + s.r.int(20) } : { Tags: TAGS.filter(() => s.r.chance(0.4)) };
+      await c.writes.updateClip(s.r.pick(clips).Id, fields);
+      await record(s, index, before, fields, 'PATCH');
+    } else if (roll < 0.52) {
+      const programs = await c.db.programs.toArray();
+      if (programs.length === 0) return;
+      const fields = { Title: `New ${s.r.pick(WORDS)}` };
+      await c.writes.createClip(s.r.pick(programs).Id, fields);
+      await record(s, index, before, fields, 'POST');
+    } else if (roll < 0.56 && clips.length > 3) {
+      await c.writes.deleteClip(s.r.pick(clips).Id);
+      await record(s, index, before, null, 'DELETE');
+    } else if (roll < 0.63) {
+      const playlists = await c.db.playlists.toArray();
+      if (playlists.length === 0) return;
+      const pl = s.r.pick(playlists);
+      const own = clips.filter((x) => x['ProgramId'] === pl['ProgramId']).map((x) => x.Id);
+      const ids = own.filter(() => s.r.chance(0.5));
+      for (let i = ids.length - 1; i > 0; i--) {
+        const j = s.r.int(i + 1);
+        [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+      }
+      await c.writes.setPlaylistClips(pl.Id, ids);
+      await record(s, index, before, { ClipIds: ids }, 'PATCH');
+    } else if (roll < 0.66 && clips.length > 0) {
+      const fields = { Episode: -1 - s.r.int(5) }; // invalid: the server rejects it
+      await c.writes.updateClip(s.r.pick(clips).Id, fields);
+      await record(s, index, before, fields, 'PATCH');
+    } else if (roll < 0.71) {
+      await resolveOne(s, c, s.r.int(3));
+    } else if (roll < 0.73) {
+      count(s, 'permissionChange');
+      await changePermissions(s);
+    } else if (roll < 0.76) {
+      await deliverLate(s);
+    } else {
+      await c.engine.flush();
+    }
+  } catch (err) {
+    if (err instanceof LocalRowNotFoundError) return; // the row vanished locally: no edit made
+    throw err;
+  }
+}
+
+async function resolveOne(s: Sim, c: Client, how: number): Promise<boolean> {
+  const conflict = await c.db.conflicts.orderBy('id').first();
+  if (!conflict) return false;
+  s.shownConflicts.add(conflict.id);
+  const before = await lastSeq(c);
+  const index = s.clients.indexOf(c as Sim['clients'][number]);
+  if (how === 0) await c.conflicts.keepTheirs(conflict.id);
+  else if (how === 1) await c.conflicts.keepMine(conflict.id);
+  else await c.conflicts.resolveFields(conflict.id, Object.fromEntries(conflict.fields.map((f, i) => [f.field, i % 2 === 0 ? 'mine' : 'theirs'])));
+  const m = (await c.db.outbox.where('seq').above(before).toArray())[0];
+  if (m) s.edits.set(m.id, { client: index, fields: m.body, method: m.method });
+  return true;
+}
+
+/** The program-scoped user (users[2]) gains or loses the second program. */
+async function changePermissions(s: Sim): Promise<void> {
+  const programs = await s.server.store.query<{ id: string }>(`SELECT id FROM programs WHERE organization_id = $1 ORDER BY name`, [s.server.organizationId]);
+  const entries: PermissionEntry[] = programs
+    .filter((_, i) => i === 0 || s.r.chance(0.5))
+    .map((p) => ({ ObjectType: 'Program', ObjectId: p.id, Permissions: { HasContentAccess: true, HasManageSettingsAccess: true } }));
+  await setPermissions(s.server, s.users[2]!.id, entries);
+}
+
+async function fullPull(s: Sim, cookie: string): Promise<PullResponse> {
+  const res = await api(s.server, cookie, 'GET', '/sync/pull?limit=5000');
+  return res.json as unknown as PullResponse;
+}
+
+function fail(s: Sim, seed: number, ops: number, message: string): never {
+  throw new SimFailure(`simulation seed ${seed} (ops ${ops}) failed: ${message}\n  replay: npm run sim -- --seed ${seed} --ops ${ops}`);
+}
+
+export async function runSimulation(o: SimOptions): Promise<SimReport> {
+  const started = performance.now();
+  const r = rng(o.seed);
+  const server = o.server;
+  await server.newOrganization();
+  const tag = `${o.seed}-${randomUUID().slice(0, 8)}`;
+  const users = [];
+  for (const [i, perms] of [null, null, 'program'].entries()) {
+    const email = `sim${i}.${tag}@example.com`;
+    const id = await addUser(server, email, perms === null ? [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: ALL_FLAGS }] : []);
+    users.push({ id, email });
+  }
+  const s: Sim = { server, r, clients: [], users, faults: {}, late: [], faultsOn: false, edits: new Map(), shownConflicts: new Set() };
+  await changePermissions(s);
+
+  // Seed content as user 0: two programs, six clips each, one playlist each.
+  const admin = await login(server, users[0]!.email);
+  for (const name of ['Evening', 'Morning']) {
+    const p = await api(server, admin, 'POST', '/v1/programs', { Name: name });
+    const pid = p.json!['Id'] as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await api(server, admin, 'POST', `/v1/programs/${pid}/clips`, { Title: `${name} ${i}`, Tags: ['news'] })).json!['Id'] as string);
+    const pl = await api(server, admin, 'POST', `/v1/programs/${pid}/playlists`, { Title: `${name} feed`, Visibility: 'Public' });
+    await api(server, admin, 'PATCH', `/v1/playlists/${pl.json!['Id']}/clips`, { ClipIds: ids.slice(0, 3) });
+  }
+
+  const n = o.clients ?? 5;
+  for (let i = 0; i < n; i++) {
+    const user = i === n - 1 ? 2 : i % 2; // two devices per full user, the last client program-scoped
+    const cookie = await login(server, users[user]!.email);
+    const dbName = `sim-${tag}-${i}`;
+    const base = makeClient(server, `c${i}`, cookie, { dbName, transport: faultyTransport(s, i), engine: { setTimer: () => null, clearTimer: () => undefined } });
+    const client = { ...base, user, dbName, writes: createWrites(base.db, { newId: r.uuid }), conflicts: conflictsApi(base.db, { newId: r.uuid }) };
+    s.clients.push(client);
+  }
+  for (const c of s.clients) await c.engine.flush();
+
+  s.faultsOn = true;
+  for (let op = 0; op < o.ops; op++) await randomOp(s);
+  s.faultsOn = false;
+
+  // Quiesce: late requests arrive, every client flushes, conflicts are all shown and answered.
+  while (s.late.length > 0) await deliverLate(s);
+  for (let round = 0; round < 20; round++) {
+    for (const c of s.clients) {
+      await c.engine.resume();
+      while (await resolveOne(s, c, round % 3)) {
+        /* answer every conflict */
+      }
+      await c.engine.flush();
+    }
+    const busy = await Promise.all(s.clients.map(async (c) => (await c.db.outbox.count()) + (await c.db.conflicts.count())));
+    if (busy.every((b) => b === 0)) break;
+    if (round === 19) fail(s, o.seed, o.ops, `clients never became quiet: ${busy.join(', ')} pending`);
+  }
+  for (const c of s.clients) await c.engine.flush();
+
+  // 1. Convergence with the server's view of each user.
+  for (const c of s.clients) {
+    const view = await fullPull(s, c.cookie);
+    for (const entity of SYNCED_TABLES) {
+      const want = new Map(view.rows.filter((x) => x.entity === entity).map((x) => [x.row.Id, comparable(x.row)]));
+      const have = new Map((await c.db[entity].toArray()).map((row) => [row.Id, comparable(row)]));
+      for (const [id, row] of want) {
+        if (!deepEqual(row, have.get(id))) fail(s, o.seed, o.ops, `${c.name} ${entity} ${id} differs from the server:\n  server ${JSON.stringify(row)}\n  client ${JSON.stringify(have.get(id))}`);
+      }
+      for (const id of have.keys()) if (!want.has(id)) fail(s, o.seed, o.ops, `${c.name} keeps ${entity} ${id} that the server does not show it`);
+    }
+    if ((await c.db.shadows.count()) !== 0) fail(s, o.seed, o.ops, `${c.name} keeps server copies with nothing pending`);
+  }
+
+  // 2. Every edit accounted for.
+  const ids = [...s.edits.keys()];
+  const stored = await server.store.query<{ id: string; result: MutationResult }>(`SELECT id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`, [ids]);
+  const results = new Map(stored.map((x) => [x.id, x.result]));
+  const tally = { applied: 0, merged: 0, conflicts: 0, rejected: 0 };
+  for (const [id, edit] of s.edits) {
+    const result = results.get(id);
+    if (!result) fail(s, o.seed, o.ops, `edit ${id} of c${edit.client} (${edit.method} ${JSON.stringify(edit.fields)}) never reached the server: silently lost`);
+    const c = s.clients[edit.client]!;
+    switch (result.status) {
+      case 'applied':
+        tally.applied++;
+        if (result.row && edit.fields && edit.method !== 'DELETE') {
+          for (const [f, v] of Object.entries(edit.fields)) {
+            if (!deepEqual(result.row[f], v)) fail(s, o.seed, o.ops, `edit ${id} reported applied but ${f} is ${JSON.stringify(result.row[f])}, not ${JSON.stringify(v)}`);
+          }
+        }
+        break;
+      case 'merged':
+        tally.merged++;
+        break;
+      case 'conflict':
+        tally.conflicts++;
+        if (!s.shownConflicts.has(id)) fail(s, o.seed, o.ops, `conflict of edit ${id} was never shown to the user`);
+        break;
+      case 'rejected':
+        tally.rejected++;
+        if (!(await c.db.needsAttention.get(id))) fail(s, o.seed, o.ops, `rejected edit ${id} is not in c${edit.client}'s needs-attention list`);
+        break;
+    }
+  }
+  for (const c of s.clients) if ((await c.db.outbox.count()) > 0) fail(s, o.seed, o.ops, `${c.name} still has queued edits`);
+
+  const report: SimReport = { seed: o.seed, ops: o.ops, edits: s.edits.size, ...tally, faults: s.faults, ms: Math.round(performance.now() - started) };
+  for (const c of s.clients) {
+    c.engine.stop();
+    c.db.close();
+    await c.db.delete();
+  }
+  o.log?.(`sim seed ${o.seed}: ${o.ops} ops, ${report.edits} edits: ${tally.applied} applied, ${tally.merged} merged, ${tally.conflicts} conflicts shown, ${tally.rejected} needs attention; faults ${JSON.stringify(s.faults)} in ${report.ms} ms`);
+  return report;
+}
