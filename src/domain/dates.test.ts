@@ -65,3 +65,10 @@ describe('Date ranges', () => {
 
   it('counts both ends of a range', () => expect(daysInRange(Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 31))).toBe(31));
 });
+
+describe('caller bounds that do not parse are ignored', () => {
+  it('an unparsable min or max does not reject a valid date', () => {
+    expect(validateDate('2024-01-01', { min: 'never', max: 'never' })).toBeNull();
+    expect(validateDateRange('2024-01-01', '2024-01-02', { min: 'never', max: 'never' })).toBeNull();
+  });
+});

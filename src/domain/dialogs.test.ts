@@ -8,6 +8,8 @@ import {
   contactDialogView,
   modalMayClose,
   resolveUnsavedPrompt,
+  swipeDismissesToast,
+  grantAccessOutcome,
   UNSAVED_TEXT,
   type ConfirmationConfig,
   type ConfirmationEvent,
@@ -133,5 +135,22 @@ describe('Unsaved changes', () => {
     expect(modalMayClose([])).toBe(true);
     expect(modalMayClose([{ vetoesClose: () => false }, { vetoesClose: () => false }])).toBe(true);
     expect(modalMayClose([{ vetoesClose: () => false }, { vetoesClose: () => true }])).toBe(false);
+  });
+});
+
+describe('Toast swipe and grant access', () => {
+  it.each([
+    [49, false],
+    [50, true],
+    [-50, true],
+    [-10, false],
+  ])('a swipe of %dpx dismisses: %s (50px or more)', (dx, dismisses) => expect(swipeDismissesToast(dx)).toBe(dismisses));
+
+  it("grant access: success reloads, 404 says 'Organization does not exist', other errors 'Error granting access'", () => {
+    expect(grantAccessOutcome({ kind: 'ok' })).toEqual({ action: 'reload' });
+    const notFound = grantAccessOutcome({ kind: 'notFound' });
+    const other = grantAccessOutcome({ kind: 'statusError' });
+    expect(notFound.action === 'alert' && domainMessage(notFound.message, {}, 'en-US')).toBe('Organization does not exist');
+    expect(other.action === 'alert' && domainMessage(other.message, {}, 'en-US')).toBe('Error granting access');
   });
 });

@@ -1,7 +1,7 @@
 // Dialog state machines of section 4 as reducers: (state, event) → state plus the effects the
 // screen performs (toasts, form reset, completion callback). Screens hold the state; nothing here
 // touches the DOM.
-import { CONFIRMATION_WORD } from './constants.ts';
+import { CONFIRMATION_WORD, TOAST_SWIPE_THRESHOLD_PX } from './constants.ts';
 import type { DomainMessageKey } from './form-errors.ts';
 
 export type DialogEffect =
@@ -119,4 +119,17 @@ export function resolveUnsavedPrompt(choice: 'ok' | 'dismiss'): 'proceed' | 'can
 /** A modal with registered unsaved-changes prompts closes only when none of them vetoes. */
 export function modalMayClose(prompts: ReadonlyArray<{ vetoesClose(): boolean }>): boolean {
   return !prompts.some((p) => p.vetoesClose());
+}
+
+// ── Toast gestures and the grant-access outcome ─────────────────────────────────────────────
+
+/** A swipe of 50px or more, either way, dismisses a toast. */
+export function swipeDismissesToast(deltaPx: number): boolean {
+  return Math.abs(deltaPx) >= TOAST_SWIPE_THRESHOLD_PX;
+}
+
+/** Grant access (section 6): success reloads; 404 alerts 'Organization does not exist'; else 'Error granting access'. */
+export function grantAccessOutcome(result: { kind: string }): { action: 'reload' } | { action: 'alert'; message: DomainMessageKey } {
+  if (result.kind === 'ok') return { action: 'reload' };
+  return { action: 'alert', message: result.kind === 'notFound' ? 'domain_grant_access_not_found' : 'domain_grant_access_error' };
 }
