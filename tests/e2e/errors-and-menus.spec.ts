@@ -1,0 +1,117 @@
+// Error pages of sections 2 and 8, and the menus each demo user sees (sections 2, 4 and 6).
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO, logIn, organizationIdOf } from './support.ts';
+
+const UNKNOWN = '0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99';
+
+async function openOrganization(page: Page) {
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  return organizationIdOf(page);
+}
+
+async function menuItems(page: Page, menu: string): Promise<string[]> {
+  await page.getByRole('button', { name: menu }).click();
+  const content = page.getByRole('menu');
+  await expect(content).toBeVisible();
+  const texts = (await content.locator('.menu-item, .menu-group-label, .menu-text').allTextContents()).map((t) => t.trim());
+  await page.keyboard.press('Escape');
+  return texts;
+}
+
+test('unknown routes, ids and organizations show their error pages with Home and Reload page', async ({ page }) => {
+  await logIn(page);
+  const org = await openOrganization(page);
+
+  await page.goto('/a/b/c/d/e/f/g');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+  await expect(page.getByRole('link', { name: 'Home', exact: true })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('button', { name: 'Reload page' })).toBeVisible();
+
+  await page.goto('/not-an-id');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+  await expect(page.getByText('"not-an-id" is not a valid organization id.')).toBeVisible();
+
+  await page.goto(`/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+  await expect(page.getByRole('button', { name: 'Grant access' })).toHaveCount(0);
+
+  await page.goto(`/${org}/programs/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Program not found');
+  await expect(page.getByRole('link', { name: 'Home', exact: true })).toHaveAttribute('href', `/${org}`);
+
+  await page.goto(`/${org}/programs/${UNKNOWN}/clips/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Clip not found');
+  await page.goto(`/${org}/programs/${UNKNOWN}/playlists/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Playlist not found');
+  await page.goto(`/${org}/programs/${UNKNOWN}/recordings/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Recording not found');
+  await page.goto(`/${org}/programs/${UNKNOWN}/clips/nope`);
+  await expect(page.getByText('"nope" is not a valid clip id.')).toBeVisible();
+});
+
+test('Organization not found offers Grant access to an admin, with the 404 alert', async ({ page }) => {
+  await logIn(page, 'admin@example.com', DEMO.password);
+  await page.goto(`/${UNKNOWN}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+  await page.getByRole('button', { name: 'Grant access' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Organization does not exist');
+});
+
+test('demo user: programs and Switch organization, no Admin section, Account settings, the help menu with the version', async ({ page }) => {
+  await logIn(page);
+  await openOrganization(page);
+  const org = await menuItems(page, 'Organization');
+  expect(org).toContain('Organization programs');
+  expect(org).toContain('Switch organization');
+  expect(org).not.toContain('Admin');
+  expect(org).not.toContain('Enterprises');
+  const user = await menuItems(page, 'Account');
+  expect(user).toContain('Account settings');
+  expect(user).toContain('Log out');
+  expect(await menuItems(page, 'Help')).toEqual(['Documentation', 'Contact support', 'Service status', 'About', 'Terms and policies', 'Version: 1.0.2625']);
+  await expect(page.getByRole('link', { name: 'Castaway Studio home' })).toHaveAttribute('href', new RegExp(`^/${organizationIdOf(page)}$`));
+});
+
+test('admin sees the Admin section with Billing & features, and Enterprises', async ({ page }) => {
+  await logIn(page, 'admin@example.com', DEMO.password);
+  await openOrganization(page);
+  const org = await menuItems(page, 'Organization');
+  expect(org).toEqual(expect.arrayContaining(['Admin', 'Organization settings (admin)', 'Admin settings', 'Object search', 'Billing & features', 'Enterprises']));
+  expect(org).not.toContain('Switch organization');
+});
+
+test('support sees the Admin section without Billing & features or Enterprises', async ({ page }) => {
+  await logIn(page, 'support@example.com', DEMO.password);
+  await openOrganization(page);
+  const org = await menuItems(page, 'Organization');
+  expect(org).toEqual(expect.arrayContaining(['Admin', 'Admin settings', 'Object search']));
+  expect(org).not.toContain('Billing & features');
+  expect(org).not.toContain('Enterprises');
+});
+
+test('reseller sees Enterprises and no Admin section', async ({ page }) => {
+  await logIn(page, 'reseller@example.com', DEMO.password);
+  await openOrganization(page);
+  const org = await menuItems(page, 'Organization');
+  expect(org).toContain('Enterprises');
+  expect(org).not.toContain('Admin');
+});
+
+test('an unactivated user gets the menus but no Account settings', async ({ page }) => {
+  await logIn(page, 'newbie@example.com', DEMO.password);
+  await expect(page.getByText('Your account is not activated yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Organization' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Help' })).toBeVisible();
+  const user = await menuItems(page, 'Account');
+  expect(user).not.toContain('Account settings');
+  expect(user).toContain('Log out');
+});
+
+test('logged out: the login screen and no menus', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Castaway Studio');
+  await expect(page.getByRole('img', { name: 'A microphone in front of sound waves' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Help' })).toHaveCount(0);
+  await expect(page).toHaveTitle('Castaway Studio');
+});
