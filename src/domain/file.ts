@@ -41,3 +41,27 @@ export function validateFile(file: FileFacts | null | undefined, options: FileOp
   }
   return null;
 }
+
+export type FileField = 'file' | 'fileName';
+
+/**
+ * Every file rule that fails, each with the part of the upload it concerns, for request bodies
+ * where the server reports all problems at once (screens show the first, via validateFile).
+ */
+export function fileErrors(file: FileFacts, options: FileOptions = {}): Array<{ field: FileField; error: FormError }> {
+  const maxBytes = options.maxBytes ?? AUDIO_FILE_MAX_BYTES;
+  const extensions = options.extensions ?? AUDIO_EXTENSIONS;
+  const errors: Array<{ field: FileField; error: FormError }> = [];
+  const add = (field: FileField, error: FormError) => errors.push({ field, error });
+  if (file.cloudOnly === true) add('file', formError('cloudOnlyFile', 'domain_file_cloud_only'));
+  if (file.size === 0) add('file', formError('emptyFile', 'domain_file_empty'));
+  const named = file.name.trim() !== '';
+  if (!named) add('fileName', formError('emptyFileName', 'domain_file_name_empty'));
+  if (file.size > maxBytes) {
+    add('file', formError('fileTooLarge', 'domain_file_too_large', { maxSize: formatFileSize(maxBytes), size: formatFileSize(file.size) }));
+  }
+  if (named && !extensions.includes(fileExtension(file.name))) {
+    add('fileName', formError('invalidFileExtension', 'domain_file_extension', { formats: extensions.join(', ') }));
+  }
+  return errors;
+}

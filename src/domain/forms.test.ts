@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateDomain, validateDomains } from './domain-name.ts';
-import { fileExtension, formatFileSize, validateFile } from './file.ts';
+import { fileErrors, fileExtension, formatFileSize, validateFile } from './file.ts';
 import { validatePassword, validatePasswordChange } from './password.ts';
 import { buildContactRequest, contactPrefill, validateContactForm } from './contact.ts';
 import { checkFieldNames, collectFieldErrors, sectionsToExpand } from './form-builder.ts';
@@ -74,6 +74,20 @@ describe('File', () => {
     [1024 * 1024, '1 MB'],
     [1.25 * 1024 * 1024, '1.3 MB'],
   ])('sizes display in KB below 1 MB, else MB: %d → %s', (bytes, out) => expect(formatFileSize(bytes)).toBe(out));
+
+  it('reports every failing rule with its field for request bodies', () => {
+    expect(fileErrors({ name: ' ', size: 0 }).map((e) => [e.field, e.error.type])).toEqual([
+      ['file', 'emptyFile'],
+      ['fileName', 'emptyFileName'],
+    ]);
+    const big = fileErrors({ name: 'a.txt', size: 3 * 1024 * 1024, cloudOnly: true }, { maxBytes: 1024 * 1024 });
+    expect(big.map((e) => text(e.error))).toEqual([
+      'This file is stored only in the cloud; download it to your device first',
+      'File cannot be larger than 1 MB (received 3 MB)',
+      'This file type is not supported. Accepted formats: m4a, mp3, mp4, aac, wav, flac, aif, aiff',
+    ]);
+    expect(fileErrors({ name: 'a.flac', size: 10 })).toEqual([]);
+  });
 
   it('reads extensions', () => {
     expect(fileExtension('.hidden')).toBe('');
