@@ -1,0 +1,513 @@
+// The authorization matrix of issue 2: every demo user × every endpoint family × own and other
+// organization, on PGlite and on PostgreSQL. Section 6 decides who may do what (organization,
+// network and program scopes; the seven Has… flags); section 7/8: "404 gives not found with no
+// body" — a row of another organization answers 404 with an empty body, exactly like a row that
+// does not exist, so no caller learns that it is there.
+//
+// What each user may do is written out below from the seed (sync-server/seed.ts) and section 6,
+// not recomputed with the server's own permission code.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, PROGRAMS, seed, seedId } from '../../sync-server/seed.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+
+type App = ReturnType<typeof createApp>;
+type Reply = { status: number; text: string; body: unknown };
+
+/** A cookie-keeping client over app.request, acting in one organization (x-organization-id). */
+class Caller {
+  cookie = '';
+  xsrf = '';
+  constructor(
+    readonly app: App,
+    readonly organizationId: string | null,
+  ) {}
+
+  async send(method: string, path: string, json?: unknown, organizationId = this.organizationId): Promise<Reply> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers.cookie = this.cookie;
+    if (organizationId) headers['x-organization-id'] = organizationId;
+    if (method !== 'GET' && this.xsrf) headers['x-xsrf-token'] = this.xsrf;
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const response = await this.app.request(path, { method, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('castaway_session='));
+    if (cookie) this.cookie = cookie.split(';')[0]!;
+    const text = await response.text();
+    return { status: response.status, text, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  async login(email: string): Promise<void> {
+    const reply = await this.send('POST', '/api/internal/session/login', { Email: email, Password: DEMO_PASSWORD }, null);
+    expect(reply.status, reply.text).toBe(200);
+    this.xsrf = ((await this.send('GET', '/api/internal/session/xsrf', undefined, null)).body as { XsrfToken: string }).XsrfToken;
+  }
+}
+
+// ── The seed's rows ─────────────────────────────────────────────────────────────────────────
+const programIndex = (key: string) => PROGRAMS.findIndex((p) => p.key === key);
+/** Clips are dealt round-robin over PROGRAMS; the first clip of a program is clip:<its index>. */
+const clipOf = (key: string) => seedId(`clip:${programIndex(key)}`);
+const DEMO_PROGRAMS = PROGRAMS.filter((p) => p.org === ORG_DEMO).map((p) => seedId(`program:${p.key}`));
+const PODCASTS_PROGRAMS = PROGRAMS.filter((p) => p.org === ORG_PODCASTS).map((p) => seedId(`program:${p.key}`));
+
+type OrgRows = {
+  organizationId: string;
+  network: string;
+  otherNetwork: string;
+  programs: string[];
+  networks: string[];
+};
+const ORGS: Record<'demo' | 'podcasts', OrgRows> = {
+  demo: {
+    organizationId: ORG_DEMO,
+    network: seedId('network:news'),
+    otherNetwork: seedId('network:sport'),
+    programs: DEMO_PROGRAMS,
+    networks: ['news', 'sport', 'culture'].map((k) => seedId(`network:${k}`)),
+  },
+  podcasts: {
+    organizationId: ORG_PODCASTS,
+    network: seedId('network:originals'),
+    otherNetwork: seedId('network:originals'),
+    programs: PODCASTS_PROGRAMS,
+    networks: [seedId('network:originals')],
+  },
+};
+
+/** Rows of one program: what the per-program checks touch. */
+const programRows = (key: string) => ({
+  program: seedId(`program:${key}`),
+  name: PROGRAMS[programIndex(key)]!.name,
+  clip: clipOf(key),
+  playlist: seedId(`playlist:${key}:feed`),
+  recording: seedId(`recording:${key}:Finalized`),
+  annotation: seedId(`annotation:${key}:Finalized:0`),
+});
+
+// ── Who may do what (section 6 applied to the seed's permission entries) ──────────────────────
+type Profile = {
+  email: string;
+  /** The organization the user acts in (x-organization-id) and the one whose rows must stay hidden. */
+  own: 'demo' | 'podcasts';
+  other: 'demo' | 'podcasts';
+  memberOf: string[];
+  sessionType: 'activated' | 'unactivated';
+  /** A program of the own organization with content access, and one without (null: none such). */
+  contentProgram: string | null;
+  noContentProgram: string | null;
+  /** Networks and programs listed (any flag held on them). */
+  networks: string[];
+  programs: string[];
+  /** HasManageOrganizationSettingsAccess at Organization scope: network writes. */
+  manageOrganization: boolean;
+  /** HasContentAccess + HasManageSettingsAccess on a program: program writes. */
+  manageProgramSettings: boolean;
+  /** HasManageUserAccess at Organization scope: the organization's users. */
+  manageUsers: boolean;
+};
+
+const everything = (own: 'demo' | 'podcasts') => ({
+  networks: ORGS[own].networks,
+  programs: ORGS[own].programs,
+});
+
+const PROFILES: Profile[] = [
+  {
+    email: 'demo@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO, ORG_PODCASTS],
+    sessionType: 'activated',
+    contentProgram: 'world',
+    noContentProgram: null,
+    ...everything('demo'),
+    manageOrganization: true,
+    manageProgramSettings: true,
+    manageUsers: true,
+  },
+  {
+    email: 'producer@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO],
+    sessionType: 'activated',
+    contentProgram: 'morning',
+    noContentProgram: 'world',
+    // Program scope on Morning Briefing (Castaway News) and Book Club (Castaway Culture).
+    networks: [seedId('network:news'), seedId('network:culture')],
+    programs: [seedId('program:morning'), seedId('program:bookclub')],
+    manageOrganization: false,
+    manageProgramSettings: false,
+    manageUsers: false,
+  },
+  {
+    email: 'analyst@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO],
+    sessionType: 'activated',
+    // Analytics access only: programs and networks are listed, their content is not open.
+    contentProgram: null,
+    noContentProgram: 'world',
+    ...everything('demo'),
+    manageOrganization: false,
+    manageProgramSettings: false,
+    manageUsers: false,
+  },
+  {
+    email: 'admin@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO],
+    sessionType: 'activated',
+    contentProgram: 'soundcheck',
+    noContentProgram: null,
+    ...everything('demo'),
+    manageOrganization: true,
+    manageProgramSettings: true,
+    manageUsers: true,
+  },
+  {
+    email: 'support@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO],
+    sessionType: 'activated',
+    contentProgram: 'matchday',
+    noContentProgram: null,
+    ...everything('demo'),
+    manageOrganization: false,
+    manageProgramSettings: false,
+    manageUsers: false,
+  },
+  {
+    email: 'reseller@example.com',
+    own: 'podcasts',
+    other: 'demo',
+    memberOf: [ORG_PODCASTS],
+    sessionType: 'activated',
+    contentProgram: 'tinkerers',
+    noContentProgram: null,
+    ...everything('podcasts'),
+    manageOrganization: false,
+    manageProgramSettings: false,
+    manageUsers: false,
+  },
+  {
+    email: 'newbie@example.com',
+    own: 'demo',
+    other: 'podcasts',
+    memberOf: [ORG_DEMO],
+    sessionType: 'unactivated',
+    contentProgram: 'screen',
+    noContentProgram: null,
+    ...everything('demo'),
+    manageOrganization: false,
+    manageProgramSettings: false,
+    manageUsers: false,
+  },
+];
+
+/** A program of the other organization, for the no-leak checks. */
+const OTHER_PROGRAM: Record<'demo' | 'podcasts', string> = { demo: 'business', podcasts: 'deepdive' };
+
+const ids = (reply: Reply) => ((reply.body as { Items: Array<{ Id: string }> }).Items ?? []).map((x) => x.Id).sort();
+const orgsOf = (reply: Reply) => new Set((reply.body as { Items: Array<{ OrganizationId: string }> }).Items.map((x) => x.OrganizationId));
+const sorted = (list: string[]) => [...list].sort();
+
+function expectNotFound(reply: Reply, what: string) {
+  expect(reply.status, what).toBe(404);
+  expect(reply.text, `${what}: a 404 has no body`).toBe('');
+}
+
+describe.each(storeKinds)('authorization matrix on %s', (kind) => {
+  let test: TestStore;
+  let app: App;
+  const callers = new Map<string, Caller>();
+  const userIds = new Map<string, string>();
+
+  beforeAll(async () => {
+    test = await openTestStore(kind);
+    // 240 clips: 20 per program, enough for every check and quick to seed on both stores.
+    await seed(test.store, { clips: 240 });
+    app = createApp({ store: test.store, bus: createMemoryBus() });
+    for (const profile of PROFILES) {
+      const caller = new Caller(app, ORGS[profile.own].organizationId);
+      await caller.login(profile.email);
+      callers.set(profile.email, caller);
+      const session = await caller.send('GET', '/api/internal/session');
+      userIds.set(profile.email, (session.body as { User: { Id: string } }).User.Id);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  it('refuses every family without a session (401, no body)', async () => {
+    const anonymous = new Caller(app, ORG_DEMO);
+    const p = programRows('morning');
+    for (const path of [
+      '/api/v1/networks',
+      '/api/v1/programs',
+      `/api/v1/playlists/${p.playlist}`,
+      `/api/v1/clips/${p.clip}`,
+      `/api/v1/recordings/${p.recording}`,
+      `/api/v1/recordings/${p.recording}/annotations`,
+      '/api/v1/users',
+      '/api/v1/reference-data/languages',
+      '/api/internal/users/me/organizations',
+    ]) {
+      const reply = await anonymous.send('GET', path);
+      expect(reply.status, path).toBe(401);
+      expect(reply.text, path).toBe('');
+    }
+  });
+
+  describe.each(PROFILES)('$email', (profile) => {
+    const caller = () => callers.get(profile.email)!;
+    const own = ORGS[profile.own];
+    const other = ORGS[profile.other];
+    const otherRows = programRows(OTHER_PROGRAM[profile.other]);
+
+    it('session and organizations: sees exactly its memberships', async () => {
+      const session = await caller().send('GET', '/api/internal/session');
+      expect(session.body).toMatchObject({
+        Type: profile.sessionType,
+        User: { Email: profile.email },
+        UserBelongsToMultipleOrganizations: profile.memberOf.length > 1,
+      });
+      const orgs = await caller().send('GET', '/api/internal/users/me/organizations');
+      expect(orgs.status).toBe(200);
+      expect((orgs.body as Array<{ Id: string }>).map((o) => o.Id).sort()).toEqual(sorted(profile.memberOf));
+      expect((await caller().send('GET', `/api/internal/users/me/organizations/${own.organizationId}`)).status).toBe(200);
+      const permissions = await caller().send('GET', '/api/internal/users/me/organizations/permissions');
+      expect(permissions.status).toBe(200);
+      expect(permissions.body).toMatchObject({ OrganizationId: own.organizationId });
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('GET', `/api/internal/users/me/organizations/${other.organizationId}`), 'other organization');
+        // Acting in an organization one is not a member of: 404 on every family, reference data included.
+        for (const path of ['/api/v1/programs', '/api/v1/networks', '/api/v1/users', '/api/v1/reference-data/countries']) {
+          expectNotFound(await caller().send('GET', path, undefined, other.organizationId), `${path} as a non-member`);
+        }
+      }
+    });
+
+    it('reference data: open to every member, the same lists in every organization', async () => {
+      for (const list of ['languages', 'countries', 'time-zones', 'podcast-categories', 'normalization-presets']) {
+        const reply = await caller().send('GET', `/api/v1/reference-data/${list}`);
+        expect(reply.status, list).toBe(200);
+        expect((reply.body as unknown[]).length, list).toBeGreaterThan(0);
+      }
+      if (profile.memberOf.includes(other.organizationId)) {
+        const here = await caller().send('GET', '/api/v1/reference-data/languages');
+        const there = await caller().send('GET', '/api/v1/reference-data/languages', undefined, other.organizationId);
+        expect(there.body).toEqual(here.body);
+      }
+    });
+
+    it('networks', async () => {
+      const list = await caller().send('GET', '/api/v1/networks');
+      expect(list.status).toBe(200);
+      expect(ids(list)).toEqual(sorted(profile.networks));
+      const visible = profile.networks.includes(own.otherNetwork);
+      expect((await caller().send('GET', `/api/v1/networks/${own.otherNetwork}`)).status).toBe(visible ? 200 : 403);
+      const name = (await caller().send('GET', `/api/v1/networks/${own.network}`, undefined, own.organizationId)).body as { Name?: string };
+      const patch = await caller().send('PATCH', `/api/v1/networks/${own.network}`, { Name: name.Name ?? 'Network' });
+      expect(patch.status, patch.text).toBe(profile.manageOrganization ? 200 : 403);
+      if (patch.status === 403) expect(patch.text).toBe('');
+    });
+
+    it('programs', async () => {
+      const list = await caller().send('GET', '/api/v1/programs');
+      expect(list.status).toBe(200);
+      expect(ids(list)).toEqual(sorted(profile.programs));
+      expect(orgsOf(list)).toEqual(new Set([own.organizationId]));
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        const listed = profile.programs.includes(p.program);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}`)).status).toBe(listed ? 200 : 403);
+        expect((await caller().send('PATCH', `/api/v1/programs/${p.program}`, { Name: p.name })).status).toBe(403);
+      }
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}`)).status).toBe(200);
+        const patch = await caller().send('PATCH', `/api/v1/programs/${p.program}`, { Name: p.name });
+        expect(patch.status, patch.text).toBe(profile.manageProgramSettings ? 200 : 403);
+      }
+    });
+
+    it('playlists', async () => {
+      const list = await caller().send('GET', '/api/v1/playlists');
+      expect(list.status).toBe(200);
+      const programsOfItems = new Set((list.body as { Items: Array<{ ProgramId: string }> }).Items.map((x) => x.ProgramId));
+      if (profile.contentProgram) expect(programsOfItems).toContain(programRows(profile.contentProgram).program);
+      if (profile.noContentProgram) {
+        expect(programsOfItems).not.toContain(programRows(profile.noContentProgram).program);
+        const p = programRows(profile.noContentProgram);
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}`)).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}/clips`)).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/playlists`)).status).toBe(403);
+        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(403);
+      }
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}`)).status).toBe(200);
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}/clips`)).status).toBe(200);
+        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(200);
+      }
+    });
+
+    it('clips', async () => {
+      const list = await caller().send('GET', '/api/v1/clips?pageSize=2500');
+      expect(list.status).toBe(200);
+      const clipPrograms = new Set((list.body as { Items: Array<{ ProgramId: string }> }).Items.map((x) => x.ProgramId));
+      if (!profile.contentProgram) expect(clipPrograms.size).toBe(0);
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        expect(clipPrograms).not.toContain(p.program);
+        expect((await caller().send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/clips`)).status).toBe(403);
+        expect((await caller().send('PATCH', `/api/v1/clips/${p.clip}`, { Description: 'Not mine' })).status).toBe(403);
+        expect((await caller().send('DELETE', `/api/v1/clips/${p.clip}`)).status).toBe(403);
+        expect((await caller().send('POST', `/api/v1/programs/${p.program}/clips`, { Title: 'Not mine' })).status).toBe(403);
+        // Asked by id, a clip one may not read is simply not in the list.
+        expect(ids(await caller().send('GET', `/api/v1/clips?clipIds=${p.clip}`))).toEqual([]);
+      }
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        expect(clipPrograms).toContain(p.program);
+        expect((await caller().send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(200);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/clips`)).status).toBe(200);
+        const patch = await caller().send('PATCH', `/api/v1/clips/${p.clip}`, { Description: `Edited by ${profile.email}` });
+        expect(patch.status, patch.text).toBe(200);
+        const created = await caller().send('POST', `/api/v1/programs/${p.program}/clips`, { Title: `New from ${profile.email}` });
+        expect(created.status, created.text).toBe(201);
+        const createdId = (created.body as { Id: string }).Id;
+        expect((await caller().send('DELETE', `/api/v1/clips/${createdId}`)).status).toBe(204);
+      }
+    });
+
+    it('recordings and annotations', async () => {
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}`)).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/recordings`)).status).toBe(403);
+        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}/annotations`)).status).toBe(403);
+        expect((await caller().send('POST', `/api/v1/recordings/${p.recording}/annotations`, { OffsetSeconds: 1, Text: 'x' })).status).toBe(403);
+        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${p.annotation}`)).status).toBe(403);
+        expect(ids(await caller().send('GET', `/api/v1/recordings?recordingIds=${p.recording}`))).toEqual([]);
+      }
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}`)).status).toBe(200);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/recordings`)).status).toBe(200);
+        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(200);
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}/annotations`)).status).toBe(200);
+        const note = await caller().send('POST', `/api/v1/recordings/${p.recording}/annotations`, { OffsetSeconds: 42, Text: `Note by ${profile.email}` });
+        expect(note.status, note.text).toBe(201);
+        const noteId = (note.body as { Id: string }).Id;
+        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${noteId}`)).status).toBe(204);
+      }
+    });
+
+    it('users', async () => {
+      const list = await caller().send('GET', '/api/v1/users');
+      expect(list.status).toBe(profile.manageUsers ? 200 : 403);
+      if (profile.manageUsers) {
+        const emails = (list.body as { Items: Array<{ Email: string }> }).Items.map((u) => u.Email);
+        expect(emails).toContain(profile.email);
+        // Only members of this organization: the reseller belongs to Castaway Podcasts alone.
+        expect(emails).not.toContain('reseller@example.com');
+      }
+      expect((await caller().send('GET', `/api/v1/users/${userIds.get(profile.email)}`)).status).toBe(200);
+      const colleague = profile.own === 'demo' ? 'support@example.com' : 'demo@example.com';
+      if (colleague !== profile.email) {
+        expect((await caller().send('GET', `/api/v1/users/${userIds.get(colleague)}`)).status).toBe(profile.manageUsers ? 200 : 403);
+      }
+      // A user of no shared organization does not exist here.
+      const stranger = profile.own === 'demo' ? 'reseller@example.com' : 'producer@example.com';
+      expectNotFound(await caller().send('GET', `/api/v1/users/${userIds.get(stranger)}`), 'a user of the other organization');
+    });
+
+    it("another organization's rows are 404 with no body, on every family, read or write", async () => {
+      const o = otherRows;
+      const checks: Array<[string, string, unknown?]> = [
+        ['GET', `/api/v1/networks/${other.network}`],
+        ['PATCH', `/api/v1/networks/${other.network}`, { Name: 'Taken over' }],
+        ['DELETE', `/api/v1/networks/${other.network}`],
+        ['GET', `/api/v1/networks/${other.network}/programs`],
+        ['GET', `/api/v1/programs/${o.program}`],
+        ['PATCH', `/api/v1/programs/${o.program}`, { Name: 'Taken over' }],
+        ['DELETE', `/api/v1/programs/${o.program}`],
+        ['GET', `/api/v1/programs/${o.program}/clips`],
+        ['GET', `/api/v1/programs/${o.program}/playlists`],
+        ['GET', `/api/v1/programs/${o.program}/recordings`],
+        ['POST', `/api/v1/programs/${o.program}/clips`, { Title: 'Planted' }],
+        ['POST', `/api/v1/programs/${o.program}/playlists`, { Title: 'Planted' }],
+        ['GET', `/api/v1/playlists/${o.playlist}`],
+        ['GET', `/api/v1/playlists/${o.playlist}/clips`],
+        ['PATCH', `/api/v1/playlists/${o.playlist}`, { Title: 'Taken over' }],
+        ['PATCH', `/api/v1/playlists/${o.playlist}/clips`, { ClipIds: [] }],
+        ['DELETE', `/api/v1/playlists/${o.playlist}`],
+        ['GET', `/api/v1/clips/${o.clip}`],
+        ['PATCH', `/api/v1/clips/${o.clip}`, { Title: 'Taken over' }],
+        ['DELETE', `/api/v1/clips/${o.clip}`],
+        ['GET', `/api/v1/recordings/${o.recording}`],
+        ['PATCH', `/api/v1/recordings/${o.recording}`, { Title: 'Taken over' }],
+        ['DELETE', `/api/v1/recordings/${o.recording}`],
+        ['GET', `/api/v1/recordings/${o.recording}/annotations`],
+        ['POST', `/api/v1/recordings/${o.recording}/annotations`, { OffsetSeconds: 1, Text: 'Planted' }],
+        ['DELETE', `/api/v1/recordings/${o.recording}/annotations/${o.annotation}`],
+      ];
+      for (const [method, path, body] of checks) {
+        expectNotFound(await caller().send(method, path, body), `${method} ${path}`);
+      }
+      // Lists asked for the other organization's ids come back empty, never with its rows.
+      for (const [path, id] of [
+        ['/api/v1/clips?clipIds=', o.clip],
+        ['/api/v1/networks?networkIds=', other.network],
+        ['/api/v1/programs?programIds=', o.program],
+        ['/api/v1/playlists?playlistIds=', o.playlist],
+        ['/api/v1/recordings?recordingIds=', o.recording],
+      ] as const) {
+        const reply = await caller().send('GET', `${path}${id}&includeDeleted=true`);
+        expect(reply.status, path).toBe(200);
+        expect(ids(reply), path).toEqual([]);
+      }
+      // A playlist of one's own organization cannot take the other organization's clips.
+      if (profile.contentProgram) {
+        const mine = programRows(profile.contentProgram);
+        const reply = await caller().send('PATCH', `/api/v1/playlists/${mine.playlist}/clips`, { ClipIds: [o.clip] });
+        expect(reply.status).toBe(400);
+      }
+    });
+
+    it('lists never carry a row of another organization', async () => {
+      for (const path of ['/api/v1/networks', '/api/v1/programs', '/api/v1/playlists', '/api/v1/clips', '/api/v1/recordings']) {
+        const reply = await caller().send('GET', `${path}?includeDeleted=true`);
+        expect(reply.status, path).toBe(200);
+        for (const organizationId of orgsOf(reply)) expect(organizationId, path).toBe(own.organizationId);
+      }
+    });
+  });
+
+  it("the other organization's rows stayed as they were", async () => {
+    // After every user above tried to change Castaway Podcasts' Deep Dive rows from Castaway Demo Radio.
+    const demo = new Caller(app, ORG_PODCASTS);
+    await demo.login('demo@example.com');
+    const p = programRows('deepdive');
+    expect((await demo.send('GET', `/api/v1/programs/${p.program}`)).body).toMatchObject({ Name: 'Deep Dive', Deleted: false });
+    expect((await demo.send('GET', `/api/v1/clips/${p.clip}`)).body).toMatchObject({ Deleted: false });
+    expect((await demo.send('GET', `/api/v1/recordings/${p.recording}/annotations`)).body).toMatchObject({
+      Items: expect.arrayContaining([expect.objectContaining({ Id: p.annotation })]),
+    });
+    const clips = (await demo.send('GET', `/api/v1/programs/${p.program}/clips`)).body as { Items: Array<{ Title: string | null }> };
+    expect(clips.Items.map((c) => c.Title)).not.toContain('Planted');
+    // And the demo user, a member of both, reads them when acting in Castaway Podcasts.
+    expect((await demo.send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(200);
+    expectNotFound(await demo.send('GET', `/api/v1/clips/${p.clip}`, undefined, ORG_DEMO), 'the same clip from Castaway Demo Radio');
+  });
+});
