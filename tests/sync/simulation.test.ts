@@ -8,7 +8,7 @@ import { runSimulation } from './simulation.ts';
 
 /** Fixed seeds and operations per seed, sized to keep this file near a minute on CI machines. */
 export const CI_SEEDS = [11, 23, 37, 41];
-export const CI_OPS = 250;
+export const CI_OPS = 300;
 
 let server: Server;
 beforeAll(async () => {

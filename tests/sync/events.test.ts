@@ -1,0 +1,61 @@
+// Pokes: GET /api/sync/events streams a 'poke' after each committed write of the caller's
+// organization; with PostgreSQL the bus crosses server instances through LISTEN/NOTIFY.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser, api, login, startServer, type Server } from './harness.ts';
+import { createPgBus } from '../../sync-server/sync/pg-bus.ts';
+import { MISSING_DATABASE_URL } from '../server/test-store.ts';
+import type { Change } from '../../sync-server/bus.ts';
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes(needle)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  return text;
+}
+
+describe('server-sent pokes', () => {
+  it('a write in the organization pokes a connected client with its Version', async () => {
+    await addUser(server, 'poke@example.com');
+    const cookie = await login(server, 'poke@example.com');
+    const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    await readUntil(reader, 'event: ready');
+    const created = await api(server, cookie, 'POST', '/v1/programs', { Name: 'Poked' });
+    const text = await readUntil(reader, 'event: poke');
+    expect(text).toContain(`"version":${created.json!['Version']}`);
+    await reader.cancel();
+  });
+
+  it('events need a session: 401 without one', async () => {
+    const res = await server.app.request('/api/sync/events');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('PostgreSQL LISTEN/NOTIFY bus', () => {
+  it('a change published by one instance reaches the subscribers of another', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error(MISSING_DATABASE_URL);
+    const one = createPgBus(url);
+    const two = createPgBus(url);
+    await Promise.all([one.ready, two.ready]);
+    const heard = new Promise<Change>((resolve) => two.subscribe(resolve));
+    one.publish({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
+    expect(await heard).toEqual({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
+    await Promise.all([one.close(), two.close()]);
+  });
+});
