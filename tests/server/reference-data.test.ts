@@ -1,6 +1,18 @@
 // Reference data (specification section 3: countries, languages, normalization presets, podcast
 // categories, time zones; section 7: GET /v1/reference-data/…): real lists, not samples.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, seed } from '../../sync-server/seed.ts';
+import {
+  CountriesResponseSchema,
+  LanguagesResponseSchema,
+  NormalizationPresetsResponseSchema,
+  PodcastCategoriesResponseSchema,
+  TimeZonesResponseSchema,
+} from '../../sync-server/reference/schemas.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 import { COUNTRIES } from '../../sync-server/reference/countries.ts';
 import { LANGUAGES } from '../../sync-server/reference/languages.ts';
 import { NORMALIZATION_PRESETS } from '../../sync-server/reference/normalization-presets.ts';
@@ -143,5 +155,76 @@ describe('time zones', () => {
     expect(() => parseGmtOffset('CET')).toThrow(/Unexpected UTC offset/);
     expect(formatUtcOffset(-570)).toBe('-09:30');
     expect(formatUtcOffset(0)).toBe('+00:00');
+  });
+});
+
+describe.each(storeKinds)('GET /api/v1/reference-data/* on %s', (kind) => {
+  let test: TestStore;
+  let app: ReturnType<typeof createApp>;
+  let cookie = '';
+  // A fixed server clock in northern summer: the offsets answered are those in force then.
+  const clock = () => new Date('2026-07-15T12:00:00Z');
+
+  beforeAll(async () => {
+    test = await openTestStore(kind);
+    await seed(test.store, { clips: 0 });
+    app = createApp({ store: test.store, bus: createMemoryBus(), clock });
+    const login = await app.request('/api/internal/session/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  }, 60_000);
+
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  const get = (list: string, organizationId = ORG_DEMO) =>
+    app.request(`/api/v1/reference-data/${list}`, { headers: { cookie, 'x-organization-id': organizationId } });
+
+  const lists: Array<[string, z.ZodType<unknown[]>, number]> = [
+    ['languages', LanguagesResponseSchema, 183],
+    ['countries', CountriesResponseSchema, 249],
+    ['podcast-categories', PodcastCategoriesResponseSchema, 19],
+    ['normalization-presets', NormalizationPresetsResponseSchema, NORMALIZATION_PRESETS.length],
+  ];
+
+  it.each(lists)('%s: the whole list in its wire shape', async (list, schema, count) => {
+    const response = await get(list);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    const body = schema.parse(await response.json());
+    expect(body).toHaveLength(count);
+  });
+
+  it('time-zones: every zone with the offset of the server clock', async () => {
+    const response = await get('time-zones');
+    expect(response.status).toBe(200);
+    const zones = TimeZonesResponseSchema.parse(await response.json());
+    expect(zones).toHaveLength(timeZonesAt(clock()).length);
+    expect(zones.find((z) => z.IanaId === 'Europe/Berlin')).toMatchObject({ UtcOffset: '+02:00', UtcOffsetMinutes: 120 });
+    expect(zones.find((z) => z.IanaId === 'America/Sao_Paulo')).toMatchObject({ UtcOffset: '-03:00' });
+    expect(zones.find((z) => z.IanaId === 'Australia/Sydney')).toMatchObject({ UtcOffset: '+10:00' });
+  });
+
+  it('is the same in every organization', async () => {
+    const demo = await (await get('podcast-categories', ORG_DEMO)).json();
+    const podcasts = await (await get('podcast-categories', ORG_PODCASTS)).json();
+    expect(podcasts).toEqual(demo);
+  });
+
+  it('needs a session: 401 with no body without one', async () => {
+    for (const list of ['languages', 'countries', 'time-zones', 'podcast-categories', 'normalization-presets']) {
+      const response = await app.request(`/api/v1/reference-data/${list}`);
+      expect(response.status, list).toBe(401);
+      expect(await response.text()).toBe('');
+    }
+  });
+
+  it('an unknown list is 404', async () => {
+    expect((await get('currencies')).status).toBe(404);
   });
 });
