@@ -4,7 +4,7 @@ import { logIn, openFirstClip } from './support.ts';
 
 test('danger-with-prompt: Delete enables only for DELETE typed exactly, and the text clears on close and open', async ({ page }) => {
   await logIn(page);
-  await openFirstClip(page);
+  await openFirstClip(page, 1);
   await page.getByRole('button', { name: 'Delete clip' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Delete this clip?' });
   const confirm = dialog.getByRole('button', { name: 'Delete' });
@@ -25,7 +25,7 @@ test('danger-with-prompt: Delete enables only for DELETE typed exactly, and the 
 
 test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds', async ({ page }) => {
   await logIn(page);
-  await openFirstClip(page);
+  await openFirstClip(page, 1);
   const url = page.url();
   await expect(page.getByRole('button', { name: 'Reset' })).toHaveCount(0);
   await page.getByLabel('Title', { exact: true }).fill('Not yet applied');
@@ -46,7 +46,7 @@ test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds',
 
 test('Reset shows only when the form changed and puts the saved values back', async ({ page }) => {
   await logIn(page);
-  await openFirstClip(page);
+  await openFirstClip(page, 1);
   const title = page.getByLabel('Title', { exact: true });
   const saved = await title.inputValue();
   await title.fill('Something else');
@@ -58,7 +58,7 @@ test('Reset shows only when the form changed and puts the saved values back', as
 
 test('a clip form error shows the domain message and nothing is queued', async ({ page }) => {
   await logIn(page);
-  await openFirstClip(page);
+  await openFirstClip(page, 1);
   await page.getByLabel('Slug').fill('Not A Slug');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByLabel('Slug')).toHaveAttribute('aria-invalid', 'true');

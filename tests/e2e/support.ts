@@ -18,13 +18,16 @@ export function organizationIdOf(page: Page): string {
   return id;
 }
 
-/** Organization → program → first clip, by clicking; returns the ids from the URL. */
-export async function openFirstClip(page: Page): Promise<{ organizationId: string; programId: string; clipId: string }> {
+/**
+ * Organization → program → a clip, by clicking; returns the ids from the URL. Specs that edit use
+ * different clips (`index`) so parallel workers never edit the same row.
+ */
+export async function openFirstClip(page: Page, index = 0): Promise<{ organizationId: string; programId: string; clipId: string }> {
   await page.getByRole('list').getByRole('link').first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
   await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
-  await page.getByTestId('clip-list').getByRole('link').first().click();
+  await page.getByTestId('clip-list').getByRole('link').nth(index).click();
   await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
   const [, organizationId, , programId, , clipId] = new URL(page.url()).pathname.split('/');
   return { organizationId: organizationId!, programId: programId!, clipId: clipId! };

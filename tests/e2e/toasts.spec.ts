@@ -15,7 +15,7 @@ async function raiseToast(page: Page) {
 test.beforeEach(async ({ page }) => {
   await page.clock.install();
   await logIn(page);
-  await openFirstClip(page);
+  await openFirstClip(page, 2);
 });
 
 async function pause(page: Page) {

@@ -1,0 +1,84 @@
+// Playlist reordering (keyboard), recording edits with annotations, and a conflict made from a
+// second browser context resolved on the conflict screen.
+import { expect, test } from '@playwright/test';
+import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+
+test('a playlist is reordered by keyboard and the order reaches the server', async ({ page }) => {
+  await logIn(page);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
+  await page.getByRole('tab', { name: 'Playlists' }).click();
+  await page.getByRole('tabpanel').getByRole('link').first().click();
+  const handles = page.getByRole('button', { name: /^Move / });
+  await expect(handles.nth(1)).toBeVisible();
+  const first = (await handles.nth(0).getAttribute('aria-label'))!.replace('Move ', '');
+  const second = (await handles.nth(1).getAttribute('aria-label'))!.replace('Move ', '');
+  await handles.nth(0).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('status').filter({ hasText: `${first} moved to position 2` })).toBeAttached();
+  await expect(handles.nth(0)).toHaveAttribute('aria-label', `Move ${second}`);
+  await expect(handles.nth(1)).toBeFocused();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  const [, org, , , , playlistId] = new URL(page.url()).pathname.split('/');
+  const playlist = await apiGet<{ ClipIds: string[] }>(page, `/v1/playlists/${playlistId}`, org!);
+  const firstId = (await page.locator('.reorder-title').nth(1).getAttribute('href'))!.split('/').pop();
+  expect(playlist.ClipIds[1]).toBe(firstId);
+});
+
+test('a recording: edit the title and reviewed flag, add and delete an annotation', async ({ page }) => {
+  await logIn(page);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
+  await page.getByRole('tab', { name: 'Recordings' }).click();
+  await page.getByRole('tabpanel').getByRole('link').first().click();
+  const title = `Morning take ${Date.now()}`;
+  const reviewed = page.getByLabel('Reviewed');
+  const wasReviewed = await reviewed.isChecked();
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await reviewed.setChecked(!wasReviewed);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  await expect(reviewed).toBeChecked({ checked: !wasReviewed });
+
+  await page.getByLabel('At (h:mm:ss)').fill('0:01:30');
+  await page.getByLabel('Annotation', { exact: true }).fill('Sponsor read at the break');
+  await page.getByRole('button', { name: 'Add annotation' }).click();
+  await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Sponsor read at the break');
+  await page.getByRole('button', { name: 'Delete annotation at 1:30' }).first().click();
+  await expect(page.getByRole('region', { name: 'Annotations' }).getByText('Sponsor read at the break')).toHaveCount(0);
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+});
+
+test('a conflict made from a second context is resolved on the conflict screen', async ({ page, browser, context }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 3);
+  const clipUrl = page.url();
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  await context.setOffline(true);
+  await page.getByLabel('Title', { exact: true }).fill('Mine, written offline');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
+
+  const other = await browser.newContext();
+  const theirs = await other.newPage();
+  await logIn(theirs, DEMO.email, DEMO.password);
+  await theirs.goto(clipUrl);
+  await theirs.getByLabel('Title', { exact: true }).fill('Theirs, written online');
+  await theirs.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(theirs)).toHaveText('All changes saved');
+  await other.close();
+
+  await context.setOffline(false);
+  await page.getByRole('link', { name: '1 conflicts' }).click();
+  await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
+  const row = page.getByRole('row', { name: /Title/ });
+  await expect(row).toContainText('Mine, written offline');
+  await expect(row).toContainText('Theirs, written online');
+  await expect(page.getByText(/Changed by Dana Demo/)).toBeVisible();
+  await page.getByRole('button', { name: 'Keep mine' }).click();
+  await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  const clip = await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId);
+  expect(clip.Title).toBe('Mine, written offline');
+});
