@@ -14,6 +14,7 @@ import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
 import { referenceDataRoutes } from './reference/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { audioRoutes } from './audio/routes.ts';
 
 export type AppDeps = {
   store: Store;
@@ -70,7 +71,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', sessionRoutes())
     .route('/api', contentRoutes())
     .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
-    .route('/api/sync', syncRoutes(deps));
+    .route('/api/sync', syncRoutes(deps))
+    .route('/api', audioRoutes(deps));
 
   app.notFound((c) => c.body(null, 404));
   app.onError((err, c) => {

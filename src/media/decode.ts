@@ -22,6 +22,8 @@ export type DecodeOptions = {
   signal?: AbortSignal;
   onProgress?: (p: DecodeProgress) => void;
   chunkBytes?: number;
+  /** Milliseconds clock for progress pacing (tests pass a fake one). */
+  now?: () => number;
 };
 
 export type AudioDecoding = {
@@ -53,11 +55,11 @@ function breather(): () => Promise<void> | void {
   };
 }
 
-function progressReporter(total: number, onProgress: DecodeOptions['onProgress']) {
+function progressReporter(total: number, onProgress: DecodeOptions['onProgress'], clock: () => number = Date.now) {
   let last = -Infinity;
   return (bytesRead: number, final = false) => {
     if (!onProgress) return;
-    const now = Date.now();
+    const now = clock();
     if (!final && now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
     onProgress({ bytesRead, totalBytes: total, fraction: total > 0 ? Math.min(1, bytesRead / total) : 1 });
@@ -77,7 +79,7 @@ export async function openAudioDecoding(src: ByteSource, opts: DecodeOptions = {
     src,
     chunk: opts.chunkBytes ?? DEFAULT_CHUNK_BYTES,
     signal: opts.signal,
-    progress: progressReporter(src.size, opts.onProgress),
+    progress: progressReporter(src.size, opts.onProgress, opts.now),
     warnings,
   };
   const gen =

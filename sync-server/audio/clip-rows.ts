@@ -1,72 +1,42 @@
-// Reading and writing the audio fields of a clip row. The clips table belongs to the server core;
-// this writes the way the contract asks every write to (contracts.md "Server"): a new Version from
-// the one sequence `row_version`, ModifiedAtUtc strictly increasing, the row appended to
-// row_revisions (last 50 kept), and the change published on the bus AFTER commit.
-// TODO(server-core): switch to the core's clip update function once it exists, same semantics.
+// Reading and writing the audio fields of a clip row through the server core's row functions
+// (sync-server/rows.ts): each write takes a new Version, a strictly later ModifiedAtUtc and a
+// row_revisions entry there; the change is published on the bus AFTER commit here.
 import type { Queryable } from '../store/store.ts';
 import type { AppDeps } from '../app.ts';
+import { loadRow, updateRow } from '../rows.ts';
 
-export type ClipRow = {
-  id: string;
-  organization_id: string;
-  program_id: string;
-  network_id: string | null;
-  state: string;
-  data: Record<string, unknown>;
-  deleted: boolean;
-};
+export type ClipRow = { id: string; program_id: string; network_id: string | null };
 
+/** The live clip of the organization with its program's network, or null. */
 export async function loadClip(q: Queryable, organizationId: string, clipId: string): Promise<ClipRow | null> {
   const rows = await q.query<ClipRow>(
-    `SELECT c.id, c.organization_id, c.program_id, p.network_id, c.state, c.data, c.deleted
+    `SELECT c.id, c.program_id, p.network_id
        FROM clips c LEFT JOIN programs p ON p.id = c.program_id
-      WHERE c.id = $1 AND c.organization_id = $2`,
+      WHERE c.id = $1 AND c.organization_id = $2 AND NOT c.deleted`,
     [clipId, organizationId],
   );
-  const row = rows[0];
-  return row && !row.deleted ? row : null;
+  return rows[0] ?? null;
 }
 
 export type ClipAudioPatch = {
   State: 'AudioUploaded' | 'Processing' | 'Ready' | 'Warning' | 'Error';
-  /** Wire fields merged into the row's data (Urls merged key by key). */
+  /** Wire fields set on the clip. */
   fields?: Record<string, unknown>;
+  /** Clip Urls set key by key (the others are kept). */
   urls?: Record<string, string | null>;
 };
 
-const REVISIONS_KEPT = 50;
-
+/** Applies the patch; false when the clip is gone (deleted while processing). */
 export async function writeClipAudio(deps: AppDeps, organizationId: string, clipId: string, userId: string | null, patch: ClipAudioPatch): Promise<boolean> {
   const now = deps.clock ? deps.clock() : new Date();
   const written = await deps.store.tx(async (q) => {
-    const rows = await q.query<{ data: Record<string, unknown>; modified_at_utc: Date | string; deleted: boolean }>(
-      'SELECT data, modified_at_utc, deleted FROM clips WHERE id = $1 AND organization_id = $2 FOR UPDATE',
-      [clipId, organizationId],
-    );
-    const row = rows[0];
-    if (!row || row.deleted) return null;
-    const prev = new Date(row.modified_at_utc).getTime();
-    const modified = new Date(Math.max(now.getTime(), prev + 1));
-    const urls = { ...((row.data.Urls as Record<string, unknown> | undefined) ?? {}), ...(patch.urls ?? {}) };
-    const data = { ...row.data, ...(patch.fields ?? {}), ...(patch.urls ? { Urls: urls } : {}) };
-    const [{ version }] = (await q.query<{ version: string }>("SELECT nextval('row_version')::text AS version")) as [{ version: string }];
-    const updated = await q.query<Record<string, unknown>>(
-      `UPDATE clips SET state = $3, data = $4::jsonb, modified_at_utc = $5, modified_by_id = $6, version = $7
-        WHERE id = $1 AND organization_id = $2 RETURNING *`,
-      [clipId, organizationId, patch.State, JSON.stringify(data), modified.toISOString(), userId, version],
-    );
-    await q.query(
-      `INSERT INTO row_revisions (entity, id, version, modified_at_utc, row) VALUES ('clips', $1, $2, $3, $4::jsonb)`,
-      [clipId, version, modified.toISOString(), JSON.stringify(updated[0])],
-    );
-    await q.query(
-      `DELETE FROM row_revisions WHERE entity = 'clips' AND id = $1 AND version NOT IN
-         (SELECT version FROM row_revisions WHERE entity = 'clips' AND id = $1 ORDER BY version DESC LIMIT ${REVISIONS_KEPT})`,
-      [clipId],
-    );
-    return Number(version);
+    const current = await loadRow(q, 'clip', organizationId, clipId, { forUpdate: true });
+    if (!current || current.Deleted) return null;
+    const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
+    const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
+    return updateRow(q, 'clip', current, { organizationId, userId, now }, next);
   });
   if (written === null) return false;
-  deps.bus.publish({ organizationId, version: written });
+  deps.bus.publish({ organizationId, version: written.Version });
   return true;
 }

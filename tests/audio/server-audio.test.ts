@@ -32,10 +32,11 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     expect(row.data.UploadedAudioFileName).toBe('speech-12s.mp3');
     expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
     expect(row.data.AudioProcessingProblem).toBeNull();
-    expect(row.data.Urls).toEqual({
+    expect(row.data.Urls).toMatchObject({
       AudioPrivateUrl: `/api/media/clips/${clipId}/audio`,
       WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat`,
       WaveformLowResUrl: `/api/media/clips/${clipId}/waveform-low.dat`,
+      VideoPrivateUrl: null,
     });
     // AudioUploaded, Processing and the result: three writes, each published after commit.
     expect(s.changes.filter((c) => c.organizationId === s.orgId).length).toBeGreaterThanOrEqual(3);

@@ -13,6 +13,7 @@ import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from 
 import { AppError } from '../../sync-server/errors.ts';
 import type { AppDeps } from '../../sync-server/app.ts';
 import { audioRoutes } from '../../sync-server/audio/routes.ts';
+import { clipDefaults } from '../../sync-server/routes/content-rules.ts';
 
 export async function startAudioServer(options: { maxUploadBytes?: number } = {}) {
   const store = await openStore({ dataDir: 'memory://' });
@@ -42,8 +43,9 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
   const viewer = await user([{ ObjectType: 'Program', ObjectId: programId, Permissions: {} }]);
   async function newClip(): Promise<string> {
     const id = randomUUID();
+    const { Title: _t, Slug: _s, State: _st, PublishState: _p, Visibility: _v, ...data } = clipDefaults();
     await q.query(`INSERT INTO clips (id, organization_id, program_id, state, publish_state, visibility, data, created_at_utc, modified_at_utc, version)
-                   VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', '{}', $4, $4, nextval('row_version'))`, [id, orgId, programId, now]);
+                   VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', $5::jsonb, $4, $4, nextval('row_version'))`, [id, orgId, programId, now, JSON.stringify(data)]);
     return id;
   }
   const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });

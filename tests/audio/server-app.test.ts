@@ -1,0 +1,67 @@
+// The audio routes as mounted in the real app (createApp), on PGlite and PostgreSQL: a user signs
+// in, uploads a file to a clip of the demo seed, and the clip read back through GET /v1/clips/{id}
+// goes AudioUploaded → Ready with its duration and waveform URLs, polled as a client would.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { seed, seedId } from '../../sync-server/seed.ts';
+import { ClipSchema } from '../../src/protocol/entities.ts';
+import { waveformFromDat } from '../../src/media/waveform-format.ts';
+import { AppClient } from '../server/app-client.ts';
+import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
+import { fixturePath } from './fixtures.ts';
+
+describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
+  let t: TestStore;
+  let demo: AppClient;
+  let app: ReturnType<typeof createApp>;
+  let blobDir: string;
+  const previous = process.env.CASTAWAY_BLOB_DIR;
+
+  beforeAll(async () => {
+    blobDir = await mkdtemp(join(tmpdir(), 'castaway-app-audio-'));
+    process.env.CASTAWAY_BLOB_DIR = blobDir;
+    t = await openTestStore(kind);
+    await seed(t.store, { clips: 6 });
+    app = createApp({ store: t.store, bus: createMemoryBus() });
+    demo = new AppClient(app);
+    await demo.login('demo@example.com');
+  });
+  afterAll(async () => {
+    if (previous === undefined) delete process.env.CASTAWAY_BLOB_DIR;
+    else process.env.CASTAWAY_BLOB_DIR = previous;
+    await t?.drop();
+    await rm(blobDir, { recursive: true, force: true });
+  });
+
+  it('PUT audio → 202, then the clip becomes Ready with DurationSeconds and waveform URLs', async () => {
+    const list = await demo.get(`/api/v1/programs/${seedId('program:morning')}/clips?page=1&pageSize=1`);
+    const clip = ClipSchema.parse((list.body as { Items: unknown[] }).Items[0]);
+    const headers: Record<string, string> = { cookie: demo.cookie, 'x-xsrf-token': demo.xsrf, 'content-type': 'audio/flac' };
+    const put = await app.request(`/api/v1/clips/${clip.Id}/audio?fileName=episode.flac`, {
+      method: 'PUT', headers, body: new Uint8Array(readFileSync(fixturePath('speech-12s.flac'))),
+    });
+    expect(put.status).toBe(202);
+    let row = clip;
+    for (let i = 0; i < 100 && !['Ready', 'Warning', 'Error'].includes(row.State); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      row = ClipSchema.parse((await demo.get(`/api/v1/clips/${clip.Id}`)).body);
+    }
+    expect(row.State).toBe('Ready');
+    expect(row.DurationSeconds).toBe(12);
+    expect(row.UploadedAudioFileName).toBe('episode.flac');
+    expect(row.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
+    expect(row.Urls.WaveformLowResUrl).toBe(`/api/media/clips/${clip.Id}/waveform-low.dat`);
+    const dat = await demo.get(row.Urls.WaveformHighResUrl!);
+    expect(dat.status).toBe(200);
+    const audio = await app.request(row.Urls.AudioPrivateUrl!, { headers: { cookie: demo.cookie, range: 'bytes=0-3' } });
+    expect(audio.status).toBe(206);
+    expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('fLaC');
+    const w = await app.request(row.Urls.WaveformHighResUrl!, { headers: { cookie: demo.cookie } });
+    expect(waveformFromDat(new Uint8Array(await w.arrayBuffer())).samplesPerPixel).toBe(256);
+  });
+});
