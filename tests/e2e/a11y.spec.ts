@@ -1,0 +1,67 @@
+// axe-core on every screen at phone (390×844) and desktop size: zero violations.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { logIn } from './support.ts';
+
+const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+
+async function noViolations(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `${screen}`).toEqual([]);
+}
+
+for (const [size, viewport] of Object.entries(SIZES)) {
+  test(`every screen has zero axe violations at ${size} size`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(viewport);
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await noViolations(page, 'login');
+
+    await logIn(page);
+    await noViolations(page, 'organizations');
+    await page.getByRole('list').getByRole('link').first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+    await noViolations(page, 'organization home');
+    const org = new URL(page.url()).pathname.split('/')[1];
+
+    await page.goto(`/${org}/programs`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Programs' })).toBeVisible();
+    await noViolations(page, 'programs');
+    await page.getByRole('link', { name: /Book Club/ }).click();
+    await expect(page.getByTestId('clip-list')).toBeVisible();
+    await noViolations(page, 'program: clips');
+    const programUrl = page.url();
+
+    await page.getByTestId('clip-list').getByRole('link').nth(5).click();
+    await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+    await noViolations(page, 'clip');
+
+    await page.goto(`${programUrl}?tab=playlists`);
+    await noViolations(page, 'program: playlists');
+    await page.getByRole('tabpanel').getByRole('link').first().click();
+    await expect(page.getByRole('region', { name: 'Clips in this playlist' })).toBeVisible();
+    await noViolations(page, 'playlist');
+
+    await page.goto(`${programUrl}?tab=recordings`);
+    await noViolations(page, 'program: recordings');
+    await page.getByRole('tabpanel').getByRole('link').first().click();
+    await expect(page.getByRole('region', { name: 'Annotations' })).toBeVisible();
+    await noViolations(page, 'recording');
+
+    await page.goto(`/${org}/sync`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sync details' })).toBeVisible();
+    await noViolations(page, 'sync details');
+
+    await page.goto(`/${org}/programs/0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Program not found' })).toBeVisible();
+    await noViolations(page, 'not found');
+
+    await page.goto(`/${org}`);
+    await page.getByRole('button', { name: 'Help' }).click();
+    await page.getByRole('menuitem', { name: 'Contact support' }).click();
+    await expect(page.getByRole('dialog', { name: 'Contact support' })).toBeVisible();
+    await noViolations(page, 'contact dialog');
+  });
+}
