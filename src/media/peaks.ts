@@ -73,35 +73,53 @@ export class PeaksBuilder {
     }
   }
 
+  // Level 0 runs on floats and quantises once per pixel: rounding is monotone, so the min/max of
+  // quantised samples equals the quantised min/max (the result is identical, and much faster).
+  private flo = Infinity;
+  private fhi = -Infinity;
+
   add(block: PcmBlock): void {
     this.sampleRate = block.sampleRate;
     const chans = block.channels;
     const n = chans[0]?.length ?? 0;
     const nch = chans.length;
     const spp = this.levels[0]!;
-    let lo = this.lo[0]!;
-    let hi = this.hi[0]!;
-    let count = this.count[0]!;
     const c0 = chans[0]!;
-    for (let i = 0; i < n; i++) {
-      let s = c0[i]!;
-      if (nch > 1) {
-        for (let c = 1; c < nch; c++) s += chans[c]![i]!;
-        s /= nch;
+    let lo = this.flo;
+    let hi = this.fhi;
+    let count = this.count[0]!;
+    let i = 0;
+    while (i < n) {
+      const end = Math.min(n, i + (spp - count));
+      if (nch === 1) {
+        for (let k = i; k < end; k++) {
+          const s = c0[k]!;
+          if (s < lo) lo = s;
+          if (s > hi) hi = s;
+        }
+      } else {
+        for (let k = i; k < end; k++) {
+          let s = 0;
+          for (let c = 0; c < nch; c++) s += chans[c]![k]!;
+          s /= nch;
+          if (s < lo) lo = s;
+          if (s > hi) hi = s;
+        }
       }
-      const v = q16(s);
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-      if (++count === spp) {
-        this.emit(0, lo, hi);
-        lo = 32767;
-        hi = -32768;
+      count += end - i;
+      i = end;
+      if (count === spp) {
+        this.emit(0, q16(lo), q16(hi));
+        lo = Infinity;
+        hi = -Infinity;
         count = 0;
       }
     }
-    this.lo[0] = lo;
-    this.hi[0] = hi;
+    this.flo = lo;
+    this.fhi = hi;
     this.count[0] = count;
+    this.lo[0] = count > 0 ? q16(lo) : 32767;
+    this.hi[0] = count > 0 ? q16(hi) : -32768;
     this.frames += n;
   }
 

@@ -1,0 +1,105 @@
+// `npm run bench:audio`: the 60-minute fixture to full waveform data (five peak levels, one
+// streaming pass) with src/media in Node, against native `ffmpeg -threads 1 -i … -f null -`,
+// plus memory above idle for a 10-minute, the 60-minute and a 3-hour file (made from the fixture
+// with `ffmpeg -f concat -c copy`: the same frames, no re-encode) to show memory is flat.
+// Each decode runs in its own Node process (clean peak RSS). Memory: peak RSS sampled every
+// 20 ms minus the RSS after loading the decoders and decoding a 12 s file (idle).
+// Targets (issue 6): ≤ 2.5× ffmpeg's time; ≤ 32 MiB above idle, flat from 10 min to 3 h.
+// Prints `bench: <metric> = <number> <unit>` lines; nothing here passes or fails on time.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { openAsBlob, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzeAudio } from '../src/media/analyze.ts';
+import { blobSource } from '../src/media/source.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const fixtures = resolve(root, '../shared/fixtures/audio');
+const EPISODE = join(fixtures, 'episode-60min-mono-64k.mp3');
+const MiB = 1024 * 1024;
+
+async function child(file: string): Promise<void> {
+  await analyzeAudio(blobSource(await openAsBlob(join(fixtures, 'speech-12s.mp3'))));
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((r) => setTimeout(r, 100));
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  let progressEvents = 0;
+  const t0 = performance.now();
+  const a = await analyzeAudio(blobSource(await openAsBlob(file)), { onProgress: () => void progressEvents++ });
+  const ms = performance.now() - t0;
+  peak = Math.max(peak, process.memoryUsage().rss);
+  clearInterval(timer);
+  const waveformBytes = a.waveforms.reduce((s, w) => s + w.data.byteLength, 0);
+  process.stdout.write(JSON.stringify({ ms, idle, peak, duration: a.durationSeconds, waveformBytes, progressPerSecond: progressEvents / (ms / 1000) }) + '\n');
+}
+
+type ChildResult = { ms: number; idle: number; peak: number; duration: number; waveformBytes: number; progressPerSecond: number };
+
+function runChild(file: string): ChildResult {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`decode child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
+}
+
+function line(metric: string, value: number, unit: string): void {
+  console.log(`bench: ${metric} = ${Number(value.toFixed(2))} ${unit}`);
+}
+
+function ffmpegSeconds(file: string): number | null {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const best: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    execFileSync('ffmpeg', ['-v', 'error', '-threads', '1', '-i', file, '-f', 'null', '-'], { stdio: 'ignore' });
+    best.push((performance.now() - t0) / 1000);
+  }
+  return Math.min(...best);
+}
+
+async function main(): Promise<void> {
+  const node = runChild(EPISODE);
+  line('node_60min_waveform_time', node.ms / 1000, 's');
+  line('node_60min_realtime_factor', node.duration / (node.ms / 1000), 'x');
+  line('node_60min_progress_events', node.progressPerSecond, 'per_s');
+  line('node_60min_waveform_data', node.waveformBytes / MiB, 'MiB');
+  line('node_60min_memory_above_idle', (node.peak - node.idle) / MiB, 'MiB');
+  line('node_60min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, (node.peak - node.idle) / MiB), 'x');
+  const ff = ffmpegSeconds(EPISODE);
+  if (ff === null) {
+    console.log('bench: ffmpeg_60min_decode_time = unavailable (ffmpeg not installed: apt-get install -y ffmpeg)');
+  } else {
+    line('ffmpeg_60min_decode_time', ff, 's');
+    line('node_vs_ffmpeg_time_ratio', node.ms / 1000 / ff, 'x');
+    line('node_vs_ffmpeg_ratio_to_target_2.5x', 2.5 / (node.ms / 1000 / ff), 'x');
+    // Flat memory: 10 minutes and 3 hours cut/joined from the fixture without re-encoding.
+    const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-audio-'));
+    try {
+      const ten = join(dir, 'ten.mp3');
+      const three = join(dir, 'three-hours.mp3');
+      execFileSync('ffmpeg', ['-v', 'error', '-i', EPISODE, '-t', '600', '-c', 'copy', ten]);
+      const list = join(dir, 'list.txt');
+      writeFileSync(list, [EPISODE, EPISODE, EPISODE].map((f) => `file '${f}'`).join('\n'));
+      execFileSync('ffmpeg', ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', three]);
+      if (existsSync(ten) && existsSync(three)) {
+        const r10 = runChild(ten);
+        const r180 = runChild(three);
+        line('node_10min_memory_above_idle', (r10.peak - r10.idle) / MiB, 'MiB');
+        line('node_180min_memory_above_idle', (r180.peak - r180.idle) / MiB, 'MiB');
+        line('node_180min_waveform_data', r180.waveformBytes / MiB, 'MiB');
+        line('node_180min_waveform_time', r180.ms / 1000, 's');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3]!);
+else await main();
