@@ -80,6 +80,15 @@ export type User = z.infer<typeof UserSchema>;
 export const OrganizationUserSchema = UserSchema.extend({ Permissions: z.array(PermissionEntrySchema) });
 export type OrganizationUser = z.infer<typeof OrganizationUserSchema>;
 
+/** `PATCH /internal/users/me`: the caller's own profile (InterfaceLanguage on a language change). */
+export const UserPatchSchema = z
+  .object({ Name: z.string(), FirstName: z.string(), InterfaceLanguage: z.string() })
+  .partial()
+  .strict();
+
+/** `PUT /v1/users/{userId}/permissions`: the user's complete list of entries in this organization. */
+export const PermissionEntriesSchema = z.array(PermissionEntrySchema.strict());
+
 export const SessionSchema = z.object({
   Type: SessionType,
   User: UserSchema.nullable(),

@@ -9,6 +9,8 @@ export const ServerErrorCode = {
   SlugReservationFailed: 'SlugReservationFailed',
   MalformedJson: 'malformedJson',
   DuplicateObjectId: 'duplicateObjectId',
+  /** Permission entries of one user mixing object types (section 6). */
+  MixedObjectTypes: 'mixedObjectTypes',
   /** 413: the body is larger than the server accepts. */
   PayloadTooLarge: 'payloadTooLarge',
   /** 429: too many failed logins; try again later. */

@@ -7,12 +7,13 @@
 // change bus, after commit.
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { permissionsFor, anyPermissions, type PermissionFlags, type PermissionFlagName } from '../../src/domain/permissions.ts';
+import { permissionsFor, anyPermissions, validatePermissionEntries, type PermissionEntry, type PermissionFlags, type PermissionFlagName } from '../../src/domain/permissions.ts';
 import {
   AnnotationCreateSchema,
   ClipCreateSchema,
   ClipPatchSchema,
   NetworkCreateSchema,
+  PermissionEntriesSchema,
   NetworkPatchSchema,
   PlaylistClipsPatchSchema,
   PlaylistCreateSchema,
@@ -697,6 +698,40 @@ export function contentRoutes() {
         if (!row) throw notFound();
         if (userId !== auth.user.Id) require(orgFlags(auth), 'HasManageUserAccess');
         return c.json({ ...userToWire(row), Permissions: row.permissions });
+      })
+      .put('/v1/users/:userId/permissions', async (c) => {
+        const { deps, auth, write } = ctxOf(c);
+        const userId = pathId(c, 'userId');
+        const body = await readJson(c, PermissionEntriesSchema);
+        const entries: PermissionEntry[] = body.map((e) => ({
+          ObjectType: e.ObjectType,
+          ObjectId: e.ObjectId?.toLowerCase() ?? null,
+          Permissions: Object.fromEntries(Object.entries(e.Permissions).filter(([, v]) => v !== undefined)),
+        }));
+        const result = await deps.store.tx(async (q) => {
+          const [member] = await q.query(`SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
+          if (!member) throw notFound();
+          require(orgFlags(auth), 'HasManageUserAccess');
+          // Section 6: one object type per user, an object id once (src/domain/permissions.ts).
+          assertValid([['', validatePermissionEntries(entries)]]);
+          // Every entry names an object of this organization.
+          for (const [i, e] of entries.entries()) {
+            const field = `${i}.ObjectId`;
+            if (e.ObjectType === null) continue;
+            if (e.ObjectId === null) throw badRequest([fieldError(field, formError('required'))]);
+            if (e.ObjectType === 'Organization' && e.ObjectId !== auth.organizationId) throw invalid(field);
+            if (e.ObjectType === 'Network' && !(await loadRow(q, 'network', auth.organizationId, e.ObjectId))) throw invalid(field);
+            if (e.ObjectType === 'Program' && !(await loadRow(q, 'program', auth.organizationId, e.ObjectId))) throw invalid(field);
+          }
+          const [row] = await q.query<{ version: number }>(
+            `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = nextval('row_version')
+             WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
+            [auth.organizationId, userId, JSON.stringify(entries), write.now],
+          );
+          return row!.version;
+        });
+        deps.bus.publish({ organizationId: auth.organizationId, version: result });
+        return c.json(entries);
       })
   );
 }

@@ -9,7 +9,10 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
 import { validateContactForm } from '../../src/domain/contact.ts';
 import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../src/domain/constants.ts';
-import { ContactEnquirySchema, LoginRequestSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
+import { ContactEnquirySchema, LoginRequestSchema, UserPatchSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
+import { locales } from '../../src/paraglide/runtime.js';
+import { validateName } from '../../src/domain/validators.ts';
+import { formError as domainFormError } from '../../src/domain/form-errors.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import {
   ORGANIZATION_HEADER,
@@ -150,6 +153,27 @@ export function sessionRoutes() {
       // Only same-site paths: an open redirect would let a link send users anywhere.
       if (redirect && redirect !== 'null' && redirect.startsWith('/') && !redirect.startsWith('//')) return c.redirect(redirect, 302);
       return c.body(null, 204);
+    })
+    .patch('/internal/users/me', requireUser, async (c) => {
+      const deps = c.get('deps');
+      const caller = (await loadCaller(c))!;
+      const body = await readJson(c, UserPatchSchema);
+      assertValid([
+        ['Name', 'Name' in body ? validateName(body.Name) : null],
+        [
+          'InterfaceLanguage',
+          body.InterfaceLanguage !== undefined && !(locales as readonly string[]).includes(body.InterfaceLanguage) ? domainFormError('invalid') : null,
+        ],
+      ]);
+      const at = now(deps);
+      const [row] = await deps.store.query<UserRow & { version: number }>(
+        `UPDATE users SET name = COALESCE($2, name), first_name = COALESCE($3, first_name),
+           interface_language = COALESCE($4, interface_language), modified_at_utc = $5, version = nextval('row_version')
+         WHERE id = $1 RETURNING *`,
+        [caller.user.Id, body.Name?.trim() ?? null, body.FirstName?.trim() ?? null, body.InterfaceLanguage ?? null, at],
+      );
+      for (const m of await membershipsOf(deps.store, caller.user.Id)) deps.bus.publish({ organizationId: m.organization_id, version: row!.version });
+      return c.json(userToWire(row!));
     })
     .get('/internal/users/me/organizations', requireUser, async (c) => {
       const caller = (await loadCaller(c))!;

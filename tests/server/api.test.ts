@@ -371,6 +371,47 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect(one.Permissions.map((p) => p.ObjectType)).toEqual(['Program', 'Program']);
       expect((await demo.get(`/api/v1/users/${seedId('user:reseller@example.com')}`)).status).toBe(404);
     });
+    it('sets a user permission entries with PUT /v1/users/{userId}/permissions, rejecting duplicates and mixed types', async () => {
+      const analystId = seedId('user:analyst@example.com');
+      const dup = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+        json: [
+          { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasContentAccess: true } },
+          { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasAuditAccess: true } },
+        ],
+      });
+      expect(BadRequestBodySchema.parse(dup.body).Errors[0]).toMatchObject({ Code: 'duplicateObjectId', Message: `Permissions are given twice for "${MORNING}"` });
+      const mixed = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+        json: [
+          { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasContentAccess: true } },
+          { ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasContentAccess: true } },
+        ],
+      });
+      expect(fields(mixed)).toEqual([['', 'mixedObjectTypes']]);
+      const foreign = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+        json: [{ ObjectType: 'Program', ObjectId: DEEPDIVE, Permissions: { HasContentAccess: true } }],
+      });
+      expect(fields(foreign)).toEqual([['0.ObjectId', 'invalid']]);
+      const ok = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+        json: [{ ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasContentAccess: true } }],
+      });
+      expect(ok.status).toBe(200);
+      const analyst = new AppClient(app);
+      await analyst.login('analyst@example.com');
+      const programs = (await analyst.get('/api/v1/programs')).body as Paged;
+      expect(programs.Items.map((p) => p.Name)).toEqual(['Business Hour', 'Morning Briefing', 'World Tonight']);
+      expect((await analyst.get(`/api/v1/programs/${MORNING}/clips`)).status).toBe(200);
+      expect((await analyst.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: [] })).status).toBe(403);
+      expect((await demo.send('PUT', `/api/v1/users/${seedId('user:reseller@example.com')}/permissions`, { json: [] })).status).toBe(404);
+    });
+
+    it('lets a user change their own InterfaceLanguage with PATCH /internal/users/me', async () => {
+      const c = new AppClient(app);
+      await c.login('reseller@example.com');
+      const changed = await c.patch('/api/internal/users/me', { InterfaceLanguage: 'de-DE' });
+      expect(changed.status).toBe(200);
+      expect(((await c.get('/api/internal/session')).body as { User: { InterfaceLanguage: string } }).User.InterfaceLanguage).toBe('de-DE');
+      expect(fields(await c.patch('/api/internal/users/me', { InterfaceLanguage: 'xx-XX' }))).toEqual([['InterfaceLanguage', 'invalid']]);
+    });
   });
 
   describe('networks, programs and playlists', () => {
