@@ -66,13 +66,34 @@ export async function pull(
   // tables that had more, so nothing below the new cursor is ever skipped.
   const fetched = await Promise.all(
     TABLES.map(async ({ entity, name }) => {
-      const rows = await q.query<DbRow>(
-        `${selectFrom(name)} WHERE t.organization_id = $1 AND t.version > $2 ORDER BY t.version LIMIT $3`,
-        [input.organizationId, from, input.limit],
-      );
+      // Clips without selectFrom's per-row playlist subquery: PlaylistIds are filled in below
+      // from one read of the playlists (10,000 clips: one query instead of 10,000 lookups).
+      const select = name === 'clip' ? 'SELECT t.* FROM clips t' : selectFrom(name);
+      const rows = await q.query<DbRow>(`${select} WHERE t.organization_id = $1 AND t.version > $2 ORDER BY t.version LIMIT $3`, [
+        input.organizationId,
+        from,
+        input.limit,
+      ]);
       return { entity, name, rows, full: rows.length === input.limit };
     }),
   );
+  const clipRows = fetched.find((f) => f.entity === 'clips')!.rows;
+  if (clipRows.length > 0) {
+    // Same order as rows.ts selectFrom('clip'): playlists by title, then id.
+    const playlists = await q.query<{ id: string; clip_ids: string[] }>(
+      `SELECT id, clip_ids FROM playlists WHERE organization_id = $1 AND NOT deleted ORDER BY title, id`,
+      [input.organizationId],
+    );
+    const byClip = new Map<string, string[]>();
+    for (const p of playlists) {
+      for (const clipId of p.clip_ids) {
+        const list = byClip.get(clipId) ?? [];
+        if (!list.includes(p.id)) list.push(p.id);
+        byClip.set(clipId, list);
+      }
+    }
+    for (const row of clipRows) row.playlist_ids = byClip.get(row.id) ?? [];
+  }
   let bound = Number.POSITIVE_INFINITY;
   for (const f of fetched) if (f.full) bound = Math.min(bound, f.rows[f.rows.length - 1]!.version);
   const hasMore = Number.isFinite(bound);

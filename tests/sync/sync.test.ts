@@ -71,6 +71,36 @@ describe('pull', () => {
     expect(await a.db.outbox.count()).toBe(0);
   });
 
+  it('small pages bring every row exactly once, in Version order', async () => {
+    for (let i = 0; i < 5; i++) await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: `Clip ${i}` });
+    const seen: string[] = [];
+    let cursor = '';
+    let versions: number[] = [];
+    for (let page = 0; page < 20; page++) {
+      const res = await api(server, annaCookie, 'GET', `/sync/pull?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status).toBe(200);
+      const body = res.json as unknown as { cursor: string; rows: Array<{ row: { Id: string; Version: number } }>; hasMore: boolean };
+      seen.push(...body.rows.map((r) => r.row.Id));
+      versions = versions.concat(body.rows.map((r) => r.row.Version));
+      cursor = body.cursor;
+      if (!body.hasMore) break;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(1 + 1 + 6); // organization, program, six clips
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    const c = makeClient(server, 'paged', annaCookie, { engine: { pullLimit: 2 } });
+    await c.engine.flush();
+    expect(await c.db.clips.count()).toBe(6);
+  });
+
+  it('a malformed pull limit is a 400 naming the field; an unknown cursor means rebuild', async () => {
+    const bad = await api(server, annaCookie, 'GET', '/sync/pull?limit=0');
+    expect(bad.status).toBe(400);
+    expect((bad.json as { Errors: Array<{ Field: string }> }).Errors[0]?.Field).toBe('limit');
+    const unknown = await api(server, annaCookie, 'GET', '/sync/pull?cursor=garbage');
+    expect(unknown.json).toMatchObject({ rebuild: true });
+  });
+
   it('a deleted clip arrives as a tombstone', async () => {
     const a = await device('a', email('anna'));
     expect((await api(server, annaCookie, 'DELETE', `/v1/clips/${clipId}`)).status).toBe(204);
