@@ -3,6 +3,7 @@
 // If the row changed again meanwhile, the server merges or reports a new conflict: never silent.
 import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
 import { ensureShadow, rebase } from './rebase.ts';
+import { currentOrganization } from './writes.ts';
 import type { Mutation } from '../protocol/sync.ts';
 
 export class ConflictNotFoundError extends Error {
@@ -15,7 +16,7 @@ export class ConflictNotFoundError extends Error {
 export type FieldChoice = Record<string, 'mine' | 'theirs'>;
 
 async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntry) => string[] | 'delete', newId: () => string): Promise<void> {
-  await d.transaction('rw', [d.conflicts, d.outbox, d.shadows, d.clips, d.playlists, d.programs, d.recordings, d.annotations, d.networks, d.organizations], async () => {
+  await d.transaction('rw', [d.syncState, d.conflicts, d.outbox, d.shadows, d.clips, d.playlists, d.programs, d.recordings, d.annotations, d.networks, d.organizations], async () => {
     const c = await d.conflicts.get(conflictId);
     if (!c) throw new ConflictNotFoundError(conflictId);
     const chosen = pick(c);
@@ -38,7 +39,7 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     }
     if (m) {
       await ensureShadow(d, c.entity, c.entityId);
-      await d.outbox.add({ ...m, attempts: 0 });
+      await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
     }
     await rebase(d, c.entity, c.entityId);
   });

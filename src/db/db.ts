@@ -22,6 +22,9 @@ export type OutboxEntry = Mutation & {
   seq?: number;
   /** Push attempts that ended in a server error (5xx) for this mutation. */
   attempts?: number;
+  /** The organization the edit was made in (one local database serves every organization the
+   * user switches between; the engine pushes only the current organization's edits). */
+  organizationId?: string;
 };
 
 export type Shadow = {

@@ -24,9 +24,16 @@ export async function getCursor(d: CastawayDb): Promise<string | null> {
   return row && row.key === 'cursor' ? row.value : null;
 }
 
-/** The oldest outbox entries, in order. */
-export function readBatch(d: CastawayDb, max: number): Promise<OutboxEntry[]> {
-  return d.outbox.orderBy('seq').limit(max).toArray();
+/** The oldest outbox entries (of one organization, when given), in order. */
+export function readBatch(d: CastawayDb, max: number, organizationId?: string): Promise<OutboxEntry[]> {
+  const all = d.outbox.orderBy('seq');
+  const mine = organizationId === undefined ? all : all.filter((m) => m.organizationId === undefined || m.organizationId === organizationId);
+  return mine.limit(max).toArray();
+}
+
+/** Makes `organizationId` the one new edits are stamped with. */
+export async function setCurrentOrganization(d: CastawayDb, organizationId: string): Promise<void> {
+  await d.syncState.put({ key: 'organizationId', value: organizationId });
 }
 
 const version = (row: LocalRow | null | undefined) => (typeof row?.['Version'] === 'number' ? (row['Version'] as number) : -1);
@@ -134,7 +141,7 @@ async function advanceBase(d: CastawayDb, m: OutboxEntry, written: string): Prom
 }
 
 function stripLocal(m: OutboxEntry): Mutation {
-  const { seq: _seq, attempts: _attempts, ...mutation } = m;
+  const { seq: _seq, attempts: _attempts, organizationId: _org, ...mutation } = m;
   return mutation;
 }
 

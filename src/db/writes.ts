@@ -27,6 +27,12 @@ function clean(fields: Fields): Fields {
   return out;
 }
 
+/** The organization the sync engine works for (stamped on outbox entries). */
+export async function currentOrganization(d: CastawayDb): Promise<{ organizationId?: string }> {
+  const row = await d.syncState.get('organizationId');
+  return row && row.key === 'organizationId' ? { organizationId: row.value } : {};
+}
+
 export type WriteOptions = {
   /** Called once after the first local edit (the browser build asks for persistent storage). */
   onFirstEdit?: () => void;
@@ -47,7 +53,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     body: Fields | null,
     mustExist: boolean,
   ): Promise<void> {
-    await d.transaction('rw', [d[entity], d.outbox, d.shadows, d.conflicts], async () => {
+    await d.transaction('rw', [d[entity], d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
       const current = await d[entity].get(entityId);
       if (mustExist && !current) throw new LocalRowNotFoundError(entity, entityId);
       await ensureShadow(d, entity, entityId);
@@ -63,7 +69,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
         baseModifiedAtUtc: method === 'POST' || typeof base !== 'string' ? null : base,
         createdAt: now(),
       };
-      await d.outbox.add({ ...m, attempts: 0 });
+      await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
       await rebase(d, entity, entityId);
     });
     if (!firstEditSeen) {

@@ -26,8 +26,9 @@ const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = [
   { entity: 'annotations', name: 'annotation' },
 ];
 
-export function permissionFingerprint(userId: string, entries: readonly PermissionEntry[]): string {
-  return createHash('sha256').update(JSON.stringify([userId, entries])).digest('base64url').slice(0, 16);
+/** Changes when the user, the organization or the user's permission entries change. */
+export function permissionFingerprint(userId: string, organizationId: string, entries: readonly PermissionEntry[]): string {
+  return createHash('sha256').update(JSON.stringify([userId, organizationId, entries])).digest('base64url').slice(0, 16);
 }
 
 export function parseCursor(cursor: string | undefined, fingerprint: string): { version: number; rebuild: boolean } {
@@ -43,7 +44,7 @@ export async function pull(
   q: Queryable,
   input: { organizationId: string; userId: string; permissions: PermissionEntry[]; cursor: string | undefined; limit: number },
 ): Promise<PullResponse> {
-  const fingerprint = permissionFingerprint(input.userId, input.permissions);
+  const fingerprint = permissionFingerprint(input.userId, input.organizationId, input.permissions);
   const { version: from, rebuild } = parseCursor(input.cursor, fingerprint);
 
   // Which programs (and networks) the caller may see: programs are few per organization.

@@ -241,6 +241,27 @@ describe('push', () => {
     expect(await readStatus(a.db)).toMatchObject({ paused: null, pendingCount: 0 });
   });
 
+  it('edits made in one organization wait while another is synced, and go out on return', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'Made in the first organization' });
+    const first = server.organizationId;
+    const second = await server.newOrganization();
+    await server.store.query(
+      `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version) VALUES ($1, $2, $3, now(), now(), nextval('row_version'))`,
+      [second, annaId, JSON.stringify([{ ObjectType: 'Organization', ObjectId: second, Permissions: ALL_FLAGS }])],
+    );
+    const inSecond = makeClient(server, 'a2', a.cookie, { dbName: a.db.name });
+    await inSecond.engine.flush();
+    expect((await inSecond.db.organizations.toArray()).map((o) => o.Id)).toEqual([second]);
+    expect(await inSecond.db.outbox.count()).toBe(1);
+    server.organizationId = first;
+    const back = makeClient(server, 'a3', a.cookie, { dbName: a.db.name });
+    await back.engine.flush();
+    expect(await back.db.outbox.count()).toBe(0);
+    expect((await serverClip())['Title']).toBe('Made in the first organization');
+    expect(await back.db.needsAttention.count()).toBe(0);
+  });
+
   it('a bad push envelope is a 400 with an Errors body', async () => {
     const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
     const res = await server.app.request('/api/sync/push', {

@@ -20,6 +20,7 @@ import {
   getCursor,
   readBatch,
   recordServerError,
+  setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
 import { PULL_LIMIT_DEFAULT, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
@@ -112,10 +113,10 @@ export function createSyncEngine(o: EngineOptions) {
   async function push(clientId: string): Promise<void> {
     for (;;) {
       if (stopped) return;
-      const batch = await readBatch(d, Math.min(batchSize, PUSH_BATCH_MAX));
+      const batch = await readBatch(d, Math.min(batchSize, PUSH_BATCH_MAX), o.organizationId);
       if (batch.length === 0) return;
       await ensureXsrf();
-      const mutations = batch.map(({ seq: _s, attempts: _a, ...m }) => m);
+      const mutations = batch.map(({ seq: _s, attempts: _a, organizationId: _o, ...m }) => m);
       const res = await request('POST', '/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId, mutations });
       if (res.status === 403) {
         xsrf = null; // a stale XSRF token: fetch a new one and try again
@@ -157,6 +158,7 @@ export function createSyncEngine(o: EngineOptions) {
     if (paused || stopped) return;
     try {
       const clientId = await getClientId(d);
+      await setCurrentOrganization(d, o.organizationId);
       await push(clientId);
       await pull();
       // Edits made while we pulled go out now rather than at the next trigger.
