@@ -1,0 +1,226 @@
+// `npm run bench:server`: PATCH throughput and list latency of the sync server's REST API at
+// 10,000 and 100,000 clips, on PGlite (a temporary data folder) and on PostgreSQL (its own
+// database, created and dropped here, from TEST_DATABASE_URL or DATABASE_URL; without either it
+// starts the local cluster with scripts/start-postgres.sh). Stores are filled with the seed's
+// bulk path (seed(store, { clips })), the same as `npm run seed -- --clips N`.
+//
+// Requests go through createApp(...).request, the whole Hono stack (session, XSRF, permissions,
+// validation, one transaction, revisions) without sockets. Each figure is one line
+// `bench: <metric> = <number> <unit>`, and each figure with a target is followed by its ratio to
+// the target (above 1 is better). Figures only: nothing here passes or fails on time.
+// Bounded: each phase stops at a request count or a time limit, whichever comes first.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createApp } from '../sync-server/app.ts';
+import { createMemoryBus } from '../sync-server/bus.ts';
+import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
+import { openStore } from '../sync-server/store/open.ts';
+import type { Store } from '../sync-server/store/store.ts';
+
+const SIZES = [10_000, 100_000] as const;
+const PATCH_MAX_REQUESTS = 2000;
+const PATCH_MAX_MS = 2500;
+const PATCH_CONCURRENCY = 8;
+const LIST_REPEATS = 20;
+const LIST_MAX_MS = 2500;
+
+/** What we aim for on the 2-core machines of this project (ENVIRONMENT.md). */
+const TARGETS = {
+  patchPerSecond: 200,
+  listPage100P95Ms: 50,
+  listDeepPageP95Ms: 150,
+  listFullPageP50Ms: 1000,
+} as const;
+
+function line(metric: string, value: number, unit: string): void {
+  const rounded = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
+  console.log(`bench: ${metric} = ${rounded} ${unit}`);
+}
+
+/** Ratio to target, > 1 is better: for rates value/target, for latencies target/value. */
+function ratio(metric: string, value: number, target: number, higherIsBetter: boolean): void {
+  line(`${metric}_vs_target`, higherIsBetter ? value / target : target / Math.max(value, 1e-6), 'x');
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+type OpenedStore = { store: Store; dispose: () => Promise<void> };
+
+async function openPglite(): Promise<OpenedStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-'));
+  const store = await openStore({ dataDir: join(dir, 'pglite') });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgresBaseUrl(): string {
+  const fromEnv = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (fromEnv) return fromEnv;
+  try {
+    // The script may print a status line before the URL: the URL is its last line.
+    const out = execFileSync('bash', ['scripts/start-postgres.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = out.trim().split('\n').pop() ?? '';
+    if (url.startsWith('postgres')) return url;
+  } catch {
+    // Reported below.
+  }
+  throw new Error(
+    'No PostgreSQL for the benchmark: set TEST_DATABASE_URL or DATABASE_URL (a role that may CREATE DATABASE), ' +
+      'or install PostgreSQL so scripts/start-postgres.sh can start it.',
+  );
+}
+
+async function openPostgres(base: string): Promise<OpenedStore> {
+  const name = `castaway_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const store = await openStore({ databaseUrl: url.toString() });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+type App = ReturnType<typeof createApp>;
+
+async function login(app: App): Promise<{ cookie: string; xsrf: string }> {
+  const response = await app.request('/api/internal/session/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}`);
+  const cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
+  const xsrf = (await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string };
+  return { cookie, xsrf: xsrf.XsrfToken };
+}
+
+async function timed(fn: () => Response | Promise<Response>, expected: number): Promise<number> {
+  const started = performance.now();
+  const response = await fn();
+  await response.arrayBuffer();
+  const ms = performance.now() - started;
+  if (response.status !== expected) throw new Error(`expected ${expected}, got ${response.status}`);
+  return ms;
+}
+
+async function benchStore(kind: 'pglite' | 'postgres', clips: number, open: () => Promise<OpenedStore>): Promise<void> {
+  const label = `${kind}.${clips / 1000}k`;
+  const { store, dispose } = await open();
+  try {
+    const seedStarted = performance.now();
+    const summary = await seed(store, { clips });
+    line(`${label}.seed_bulk`, performance.now() - seedStarted, 'ms');
+    if (summary.clips !== clips) throw new Error(`seeded ${summary.clips} clips, wanted ${clips}`);
+
+    const app = createApp({ store, bus: createMemoryBus() });
+    const { cookie, xsrf } = await login(app);
+    const headers = { cookie, 'x-organization-id': ORG_DEMO };
+    // Clips of the demo organization, dealt round-robin by the seed over its 12 programs: the
+    // first 9 program slots are Castaway Demo Radio's. Skip the ones the seed soft-deletes.
+    const demoClipIds: string[] = [];
+    for (let i = 0; i < clips && demoClipIds.length < 5000; i++) if (i % 12 < 9 && i % 97 !== 96) demoClipIds.push(seedId(`clip:${i}`));
+    const morning = seedId('program:morning');
+    const perProgram = Math.ceil(clips / 12);
+
+    // ── PATCH, one at a time ────────────────────────────────────────────────────────────────
+    const patch = (n: number) =>
+      app.request(`/api/v1/clips/${demoClipIds[n % demoClipIds.length]}`, {
+        method: 'PATCH',
+        headers: { ...headers, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ Title: `Bench edit ${n}`, Tags: ['bench', String(n % 7)] }),
+      });
+    for (let i = 0; i < 20; i++) await timed(() => patch(i), 200); // warm-up
+    const latencies: number[] = [];
+    const sequentialStarted = performance.now();
+    while (latencies.length < PATCH_MAX_REQUESTS && performance.now() - sequentialStarted < PATCH_MAX_MS) {
+      latencies.push(await timed(() => patch(latencies.length * 7919), 200));
+    }
+    const sequentialRate = latencies.length / ((performance.now() - sequentialStarted) / 1000);
+    line(`${label}.patch_sequential_throughput`, sequentialRate, 'req/s');
+    ratio(`${label}.patch_sequential_throughput`, sequentialRate, TARGETS.patchPerSecond, true);
+    line(`${label}.patch_latency_p50`, percentile(latencies, 50), 'ms');
+    line(`${label}.patch_latency_p95`, percentile(latencies, 95), 'ms');
+
+    // ── PATCH, PATCH_CONCURRENCY in flight (distinct clips: no row lock contention) ──────────
+    let done = 0;
+    const concurrentStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: PATCH_CONCURRENCY }, async (_, worker) => {
+        let n = worker;
+        while (done < PATCH_MAX_REQUESTS && performance.now() - concurrentStarted < PATCH_MAX_MS) {
+          await timed(() => patch(100_000 + n), 200);
+          n += PATCH_CONCURRENCY;
+          done++;
+        }
+      }),
+    );
+    const concurrentRate = done / ((performance.now() - concurrentStarted) / 1000);
+    line(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, 'req/s');
+    ratio(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, TARGETS.patchPerSecond, true);
+
+    // ── Lists ───────────────────────────────────────────────────────────────────────────────
+    const list = async (path: string, repeats: number): Promise<number[]> => {
+      const samples: number[] = [];
+      await timed(() => app.request(path, { headers }), 200); // warm-up
+      const started = performance.now();
+      while (samples.length < repeats && performance.now() - started < LIST_MAX_MS) {
+        samples.push(await timed(() => app.request(path, { headers }), 200));
+      }
+      return samples;
+    };
+    const first = await list(`/api/v1/programs/${morning}/clips?page=1&pageSize=100`, LIST_REPEATS);
+    line(`${label}.list_program_clips_page1_size100_p50`, percentile(first, 50), 'ms');
+    line(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), 'ms');
+    ratio(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), TARGETS.listPage100P95Ms, false);
+
+    const lastPage = Math.max(1, Math.ceil(perProgram / 100));
+    const deep = await list(`/api/v1/programs/${morning}/clips?page=${lastPage}&pageSize=100`, LIST_REPEATS);
+    line(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), 'ms');
+    ratio(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), TARGETS.listDeepPageP95Ms, false);
+
+    const full = await list(`/api/v1/clips?page=1&pageSize=2500`, 5);
+    line(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), 'ms');
+    ratio(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), TARGETS.listFullPageP50Ms, false);
+  } finally {
+    await dispose();
+  }
+}
+
+const started = performance.now();
+console.log(
+  `Castaway server benchmark: ${SIZES.map((n) => n.toLocaleString('en-US')).join(' and ')} clips on PGlite and PostgreSQL ` +
+    `(targets: PATCH ${TARGETS.patchPerSecond} req/s; page of 100 p95 ${TARGETS.listPage100P95Ms} ms; ` +
+    `last page p95 ${TARGETS.listDeepPageP95Ms} ms; page of 2500 p50 ${TARGETS.listFullPageP50Ms} ms).`,
+);
+// The figures depend on what else runs on the machine: say how busy it was.
+line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');
+line('machine_cores', cpus().length, 'cores');
+const base = postgresBaseUrl();
+for (const clips of SIZES) {
+  await benchStore('pglite', clips, openPglite);
+  await benchStore('postgres', clips, () => openPostgres(base));
+}
+line('total_run_time', (performance.now() - started) / 1000, 's');
