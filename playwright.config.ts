@@ -31,12 +31,12 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } } },
   ],
-  webServer: EXTERNAL ? undefined : {
+  webServer: EXTERNAL ? [] : {
     command: 'node --import tsx sync-server/main.ts',
     url: `http://localhost:${PORT}/api/internal/session`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',
-    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' },
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test' },
   },
 });

@@ -1,7 +1,6 @@
 // The navigation shell (section 2): logo (to the organization home, or / with none), 'Manage
 // audio', the organization, user and help menus with the visibility rules of sections 4 and 6,
 // the loading bar, and the sync status one glance away.
-import type { ReactNode } from 'react';
 import { BUILD_VERSION, HELP_MENU_WIDTH_PX, ORGANIZATION_MENU_WIDTH_PX } from '../domain/constants.ts';
 import { adminMenu, organizationMenuItems, showsAccountSettings, showsEnterprises, userMenus, type OrganizationMenuItem } from '../domain/permissions.ts';
 import { m } from '../paraglide/messages.js';
@@ -122,27 +121,5 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
         {menus.includes('help') && <MenuButton label={m.app_menu_help()} widthPx={HELP_MENU_WIDTH_PX} trigger={<Icon d={ICON_PATHS.help} />} entries={helpMenu(organizationId)} />}
       </nav>
     </header>
-  );
-}
-
-export type HeaderMode = 'none' | 'navigation' | 'logo';
-export type ContentWidth = 'narrow' | 'default' | 'wide';
-
-/** Page layouts by header mode (section 2). */
-export function PageLayout({ mode, width = 'default', session, organizationId, children }: { mode: HeaderMode; width?: ContentWidth; session: Session | null; organizationId: string | null; children: ReactNode }) {
-  return (
-    <>
-      <a href="#main" className="skip-link">{m.app_skip_to_content()}</a>
-      {mode === 'navigation' && session && <NavigationBar session={session} organizationId={organizationId} />}
-      {mode === 'logo' && (
-        <header className="logo-header">
-          <LogoMark size={40} />
-          <span className="logo-text">{m.app_title()}</span>
-        </header>
-      )}
-      <main id="main" className={`content content-${mode === 'navigation' ? width : 'narrow'}`} tabIndex={-1}>
-        {children}
-      </main>
-    </>
   );
 }

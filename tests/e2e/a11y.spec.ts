@@ -39,12 +39,14 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await noViolations(page, 'clip');
 
     await page.goto(`${programUrl}?tab=playlists`);
+    await expect(page.getByRole('tabpanel').getByRole('link').first()).toBeVisible();
     await noViolations(page, 'program: playlists');
     await page.getByRole('tabpanel').getByRole('link').first().click();
     await expect(page.getByRole('region', { name: 'Clips in this playlist' })).toBeVisible();
     await noViolations(page, 'playlist');
 
     await page.goto(`${programUrl}?tab=recordings`);
+    await expect(page.getByRole('tabpanel').getByRole('link').first()).toBeVisible();
     await noViolations(page, 'program: recordings');
     await page.getByRole('tabpanel').getByRole('link').first().click();
     await expect(page.getByRole('region', { name: 'Annotations' })).toBeVisible();
@@ -59,6 +61,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await noViolations(page, 'not found');
 
     await page.goto(`/${org}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
     await page.getByRole('button', { name: 'Help' }).click();
     await page.getByRole('menuitem', { name: 'Contact support' }).click();
     await expect(page.getByRole('dialog', { name: 'Contact support' })).toBeVisible();

@@ -11,6 +11,9 @@ test('a playlist is reordered by keyboard and the order reaches the server', asy
   await page.getByRole('tabpanel').getByRole('link').first().click();
   const handles = page.getByRole('button', { name: /^Move / });
   await expect(handles.nth(1)).toBeVisible();
+  // Until the first sync has brought the playlist's clips, a handle is named by the clip id.
+  await expect(handles.first()).not.toHaveAttribute('aria-label', /^Move [0-9a-f]{8}-/, { timeout: 30_000 });
+  await expect(handles.nth(1)).not.toHaveAttribute('aria-label', /^Move [0-9a-f]{8}-/, { timeout: 30_000 });
   const first = (await handles.nth(0).getAttribute('aria-label'))!.replace('Move ', '');
   const second = (await handles.nth(1).getAttribute('aria-label'))!.replace('Move ', '');
   await handles.nth(0).focus();

@@ -1,0 +1,83 @@
+// Everything a signed-in user sees: the navigation shell, the content routes and the app-wide
+// dialogs. Loaded as its own chunk so the login screen stays light.
+import { lazy, Suspense, type ReactNode } from 'react';
+import { m } from '../paraglide/messages.js';
+import { Route, Switch, useLocation, useRoute } from '../lib/router.ts';
+import type { Session } from '../lib/session.ts';
+import { closeDialog, useGlobalDialog } from '../lib/dialogs.ts';
+import { resolvePendingLeave, usePendingLeave } from '../lib/unsaved.ts';
+import { isGuid } from '../domain/validators.ts';
+import { UnsavedChangesDialog } from '../components/Dialog.tsx';
+import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
+import { ContactDialog } from '../features/support/ContactDialog.tsx';
+import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
+import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
+import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
+import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
+import { OrganizationScope } from './OrganizationScope.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { PageLayout, type ContentWidth } from './Layout.tsx';
+import { NavigationBar } from './Shell.tsx';
+
+// Content screens load on demand (all chunks are precached by the service worker, so this costs
+// nothing offline) to keep the JS of the first screen small.
+const ProgramsScreen = lazy(() => import('../features/programs/ProgramsScreen.tsx').then((mod) => ({ default: mod.ProgramsScreen })));
+const ProgramScreen = lazy(() => import('../features/programs/ProgramScreen.tsx').then((mod) => ({ default: mod.ProgramScreen })));
+const ClipScreen = lazy(() => import('../features/clips/ClipScreen.tsx').then((mod) => ({ default: mod.ClipScreen })));
+const PlaylistScreen = lazy(() => import('../features/playlists/PlaylistScreen.tsx').then((mod) => ({ default: mod.PlaylistScreen })));
+const RecordingScreen = lazy(() => import('../features/recordings/RecordingScreen.tsx').then((mod) => ({ default: mod.RecordingScreen })));
+const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mod) => ({ default: mod.SyncScreen })));
+
+export function SignedIn({ session }: { session: Session }) {
+  const [location] = useLocation();
+  const [, orgParams] = useRoute<{ organizationId: string }>('/:organizationId/*?');
+  const organizationId = orgParams && isGuid(orgParams.organizationId) ? orgParams.organizationId.toLowerCase() : null;
+  const layout = (width: ContentWidth, children: ReactNode) => (
+    <PageLayout mode="navigation" width={width} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
+      {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}
+      <ErrorBoundary resetKey={location}>
+        <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>{children}</Suspense>
+      </ErrorBoundary>
+    </PageLayout>
+  );
+  return (
+    <>
+      <Switch>
+        <Route path="/">{layout('narrow', <OrganizationsScreen />)}</Route>
+        <Route path="/logout">{layout('narrow', <LogoutRoute />)}</Route>
+        <Route path="/:organizationId/programs/:programId/clips/:clipId">{layout('default', <OrganizationScope><ClipScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/sync">{layout('default', <OrganizationScope><SyncScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
+        <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
+      </Switch>
+      <GlobalDialogs />
+      <UpdatePrompt />
+    </>
+  );
+}
+
+function LogoutRoute() {
+  const [, navigate] = useLocation();
+  return <LogoutDialog open onClose={() => (history.length > 1 ? history.back() : navigate('/'))} />;
+}
+
+function GlobalDialogs() {
+  const dialog = useGlobalDialog();
+  const pending = usePendingLeave();
+  return (
+    <>
+      <ContactDialog
+        open={dialog?.kind === 'contact'}
+        onClose={closeDialog}
+        {...(dialog?.kind === 'contact' && dialog.organizationId ? { organizationId: dialog.organizationId } : {})}
+        {...(dialog?.kind === 'contact' && dialog.defaultMessage ? { defaultMessage: dialog.defaultMessage } : {})}
+      />
+      <LogoutDialog open={dialog?.kind === 'logout'} onClose={closeDialog} />
+      <UnsavedChangesDialog open={pending !== null} entity={pending?.entity ?? 'form'} onCancel={() => resolvePendingLeave(false)} onConfirm={() => resolvePendingLeave(true)} />
+    </>
+  );
+}

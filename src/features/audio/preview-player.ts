@@ -1,0 +1,102 @@
+// Plays a cut preview at once, streaming: two <audio> "decks" read the source with the browser's
+// own range requests (nothing is decoded whole, memory does not grow with the episode) and are
+// routed through Web Audio gain nodes. Segments alternate decks; at each cut the next deck is
+// already seeked to its start, and the graph runs equal-power gain curves (sin in, cos out) over
+// the crossfade. Gains are scheduled sample-accurately on the graph clock; the decks are started
+// and paused by a 10 ms scheduler just ahead of their times.
+//
+//   idle ──play()──> playing ──(last segment ends | stop())──> idle
+import { equalPowerCurve, previewSchedule, sourceTimeAt, type ScheduledSegment } from './preview-schedule.ts';
+import type { Region } from '../../media/cut.ts';
+
+type Deck = { el: HTMLAudioElement; gain: GainNode };
+
+export type PreviewPlayer = {
+  play(kept: readonly Region[], crossfadeMs: number, from?: number): Promise<void>;
+  stop(): void;
+  /** Source seconds being heard, or null when idle. */
+  position(): number | null;
+  /** Segments scheduled by the last play() (removed regions never appear). */
+  scheduled(): readonly ScheduledSegment[];
+  readonly context: AudioContext;
+  dispose(): void;
+};
+
+const LEAD_S = 0.05;
+
+export function createPreviewPlayer(audioUrl: string, context: AudioContext = new AudioContext()): PreviewPlayer {
+  const decks: Deck[] = [0, 1].map(() => {
+    const el = new Audio();
+    el.crossOrigin = 'use-credentials';
+    el.preload = 'auto';
+    el.src = audioUrl;
+    const gain = context.createGain();
+    context.createMediaElementSource(el).connect(gain).connect(context.destination);
+    return { el, gain };
+  });
+  let schedule: ScheduledSegment[] = [];
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let started = new Set<number>();
+
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    for (const d of decks) {
+      d.el.pause();
+      d.gain.gain.cancelScheduledValues(0);
+    }
+    schedule = [];
+    started = new Set();
+    ended = new Set();
+  };
+
+  let ended = new Set<number>();
+  const tick = () => {
+    const now = context.currentTime;
+    schedule.forEach((seg, i) => {
+      const deck = decks[i % 2]!;
+      if (!started.has(i) && now >= seg.when - LEAD_S) {
+        started.add(i);
+        void deck.el.play();
+      }
+      if (started.has(i) && !ended.has(i) && now >= seg.until) {
+        ended.add(i);
+        deck.el.pause();
+        // This deck plays the segment after next: seek it now, while the other deck plays.
+        const later = schedule[i + 2];
+        if (later) deck.el.currentTime = later.sourceStart;
+      }
+    });
+    if (schedule.length > 0 && ended.size === schedule.length) stop();
+  };
+
+  return {
+    context,
+    async play(kept, crossfadeMs, from = 0) {
+      stop();
+      if (context.state === 'suspended') await context.resume();
+      const startAt = context.currentTime + LEAD_S;
+      schedule = previewSchedule(kept, crossfadeMs, startAt, from);
+      schedule.forEach((seg, i) => {
+        const g = decks[i % 2]!.gain.gain;
+        if (seg.fadeIn > 0) g.setValueCurveAtTime(equalPowerCurve('in'), seg.when, seg.fadeIn);
+        else g.setValueAtTime(1, seg.when);
+        if (seg.fadeOut > 0) g.setValueCurveAtTime(equalPowerCurve('out'), seg.until - seg.fadeOut, seg.fadeOut);
+        else g.setValueAtTime(0, seg.until);
+      });
+      const first = schedule[0];
+      if (first) decks[0]!.el.currentTime = first.sourceStart;
+      if (schedule[1]) decks[1]!.el.currentTime = schedule[1].sourceStart;
+      timer = setInterval(tick, 10);
+      tick();
+    },
+    stop,
+    position: () => (schedule.length ? sourceTimeAt(schedule, context.currentTime) : null),
+    scheduled: () => schedule,
+    dispose() {
+      stop();
+      for (const d of decks) d.el.removeAttribute('src');
+      void context.close();
+    },
+  };
+}
