@@ -1,0 +1,143 @@
+// The cut editor for the clip and recording screens: trim start and end, remove a selection,
+// keep only a selection (a recording turned into a clip), by pointer and keyboard; numeric time
+// entry (HH:MM:SS, hours ≤ 99, section 5); undo/redo; an instant crossfaded preview; Save hands
+// the edit list to the screen, which queues PUT /internal/clips/{clipId}/cut through the outbox.
+import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { formatFormError } from '../../domain/messages.ts';
+import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
+import { m } from '../../paraglide/messages.js';
+import type { Region } from '../../media/cut.ts';
+import type { Waveform } from '../../media/peaks.ts';
+import { CROSSFADE_MS_DEFAULT, CROSSFADE_MS_MAX, CROSSFADE_MS_MIN, type CutEdit } from '../../protocol/media.ts';
+import { cutReducer, fromCutEdit, initialCut, keptSeconds, toCutEdit } from './cut-model.ts';
+import type { PreviewPlayer } from './preview-player.ts';
+import { WaveformView } from './WaveformView.tsx';
+
+export type CutEditorProps = {
+  waveforms: readonly Waveform[];
+  durationSeconds: number;
+  initialEdit?: CutEdit | null;
+  onSave: (edit: CutEdit) => void;
+  /** Makes the preview player (the screen passes createPreviewPlayer(audioUrl)); none: no preview. */
+  createPlayer?: (() => PreviewPlayer) | undefined;
+  width?: number;
+};
+
+export function CutEditor(props: CutEditorProps) {
+  const { waveforms, durationSeconds, initialEdit, onSave, createPlayer } = props;
+  const [history, dispatch] = useReducer(cutReducer, null, () =>
+    initialEdit ? fromCutEdit(initialEdit, durationSeconds) : initialCut(durationSeconds),
+  );
+  const [position, setPosition] = useState(0);
+  const [selection, setSelection] = useState<Region | null>(null);
+  const [startText, setStartText] = useState('');
+  const [endText, setEndText] = useState('');
+  const [entryError, setEntryError] = useState<string | null>(null);
+  const [crossfadeMs, setCrossfadeMs] = useState(initialEdit?.CrossfadeMs ?? CROSSFADE_MS_DEFAULT);
+  const [playing, setPlaying] = useState(false);
+  const player = useRef<PreviewPlayer | null>(null);
+  const { present } = history;
+
+  useEffect(() => () => player.current?.dispose(), []);
+  useEffect(() => {
+    if (!playing) return;
+    const id = setInterval(() => {
+      const p = player.current?.position();
+      if (p === null || p === undefined) setPlaying(player.current?.scheduled().length ? playing : false);
+      else setPosition(p);
+    }, 50);
+    return () => clearInterval(id);
+  }, [playing]);
+
+  const mark = (which: 'start' | 'end', t: number) => {
+    const next = which === 'start' ? { start: t, end: Math.max(t, selection?.end ?? durationSeconds) } : { start: Math.min(t, selection?.start ?? 0), end: t };
+    setSelection(next);
+    setStartText(formatTimeEntry(next.start));
+    setEndText(formatTimeEntry(next.end));
+    setEntryError(null);
+  };
+
+  const applyEntry = () => {
+    const e1 = validateTimeEntry(startText, { required: true });
+    const e2 = validateTimeEntry(endText, { required: true });
+    if (e1 || e2) return setEntryError(formatFormError((e1 ?? e2)!));
+    const s = parseTimeEntry(startText)!;
+    const e = parseTimeEntry(endText)!;
+    if (e <= s) return setEntryError(m.media_cut_selection_reversed());
+    setEntryError(null);
+    setSelection({ start: Math.min(s, durationSeconds), end: Math.min(e, durationSeconds) });
+  };
+
+  const preview = async () => {
+    if (!createPlayer) return;
+    player.current ??= createPlayer();
+    if (playing) {
+      player.current.stop();
+      setPlaying(false);
+      return;
+    }
+    // From the playhead when it is before the end of what is kept, else from the start.
+    const lastEnd = present.kept.at(-1)?.end ?? 0;
+    await player.current.play(present.kept, crossfadeMs, position < lastEnd ? position : 0);
+    setPlaying(true);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.key.toLowerCase() === 'z') {
+      e.preventDefault();
+      dispatch({ type: e.shiftKey ? 'redo' : 'undo' });
+    } else if (mod && e.key.toLowerCase() === 'y') {
+      e.preventDefault();
+      dispatch({ type: 'redo' });
+    }
+  };
+
+  return (
+    <section className="cut-editor" aria-label={m.media_cut_editor_label()} onKeyDown={onKeyDown}>
+      <WaveformView
+        waveforms={waveforms}
+        durationSeconds={durationSeconds}
+        position={position}
+        onSeek={setPosition}
+        kept={present.kept}
+        selection={selection}
+        onMark={mark}
+        {...(props.width !== undefined ? { width: props.width } : {})}
+      />
+      <p>{m.media_cut_mark_hint()}</p>
+      <div role="toolbar" aria-label={m.media_cut_editor_label()}>
+        <button type="button" onClick={() => dispatch({ type: 'trimStart', at: position })}>{m.media_cut_trim_start()}</button>
+        <button type="button" onClick={() => dispatch({ type: 'trimEnd', at: position })}>{m.media_cut_trim_end()}</button>
+        <button type="button" disabled={!selection} onClick={() => selection && dispatch({ type: 'remove', start: selection.start, end: selection.end })}>{m.media_cut_remove()}</button>
+        <button type="button" disabled={!selection} onClick={() => selection && dispatch({ type: 'keepOnly', start: selection.start, end: selection.end })}>{m.media_cut_keep()}</button>
+        <button type="button" disabled={history.past.length === 0} onClick={() => dispatch({ type: 'undo' })}>{m.media_cut_undo()}</button>
+        <button type="button" disabled={history.future.length === 0} onClick={() => dispatch({ type: 'redo' })}>{m.media_cut_redo()}</button>
+        {createPlayer && (
+          <button type="button" aria-pressed={playing} onClick={() => void preview()}>{playing ? m.media_cut_stop() : m.media_cut_preview()}</button>
+        )}
+        <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))}>{m.media_cut_save()}</button>
+      </div>
+      <form onSubmit={(e) => { e.preventDefault(); applyEntry(); }}>
+        <label>
+          {m.media_cut_selection_start()}
+          <input value={startText} onChange={(e) => setStartText(e.target.value)} inputMode="numeric" aria-invalid={entryError !== null} />
+        </label>
+        <label>
+          {m.media_cut_selection_end()}
+          <input value={endText} onChange={(e) => setEndText(e.target.value)} inputMode="numeric" aria-invalid={entryError !== null} />
+        </label>
+        <button type="submit">{m.media_cut_set_selection()}</button>
+        {entryError && <p role="alert">{entryError}</p>}
+      </form>
+      <label>
+        {m.media_cut_crossfade({ ms: crossfadeMs })}
+        <input type="range" min={CROSSFADE_MS_MIN} max={CROSSFADE_MS_MAX} step={1} value={crossfadeMs} onChange={(e) => setCrossfadeMs(Number(e.target.value))} />
+      </label>
+      <p aria-live="polite">
+        {selection ? m.media_selection_text({ start: formatDuration(selection.start), end: formatDuration(selection.end) }) + ' · ' : ''}
+        {m.media_cut_kept_summary({ duration: formatDuration(keptSeconds(present)), count: present.kept.length })}
+      </p>
+    </section>
+  );
+}
