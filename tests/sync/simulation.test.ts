@@ -8,7 +8,7 @@ import { runSimulation } from './simulation.ts';
 
 /** Fixed seeds and operations per seed, sized to keep this file near a minute on CI machines. */
 export const CI_SEEDS = [11, 23, 37, 41];
-export const CI_OPS = 300;
+export const CI_OPS = 250;
 
 let server: Server;
 beforeAll(async () => {
@@ -19,6 +19,18 @@ afterAll(async () => {
 });
 
 describe('sync fault simulation', () => {
+  it('a seed replays exactly: same edits, same outcomes, same faults', { timeout: 120_000 }, async () => {
+    const strip = ({ ms: _ms, ...rest }: Awaited<ReturnType<typeof runSimulation>>) => rest;
+    const first = await runSimulation({ seed: 5, ops: 60, clients: 5, server });
+    const fresh = await startServer();
+    try {
+      const again = await runSimulation({ seed: 5, ops: 60, clients: 5, server: fresh });
+      expect(strip(again)).toEqual(strip(first));
+    } finally {
+      await fresh.close();
+    }
+  });
+
   for (const seed of CI_SEEDS) {
     it(`seed ${seed}: 5 clients, ${CI_OPS} random operations, all converge, no edit silently lost`, { timeout: 120_000 }, async () => {
       const report = await runSimulation({ seed, ops: CI_OPS, clients: 5, server, log: (line) => console.log(line) });

@@ -23,7 +23,14 @@ import type { MutationResult, PullResponse } from '../../src/protocol/sync.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import { deepEqual } from '../../sync-server/sync/merge.ts';
 
-export type SimOptions = { seed: number; ops: number; clients?: number; server: Server; log?: (line: string) => void };
+export type SimOptions = {
+  seed: number;
+  ops: number;
+  clients?: number;
+  server: Server;
+  log?: (line: string) => void;
+};
+// Row Ids come from the seed, so a seed runs once per server: replays use a fresh one.
 export type SimReport = {
   seed: number;
   ops: number;
@@ -259,6 +266,7 @@ function fail(s: Sim, seed: number, ops: number, message: string): never {
 export async function runSimulation(o: SimOptions): Promise<SimReport> {
   const started = performance.now();
   const r = rng(o.seed);
+  const idOf = r.uuid;
   const server = o.server;
   await server.newOrganization();
   const tag = `${o.seed}-${randomUUID().slice(0, 8)}`;
@@ -274,11 +282,12 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
   // Seed content as user 0: two programs, six clips each, one playlist each.
   const admin = await login(server, users[0]!.email);
   for (const name of ['Evening', 'Morning']) {
-    const p = await api(server, admin, 'POST', '/v1/programs', { Name: name });
+    // Ids from the seed: the operations pick rows in Id order, so they must replay the same.
+    const p = await api(server, admin, 'POST', '/v1/programs', { Id: idOf(), Name: name });
     const pid = p.json!['Id'] as string;
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await api(server, admin, 'POST', `/v1/programs/${pid}/clips`, { Title: `${name} ${i}`, Tags: ['news'] })).json!['Id'] as string);
-    const pl = await api(server, admin, 'POST', `/v1/programs/${pid}/playlists`, { Title: `${name} feed`, Visibility: 'Public' });
+    for (let i = 0; i < 6; i++) ids.push((await api(server, admin, 'POST', `/v1/programs/${pid}/clips`, { Id: idOf(), Title: `${name} ${i}`, Tags: ['news'] })).json!['Id'] as string);
+    const pl = await api(server, admin, 'POST', `/v1/programs/${pid}/playlists`, { Id: idOf(), Title: `${name} feed`, Visibility: 'Public' });
     await api(server, admin, 'PATCH', `/v1/playlists/${pl.json!['Id']}/clips`, { ClipIds: ids.slice(0, 3) });
   }
 
