@@ -63,3 +63,44 @@ export function conflictsApi(d: CastawayDb, options: { newId?: () => string } = 
 }
 
 export const { keepMine, keepTheirs, resolveFields } = conflictsApi(defaultDb);
+
+// ── Needs attention ─────────────────────────────────────────────────────────────────────────
+
+export class NeedsAttentionNotFoundError extends Error {
+  constructor(readonly itemId: string) {
+    super(`needs-attention item ${itemId} no longer exists`);
+    this.name = 'NeedsAttentionNotFoundError';
+  }
+}
+
+export function needsAttentionApi(d: CastawayDb, options: { newId?: () => string } = {}) {
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  return {
+    /** The user has seen the item; their change stays undone. */
+    dismiss: async (itemId: string) => {
+      await d.needsAttention.delete(itemId);
+    },
+    /** Sends the same change again (e.g. after a fix elsewhere or regained permission), on the
+     * row's current base: a new mutation, so the server does not answer with the stored result. */
+    retry: async (itemId: string) => {
+      await d.transaction('rw', [d.syncState, d.needsAttention, d.conflicts, d.outbox, d.shadows, d.clips, d.playlists, d.programs, d.recordings, d.annotations, d.networks, d.organizations], async () => {
+        const item = await d.needsAttention.get(itemId);
+        if (!item) throw new NeedsAttentionNotFoundError(itemId);
+        await d.needsAttention.delete(itemId);
+        await ensureShadow(d, item.entity, item.entityId);
+        const shadow = await d.shadows.get(`${item.entity}:${item.entityId}`);
+        const base = shadow?.row?.['ModifiedAtUtc'];
+        const m: Mutation = {
+          ...item.mutation,
+          id: newId(),
+          baseModifiedAtUtc: item.mutation.method === 'POST' || typeof base !== 'string' ? null : base,
+          createdAt: Date.now(),
+        };
+        await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
+        await rebase(d, item.entity, item.entityId);
+      });
+    },
+  };
+}
+
+export const { dismiss: dismissNeedsAttention, retry: retryNeedsAttention } = needsAttentionApi(defaultDb);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalDb, SCHEMA_VERSIONS, type CastawayDb } from './db.ts';
 import { createWrites } from './writes.ts';
 import { applyPullPage, applyPushResults, computeStatus, readBatch } from './sync-store.ts';
-import { conflictsApi } from './conflicts.ts';
+import { conflictsApi, needsAttentionApi } from './conflicts.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const PROGRAM = '00000000-0000-4000-8000-000000000002';
@@ -175,5 +175,24 @@ describe('schema upgrades', () => {
     const v2 = openLocalDb(name, [...SCHEMA_VERSIONS, { version: 99, stores: { clips: 'Id, OrganizationId, ProgramId, ModifiedAtUtc, Title' } }]);
     opened.push(v2);
     expect((await readBatch(v2, 10)).map((m) => m.body)).toEqual([{ Title: 'Mine' }]);
+  });
+});
+
+describe('needs attention', () => {
+  it('retry queues the same change again as a new mutation on the current base; dismiss forgets it', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Episode: -1 });
+    const [m] = await readBatch(d, 10);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors: [] }]);
+    const api = needsAttentionApi(d);
+    await api.retry(m!.id);
+    const [again] = await readBatch(d, 10);
+    expect(again).toMatchObject({ method: 'PATCH', body: { Episode: -1 }, baseModifiedAtUtc: T0 });
+    expect(again!.id).not.toBe(m!.id);
+    expect((await d.clips.get(CLIP))?.['Episode']).toBe(-1);
+    await applyPushResults(d, [{ mutationId: again!.id, status: 'rejected', httpStatus: 400, errors: [] }]);
+    await api.dismiss(again!.id);
+    expect(await d.needsAttention.count()).toBe(0);
+    await expect(api.retry(again!.id)).rejects.toThrow('no longer exists');
   });
 });

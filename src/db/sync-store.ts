@@ -217,8 +217,3 @@ export async function readStatus(d: CastawayDb): Promise<SyncStatus> {
   const row = await d.syncState.get('status');
   return row && row.key === 'status' ? row.value : EMPTY_STATUS;
 }
-
-/** Removes a needs-attention item the user has seen (their change stays undone). */
-export async function dismissNeedsAttention(d: CastawayDb, id: string): Promise<void> {
-  await d.needsAttention.delete(id);
-}

@@ -39,7 +39,11 @@ export const MutationSchema = z.object({
     .regex(/^\/v1\/[A-Za-z0-9/_-]+$/, 'path must be an API path under /v1/'),
   body: z.record(z.string(), z.unknown()).nullable(),
   /** The row's ModifiedAtUtc when the user made the edit; null for creates and unversioned rows. */
-  baseModifiedAtUtc: z.string().nullable(),
+  baseModifiedAtUtc: z
+    .string()
+    .max(40)
+    .regex(/^[0-9T:.+Z-]+$/, 'baseModifiedAtUtc must be an ISO-8601 timestamp')
+    .nullable(),
   createdAt: z.number(),
 });
 export type Mutation = z.infer<typeof MutationSchema>;

@@ -18,6 +18,12 @@ const PushEnvelope = z.object({
   mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX),
 });
 
+/** Processed mutation ids are remembered this long. A mutation sent again later still cannot
+ * apply twice: its stale base turns it into a merge with its own earlier values (a no-op), a
+ * repeated create finds its row (409 → the caller's own row), a repeated delete finds none. */
+export const MUTATION_RESULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /** Seconds between SSE keep-alive comments (proxies close idle streams). */
 const KEEPALIVE_MS = 25_000;
 
@@ -28,6 +34,12 @@ export function syncRoutes(deps: AppDeps) {
   const dispatch: Dispatch = async (path, init) => (inner ??= createApp(deps)).request(path, init);
   // One push at a time per client: a duplicated request waits and then finds the stored results.
   const clientQueues = new Map<string, Promise<unknown>>();
+  let prunedAt = 0;
+  async function prune(now: Date): Promise<void> {
+    if (now.getTime() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = now.getTime();
+    await deps.store.query(`DELETE FROM sync_mutations WHERE processed_at_utc < $1`, [new Date(now.getTime() - MUTATION_RESULT_RETENTION_MS)]);
+  }
 
   return new Hono()
     .post('/push', requireSession, async (c) => {
@@ -63,6 +75,7 @@ export function syncRoutes(deps: AppDeps) {
       clientQueues.set(clientId, run);
       try {
         const results = await run;
+        await prune(deps.clock ? deps.clock() : new Date());
         return c.json({ results });
       } catch (err) {
         if (err instanceof PushUnauthorized) throw new AppError(401);
