@@ -10,6 +10,7 @@ import { isGuid } from '../domain/validators.ts';
 import { UnsavedChangesDialog } from '../components/Dialog.tsx';
 import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
 import { ContactDialog } from '../features/support/ContactDialog.tsx';
+import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
 import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
@@ -55,6 +56,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
       </Switch>
       <GlobalDialogs />
+      <TranslationWarning />
       <UpdatePrompt />
     </>
   );

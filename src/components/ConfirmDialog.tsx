@@ -1,4 +1,4 @@
-// Confirmation dialog (section 4):
+// Confirmation dialog (section 4), driven by the domain state machine (src/domain/dialogs.ts):
 //
 //   closed ──open──> open ──submit──> submitting ──ok──> closed (+ onDone, optional success toast)
 //                     ▲                   │
@@ -8,6 +8,8 @@
 // disabled until DELETE is typed exactly; the typed text clears whenever the dialog opens or closes.
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { CONFIRMATION_WORD } from '../domain/constants.ts';
+import { canSubmitConfirmation, CONFIRMATION_CLOSED, confirmationDialog, type ConfirmationConfig, type ConfirmationEvent, type DialogEffect } from '../domain/dialogs.ts';
+import { domainMessage } from '../domain/messages.ts';
 import { m } from '../paraglide/messages.js';
 import { showToast } from '../lib/toast.ts';
 import { Dialog } from './Dialog.tsx';
@@ -29,43 +31,57 @@ export type ConfirmDialogProps = {
 };
 
 export function ConfirmDialog({ open, onClose, title, description, actionLabel, onConfirm, onDone, danger = false, prompt = false, successToast, failureDescription }: ConfirmDialogProps) {
-  const [typed, setTyped] = useState('');
-  const [submitting, setSubmitting] = useState(false);
+  const [state, setState] = useState(CONFIRMATION_CLOSED);
   const inputId = useId();
-  useEffect(() => {
-    setTyped('');
-  }, [open]);
-  const close = () => {
-    setTyped('');
-    onClose();
+  const config: ConfirmationConfig = { dangerPrompt: prompt, successText: successToast ?? null, failureText: failureDescription ?? m.app_error_500_title() };
+
+  const run = (event: ConfirmationEvent, current = state) => {
+    const next = confirmationDialog(current, event, config);
+    setState(next.state);
+    for (const effect of next.effects) perform(effect);
+    return next.state;
   };
-  const submit = async () => {
-    setSubmitting(true);
-    try {
-      await onConfirm();
-      setSubmitting(false);
-      close();
+  const perform = (effect: DialogEffect) => {
+    if (effect.type === 'complete') {
+      onClose();
       onDone?.();
-      if (successToast) showToast({ type: 'success', title: successToast });
-    } catch (error) {
-      setSubmitting(false);
-      showToast({ type: 'danger', title: failureDescription ?? (error instanceof Error ? error.message : String(error)) });
+    } else if (effect.type === 'toast') {
+      showToast({ type: effect.variant, title: 'text' in effect ? effect.text : domainMessage(effect.message) });
     }
   };
-  const blocked = prompt && typed !== CONFIRMATION_WORD;
+
+  useEffect(() => {
+    setState(confirmationDialog(CONFIRMATION_CLOSED, { type: open ? 'open' : 'close' }, config).state);
+    // Only on open and close: that is when the typed text clears.
+  }, [open]);
+
+  const close = () => {
+    if (run({ type: 'close' }).phase === 'closed') onClose();
+  };
+  const submit = async () => {
+    const submitting = run({ type: 'submit' });
+    if (submitting.phase !== 'submitting') return;
+    try {
+      await onConfirm();
+      run({ type: 'succeeded' }, submitting);
+    } catch {
+      run({ type: 'failed' }, submitting);
+    }
+  };
+  const busy = state.phase === 'submitting';
   return (
     <Dialog
       open={open}
       onClose={close}
       role="alertdialog"
       width="compactNarrow"
-      closable={!submitting}
+      closable={!busy}
       title={title}
       description={description}
       footer={
         <>
-          <button type="button" className="button" disabled={submitting} onClick={close}>{m.app_dialog_cancel()}</button>
-          <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} disabled={blocked || submitting} aria-busy={submitting} onClick={() => void submit()}>
+          <button type="button" className="button" disabled={busy} onClick={close}>{m.app_dialog_cancel()}</button>
+          <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} disabled={!canSubmitConfirmation(state, config)} aria-busy={busy} onClick={() => void submit()}>
             {actionLabel}
           </button>
         </>
@@ -74,7 +90,7 @@ export function ConfirmDialog({ open, onClose, title, description, actionLabel, 
       {prompt && (
         <div className="field">
           <label htmlFor={inputId}>{m.app_dialog_type_to_confirm({ word: CONFIRMATION_WORD })}</label>
-          <input id={inputId} autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <input id={inputId} autoComplete="off" spellCheck={false} value={state.typed} onChange={(e) => run({ type: 'type', text: e.target.value })} />
         </div>
       )}
     </Dialog>

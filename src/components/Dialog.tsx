@@ -4,6 +4,8 @@
 import { Dialog as Ark } from '@ark-ui/react/dialog';
 import { Portal } from '@ark-ui/react/portal';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { modalMayClose, UNSAVED_TEXT, type UnsavedSource } from '../domain/dialogs.ts';
+import { domainMessage } from '../domain/messages.ts';
 import { m } from '../paraglide/messages.js';
 
 export type DialogWidth = 'narrow' | 'medium' | 'wide' | 'full' | 'compactNarrow' | 'compactMedium';
@@ -56,8 +58,8 @@ export function Dialog({ open, onClose, title, description, width = 'narrow', ro
 
   const requestClose = () => {
     if (!closable) return;
-    if ([...vetoes.current].some((veto) => veto())) setConfirmDiscard(true);
-    else onClose();
+    if (modalMayClose([...vetoes.current].map((veto) => ({ vetoesClose: veto })))) onClose();
+    else setConfirmDiscard(true);
   };
 
   return (
@@ -106,13 +108,7 @@ export function Dialog({ open, onClose, title, description, width = 'narrow', ro
   );
 }
 
-export type UnsavedEntity = 'form' | 'dialog' | 'transcript';
-
-export function unsavedEntityLabel(entity: UnsavedEntity): string {
-  if (entity === 'dialog') return m.app_unsaved_entity_dialog();
-  if (entity === 'transcript') return m.app_unsaved_entity_transcript();
-  return m.app_unsaved_entity_form();
-}
+export type UnsavedEntity = UnsavedSource;
 
 /** 'Unsaved changes' (section 8): OK discards and proceeds; closing the dialog cancels. */
 export function UnsavedChangesDialog({ open, entity, onConfirm, onCancel }: { open: boolean; entity: UnsavedEntity; onConfirm: () => void; onCancel: () => void }) {
@@ -122,12 +118,12 @@ export function UnsavedChangesDialog({ open, entity, onConfirm, onCancel }: { op
       onClose={onCancel}
       role="alertdialog"
       width="compactNarrow"
-      title={m.app_unsaved_title()}
-      description={m.app_unsaved_text({ entity: unsavedEntityLabel(entity) })}
+      title={domainMessage('domain_unsaved_title')}
+      description={domainMessage(UNSAVED_TEXT[entity])}
       footer={
         <>
           <button type="button" className="button" onClick={onCancel}>{m.app_dialog_cancel()}</button>
-          <button type="button" className="button primary" onClick={onConfirm}>{m.app_dialog_ok()}</button>
+          <button type="button" className="button primary" onClick={onConfirm}>{domainMessage('domain_unsaved_ok')}</button>
         </>
       }
     />

@@ -3,7 +3,9 @@
 // F8 moves focus to the newest toast; the close control is labelled 'Close'; each type has its icon.
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../domain/constants.ts';
+import { TOAST_HOTKEY } from '../domain/constants.ts';
+import { swipeDismissesToast } from '../domain/dialogs.ts';
+import { pauseToastTimer, resumeToastTimer, startToastTimer, toastClosesAt, type ToastTimer } from '../domain/timing.ts';
 import { m } from '../paraglide/messages.js';
 import { dismissToast, useToasts, type Toast, type ToastType } from '../lib/toast.ts';
 
@@ -54,19 +56,17 @@ export function Toaster() {
 function ToastItem({ toast }: { toast: Toast }) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const remaining = useRef(toast.durationMs);
+  const timer = useRef<ToastTimer>(startToastTimer(Date.now(), toast.durationMs));
   const [dx, setDx] = useState(0);
   const start = useRef<number | null>(null);
   const paused = hovered || focused;
 
   useEffect(() => {
-    if (paused || !Number.isFinite(remaining.current)) return;
-    const startedAt = Date.now();
-    const timer = setTimeout(() => dismissToast(toast.id), remaining.current);
-    return () => {
-      clearTimeout(timer);
-      remaining.current -= Date.now() - startedAt;
-    };
+    timer.current = paused ? pauseToastTimer(timer.current, Date.now()) : resumeToastTimer(timer.current, Date.now());
+    const closesAt = toastClosesAt(timer.current);
+    if (closesAt === null) return; // paused, or infinity
+    const handle = setTimeout(() => dismissToast(toast.id), Math.max(0, closesAt - Date.now()));
+    return () => clearTimeout(handle);
   }, [paused, toast.id]);
 
   const onPointerDown = (e: ReactPointerEvent) => {
@@ -76,7 +76,7 @@ function ToastItem({ toast }: { toast: Toast }) {
     if (start.current !== null) setDx(e.clientX - start.current);
   };
   const onPointerUp = () => {
-    if (Math.abs(dx) >= TOAST_SWIPE_THRESHOLD_PX) dismissToast(toast.id);
+    if (swipeDismissesToast(dx)) dismissToast(toast.id);
     start.current = null;
     setDx(0);
   };

@@ -1,5 +1,6 @@
 // Display labels for values the screens show (through messages).
 import { normalizeRecording } from '../domain/recording.ts';
+import { relativeTime as relativeBucket } from '../domain/timing.ts';
 import { m } from '../paraglide/messages.js';
 import type { Recording } from '../protocol/entities.ts';
 
@@ -34,26 +35,11 @@ export function recordingStateLabel(r: Recording): string {
   }
 }
 
-/** h:mm:ss or m:ss; '--:--' when unknown (section 5). */
-export function formatSeconds(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '--:--';
-  const s = Math.floor(seconds);
-  const h = Math.floor(s / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = s % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${pad(mm)}:${pad(ss)}` : `${mm}:${pad(ss)}`;
-}
+/** Durations as section 5 shows them ('--:--' when unknown). */
+export { formatDuration as formatSeconds } from '../domain/time.ts';
 
-/** Relative time with the buckets of section 9 (seconds < 60, minutes < 60, hours < 24, days < 30, months < 12, years). */
+/** Relative time with the buckets of section 9, in the reader's language. */
 export function relativeTime(fromMs: number, nowMs: number, locale: string): string {
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const diff = (fromMs - nowMs) / 1000;
-  const abs = Math.abs(diff);
-  if (abs < 60) return rtf.format(Math.round(diff), 'second');
-  if (abs < 3600) return rtf.format(Math.round(diff / 60), 'minute');
-  if (abs < 86400) return rtf.format(Math.round(diff / 3600), 'hour');
-  if (abs < 30 * 86400) return rtf.format(Math.round(diff / 86400), 'day');
-  if (abs < 365 * 86400) return rtf.format(Math.round(diff / (30 * 86400)), 'month');
-  return rtf.format(Math.round(diff / (365 * 86400)), 'year');
+  const { value, unit } = relativeBucket(fromMs, nowMs);
+  return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(value, unit);
 }

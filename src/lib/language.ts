@@ -13,8 +13,12 @@ export const LANGUAGE_NAMES: Record<Locale, string> = {
   'en-XA': '[Ƥşéûðö]',
 };
 
+/** Set for the reload after a language change (the translation warning words itself for it). */
+export const LANGUAGE_CHANGED_KEY = 'castaway.languageChanged';
+
 export async function changeLanguage(locale: Locale): Promise<void> {
   // Best effort online; the cookie keeps the choice on this device either way.
   await api('PATCH', '/internal/users/me', { body: { InterfaceLanguage: locale } });
+  sessionStorage.setItem(LANGUAGE_CHANGED_KEY, locale);
   setLocale(locale); // reloads the page
 }

@@ -43,7 +43,10 @@ test('a recording: edit the title and reviewed flag, add and delete an annotatio
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
   await expect(reviewed).toBeChecked({ checked: !wasReviewed });
 
-  await page.getByLabel('At (h:mm:ss)').fill('0:01:30');
+  await page.getByLabel('At (HH:MM:SS)').fill('1:30');
+  await page.getByRole('button', { name: 'Add annotation' }).click();
+  await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Enter a time as HH:MM:SS');
+  await page.getByLabel('At (HH:MM:SS)').fill('00:01:30');
   await page.getByLabel('Annotation', { exact: true }).fill('Sponsor read at the break');
   await page.getByRole('button', { name: 'Add annotation' }).click();
   await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Sponsor read at the break');

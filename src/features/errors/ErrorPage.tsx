@@ -3,6 +3,8 @@
 // 'Home' (the organization root when the route has one, else /) and 'Reload page'.
 import { useState, type ReactNode } from 'react';
 import { showsGrantAccess } from '../../domain/permissions.ts';
+import { grantAccessOutcome } from '../../domain/dialogs.ts';
+import { domainMessage } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
@@ -76,8 +78,9 @@ function GrantAccessButton({ organizationId }: { organizationId: string }) {
     setAlert(null);
     const res = await api('POST', '/admin/users/me/organizations', { body: { OrganizationId: organizationId } });
     setBusy(false);
-    if (res.kind === 'ok') location.reload();
-    else setAlert(res.kind === 'notFound' ? m.app_grant_access_not_exist() : m.app_grant_access_error());
+    const outcome = grantAccessOutcome(res);
+    if (outcome.action === 'reload') location.reload();
+    else setAlert(domainMessage(outcome.message));
   };
   return (
     <>

@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateInteger, validateTitle } from '../../domain/validators.ts';
+import { parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
@@ -20,15 +21,6 @@ import { NotFoundPage } from '../errors/ErrorPage.tsx';
 import type { Recording } from '../../protocol/entities.ts';
 
 const RATING_MAX = 5;
-
-/** h:mm:ss, mm:ss or ss → seconds; null when the shape is not a time. */
-export function parseOffset(text: string): number | null {
-  const parts = text.trim().split(':');
-  if (parts.length < 1 || parts.length > 3 || parts.some((p) => !/^\d+$/.test(p))) return null;
-  const n = parts.map(Number);
-  if (n.slice(1).some((x) => x >= 60)) return null;
-  return n.reduce((acc, x) => acc * 60 + x, 0);
-}
 
 export function RecordingScreen() {
   const { organizationId, programId, recordingId } = useIdParams('organizationId', 'programId', 'recordingId');
@@ -129,9 +121,10 @@ function Annotations({ recordingId }: { recordingId: string }) {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<{ time?: string; text?: string }>({});
   const add = async () => {
-    const offset = parseOffset(time);
+    const timeError = validateTimeEntry(time, { required: true });
+    const offset = timeError ? null : parseTimeEntry(time);
     const e: typeof errors = {};
-    if (offset === null) e.time = formatFormError({ type: 'invalid' });
+    if (timeError) e.time = formatFormError(timeError);
     if (!text.trim()) e.text = formatFormError({ type: 'required' });
     setErrors(e);
     if (e.time || e.text || offset === null) return;
@@ -166,7 +159,7 @@ function Annotations({ recordingId }: { recordingId: string }) {
         }}
       >
         <Field label={m.app_recording_annotation_time()} error={errors.time} className="narrow">
-          <input value={time} inputMode="numeric" placeholder="0:00:00" onChange={(e) => setTime(e.target.value)} />
+          <input value={time} inputMode="numeric" placeholder="00:00:00" onChange={(e) => setTime(e.target.value)} />
         </Field>
         <Field label={m.app_recording_annotation_text()} error={errors.text} className="grow">
           <input value={text} onChange={(e) => setText(e.target.value)} />

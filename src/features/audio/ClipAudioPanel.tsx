@@ -1,0 +1,94 @@
+// What the clip and recording screens mount: the waveform and cut editor of one audio. Waveform
+// data comes, in this order, from the waveform cache (so a clip opened offline draws at once),
+// from the server's files (WaveformHighResUrl / WaveformLowResUrl, audiowaveform .dat), or from
+// the decode worker (a file just picked, or the audio URL when the server made no waveform).
+//   <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
+//                   onSaveCut={(edit) => queue PUT /internal/clips/{clipId}/cut} />
+import { useEffect, useState } from 'react';
+import { isMediaError } from '../../media/errors.ts';
+import { mediaProblemText } from '../../media/messages.ts';
+import type { Waveform } from '../../media/peaks.ts';
+import { waveformFromDat } from '../../media/waveform-format.ts';
+import type { CutEdit } from '../../protocol/media.ts';
+import { m } from '../../paraglide/messages.js';
+import { waveformFor } from '../../../workers/audio/client.ts';
+import { cacheStorageWaveformCache } from '../../../workers/audio/waveform-cache.ts';
+import { CutEditor } from './CutEditor.tsx';
+import { createPreviewPlayer } from './preview-player.ts';
+
+export type PanelAudio = {
+  /** Identifies this audio in the cache (the clip or recording Id plus its file name, for example). */
+  key: string;
+  durationSeconds?: number | null;
+  urls?: { AudioPrivateUrl?: string | null; AudioUrl?: string | null; WaveformHighResUrl?: string | null; WaveformLowResUrl?: string | null };
+  /** A file just picked (decoded in the worker). */
+  file?: File | null;
+};
+
+type Loaded = { waveforms: Waveform[]; durationSeconds: number };
+
+async function fetchDat(url: string, signal: AbortSignal): Promise<Waveform> {
+  const res = await fetch(url, { credentials: 'same-origin', signal });
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return waveformFromDat(new Uint8Array(await res.arrayBuffer()));
+}
+
+export async function loadWaveforms(audio: PanelAudio, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<Loaded> {
+  const cache = await cacheStorageWaveformCache();
+  const cached = await cache?.get(audio.key);
+  if (cached) return cached;
+  const high = audio.urls?.WaveformHighResUrl;
+  const low = audio.urls?.WaveformLowResUrl;
+  if (high && low && !audio.file) {
+    const waveforms = [await fetchDat(high, signal), await fetchDat(low, signal)];
+    const durationSeconds = audio.durationSeconds ?? (waveforms[0]!.length * waveforms[0]!.samplesPerPixel) / waveforms[0]!.sampleRate;
+    const loaded = { waveforms, durationSeconds };
+    await cache?.put(audio.key, { ...loaded, sampleRate: waveforms[0]!.sampleRate });
+    return loaded;
+  }
+  const url = audio.urls?.AudioPrivateUrl ?? audio.urls?.AudioUrl;
+  const input = audio.file ? { kind: 'blob' as const, blob: audio.file } : url ? { kind: 'url' as const, url } : null;
+  if (!input) throw new Error('no audio to draw');
+  const r = await waveformFor(input, { signal, onProgress: (p) => onProgress(p.fraction), cache, cacheKey: audio.key });
+  return { waveforms: r.waveforms, durationSeconds: r.durationSeconds };
+}
+
+export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit | null; onSaveCut: (edit: CutEdit) => void }) {
+  const { audio } = props;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoaded(null);
+    setProblem(null);
+    loadWaveforms(audio, controller.signal, setProgress).then(setLoaded, (e: unknown) => {
+      if (controller.signal.aborted) return;
+      setProblem(isMediaError(e) ? mediaProblemText({ code: e.code, details: e.details }) : mediaProblemText({ code: 'decodeFailed' }));
+    });
+    return () => controller.abort();
+  }, [audio.key, audio.file]);
+
+  const [fileUrl, setFileUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!audio.file) return setFileUrl(null);
+    const u = URL.createObjectURL(audio.file);
+    setFileUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [audio.file]);
+
+  if (problem) return <p role="alert">{problem}</p>;
+  if (!loaded) return <p role="status">{m.media_waveform_loading({ percent: Math.round(progress * 100) })}</p>;
+  const audioUrl = audio.urls?.AudioPrivateUrl ?? audio.urls?.AudioUrl ?? null;
+  const src = fileUrl ?? audioUrl;
+  return (
+    <CutEditor
+      waveforms={loaded.waveforms}
+      durationSeconds={loaded.durationSeconds}
+      initialEdit={props.initialCut ?? null}
+      onSave={props.onSaveCut}
+      createPlayer={src ? () => createPreviewPlayer(src) : undefined}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+// Browser translation warning (sections 2 and 4). Browser translators rewrite the DOM React owns
+// (Chrome marks <html> with a translated-ltr/rtl class and changes its lang), which breaks pages.
+//
+//   not translated ──(class/lang change)──> detected ──(never dismissed, or dismissed > 1 month ago)──> dialog
+//   dialog ──Dismiss──> dismissal date recorded (localStorage) ──> hidden for a month
+// After a language change while translation stays on, the dialog says so with a different text.
+import { useEffect, useState } from 'react';
+import { showTranslationWarning } from '../../domain/timing.ts';
+import { m } from '../../paraglide/messages.js';
+import { getLocale } from '../../lib/i18n.ts';
+import { LANGUAGE_CHANGED_KEY } from '../../lib/language.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+
+export const DISMISSED_KEY = 'castaway.translationWarningDismissedAt';
+
+function translated(): boolean {
+  const html = document.documentElement;
+  return html.classList.contains('translated-ltr') || html.classList.contains('translated-rtl') || (html.lang !== '' && html.lang !== getLocale());
+}
+
+function dismissedAt(): Date | null {
+  const raw = localStorage.getItem(DISMISSED_KEY);
+  const d = raw ? new Date(raw) : null;
+  return d && !Number.isNaN(d.getTime()) ? d : null;
+}
+
+export function TranslationWarning() {
+  const [detected, setDetected] = useState(false);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const check = () => {
+      const now = translated();
+      if (now && !detected) console.info('unexpected locale change (browser translation?)', { lang: document.documentElement.lang, locale: getLocale() });
+      setDetected(now);
+      setOpen(showTranslationWarning(now, dismissedAt(), new Date()));
+    };
+    check();
+    const observer = new MutationObserver(check);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'lang'] });
+    return () => observer.disconnect();
+  }, [detected]);
+  const afterLanguageChange = sessionStorage.getItem(LANGUAGE_CHANGED_KEY) !== null;
+  const dismiss = () => {
+    localStorage.setItem(DISMISSED_KEY, new Date().toISOString());
+    sessionStorage.removeItem(LANGUAGE_CHANGED_KEY);
+    setOpen(false);
+  };
+  return (
+    <Dialog
+      open={open && detected}
+      onClose={dismiss}
+      title={m.app_translation_title()}
+      description={afterLanguageChange ? m.app_translation_text_after_change() : m.app_translation_text()}
+      footer={
+        <>
+          <a className="button" href="/account/profile">{m.app_translation_profile()}</a>
+          <button type="button" className="button primary" onClick={dismiss}>{m.app_translation_dismiss()}</button>
+        </>
+      }
+    />
+  );
+}
