@@ -17,14 +17,14 @@ import { audioUploadErrors } from './upload-rules.ts';
 import { renderCutWav } from './render-cut.ts';
 
 export type AudioRouteOptions = {
-  /** Where uploads and waveform files live; default $CASTAWAY_BLOB_DIR or <DATA_DIR|.data>/blobs. */
+  /** Where uploads and waveform files live; default $CASTAWAY_BLOB_DIR or <CASTAWAY_DATA_DIR|.data>/blobs. */
   blobDir?: string;
   blobs?: BlobStore;
   maxUploadBytes?: number;
 };
 
 export function defaultBlobDir(): string {
-  return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.DATA_DIR ?? '.data', 'blobs');
+  return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
 }
 
 const CONTENT_TYPES: Record<string, string> = {
