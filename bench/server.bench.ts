@@ -126,87 +126,87 @@ async function timed(fn: () => Response | Promise<Response>, expected: number): 
   return ms;
 }
 
-async function benchStore(kind: 'pglite' | 'postgres', clips: number, open: () => Promise<OpenedStore>): Promise<void> {
+type Prepared = OpenedStore & { kind: 'pglite' | 'postgres'; clips: number; seedMs: number };
+
+async function prepare(kind: 'pglite' | 'postgres', clips: number, open: () => Promise<OpenedStore>): Promise<Prepared> {
+  const opened = await open();
+  const started = performance.now();
+  const summary = await seed(opened.store, { clips });
+  if (summary.clips !== clips) throw new Error(`seeded ${summary.clips} clips, wanted ${clips}`);
+  return { ...opened, kind, clips, seedMs: performance.now() - started };
+}
+
+async function measure({ kind, clips, store }: Prepared): Promise<void> {
   const label = `${kind}.${clips / 1000}k`;
-  const { store, dispose } = await open();
-  try {
-    const seedStarted = performance.now();
-    const summary = await seed(store, { clips });
-    line(`${label}.seed_bulk`, performance.now() - seedStarted, 'ms');
-    if (summary.clips !== clips) throw new Error(`seeded ${summary.clips} clips, wanted ${clips}`);
+  const app = createApp({ store, bus: createMemoryBus() });
+  const { cookie, xsrf } = await login(app);
+  const headers = { cookie, 'x-organization-id': ORG_DEMO };
+  // Clips of the demo organization, dealt round-robin by the seed over its 12 programs: the
+  // first 9 program slots are Castaway Demo Radio's. Skip the ones the seed soft-deletes.
+  const demoClipIds: string[] = [];
+  for (let i = 0; i < clips && demoClipIds.length < 5000; i++) if (i % 12 < 9 && i % 97 !== 96) demoClipIds.push(seedId(`clip:${i}`));
+  const morning = seedId('program:morning');
+  const perProgram = Math.ceil(clips / 12);
 
-    const app = createApp({ store, bus: createMemoryBus() });
-    const { cookie, xsrf } = await login(app);
-    const headers = { cookie, 'x-organization-id': ORG_DEMO };
-    // Clips of the demo organization, dealt round-robin by the seed over its 12 programs: the
-    // first 9 program slots are Castaway Demo Radio's. Skip the ones the seed soft-deletes.
-    const demoClipIds: string[] = [];
-    for (let i = 0; i < clips && demoClipIds.length < 5000; i++) if (i % 12 < 9 && i % 97 !== 96) demoClipIds.push(seedId(`clip:${i}`));
-    const morning = seedId('program:morning');
-    const perProgram = Math.ceil(clips / 12);
-
-    // ── PATCH, one at a time ────────────────────────────────────────────────────────────────
-    const patch = (n: number) =>
-      app.request(`/api/v1/clips/${demoClipIds[n % demoClipIds.length]}`, {
-        method: 'PATCH',
-        headers: { ...headers, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
-        body: JSON.stringify({ Title: `Bench edit ${n}`, Tags: ['bench', String(n % 7)] }),
-      });
-    for (let i = 0; i < 20; i++) await timed(() => patch(i), 200); // warm-up
-    const latencies: number[] = [];
-    const sequentialStarted = performance.now();
-    while (latencies.length < PATCH_MAX_REQUESTS && performance.now() - sequentialStarted < PATCH_MAX_MS) {
-      latencies.push(await timed(() => patch(latencies.length * 7919), 200));
-    }
-    const sequentialRate = latencies.length / ((performance.now() - sequentialStarted) / 1000);
-    line(`${label}.patch_sequential_throughput`, sequentialRate, 'req/s');
-    ratio(`${label}.patch_sequential_throughput`, sequentialRate, TARGETS.patchPerSecond, true);
-    line(`${label}.patch_latency_p50`, percentile(latencies, 50), 'ms');
-    line(`${label}.patch_latency_p95`, percentile(latencies, 95), 'ms');
-
-    // ── PATCH, PATCH_CONCURRENCY in flight (distinct clips: no row lock contention) ──────────
-    let done = 0;
-    const concurrentStarted = performance.now();
-    await Promise.all(
-      Array.from({ length: PATCH_CONCURRENCY }, async (_, worker) => {
-        let n = worker;
-        while (done < PATCH_MAX_REQUESTS && performance.now() - concurrentStarted < PATCH_MAX_MS) {
-          await timed(() => patch(100_000 + n), 200);
-          n += PATCH_CONCURRENCY;
-          done++;
-        }
-      }),
-    );
-    const concurrentRate = done / ((performance.now() - concurrentStarted) / 1000);
-    line(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, 'req/s');
-    ratio(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, TARGETS.patchPerSecond, true);
-
-    // ── Lists ───────────────────────────────────────────────────────────────────────────────
-    const list = async (path: string, repeats: number): Promise<number[]> => {
-      const samples: number[] = [];
-      await timed(() => app.request(path, { headers }), 200); // warm-up
-      const started = performance.now();
-      while (samples.length < repeats && performance.now() - started < LIST_MAX_MS) {
-        samples.push(await timed(() => app.request(path, { headers }), 200));
-      }
-      return samples;
-    };
-    const first = await list(`/api/v1/programs/${morning}/clips?page=1&pageSize=100`, LIST_REPEATS);
-    line(`${label}.list_program_clips_page1_size100_p50`, percentile(first, 50), 'ms');
-    line(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), 'ms');
-    ratio(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), TARGETS.listPage100P95Ms, false);
-
-    const lastPage = Math.max(1, Math.ceil(perProgram / 100));
-    const deep = await list(`/api/v1/programs/${morning}/clips?page=${lastPage}&pageSize=100`, LIST_REPEATS);
-    line(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), 'ms');
-    ratio(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), TARGETS.listDeepPageP95Ms, false);
-
-    const full = await list(`/api/v1/clips?page=1&pageSize=2500`, 5);
-    line(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), 'ms');
-    ratio(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), TARGETS.listFullPageP50Ms, false);
-  } finally {
-    await dispose();
+  // ── PATCH, one at a time ────────────────────────────────────────────────────────────────
+  const patch = (n: number) =>
+    app.request(`/api/v1/clips/${demoClipIds[n % demoClipIds.length]}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ Title: `Bench edit ${n}`, Tags: ['bench', String(n % 7)] }),
+    });
+  for (let i = 0; i < 20; i++) await timed(() => patch(i), 200); // warm-up
+  const latencies: number[] = [];
+  const sequentialStarted = performance.now();
+  while (latencies.length < PATCH_MAX_REQUESTS && performance.now() - sequentialStarted < PATCH_MAX_MS) {
+    latencies.push(await timed(() => patch(latencies.length * 7919), 200));
   }
+  const sequentialRate = latencies.length / ((performance.now() - sequentialStarted) / 1000);
+  line(`${label}.patch_sequential_throughput`, sequentialRate, 'req/s');
+  ratio(`${label}.patch_sequential_throughput`, sequentialRate, TARGETS.patchPerSecond, true);
+  line(`${label}.patch_latency_p50`, percentile(latencies, 50), 'ms');
+  line(`${label}.patch_latency_p95`, percentile(latencies, 95), 'ms');
+
+  // ── PATCH, PATCH_CONCURRENCY in flight (distinct clips: no row lock contention) ──────────
+  let done = 0;
+  const concurrentStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: PATCH_CONCURRENCY }, async (_, worker) => {
+      let n = worker;
+      while (done < PATCH_MAX_REQUESTS && performance.now() - concurrentStarted < PATCH_MAX_MS) {
+        await timed(() => patch(100_000 + n), 200);
+        n += PATCH_CONCURRENCY;
+        done++;
+      }
+    }),
+  );
+  const concurrentRate = done / ((performance.now() - concurrentStarted) / 1000);
+  line(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, 'req/s');
+  ratio(`${label}.patch_concurrent${PATCH_CONCURRENCY}_throughput`, concurrentRate, TARGETS.patchPerSecond, true);
+
+  // ── Lists ───────────────────────────────────────────────────────────────────────────────
+  const list = async (path: string, repeats: number): Promise<number[]> => {
+    const samples: number[] = [];
+    await timed(() => app.request(path, { headers }), 200); // warm-up
+    const started = performance.now();
+    while (samples.length < repeats && performance.now() - started < LIST_MAX_MS) {
+      samples.push(await timed(() => app.request(path, { headers }), 200));
+    }
+    return samples;
+  };
+  const first = await list(`/api/v1/programs/${morning}/clips?page=1&pageSize=100`, LIST_REPEATS);
+  line(`${label}.list_program_clips_page1_size100_p50`, percentile(first, 50), 'ms');
+  line(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), 'ms');
+  ratio(`${label}.list_program_clips_page1_size100_p95`, percentile(first, 95), TARGETS.listPage100P95Ms, false);
+
+  const lastPage = Math.max(1, Math.ceil(perProgram / 100));
+  const deep = await list(`/api/v1/programs/${morning}/clips?page=${lastPage}&pageSize=100`, LIST_REPEATS);
+  line(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), 'ms');
+  ratio(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), TARGETS.listDeepPageP95Ms, false);
+
+  const full = await list(`/api/v1/clips?page=1&pageSize=2500`, 5);
+  line(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), 'ms');
+  ratio(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), TARGETS.listFullPageP50Ms, false);
 }
 
 const started = performance.now();
@@ -220,7 +220,16 @@ line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');
 line('machine_cores', cpus().length, 'cores');
 const base = postgresBaseUrl();
 for (const clips of SIZES) {
-  await benchStore('pglite', clips, openPglite);
-  await benchStore('postgres', clips, () => openPostgres(base));
+  // Both stores of a size are filled at the same time (the PGlite seed works in this process,
+  // PostgreSQL's in its server: two cores), then measured one after the other, alone.
+  const stores = await Promise.all([prepare('pglite', clips, openPglite), prepare('postgres', clips, () => openPostgres(base))]);
+  for (const prepared of stores) line(`${prepared.kind}.${clips / 1000}k.seed_bulk_both_stores_at_once`, prepared.seedMs, 'ms');
+  for (const prepared of stores) {
+    try {
+      await measure(prepared);
+    } finally {
+      await prepared.dispose();
+    }
+  }
 }
 line('total_run_time', (performance.now() - started) / 1000, 's');
