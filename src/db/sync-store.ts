@@ -165,6 +165,11 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<
       }
     }
     for (const [entity, rows] of byEntity) {
+      // An empty table (first sync, rebuild) has nothing newer to keep: store as is.
+      if ((await d[entity].count()) === 0) {
+        await d[entity].bulkPut(rows);
+        continue;
+      }
       const existing = await d[entity].bulkGet(rows.map((r) => r.Id));
       await d[entity].bulkPut(rows.filter((r, i) => version(existing[i]) <= version(r)));
     }
