@@ -1,0 +1,193 @@
+// `npm run bench:app`: what a podcaster feels on a phone-class machine.
+//   1. gzip size of the JS the first screen needs (login for a new visitor; the organization home
+//      for a returning, signed-in one), measured from the responses Chromium actually loads.
+//   2. warm offline start to interactive: the studio was opened before, the network is gone, the
+//      page reloads from the service worker until 'Manage audio' shows with the sync status.
+//   3. the clip list at 10,000 clips: frame times while scrolling the virtualised list.
+// Prints `bench: <metric> = <number> <unit>` lines with the ratio to their target; never pass/fail.
+// Needs dist/ (npm run build). Starts the real server on a temp data folder unless BENCH_BASE_URL is set.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const TARGET_JS_KB = 180;
+const TARGET_OFFLINE_START_MS = 1000;
+const TARGET_FRAME_MS = 16.7;
+
+function line(metric: string, value: number, unit: string, target?: number) {
+  const ratio = target ? `  (${(value / target).toFixed(2)}× target ${target} ${unit})` : '';
+  console.log(`bench: ${metric} = ${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}${ratio}`);
+}
+
+async function startServer(): Promise<{ url: string; stop: () => void }> {
+  if (process.env.BENCH_BASE_URL) return { url: process.env.BENCH_BASE_URL, stop: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-'));
+  const port = 8795;
+  const child: ChildProcess = spawn('node', ['--import', 'tsx', 'sync-server/main.ts'], { env: { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: dir }, stdio: 'ignore' });
+  const url = `http://localhost:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/api/internal/session`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** gzip bytes of every JS response the page loads while `action` runs. */
+async function jsGzipBytes(page: Page, action: () => Promise<void>): Promise<{ bytes: number; files: number }> {
+  const bodies: Promise<Buffer | null>[] = [];
+  const onResponse = (res: import('playwright-core').Response) => {
+    if (res.url().endsWith('.js') && !res.url().includes('sync.worker')) bodies.push(res.body().catch(() => null));
+  };
+  page.on('response', onResponse);
+  await action();
+  await page.waitForLoadState('networkidle');
+  page.off('response', onResponse);
+  const all = (await Promise.all(bodies)).filter((b): b is Buffer => b !== null);
+  return { bytes: all.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0), files: all.length };
+}
+
+async function logIn(page: Page, url: string) {
+  await page.goto(url);
+  await page.getByLabel('Email').fill('demo@example.com');
+  await page.getByLabel('Password').fill('castaway-demo');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+async function firstScreenJs(browser: Browser, url: string) {
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  const login = await jsGzipBytes(page, async () => {
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+  });
+  line('first_screen_js_gzip_login', Math.round(login.bytes / 102.4) / 10, 'KB', TARGET_JS_KB);
+  await logIn(page, url);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
+  const home = page.url();
+  const signedIn = await jsGzipBytes(page, async () => {
+    await page.goto(home);
+    await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
+  });
+  line('first_screen_js_gzip_signed_in_home', Math.round(signedIn.bytes / 102.4) / 10, 'KB', TARGET_JS_KB);
+  await ctx.close();
+  return home;
+}
+
+async function warmOfflineStart(browser: Browser, url: string) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await logIn(page, url);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.reload(); // warm: controlled by the service worker, caches filled
+  await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(3000); // let the first pull finish writing
+  await ctx.setOffline(true);
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('status').filter({ hasText: 'Offline' }).waitFor();
+    await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().waitFor({ timeout: 10_000 }).catch(async (e: unknown) => {
+      await page.screenshot({ path: '/tmp/bench-fail.png' });
+      throw e;
+    });
+    times.push(await page.evaluate(() => performance.now()));
+  }
+  times.sort((a, b) => a - b);
+  line('warm_offline_start_to_interactive_median', times[Math.floor(times.length / 2)]!, 'ms', TARGET_OFFLINE_START_MS);
+  line('warm_offline_start_to_interactive_worst', times[times.length - 1]!, 'ms', TARGET_OFFLINE_START_MS);
+  await ctx.close();
+}
+
+/** Adds clips to the local store of one program until it holds 10,000, then scrolls the list. */
+async function clipListAt10k(browser: Browser, url: string) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await logIn(page, url);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
+  await page.getByTestId('clip-list').getByRole('link').first().waitFor();
+  const [, organizationId, , programId] = new URL(page.url()).pathname.split('/');
+  await page.waitForTimeout(3000); // let the first pull finish
+  const total = await page.evaluate(
+    async ({ organizationId, programId }) => {
+      const open = indexedDB.open('castaway');
+      const idb: IDBDatabase = await new Promise((ok, fail) => {
+        open.onsuccess = () => ok(open.result);
+        open.onerror = () => fail(open.error);
+      });
+      const count: number = await new Promise((ok) => {
+        const r = idb.transaction('clips').objectStore('clips').index('ProgramId').count(programId);
+        r.onsuccess = () => ok(r.result);
+      });
+      const tx = idb.transaction('clips', 'readwrite');
+      const store = tx.objectStore('clips');
+      const now = Date.now();
+      for (let i = count; i < 10_000; i++) {
+        const at = new Date(now - i * 60_000).toISOString();
+        store.put({
+          Id: crypto.randomUUID(), OrganizationId: organizationId, ProgramId: programId, Title: `Bench clip ${i}`, Season: 1 + (i % 9), Episode: i,
+          State: 'Draft', PublishState: 'Unpublished', Visibility: 'Private', CreatedAtUtc: at, ModifiedAtUtc: at, Deleted: false, Version: 0, Tags: [], Urls: {},
+        });
+      }
+      await new Promise((ok) => (tx.oncomplete = ok));
+      return Math.max(count, 10_000);
+    },
+    { organizationId: organizationId!, programId: programId! },
+  );
+  await page.reload(); // Dexie's live queries do not see raw IndexedDB writes
+  await page.getByText(`${total} clips`).waitFor({ timeout: 30_000 });
+  // A string, not a function: tsx would wrap named inner functions in a helper the page lacks.
+  const result = (await page.evaluate(`(async () => {
+    const list = document.querySelector('[data-testid="clip-list"]');
+    const frames = [];
+    let last = performance.now();
+    const end = last + 3000;
+    await new Promise((done) => {
+      function step(t) {
+        frames.push(t - last);
+        last = t;
+        list.scrollTop += 100;
+        if (t < end) requestAnimationFrame(step);
+        else done();
+      }
+      requestAnimationFrame(step);
+    });
+    frames.sort((a, b) => a - b);
+    return { p95: frames[Math.floor(frames.length * 0.95)], median: frames[Math.floor(frames.length / 2)], rows: list.querySelectorAll('li').length };
+  })()`)) as { p95: number; median: number; rows: number };
+  line('clip_list_10k_scroll_100px_per_frame_p95', result.p95, 'ms', TARGET_FRAME_MS);
+  line('clip_list_10k_scroll_100px_per_frame_median', result.median, 'ms', TARGET_FRAME_MS);
+  line('clip_list_10k_rows_in_dom', result.rows, 'rows');
+  await ctx.close();
+}
+
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+try {
+  await firstScreenJs(browser, server.url);
+  await warmOfflineStart(browser, server.url);
+  await clipListAt10k(browser, server.url);
+} finally {
+  await browser.close();
+  server.stop();
+}
