@@ -30,12 +30,18 @@ import {
 } from '../auth.ts';
 import { AppError, assertValid, unauthorized } from '../errors.ts';
 import { readJson } from '../http.ts';
-import { verifyPassword } from '../passwords.ts';
+import { hashPassword, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
+
+let dummy: Promise<string> | null = null;
+function dummyHash(): Promise<string> {
+  dummy ??= hashPassword('castaway-no-such-user');
+  return dummy;
+}
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 function sessionType(user: { Activated: boolean } | null): Session['Type'] {
@@ -92,7 +98,8 @@ export function sessionRoutes() {
         throw new AppError(429, undefined, { 'Retry-After': String(retry) });
       }
       const [user] = await deps.store.query<UserRow>(`SELECT * FROM users WHERE lower(email) = $1 AND NOT deleted`, [key]);
-      const ok = user ? await verifyPassword(body.Password, user.password_hash) : false;
+      // An unknown address costs the same scrypt work as a known one: timing tells nothing.
+      const ok = await verifyPassword(body.Password, user?.password_hash ?? (await dummyHash()));
       if (!user || !ok) {
         await deps.store.query(
           `INSERT INTO login_failures (key, failures, window_start_utc) VALUES ($1, 1, $2)

@@ -8,7 +8,10 @@ export interface Queryable {
 }
 
 export interface Store extends Queryable {
-  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs fn in one transaction: committed when it resolves, rolled back when it throws. Inside fn
+   * use ONLY `q`: PGlite has one connection, so calling the store itself from fn waits forever.
+   */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
