@@ -169,6 +169,20 @@ async function visibleNetworkIds(q: Queryable, auth: Auth): Promise<string[] | '
   return [...new Set([...fromEntries, ...programs.map((p) => p.network_id!)])];
 }
 
+/** Members of the organization whose entries pass `has`, paged, optionally filtered by name or e-mail. */
+async function usersWithAccess(c: Context, auth: Auth, has: (entries: PermissionEntry[]) => boolean) {
+  const page = pageParams(c);
+  const filter = c.req.query('filter')?.trim().toLowerCase() ?? '';
+  const rows = await c.get('deps').store.query<UserRow & { permissions: PermissionEntry[] }>(
+    `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1
+     WHERE NOT u.deleted AND ($2 = '' OR strpos(lower(u.name), $2) > 0 OR strpos(lower(u.email), $2) > 0)
+     ORDER BY u.name, u.id`,
+    [auth.organizationId, filter],
+  );
+  const matching = rows.filter((r) => has(r.permissions)).map((r) => ({ ...userToWire(r), Permissions: r.permissions }));
+  return paged(matching.slice(page.offset, page.offset + page.pageSize + 1), page);
+}
+
 export function contentRoutes() {
   return (
     new Hono()
@@ -698,6 +712,31 @@ export function contentRoutes() {
         if (!row) throw notFound();
         if (userId !== auth.user.Id) require(orgFlags(auth), 'HasManageUserAccess');
         return c.json({ ...userToWire(row), Permissions: row.permissions });
+      })
+      .get('/v1/user-profiles', async (c) => {
+        // Names and pictures of members (CreatedById / ModifiedById), for any member of the organization.
+        const { deps, auth } = ctxOf(c);
+        const ids = idListParam(c, 'userIds') ?? [];
+        const rows = await deps.store.query<UserRow>(
+          `SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1
+           WHERE u.id = ANY($2::uuid[]) AND NOT u.deleted ORDER BY u.name, u.id`,
+          [auth.organizationId, ids],
+        );
+        return c.json({ Items: rows.map((r) => ({ Id: r.id, Name: r.name, FirstName: r.first_name, ImageUrl: r.image_url })) });
+      })
+      .get('/v1/networks/:networkId/users', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const networkId = pathId(c, 'networkId');
+        const network = await loadRow(deps.store, 'network', auth.organizationId, networkId);
+        if (!network || network.Deleted) throw notFound();
+        require(permissionsFor(auth.permissions, { kind: 'network', networkId }), 'HasManageUserAccess');
+        return c.json(await usersWithAccess(c, auth, (entries) => holdsAny(permissionsFor(entries, { kind: 'network', networkId }))));
+      })
+      .get('/v1/programs/:programId/users', async (c) => {
+        const { deps, auth } = ctxOf(c);
+        const { program, flags } = await programAccess(deps.store, auth, pathId(c, 'programId'));
+        require(flags, 'HasManageUserAccess');
+        return c.json(await usersWithAccess(c, auth, (entries) => holdsAny(flagsForProgram({ ...auth, permissions: entries }, program))));
       })
       .put('/v1/users/:userId/permissions', async (c) => {
         const { deps, auth, write } = ctxOf(c);

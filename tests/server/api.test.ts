@@ -404,6 +404,23 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect((await demo.send('PUT', `/api/v1/users/${seedId('user:reseller@example.com')}/permissions`, { json: [] })).status).toBe(404);
     });
 
+    it('lists who has access to a network or a program, and user profiles by id', async () => {
+      const morningUsers = (await demo.get(`/api/v1/programs/${MORNING}/users`)).body as Paged;
+      const emails = morningUsers.Items.map((u) => u.Email);
+      expect(emails).toContain('producer@example.com');
+      expect(emails).not.toContain('reseller@example.com');
+      const filtered = (await demo.get(`/api/v1/programs/${MORNING}/users?filter=PRODUCER`)).body as Paged;
+      expect(filtered.Items.map((u) => u.Email)).toEqual(['producer@example.com']);
+      const bookclubNetwork = (await demo.get(`/api/v1/networks/${seedId('network:sport')}/users`)).body as Paged;
+      expect(bookclubNetwork.Items.map((u) => u.Email)).not.toContain('producer@example.com');
+      const producer = new AppClient(app);
+      await producer.login('producer@example.com');
+      expect((await producer.get(`/api/v1/programs/${MORNING}/users`)).status).toBe(403);
+      const ids = [seedId('user:producer@example.com'), seedId('user:reseller@example.com')];
+      const profiles = (await producer.get(`/api/v1/user-profiles?userIds=${ids.join(',')}`)).body as { Items: Array<{ Name: string }> };
+      expect(profiles.Items.map((p) => p.Name)).toEqual(['Pat Producer']);
+    });
+
     it('lets a user change their own InterfaceLanguage with PATCH /internal/users/me', async () => {
       const c = new AppClient(app);
       await c.login('reseller@example.com');
