@@ -12,7 +12,7 @@ if ! pg_lsclusters -h 2>/dev/null | grep -q .; then
 fi
 cluster=$(pg_lsclusters -h | head -n 1 | awk '{print $1" "$2}')
 port=$(pg_lsclusters -h | head -n 1 | awk '{print $3}')
-pg_ctlcluster $cluster start 2>/dev/null || true
+pg_ctlcluster $cluster start >/dev/null 2>&1 || true
 for _ in $(seq 1 30); do
   pg_isready -q -h 127.0.0.1 -p "$port" && break
   sleep 0.5
