@@ -5,7 +5,7 @@ import { startServer } from '../tests/sync/harness.ts';
 import { runSimulation } from '../tests/sync/simulation.ts';
 
 const { values } = parseArgs({
-  options: { seed: { type: 'string', default: '1' }, ops: { type: 'string', default: '1000' }, clients: { type: 'string', default: '5' }, seeds: { type: 'string', default: '1' } },
+  options: { 'data-dir': { type: 'string' }, seed: { type: 'string', default: '1' }, ops: { type: 'string', default: '1000' }, clients: { type: 'string', default: '5' }, seeds: { type: 'string', default: '1' } },
 });
 const seed = Number(values.seed);
 const ops = Number(values.ops);
@@ -15,7 +15,9 @@ if (![seed, ops, clients, seeds].every((x) => Number.isInteger(x) && x >= 0) || 
   console.error('usage: npm run sim -- --seed N --ops M [--clients C] [--seeds K]  (whole numbers; runs seeds N..N+K-1)');
   process.exit(2);
 }
-const server = await startServer();
+// --data-dir: a file-backed PGlite, so the mid-batch restarts reopen the store from disk too.
+const dataDir = values['data-dir'];
+const server = await startServer(dataDir ? { dataDir } : {});
 let failed = false;
 for (let s = seed; s < seed + seeds; s++) {
   try {

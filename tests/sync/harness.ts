@@ -32,8 +32,9 @@ export type Server = {
   /** The organization of the current test (newOrganization() makes a fresh one). */
   organizationId: string;
   newOrganization(): Promise<string>;
-  /** Replaces the store's app with a fresh one on the same store (a server restart). */
-  restart(): void;
+  /** A server restart: a new app (no in-memory state survives); with a data folder the store is
+   * closed and opened again from disk too (an in-memory store cannot be reopened). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -48,16 +49,21 @@ export async function startServer(options: { dataDir?: string; databaseUrl?: str
     async newOrganization() {
       const organizationId = randomUUID();
       const now = new Date();
-      await store.tx(async (q) => {
+      await server.store.tx(async (q) => {
         await insertRow(q, 'organization', organizationId, { organizationId, userId: null, now }, { Name: 'Castaway FM', IsDemoOrganization: false, Provider: 'Podcaster' });
       });
       server.organizationId = organizationId;
       return organizationId;
     },
-    restart() {
-      server.app = createApp({ store, bus });
+    async restart() {
+      const dataDir = options.dataDir;
+      if (dataDir && !dataDir.startsWith('memory://') && !options.databaseUrl) {
+        await server.store.close();
+        server.store = await openStore({ dataDir });
+      }
+      server.app = createApp({ store: server.store, bus });
     },
-    close: () => store.close(),
+    close: () => server.store.close(),
   };
   await server.newOrganization();
   return server;

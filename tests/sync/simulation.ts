@@ -137,7 +137,7 @@ async function restartMidBatch(s: Sim, c: Client, url: string, init: Parameters<
     const extra: Record<string, string> = next.baseModifiedAtUtc ? { 'if-match': `"${next.baseModifiedAtUtc}"` } : {};
     await api(s.server, c.cookie, next.method, next.path, next.body ?? undefined, extra);
   }
-  s.server.restart();
+  await s.server.restart();
 }
 
 async function killAndReopen(s: Sim, index: number): Promise<void> {
