@@ -10,12 +10,16 @@ const PORT = Number(process.env.E2E_PORT ?? 8790);
 const EXTERNAL = process.env.E2E_BASE_URL;
 // The config is evaluated in every worker too: reuse the folder the main process chose.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'castaway-e2e-'));
+// One artifacts folder per run: a second run in the same tree (another spec file) must not delete
+// this run's traces while it writes them.
+process.env.E2E_OUTPUT_DIR ??= join('test-results', `run-${Date.now()}`);
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  outputDir: process.env.E2E_OUTPUT_DIR,
   fullyParallel: false,
   workers: 2,
   retries: 0,

@@ -1,15 +1,12 @@
 // Everything a signed-in user sees: the navigation shell, the content routes and the app-wide
 // dialogs. Loaded as its own chunk so the login screen stays light.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { Route, Switch, useLocation, useRoute } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
-import { closeDialog, useGlobalDialog } from '../lib/dialogs.ts';
-import { resolvePendingLeave, usePendingLeave } from '../lib/unsaved.ts';
+import { useGlobalDialog } from '../lib/dialogs.ts';
+import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
-import { UnsavedChangesDialog } from '../components/Dialog.tsx';
-import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
-import { ContactDialog } from '../features/support/ContactDialog.tsx';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
 import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
@@ -27,6 +24,8 @@ const ProgramScreen = lazy(() => import('../features/programs/ProgramScreen.tsx'
 const ClipScreen = lazy(() => import('../features/clips/ClipScreen.tsx').then((mod) => ({ default: mod.ClipScreen })));
 const PlaylistScreen = lazy(() => import('../features/playlists/PlaylistScreen.tsx').then((mod) => ({ default: mod.PlaylistScreen })));
 const RecordingScreen = lazy(() => import('../features/recordings/RecordingScreen.tsx').then((mod) => ({ default: mod.RecordingScreen })));
+const GlobalDialogs = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.GlobalDialogs })));
+const LogoutRoute = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.LogoutRoute })));
 const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mod) => ({ default: mod.SyncScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -55,31 +54,23 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
       </Switch>
-      <GlobalDialogs />
+      <DialogsWhenNeeded />
       <TranslationWarning />
       <UpdatePrompt />
     </>
   );
 }
 
-function LogoutRoute() {
-  const [, navigate] = useLocation();
-  return <LogoutDialog open onClose={() => (history.length > 1 ? history.back() : navigate('/'))} />;
-}
-
-function GlobalDialogs() {
+/** The app-wide dialogs load the first time one of them is needed (Ark's dialog is not small). */
+function DialogsWhenNeeded() {
   const dialog = useGlobalDialog();
   const pending = usePendingLeave();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && (dialog !== null || pending !== null)) setNeeded(true);
+  if (!needed) return null;
   return (
-    <>
-      <ContactDialog
-        open={dialog?.kind === 'contact'}
-        onClose={closeDialog}
-        {...(dialog?.kind === 'contact' && dialog.organizationId ? { organizationId: dialog.organizationId } : {})}
-        {...(dialog?.kind === 'contact' && dialog.defaultMessage ? { defaultMessage: dialog.defaultMessage } : {})}
-      />
-      <LogoutDialog open={dialog?.kind === 'logout'} onClose={closeDialog} />
-      <UnsavedChangesDialog open={pending !== null} entity={pending?.entity ?? 'form'} onCancel={() => resolvePendingLeave(false)} onConfirm={() => resolvePendingLeave(true)} />
-    </>
+    <Suspense fallback={null}>
+      <GlobalDialogs />
+    </Suspense>
   );
 }

@@ -1,9 +1,7 @@
-// A dropdown menu on Ark UI: actions, internal links, external links, group labels and plain
-// text lines (the help menu's 'Version:' line). Layout constants of section 9.
-import { Menu as Ark } from '@ark-ui/react/menu';
-import { Portal } from '@ark-ui/react/portal';
-import type { ReactNode } from 'react';
-import { MENU_ITEM_MAX_WIDTH_PX } from '../domain/constants.ts';
+// A dropdown menu (section 2 menus; layout constants of section 9). Until first used it is a plain
+// button: the Ark UI menu (and its positioning engine) loads on the first click, opened, so the
+// signed-in first screen ships less JavaScript.
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 
 export type MenuEntry =
   | { kind: 'action'; id: string; label: string; onSelect: () => void }
@@ -12,54 +10,19 @@ export type MenuEntry =
   | { kind: 'text'; id: string; label: string }
   | { kind: 'separator'; id: string };
 
-export function MenuButton({ label, trigger, entries, widthPx }: { label: string; trigger: ReactNode; entries: MenuEntry[]; widthPx?: number }) {
-  return (
-    <Ark.Root positioning={{ placement: 'bottom-end', gutter: 6 }}>
-      <Ark.Trigger className="menu-trigger" aria-label={label}>
-        {trigger}
-      </Ark.Trigger>
-      <Portal>
-        <Ark.Positioner>
-          <Ark.Content className="menu" style={widthPx ? { width: `${widthPx}px` } : undefined}>
-            {entries.map((e) => renderEntry(e))}
-          </Ark.Content>
-        </Ark.Positioner>
-      </Portal>
-    </Ark.Root>
-  );
-}
+const ArkMenuButton = lazy(() => import('./MenuImpl.tsx').then((mod) => ({ default: mod.ArkMenuButton })));
 
-function renderEntry(e: MenuEntry): ReactNode {
-  const style = { maxWidth: `${MENU_ITEM_MAX_WIDTH_PX}px` };
-  switch (e.kind) {
-    case 'action':
-      return (
-        <Ark.Item key={e.id} value={e.id} className="menu-item" style={style} onSelect={e.onSelect}>
-          {e.label}
-        </Ark.Item>
-      );
-    case 'external':
-      return (
-        <Ark.Item key={e.id} value={e.id} className="menu-item" style={style} asChild>
-          <a href={e.href} target="_blank" rel="noreferrer">
-            {e.label}
-          </a>
-        </Ark.Item>
-      );
-    case 'group':
-      return (
-        <Ark.ItemGroup key={e.id} className="menu-group">
-          <Ark.ItemGroupLabel className="menu-group-label">{e.label}</Ark.ItemGroupLabel>
-          {e.items.map((i) => renderEntry(i))}
-        </Ark.ItemGroup>
-      );
-    case 'text':
-      return (
-        <div key={e.id} className="menu-text" role="presentation">
-          {e.label}
-        </div>
-      );
-    case 'separator':
-      return <Ark.Separator key={e.id} className="menu-separator" />;
-  }
+export function MenuButton(props: { label: string; trigger: ReactNode; entries: MenuEntry[]; widthPx?: number }) {
+  const [used, setUsed] = useState(false);
+  const placeholder = (
+    <button type="button" className="menu-trigger" aria-label={props.label} aria-haspopup="menu" aria-expanded={false} onClick={() => setUsed(true)}>
+      {props.trigger}
+    </button>
+  );
+  if (!used) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <ArkMenuButton {...props} />
+    </Suspense>
+  );
 }

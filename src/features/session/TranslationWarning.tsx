@@ -4,12 +4,12 @@
 //   not translated ──(class/lang change)──> detected ──(never dismissed, or dismissed > 1 month ago)──> dialog
 //   dialog ──Dismiss──> dismissal date recorded (localStorage) ──> hidden for a month
 // After a language change while translation stays on, the dialog says so with a different text.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { showTranslationWarning } from '../../domain/timing.ts';
-import { m } from '../../paraglide/messages.js';
 import { getLocale } from '../../lib/i18n.ts';
 import { LANGUAGE_CHANGED_KEY } from '../../lib/language.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+
+const TranslationWarningDialog = lazy(() => import('./TranslationWarningDialog.tsx').then((mod) => ({ default: mod.TranslationWarningDialog })));
 
 export const DISMISSED_KEY = 'castaway.translationWarningDismissedAt';
 
@@ -45,18 +45,10 @@ export function TranslationWarning() {
     sessionStorage.removeItem(LANGUAGE_CHANGED_KEY);
     setOpen(false);
   };
+  if (!(open && detected)) return null;
   return (
-    <Dialog
-      open={open && detected}
-      onClose={dismiss}
-      title={m.app_translation_title()}
-      description={afterLanguageChange ? m.app_translation_text_after_change() : m.app_translation_text()}
-      footer={
-        <>
-          <a className="button" href="/account/profile">{m.app_translation_profile()}</a>
-          <button type="button" className="button primary" onClick={dismiss}>{m.app_translation_dismiss()}</button>
-        </>
-      }
-    />
+    <Suspense fallback={null}>
+      <TranslationWarningDialog afterLanguageChange={afterLanguageChange} onDismiss={dismiss} />
+    </Suspense>
   );
 }
