@@ -11,6 +11,11 @@ import { openAsBlob, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import { readFileSync, createReadStream, statSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { analyzeAudio } from '../src/media/analyze.ts';
 import { blobSource } from '../src/media/source.ts';
 
@@ -63,6 +68,88 @@ function ffmpegSeconds(file: string): number | null {
   return Math.min(...best);
 }
 
+/**
+ * The same decode worker the PWA starts (workers/audio/decode.worker.ts, bundled with esbuild), in
+ * Debian's Chromium: the page fetches the file into a Blob, hands it to the worker and waits for
+ * the five peak levels. Memory: the renderer process's RSS (dedicated workers live there) sampled
+ * every 20 ms from /proc, minus its RSS after the worker decoded the 12 s file (idle).
+ */
+async function chromiumWorker(files: Record<string, string>): Promise<Record<string, { ms: number; aboveIdle: number }>> {
+  const worker = await build({ entryPoints: [join(root, 'workers/audio/decode.worker.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', logLevel: 'error' });
+  const page = await build({
+    stdin: {
+      contents: `import * as Comlink from 'comlink';
+        const api = Comlink.wrap(new Worker('/worker.js', { type: 'module' }));
+        let blob = null;
+        globalThis.prepare = async (url) => { blob = await (await fetch(url)).blob(); return blob.size; };
+        globalThis.runDecode = async () => {
+          const t0 = performance.now();
+          const r = await api.analyze(String(Math.random()), { kind: 'blob', blob }, null, null);
+          if (!r.ok) throw new Error(r.message);
+          return { ms: performance.now() - t0, duration: r.durationSeconds };
+        };`,
+      resolveDir: root, loader: 'js',
+    },
+    bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error',
+  });
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>');
+    if (url === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(page.outputFiles[0]!.text);
+    if (url === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker.outputFiles[0]!.text);
+    const file = files[url.slice(1)];
+    if (!file) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': statSync(file).size });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tag = `--castaway-audio-bench=${process.pid}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', tag] });
+  const out: Record<string, { ms: number; aboveIdle: number }> = {};
+  try {
+    const p = await browser.newPage();
+    await p.goto(base);
+    await p.waitForFunction(() => 'runDecode' in globalThis && 'prepare' in globalThis);
+    type Page = { prepare: (u: string) => Promise<number>; runDecode: () => Promise<{ ms: number }> };
+    await p.evaluate((u) => (globalThis as unknown as Page).prepare(u), `${base}/warmup`);
+    await p.evaluate(() => (globalThis as unknown as Page).runDecode());
+    // Only OUR browser's renderers (other Chromium instances may run on the machine): the
+    // descendants of the browser process started with our tag whose command line says renderer.
+    const ours = execFileSync('pgrep', ['-f', '--', tag]).toString().trim().split('\n').filter(Boolean);
+    const renderers = () => {
+      const children = new Map<string, string[]>();
+      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        try {
+          const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!;
+          children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+        } catch { /* gone */ }
+      }
+      const all: string[] = [];
+      const walk = (pid: string) => { for (const c of children.get(pid) ?? []) { all.push(c); walk(c); } };
+      ours.forEach(walk);
+      return all.filter((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer'); } catch { return false; } });
+    };
+    const rss = () => renderers().reduce((sum, pid) => {
+      try { return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024; } catch { return sum; }
+    }, 0);
+    for (const name of Object.keys(files).filter((n) => n !== 'warmup')) {
+      await p.evaluate((u) => (globalThis as unknown as Page).prepare(u), `${base}/${name}`);
+      await new Promise((r) => setTimeout(r, 500));
+      const idle = rss();
+      let peak = idle;
+      const timer = setInterval(() => { peak = Math.max(peak, rss()); }, 20);
+      const r = await p.evaluate(() => (globalThis as unknown as Page).runDecode());
+      clearInterval(timer);
+      out[name] = { ms: r.ms, aboveIdle: peak - idle };
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const node = runChild(EPISODE);
   line('node_60min_waveform_time', node.ms / 1000, 's');
@@ -94,6 +181,18 @@ async function main(): Promise<void> {
         line('node_180min_memory_above_idle', (r180.peak - r180.idle) / MiB, 'MiB');
         line('node_180min_waveform_data', r180.waveformBytes / MiB, 'MiB');
         line('node_180min_waveform_time', r180.ms / 1000, 's');
+        try {
+          const c = await chromiumWorker({ warmup: join(fixtures, 'speech-12s.mp3'), ten: ten, episode: EPISODE, three: three });
+          line('chromium_worker_60min_waveform_time', c.episode!.ms / 1000, 's');
+          line('chromium_worker_vs_ffmpeg_time_ratio', c.episode!.ms / 1000 / ff, 'x');
+          line('chromium_worker_vs_ffmpeg_ratio_to_target_2.5x', 2.5 / (c.episode!.ms / 1000 / ff), 'x');
+          line('chromium_worker_10min_memory_above_idle', c.ten!.aboveIdle / MiB, 'MiB');
+          line('chromium_worker_60min_memory_above_idle', c.episode!.aboveIdle / MiB, 'MiB');
+          line('chromium_worker_180min_memory_above_idle', c.three!.aboveIdle / MiB, 'MiB');
+          line('chromium_worker_60min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, c.episode!.aboveIdle / MiB), 'x');
+        } catch (e) {
+          console.log(`bench: chromium_worker = unavailable (${(e as Error).message.split('\n')[0]})`);
+        }
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -274,11 +274,17 @@ async function* mediabunnyBlocks(ctx: Ctx): AsyncGenerator<PcmBlock> {
       try {
         await ctx.breathe();
         throwIfAborted(ctx.signal);
+        // Presentation window of the container (edit lists): drop priming before 0 and padding
+        // after the duration, so the length matches what the file says it plays.
+        const sr = sample.sampleRate;
+        const from = Math.max(0, Math.round(-sample.timestamp * sr));
+        const to = Math.min(sample.numberOfFrames, duration > 0 ? Math.round((duration - sample.timestamp) * sr) : sample.numberOfFrames);
+        if (to <= from) continue;
         const channels: Float32Array[] = [];
         for (let c = 0; c < sample.numberOfChannels; c++) {
           const plane = new Float32Array(sample.numberOfFrames);
           sample.copyTo(plane, { planeIndex: c, format: 'f32-planar' });
-          channels.push(plane);
+          channels.push(from === 0 && to === sample.numberOfFrames ? plane : plane.subarray(from, to));
         }
         const t = sample.timestamp + sample.duration;
         ctx.progress(duration > 0 ? Math.min(ctx.src.size, Math.round((t / duration) * ctx.src.size)) : 0);
