@@ -25,7 +25,10 @@ export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | nul
       return { Deleted: false, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
     case 'PATCH':
     case 'PUT':
-      return row ? ({ ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow) : null;
+      if (!row) return null;
+      // The cut edit list is not a field of the clip row: shown as PendingCut until it is sent.
+      if (m.path.endsWith('/cut')) return { ...row, PendingCut: m.body };
+      return { ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow;
   }
 }
 

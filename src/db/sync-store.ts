@@ -73,7 +73,7 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
           }
           await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, row));
           const written = row?.['ModifiedAtUtc'];
-          if (r.status === 'applied' && typeof written === 'string') await advanceBase(d, m, written);
+          if (r.status === 'applied' && typeof written === 'string' && !m.path.startsWith('/internal/')) await advanceBase(d, m, written);
           break;
         }
         case 'conflict': {

@@ -66,7 +66,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
         method,
         path,
         body,
-        baseModifiedAtUtc: method === 'POST' || typeof base !== 'string' ? null : base,
+        baseModifiedAtUtc: method === 'POST' || path.startsWith('/internal/') || typeof base !== 'string' ? null : base,
         createdAt: now(),
       };
       await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
@@ -122,6 +122,10 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
 
     updateProgram: (programId: string, patch: Fields) => queue('programs', programId, 'PATCH', `/v1/programs/${programId}`, clean(patch), true),
 
+    /** Saves the clip's cut (edit list, PUT /internal/clips/{clipId}/cut). The cut has no
+     * ModifiedAtUtc: the last one sent wins. Until sent, the local clip shows it as PendingCut. */
+    saveClipCut: (clipId: string, edit: Fields) => queue('clips', clipId, 'PUT', `/internal/clips/${clipId}/cut`, { ...edit }, true),
+
     dismissProcessingProblem: (clipId: string) =>
       queue('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { AudioProcessingProblemDismissed: true }, true),
   };
@@ -161,6 +165,7 @@ export const {
   deleteAnnotation,
   updateProgram,
   dismissProcessingProblem,
+  saveClipCut,
 } = writes;
 
 export type { LocalRow };

@@ -36,7 +36,7 @@ export const MutationSchema = z.object({
   path: z
     .string()
     .max(500)
-    .regex(/^\/v1\/[A-Za-z0-9/_-]+$/, 'path must be an API path under /v1/'),
+    .regex(/^\/(v1\/[A-Za-z0-9/_-]+|internal\/clips\/[0-9a-fA-F-]{36}\/cut)$/, 'path must be an API path under /v1/ or a clip cut'),
   body: z.record(z.string(), z.unknown()).nullable(),
   /** The row's ModifiedAtUtc when the user made the edit; null for creates and unversioned rows. */
   baseModifiedAtUtc: z

@@ -216,7 +216,10 @@ async function execute(input: PushInput, m: Mutation): Promise<{ result: Mutatio
 
   if (res.status >= 200 && res.status < 300) {
     const row = await rowAfter(input, m, body);
-    const written = row && typeof row['ModifiedAtUtc'] === 'string' ? row['ModifiedAtUtc'] : null;
+    // Only a write of the row itself is recorded as this client's revision (a cut is stored
+    // beside the clip and leaves the clip row as it was).
+    const touchesRow = !m.path.startsWith('/internal/');
+    const written = touchesRow && row && typeof row['ModifiedAtUtc'] === 'string' ? row['ModifiedAtUtc'] : null;
     let result: MutationResult;
     if (conflicts.length > 0 && row) result = { mutationId: m.id, status: 'conflict', serverRow: row, fields: conflicts.map(toWireConflict) };
     else if (merged && row) result = { mutationId: m.id, status: 'merged', row };

@@ -262,6 +262,19 @@ describe('push', () => {
     expect(await back.db.needsAttention.count()).toBe(0);
   });
 
+  it('a cut saved offline is sent as PUT /internal/clips/{clipId}/cut and shown as pending until then', async () => {
+    const a = await device('a', email('anna'));
+    const edit = { KeptRegions: [{ StartSeconds: 0, EndSeconds: 12.5 }], CrossfadeMs: 20 };
+    await a.writes.saveClipCut(clipId, edit);
+    expect((await a.db.clips.get(clipId))?.['PendingCut']).toEqual(edit);
+    expect((await a.db.outbox.toArray())[0]).toMatchObject({ method: 'PUT', path: `/internal/clips/${clipId}/cut`, baseModifiedAtUtc: null });
+    await a.engine.flush();
+    expect(await a.db.outbox.count()).toBe(0);
+    expect(await a.db.needsAttention.count()).toBe(0);
+    expect((await a.db.clips.get(clipId))?.['PendingCut']).toBeUndefined();
+    expect((await api(server, annaCookie, 'GET', `/internal/clips/${clipId}/cut`)).json).toEqual(edit);
+  });
+
   it('a bad push envelope is a 400 with an Errors body', async () => {
     const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
     const res = await server.app.request('/api/sync/push', {
