@@ -1,7 +1,7 @@
 // /{organizationId}/programs/{programId}/clips/{clipId} — the clip: its metadata form (validated
 // with src/domain, 'Reset' only when changed, 'Apply'), its State / PublishState / Visibility as
 // section 4 shows them, the processing problem and its dismissal. Reads and writes the local store.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { clipLabel, clipStateDisplay, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
 import { MAX_INT } from '../../domain/constants.ts';
 import { formatFormError, domainMessage } from '../../domain/messages.ts';
@@ -21,6 +21,11 @@ import { CheckboxField, Field } from '../../components/Field.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
 import type { Clip } from '../../protocol/entities.ts';
+import type { CutEdit } from '../../protocol/media.ts';
+import { api } from '../../lib/api.ts';
+
+// The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
+const ClipAudioPanel = lazy(() => import('../audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 
 const VISIBILITIES = ['Private', 'Public', 'Unlisted', 'Restricted'] as const;
 
@@ -257,6 +262,14 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         </form>
         <ClipStatusPanel clip={clip} />
       </div>
+      {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
+        <section className="card" aria-labelledby="clip-audio">
+          <h2 id="clip-audio">{m.app_clip_audio()}</h2>
+          <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
+            <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }} onSaveCut={(edit) => void saveCut(clip.Id, edit)} />
+          </Suspense>
+        </section>
+      )}
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}
@@ -271,6 +284,12 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       />
     </>
   );
+}
+
+/** The cut is rendered by the server from the original audio, so it is saved online (not queued). */
+async function saveCut(clipId: string, edit: CutEdit): Promise<void> {
+  const res = await api('PUT', `/internal/clips/${clipId}/cut`, { body: edit });
+  showToast(res.kind === 'ok' ? { type: 'success', title: m.app_clip_cut_saved() } : { type: 'danger', title: m.app_clip_cut_failed() });
 }
 
 function ClipStatusPanel({ clip }: { clip: Clip }) {
