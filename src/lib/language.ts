@@ -20,5 +20,5 @@ export async function changeLanguage(locale: Locale): Promise<void> {
   // Best effort online; the cookie keeps the choice on this device either way.
   await api('PATCH', '/internal/users/me', { body: { InterfaceLanguage: locale } });
   sessionStorage.setItem(LANGUAGE_CHANGED_KEY, locale);
-  setLocale(locale); // reloads the page
+  void setLocale(locale); // reloads the page
 }

@@ -1,9 +1,9 @@
-// axe-core on every screen at phone (390×844) and desktop size: zero violations.
+// axe-core on every screen at phone (390×844), tablet (820×1180) and desktop size: zero violations.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { logIn } from './support.ts';
 
-const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+const SIZES = { phone: { width: 390, height: 844 }, tablet: { width: 820, height: 1180 }, desktop: { width: 1280, height: 800 } } as const;
 
 async function noViolations(page: Page, screen: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -54,6 +54,8 @@ for (const [size, viewport] of Object.entries(SIZES)) {
 
     await page.goto(`/${org}/sync`);
     await expect(page.getByRole('heading', { level: 1, name: 'Sync details' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Storage on this device' })).toContainText(/ of .* used/);
+    await expect(page.getByRole('region', { name: 'Storage on this device' })).toContainText(/No unsynced edits|Oldest unsynced edit/);
     await noViolations(page, 'sync details');
 
     await page.goto(`/${org}/programs/0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99`);
