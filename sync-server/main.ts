@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { DEMO_PASSWORD, DEMO_USERS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { openStore } from './store/open.ts';
+import { createPgBus } from './sync/pg-bus.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');
@@ -25,11 +26,16 @@ function buildIfMissing(): void {
 
 async function main(): Promise<void> {
   buildIfMissing();
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL || undefined });
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const store = await openStore({ databaseUrl });
+  // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
+  const bus = databaseUrl ? createPgBus(databaseUrl) : undefined;
+  if (bus) await bus.ready;
   const seeded = await seedIfEmpty(store);
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
   const server = await startServer({
     store,
+    ...(bus ? { bus } : {}),
     distDir,
     port: Number(process.env.PORT ?? 8787),
     secureCookies: process.env.CASTAWAY_SECURE_COOKIES === '1',
@@ -40,6 +46,7 @@ async function main(): Promise<void> {
   const stop = () => {
     void server
       .close()
+      .then(() => bus?.close())
       .then(() => store.close())
       .finally(() => process.exit(0));
   };
