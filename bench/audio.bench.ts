@@ -74,11 +74,32 @@ function ffmpegSeconds(file: string): number | null {
  * the five peak levels. Memory: the renderer process's RSS (dedicated workers live there) sampled
  * every 20 ms from /proc, minus its RSS after the worker decoded the 12 s file (idle).
  */
-async function chromiumWorker(files: Record<string, string>): Promise<Record<string, { ms: number; aboveIdle: number }>> {
+async function chromiumWorker(files: Record<string, string>): Promise<Record<string, { ms: number; aboveIdle: number }> & { latencyMs?: number }> {
   const worker = await build({ entryPoints: [join(root, 'workers/audio/decode.worker.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', logLevel: 'error' });
   const page = await build({
     stdin: {
       contents: `import * as Comlink from 'comlink';
+        import { createPreviewPlayer } from './src/features/audio/preview-player.ts';
+        import { cutReducer, initialCut } from './src/features/audio/cut-model.ts';
+        // Edit-to-audible: an edit (remove 2–5 s) then preview; audible = the later of the first deck's
+        // 'playing' event and the first segment's scheduled start, plus the context's output latency.
+        globalThis.previewLatency = async () => {
+          const player = createPreviewPlayer('/speech.mp3');
+          await new Promise((r) => setTimeout(r, 1500));
+          let playing;
+          const heard = new Promise((r) => { playing = r; });
+          const play = HTMLMediaElement.prototype.play;
+          HTMLMediaElement.prototype.play = function () { this.addEventListener('playing', () => playing(performance.now()), { once: true }); return play.call(this); };
+          const t0 = performance.now();
+          const h = cutReducer(initialCut(12), { type: 'remove', start: 2, end: 5 });
+          await player.play(h.present.kept, 10);
+          const ctx = player.context;
+          const scheduledStart = t0 + (player.scheduled()[0].when - ctx.currentTime) * 1000 + (performance.now() - t0);
+          const t1 = Math.max(await heard, scheduledStart) + ((ctx.baseLatency || 0) + (ctx.outputLatency || 0)) * 1000;
+          HTMLMediaElement.prototype.play = play;
+          player.dispose();
+          return t1 - t0;
+        };
         const api = Comlink.wrap(new Worker('/worker.js', { type: 'module' }));
         let blob = null;
         globalThis.prepare = async (url) => { blob = await (await fetch(url)).blob(); return blob.size; };
@@ -88,7 +109,7 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
           if (!r.ok) throw new Error(r.message);
           return { ms: performance.now() - t0, duration: r.durationSeconds };
         };`,
-      resolveDir: root, loader: 'js',
+      resolveDir: root, loader: 'ts',
     },
     bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error',
   });
@@ -97,16 +118,24 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
     if (url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>');
     if (url === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(page.outputFiles[0]!.text);
     if (url === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker.outputFiles[0]!.text);
-    const file = files[url.slice(1)];
+    const file = url === '/speech.mp3' ? join(fixtures, 'speech-12s.mp3') : files[url.slice(1)];
     if (!file) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': statSync(file).size });
+    const size = statSync(file).size;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range) {
+      const start = Number(range[1]);
+      const end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      res.writeHead(206, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+      return createReadStream(file, { start, end }).pipe(res);
+    }
+    res.writeHead(200, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'content-length': size });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tag = `--castaway-audio-bench=${process.pid}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', tag] });
-  const out: Record<string, { ms: number; aboveIdle: number }> = {};
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--autoplay-policy=no-user-gesture-required', tag] });
+  const out: Record<string, { ms: number; aboveIdle: number }> & { latencyMs?: number } = {};
   try {
     const p = await browser.newPage();
     await p.goto(base);
@@ -143,6 +172,9 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
       clearInterval(timer);
       out[name] = { ms: r.ms, aboveIdle: peak - idle };
     }
+    const lat: number[] = [];
+    for (let i = 0; i < 3; i++) lat.push(await p.evaluate(() => (globalThis as unknown as { previewLatency: () => Promise<number> }).previewLatency()));
+    out.latencyMs = Math.min(...lat);
   } finally {
     await browser.close();
     server.close();
@@ -190,6 +222,8 @@ async function main(): Promise<void> {
           line('chromium_worker_60min_memory_above_idle', c.episode!.aboveIdle / MiB, 'MiB');
           line('chromium_worker_180min_memory_above_idle', c.three!.aboveIdle / MiB, 'MiB');
           line('chromium_worker_60min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, c.episode!.aboveIdle / MiB), 'x');
+          line('chromium_cut_preview_edit_to_audible', c.latencyMs!, 'ms');
+          line('chromium_cut_preview_ratio_to_target_150ms', 150 / Math.max(1, c.latencyMs!), 'x');
         } catch (e) {
           console.log(`bench: chromium_worker = unavailable (${(e as Error).message.split('\n')[0]})`);
         }
