@@ -8,7 +8,7 @@ import { formatFormError, domainMessage } from '../../domain/messages.ts';
 import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle, validateUrl } from '../../domain/validators.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
-import { deleteClip, dismissProcessingProblem, updateClip } from '../../db/writes.ts';
+import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -22,7 +22,6 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
-import { api } from '../../lib/api.ts';
 
 // The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
 const ClipAudioPanel = lazy(() => import('../audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
@@ -286,10 +285,15 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   );
 }
 
-/** The cut is rendered by the server from the original audio, so it is saved online (not queued). */
+/** The cut is queued through the outbox like every other edit, so a cut made offline is not lost;
+ *  the server renders it from the original audio once it arrives. */
 async function saveCut(clipId: string, edit: CutEdit): Promise<void> {
-  const res = await api('PUT', `/internal/clips/${clipId}/cut`, { body: edit });
-  showToast(res.kind === 'ok' ? { type: 'success', title: m.app_clip_cut_saved() } : { type: 'danger', title: m.app_clip_cut_failed() });
+  try {
+    await saveClipCut(clipId, { ...edit });
+    showToast({ type: 'success', title: m.app_clip_cut_saved() });
+  } catch {
+    showToast({ type: 'danger', title: m.app_clip_cut_failed() });
+  }
 }
 
 function ClipStatusPanel({ clip }: { clip: Clip }) {
