@@ -7,6 +7,12 @@ pg.types.setTypeParser(20, Number);
 
 export async function openPostgresStore(databaseUrl: string): Promise<Store> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle pooled connection that the database ends (a restart, an administrator's terminate)
+  // is dropped by the pool and replaced on the next query; without a listener Node would turn
+  // the event into an uncaught error and stop the whole server.
+  pool.on('error', (err) => {
+    console.warn(`PostgreSQL closed an idle connection: ${err.message}`);
+  });
   // Fail at open, with the driver's message, rather than on the first request.
   const probe = await pool.connect();
   probe.release();

@@ -34,6 +34,8 @@ export function createPgBus(databaseUrl: string): PgBus {
   });
   // A dropped listening connection only delays pokes: clients still pull on their own triggers.
   listen.on('error', () => undefined);
+  // Likewise an idle NOTIFY connection the database ends is replaced by the pool on next use.
+  notify.on('error', () => undefined);
   const ready = listen.connect().then(() => listen.query(`LISTEN ${CHANGE_CHANNEL}`)).then(() => undefined);
 
   return {

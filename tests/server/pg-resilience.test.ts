@@ -1,0 +1,34 @@
+// PostgreSQL may end idle connections at any time (a restart, a failover, an administrator's
+// pg_terminate_backend). The server must carry on: the pool replaces them and no uncaught
+// 'error' event stops the process.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import pg from 'pg';
+import { openTestStore, type TestStore } from './test-store.ts';
+
+let t: TestStore;
+beforeAll(async () => {
+  t = await openTestStore('postgres');
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+test('the store keeps answering after PostgreSQL terminates its idle connections', async () => {
+  // Open several pooled connections so some sit idle in the pool.
+  await Promise.all(Array.from({ length: 4 }, () => t.store.query('SELECT pg_sleep(0.05)')));
+  const [{ db }] = (await t.store.query<{ db: string }>('SELECT current_database() AS db')) as [{ db: string }];
+
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const killed = await admin.query(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [db],
+  );
+  await admin.end();
+  expect(killed.rowCount).toBeGreaterThan(0);
+
+  // Give the pool a moment to hear about the closed sockets, then use the store again.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const rows = await t.store.query<{ one: number }>('SELECT 1 AS one');
+  expect(rows).toEqual([{ one: 1 }]);
+});
