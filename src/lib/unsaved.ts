@@ -51,6 +51,27 @@ export function usePendingLeave(): PendingLeave | null {
   );
 }
 
+// Back and Forward (popstate) pass through the guard too. This listener is added when the module
+// loads, before the router subscribes to popstate, so stopImmediatePropagation keeps the router
+// from rendering a blocked move (which would unmount the dirty form). The URL is put back at once;
+// if the user confirms, the move is replayed as a push.
+let shownHref = typeof window === 'undefined' ? '' : window.location.href;
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', (event) => {
+    const target = window.location.href;
+    if (!firstDirty()) {
+      shownHref = target;
+      return;
+    }
+    event.stopImmediatePropagation();
+    window.history.pushState(window.history.state, '', shownHref);
+    runGuarded(() => {
+      shownHref = target;
+      browserNavigate(target);
+    });
+  });
+}
+
 export function guardedNavigate(to: string | URL, options?: { replace?: boolean; state?: unknown }): void {
   runGuarded(() => browserNavigate(to, options));
 }
@@ -58,6 +79,9 @@ export function guardedNavigate(to: string | URL, options?: { replace?: boolean;
 /** The location hook given to the router: route changes pass through the unsaved-changes guard. */
 export function useGuardedLocation(): [string, typeof guardedNavigate] {
   const [location] = useBrowserLocation();
+  useEffect(() => {
+    shownHref = window.location.href;
+  }, [location]);
   return [location, guardedNavigate];
 }
 

@@ -44,6 +44,26 @@ test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds',
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
 });
 
+test('the browser Back button asks about unsaved changes too', async ({ page }) => {
+  await logIn(page);
+  await openFirstClip(page, 3);
+  const url = page.url();
+  await page.getByLabel('Title', { exact: true }).fill('Still editing');
+
+  await page.goBack();
+  const prompt = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+  await expect(prompt).toContainText('This form has unsaved changes which will be lost if you continue.');
+  await prompt.getByRole('button', { name: 'Close' }).click();
+  await expect(prompt).toBeHidden();
+  expect(page.url()).toBe(url);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Still editing');
+
+  await page.goBack();
+  await page.getByRole('alertdialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
+  expect(page.url()).not.toBe(url);
+});
+
 test('Reset shows only when the form changed and puts the saved values back', async ({ page }) => {
   await logIn(page);
   await openFirstClip(page, 1);
