@@ -1,23 +1,13 @@
 // The decode worker's API (comlink), shared by the worker and its main-thread client.
 // Waveform data crosses the boundary as transferred ArrayBuffers, never copied.
 import type { DecodeProgress } from '../../src/media/decode.ts';
-import type { MediaErrorCode, MediaWarning } from '../../src/media/errors.ts';
-import type { Waveform } from '../../src/media/peaks.ts';
-import type { SniffedFormat } from '../../src/media/sniff.ts';
+import type { MediaErrorCode } from '../../src/media/errors.ts';
+import type { AudioAnalysis } from '../../src/media/analyze.ts';
 
 export type AnalyzeInput = { kind: 'blob'; blob: Blob } | { kind: 'url'; url: string; credentials?: RequestCredentials };
 
 export type AnalyzeResult =
-  | {
-      ok: true;
-      format: SniffedFormat;
-      sampleRate: number;
-      channels: number;
-      frames: number;
-      durationSeconds: number;
-      waveforms: Waveform[];
-      warnings: MediaWarning[];
-    }
+  | ({ ok: true } & AudioAnalysis)
   | { ok: false; code: MediaErrorCode; message: string; details: Record<string, string | number> };
 
 export interface DecodeWorkerApi {
