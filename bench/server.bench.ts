@@ -10,15 +10,14 @@
 // the target (above 1 is better). Figures only: nothing here passes or fails on time.
 // Bounded: each phase stops at a request count or a time limit, whichever comes first.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createApp } from '../sync-server/app.ts';
 import { createMemoryBus } from '../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
 import { openStore } from '../sync-server/store/open.ts';
+import { openScratchPostgres } from '../tests/server/test-store.ts';
 import type { Store } from '../sync-server/store/store.ts';
 
 const SIZES = [10_000, 100_000] as const;
@@ -83,24 +82,8 @@ function postgresBaseUrl(): string {
 }
 
 async function openPostgres(base: string): Promise<OpenedStore> {
-  const name = `castaway_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: url.toString() });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  const { store, drop } = await openScratchPostgres(base, 'castaway_bench');
+  return { store, dispose: drop };
 }
 
 type App = ReturnType<typeof createApp>;

@@ -5,7 +5,7 @@
 // Processing, Live and Finalized (one of zero duration) with annotations, and seven users with
 // the password castaway-demo. Rows go in with INSERT … SELECT unnest(…) (rows.bulkInsert).
 import { createHash } from 'node:crypto';
-import type { PermissionEntry } from '../src/domain/permissions.ts';
+import { allPermissions, type PermissionEntry } from '../src/domain/permissions.ts';
 import { hashPassword } from './passwords.ts';
 import { bulkInsert, type BulkRow } from './rows.ts';
 import { clipDefaults, clipPublicUrls, emptyClipUrls } from './routes/content-rules.ts';
@@ -37,15 +37,7 @@ function mulberry32(seed: number) {
   };
 }
 
-const ALL_FLAGS = {
-  HasAnalyticsAccess: true,
-  HasAuditAccess: true,
-  HasContentAccess: true,
-  HasCreateProgramAccess: true,
-  HasManageOrganizationSettingsAccess: true,
-  HasManageSettingsAccess: true,
-  HasManageUserAccess: true,
-};
+const ALL_FLAGS = allPermissions();
 
 export const ORG_DEMO = seedId('org:demo');
 export const ORG_PODCASTS = seedId('org:podcasts');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   adminMenu,
+  allPermissions,
   anyPermissions,
   canSeeAnyContent,
   contentView,
@@ -36,6 +37,14 @@ describe('Permission scope', () => {
     const error = validatePermissionEntries([prog('p1', {}), prog('p1', { HasContentAccess: true })]);
     expect(error).toMatchObject({ reason: 'duplicateObjectId', params: { objectId: 'p1' } });
     expect(validatePermissionEntries([{ ObjectType: null, ObjectId: null, Permissions: {} }, { ObjectType: null, ObjectId: null, Permissions: {} }])).toBeNull();
+  });
+
+  it('all seven flags of section 6 held give every organization-level right', () => {
+    expect(Object.keys(allPermissions()).sort()).toEqual([
+      'HasAnalyticsAccess', 'HasAuditAccess', 'HasContentAccess', 'HasCreateProgramAccess',
+      'HasManageOrganizationSettingsAccess', 'HasManageSettingsAccess', 'HasManageUserAccess',
+    ]);
+    expect(permissionsFor([org(allPermissions())], { kind: 'organization' })).toEqual(allPermissions());
   });
 
   it('a missing flag means false', () => {

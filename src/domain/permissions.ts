@@ -35,6 +35,11 @@ export function noPermissions(): PermissionFlags {
   return Object.fromEntries(FLAG_NAMES.map((f) => [f, false])) as PermissionFlags;
 }
 
+/** Every flag held: what an Organization-scope owner of the organization has. */
+export function allPermissions(): PermissionFlags {
+  return Object.fromEntries(FLAG_NAMES.map((f) => [f, true])) as PermissionFlags;
+}
+
 function union(entries: readonly PermissionEntry[]): PermissionFlags {
   const flags = noPermissions();
   for (const entry of entries) for (const f of FLAG_NAMES) if (entry.Permissions[f] === true) flags[f] = true;

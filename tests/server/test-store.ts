@@ -23,14 +23,20 @@ export async function openTestStore(kind: StoreKind, options: { skipMigrations?:
   }
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error(MISSING_DATABASE_URL);
-  const name = `castaway_t_${randomBytes(6).toString('hex')}`;
+  return openScratchPostgres(base, 'castaway_t', options.skipMigrations ?? false);
+}
+
+/** A new database made from `base` (a role that may CREATE DATABASE), opened as a store;
+ *  `drop` closes it and drops the database. Shared by the test suites and bench:server. */
+export async function openScratchPostgres(base: string, prefix: string, skipMigrations = false): Promise<TestStore> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: url.toString(), skipMigrations: options.skipMigrations ?? false });
+  const store = await openStore({ databaseUrl: url.toString(), skipMigrations });
   return {
     store,
     drop: async () => {

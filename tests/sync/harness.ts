@@ -12,18 +12,10 @@ import { openLocalDb, type CastawayDb } from '../../src/db/db.ts';
 import { createWrites, type Writes } from '../../src/db/writes.ts';
 import { conflictsApi } from '../../src/db/conflicts.ts';
 import { createSyncEngine, type EngineOptions, type SyncEngine, type Transport } from '../../workers/sync/engine.ts';
-import type { PermissionEntry } from '../../src/domain/permissions.ts';
+import { allPermissions, type PermissionEntry } from '../../src/domain/permissions.ts';
 
 export const PASSWORD = 'correct horse battery staple';
-export const ALL_FLAGS = {
-  HasAnalyticsAccess: true,
-  HasAuditAccess: true,
-  HasContentAccess: true,
-  HasCreateProgramAccess: true,
-  HasManageOrganizationSettingsAccess: true,
-  HasManageSettingsAccess: true,
-  HasManageUserAccess: true,
-};
+export const ALL_FLAGS = allPermissions();
 
 export type Server = {
   store: Store;
