@@ -26,3 +26,11 @@ export function useRow(table: SyncedTable, id: string): { state: 'loading' } | {
   if (result.row) return { state: 'ok', row: result.row };
   return result.synced ? { state: 'missing' } : { state: 'loading' };
 }
+
+/** The organization's programs (not deleted), by name; undefined while loading. */
+export function usePrograms(organizationId: string): Program[] | undefined {
+  return useLiveQuery(
+    async () => live((await db.programs.where('OrganizationId').equals(organizationId).toArray()).map(asProgram)).sort((a, b) => a.Name.localeCompare(b.Name)),
+    [organizationId],
+  );
+}

@@ -2,17 +2,18 @@
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
-import { asClip, asProgram, live } from '../../lib/rows.ts';
+import { asClip, live, usePrograms } from '../../lib/rows.ts';
 import { Link } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { CardList } from '../../components/CardList.tsx';
 
 export function OrganizationHome() {
   const { organizationId } = useIdParams('organizationId');
   const state = useSession();
   const org = state ? organizationById(state.session, organizationId) : undefined;
-  const programs = useLiveQuery(async () => live((await db.programs.where('OrganizationId').equals(organizationId).toArray()).map(asProgram)).sort((a, b) => a.Name.localeCompare(b.Name)), [organizationId]);
+  const programs = usePrograms(organizationId);
   const recent = useLiveQuery(
     async () => live((await db.clips.where('OrganizationId').equals(organizationId).toArray()).map(asClip)).sort((a, b) => b.ModifiedAtUtc.localeCompare(a.ModifiedAtUtc)).slice(0, 8),
     [organizationId],
@@ -24,16 +25,7 @@ export function OrganizationHome() {
         <section aria-labelledby="home-programs">
           <h2 id="home-programs">{m.app_home_programs()}</h2>
           {programs === undefined ? <p className="muted">{m.app_loading()}</p> : programs.length === 0 ? <p className="empty">{m.app_programs_empty()}</p> : (
-            <ul className="card-list">
-              {programs.map((p) => (
-                <li key={p.Id}>
-                  <Link href={`/${organizationId}/programs/${p.Id}`} className="card-link">
-                    <span className="avatar" aria-hidden="true">{p.Name.slice(0, 1).toUpperCase()}</span>
-                    <span className="card-title">{p.Name}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <CardList items={programs.map((p) => ({ id: p.Id, href: `/${organizationId}/programs/${p.Id}`, title: p.Name }))} />
           )}
         </section>
         <section aria-labelledby="home-recent">
