@@ -33,9 +33,17 @@ async function fetchDat(url: string, signal: AbortSignal): Promise<Waveform> {
   return waveformFromDat(new Uint8Array(await res.arrayBuffer()));
 }
 
+/** The waveform cache's key: the audio's key plus where its files are and how long it is, so a
+ *  clip given new audio (new Urls, new duration) is not drawn from the old audio's entry. */
+export function panelCacheKey(audio: PanelAudio): string {
+  const u = audio.urls;
+  return [audio.key, u?.WaveformHighResUrl ?? u?.AudioPrivateUrl ?? u?.AudioUrl ?? '', audio.durationSeconds ?? ''].join('|');
+}
+
 export async function loadWaveforms(audio: PanelAudio, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<Loaded> {
   const cache = await cacheStorageWaveformCache();
-  const cached = await cache?.get(audio.key);
+  const key = panelCacheKey(audio);
+  const cached = await cache?.get(key);
   if (cached) return cached;
   const high = audio.urls?.WaveformHighResUrl;
   const low = audio.urls?.WaveformLowResUrl;
@@ -43,13 +51,13 @@ export async function loadWaveforms(audio: PanelAudio, signal: AbortSignal, onPr
     const waveforms = [await fetchDat(high, signal), await fetchDat(low, signal)];
     const durationSeconds = audio.durationSeconds ?? (waveforms[0]!.length * waveforms[0]!.samplesPerPixel) / waveforms[0]!.sampleRate;
     const loaded = { waveforms, durationSeconds };
-    await cache?.put(audio.key, { ...loaded, sampleRate: waveforms[0]!.sampleRate });
+    await cache?.put(key, { ...loaded, sampleRate: waveforms[0]!.sampleRate });
     return loaded;
   }
   const url = audio.urls?.AudioPrivateUrl ?? audio.urls?.AudioUrl;
   const input = audio.file ? { kind: 'blob' as const, blob: audio.file } : url ? { kind: 'url' as const, url } : null;
   if (!input) throw new Error('no audio to draw');
-  const r = await waveformFor(input, { signal, onProgress: (p) => onProgress(p.fraction), cache, cacheKey: audio.key });
+  const r = await waveformFor(input, { signal, onProgress: (p) => onProgress(p.fraction), cache, cacheKey: key });
   return { waveforms: r.waveforms, durationSeconds: r.durationSeconds };
 }
 
@@ -68,7 +76,8 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
       setProblem(isMediaError(e) ? mediaProblemText({ code: e.code, details: e.details }) : mediaProblemText({ code: 'decodeFailed' }));
     });
     return () => controller.abort();
-  }, [audio.key, audio.file]);
+    // The cache key names everything loadWaveforms reads.
+  }, [panelCacheKey(audio), audio.file]);
 
   const [fileUrl, setFileUrl] = useState<string | null>(null);
   useEffect(() => {

@@ -1,0 +1,185 @@
+// Issue 6 through the app's own screens, in Chromium: a clip is given real audio through the API
+// (PUT /api/v1/clips/{clipId}/audio, then the server processes it to Ready), and on the clip
+// screen "a clip's waveform draws; a cut is made by keyboard; the preview plays (the audio
+// graph's time advances across the cut, and the skipped region is never scheduled); offline, the
+// cached waveform still draws".
+// Drawn pixels are read from a screenshot of the waveform (what the user sees), so the test holds
+// whether the canvas is drawn on the main thread or through an OffscreenCanvas in a worker.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { apiGet, logIn, openFirstClip } from './support.ts';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
+
+type Drawn = { columnsWithInk: number; width: number; distinctHeights: number; tallest: number; height: number };
+
+/** Columns of the waveform slider that hold the waveform's colour (#0f4c5c), from a screenshot. */
+async function waveformInk(page: Page, slider: Locator): Promise<Drawn> {
+  const png = (await slider.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    const img = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, img.width, img.height);
+    const heights: number[] = [];
+    for (let x = 0; x < width; x++) {
+      let n = 0;
+      for (let y = 0; y < height; y++) {
+        const i = (y * width + x) * 4;
+        if (Math.abs(data[i]! - 0x0f) < 24 && Math.abs(data[i + 1]! - 0x4c) < 24 && Math.abs(data[i + 2]! - 0x5c) < 24) n++;
+      }
+      heights.push(n);
+    }
+    return {
+      columnsWithInk: heights.filter((h) => h > 0).length,
+      width,
+      distinctHeights: new Set(heights).size,
+      tallest: Math.max(...heights),
+      height,
+    };
+  }, png);
+}
+
+function expectAWaveform(d: Drawn): void {
+  // Speech: most columns carry ink, loud parts are tall, and the heights vary (not a flat line).
+  expect(d.columnsWithInk / d.width).toBeGreaterThan(0.5);
+  expect(d.tallest / d.height).toBeGreaterThan(0.3);
+  expect(d.distinctHeights).toBeGreaterThan(10);
+}
+
+test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut, and offline the cached waveform draws', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  // Watch the preview from outside the app: every AudioContext made and every media element routed
+  // into one (the preview's decks), before any app code runs.
+  await page.addInitScript(() => {
+    const g = globalThis as unknown as { __contexts: AudioContext[]; __decks: HTMLMediaElement[] };
+    g.__contexts = [];
+    g.__decks = [];
+    const Original = window.AudioContext;
+    window.AudioContext = class extends Original {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        g.__contexts.push(this);
+      }
+    };
+    const route = AudioContext.prototype.createMediaElementSource;
+    AudioContext.prototype.createMediaElementSource = function (this: AudioContext, el: HTMLMediaElement) {
+      g.__decks.push(el);
+      return route.call(this, el);
+    };
+  });
+
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 5);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  const { XsrfToken } = (await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
+  const put = await page.request.put(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, {
+    headers: { 'x-organization-id': organizationId, 'x-xsrf-token': XsrfToken, 'content-type': 'application/octet-stream' },
+    data: readFileSync(resolve(fixtures, 'speech-12s.mp3')),
+  });
+  expect(put.status()).toBe(202);
+  await expect.poll(async () => (await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State, { timeout: 30_000 }).toBe('Ready');
+
+  // The clip screen learns of the new audio through sync and draws the server's waveform.
+  const slider = page.getByRole('slider', { name: 'Playback position' });
+  await expect(slider).toBeVisible({ timeout: 20_000 });
+  await expect(slider).toHaveAttribute('aria-valuetext', '0:00 of 0:12');
+  await expect.poll(async () => (await waveformInk(page, slider)).columnsWithInk).toBeGreaterThan(0);
+  expectAWaveform(await waveformInk(page, slider));
+
+  // The slider moves by keyboard and reads the time out.
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(slider).toHaveAttribute('aria-valuetext', '0:02 of 0:12');
+  await expect(slider).toHaveAttribute('aria-valuenow', '2');
+  await page.keyboard.press('End');
+  await expect(slider).toHaveAttribute('aria-valuetext', '0:12 of 0:12');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+
+  // A cut by keyboard: I marks the selection start at the playhead, O its end.
+  await page.keyboard.press('i');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('o');
+  const editor = page.getByRole('region', { name: 'Cut editor' });
+  await expect(editor.getByText('Selection 0:02 to 0:05')).toBeVisible();
+  const start = editor.getByLabel('Selection start (HH:MM:SS)');
+  const end = editor.getByLabel('Selection end (HH:MM:SS)');
+  await expect(start).toHaveValue('00:00:02');
+  await expect(end).toHaveValue('00:00:05');
+
+  // Numeric entry follows the time rules of section 5: HH:MM:SS, hours at most 99.
+  await start.fill('2:00');
+  await start.press('Enter');
+  await expect(editor.getByRole('alert')).toHaveText('Enter a time as HH:MM:SS');
+  await expect(start).toHaveAttribute('aria-invalid', 'true');
+  await start.fill('100:00:00');
+  await start.press('Enter');
+  await expect(editor.getByRole('alert')).toHaveText('Hours cannot be more than 99');
+  await start.fill('00:00:07');
+  await start.press('Enter');
+  await expect(editor.getByRole('alert')).toHaveText('The selection end must be after its start');
+  await start.fill('00:00:02');
+  await end.fill('00:00:05');
+  await end.press('Enter');
+  await expect(editor.getByRole('alert')).toHaveCount(0);
+  await expect(editor.getByText('Selection 0:02 to 0:05')).toBeVisible();
+
+  await editor.getByRole('button', { name: 'Remove selection' }).press('Enter');
+  await expect(editor.getByText('Kept 0:09 in 2 part(s)')).toBeVisible();
+  // Undo and redo by keyboard.
+  await page.keyboard.press('Control+z');
+  await expect(editor.getByText('Kept 0:12 in 1 part(s)')).toBeVisible();
+  await page.keyboard.press('Control+Shift+z');
+  await expect(editor.getByText('Kept 0:09 in 2 part(s)')).toBeVisible();
+
+  // The preview plays from the start: record every position the slider shows while it plays.
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect(slider).toHaveAttribute('aria-valuenow', '0');
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { __positions: number[] };
+    g.__positions = [];
+    const el = document.querySelector('[role="slider"]')!;
+    new MutationObserver(() => g.__positions.push(Number(el.getAttribute('aria-valuenow')))).observe(el, { attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  await editor.getByRole('button', { name: 'Preview cut' }).press('Enter');
+  await expect(editor.getByRole('button', { name: 'Stop preview' })).toHaveAttribute('aria-pressed', 'true');
+  const t0 = await page.evaluate(() => (globalThis as unknown as { __contexts: AudioContext[] }).__contexts.at(-1)!.currentTime);
+  // Across the cut: the playhead, read from the graph's clock, reaches the kept part after it.
+  await expect(slider).toHaveAttribute('aria-valuenow', '6', { timeout: 20_000 });
+  const seen = await page.evaluate(() => {
+    const g = globalThis as unknown as { __contexts: AudioContext[]; __decks: HTMLMediaElement[]; __positions: number[] };
+    const played: Array<[number, number]> = [];
+    for (const d of g.__decks) for (let i = 0; i < d.played.length; i++) played.push([d.played.start(i), d.played.end(i)]);
+    return { now: g.__contexts.at(-1)!.currentTime, positions: g.__positions, played, decks: g.__decks.length };
+  });
+  // 2 s of the first part and 1 s of the second have been heard on the graph's clock.
+  expect(seen.now - t0).toBeGreaterThanOrEqual(2.5);
+  expect(seen.positions.some((p) => p === 1)).toBe(true);
+  expect(seen.positions.some((p) => p >= 6)).toBe(true);
+  // The removed 0:02–0:05 is never shown as playing and never played by either deck (a deck is
+  // paused by a 10 ms scheduler after its gain reaches 0, hence the margin at the edges).
+  expect(seen.positions.filter((p) => p === 3 || p === 4)).toEqual([]);
+  expect(seen.decks).toBe(2);
+  expect(seen.played.length).toBeGreaterThan(0);
+  for (const [a, b] of seen.played) expect(a < 4.5 && b > 2.5, `deck played ${a}–${b}`).toBe(false);
+  await editor.getByRole('button', { name: 'Stop preview' }).press('Enter');
+  await expect(editor.getByRole('button', { name: 'Preview cut' })).toBeVisible();
+
+  // Offline: the shell comes from the service worker, the clip from IndexedDB and the waveform
+  // from the waveform cache, so it draws at once.
+  await context.setOffline(true);
+  await page.reload();
+  await expect(slider).toBeVisible({ timeout: 20_000 });
+  await expect.poll(async () => (await waveformInk(page, slider)).columnsWithInk).toBeGreaterThan(0);
+  expectAWaveform(await waveformInk(page, slider));
+  await context.setOffline(false);
+});
