@@ -1,0 +1,176 @@
+// Issue #4 in Chromium against the real server: "two browser contexts; A edits a clip offline, B
+// edits the same field online, A reconnects and holds a conflict; resolving it makes A and B
+// converge. Two tabs of one context: only one pushes. An offline edit survives a reload and a
+// browser restart." (The reload half is offline.spec.ts.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+
+/** Every /api/sync/… request a tab's sync worker sends (dedicated workers report to their page). */
+function watchSync(page: Page): { pushes: Request[]; pulls: Request[]; pushedValues: () => string[] } {
+  const pushes: Request[] = [];
+  const pulls: Request[] = [];
+  page.on('request', (req) => {
+    const path = new URL(req.url()).pathname;
+    if (path === '/api/sync/push') pushes.push(req);
+    if (path === '/api/sync/pull') pulls.push(req);
+  });
+  return {
+    pushes,
+    pulls,
+    // The whole batch as text: enough to find the value a tab typed in what another tab sent.
+    pushedValues: () => pushes.map((r) => r.postData() ?? ''),
+  };
+}
+
+async function applyField(page: Page, label: string, value: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Apply' }).click();
+}
+
+type ClipBody = { Title: string | null; Description: string | null; ShortSummary: string | null };
+
+test('two tabs of one context: only the leader tab pushes, both see both edits, and the other tab takes over when it closes', async ({ context }) => {
+  const first = await context.newPage();
+  const firstSync = watchSync(first);
+  await logIn(first);
+  const { organizationId, clipId } = await openFirstClip(first, 6);
+  const clipUrl = first.url();
+  const second = await context.newPage();
+  const secondSync = watchSync(second);
+  await second.goto(clipUrl);
+  await expect(second.getByRole('form', { name: 'Details' })).toBeVisible();
+  await expect(await syncStatus(first)).toHaveText('All changes saved');
+  await expect(await syncStatus(second)).toHaveText('All changes saved');
+
+  // Each tab edits a different field of the same clip while both are open.
+  const stamp = Date.now();
+  const titleFromFirst = `Title typed in the first tab ${stamp}`;
+  const summaryFromSecond = `Summary typed in the second tab ${stamp}`;
+  await applyField(first, 'Title', titleFromFirst);
+  await applyField(second, 'Short summary', summaryFromSecond);
+
+  // Both tabs show both edits (the other tab's through Dexie's cross-tab notifications)…
+  for (const page of [first, second]) {
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(titleFromFirst);
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(titleFromFirst);
+    await expect(page.getByLabel('Short summary', { exact: true })).toHaveValue(summaryFromSecond);
+    await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  }
+  // …and the server has them.
+  await expect
+    .poll(async () => {
+      const clip = await apiGet<ClipBody>(first, `/v1/clips/${clipId}`, organizationId);
+      return [clip.Title, clip.ShortSummary];
+    })
+    .toEqual([titleFromFirst, summaryFromSecond]);
+
+  // Exactly one tab's worker talked to /api/sync/push, and it carried both tabs' edits.
+  const firstPushed = firstSync.pushes.length > 0;
+  const secondPushed = secondSync.pushes.length > 0;
+  expect([firstPushed, secondPushed], 'tabs that pushed [first, second]').toContainEqual(true);
+  expect(firstPushed && secondPushed, `both tabs pushed: first ${firstSync.pushes.length}, second ${secondSync.pushes.length}`).toBe(false);
+  const [leader, leaderSync, follower, followerSync] = firstPushed ? [first, firstSync, second, secondSync] : [second, secondSync, first, firstSync];
+  expect(leaderSync.pushedValues().join('\n')).toContain(titleFromFirst);
+  expect(leaderSync.pushedValues().join('\n')).toContain(summaryFromSecond);
+  // The follower does not pull either: it reads what the leader wrote to IndexedDB.
+  expect(followerSync.pulls, 'pull requests from the follower tab').toHaveLength(0);
+  expect(leaderSync.pulls.length, 'pull requests from the leader tab').toBeGreaterThan(0);
+
+  // The leader tab closes: the follower's worker gets the Web Lock and pushes its next edit itself.
+  await leader.close();
+  const takeover = `Title after the leader tab closed ${stamp}`;
+  await applyField(follower, 'Title', takeover);
+  await expect.poll(() => followerSync.pushedValues().some((body) => body.includes(takeover)), { timeout: 20_000 }).toBe(true);
+  await expect(await syncStatus(follower)).toHaveText('All changes saved', { timeout: 20_000 });
+  const clip = await apiGet<ClipBody>(follower, `/v1/clips/${clipId}`, organizationId);
+  expect(clip.Title).toBe(takeover);
+});
+
+test('an offline edit survives closing the whole browser and reaches the server after it is opened again', async ({ baseURL, launchOptions }) => {
+  expect(baseURL, 'baseURL from playwright.config.ts').toBeTruthy();
+  const profile = mkdtempSync(join(tmpdir(), 'castaway-profile-'));
+  const launch = (offline: boolean): Promise<BrowserContext> =>
+    chromium.launchPersistentContext(profile, { ...launchOptions, executablePath: '/usr/bin/chromium', baseURL: baseURL!, offline, viewport: { width: 1280, height: 800 } });
+  try {
+    let browser = await launch(false);
+    let page = browser.pages()[0] ?? (await browser.newPage());
+    await logIn(page);
+    const { organizationId, clipId } = await openFirstClip(page, 7);
+    const clipUrl = page.url();
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect(await syncStatus(page)).toHaveText('All changes saved');
+
+    await browser.setOffline(true);
+    const title = `Edited before the browser closed ${Date.now()}`;
+    await applyField(page, 'Title', title);
+    await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+    await browser.close();
+
+    // The same profile, the network still down: the service worker serves the studio, IndexedDB the edit.
+    browser = await launch(true);
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(clipUrl);
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+    await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+
+    await browser.setOffline(false);
+    await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 30_000 });
+    const clip = await apiGet<ClipBody>(page, `/v1/clips/${clipId}`, organizationId);
+    expect(clip.Title).toBe(title);
+    await browser.close();
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('A edits offline, B edits the same field online, A reconnects and holds a conflict; resolving it makes A and B converge', async ({ browser }) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const a = await contextA.newPage();
+  const b = await contextB.newPage();
+  await logIn(a);
+  const { organizationId, clipId } = await openFirstClip(a, 8);
+  const clipUrl = a.url();
+  await a.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await logIn(b, DEMO.email, DEMO.password);
+  await b.goto(clipUrl);
+  await expect(b.getByRole('form', { name: 'Details' })).toBeVisible();
+
+  const stamp = Date.now();
+  const mine = `A wrote this offline ${stamp}`;
+  const theirs = `B wrote this online ${stamp}`;
+  await contextA.setOffline(true);
+  await applyField(a, 'Title', mine);
+  await expect(await syncStatus(a)).toHaveText('Offline · 1 change waiting to sync');
+
+  await applyField(b, 'Title', theirs);
+  await expect(await syncStatus(b)).toHaveText('All changes saved');
+  await expect.poll(async () => (await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
+
+  // A reconnects: its edit comes back as a conflict, held rather than written over B's.
+  await contextA.setOffline(false);
+  await expect(a.getByRole('link', { name: '1 conflicts' })).toBeVisible({ timeout: 30_000 });
+  expect((await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
+  await a.getByRole('link', { name: '1 conflicts' }).click();
+  await expect(a.getByText('Conflict 1 of 1')).toBeVisible();
+  const row = a.getByRole('row', { name: /Title/ });
+  await expect(row).toContainText(mine);
+  await expect(row).toContainText(theirs);
+  await a.getByRole('button', { name: 'Keep mine' }).click();
+  await expect(a.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
+  await expect(await syncStatus(a)).toHaveText('All changes saved');
+
+  // Converged: the server, A and B (which was told by a poke) all show A's Title.
+  await expect.poll(async () => (await apiGet<ClipBody>(a, `/v1/clips/${clipId}`, organizationId)).Title).toBe(mine);
+  await expect(b.getByRole('heading', { level: 1 })).toHaveText(mine, { timeout: 20_000 });
+  await expect(b.getByLabel('Title', { exact: true })).toHaveValue(mine);
+  await expect(await syncStatus(b)).toHaveText('All changes saved');
+  await a.goto(clipUrl);
+  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(mine);
+  await expect(a.getByRole('link', { name: /conflicts/ })).toHaveCount(0);
+  await contextA.close();
+  await contextB.close();
+});
