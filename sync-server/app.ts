@@ -15,6 +15,7 @@ import { contentRoutes } from './routes/content.ts';
 import { referenceDataRoutes } from './reference/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { audioRoutes } from './audio/routes.ts';
+import { uploadRoutes } from './uploads/routes.ts';
 
 export type AppDeps = {
   store: Store;
@@ -57,6 +58,7 @@ const jsonBodyLimit = bodyLimit({
 });
 
 export function createApp(deps: AppDeps) {
+  const audio = audioRoutes(deps);
   const app = new Hono()
     .use('*', async (c, next) => {
       c.set('deps', deps);
@@ -72,7 +74,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', contentRoutes())
     .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
     .route('/api/sync', syncRoutes(deps))
-    .route('/api', audioRoutes(deps));
+    .route('/api', audio)
+    .route('/api', uploadRoutes(deps, audio));
 
   app.notFound((c) => c.body(null, 404));
   app.onError((err, c) => {

@@ -37,14 +37,32 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   const queue = createAudioQueue(deps, blobs);
 
   /** The clip, if the caller may see it (content access on its program); 404 otherwise. */
-  async function clipFor(c: Context, needContent: boolean) {
+  async function clipFor(c: Context, needContent: boolean, clipId = pathId(c, 'clipId')) {
     const auth = getAuth(c);
-    const clipId = pathId(c, 'clipId');
     const clip = await loadClip(deps.store, auth.organizationId, clipId);
     if (!clip) throw new AppError(404);
     const flags = permissionsFor(auth.permissions, { kind: 'program', programId: clip.program_id, networkId: clip.network_id });
     if (needContent && !flags.HasContentAccess) throw new AppError(404);
     return { auth, clipId, clip };
+  }
+
+  /**
+   * The file is in the blob store at clipKeys.audio(clipId): State AudioUploaded, then the
+   * processing queue. Shared by PUT audio and the resumable uploads (sync-server/uploads).
+   */
+  async function acceptAudio(upload: { organizationId: string; userId: string; clipId: string; fileName: string; size: number }): Promise<AudioUploadAccepted> {
+    const { organizationId, userId, clipId, size } = upload;
+    const name = upload.fileName.trim();
+    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    const meta: UploadMeta = { fileName: name, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', size };
+    await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
+    await writeClipAudio(deps, organizationId, clipId, userId, {
+      State: 'AudioUploaded',
+      fields: { UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
+      urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+    });
+    queue.enqueue({ organizationId, clipId, userId });
+    return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
 
   async function sendBlob(c: Context, key: string, contentType: string) {
@@ -83,18 +101,7 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
         throw e;
       }
       if (size === 0) assertValid(audioUploadErrors(fileName, 0, maxBytes));
-      const name = fileName!.trim();
-      const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-      const meta: UploadMeta = { fileName: name, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', size };
-      await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
-      await writeClipAudio(deps, auth.organizationId, clipId, auth.user.Id, {
-        State: 'AudioUploaded',
-        fields: { UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
-        urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
-      });
-      queue.enqueue({ organizationId: auth.organizationId, clipId, userId: auth.user.Id });
-      const accepted: AudioUploadAccepted = { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
-      return c.json(accepted, 202);
+      return c.json(await acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, fileName: fileName!, size }), 202);
     })
     .on(['GET', 'HEAD'], '/media/clips/:clipId/audio', async (c) => {
       const { clipId } = await clipFor(c, false);
@@ -130,5 +137,5 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
     });
 
-  return Object.assign(app, { audioQueue: queue, blobs });
+  return Object.assign(app, { audioQueue: queue, blobs, acceptAudio, clipFor, maxUploadBytes: maxBytes });
 }

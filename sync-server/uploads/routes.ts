@@ -1,0 +1,145 @@
+// Resumable clip audio uploads: tus 1.0 (src/protocol/uploads.ts) with @tus/server and its file
+// store under <data dir>/uploads. Hono authenticates each call (session + XSRF, as every API call)
+// and checks the section-5 file rules and the per-user limit BEFORE @tus/server sees a creation;
+// the last byte hands the file to the same pipeline as PUT /v1/clips/{clipId}/audio.
+//
+//   POST ──rules ok──> created (offset 0) ──PATCH…──> offset grows (bytes kept across dropped
+//     │                   │                            connections; HEAD tells the client where)
+//     └─400/404/429       ├─DELETE──────────> gone      │
+//                         └─24 h unfinished─> expired   └─offset = length──> blob store ──> acceptAudio
+//                                                                              (AudioUploaded → Processing → …)
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { join } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { Server as TusServer, Metadata, type Upload } from '@tus/server';
+import { FileStore } from '@tus/file-store';
+import { validateGuid } from '../../src/domain/validators.ts';
+import { MAX_OPEN_UPLOADS_PER_USER, UPLOAD_EXPIRES_MS, UPLOADS_PATH, UploadMetadataKey } from '../../src/protocol/uploads.ts';
+import type { AppDeps } from '../app.ts';
+import { getAuth, requireSession, type Auth } from '../auth.ts';
+import { AppError, assertValid } from '../errors.ts';
+import { loadClip } from '../audio/clip-rows.ts';
+import { clipKeys } from '../audio/process.ts';
+import type { audioRoutes } from '../audio/routes.ts';
+import { audioUploadErrors } from '../audio/upload-rules.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+
+export type UploadRouteOptions = {
+  /** Where partial uploads live; default $CASTAWAY_UPLOAD_DIR or <CASTAWAY_DATA_DIR|.data>/uploads. */
+  uploadDir?: string;
+  expiresMs?: number;
+  maxOpenPerUser?: number;
+};
+
+export function defaultUploadDir(): string {
+  return process.env.CASTAWAY_UPLOAD_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'uploads');
+}
+
+/** Server-side metadata keys, set from the session (a client's own values are overwritten). */
+const OWNER_USER = 'userId';
+const OWNER_ORGANIZATION = 'organizationId';
+
+type Audio = ReturnType<typeof audioRoutes>;
+type TusFailure = { status_code: number; body: string };
+
+export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOptions = {}) {
+  const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), expirationPeriodInMilliseconds: options.expiresMs ?? UPLOAD_EXPIRES_MS });
+  const maxOpen = options.maxOpenPerUser ?? MAX_OPEN_UPLOADS_PER_USER;
+  // The Hono middleware has authenticated the request that @tus/server hands back to its hooks.
+  const callers = new WeakMap<Request, Auth>();
+
+  const tus = new TusServer({
+    path: UPLOADS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    maxSize: audio.maxUploadBytes,
+    disableTerminationForFinishedUploads: true,
+    async onUploadCreate(req, upload) {
+      const auth = callers.get(req as Request);
+      if (!auth) throw { status_code: 401, body: '' } satisfies TusFailure;
+      const clipId = (upload.metadata?.[UploadMetadataKey.ClipId] ?? '').toLowerCase();
+      return { metadata: { ...upload.metadata, [UploadMetadataKey.ClipId]: clipId, [OWNER_USER]: auth.user.Id, [OWNER_ORGANIZATION]: auth.organizationId } };
+    },
+    async onUploadFinish(_req, upload) {
+      await handOver(upload);
+      return {};
+    },
+  });
+
+  /** The complete file goes to the blob store and the audio pipeline; the tus copy is removed either way
+   *  (a failed hand-over must not leave a "complete" upload that a client would take for success). */
+  async function handOver(upload: Upload): Promise<void> {
+    const meta = upload.metadata ?? {};
+    const clipId = meta[UploadMetadataKey.ClipId] ?? '';
+    const organizationId = meta[OWNER_ORGANIZATION] ?? '';
+    const userId = meta[OWNER_USER] ?? '';
+    try {
+      if (!(await loadClip(deps.store, organizationId, clipId))) throw { status_code: 404, body: '' } satisfies TusFailure;
+      const { size } = await audio.blobs.put(clipKeys.audio(clipId), Readable.toWeb(store.read(upload.id)) as ReadableStream<Uint8Array>, audio.maxUploadBytes);
+      await audio.acceptAudio({ organizationId, userId, clipId, fileName: meta[UploadMetadataKey.FileName] ?? '', size });
+    } finally {
+      await store.remove(upload.id).catch(() => undefined);
+    }
+  }
+
+  async function openUploadsOf(userId: string): Promise<number> {
+    const ids = (await store.configstore.list?.()) ?? [];
+    let open = 0;
+    for (const id of ids) {
+      const info = await store.configstore.get(id).catch(() => undefined);
+      if (info?.metadata?.[OWNER_USER] === userId) open++;
+    }
+    return open;
+  }
+
+  /** Section-5 file rules, the clip's content access and the per-user limit, before anything is stored. */
+  async function checkCreation(c: Context, auth: Auth): Promise<void> {
+    const lengthHeader = c.req.header('upload-length');
+    const size = lengthHeader !== undefined && /^\d+$/.test(lengthHeader.trim()) ? Number(lengthHeader) : NaN;
+    let metadata: Record<string, string | null> = {};
+    try {
+      metadata = Metadata.parse(c.req.header('upload-metadata') ?? undefined) ?? {};
+    } catch {
+      assertValid([['Upload-Metadata', formError('invalid')]]);
+    }
+    assertValid([['Upload-Length', Number.isFinite(size) ? null : formError('required')]]);
+    assertValid(audioUploadErrors(metadata[UploadMetadataKey.FileName] ?? undefined, size, audio.maxUploadBytes));
+    const clipId = metadata[UploadMetadataKey.ClipId] ?? '';
+    assertValid([['clipId', validateGuid(clipId, { required: true })]]);
+    await audio.clipFor(c, true, clipId.toLowerCase());
+    if ((await openUploadsOf(auth.user.Id)) >= maxOpen) throw new AppError(429);
+  }
+
+  /** An existing upload answers only to its owner; unknown ids go to @tus/server (404 / 410). */
+  async function checkOwner(id: string, auth: Auth): Promise<void> {
+    const upload = await store.getUpload(id).catch(() => null);
+    if (!upload) return;
+    if (upload.metadata?.[OWNER_USER] !== auth.user.Id || upload.metadata?.[OWNER_ORGANIZATION] !== auth.organizationId) throw new AppError(404);
+  }
+
+  // Hono routes a HEAD as a GET (and drops the body); @tus/server reads the real method from the request.
+  const methods = ['POST', 'GET', 'PATCH', 'DELETE', 'OPTIONS'];
+  const app = new Hono()
+    .use('/internal/uploads', requireSession)
+    .use('/internal/uploads/*', requireSession)
+    .on(methods, ['/internal/uploads', '/internal/uploads/:id'], async (c) => {
+      const auth = getAuth(c);
+      const id = c.req.param('id');
+      if (id === undefined && c.req.method === 'POST') await checkCreation(c, auth);
+      if (id !== undefined) await checkOwner(id, auth);
+      callers.set(c.req.raw, auth);
+      // Over @hono/node-server, hand @tus/server the Node request too: when the link drops it then
+      // ends the write gracefully, keeping every byte received (the web stream alone would discard them).
+      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+      if (incoming) Object.assign(c.req.raw, { runtime: { node: { req: incoming, res: (c.env as { outgoing?: ServerResponse }).outgoing } } });
+      return tus.handleWeb(c.req.raw);
+    });
+
+  const sweep = setInterval(() => void cleanUpExpired().catch((e: unknown) => console.error('upload expiry sweep', e)), 60 * 60 * 1000);
+  sweep.unref();
+  /** Deletes unfinished uploads past their expiry; returns how many. */
+  const cleanUpExpired = () => tus.cleanUpExpiredUploads();
+
+  return Object.assign(app, { cleanUpExpired, stop: () => clearInterval(sweep) });
+}

@@ -1,0 +1,118 @@
+// The real server (startServer: createApp over HTTP) on a seeded in-memory PGlite with its blob
+// and upload folders in a temp data dir, signed in as demo@example.com; and a tus-js-client upload
+// as a Node client would make it. Shared by tests/uploads and bench/upload.bench.ts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Upload, type DetailedError } from 'tus-js-client';
+import { seed } from '../../sync-server/seed.ts';
+import { startServer, type RunningServer } from '../../sync-server/server.ts';
+import { openStore } from '../../sync-server/store/open.ts';
+import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
+
+export type UploadServer = Awaited<ReturnType<typeof startUploadServer>>;
+
+export async function startUploadServer(options: { clips?: number } = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'castaway-uploads-'));
+  const previous = process.env.CASTAWAY_DATA_DIR;
+  process.env.CASTAWAY_DATA_DIR = dataDir;
+  const store = await openStore({ dataDir: 'memory://' });
+  await seed(store, { clips: options.clips ?? 12 });
+  let server: RunningServer;
+  try {
+    server = await startServer({ store, distDir: join(dataDir, 'no-dist'), port: 0 });
+  } finally {
+    if (previous === undefined) delete process.env.CASTAWAY_DATA_DIR;
+    else process.env.CASTAWAY_DATA_DIR = previous;
+  }
+
+  async function signIn(email: string) {
+    const login = await fetch(`${server.url}/api/internal/session/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: email, Password: 'castaway-demo' }),
+    });
+    if (login.status !== 200) throw new Error(`login ${email}: ${login.status}`);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
+    const xsrf = (await (await fetch(`${server.url}/api/internal/session/xsrf`, { headers: { cookie } })).json()) as { XsrfToken: string };
+    return { cookie, 'x-xsrf-token': xsrf.XsrfToken };
+  }
+  const demo = await signIn('demo@example.com');
+  // Clips of the demo user's organizations that have no audio yet.
+  const clips = await store.query<{ id: string; organization_id: string }>(
+    `SELECT id, organization_id FROM clips WHERE NOT deleted ORDER BY id LIMIT 20`,
+  );
+  const clipHeaders = (clip: { organization_id: string }) => ({ ...demo, 'x-organization-id': clip.organization_id });
+
+  async function clipState(clip: { id: string; organization_id: string }): Promise<string> {
+    const res = await fetch(`${server.url}/api/v1/clips/${clip.id}`, { headers: clipHeaders(clip) });
+    return ((await res.json()) as { State: string }).State;
+  }
+  /** Polls the clip until processing has ended (Ready, Warning or Error). */
+  async function settledState(clip: { id: string; organization_id: string }, timeoutMs = 60_000): Promise<string> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const state = await clipState(clip);
+      if (['Ready', 'Warning', 'Error'].includes(state) || Date.now() > until) return state;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  return {
+    url: server.url,
+    port: server.port,
+    dataDir,
+    store,
+    signIn,
+    demo,
+    clips,
+    clipHeaders,
+    clipState,
+    settledState,
+    close: async () => {
+      await server.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TusResult = { resumes: number; url: string | null; progressEvents: number; lastProgress: [number, number] };
+
+/** Uploads bytes with tus-js-client to `base` (a server or a proxy in front of it), retrying every failure. */
+export function tusUpload(base: string, bytes: Buffer, input: { fileName: string; clipId: string; headers: Record<string, string>; chunkSize?: number }): Promise<TusResult> {
+  return new Promise((resolve, reject) => {
+    let resumes = 0;
+    let progressEvents = 0;
+    let restarts = 0;
+    let lastProgress: [number, number] = [0, 0];
+    const upload = new Upload(bytes, {
+      endpoint: `${base}${UPLOADS_PATH}`,
+      metadata: { filename: input.fileName, clipId: input.clipId },
+      headers: input.headers,
+      ...(input.chunkSize ? { chunkSize: input.chunkSize } : {}),
+      // tus-js-client starts the delays over whenever the offset has moved since the last retry.
+      retryDelays: [0, 50, 100, 200, 400, 800],
+      onShouldRetry: (err: DetailedError) => {
+        const status = err.originalResponse?.getStatus() ?? 0;
+        if (status >= 400 && status < 500 && status !== 409 && status !== 423) return false;
+        resumes++;
+        return true;
+      },
+      onProgress: (sent, total) => {
+        progressEvents++;
+        lastProgress = [sent, total];
+      },
+      // Past its own retries (no progress for a while), start again from the server's offset, as the
+      // app's upload queue does; only a refusal (4xx) ends the upload.
+      onError: (err) => {
+        const status = (err as DetailedError).originalResponse?.getStatus() ?? 0;
+        if ((status >= 400 && status < 500) || ++restarts > 100) return reject(err);
+        resumes++;
+        setTimeout(() => upload.start(), 200);
+      },
+      onSuccess: () => resolve({ resumes, url: upload.url, progressEvents, lastProgress }),
+    });
+    upload.start();
+  });
+}
