@@ -12,6 +12,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import type { WorkboxPlugin } from 'workbox-core/types.js';
+import { IMAGE_CACHE_NAME } from './cache-names.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -27,7 +28,7 @@ registerRoute(
 registerRoute(
   ({ request, url }) => request.destination === 'image' && !url.pathname.startsWith('/api/'),
   new CacheFirst({
-    cacheName: 'images',
+    cacheName: IMAGE_CACHE_NAME,
     // exactOptionalPropertyTypes: the plugin's optional callbacks are typed without undefined.
     plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600 }) as WorkboxPlugin],
   }),

@@ -1,31 +1,50 @@
 // Everything under /{organizationId}: validates the id (invalid → invalid-id error), makes it
 // the organization of API calls and of the sync engine, and shows 'Organization not found' when
 // the signed-in user has no such organization.
+//
+// Until the first pull has brought the organization to this device the local store is empty,
+// which says nothing about the server: instead of empty lists or a wrong 'not found' page the
+// scope says the organization is downloading (online) or not yet available offline (offline).
 import { useEffect, type ReactNode } from 'react';
+import { m } from '../paraglide/messages.js';
+import { db, useLiveQuery } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
-import { startSync } from '../lib/sync-client.ts';
+import { ensureSync } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../features/errors/ErrorPage.tsx';
+import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
 import { useIdParams } from './params.ts';
 
-let running: { organizationId: string; stop: () => void } | null = null;
-
-function useSyncEngine(organizationId: string, enabled: boolean): void {
-  useEffect(() => {
-    if (!enabled) return;
-    if (running?.organizationId === organizationId) return;
-    running?.stop();
-    const engine = startSync({ organizationId });
-    running = { organizationId, stop: () => engine.stop() };
-  }, [organizationId, enabled]);
-}
-
-export function OrganizationScope({ children }: { children: ReactNode }) {
+export function OrganizationScope({ children, needsLocalData = true }: { children: ReactNode; needsLocalData?: boolean }) {
   const { organizationId } = useIdParams('organizationId');
   const state = useSession();
   const known = state ? organizationById(state.session, organizationId) !== undefined : false;
   setApiOrganization(organizationId);
-  useSyncEngine(organizationId, known);
+  useEffect(() => {
+    if (known) ensureSync(organizationId);
+  }, [organizationId, known]);
   if (!known) return <NotFoundPage kind="organization" organizationId={organizationId} />;
-  return <>{children}</>;
+  if (!needsLocalData) return <>{children}</>;
+  return <WhenDownloaded organizationId={organizationId}>{children}</WhenDownloaded>;
+}
+
+function WhenDownloaded({ organizationId, children }: { organizationId: string; children: ReactNode }) {
+  const downloaded = useLiveQuery(async () => (await db.organizations.get(organizationId)) !== undefined, [organizationId]);
+  const { online } = useSyncStatus();
+  if (downloaded === undefined) return <p className="muted">{m.app_loading()}</p>;
+  if (downloaded) return <>{children}</>;
+  if (online) {
+    return (
+      <section className="first-sync" aria-labelledby="first-sync-title">
+        <h1 id="first-sync-title">{m.app_first_sync_downloading_title()}</h1>
+        <p role="status">{m.app_first_sync_downloading_text()}</p>
+      </section>
+    );
+  }
+  return (
+    <section className="first-sync" aria-labelledby="first-sync-title">
+      <h1 id="first-sync-title">{m.app_first_sync_offline_title()}</h1>
+      <p>{m.app_first_sync_offline_text()}</p>
+    </section>
+  );
 }

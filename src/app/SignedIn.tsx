@@ -50,7 +50,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
-        <Route path="/:organizationId/sync">{layout('default', <OrganizationScope><SyncScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
       </Switch>

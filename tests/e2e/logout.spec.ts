@@ -1,0 +1,72 @@
+// Log-out on a shared device (issue #5: "logging out with pending edits warns first"): the
+// log-out dialog names edits that have not reached the server, and a confirmed log-out clears the
+// local store, the waveform and image caches and the session, so the next user on the device sees
+// nothing of the first user's organization.
+import { expect, test } from '@playwright/test';
+import { DEMO, logIn, syncStatus } from './support.ts';
+import { cacheNames, indexedDbCounts, indexedDbKeys } from './local-data.ts';
+
+const SYNCED = ['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations'];
+
+async function openLogout(page: import('@playwright/test').Page) {
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  return page.getByRole('alertdialog', { name: 'Log out' });
+}
+
+test('log-out warns about unsent edits, then clears the device for the next user', async ({ page, context }) => {
+  await logIn(page);
+  await page.getByRole('link', { name: /Castaway Podcasts/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link', { name: 'Deep Dive' }).click();
+  await page.getByTestId('clip-list').getByRole('link').first().click();
+  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const podcastsId = new URL(page.url()).pathname.split('/')[1]!;
+  expect(await indexedDbKeys(page, 'castaway', 'organizations')).toContain(podcastsId);
+  // Something of this user in the caches too (the waveform cache is the audio helper's; a put
+  // here stands for any cached waveform).
+  await page.evaluate(async () => {
+    const cache = await caches.open('castaway-waveforms-v1');
+    await cache.put('/__castaway/waveforms/x/index.json', new Response('{}'));
+  });
+
+  await context.setOffline(true);
+  await page.getByLabel('Title', { exact: true }).fill('Unsent when the user logs out');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
+
+  let dialog = await openLogout(page);
+  await expect(dialog).toContainText('Are you sure you want to log out?');
+  await expect(dialog).toContainText('1 change on this device has not reached the server yet. Logging out deletes it from this device.');
+  // Offline the server cannot end the session: nothing is cleared, the edit is kept.
+  await dialog.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByText('Could not log out. Check your connection and try again.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect((await indexedDbCounts(page, 'castaway'))['outbox']).toBe(1);
+
+  await context.setOffline(false);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  dialog = await openLogout(page);
+  await expect(dialog).toContainText('Are you sure you want to log out?');
+  await expect(dialog).not.toContainText('has not reached the server');
+  await dialog.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+
+  const afterLogout = await indexedDbCounts(page, 'castaway');
+  for (const table of [...SYNCED, 'outbox', 'shadows', 'conflicts', 'needsAttention', 'syncState', 'permissions']) {
+    expect(afterLogout[table] ?? 0, `${table} rows after log-out`).toBe(0);
+  }
+  expect(await cacheNames(page)).not.toContain('castaway-waveforms-v1');
+  expect(await page.evaluate(() => localStorage.getItem('castaway.session'))).toBeNull();
+
+  // The next person on this device: a producer with two programs of the other organization.
+  await logIn(page, 'producer@example.com', DEMO.password);
+  expect(await indexedDbKeys(page, 'castaway', 'organizations')).not.toContain(podcastsId);
+  await expect(page.getByRole('link', { name: /Castaway Podcasts/ })).toHaveCount(0);
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('region', { name: 'Programs' }).getByRole('link')).toHaveText([/Book Club$/, /Morning Briefing$/]);
+  const programs = await indexedDbKeys(page, 'castaway', 'programs');
+  expect(programs).toHaveLength(2);
+  expect(await indexedDbKeys(page, 'castaway', 'organizations')).not.toContain(podcastsId);
+});
