@@ -8,9 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { renderCut } from '../../src/media/cut.ts';
 import { openAudioDecoding } from '../../src/media/decode.ts';
+import { registerNodeAudioDecoders } from '../../src/media/node-decoder.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { pcm16, wavHeader } from '../../src/media/wav.ts';
 import type { CutEdit } from '../../src/protocol/media.ts';
+
+registerNodeAudioDecoders();
 
 export async function renderCutWav(source: Blob, edit: CutEdit): Promise<ReadableStream<Uint8Array>> {
   const decoding = await openAudioDecoding(blobSource(source));

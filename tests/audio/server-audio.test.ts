@@ -63,14 +63,48 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     });
   }
 
-  it('video-12s.mp4 gives MediaType AudioAndVideo with VideoInfo Width 320 and Height 180', async () => {
-    const { row } = await uploadAndProcess('video-12s.mp4');
+  it('video-12s.mp4 gives MediaType AudioAndVideo with VideoInfo Width 320 and Height 180, and its audio a waveform', async () => {
+    const { clipId, row } = await uploadAndProcess('video-12s.mp4');
+    expect(row.state).toBe('Ready');
     expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'AudioAndVideo', VideoInfo: { Height: 180, Width: 320 } });
     expect(row.data.DurationSeconds).toBe(12);
-    // Node has no AAC decoder: the duration is known but no waveform, so Warning with the reason.
-    expect(row.state).toBe('Warning');
-    expect(row.data.AudioProcessingProblem).toBe('No decoder for aac audio is available here, so no waveform could be made');
+    expect(row.data.AudioProcessingProblem).toBeNull();
+    expect(row.data.Urls).toMatchObject({ VideoPrivateUrl: `/api/media/clips/${clipId}/audio`, WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat` });
   });
+
+  // AAC decodes in Node (src/media/node-decoder.ts): what a client sees after PUT audio is the
+  // clip Ready, DurationSeconds within one AAC frame of ffprobe's (ffmpeg's decoded length for raw
+  // ADTS, whose ffprobe duration is a bitrate estimate), and waveform files that match ffmpeg's
+  // decode (tolerance as in decode.test.ts: 99 % within 3 steps, all within 0.25 % of full scale).
+  for (const file of ['speech-12s.m4a', 'speech-12s-audio-only.mp4', 'speech-12s.aac']) {
+    it(`${file} ends Ready with DurationSeconds within one AAC frame and waveforms like ffmpeg's`, async () => {
+      const { clipId, row } = await uploadAndProcess(file);
+      const ref = reference(file);
+      expect(row.state).toBe('Ready');
+      expect(row.data.AudioProcessingProblem).toBeNull();
+      expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
+      const truth = file.endsWith('.aac') ? ref.ffmpegDecodedFrames / ref.sampleRate : ref.ffprobeDurationSeconds;
+      expect(Math.abs((row.data.DurationSeconds as number) - truth)).toBeLessThanOrEqual(1024 / ref.sampleRate);
+      const json = await s.app.request(`/api/media/clips/${clipId}/waveform-high.json`, { headers: s.editor.headers });
+      const high = waveformFromJson(await json.json());
+      expect([high.samplesPerPixel, high.sampleRate]).toEqual([256, 44100]);
+      // Four 256-sample pixels make one 1024-sample pixel of the reference.
+      let close = 0;
+      let worst = 0;
+      for (let px = 0; px < ref.peaks.length / 2; px++) {
+        const lo = Math.min(...Array.from({ length: 4 }, (_, k) => high.data[2 * (4 * px + k)] ?? Infinity));
+        const hi = Math.max(...Array.from({ length: 4 }, (_, k) => high.data[2 * (4 * px + k) + 1] ?? -Infinity));
+        for (const d of [Math.abs(lo - ref.peaks[2 * px]!), Math.abs(hi - ref.peaks[2 * px + 1]!)]) {
+          worst = Math.max(worst, d);
+          if (d <= 3) close++;
+        }
+      }
+      expect(close / ref.peaks.length).toBeGreaterThanOrEqual(0.99);
+      expect(worst).toBeLessThanOrEqual(82);
+      const low = await s.app.request(`/api/media/clips/${clipId}/waveform-low.dat`, { headers: s.editor.headers });
+      expect(waveformFromDat(new Uint8Array(await low.arrayBuffer())).length).toBe(Math.ceil((row.data.DurationSeconds as number) * 44100 / 4096));
+    });
+  }
 
   it('not-audio.mp3 ends in Error with a problem, and the server keeps serving', async () => {
     const { row } = await uploadAndProcess('not-audio.mp3');
