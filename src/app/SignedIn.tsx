@@ -12,6 +12,7 @@ import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
 import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
+import { useUploadQueue } from '../features/uploads/useUploadQueue.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLayout, type ContentWidth } from './Layout.tsx';
@@ -30,6 +31,7 @@ const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mo
 
 export function SignedIn({ session }: { session: Session }) {
   const [location] = useLocation();
+  useUploadQueue(session.User?.Id);
   const [, orgParams] = useRoute<{ organizationId: string }>('/:organizationId/*?');
   const organizationId = orgParams && isGuid(orgParams.organizationId) ? orgParams.organizationId.toLowerCase() : null;
   const layout = (width: ContentWidth, children: ReactNode) => (

@@ -25,6 +25,8 @@ import type { CutEdit } from '../../protocol/media.ts';
 
 // The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
 const ClipAudioPanel = lazy(() => import('../audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
+// The uploads helper's resumable upload (tus-js-client): a file picked offline is kept and sent later.
+const ClipUpload = lazy(() => import('../uploads/ClipUpload.tsx').then((mod) => ({ default: mod.ClipUpload })));
 
 const VISIBILITIES = ['Private', 'Public', 'Unlisted', 'Restricted'] as const;
 
@@ -261,14 +263,15 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         </form>
         <ClipStatusPanel clip={clip} />
       </div>
-      {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
-        <section className="card" aria-labelledby="clip-audio">
-          <h2 id="clip-audio">{m.app_clip_audio()}</h2>
-          <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
+      <section className="card" aria-labelledby="clip-audio">
+        <h2 id="clip-audio">{m.app_clip_audio()}</h2>
+        <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
+          <ClipUpload organizationId={organizationId} clipId={clip.Id} />
+          {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
             <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }} onSaveCut={(edit) => void saveCut(clip.Id, edit)} />
-          </Suspense>
-        </section>
-      )}
+          )}
+        </Suspense>
+      </section>
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}

@@ -1,0 +1,97 @@
+// The clip's audio upload: pick a file (kept on the device at once, online or not) and follow it
+// to the server with a progress bar per file: percent, paused while offline, done, refused.
+//   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
+import { useState, useSyncExternalStore } from 'react';
+import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
+import { formatFileSize } from '../../domain/file.ts';
+import { formatFormError } from '../../domain/messages.ts';
+import { useLiveQuery } from '../../db/db.ts';
+import { useSession } from '../../lib/session.ts';
+import { m } from '../../paraglide/messages.js';
+import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
+import { uploadsDb, type UploadRecord } from './upload-db.ts';
+
+const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
+
+function subscribeOnline(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+function statusText(u: UploadRecord, percent: number, online: boolean): string {
+  if (u.state === 'done') return m.media_upload_status_done();
+  if (u.state === 'failed') return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
+  if (!online) return m.media_upload_status_paused({ percent });
+  const sizes = { sent: formatFileSize(u.offset), total: formatFileSize(u.size), percent };
+  return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
+}
+
+function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }) {
+  const percent = upload.state === 'done' ? 100 : upload.size === 0 ? 0 : Math.floor((upload.offset / upload.size) * 100);
+  const text = statusText(upload, percent, online);
+  const finished = upload.state === 'done' || upload.state === 'failed';
+  return (
+    <li className="upload-row">
+      <div
+        role="progressbar"
+        aria-label={m.media_upload_bar({ fileName: upload.fileName })}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={text}
+        style={{ height: '0.5rem', borderRadius: '0.25rem', background: 'var(--border, #ddd)', overflow: 'hidden' }}
+      >
+        <div style={{ width: `${percent}%`, height: '100%', background: upload.state === 'failed' ? 'var(--danger, #b00)' : 'var(--accent, #2563eb)' }} />
+      </div>
+      <p className={upload.state === 'failed' ? 'alert alert-danger' : 'muted'} role={upload.state === 'failed' ? 'alert' : 'status'}>
+        <strong>{upload.fileName}</strong> {text}
+      </p>
+      <button type="button" className="button" onClick={() => void (finished ? dismissUpload(upload.id) : cancelUpload(upload.id))}>
+        {finished ? m.media_upload_dismiss() : m.media_upload_cancel()}
+      </button>
+    </li>
+  );
+}
+
+export function ClipUpload({ organizationId, clipId }: { organizationId: string; clipId: string }) {
+  const userId = useSession()?.session.User?.Id ?? null;
+  const uploads = useLiveQuery(() => uploadsDb.uploads.where('clipId').equals(clipId).sortBy('createdAt'), [clipId]);
+  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const [error, setError] = useState<string | null>(null);
+
+  async function pick(file: File | undefined) {
+    if (!file || !userId) return;
+    const problem = await queueUpload({ userId, organizationId, clipId, file });
+    setError(problem ? formatFormError(problem) : null);
+  }
+
+  return (
+    <div className="clip-upload">
+      <label className="field">
+        <span>{m.media_upload_pick()}</span>
+        <input
+          type="file"
+          accept={ACCEPT}
+          onChange={(e) => {
+            const input = e.currentTarget;
+            void pick(input.files?.[0]).finally(() => {
+              input.value = '';
+            });
+          }}
+        />
+      </label>
+      {error && <p role="alert" className="alert alert-danger">{error}</p>}
+      {uploads && uploads.length > 0 && (
+        <ul className="upload-list" aria-label={m.media_upload_list()}>
+          {uploads.map((u) => (
+            <UploadRow key={u.id} upload={u} online={online} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+// The upload queue: sends the files kept in 'castaway-uploads' to the server's tus endpoint
+// (src/protocol/uploads.ts) with tus-js-client, in 8 MiB chunks, resuming from the server's offset.
+//
+//   app start / 'online' event / backoff timer ──> kick: every queued or interrupted upload of the
+//   signed-in user that is not running ──Web Lock per upload (one tab sends it)──> tus-js-client
+//      ├─ success ─────────────> done: the blob is deleted, the record kept for the 100 % bar
+//      ├─ 400 / 404 at creation ─> failed (shown with the reason; the file stays until dismissed)
+//      ├─ offline ─────────────> queued, waits for 'online'
+//      └─ other failure ───────> queued, retried after 1 s, 2 s, 4 s … capped at 30 s
+// tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
+import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
+import { validateFile } from '../../domain/file.ts';
+import type { FormError } from '../../domain/form-errors.ts';
+import { api } from '../../lib/api.ts';
+import { UPLOADS_PATH, UploadMetadataKey } from '../../protocol/uploads.ts';
+import { uploadsDb, type UploadRecord } from './upload-db.ts';
+
+export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
+export const RETRY_BASE_MS = 1000;
+export const RETRY_CAP_MS = 30_000;
+const PROGRESS_WRITE_MS = 250;
+
+/** The queue's wait before the next try after `attempt` failures in a row: 1 s doubling, at most 30 s. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
+}
+
+let currentUser: string | null = null;
+const running = new Map<string, { upload: Upload; stop: () => void }>();
+const failures = new Map<string, number>();
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+let xsrf: string | null = null;
+
+async function xsrfToken(): Promise<string> {
+  if (xsrf) return xsrf;
+  const res = await api<{ XsrfToken?: string }>('GET', '/internal/session/xsrf');
+  if (res.kind !== 'ok' || !res.data?.XsrfToken) throw new Error('no XSRF token');
+  xsrf = res.data.XsrfToken;
+  return xsrf;
+}
+
+async function signWrites(req: HttpRequest): Promise<void> {
+  if (req.getMethod() !== 'HEAD') req.setHeader('x-xsrf-token', await xsrfToken());
+}
+
+function statusOf(err: unknown): number {
+  return (err as DetailedError).originalResponse?.getStatus() ?? 0;
+}
+
+/** A refusal that trying again will not change (bad file, unknown clip, no access). */
+function isRefusal(status: number): boolean {
+  return status === 400 || status === 404 || status === 410 || status === 413;
+}
+
+function schedule(id: string): void {
+  const attempt = failures.get(id) ?? 0;
+  failures.set(id, attempt + 1);
+  clearTimeout(timers.get(id));
+  timers.set(
+    id,
+    setTimeout(() => {
+      timers.delete(id);
+      void kick();
+    }, retryDelayMs(attempt)),
+  );
+}
+
+async function settleError(record: UploadRecord, err: unknown): Promise<void> {
+  const status = statusOf(err);
+  if (status === 403) xsrf = null;
+  if (isRefusal(status)) {
+    await uploadsDb.uploads.update(record.id, { state: 'failed', problem: status === 400 ? 'rejected' : 'clipGone', tusUrl: null });
+    return;
+  }
+  await uploadsDb.uploads.update(record.id, { state: 'queued' });
+  // Offline: the 'online' event restarts it; otherwise back off.
+  if (navigator.onLine) schedule(record.id);
+}
+
+function send(record: UploadRecord): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!record.blob) return resolve();
+    let lastWrite = 0;
+    const upload = new Upload(record.blob, {
+      endpoint: UPLOADS_PATH,
+      uploadUrl: record.tusUrl,
+      uploadSize: record.size,
+      chunkSize: UPLOAD_CHUNK_BYTES,
+      metadata: { [UploadMetadataKey.FileName]: record.fileName, [UploadMetadataKey.ClipId]: record.clipId },
+      headers: { 'x-organization-id': record.organizationId },
+      retryDelays: [0, 1000, 3000],
+      storeFingerprintForResuming: false,
+      onBeforeRequest: signWrites,
+      onShouldRetry: (err) => navigator.onLine && !isRefusal(statusOf(err)) && statusOf(err) !== 403,
+      onUploadUrlAvailable: () => void uploadsDb.uploads.update(record.id, { tusUrl: upload.url }),
+      onProgress: (sent) => {
+        const now = Date.now();
+        if (now - lastWrite < PROGRESS_WRITE_MS) return;
+        lastWrite = now;
+        void uploadsDb.uploads.update(record.id, { offset: sent });
+      },
+      onSuccess: () => {
+        running.delete(record.id);
+        failures.delete(record.id);
+        // The server has every byte (and has handed the file to processing): the copy here goes.
+        void uploadsDb.uploads.update(record.id, { state: 'done', blob: null, offset: record.size, tusUrl: null }).finally(resolve);
+      },
+      onError: (err) => {
+        running.delete(record.id);
+        void settleError(record, err).finally(resolve);
+      },
+    });
+    running.set(record.id, { upload, stop: resolve });
+    void uploadsDb.uploads.update(record.id, { state: 'uploading', problem: null });
+    upload.start();
+  });
+}
+
+/** Sends one upload while holding its Web Lock, so two tabs never send the same file. */
+async function runExclusive(record: UploadRecord): Promise<void> {
+  if (!('locks' in navigator)) return send(record);
+  await navigator.locks.request(`castaway-upload:${record.id}`, { ifAvailable: true }, async (lock) => {
+    if (lock) await send(record);
+  });
+}
+
+/** Starts every waiting upload of the signed-in user (no-op offline). */
+export async function kick(): Promise<void> {
+  if (!currentUser || !navigator.onLine) return;
+  const waiting = await uploadsDb.uploads.where('userId').equals(currentUser).filter((r) => r.state === 'queued' || r.state === 'uploading').toArray();
+  for (const record of waiting) {
+    if (running.has(record.id) || timers.has(record.id)) continue;
+    void runExclusive(record);
+  }
+}
+
+let listening = false;
+const onOnline = () => {
+  for (const t of timers.values()) clearTimeout(t);
+  timers.clear();
+  void kick();
+};
+
+/** Runs the queue for this user: now, on every 'online' event, and after each backoff. */
+export function startUploadQueue(userId: string): () => void {
+  currentUser = userId;
+  if (!listening) {
+    window.addEventListener('online', onOnline);
+    listening = true;
+  }
+  void kick();
+  return () => {
+    currentUser = null;
+    window.removeEventListener('online', onOnline);
+    listening = false;
+  };
+}
+
+/**
+ * Keeps the picked file on the device and queues it (replacing any earlier file for the clip).
+ * Returns the section-5 file error instead when the file cannot be accepted.
+ */
+export async function queueUpload(input: { userId: string; organizationId: string; clipId: string; file: File }): Promise<FormError | null> {
+  const { file } = input;
+  const problem = validateFile({ name: file.name, size: file.size });
+  if (problem) return problem;
+  const earlier = await uploadsDb.uploads.where('clipId').equals(input.clipId).toArray();
+  for (const r of earlier) await cancelUpload(r.id);
+  currentUser ??= input.userId;
+  await uploadsDb.uploads.add({
+    id: crypto.randomUUID(),
+    userId: input.userId,
+    organizationId: input.organizationId,
+    clipId: input.clipId,
+    fileName: file.name,
+    size: file.size,
+    blob: file,
+    tusUrl: null,
+    offset: 0,
+    state: 'queued',
+    problem: null,
+    createdAt: Date.now(),
+  });
+  void kick();
+  return null;
+}
+
+/** Stops the upload, tells the server to drop what it has (when online), and forgets the file. */
+export async function cancelUpload(id: string): Promise<void> {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  failures.delete(id);
+  const active = running.get(id);
+  running.delete(id);
+  const record = await uploadsDb.uploads.get(id);
+  await uploadsDb.uploads.delete(id);
+  if (active) {
+    // abort(true) also DELETEs the upload on the server; tus-js-client reports nothing after it.
+    await active.upload.abort(true).catch(() => undefined);
+    active.stop();
+  } else if (record?.tusUrl && record.state !== 'done' && navigator.onLine) {
+    // Offline, the server's partial copy simply expires.
+    await Upload.terminate(record.tusUrl, { headers: { 'x-organization-id': record.organizationId }, onBeforeRequest: signWrites }).catch(() => undefined);
+  }
+}
+
+/** Removes a finished or refused upload from the list. */
+export async function dismissUpload(id: string): Promise<void> {
+  await uploadsDb.uploads.delete(id);
+}

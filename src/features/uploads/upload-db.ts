@@ -1,0 +1,48 @@
+// Picked audio files waiting to reach the server, kept on the device the moment they are picked
+// (online or not) so a reload, a restart or a dropped link loses nothing. Its own small database
+// ('castaway-uploads', like src/db/users-cache.ts): the synced store (src/db/db.ts) is rebuilt
+// from pulls, and these blobs must never be swept away by such a rebuild.
+import { Dexie, type EntityTable } from 'dexie';
+
+/**
+ *   queued ──start (online)──> uploading ──last byte accepted──> done (blob removed)
+ *     ▲                           │
+ *     └──link dropped / offline / 5xx, backoff ≤ 30 s
+ *                                 └──400 / 404 (refused)──> failed (blob kept until dismissed)
+ *   cancel (any state): DELETE on the server, record removed.
+ */
+export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
+
+/** Why an upload was refused, shown through the media_ messages. */
+export type UploadProblem = 'rejected' | 'clipGone';
+
+export type UploadRecord = {
+  id: string;
+  /** The signed-in user who picked the file: only their queue sends it. */
+  userId: string;
+  organizationId: string;
+  clipId: string;
+  fileName: string;
+  size: number;
+  /** The file itself until the server has it all; null once done. */
+  blob: Blob | null;
+  /** The tus upload URL once created: a restart resumes from the server's offset there. */
+  tusUrl: string | null;
+  /** Bytes the server has confirmed (or the client has sent, while uploading). */
+  offset: number;
+  state: UploadState;
+  problem: UploadProblem | null;
+  createdAt: number;
+};
+
+type UploadsDb = Dexie & { uploads: EntityTable<UploadRecord, 'id'> };
+
+export const UPLOADS_DB_NAME = 'castaway-uploads';
+
+function openUploadsDb(): UploadsDb {
+  const d = new Dexie(UPLOADS_DB_NAME) as UploadsDb;
+  d.version(1).stores({ uploads: 'id, clipId, userId, state' });
+  return d;
+}
+
+export const uploadsDb: UploadsDb = openUploadsDb();

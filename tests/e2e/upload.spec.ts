@@ -1,0 +1,80 @@
+// Issue 6, "Uploads that survive a flaky link": a file picked offline is kept in IndexedDB, shown
+// queued with a progress bar, survives a reload, and is uploaded when the network returns; the
+// clip then reaches Ready on the server. Cancel forgets the file; a file the rules refuse is never queued.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { apiGet, logIn, openFirstClip } from './support.ts';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
+
+/** The uploads kept on the device (database 'castaway-uploads'): file name and whether the file itself is still there. */
+function keptUploads(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<Array<{ fileName: string; hasBlob: boolean; state: string }>>((done, fail) => {
+        const open = indexedDB.open('castaway-uploads');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('uploads').objectStore('uploads').getAll();
+          all.onsuccess = () => {
+            done((all.result as Array<{ fileName: string; blob: Blob | null; state: string }>).map((r) => ({ fileName: r.fileName, hasBlob: r.blob !== null, state: r.state })));
+            open.result.close();
+          };
+        };
+      }),
+  );
+}
+
+test('an episode picked offline is kept, survives a reload, uploads with a progress bar to 100 % when back online, and the clip becomes Ready', async ({ page, context }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 9);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  await context.setOffline(true);
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
+  const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' });
+  await expect(bar).toHaveAttribute('aria-valuenow', '0');
+  await expect(page.getByText(/Paused while offline at 0%/)).toBeVisible();
+  expect(await keptUploads(page)).toEqual([{ fileName: 'speech-12s-stereo.wav', hasBlob: true, state: 'queued' }]);
+
+  await page.reload();
+  await expect(bar).toBeVisible();
+  await expect(page.getByText(/Paused while offline at 0%/)).toBeVisible();
+
+  await context.setOffline(false);
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect(page.getByText('Uploaded: 100%. The server is processing the audio.')).toBeVisible();
+  // The server has it all: the copy on the device is gone, the 100 % row stays until dismissed.
+  await expect.poll(() => keptUploads(page)).toEqual([{ fileName: 'speech-12s-stereo.wav', hasBlob: false, state: 'done' }]);
+  await expect
+    .poll(async () => (await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State, { timeout: 30_000 })
+    .toBe('Ready');
+  const clip = await apiGet<{ UploadedAudioFileName: string; DurationSeconds: number }>(page, `/v1/clips/${clipId}`, organizationId);
+  expect(clip).toMatchObject({ UploadedAudioFileName: 'speech-12s-stereo.wav', DurationSeconds: 12 });
+
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(bar).toHaveCount(0);
+});
+
+test('cancel forgets a queued file, and a file type the rules refuse is never queued', async ({ page, context }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 8);
+  const before = await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId);
+
+  await page.getByLabel('Upload an audio file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') });
+  await expect(page.getByRole('alert')).toContainText('Accepted formats: m4a, mp3, mp4, aac, wav, flac, aif, aiff');
+  expect(await keptUploads(page)).toEqual([]);
+
+  await context.setOffline(true);
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s.mp3'));
+  const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s.mp3' });
+  await expect(bar).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(bar).toHaveCount(0);
+  expect(await keptUploads(page)).toEqual([]);
+
+  await context.setOffline(false);
+  await page.waitForTimeout(1500);
+  expect((await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State).toBe(before.State);
+});
