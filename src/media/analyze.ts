@@ -17,7 +17,8 @@ export type AudioAnalysis = {
 };
 
 export async function analyzeAudio(src: ByteSource, opts: DecodeOptions & { levels?: readonly number[] } = {}): Promise<AudioAnalysis> {
-  const decoding = await openAudioDecoding(src, opts);
+  // Peaks fold each block as it comes: the decoders may hand out views of reused buffers.
+  const decoding = await openAudioDecoding(src, { reuseBuffers: true, ...opts });
   const peaks = new PeaksBuilder(opts.levels ?? PEAK_LEVELS);
   let channels = 0;
   for await (const block of decoding.blocks) {

@@ -10,7 +10,7 @@ import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { MediaError, MediaErrorCode, MediaWarningCode, throwIfAborted, type MediaWarning } from './errors.ts';
 import { id3v2Length, parseMpegHeader, sniffFormat, type SniffedFormat } from './sniff.ts';
 import { pcmToFloat, readPcmHeader } from './pcm.ts';
-import type { ByteSource } from './source.ts';
+import { readSequential, type ByteSource } from './source.ts';
 
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 /** Progress is reported at most this often (and so at least 4 times a second while decoding). */
@@ -24,6 +24,12 @@ export type DecodeOptions = {
   chunkBytes?: number;
   /** Milliseconds clock for progress pacing (tests pass a fake one). */
   now?: () => number;
+  /**
+   * Blocks may be views into buffers the decoder reuses: each is valid only until the next block
+   * is asked for. A consumer that folds blocks as they come (peaks) then leaves no garbage behind,
+   * so memory stays flat whatever the file's length; one that keeps blocks must copy them.
+   */
+  reuseBuffers?: boolean;
 };
 
 export type AudioDecoding = {
@@ -41,6 +47,7 @@ type Ctx = {
   signal: AbortSignal | undefined;
   progress: (bytesRead: number, final?: boolean) => void;
   warnings: MediaWarning[];
+  reuse: boolean;
 };
 
 /** Every YIELD_INTERVAL_MS of decoding, wait one macrotask so messages (cancel) get through. */
@@ -81,6 +88,7 @@ export async function openAudioDecoding(src: ByteSource, opts: DecodeOptions = {
     signal: opts.signal,
     progress: progressReporter(src.size, opts.onProgress, opts.now),
     warnings,
+    reuse: opts.reuseBuffers ?? false,
   };
   const gen =
     format === 'mp3' ? mp3Blocks(ctx, head)
@@ -112,16 +120,23 @@ function xingFrames(b: Uint8Array, at: number): number | null {
 class MpegFrameWalker {
   next: number;
   frames = 0;
-  private tail = new Uint8Array(0);
-  private tailStart = 0;
+  // The last bytes of the previous chunk (a header may straddle two chunks) then the new chunk,
+  // in one buffer reused from chunk to chunk.
+  private win = new Uint8Array(0);
+  private tailLength = 0;
   constructor(start: number) {
     this.next = start;
   }
   feed(chunk: Uint8Array, chunkStart: number): void {
-    const win = new Uint8Array(this.tail.length + chunk.length);
-    win.set(this.tail);
-    win.set(chunk, this.tail.length);
-    const winStart = chunkStart - this.tail.length;
+    const size = this.tailLength + chunk.length;
+    if (this.win.length < size) {
+      const grown = new Uint8Array(size);
+      grown.set(this.win.subarray(0, this.tailLength));
+      this.win = grown;
+    }
+    this.win.set(chunk, this.tailLength);
+    const win = this.win.subarray(0, size);
+    const winStart = chunkStart - this.tailLength;
     while (this.next + 4 <= winStart + win.length) {
       const rel = this.next - winStart;
       const h = parseMpegHeader(win, rel);
@@ -138,10 +153,61 @@ class MpegFrameWalker {
       if (found < 0) { this.next = winStart + win.length - 3; break; }
       this.next = winStart + found;
     }
-    const keep = Math.max(0, Math.min(win.length, winStart + win.length - this.next));
-    this.tail = win.slice(win.length - Math.min(keep, 8192));
-    this.tailStart = winStart + win.length - this.tail.length;
-    void this.tailStart;
+    const keep = Math.min(8192, Math.max(0, Math.min(win.length, winStart + win.length - this.next)));
+    this.win.copyWithin(0, win.length - keep, win.length);
+    this.tailLength = keep;
+  }
+}
+
+/** mpg123-decoder's instance fields that its own decode() uses (version 1.x). */
+type Mpg123Internals = {
+  _common?: { wasm: {
+    mpeg_decoder_feed(decoder: number, input: number, length: number): number;
+    mpeg_decoder_read(decoder: number, output: number, outputLength: number, samples: number, sampleRate: number, error: number): number;
+  } };
+  _decoder: number;
+  _input: { ptr: number; len: number; buf: Uint8Array };
+  _output: { ptr: number; len: number; buf: Float32Array };
+  _samplesDecodedPtr: { ptr: number; buf: Uint32Array };
+  _sampleRatePtr: { ptr: number; buf: Uint32Array };
+  _errorStringPtr: { ptr: number };
+};
+
+const MPG123_NEED_MORE = -10;
+const MPG123_NEW_FORMAT = -11;
+
+/**
+ * Decodes `bytes` with mpg123 and yields each decoder read as views into the decoder's own output
+ * buffer in WebAssembly memory (no copies, no garbage): mpg123-decoder's decode() loop, minus the
+ * copies it makes of every read and again to join them. Falls back to decode() when the library's
+ * fields are not there (another major version).
+ */
+function* mpg123Reads(decoder: MPEGDecoder, bytes: Uint8Array, reuse: boolean, errors: { n: number }): Generator<{ sampleRate: number; left: Float32Array; right: Float32Array }> {
+  const d = decoder as unknown as Mpg123Internals;
+  const wasm = d._common?.wasm;
+  if (!reuse || !wasm || typeof wasm.mpeg_decoder_read !== 'function' || !d._output?.buf) {
+    const out = decoder.decode(bytes);
+    errors.n += out.errors.length;
+    if (out.samplesDecoded > 0) {
+      yield { sampleRate: out.sampleRate, left: out.channelData[0]!.subarray(0, out.samplesDecoded), right: (out.channelData[1] ?? out.channelData[0]!).subarray(0, out.samplesDecoded) };
+    }
+    return;
+  }
+  for (let at = 0; at < bytes.length;) {
+    const piece = bytes.subarray(at, at + d._input.len);
+    at += piece.length;
+    d._input.buf.set(piece);
+    let code = wasm.mpeg_decoder_feed(d._decoder, d._input.ptr, piece.length);
+    if (code === MPG123_NEED_MORE) continue;
+    for (;;) {
+      d._samplesDecodedPtr.buf[0] = 0;
+      code = wasm.mpeg_decoder_read(d._decoder, d._output.ptr, d._output.len, d._samplesDecodedPtr.ptr, d._sampleRatePtr.ptr, d._errorStringPtr.ptr);
+      const n = d._samplesDecodedPtr.buf[0]!;
+      if (n > 0) yield { sampleRate: d._sampleRatePtr.buf[0]!, left: d._output.buf.subarray(0, n), right: d._output.buf.subarray(n, 2 * n) };
+      if (code === MPG123_NEW_FORMAT) continue;
+      if (code === MPG123_NEED_MORE) break;
+      if (code) errors.n++;
+    }
   }
 }
 
@@ -157,19 +223,18 @@ async function* mp3Blocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> 
   await decoder.ready;
   const walker = new MpegFrameWalker(firstFrame);
   let decodedFrames = 0;
-  let errors = 0;
+  const errors = { n: 0 };
   try {
-    for (let off = 0; off < src.size; off += ctx.chunk) {
+    let off = 0;
+    for await (const bytes of readSequential(src, 0, src.size, ctx.chunk)) {
       await ctx.breathe();
       throwIfAborted(ctx.signal);
-      const bytes = await src.read(off, ctx.chunk);
       walker.feed(bytes, off);
-      const out = decoder.decode(bytes);
-      errors += out.errors.length;
-      ctx.progress(off + bytes.length);
-      if (out.samplesDecoded > 0) {
-        decodedFrames += out.samplesDecoded;
-        yield { sampleRate: out.sampleRate, channels: out.channelData.slice(0, channelCount).map((c) => c.subarray(0, out.samplesDecoded)) };
+      off += bytes.length;
+      ctx.progress(off);
+      for (const r of mpg123Reads(decoder, bytes, ctx.reuse, errors)) {
+        decodedFrames += r.left.length;
+        yield { sampleRate: r.sampleRate, channels: channelCount === 1 ? [r.left] : [r.left, r.right] };
       }
     }
     ctx.progress(src.size, true);
@@ -183,8 +248,8 @@ async function* mp3Blocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> 
   }
   if (walker.next > src.size || (announced !== null && audioFrames < announced)) {
     ctx.warnings.push({ code: MediaWarningCode.TruncatedFile, details: { framesAnnounced: announced ?? -1, framesFound: audioFrames } });
-  } else if (errors > 0) {
-    ctx.warnings.push({ code: MediaWarningCode.DamagedFrames, details: { errors } });
+  } else if (errors.n > 0) {
+    ctx.warnings.push({ code: MediaWarningCode.DamagedFrames, details: { errors: errors.n } });
   }
 }
 
@@ -212,12 +277,13 @@ async function* flacBlocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock>
     return { sampleRate: out.sampleRate, channels: out.channelData.map((c) => c.subarray(0, out.samplesDecoded)) };
   };
   try {
-    for (let off = 0; off < src.size; off += ctx.chunk) {
+    let off = 0;
+    for await (const bytes of readSequential(src, 0, src.size, ctx.chunk)) {
       await ctx.breathe();
       throwIfAborted(ctx.signal);
-      const bytes = await src.read(off, ctx.chunk);
       const block = emit(await decoder.decode(bytes));
-      ctx.progress(off + bytes.length);
+      off += bytes.length;
+      ctx.progress(off);
       if (block) yield block;
     }
     const last = emit(await decoder.flush());
@@ -241,12 +307,15 @@ async function* pcmBlocks(ctx: Ctx, container: 'wav' | 'aiff'): AsyncGenerator<P
   const chunk = Math.max(frameBytes, ctx.chunk - (ctx.chunk % frameBytes));
   const end = enc.dataOffset + enc.dataLength - (enc.dataLength % frameBytes);
   if (end <= enc.dataOffset) throw new MediaError(MediaErrorCode.Truncated, 'The file ends before any audio could be decoded');
-  for (let off = enc.dataOffset; off < end; off += chunk) {
+  // With reuseBuffers, every block is converted into the same planes.
+  const planes = ctx.reuse ? Array.from({ length: enc.channels }, () => new Float32Array(chunk / frameBytes)) : undefined;
+  let off = enc.dataOffset;
+  for await (const bytes of readSequential(src, enc.dataOffset, end, chunk)) {
     await ctx.breathe();
     throwIfAborted(ctx.signal);
-    const bytes = await src.read(off, Math.min(chunk, end - off));
-    ctx.progress(off + bytes.length);
-    yield { sampleRate: enc.sampleRate, channels: pcmToFloat(bytes, enc) };
+    off += bytes.length;
+    ctx.progress(off);
+    yield { sampleRate: enc.sampleRate, channels: pcmToFloat(bytes, enc, planes) };
   }
   ctx.progress(src.size, true);
   const frames = (end - enc.dataOffset) / frameBytes;
@@ -270,6 +339,12 @@ async function* mediabunnyBlocks(ctx: Ctx): AsyncGenerator<PcmBlock> {
     const { AudioSampleSink } = await import('mediabunny');
     const duration = await input.computeDuration();
     const sink = new AudioSampleSink(track);
+    const planes: Float32Array[] = [];
+    const planeFor = (c: number, frames: number): Float32Array => {
+      if (!ctx.reuse) return new Float32Array(frames);
+      if ((planes[c]?.length ?? 0) < frames) planes[c] = new Float32Array(frames);
+      return planes[c]!.subarray(0, frames);
+    };
     for await (const sample of sink.samples()) {
       try {
         await ctx.breathe();
@@ -282,7 +357,7 @@ async function* mediabunnyBlocks(ctx: Ctx): AsyncGenerator<PcmBlock> {
         if (to <= from) continue;
         const channels: Float32Array[] = [];
         for (let c = 0; c < sample.numberOfChannels; c++) {
-          const plane = new Float32Array(sample.numberOfFrames);
+          const plane = planeFor(c, sample.numberOfFrames);
           sample.copyTo(plane, { planeIndex: c, format: 'f32-planar' });
           channels.push(from === 0 && to === sample.numberOfFrames ? plane : plane.subarray(from, to));
         }

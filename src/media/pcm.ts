@@ -96,12 +96,15 @@ export async function readPcmHeader(src: ByteSource, container: 'wav' | 'aiff'):
   throw new MediaError(MediaErrorCode.Truncated, `The ${container.toUpperCase()} file has no audio data`);
 }
 
-/** Converts whole frames of interleaved PCM to planar float in [-1, 1]. */
-export function pcmToFloat(bytes: Uint8Array, enc: PcmEncoding): Float32Array[] {
+/**
+ * Converts whole frames of interleaved PCM to planar float in [-1, 1]; into views of `into` (one
+ * plane per channel, long enough) when given, else into new arrays.
+ */
+export function pcmToFloat(bytes: Uint8Array, enc: PcmEncoding, into?: readonly Float32Array[]): Float32Array[] {
   const bps = enc.bitsPerSample / 8;
   const nch = enc.channels;
   const frames = Math.floor(bytes.length / (bps * nch));
-  const out = Array.from({ length: nch }, () => new Float32Array(frames));
+  const out = Array.from({ length: nch }, (_, c) => into?.[c] && into[c].length >= frames ? into[c].subarray(0, frames) : new Float32Array(frames));
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const le = !enc.bigEndian;
   let p = 0;

@@ -19,20 +19,33 @@ export type Waveform = {
   data: Int8Array | Int16Array;
 };
 
-class GrowableInt16 {
-  buf = new Int16Array(1024);
-  n = 0;
+/** Values per page of a level's pixels (64 KiB). */
+const PAGE_VALUES = 32 * 1024;
+
+/**
+ * A level's min/max values in fixed pages, joined once at the end: growing never copies and never
+ * holds a half-empty doubled array, so memory is the data itself plus one page.
+ */
+class PagedInt16 {
+  private pages: Int16Array[] = [];
+  private page = new Int16Array(PAGE_VALUES);
+  private n = 0;
   push(a: number, b: number): void {
-    if (this.n + 2 > this.buf.length) {
-      const next = new Int16Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
+    if (this.n + 2 > PAGE_VALUES) {
+      this.pages.push(this.page);
+      this.page = new Int16Array(PAGE_VALUES);
+      this.n = 0;
     }
-    this.buf[this.n++] = a;
-    this.buf[this.n++] = b;
+    this.page[this.n++] = a;
+    this.page[this.n++] = b;
   }
   take(): Int16Array {
-    return this.buf.slice(0, this.n);
+    const out = new Int16Array(this.pages.length * PAGE_VALUES + this.n);
+    this.pages.forEach((p, i) => out.set(p, i * PAGE_VALUES));
+    out.set(this.page.subarray(0, this.n), this.pages.length * PAGE_VALUES);
+    this.pages = [];
+    this.n = 0;
+    return out;
   }
 }
 
@@ -40,7 +53,7 @@ const q16 = (x: number) => (x >= 1 ? 32767 : x <= -1 ? -32768 : Math.round(x * 3
 
 export class PeaksBuilder {
   private readonly levels: readonly number[];
-  private readonly out: GrowableInt16[];
+  private readonly out: PagedInt16[];
   // Running min/max per level; `count` counts samples (level 0) or child pixels (others).
   private readonly lo: number[];
   private readonly hi: number[];
@@ -53,7 +66,7 @@ export class PeaksBuilder {
       if (levels[i]! % levels[i - 1]! !== 0) throw new Error('each peak level must be a multiple of the one before');
     }
     this.levels = levels;
-    this.out = levels.map(() => new GrowableInt16());
+    this.out = levels.map(() => new PagedInt16());
     this.lo = levels.map(() => 32767);
     this.hi = levels.map(() => -32768);
     this.count = levels.map(() => 0);
