@@ -1,6 +1,8 @@
 // Serves the built PWA (dist/) next to /api: files as they are, every other non-/api GET falls
 // back to index.html (client-side routes), and index.html and sw.js are never cached by the
 // browser (a new build must reach users). Without a build, a plain page says how to make one.
+// CASTAWAY_DIST_DIR serves another copy of the build (the update-prompt test changes sw.js in a
+// copy to publish a "new version" without touching dist/).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Hono } from 'hono';
@@ -27,7 +29,7 @@ const NO_CACHE = new Set(['index.html', 'sw.js']);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Hono app, whatever its route types
 export function serveDist(app: Hono<any, any, any>, distDir: string): void {
-  const root = resolve(distDir);
+  const root = resolve(process.env.CASTAWAY_DIST_DIR || distDir);
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path.startsWith('/api/') || c.req.path === '/api') return c.body(null, 404);
     const index = join(root, 'index.html');

@@ -13,6 +13,7 @@ import { organizationById, useSession } from '../lib/session.ts';
 import { ensureSync } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../features/errors/ErrorPage.tsx';
 import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
+import { usePrefetchConflictAuthors } from '../features/sync/conflict-authors.ts';
 import { useIdParams } from './params.ts';
 
 export function OrganizationScope({ children, needsLocalData = true }: { children: ReactNode; needsLocalData?: boolean }) {
@@ -23,6 +24,7 @@ export function OrganizationScope({ children, needsLocalData = true }: { childre
   useEffect(() => {
     if (known) ensureSync(organizationId);
   }, [organizationId, known]);
+  usePrefetchConflictAuthors(useSyncStatus().online && known);
   if (!known) return <NotFoundPage kind="organization" organizationId={organizationId} />;
   if (!needsLocalData) return <>{children}</>;
   return <WhenDownloaded organizationId={organizationId}>{children}</WhenDownloaded>;

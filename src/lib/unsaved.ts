@@ -37,7 +37,10 @@ export function resolvePendingLeave(proceed: boolean): void {
     const dirty = [...guards];
     guards.clear();
     p.proceed();
-    queueMicrotask(() => dirty.forEach((g) => guards.add(g)));
+    queueMicrotask(() => {
+      dirty.forEach((g) => guards.add(g));
+      emitDirty();
+    });
   }
 }
 
@@ -85,13 +88,19 @@ export function useGuardedLocation(): [string, typeof guardedNavigate] {
   return [location, guardedNavigate];
 }
 
+// Whether anything is dirty, for those who wait on it (the update prompt): told on every change.
+const dirtyListeners = new Set<() => void>();
+const emitDirty = () => dirtyListeners.forEach((l) => l());
+
 /** Registers a dirty flag for route changes, page unload and (via runGuarded) in-page navigation. */
 export function useUnsavedGuard(entity: UnsavedEntity, isDirty: boolean): void {
   const dirty = useRef(isDirty);
   dirty.current = isDirty;
+  useEffect(emitDirty, [isDirty]);
   useEffect(() => {
     const guard: Guard = { entity, isDirty: () => dirty.current };
     guards.add(guard);
+    emitDirty();
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
       if (dirty.current) {
         e.preventDefault();
@@ -102,10 +111,22 @@ export function useUnsavedGuard(entity: UnsavedEntity, isDirty: boolean): void {
     return () => {
       guards.delete(guard);
       window.removeEventListener('beforeunload', onBeforeUnload);
+      emitDirty();
     };
   }, [entity]);
 }
 
 export function hasUnsavedChanges(): boolean {
   return firstDirty() !== undefined;
+}
+
+/** Re-renders when any registered form, dialog or transcript becomes dirty or clean. */
+export function useHasUnsavedChanges(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      dirtyListeners.add(l);
+      return () => dirtyListeners.delete(l);
+    },
+    hasUnsavedChanges,
+  );
 }

@@ -11,6 +11,7 @@ import { getLocale } from '../../lib/i18n.ts';
 import { relativeTime } from '../../lib/labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
+import { useUserName } from './conflict-authors.ts';
 
 export function SyncScreen() {
   return (
@@ -49,14 +50,21 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
   const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() => Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])));
   const by = conflict.serverRow['ModifiedById'];
   const at = conflict.serverRow['ModifiedAtUtc'];
-  const who = typeof by === 'string' && session?.User?.Id === by ? session.User.Name : typeof by === 'string' ? by : '?';
-  const when = typeof at === 'string' ? relativeTime(Date.parse(at), Date.now(), getLocale()) : '';
+  const authorId = typeof by === 'string' && by !== '' ? by : null;
+  const cachedName = useUserName(authorId);
+  const who = authorId !== null && session?.User?.Id === authorId ? session.User.Name : (cachedName ?? m.app_conflict_someone());
+  const atMs = typeof at === 'string' ? Date.parse(at) : NaN;
+  const when = Number.isNaN(atMs) ? '' : relativeTime(atMs, Date.now(), getLocale());
+  const exactly = Number.isNaN(atMs) ? '' : new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(atMs);
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
   return (
     <div className="conflict">
       <div className="conflict-head">
         <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {show(title)}</p>
-        <p className="muted">{m.app_conflict_changed_by({ name: who, when })}</p>
+        <p className="muted">
+          {m.app_conflict_changed_by({ name: who, when })}
+          {exactly && <> · <time dateTime={String(at)}>{exactly}</time></>}
+        </p>
       </div>
       <div className="table-scroll">
         <table className="conflict-table">

@@ -1,0 +1,50 @@
+// Who changed a conflicting row: the names behind the ModifiedById of each conflict's server row,
+// fetched from GET /v1/user-profiles while online (conflicts are found while online) and kept on
+// the device (src/db/users-cache.ts), so the conflict screen names them offline too.
+import { useEffect } from 'react';
+import { db, useLiveQuery } from '../../db/db.ts';
+import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
+import { api } from '../../lib/api.ts';
+
+type Profile = { Id: string; Name: string; FirstName: string; ImageUrl: string | null };
+
+/** GET /v1/user-profiles?userIds=…: `{ Items: [{ Id, Name, FirstName, ImageUrl }] }` of members
+ * (sync-server/routes/content.ts). Checked by hand: zod would add its weight to the first screen. */
+function profilesOf(body: unknown): Profile[] {
+  const items = (body as { Items?: unknown } | null)?.Items;
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((raw: unknown) => {
+    const p = raw as Record<string, unknown> | null;
+    if (!p || typeof p['Id'] !== 'string' || typeof p['Name'] !== 'string') return [];
+    return [{ Id: p['Id'], Name: p['Name'], FirstName: typeof p['FirstName'] === 'string' ? p['FirstName'] : '', ImageUrl: typeof p['ImageUrl'] === 'string' ? p['ImageUrl'] : null }];
+  });
+}
+
+/** Ids of the people whose change each conflict is against. */
+function authorIds(serverRows: ReadonlyArray<Record<string, unknown>>): string[] {
+  return serverRows.map((r) => r['ModifiedById']).filter((id): id is string => typeof id === 'string' && id !== '');
+}
+
+/** Keeps the names of the authors of every open conflict on the device (runs while online). */
+export function usePrefetchConflictAuthors(online: boolean): void {
+  const ids = useLiveQuery(async () => authorIds((await db.conflicts.toArray()).map((c) => c.serverRow)).sort().join(','), []);
+  useEffect(() => {
+    if (!online || !ids) return;
+    let cancelled = false;
+    void (async () => {
+      const missing = await missingProfileIds(ids.split(','));
+      if (cancelled || missing.length === 0) return;
+      const res = await api<unknown>('GET', `/v1/user-profiles?userIds=${missing.join(',')}`);
+      if (res.kind !== 'ok') return; // tried again on the next change or reconnect
+      await putProfiles(profilesOf(res.data));
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [online, ids]);
+}
+
+/** The cached name of a user, null when this device does not know it (undefined while reading). */
+export function useUserName(userId: string | null): string | null | undefined {
+  return useLiveQuery(async () => (userId ? ((await usersDb.profiles.get(userId.toLowerCase()))?.Name ?? null) : null), [userId]);
+}

@@ -1,0 +1,118 @@
+// The update prompt (issue #5: "an update prompt through workbox-window that waits while the
+// outbox is flushing or a form has unsaved changes"). This spec runs its own server on a copy of
+// dist/ (CASTAWAY_DIST_DIR), publishes a new version by changing sw.js in the copy, and checks
+// that the prompt stays away while a form is dirty or an edit waits to sync, then appears, and
+// that taking it reloads the page into the new service worker.
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logIn, openFirstClip, syncStatus } from './support.ts';
+
+const PROMPT = 'A new version of Castaway Studio is available.';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+let server: ChildProcess | null = null;
+let work = '';
+let distCopy = '';
+let baseURL = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  work = mkdtempSync(join(tmpdir(), 'castaway-update-'));
+  distCopy = join(work, 'dist');
+  cpSync('dist', distCopy, { recursive: true });
+  const port = await freePort();
+  baseURL = `http://localhost:${port}`;
+  server = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], {
+    env: { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: join(work, 'data'), CASTAWAY_DIST_DIR: distCopy, NODE_ENV: 'test' },
+    stdio: 'ignore',
+  });
+  await expect
+    .poll(async () => (await fetch(`${baseURL}/api/internal/session`).catch(() => null))?.status ?? 0, { timeout: 110_000, intervals: [500] })
+    .toBe(200);
+});
+
+test.afterAll(() => {
+  if (server?.pid) process.kill(server.pid, 'SIGTERM');
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** What the controlling service worker says its version is ('1' for the build as made). */
+function controllerVersion(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const controller = navigator.serviceWorker.controller;
+        if (!controller) return resolve('none');
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (e: MessageEvent<string>) => resolve(e.data);
+        setTimeout(() => resolve('1'), 1000); // the first build does not answer
+        controller.postMessage({ type: 'VERSION?' }, [channel.port2]);
+      }),
+  );
+}
+
+test('the update prompt waits for unsaved changes and the outbox, then reloads into the new version', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await logIn(page);
+  const { clipId } = await openFirstClip(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  expect(await controllerVersion(page)).toBe('1');
+
+  // A form with unsaved changes.
+  const title = page.getByLabel('Title', { exact: true });
+  await title.fill('Written while a new version arrives');
+
+  // The server now has a new version (any byte change of sw.js is one).
+  appendFileSync(
+    join(distCopy, 'sw.js'),
+    `\n;self.addEventListener('message', (e) => { if (e.data && e.data.type === 'VERSION?') e.ports[0].postMessage('2'); });\n`,
+  );
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    await registration?.update();
+  });
+  await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+  // Installed and waiting, but the form is dirty: no prompt.
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('region', { name: PROMPT })).toHaveCount(0);
+
+  // Applied offline: the edit waits in the outbox, still no prompt.
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('region', { name: PROMPT })).toHaveCount(0);
+
+  // Online again: the outbox drains, the form is clean, the prompt appears.
+  await context.setOffline(false);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  const prompt = page.getByRole('region', { name: PROMPT });
+  await expect(prompt).toBeVisible();
+  await expect(prompt).toContainText(PROMPT);
+
+  // Taking it reloads the page under the new service worker; nothing is lost.
+  await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
+  await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Update' }).click()]);
+  expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate ?? false)).toBe(false);
+  await expect.poll(() => controllerVersion(page)).toBe('2');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Written while a new version arrives');
+  await expect(page.getByRole('region', { name: PROMPT })).toHaveCount(0);
+  expect(new URL(page.url()).pathname).toContain(clipId);
+  await context.close();
+});
