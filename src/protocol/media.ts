@@ -5,6 +5,12 @@
 //   PUT  /api/internal/clips/{clipId}/cut                CutEdit → 200 CutEdit
 //   GET  /api/internal/clips/{clipId}/cut                → 200 CutEdit (404 when none saved)
 //   POST /api/internal/clips/{clipId}/cut/audio-preview  CutEdit → audio/wav of the kept segments
+//   PUT  /api/internal/recordings/{recordingId}/audio?fileName=…   file body → 202 RecordingAudioAccepted
+//        (the recording agents' ingest: same file rules and 400 bodies as clip audio; the recording
+//        goes Processing → Finalized with DurationSeconds and Urls, or back to what it was)
+//   GET  /api/internal/recordings/{recordingId}/audio/ingest      → 200 RecordingAudioIngest (404 before any)
+//   GET  /api/media/recordings/{recordingId}/audio                 the ingested file, HTTP Range supported
+//   GET  /api/media/recordings/{recordingId}/waveform-{high|low}.{dat|json}   audiowaveform data
 import { z } from 'zod';
 
 /** Samples per pixel of the two waveform files a clip's Urls point at. */
@@ -43,3 +49,26 @@ export const MediaProblemCode = z.enum([
   'emptyFile', 'notAudio', 'noAudioTrack', 'truncated', 'unsupportedEncoding', 'unsupportedInEnvironment', 'decodeFailed', 'aborted',
   'truncatedFile', 'damagedFrames',
 ]);
+
+/** Recordings: audio arrives from recording agents through an internal ingest route. */
+export const RecordingAudioAcceptedSchema = z.object({
+  RecordingId: z.uuid(),
+  State: z.literal('Processing'),
+  UploadedAudioFileName: z.string(),
+  SizeInBytes: z.number().int(),
+});
+export type RecordingAudioAccepted = z.infer<typeof RecordingAudioAcceptedSchema>;
+
+/**
+ * The last ingest of a recording's audio. Processing while queued or decoding; Finalized when the
+ * recording now serves it (AudioProcessingProblem may still carry a warning, e.g. a file cut
+ * short); Failed when the file could not be used: the recording keeps what it had before.
+ */
+export const RecordingAudioIngestSchema = z.object({
+  RecordingId: z.uuid(),
+  State: z.enum(['Processing', 'Finalized', 'Failed']),
+  UploadedAudioFileName: z.string(),
+  SizeInBytes: z.number().int(),
+  AudioProcessingProblem: z.string().nullable(),
+});
+export type RecordingAudioIngest = z.infer<typeof RecordingAudioIngestSchema>;

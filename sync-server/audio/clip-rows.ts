@@ -1,4 +1,4 @@
-// Reading and writing the audio fields of a clip row through the server core's row functions
+// Reading and writing the audio fields of a clip or recording row through the server core's row functions
 // (sync-server/rows.ts): each write takes a new Version, a strictly later ModifiedAtUtc and a
 // row_revisions entry there; the change is published on the bus AFTER commit here.
 import type { Queryable } from '../store/store.ts';
@@ -7,34 +7,38 @@ import { loadRow, updateRow } from '../rows.ts';
 
 export type ClipRow = { id: string; program_id: string; network_id: string | null };
 
-/** The live clip of the organization with its program's network, or null. */
-export async function loadClip(q: Queryable, organizationId: string, clipId: string): Promise<ClipRow | null> {
+/** The live clip or recording of the organization with its program's network, or null. */
+export async function loadAudioOwner(q: Queryable, entity: 'clip' | 'recording', organizationId: string, id: string): Promise<ClipRow | null> {
+  const table = entity === 'clip' ? 'clips' : 'recordings';
   const rows = await q.query<ClipRow>(
     `SELECT c.id, c.program_id, p.network_id
-       FROM clips c LEFT JOIN programs p ON p.id = c.program_id
+       FROM ${table} c LEFT JOIN programs p ON p.id = c.program_id
       WHERE c.id = $1 AND c.organization_id = $2 AND NOT c.deleted`,
-    [clipId, organizationId],
+    [id, organizationId],
   );
   return rows[0] ?? null;
 }
 
-export type ClipAudioPatch = {
-  State: 'AudioUploaded' | 'Processing' | 'Ready' | 'Warning' | 'Error';
-  /** Wire fields set on the clip. */
+export const loadClip = (q: Queryable, organizationId: string, clipId: string) => loadAudioOwner(q, 'clip', organizationId, clipId);
+
+export type AudioRowPatch = {
+  /** Clip: AudioUploaded | Processing | Ready | Warning | Error. Recording: Processing | Live | Finalized. */
+  State: string;
+  /** Wire fields set on the row. */
   fields?: Record<string, unknown>;
-  /** Clip Urls set key by key (the others are kept). */
+  /** Urls set key by key (the others are kept). */
   urls?: Record<string, string | null>;
 };
 
-/** Applies the patch; false when the clip is gone (deleted while processing). */
-export async function writeClipAudio(deps: AppDeps, organizationId: string, clipId: string, userId: string | null, patch: ClipAudioPatch): Promise<boolean> {
+/** Applies the patch; false when the row is gone (deleted while processing). */
+export async function writeAudioRow(deps: AppDeps, entity: 'clip' | 'recording', organizationId: string, id: string, userId: string | null, patch: AudioRowPatch): Promise<boolean> {
   const now = deps.clock ? deps.clock() : new Date();
   const written = await deps.store.tx(async (q) => {
-    const current = await loadRow(q, 'clip', organizationId, clipId, { forUpdate: true });
+    const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
     const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
     const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    return updateRow(q, 'clip', current, { organizationId, userId, now }, next);
+    return updateRow(q, entity, current, { organizationId, userId, now }, next);
   });
   if (written === null) return false;
   deps.bus.publish({ organizationId, version: written.Version });

@@ -19,7 +19,7 @@ import { waveformToDat, waveformToJson } from '../../src/media/waveform-format.t
 import { WAVEFORM_HIGH_RES_SPP, WAVEFORM_LOW_RES_SPP } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import type { BlobStore } from './blob-store.ts';
-import { writeClipAudio, type ClipAudioPatch } from './clip-rows.ts';
+import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 
 registerNodeAudioDecoders();
 
@@ -38,12 +38,26 @@ export const clipUrls = {
 
 export type UploadMeta = { fileName: string; contentType: string; size: number };
 
-export type ProcessingResult = ClipAudioPatch & { State: 'Ready' | 'Warning' | 'Error' };
+export type ProcessingResult = AudioRowPatch & { State: 'Ready' | 'Warning' | 'Error' };
 
-/** Analyses the stored upload and writes its waveform files; never throws for bad media. */
-export async function processStoredAudio(blobs: BlobStore, clipId: string): Promise<ProcessingResult> {
-  const blob = await blobs.blob(clipKeys.audio(clipId));
-  const src = blobSource(blob);
+type WaveformKey = (res: 'high' | 'low', ext: 'dat' | 'json') => string;
+
+/** What one stored upload turned out to be; the clip and recording pipelines map it to their rows. */
+export type StoredAudioAnalysis = {
+  info: ContainerInfo | null;
+  /** Waveform files were written at waveformKey. */
+  waveforms: boolean;
+  /** Seconds (ms precision): decoded length, or the container's when no decoder exists here; null on failure. */
+  durationSeconds: number | null;
+  /** The AudioProcessingProblem text (a warning when waveforms is true), or null. */
+  problem: string | null;
+  /** The upload is unusable (not audio, empty, nothing decodable). */
+  failed: boolean;
+};
+
+/** Analyses a stored upload and writes its waveform files (.dat and .json); never throws for bad media. */
+export async function analyzeStoredAudio(blobs: BlobStore, audioKey: string, waveformKey: WaveformKey): Promise<StoredAudioAnalysis> {
+  const src = blobSource(await blobs.blob(audioKey));
   const problem = (e: MediaError) => mediaProblemText({ code: e.code, details: e.details }, 'en-US');
   let info: ContainerInfo | null = null;
   try {
@@ -51,60 +65,69 @@ export async function processStoredAudio(blobs: BlobStore, clipId: string): Prom
   } catch {
     // AIFF and damaged files: mediabunny does not read them; the decoder below decides.
   }
-  const mediaInfo = {
-    UploadedMediaInfo: { MediaType: info?.mediaType ?? 'Audio', VideoInfo: info?.video ? { Height: info.video.height, Width: info.video.width } : null },
-    MediaType: info?.mediaType ?? 'Audio',
-  };
+  const seconds = (s: number) => Math.round(s * 1000) / 1000;
   try {
     const a = await analyzeAudio(src, { levels: [WAVEFORM_HIGH_RES_SPP, 1024, WAVEFORM_LOW_RES_SPP] });
     const high = a.waveforms.find((w) => w.samplesPerPixel === WAVEFORM_HIGH_RES_SPP)!;
     const low = a.waveforms.find((w) => w.samplesPerPixel === WAVEFORM_LOW_RES_SPP)!;
     for (const [res, w] of [['high', high], ['low', low]] as const) {
-      await blobs.putBytes(clipKeys.waveform(clipId, res, 'dat'), waveformToDat(w));
-      await blobs.putBytes(clipKeys.waveform(clipId, res, 'json'), JSON.stringify(waveformToJson(w)));
+      await blobs.putBytes(waveformKey(res, 'dat'), waveformToDat(w));
+      await blobs.putBytes(waveformKey(res, 'json'), JSON.stringify(waveformToJson(w)));
     }
     const warning = a.warnings[0];
-    return {
-      State: warning ? 'Warning' : 'Ready',
-      fields: {
-        ...mediaInfo,
-        DurationSeconds: Math.round(a.durationSeconds * 1000) / 1000,
-        AudioProcessingProblem: warning ? mediaProblemText(warning, 'en-US') : null,
-        AudioProcessingProblemDismissed: false,
-      },
-      urls: {
-        AudioPrivateUrl: clipUrls.audio(clipId),
-        WaveformHighResUrl: clipUrls.waveform(clipId, 'high'),
-        WaveformLowResUrl: clipUrls.waveform(clipId, 'low'),
-        ...(info?.mediaType === 'AudioAndVideo' ? { VideoPrivateUrl: clipUrls.audio(clipId) } : {}),
-      },
-    };
+    return { info, waveforms: true, durationSeconds: seconds(a.durationSeconds), problem: warning ? mediaProblemText(warning, 'en-US') : null, failed: false };
   } catch (e) {
     const err = e instanceof MediaError ? e : new MediaError(MediaErrorCode.DecodeFailed, String(e));
     if (err.code === MediaErrorCode.UnsupportedInEnvironment && info?.durationSeconds != null) {
       // The container is fine and its duration known; only the waveform is missing.
-      return {
-        State: 'Warning',
-        fields: { ...mediaInfo, DurationSeconds: Math.round(info.durationSeconds * 1000) / 1000, AudioProcessingProblem: problem(err), AudioProcessingProblemDismissed: false },
-        urls: { AudioPrivateUrl: clipUrls.audio(clipId), WaveformHighResUrl: null, WaveformLowResUrl: null },
-      };
+      return { info, waveforms: false, durationSeconds: seconds(info.durationSeconds), problem: problem(err), failed: false };
     }
+    return { info, waveforms: false, durationSeconds: null, problem: problem(err), failed: true };
+  }
+}
+
+/** Analyses a clip's stored upload: the clip's State, fields and Urls afterwards. */
+export async function processStoredAudio(blobs: BlobStore, clipId: string): Promise<ProcessingResult> {
+  const a = await analyzeStoredAudio(blobs, clipKeys.audio(clipId), (res, ext) => clipKeys.waveform(clipId, res, ext));
+  const mediaType = a.info?.mediaType ?? 'Audio';
+  const mediaInfo = {
+    UploadedMediaInfo: { MediaType: mediaType, VideoInfo: a.info?.video ? { Height: a.info.video.height, Width: a.info.video.width } : null },
+    MediaType: mediaType,
+  };
+  if (a.failed) {
     return {
       State: 'Error',
-      fields: { DurationSeconds: null, AudioProcessingProblem: problem(err), AudioProcessingProblemDismissed: false },
+      fields: { DurationSeconds: null, AudioProcessingProblem: a.problem, AudioProcessingProblemDismissed: false },
       urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
     };
   }
+  return {
+    State: a.problem ? 'Warning' : 'Ready',
+    fields: { ...mediaInfo, DurationSeconds: a.durationSeconds, AudioProcessingProblem: a.problem, AudioProcessingProblemDismissed: false },
+    urls: {
+      AudioPrivateUrl: clipUrls.audio(clipId),
+      WaveformHighResUrl: a.waveforms ? clipUrls.waveform(clipId, 'high') : null,
+      WaveformLowResUrl: a.waveforms ? clipUrls.waveform(clipId, 'low') : null,
+      ...(mediaType === 'AudioAndVideo' ? { VideoPrivateUrl: clipUrls.audio(clipId) } : {}),
+    },
+  };
 }
 
 type Job = { organizationId: string; clipId: string; userId: string | null };
 
-/** One processing queue per app: jobs run one after another, in upload order. */
+/**
+ * One processing queue per app, for clips and recordings: jobs run one after another, in upload
+ * order, so memory stays that of one streaming decode.
+ */
 export function createAudioQueue(deps: AppDeps, blobs: BlobStore) {
   let tail: Promise<void> = Promise.resolve();
   let pending = 0;
+  const schedule = (task: () => Promise<void>) => {
+    pending++;
+    tail = tail.then(task).catch((e: unknown) => console.error('audio queue', e)).finally(() => { pending--; });
+  };
   const run = async (job: Job) => {
-    if (!(await writeClipAudio(deps, job.organizationId, job.clipId, job.userId, { State: 'Processing' }))) return;
+    if (!(await writeAudioRow(deps, 'clip', job.organizationId, job.clipId, job.userId, { State: 'Processing' }))) return;
     let result: ProcessingResult;
     try {
       result = await processStoredAudio(blobs, job.clipId);
@@ -115,13 +138,14 @@ export function createAudioQueue(deps: AppDeps, blobs: BlobStore) {
       };
       console.error('audio processing failed for clip', job.clipId, e);
     }
-    await writeClipAudio(deps, job.organizationId, job.clipId, job.userId, result);
+    await writeAudioRow(deps, 'clip', job.organizationId, job.clipId, job.userId, result);
   };
   return {
     enqueue(job: Job): void {
-      pending++;
-      tail = tail.then(() => run(job)).catch((e: unknown) => console.error('audio queue', e)).finally(() => { pending--; });
+      schedule(() => run(job));
     },
+    /** Any other processing task (recordings), in the same order as clip jobs. */
+    schedule,
     /** Resolves when every queued job has finished (tests, graceful shutdown). */
     idle: async () => { while (pending > 0) await tail; },
   };

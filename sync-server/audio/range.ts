@@ -2,6 +2,7 @@
 //   no Range          → 200 whole body
 //   bytes=a-b | a- | -n → 206 with Content-Range
 //   unsatisfiable     → 416 with Content-Range: bytes */size
+import type { BlobStore } from './blob-store.ts';
 export type RangeAnswer =
   | { status: 200; start: 0; end: number }
   | { status: 206; start: number; end: number }
@@ -26,4 +27,19 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
   }
   if (start >= size || start > end) return { status: 416 };
   return { status: 206, start, end };
+}
+
+/** Answers GET or HEAD for a stored blob with Range support; null when there is no such blob. */
+export async function rangedBlobResponse(blobs: BlobStore, key: string, contentType: string, req: Request): Promise<Response | null> {
+  const size = await blobs.size(key);
+  if (size === null) return null;
+  const range = size === 0 ? ({ status: 200, start: 0, end: -1 } as const) : parseRange(req.headers.get('range') ?? undefined, size);
+  const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': contentType, 'cache-control': 'private, max-age=0, must-revalidate' };
+  if (range.status === 416) {
+    return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+  }
+  headers['content-length'] = String(range.end - range.start + 1);
+  if (range.status === 206) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+  const body = req.method === 'HEAD' || size === 0 ? null : blobs.stream(key, range.start, range.end);
+  return new Response(body, { status: range.status, headers });
 }

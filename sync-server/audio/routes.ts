@@ -7,13 +7,14 @@ import { permissionsFor } from '../../src/domain/permissions.ts';
 import { CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
-import { AppError, assertValid } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import { pathId, readJson } from '../http.ts';
-import { BlobTooLargeError, fsBlobStore, type BlobStore } from './blob-store.ts';
-import { loadClip, writeClipAudio } from './clip-rows.ts';
+import { fsBlobStore, type BlobStore } from './blob-store.ts';
+import { loadClip, writeAudioRow } from './clip-rows.ts';
 import { clipKeys, createAudioQueue, type UploadMeta } from './process.ts';
-import { parseRange } from './range.ts';
-import { audioUploadErrors } from './upload-rules.ts';
+import { rangedBlobResponse } from './range.ts';
+import { recordingAudioRoutes } from './recording-routes.ts';
+import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
 import { renderCutWav } from './render-cut.ts';
 
 export type AudioRouteOptions = {
@@ -26,10 +27,6 @@ export type AudioRouteOptions = {
 export function defaultBlobDir(): string {
   return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp3: 'audio/mpeg', m4a: 'audio/mp4', mp4: 'video/mp4', aac: 'audio/aac', wav: 'audio/wav', flac: 'audio/flac', aif: 'audio/aiff', aiff: 'audio/aiff',
-};
 
 export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   const blobs = options.blobs ?? fsBlobStore(options.blobDir ?? defaultBlobDir());
@@ -53,10 +50,9 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   async function acceptAudio(upload: { organizationId: string; userId: string; clipId: string; fileName: string; size: number }): Promise<AudioUploadAccepted> {
     const { organizationId, userId, clipId, size } = upload;
     const name = upload.fileName.trim();
-    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-    const meta: UploadMeta = { fileName: name, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', size };
+    const meta: UploadMeta = { fileName: name, contentType: audioContentType(name), size };
     await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
-    await writeClipAudio(deps, organizationId, clipId, userId, {
+    await writeAudioRow(deps, 'clip', organizationId, clipId, userId, {
       State: 'AudioUploaded',
       fields: { UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
       urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
@@ -66,17 +62,9 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   }
 
   async function sendBlob(c: Context, key: string, contentType: string) {
-    const size = await blobs.size(key);
-    if (size === null) throw new AppError(404);
-    const range = size === 0 ? ({ status: 200, start: 0, end: -1 } as const) : parseRange(c.req.header('range'), size);
-    const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': contentType, 'cache-control': 'private, max-age=0, must-revalidate' };
-    if (range.status === 416) {
-      return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
-    }
-    headers['content-length'] = String(range.end - range.start + 1);
-    if (range.status === 206) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
-    const body = c.req.method === 'HEAD' || size === 0 ? null : blobs.stream(key, range.start, range.end);
-    return new Response(body, { status: range.status, headers });
+    const res = await rangedBlobResponse(blobs, key, contentType, c.req.raw);
+    if (!res) throw new AppError(404);
+    return res;
   }
 
   const app = new Hono()
@@ -86,22 +74,8 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     .use('/internal/clips/:clipId/cut/*', requireSession)
     .put('/v1/clips/:clipId/audio', async (c) => {
       const { auth, clipId } = await clipFor(c, true);
-      const fileName = c.req.query('fileName');
-      const declared = Number(c.req.header('content-length') ?? NaN);
-      // Rules we can check before reading the body (a 2 GB upload is refused at once).
-      if (Number.isFinite(declared)) assertValid(audioUploadErrors(fileName, declared, maxBytes));
-      else assertValid(audioUploadErrors(fileName, 1, maxBytes));
-      const body = c.req.raw.body;
-      if (!body) assertValid(audioUploadErrors(fileName, 0, maxBytes));
-      let size: number;
-      try {
-        ({ size } = await blobs.put(clipKeys.audio(clipId), body!, maxBytes));
-      } catch (e) {
-        if (e instanceof BlobTooLargeError) assertValid(audioUploadErrors(fileName, e.received, maxBytes));
-        throw e;
-      }
-      if (size === 0) assertValid(audioUploadErrors(fileName, 0, maxBytes));
-      return c.json(await acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, fileName: fileName!, size }), 202);
+      const { fileName, size } = await receiveAudioUpload(c, blobs, clipKeys.audio(clipId), maxBytes);
+      return c.json(await acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, fileName, size }), 202);
     })
     .on(['GET', 'HEAD'], '/media/clips/:clipId/audio', async (c) => {
       const { clipId } = await clipFor(c, false);
@@ -135,7 +109,8 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       if ((await blobs.size(clipKeys.audio(clipId))) === null) throw new AppError(404);
       const wav = await renderCutWav(await blobs.blob(clipKeys.audio(clipId)), edit);
       return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
-    });
+    })
+    .route('/', recordingAudioRoutes(deps, { blobs, queue, maxUploadBytes: maxBytes }));
 
   return Object.assign(app, { audioQueue: queue, blobs, acceptAudio, clipFor, maxUploadBytes: maxBytes });
 }

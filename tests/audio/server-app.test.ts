@@ -1,6 +1,7 @@
 // The audio routes as mounted in the real app (createApp), on PGlite and PostgreSQL: a user signs
 // in, uploads a file to a clip of the demo seed, and the clip read back through GET /v1/clips/{id}
-// goes AudioUploaded → Ready with its duration and waveform URLs, polled as a client would.
+// goes AudioUploaded → Ready with its duration and waveform URLs, polled as a client would; a
+// recording agent's ingest makes a seeded Live recording Finalized the same way.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { seed, seedId } from '../../sync-server/seed.ts';
-import { ClipSchema } from '../../src/protocol/entities.ts';
+import { ClipSchema, RecordingSchema } from '../../src/protocol/entities.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import { AppClient } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -63,5 +64,31 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('fLaC');
     const w = await app.request(row.Urls.WaveformHighResUrl!, { headers: { cookie: demo.cookie } });
     expect(waveformFromDat(new Uint8Array(await w.arrayBuffer())).samplesPerPixel).toBe(256);
+  });
+
+  it('PUT /internal/recordings/{id}/audio → 202, then GET /v1/recordings/{id} is Finalized with DurationSeconds, audio and waveform Urls', async () => {
+    const id = seedId('recording:morning:Live');
+    const headers: Record<string, string> = { cookie: demo.cookie, 'x-xsrf-token': demo.xsrf, 'content-type': 'audio/mpeg' };
+    const put = await app.request(`/api/internal/recordings/${id}/audio?fileName=capture.mp3`, {
+      method: 'PUT', headers, body: new Uint8Array(readFileSync(fixturePath('speech-12s.mp3'))),
+    });
+    expect(put.status).toBe(202);
+    let row = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${id}`)).body);
+    for (let i = 0; i < 100 && row.State !== 'Finalized'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      row = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${id}`)).body);
+    }
+    expect(row.State).toBe('Finalized');
+    expect(row.DurationSeconds).toBe(12);
+    expect(row.Urls).toEqual({
+      AudioUrl: `/api/media/recordings/${id}/audio`,
+      WaveformHighResUrl: `/api/media/recordings/${id}/waveform-high.dat`,
+      WaveformLowResUrl: `/api/media/recordings/${id}/waveform-low.dat`,
+    });
+    const audio = await app.request(row.Urls.AudioUrl!, { headers: { cookie: demo.cookie, range: 'bytes=0-2' } });
+    expect(audio.status).toBe(206);
+    expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('ID3');
+    const w = await app.request(row.Urls.WaveformLowResUrl!, { headers: { cookie: demo.cookie } });
+    expect(waveformFromDat(new Uint8Array(await w.arrayBuffer())).samplesPerPixel).toBe(4096);
   });
 });

@@ -1,5 +1,5 @@
 // A server for the audio route tests: a fresh in-memory PGlite with one organization, one
-// program, clips, and two signed-in users (content access / none), and the audio routes mounted
+// program, clips, recordings, and two signed-in users (content access / none), and the audio routes mounted
 // under /api exactly as the app mounts them.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -48,6 +48,18 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
                    VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', $5::jsonb, $4, $4, nextval('row_version'))`, [id, orgId, programId, now, JSON.stringify(data)]);
     return id;
   }
+  /** A Live recording with an agent's external audio link (what seeds and agents create). */
+  async function newRecording(): Promise<string> {
+    const id = randomUUID();
+    const data = { DurationSeconds: 600, Urls: { AudioUrl: 'https://agent.example/live.mp3', WaveformHighResUrl: null, WaveformLowResUrl: null }, HasTornAudio: false, Reviewed: false };
+    await q.query(`INSERT INTO recordings (id, organization_id, program_id, title, state, data, created_at_utc, modified_at_utc, version)
+                   VALUES ($1, $2, $3, 'Morning capture', 'Live', $5::jsonb, $4, $4, nextval('row_version'))`, [id, orgId, programId, now, JSON.stringify(data)]);
+    return id;
+  }
+  async function recordingRow(id: string) {
+    const [row] = await q.query<{ state: string; data: Record<string, unknown> }>('SELECT state, data FROM recordings WHERE id = $1', [id]);
+    return row!;
+  }
   const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
   const app = new Hono()
     .use('*', async (c, next) => { c.set('deps', deps); await next(); })
@@ -62,7 +74,7 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
     return row!;
   }
   return {
-    app, deps, orgId, programId, editor, viewer, newClip, clipRow, changes, queue: routes.audioQueue,
+    app, deps, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes, queue: routes.audioQueue,
     close: async () => { await routes.audioQueue.idle(); await store.close(); await rm(blobDir, { recursive: true, force: true }); },
   };
 }

@@ -1,0 +1,160 @@
+// Recording audio: the spec gives recordings Urls (AudioUrl, WaveformHighResUrl, WaveformLowResUrl)
+// but no upload route (audio comes from recording agents), so agents ingest through an internal
+// route that runs the clips' pipeline (analyzeStoredAudio: the worker's decode and peaks code).
+//
+//   PUT audio ──> stored as a new upload ──> row Processing ──(queue)──┬─> Finalized  DurationSeconds, Urls → this upload
+//   (400: file rules)    (no links, section 4)                      │               (previous upload removed after commit)
+//                                                                    └─> the row as it was before the ingest
+//                                                                        (the upload removed; ingest says Failed + why)
+//
+// Each ingest is its own folder (recordings/{id}/{uploadId}/…) and current.json names the one the
+// media URLs serve, so a failed ingest never replaces working audio.
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { permissionsFor } from '../../src/domain/permissions.ts';
+import type { RecordingAudioAccepted, RecordingAudioIngest } from '../../src/protocol/media.ts';
+import type { AppDeps } from '../app.ts';
+import { getAuth, requireSession } from '../auth.ts';
+import { AppError } from '../errors.ts';
+import { pathId } from '../http.ts';
+import { loadRow } from '../rows.ts';
+import type { BlobStore } from './blob-store.ts';
+import { loadAudioOwner, writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
+import { MediaErrorCode } from '../../src/media/errors.ts';
+import { mediaProblemText } from '../../src/media/messages.ts';
+import { analyzeStoredAudio, type createAudioQueue, type StoredAudioAnalysis } from './process.ts';
+import { rangedBlobResponse } from './range.ts';
+import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
+
+type Res = 'high' | 'low';
+type Ext = 'dat' | 'json';
+
+export const recordingKeys = {
+  dir: (id: string) => `recordings/${id}`,
+  upload: (id: string, uploadId: string) => `recordings/${id}/${uploadId}`,
+  audio: (id: string, uploadId: string) => `recordings/${id}/${uploadId}/audio`,
+  waveform: (id: string, uploadId: string, res: Res, ext: Ext) => `recordings/${id}/${uploadId}/waveform-${res}.${ext}`,
+  current: (id: string) => `recordings/${id}/current.json`,
+  ingest: (id: string) => `recordings/${id}/ingest.json`,
+};
+
+export const recordingUrls = {
+  audio: (id: string) => `/api/media/recordings/${id}/audio`,
+  waveform: (id: string, res: Res) => `/api/media/recordings/${id}/waveform-${res}.dat`,
+};
+
+/** The upload a recording's media URLs serve. */
+type CurrentAudio = { uploadId: string; contentType: string; durationSeconds: number };
+/** The ingest record, plus the row's audio fields from before it (restored if it fails). */
+type IngestRecord = RecordingAudioIngest & { uploadId: string; before: AudioRowPatch };
+
+async function readJsonBlob<T>(blobs: BlobStore, key: string): Promise<T | null> {
+  if ((await blobs.size(key)) === null) return null;
+  return JSON.parse(await (await blobs.blob(key)).text()) as T;
+}
+
+/** Finalized with links to the upload (section 4: audio, both waveforms and a duration). */
+function finalizedPatch(id: string, durationSeconds: number): AudioRowPatch {
+  return {
+    State: 'Finalized',
+    fields: { DurationSeconds: durationSeconds },
+    urls: { AudioUrl: recordingUrls.audio(id), WaveformHighResUrl: recordingUrls.waveform(id, 'high'), WaveformLowResUrl: recordingUrls.waveform(id, 'low') },
+  };
+}
+
+type Queue = ReturnType<typeof createAudioQueue>;
+
+export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore; queue: Queue; maxUploadBytes: number }) {
+  const { blobs, queue, maxUploadBytes } = options;
+
+  /** The recording, if the caller may see it (content access on its program to ingest); 404 otherwise. */
+  async function recordingFor(c: Context, needContent: boolean) {
+    const auth = getAuth(c);
+    const recordingId = pathId(c, 'recordingId');
+    const recording = await loadAudioOwner(deps.store, 'recording', auth.organizationId, recordingId);
+    if (!recording) throw new AppError(404);
+    const flags = permissionsFor(auth.permissions, { kind: 'program', programId: recording.program_id, networkId: recording.network_id });
+    if (needContent && !flags.HasContentAccess) throw new AppError(404);
+    return { auth, recordingId };
+  }
+
+  async function process(organizationId: string, userId: string, recordingId: string, ingest: IngestRecord): Promise<void> {
+    const { uploadId } = ingest;
+    let a: StoredAudioAnalysis;
+    try {
+      a = await analyzeStoredAudio(blobs, recordingKeys.audio(recordingId, uploadId), (res, ext) => recordingKeys.waveform(recordingId, uploadId, res, ext));
+    } catch (e) {
+      // Not bad media (analyzeStoredAudio reports that) but a failure around it, e.g. the disk.
+      console.error('audio processing failed for recording', recordingId, e);
+      a = { info: null, waveforms: false, durationSeconds: null, problem: mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US'), failed: true };
+    }
+    // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.
+    if (a.waveforms && a.durationSeconds !== null) {
+      const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+      const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds };
+      await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
+      await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, finalizedPatch(recordingId, a.durationSeconds));
+      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
+      if (previous && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
+      return;
+    }
+    // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
+    const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+    await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before);
+    await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: a.problem }));
+    await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+  }
+
+  async function sendCurrent(c: Context, recordingId: string, file: (uploadId: string) => string, contentType: (current: CurrentAudio) => string) {
+    const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+    const res = current && (await rangedBlobResponse(blobs, file(current.uploadId), contentType(current), c.req.raw));
+    if (!res) throw new AppError(404);
+    return res;
+  }
+
+  return new Hono()
+    .use('/internal/recordings/:recordingId/audio', requireSession)
+    .use('/internal/recordings/:recordingId/audio/*', requireSession)
+    .use('/media/recordings/*', requireSession)
+    .put('/internal/recordings/:recordingId/audio', async (c) => {
+      const { auth, recordingId } = await recordingFor(c, true);
+      const uploadId = randomUUID();
+      const { fileName, size } = await receiveAudioUpload(c, blobs, recordingKeys.audio(recordingId, uploadId), maxUploadBytes);
+      // What the row had before: kept from an ingest still in flight, so two quick ingests that
+      // both fail still restore the recording's own fields.
+      const pending = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
+      const row = await loadRow(deps.store, 'recording', auth.organizationId, recordingId);
+      const before: AudioRowPatch = pending?.State === 'Processing'
+        ? pending.before
+        : { State: String(row!.State), fields: { DurationSeconds: row!.DurationSeconds ?? null }, urls: (row!.Urls as Record<string, string | null> | undefined) ?? {} };
+      const ingest: IngestRecord = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size, AudioProcessingProblem: null, uploadId, before };
+      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
+      // Section 4: a Processing recording has no duration and no links.
+      await writeAudioRow(deps, 'recording', auth.organizationId, recordingId, auth.user.Id, {
+        State: 'Processing',
+        fields: { DurationSeconds: null },
+        urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+      });
+      queue.schedule(() => process(auth.organizationId, auth.user.Id, recordingId, ingest));
+      const accepted: RecordingAudioAccepted = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size };
+      return c.json(accepted, 202);
+    })
+    .get('/internal/recordings/:recordingId/audio/ingest', async (c) => {
+      const { recordingId } = await recordingFor(c, false);
+      const ingest = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
+      if (!ingest) throw new AppError(404);
+      const { uploadId: _u, before: _b, ...wire } = ingest;
+      return c.json(wire satisfies RecordingAudioIngest, 200);
+    })
+    .on(['GET', 'HEAD'], '/media/recordings/:recordingId/audio', async (c) => {
+      const { recordingId } = await recordingFor(c, false);
+      return sendCurrent(c, recordingId, (u) => recordingKeys.audio(recordingId, u), (cur) => cur.contentType);
+    })
+    .on(['GET', 'HEAD'], '/media/recordings/:recordingId/:file{waveform-(high|low)\\.(dat|json)}', async (c) => {
+      const { recordingId } = await recordingFor(c, false);
+      const file = c.req.param('file');
+      const res: Res = file.includes('high') ? 'high' : 'low';
+      const ext: Ext = file.endsWith('.dat') ? 'dat' : 'json';
+      return sendCurrent(c, recordingId, (u) => recordingKeys.waveform(recordingId, u, res, ext), () => (ext === 'dat' ? 'application/octet-stream' : 'application/json'));
+    });
+}
