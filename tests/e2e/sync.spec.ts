@@ -44,6 +44,10 @@ test('two tabs of one context: only the leader tab pushes, both see both edits, 
   await expect(second.getByRole('form', { name: 'Details' })).toBeVisible();
   await expect(await syncStatus(first)).toHaveText('All changes saved');
   await expect(await syncStatus(second)).toHaveText('All changes saved');
+  // Each tab runs its own sync worker; the Web Lock decides which one talks to the server.
+  for (const page of [first, second]) {
+    await expect.poll(() => page.workers().some((w) => /\/sync\.worker[-.]/.test(w.url()))).toBe(true);
+  }
 
   // Each tab edits a different field of the same clip while both are open.
   const stamp = Date.now();
@@ -170,7 +174,7 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   await expect(await syncStatus(b)).toHaveText('All changes saved');
   await a.goto(clipUrl);
   await expect(a.getByLabel('Title', { exact: true })).toHaveValue(mine);
-  await expect(a.getByRole('link', { name: /conflicts/ })).toHaveCount(0);
+  for (const page of [a, b]) await expect(page.getByRole('link', { name: /conflicts/ })).toHaveCount(0);
   await contextA.close();
   await contextB.close();
 });
