@@ -89,6 +89,8 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   const slider = page.getByRole('slider', { name: 'Playback position' });
   await expect(slider).toBeVisible({ timeout: 20_000 });
   await expect(slider).toHaveAttribute('aria-valuetext', '0:00 of 0:12');
+  // Chromium has OffscreenCanvas: the waveform is painted by the drawing worker.
+  await expect(slider).toHaveAttribute('data-renderer', 'offscreen-canvas');
   await expect.poll(async () => (await waveformInk(page, slider)).columnsWithInk).toBeGreaterThan(0);
   expectAWaveform(await waveformInk(page, slider));
 

@@ -1,4 +1,5 @@
-// The waveform: a canvas of min/max peaks with a playhead, zoomable from the whole episode down
+// The waveform: a canvas of min/max peaks with a playhead (an OffscreenCanvas painted by a worker,
+// workers/audio/waveform-draw.worker.ts, where the browser has one), zoomable from the whole episode down
 // to single words, scrollable, and a keyboard-operable slider (role="slider") whose value is the
 // playhead time, read out as "1:23 of 12:00".
 //   ← / →  ±1 s (Shift: ±10 s)   Page Up / Page Down  ±1 min   Home / End
@@ -8,6 +9,7 @@ import { formatDuration } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
+import { waveformPainter, type WaveformPainter } from '../../../workers/audio/waveform-canvas.ts';
 import { clampZoom, columns, levelFor, wholeViewSpp, ZOOM_STEP } from './waveform-model.ts';
 
 export type WaveformViewProps = {
@@ -48,39 +50,42 @@ export function WaveformView(props: WaveformViewProps) {
     if (p < startFrame || p > startFrame + visibleFrames) setStartFrame(Math.max(0, Math.min(frames - visibleFrames, p - visibleFrames / 4)));
   }, [position, sampleRate, startFrame, visibleFrames, frames]);
 
+  // Painted by the waveform drawing worker on an OffscreenCanvas where the browser has one.
+  const painter = useRef<WaveformPainter | null>(null);
+  const [offscreen, setOffscreen] = useState(false);
   useEffect(() => {
     const canvas = canvasRef.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx || waveforms.length === 0) return;
-    const dpr = globalThis.devicePixelRatio ?? 1;
-    canvas.width = width * dpr;
-    canvas.height = height * dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
-    const cols = columns(levelFor(waveforms, viewSpp), startFrame, viewSpp, width);
+    if (!canvas) return;
+    const p = waveformPainter(canvas);
+    painter.current = p;
+    setOffscreen(p.offscreen);
+    return () => {
+      painter.current = null;
+      p.detach();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!painter.current || waveforms.length === 0) return;
     const toX = (sec: number) => (sec * sampleRate - startFrame) / viewSpp;
-    const mid = height / 2;
-    ctx.fillStyle = '#0f4c5c';
-    for (let x = 0; x < width; x++) {
-      const lo = cols[x * 2]!;
-      const hi = cols[x * 2 + 1]!;
-      ctx.fillRect(x, mid - hi * mid, 1, Math.max(1, (hi - lo) * mid));
-    }
+    const removed: Array<[number, number]> = [];
     if (kept) {
-      ctx.fillStyle = 'rgba(246, 247, 249, 0.75)';
       let from = 0;
       for (const r of [...kept, { start: durationSeconds, end: durationSeconds }]) {
-        if (r.start > from) ctx.fillRect(toX(from), 0, toX(r.start) - toX(from), height);
+        if (r.start > from) removed.push([toX(from), toX(r.start)]);
         from = r.end;
       }
     }
-    if (selection) {
-      ctx.fillStyle = 'rgba(255, 196, 0, 0.3)';
-      ctx.fillRect(toX(selection.start), 0, toX(selection.end) - toX(selection.start), height);
-    }
-    ctx.fillStyle = '#c0392b';
-    ctx.fillRect(Math.round(toX(position)), 0, 2, height);
-  }, [waveforms, viewSpp, startFrame, width, height, position, kept, selection, durationSeconds, sampleRate]);
+    painter.current.draw({
+      width,
+      height,
+      dpr: globalThis.devicePixelRatio ?? 1,
+      columns: columns(levelFor(waveforms, viewSpp), startFrame, viewSpp, width),
+      removed,
+      selection: selection ? [toX(selection.start), toX(selection.end)] : null,
+      playheadX: toX(position),
+    });
+  }, [waveforms, viewSpp, startFrame, width, height, position, kept, selection, durationSeconds, sampleRate, offscreen]);
 
   const seek = useCallback((t: number) => onSeek(Math.max(0, Math.min(durationSeconds, t))), [onSeek, durationSeconds]);
   const zoom = (factor: number) => setViewSpp((v) => clampZoom(v / factor, frames, width));
@@ -137,6 +142,7 @@ export function WaveformView(props: WaveformViewProps) {
         aria-valuenow={Math.round(position)}
         aria-valuetext={valueText}
         data-samples-per-pixel={Math.round(viewSpp)}
+        data-renderer={offscreen ? 'offscreen-canvas' : 'canvas'}
         onKeyDown={onKeyDown}
         onPointerDown={(e) => seek(timeAtPointer(e))}
         onWheel={onWheel}

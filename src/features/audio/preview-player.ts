@@ -3,7 +3,12 @@
 // routed through Web Audio gain nodes. Segments alternate decks; at each cut the next deck is
 // already seeked to its start, and the graph runs equal-power gain curves (sin in, cos out) over
 // the crossfade. Gains are scheduled sample-accurately on the graph clock; the decks are started
-// and paused by a 10 ms scheduler just ahead of their times.
+// and paused by a 10 ms scheduler just ahead of their times. Only the playing position and the
+// next splice are ever decoded (the idle deck waits, seeked, at its segment's start): memory is
+// the two elements' buffers whatever the episode's length.
+//   A deck is silent (gain 0) outside its segment. It starts LEAD_S early, seeked LEAD_S before its
+//   segment, so the source reaches the segment's start as its fade-in begins; the first segment
+//   starts at once (edit to audible is the element's own start-up).
 //
 //   idle ──play()──> playing ──(last segment ends | stop())──> idle
 import { equalPowerCurve, previewSchedule, sourceTimeAt, type ScheduledSegment } from './preview-schedule.ts';
@@ -23,6 +28,7 @@ export type PreviewPlayer = {
 };
 
 const LEAD_S = 0.05;
+const preroll = (sourceStart: number) => Math.max(0, sourceStart - LEAD_S);
 
 export function createPreviewPlayer(audioUrl: string, context: AudioContext = new AudioContext()): PreviewPlayer {
   const decks: Deck[] = [0, 1].map(() => {
@@ -64,7 +70,7 @@ export function createPreviewPlayer(audioUrl: string, context: AudioContext = ne
         deck.el.pause();
         // This deck plays the segment after next: seek it now, while the other deck plays.
         const later = schedule[i + 2];
-        if (later) deck.el.currentTime = later.sourceStart;
+        if (later) deck.el.currentTime = preroll(later.sourceStart);
       }
     });
     if (schedule.length > 0 && ended.size === schedule.length) stop();
@@ -75,8 +81,9 @@ export function createPreviewPlayer(audioUrl: string, context: AudioContext = ne
     async play(kept, crossfadeMs, from = 0) {
       stop();
       if (context.state === 'suspended') await context.resume();
-      const startAt = context.currentTime + LEAD_S;
+      const startAt = context.currentTime;
       schedule = previewSchedule(kept, crossfadeMs, startAt, from);
+      for (const d of decks) d.gain.gain.setValueAtTime(0, startAt);
       schedule.forEach((seg, i) => {
         const g = decks[i % 2]!.gain.gain;
         if (seg.fadeIn > 0) g.setValueCurveAtTime(equalPowerCurve('in'), seg.when, seg.fadeIn);
@@ -86,7 +93,7 @@ export function createPreviewPlayer(audioUrl: string, context: AudioContext = ne
       });
       const first = schedule[0];
       if (first) decks[0]!.el.currentTime = first.sourceStart;
-      if (schedule[1]) decks[1]!.el.currentTime = schedule[1].sourceStart;
+      if (schedule[1]) decks[1]!.el.currentTime = preroll(schedule[1].sourceStart);
       timer = setInterval(tick, 10);
       tick();
     },
