@@ -24,3 +24,6 @@ export const MAX_OPEN_UPLOADS_PER_USER = 10;
 
 /** An upload not finished this long after its creation is deleted (410/404 afterwards). */
 export const UPLOAD_EXPIRES_MS = 24 * 60 * 60 * 1000;
+
+/** The app's PATCH size: a dropped link costs at most one chunk in flight (the server keeps what arrived). */
+export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;

@@ -39,6 +39,10 @@ export function defaultUploadDir(): string {
 /** Server-side metadata keys, set from the session (a client's own values are overwritten). */
 const OWNER_USER = 'userId';
 const OWNER_ORGANIZATION = 'organizationId';
+/** Set (epoch ms) once the file is in the audio pipeline. */
+const HANDED_OVER_AT = 'handedOverAt';
+/** How long a handed-over upload still answers HEAD with "complete". */
+const HANDED_OVER_KEEP_MS = 60 * 60 * 1000;
 
 type Audio = ReturnType<typeof audioRoutes>;
 type TusFailure = { status_code: number; body: string };
@@ -62,13 +66,28 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
       return { metadata: { ...upload.metadata, [UploadMetadataKey.ClipId]: clipId, [OWNER_USER]: auth.user.Id, [OWNER_ORGANIZATION]: auth.organizationId } };
     },
     async onUploadFinish(_req, upload) {
-      await handOver(upload);
+      await handOverOnce(upload);
       return {};
     },
   });
 
-  /** The complete file goes to the blob store and the audio pipeline; the tus copy is removed either way
-   *  (a failed hand-over must not leave a "complete" upload that a client would take for success). */
+  /**
+   * The complete file goes to the blob store and the audio pipeline, once: a HEAD that arrives while
+   * it runs (the link dropped during the last PATCH) waits for it. A handed-over upload is kept,
+   * marked, so a client that missed the last response still reads "complete" (and does not send the
+   * file again); the sweep deletes it an hour later. A failed hand-over deletes the upload: the
+   * client's next HEAD is 404, its new creation then gets the reason (404 clip gone).
+   */
+  const handOvers = new Map<string, Promise<void>>();
+  function handOverOnce(upload: Upload): Promise<void> {
+    let running = handOvers.get(upload.id);
+    if (!running) {
+      running = handOver(upload).finally(() => handOvers.delete(upload.id));
+      handOvers.set(upload.id, running);
+    }
+    return running;
+  }
+
   async function handOver(upload: Upload): Promise<void> {
     const meta = upload.metadata ?? {};
     const clipId = meta[UploadMetadataKey.ClipId] ?? '';
@@ -78,17 +97,22 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
       if (!(await loadClip(deps.store, organizationId, clipId))) throw { status_code: 404, body: '' } satisfies TusFailure;
       const { size } = await audio.blobs.put(clipKeys.audio(clipId), Readable.toWeb(store.read(upload.id)) as ReadableStream<Uint8Array>, audio.maxUploadBytes);
       await audio.acceptAudio({ organizationId, userId, clipId, fileName: meta[UploadMetadataKey.FileName] ?? '', size });
-    } finally {
+    } catch (e) {
       await store.remove(upload.id).catch(() => undefined);
+      throw e;
     }
+    const info = await store.configstore.get(upload.id);
+    if (info) await store.configstore.set(upload.id, Object.assign(info, { metadata: { ...info.metadata, [HANDED_OVER_AT]: String(Date.now()) } }));
   }
+
+  const isComplete = (u: Upload) => u.size !== undefined && u.offset === u.size;
 
   async function openUploadsOf(userId: string): Promise<number> {
     const ids = (await store.configstore.list?.()) ?? [];
     let open = 0;
     for (const id of ids) {
       const info = await store.configstore.get(id).catch(() => undefined);
-      if (info?.metadata?.[OWNER_USER] === userId) open++;
+      if (info?.metadata?.[OWNER_USER] === userId && !info.metadata[HANDED_OVER_AT]) open++;
     }
     return open;
   }
@@ -111,11 +135,15 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
     if ((await openUploadsOf(auth.user.Id)) >= maxOpen) throw new AppError(429);
   }
 
-  /** An existing upload answers only to its owner; unknown ids go to @tus/server (404 / 410). */
-  async function checkOwner(id: string, auth: Auth): Promise<void> {
+  /**
+   * An existing upload answers only to its owner; unknown ids go to @tus/server (404 / 410). A HEAD
+   * on a complete upload waits for its hand-over (and starts it, if the server stopped before it ran).
+   */
+  async function checkOwner(c: Context, id: string, auth: Auth): Promise<void> {
     const upload = await store.getUpload(id).catch(() => null);
     if (!upload) return;
     if (upload.metadata?.[OWNER_USER] !== auth.user.Id || upload.metadata?.[OWNER_ORGANIZATION] !== auth.organizationId) throw new AppError(404);
+    if (c.req.raw.method === 'HEAD' && isComplete(upload) && !upload.metadata[HANDED_OVER_AT]) await handOverOnce(upload).catch(() => undefined);
   }
 
   // Hono routes a HEAD as a GET (and drops the body); @tus/server reads the real method from the request.
@@ -127,7 +155,7 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
       const auth = getAuth(c);
       const id = c.req.param('id');
       if (id === undefined && c.req.method === 'POST') await checkCreation(c, auth);
-      if (id !== undefined) await checkOwner(id, auth);
+      if (id !== undefined) await checkOwner(c, id, auth);
       callers.set(c.req.raw, auth);
       // Over @hono/node-server, hand @tus/server the Node request too: when the link drops it then
       // ends the write gracefully, keeping every byte received (the web stream alone would discard them).
@@ -136,10 +164,20 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
       return tus.handleWeb(c.req.raw);
     });
 
-  const sweep = setInterval(() => void cleanUpExpired().catch((e: unknown) => console.error('upload expiry sweep', e)), 60 * 60 * 1000);
+  /** Deletes uploads past their expiry and handed-over ones past their keep time; returns how many. */
+  async function cleanUpExpired(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const id of (await store.configstore.list?.()) ?? []) {
+      const at = Number((await store.configstore.get(id).catch(() => undefined))?.metadata?.[HANDED_OVER_AT] ?? NaN);
+      if (now - at > HANDED_OVER_KEEP_MS && !handOvers.has(id)) {
+        await store.remove(id).catch(() => undefined);
+        removed++;
+      }
+    }
+    return removed + (await tus.cleanUpExpiredUploads());
+  }
+  const sweep = setInterval(() => void cleanUpExpired().catch((e: unknown) => console.error('upload expiry sweep', e)), 10 * 60 * 1000);
   sweep.unref();
-  /** Deletes unfinished uploads past their expiry; returns how many. */
-  const cleanUpExpired = () => tus.cleanUpExpiredUploads();
 
   return Object.assign(app, { cleanUpExpired, stop: () => clearInterval(sweep) });
 }

@@ -38,8 +38,9 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
     const clip = s.clips[0]!;
     const bytes = readFileSync(fixturePath('speech-12s-stereo.wav'));
     const proxy = await startFlakyProxy({ host: '127.0.0.1', port: s.port }, { cutEveryBytes: 256 * 1024 });
+    let result: Awaited<ReturnType<typeof tusUpload>>;
     try {
-      const result = await tusUpload(proxy.url, bytes, { fileName: 'speech-12s-stereo.wav', clipId: clip.id, headers: s.clipHeaders(clip) });
+      result = await tusUpload(proxy.url, bytes, { fileName: 'speech-12s-stereo.wav', clipId: clip.id, headers: s.clipHeaders(clip) });
       // 2,116,878 bytes over connections that each carry at most 256 KiB: at least 8 cuts, each resumed.
       expect(proxy.cuts()).toBeGreaterThanOrEqual(8);
       expect(result.resumes).toBeGreaterThanOrEqual(8);
@@ -48,6 +49,9 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
       await proxy.close();
     }
     expect(await s.settledState(clip)).toBe('Ready');
+    // A client that missed the last response asks again: complete, so it never sends the file twice.
+    const head = await fetch(`${s.url}${new URL(result.url!).pathname}`, { method: 'HEAD', headers: { ...s.clipHeaders(clip), 'tus-resumable': '1.0.0' } });
+    expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([200, String(bytes.length), String(bytes.length)]);
     const served = await fetch(`${s.url}/api/media/clips/${clip.id}/audio`, { headers: s.clipHeaders(clip) });
     expect(served.status).toBe(200);
     const back = new Uint8Array(await served.arrayBuffer());

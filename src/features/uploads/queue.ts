@@ -12,10 +12,9 @@ import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
 import { validateFile } from '../../domain/file.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { api } from '../../lib/api.ts';
-import { UPLOADS_PATH, UploadMetadataKey } from '../../protocol/uploads.ts';
+import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../../protocol/uploads.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
 
-export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
 export const RETRY_BASE_MS = 1000;
 export const RETRY_CAP_MS = 30_000;
 const PROGRESS_WRITE_MS = 250;

@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+// The clip screen's upload list as a user reads it (a progress bar per file with its percent,
+// paused while offline, done, refused; cancel forgets the file) and the queue's rules that need no
+// server: the section-5 file rules before anything is kept, and a backoff capped at 30 s.
+// (tests/e2e/upload.spec.ts sends real files through the real server in Chromium.)
+import 'fake-indexeddb/auto';
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ClipUpload } from './ClipUpload.tsx';
+import { queueUpload, retryDelayMs } from './queue.ts';
+import { uploadsDb, type UploadRecord } from './upload-db.ts';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const CLIP = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const ORG = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+
+function record(over: Partial<UploadRecord>): UploadRecord {
+  return {
+    id: crypto.randomUUID(), userId: 'u1', organizationId: ORG, clipId: CLIP, fileName: 'episode-12.mp3', size: 200 * 1024 * 1024,
+    blob: null, tusUrl: null, offset: 0, state: 'queued', problem: null, createdAt: Date.now(), ...over,
+  };
+}
+
+function setOnline(online: boolean) {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+  window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+}
+
+async function render(): Promise<HTMLElement> {
+  const el = document.createElement('div');
+  document.body.append(el);
+  await act(async () => createRoot(el).render(<ClipUpload organizationId={ORG} clipId={CLIP} />));
+  await act(() => new Promise((r) => setTimeout(r, 50)));
+  return el;
+}
+
+const bars = (el: HTMLElement) => [...el.querySelectorAll('[role="progressbar"]')];
+
+beforeEach(async () => {
+  await uploadsDb.uploads.clear();
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('the upload list on the clip screen', () => {
+  it('offline, a queued file shows its progress bar with the file name, its percent, and "paused while offline"', async () => {
+    setOnline(false);
+    await uploadsDb.uploads.add(record({ offset: 50 * 1024 * 1024, tusUrl: '/api/internal/uploads/abc' }));
+    const el = await render();
+    const [bar] = bars(el);
+    expect(bar!.getAttribute('aria-label')).toBe('Upload of episode-12.mp3');
+    expect(bar!.getAttribute('aria-valuenow')).toBe('25');
+    expect(el.textContent).toContain('Paused while offline at 25%: the file is kept on this device and the upload continues when the network returns');
+  });
+
+  it('online: uploading shows sent of total; done shows 100 %; a refused file says why', async () => {
+    setOnline(true);
+    await uploadsDb.uploads.bulkAdd([
+      record({ fileName: 'a.mp3', state: 'uploading', offset: 150 * 1024 * 1024, createdAt: 1 }),
+      record({ fileName: 'b.mp3', state: 'done', offset: 200 * 1024 * 1024, createdAt: 2 }),
+      record({ fileName: 'c.mp3', state: 'failed', problem: 'clipGone', createdAt: 3 }),
+    ]);
+    // No network calls here: the rows are already settled or mid-flight in another tab.
+    const el = await render();
+    const [a, b, c] = bars(el);
+    expect(a!.getAttribute('aria-valuenow')).toBe('75');
+    expect(a!.getAttribute('aria-valuetext')).toBe('Uploading: 75% (150 MB of 200 MB)');
+    expect(b!.getAttribute('aria-valuenow')).toBe('100');
+    expect(b!.getAttribute('aria-valuetext')).toBe('Uploaded: 100%. The server is processing the audio.');
+    expect(c!.getAttribute('aria-valuetext')).toBe('This clip no longer exists, or you may not change its audio');
+    expect(el.querySelector('[role="alert"]')!.textContent).toContain('c.mp3');
+  });
+
+  it('Cancel upload removes the file from the device', async () => {
+    setOnline(false);
+    await uploadsDb.uploads.add(record({}));
+    const el = await render();
+    const cancel = [...el.querySelectorAll('button')].find((b) => b.textContent === 'Cancel upload')!;
+    await act(async () => cancel.click());
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(await uploadsDb.uploads.count()).toBe(0);
+    expect(bars(el)).toEqual([]);
+  });
+});
+
+describe('the upload queue', () => {
+  it('keeps a picked file at once, offline, replacing an earlier file of the same clip', async () => {
+    setOnline(false);
+    const first = new File([new Uint8Array(10)], 'take-1.mp3');
+    const second = new File([new Uint8Array(20)], 'take-2.wav');
+    expect(await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: first })).toBeNull();
+    expect(await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: second })).toBeNull();
+    const kept = await uploadsDb.uploads.toArray();
+    expect(kept.map((r) => [r.fileName, r.size, r.state, r.offset])).toEqual([['take-2.wav', 20, 'queued', 0]]);
+  });
+
+  it('refuses with the section-5 rules before keeping anything: empty file, extension not accepted', async () => {
+    const empty = await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([], 'episode.mp3') });
+    expect(empty?.type).toBe('emptyFile');
+    const txt = await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File(['x'], 'notes.txt') });
+    expect(txt?.type).toBe('invalidFileExtension');
+    expect(await uploadsDb.uploads.count()).toBe(0);
+  });
+
+  it('retries after 1 s, 2 s, 4 s … and never waits more than 30 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 20].map(retryDelayMs)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+  });
+});
