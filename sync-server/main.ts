@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { defaultBlobDir } from './audio/routes.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { openStore } from './store/open.ts';
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
   const bus = databaseUrl ? createPgBus(databaseUrl) : undefined;
   if (bus) await bus.ready;
-  const seeded = await seedIfEmpty(store);
+  const seeded = await seedIfEmpty(store, { blobDir: defaultBlobDir() });
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
   const server = await startServer({
     store,

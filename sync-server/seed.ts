@@ -415,8 +415,20 @@ async function insertUsers(q: Queryable, hashes: string[], at: Date): Promise<vo
 }
 
 /** Seeds only a store without organizations; returns null when it already had data. */
-export async function seedIfEmpty(store: Store, options: { clips?: number } = {}): Promise<SeedSummary | null> {
+/** The demo recordings that get real audio when `npm start` seeds (blobDir given). */
+export const DEMO_RECORDING_AUDIO = [
+  { recordingId: seedId('recording:morning:Finalized'), file: 'speech-12s.mp3' },
+  { recordingId: seedId('recording:world:Finalized'), file: 'speech-12s.flac' },
+];
+
+export async function seedIfEmpty(store: Store, options: { clips?: number; blobDir?: string } = {}): Promise<SeedSummary | null> {
   const [row] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM organizations`);
   if ((row?.n ?? 0) > 0) return null;
-  return seed(store, options);
+  const summary = await seed(store, options.clips === undefined ? {} : { clips: options.clips });
+  if (options.blobDir) {
+    // Loaded only here: the audio pipeline is not needed by the other users of the seed.
+    const { seedRecordingAudio } = await import('./audio/seed-audio.ts');
+    await seedRecordingAudio(store, options.blobDir, DEMO_RECORDING_AUDIO);
+  }
+  return summary;
 }

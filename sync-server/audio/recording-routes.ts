@@ -46,7 +46,7 @@ export const recordingUrls = {
 /** The upload a recording's media URLs serve. */
 type CurrentAudio = { uploadId: string; contentType: string; durationSeconds: number };
 /** The ingest record, plus the row's audio fields from before it (restored if it fails). */
-type IngestRecord = RecordingAudioIngest & { uploadId: string; before: AudioRowPatch };
+export type IngestRecord = RecordingAudioIngest & { uploadId: string; before: AudioRowPatch };
 
 async function readJsonBlob<T>(blobs: BlobStore, key: string): Promise<T | null> {
   if ((await blobs.size(key)) === null) return null;
@@ -60,6 +60,63 @@ function finalizedPatch(id: string, durationSeconds: number): AudioRowPatch {
     fields: { DurationSeconds: durationSeconds },
     urls: { AudioUrl: recordingUrls.audio(id), WaveformHighResUrl: recordingUrls.waveform(id, 'high'), WaveformLowResUrl: recordingUrls.waveform(id, 'low') },
   };
+}
+
+/**
+ * Turns a stored ingest (recordingKeys.audio(id, ingest.uploadId)) into the recording's audio:
+ * Finalized with it, or the recording as it was (see the header). Used by the route's queue job
+ * and by the demo seed.
+ */
+export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord): Promise<void> {
+  const { uploadId } = ingest;
+  let a: StoredAudioAnalysis;
+  try {
+    a = await analyzeStoredAudio(blobs, recordingKeys.audio(recordingId, uploadId), (res, ext) => recordingKeys.waveform(recordingId, uploadId, res, ext));
+  } catch (e) {
+    // Not bad media (analyzeStoredAudio reports that) but a failure around it, e.g. the disk.
+    console.error('audio processing failed for recording', recordingId, e);
+    a = { info: null, waveforms: false, durationSeconds: null, problem: mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US'), failed: true };
+  }
+  // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.
+  if (a.waveforms && a.durationSeconds !== null) {
+    const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+    const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds };
+    await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
+    await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, finalizedPatch(recordingId, a.durationSeconds));
+    await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
+    if (previous && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
+    return;
+  }
+  // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
+  const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+  await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before);
+  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: a.problem }));
+  await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+}
+
+/**
+ * Records an ingest whose file is stored at recordingKeys.audio(id, uploadId) and makes the row
+ * Processing; processRecordingIngest then finishes it.
+ */
+export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, upload: { uploadId: string; fileName: string; size: number }): Promise<IngestRecord> {
+  // What the row had before: kept from an ingest still in flight, so two quick ingests that
+  // both fail still restore the recording's own fields.
+  const pending = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
+  const row = await loadRow(deps.store, 'recording', organizationId, recordingId);
+  const before: AudioRowPatch = pending?.State === 'Processing'
+    ? pending.before
+    : { State: String(row?.State), fields: { DurationSeconds: row?.DurationSeconds ?? null }, urls: (row?.Urls as Record<string, string | null> | undefined) ?? {} };
+  const ingest: IngestRecord = {
+    RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: upload.fileName, SizeInBytes: upload.size, AudioProcessingProblem: null, uploadId: upload.uploadId, before,
+  };
+  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
+  // Section 4: a Processing recording has no duration and no links.
+  await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, {
+    State: 'Processing',
+    fields: { DurationSeconds: null },
+    urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+  });
+  return ingest;
 }
 
 type Queue = ReturnType<typeof createAudioQueue>;
@@ -78,33 +135,6 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
     return { auth, recordingId };
   }
 
-  async function process(organizationId: string, userId: string, recordingId: string, ingest: IngestRecord): Promise<void> {
-    const { uploadId } = ingest;
-    let a: StoredAudioAnalysis;
-    try {
-      a = await analyzeStoredAudio(blobs, recordingKeys.audio(recordingId, uploadId), (res, ext) => recordingKeys.waveform(recordingId, uploadId, res, ext));
-    } catch (e) {
-      // Not bad media (analyzeStoredAudio reports that) but a failure around it, e.g. the disk.
-      console.error('audio processing failed for recording', recordingId, e);
-      a = { info: null, waveforms: false, durationSeconds: null, problem: mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US'), failed: true };
-    }
-    // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.
-    if (a.waveforms && a.durationSeconds !== null) {
-      const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-      const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds };
-      await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
-      await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, finalizedPatch(recordingId, a.durationSeconds));
-      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
-      if (previous && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
-      return;
-    }
-    // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
-    const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-    await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before);
-    await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: a.problem }));
-    await blobs.remove(recordingKeys.upload(recordingId, uploadId));
-  }
-
   async function sendCurrent(c: Context, recordingId: string, file: (uploadId: string) => string, contentType: (current: CurrentAudio) => string) {
     const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
     const res = current && (await rangedBlobResponse(blobs, file(current.uploadId), contentType(current), c.req.raw));
@@ -120,22 +150,8 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
       const { auth, recordingId } = await recordingFor(c, true);
       const uploadId = randomUUID();
       const { fileName, size } = await receiveAudioUpload(c, blobs, recordingKeys.audio(recordingId, uploadId), maxUploadBytes);
-      // What the row had before: kept from an ingest still in flight, so two quick ingests that
-      // both fail still restore the recording's own fields.
-      const pending = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
-      const row = await loadRow(deps.store, 'recording', auth.organizationId, recordingId);
-      const before: AudioRowPatch = pending?.State === 'Processing'
-        ? pending.before
-        : { State: String(row!.State), fields: { DurationSeconds: row!.DurationSeconds ?? null }, urls: (row!.Urls as Record<string, string | null> | undefined) ?? {} };
-      const ingest: IngestRecord = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size, AudioProcessingProblem: null, uploadId, before };
-      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
-      // Section 4: a Processing recording has no duration and no links.
-      await writeAudioRow(deps, 'recording', auth.organizationId, recordingId, auth.user.Id, {
-        State: 'Processing',
-        fields: { DurationSeconds: null },
-        urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
-      });
-      queue.schedule(() => process(auth.organizationId, auth.user.Id, recordingId, ingest));
+      const ingest = await startRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, { uploadId, fileName, size });
+      queue.schedule(() => processRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, ingest));
       const accepted: RecordingAudioAccepted = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size };
       return c.json(accepted, 202);
     })

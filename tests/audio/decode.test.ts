@@ -71,7 +71,7 @@ describe('decoding every accepted format that has a decoder in Node', () => {
 const AAC_WORST_STEPS = 82;
 
 describe('AAC (m4a, mp4, raw ADTS) in Node', () => {
-  beforeAll(async () => { await preloadNodeAacDecoder(); }, 30_000);
+  beforeAll(async () => { await preloadNodeAacDecoder(); }, 120_000);
 
   for (const file of ['speech-12s.m4a', 'speech-12s-audio-only.mp4', 'speech-12s.aac', 'video-12s.mp4']) {
     it(`${file}: duration within one AAC frame of ffprobe/ffmpeg, peaks match ffmpeg's decode`, async () => {

@@ -16,7 +16,7 @@ let s: Server;
 beforeAll(async () => {
   s = await startAudioServer({ maxUploadBytes: 3 * 1024 * 1024 });
   await preloadNodeAacDecoder();
-}, 30_000);
+}, 120_000);
 afterAll(async () => { await s.close(); });
 
 async function ingest(recordingId: string, file: string | Uint8Array, fileName: string | null, headers = s.editor.headers) {
