@@ -3,6 +3,7 @@
 import type { DecodeProgress } from '../../src/media/decode.ts';
 import type { MediaErrorCode } from '../../src/media/errors.ts';
 import type { AudioAnalysis } from '../../src/media/analyze.ts';
+import type { Region } from '../../src/media/cut.ts';
 
 export type AnalyzeInput = { kind: 'blob'; blob: Blob } | { kind: 'url'; url: string; credentials?: RequestCredentials };
 
@@ -10,9 +11,18 @@ export type AnalyzeResult =
   | ({ ok: true } & AudioAnalysis)
   | { ok: false; code: MediaErrorCode; message: string; details: Record<string, string | number> };
 
+export type RenderWavResult =
+  | { ok: true; wav: Blob; frames: number; sampleRate: number; channels: number }
+  | { ok: false; code: MediaErrorCode; message: string; details: Record<string, string | number> };
+
 export interface DecodeWorkerApi {
   /** Decodes and makes peaks; `jobId` lets cancel() stop it (memory is released at once). */
   analyze(jobId: string, input: AnalyzeInput, levels: number[] | null, onProgress: ((p: DecodeProgress) => void) | null): Promise<AnalyzeResult>;
+  /**
+   * The cut preview as a 16-bit WAV (the same renderer as the server's audio-preview): one
+   * streaming pass, written into the Blob store a few MiB at a time; cancel() stops it too.
+   */
+  renderWav(jobId: string, input: AnalyzeInput, kept: Region[], crossfadeMs: number, onProgress: ((p: DecodeProgress) => void) | null): Promise<RenderWavResult>;
   cancel(jobId: string): void;
   /** Bytes of JS heap in use in the worker, where the browser tells (benchmarks). */
   memory(): number | null;

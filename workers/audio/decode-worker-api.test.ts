@@ -46,6 +46,24 @@ describe('decode worker API', () => {
     });
   });
 
+  it('renders the cut preview as a WAV: the kept seconds less one crossfade per splice', async () => {
+    const remote = connect();
+    const blob = await openAsBlob(fixturePath('speech-12s.mp3'));
+    const r = await remote.renderWav('job-wav', { kind: 'blob', blob }, [{ start: 0, end: 2 }, { start: 5, end: 12 }], 10, null);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    // 9 s kept, one 10 ms crossfade at 44.1 kHz (441 frames).
+    expect(r.frames).toBe(9 * 44100 - 441);
+    const bytes = new Uint8Array(await r.wav.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('RIFF');
+    expect(new TextDecoder().decode(bytes.subarray(8, 12))).toBe('WAVE');
+    const v = new DataView(bytes.buffer);
+    expect(v.getUint32(24, true)).toBe(44100);
+    expect(v.getUint32(40, true)).toBe(r.frames * r.channels * 2);
+    expect(bytes.length).toBe(44 + r.frames * r.channels * 2);
+    expect(r.wav.type).toBe('audio/wav');
+  });
+
   it('cancel stops a long decode with "aborted"', async () => {
     const remote = connect();
     const blob = await openAsBlob(fixturePath('episode-60min-mono-64k.mp3'));

@@ -3,19 +3,33 @@
 // and the decoders free their WASM memory in their finally blocks.
 import * as Comlink from 'comlink';
 import { analyzeAudio } from '../../src/media/analyze.ts';
-import { isMediaError, MediaErrorCode } from '../../src/media/errors.ts';
-import { blobSource, urlSource } from '../../src/media/source.ts';
-import type { AnalyzeResult, DecodeWorkerApi } from './decode-api.ts';
+import { renderCut } from '../../src/media/cut.ts';
+import { openAudioDecoding } from '../../src/media/decode.ts';
+import { isMediaError, MediaError, MediaErrorCode } from '../../src/media/errors.ts';
+import { blobSource, urlSource, type ByteSource } from '../../src/media/source.ts';
+import { pcm16, wavHeader } from '../../src/media/wav.ts';
+import type { AnalyzeInput, AnalyzeResult, DecodeWorkerApi } from './decode-api.ts';
 
 const jobs = new Map<string, AbortController>();
+
+/** Bytes of rendered WAV gathered before they go into the Blob (the browser may keep it on disk). */
+const WAV_FLUSH_BYTES = 4 * 1024 * 1024;
+
+function sourceOf(input: AnalyzeInput): Promise<ByteSource> | ByteSource {
+  return input.kind === 'blob' ? blobSource(input.blob) : urlSource(input.url, { credentials: input.credentials ?? 'same-origin' });
+}
+
+function failure(e: unknown): { ok: false; code: MediaErrorCode; message: string; details: Record<string, string | number> } {
+  if (isMediaError(e)) return { ok: false, code: e.code, message: e.message, details: e.details };
+  return { ok: false, code: MediaErrorCode.DecodeFailed, message: e instanceof Error ? e.message : String(e), details: {} };
+}
 
 export const decodeWorkerApi: DecodeWorkerApi = {
   async analyze(jobId, input, levels, onProgress) {
     const controller = new AbortController();
     jobs.set(jobId, controller);
     try {
-      const src = input.kind === 'blob' ? blobSource(input.blob) : await urlSource(input.url, { credentials: input.credentials ?? 'same-origin' });
-      const a = await analyzeAudio(src, {
+      const a = await analyzeAudio(await sourceOf(input), {
         signal: controller.signal,
         ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
         ...(levels ? { levels } : {}),
@@ -23,8 +37,45 @@ export const decodeWorkerApi: DecodeWorkerApi = {
       const result: AnalyzeResult = { ok: true, ...a };
       return Comlink.transfer(result, a.waveforms.map((w) => w.data.buffer as ArrayBuffer));
     } catch (e) {
-      if (isMediaError(e)) return { ok: false, code: e.code, message: e.message, details: e.details };
-      return { ok: false, code: MediaErrorCode.DecodeFailed, message: e instanceof Error ? e.message : String(e), details: {} };
+      return failure(e);
+    } finally {
+      jobs.delete(jobId);
+    }
+  },
+  async renderWav(jobId, input, kept, crossfadeMs, onProgress) {
+    const controller = new AbortController();
+    jobs.set(jobId, controller);
+    try {
+      // renderCut copies what it keeps, so the decoder may reuse its buffers.
+      const decoding = await openAudioDecoding(await sourceOf(input), {
+        signal: controller.signal,
+        reuseBuffers: true,
+        ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
+      });
+      let body = new Blob([]);
+      let pending: Uint8Array<ArrayBuffer>[] = [];
+      let pendingBytes = 0;
+      let frames = 0;
+      let sampleRate = 0;
+      let channels = 1;
+      for await (const block of renderCut(decoding.blocks, kept, crossfadeMs)) {
+        sampleRate = block.sampleRate;
+        channels = block.channels.length;
+        frames += block.channels[0]?.length ?? 0;
+        const bytes = pcm16(block) as Uint8Array<ArrayBuffer>;
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        if (pendingBytes >= WAV_FLUSH_BYTES) {
+          body = new Blob([body, ...pending]);
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+      if (frames === 0) throw new MediaError(MediaErrorCode.DecodeFailed, 'The cut keeps no audio');
+      const wav = new Blob([wavHeader(sampleRate, channels, frames) as Uint8Array<ArrayBuffer>, body, ...pending], { type: 'audio/wav' });
+      return { ok: true, wav, frames, sampleRate, channels };
+    } catch (e) {
+      return failure(e);
     } finally {
       jobs.delete(jobId);
     }
