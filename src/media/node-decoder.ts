@@ -217,8 +217,8 @@ export class FfmpegAacDecoder extends CustomAudioDecoder {
     const input = new Uint8Array(size);
     let at = 0;
     for (const f of this.frames) { input.set(f, at); at += f.length; }
-    // 2048 frames per packet covers HE-AAC (SBR doubles the output); grown if ever exceeded.
-    let out = new Uint8Array(this.frames.length * 2048 * numberOfChannels * 4);
+    // 1024 frames per packet (AAC-LC); doubled when SBR (HE-AAC) makes more.
+    let out = new Uint8Array(this.frames.length * 1024 * numberOfChannels * 4);
     let outLength = 0;
     pcmSink = (bytes) => {
       if (outLength + bytes.length > out.length) {
