@@ -99,8 +99,9 @@ test('an offline edit survives closing the whole browser and reaches the server 
   const profile = mkdtempSync(join(tmpdir(), 'castaway-profile-'));
   const launch = (offline: boolean): Promise<BrowserContext> =>
     chromium.launchPersistentContext(profile, { ...launchOptions, executablePath: '/usr/bin/chromium', baseURL: baseURL!, offline, viewport: { width: 1280, height: 800 } });
+  let browser: BrowserContext | null = null;
   try {
-    let browser = await launch(false);
+    browser = await launch(false);
     let page = browser.pages()[0] ?? (await browser.newPage());
     await logIn(page);
     const { organizationId, clipId } = await openFirstClip(page, 11);
@@ -125,8 +126,8 @@ test('an offline edit survives closing the whole browser and reaches the server 
     await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 30_000 });
     const clip = await apiGet<ClipBody>(page, `/v1/clips/${clipId}`, organizationId);
     expect(clip.Title).toBe(title);
-    await browser.close();
   } finally {
+    await browser?.close();
     rmSync(profile, { recursive: true, force: true });
   }
 });
