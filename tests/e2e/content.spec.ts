@@ -72,6 +72,8 @@ test('a conflict made from a second context is resolved on the conflict screen',
   await theirs.goto(clipUrl);
   await theirs.getByLabel('Title', { exact: true }).fill('Theirs, written online');
   await theirs.getByRole('button', { name: 'Apply' }).click();
+  // "All changes saved" can read true before Apply reaches the outbox: wait for the server itself.
+  await expect.poll(async () => (await apiGet<{ Title: string }>(theirs, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Theirs, written online');
   await expect(await syncStatus(theirs)).toHaveText('All changes saved');
   await other.close();
 
