@@ -2,7 +2,7 @@
 // English text into AudioProcessingProblem; the worker's callers show the user's locale.
 import * as messages from '../paraglide/messages/_index.js';
 import type { Locale } from '../paraglide/runtime.js';
-import { MediaErrorCode, MediaWarningCode, type MediaErrorCode as ErrorCode, type MediaWarningCode as WarningCode } from './errors.ts';
+import { isMediaError, MediaErrorCode, MediaWarningCode, type MediaErrorCode as ErrorCode, type MediaWarningCode as WarningCode } from './errors.ts';
 
 type MessageFn = (inputs?: Record<string, unknown>, options?: { locale?: Locale }) => string;
 const catalogue = messages as unknown as Record<string, MessageFn>;
@@ -25,4 +25,9 @@ export function mediaProblemText(problem: { code: ErrorCode | WarningCode; detai
   if (!fn) throw new Error(`no media message for ${problem.code}`);
   const params = { encoding: '', codec: '', ...(problem.details ?? {}) };
   return locale === undefined ? fn(params) : fn(params, { locale });
+}
+
+/** The words for anything a decode or render threw: its own problem, or "could not be decoded". */
+export function mediaFailureText(e: unknown, locale?: Locale): string {
+  return mediaProblemText(isMediaError(e) ? { code: e.code, details: e.details } : { code: MediaErrorCode.DecodeFailed }, locale);
 }

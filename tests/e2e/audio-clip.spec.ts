@@ -51,7 +51,7 @@ function expectAWaveform(d: Drawn): void {
   expect(d.distinctHeights).toBeGreaterThan(10);
 }
 
-test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut, and offline the cached waveform draws', async ({ page, context }) => {
+test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut and saves as WAV, and offline the cached waveform draws', async ({ page, context }) => {
   test.setTimeout(120_000);
   // Watch the preview from outside the app: every AudioContext made and every media element routed
   // into one (the preview's decks), before any app code runs.
@@ -175,6 +175,17 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   for (const [a, b] of seen.played) expect(a < 4.5 && b > 2.5, `deck played ${a}–${b}`).toBe(false);
   await editor.getByRole('button', { name: 'Stop preview' }).press('Enter');
   await expect(editor.getByRole('button', { name: 'Preview cut' })).toBeVisible();
+
+  // A WAV of the preview on request: the 9 kept seconds less one 10 ms crossfade.
+  const download = page.waitForEvent('download');
+  await editor.getByRole('button', { name: 'Save the preview as WAV' }).press('Enter');
+  const wav = readFileSync(await (await download).path());
+  expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
+  expect(wav.subarray(8, 12).toString('latin1')).toBe('WAVE');
+  const channels = wav.readUInt16LE(22);
+  expect(wav.readUInt32LE(24)).toBe(44100);
+  expect(wav.readUInt32LE(40) / (2 * channels)).toBe(9 * 44100 - 441);
+  expect(wav.length).toBe(44 + wav.readUInt32LE(40));
 
   // Offline: the shell comes from the service worker, the clip from IndexedDB and the waveform
   // from the waveform cache, so it draws at once.

@@ -5,13 +5,12 @@
 //   <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
 //                   onSaveCut={(edit) => queue PUT /internal/clips/{clipId}/cut} />
 import { useEffect, useState } from 'react';
-import { isMediaError } from '../../media/errors.ts';
-import { mediaProblemText } from '../../media/messages.ts';
+import { mediaFailureText } from '../../media/messages.ts';
 import type { Waveform } from '../../media/peaks.ts';
 import { waveformFromDat } from '../../media/waveform-format.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { m } from '../../paraglide/messages.js';
-import { waveformFor } from '../../../workers/audio/client.ts';
+import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts';
 import { cacheStorageWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
 import { createPreviewPlayer } from './preview-player.ts';
@@ -73,7 +72,7 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
     setProblem(null);
     loadWaveforms(audio, controller.signal, setProgress).then(setLoaded, (e: unknown) => {
       if (controller.signal.aborted) return;
-      setProblem(isMediaError(e) ? mediaProblemText({ code: e.code, details: e.details }) : mediaProblemText({ code: 'decodeFailed' }));
+      setProblem(mediaFailureText(e));
     });
     return () => controller.abort();
     // The cache key names everything loadWaveforms reads.
@@ -91,6 +90,7 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
   if (!loaded) return <p role="status">{m.media_waveform_loading({ percent: Math.round(progress * 100) })}</p>;
   const audioUrl = audio.urls?.AudioPrivateUrl ?? audio.urls?.AudioUrl ?? null;
   const src = fileUrl ?? audioUrl;
+  const wavInput = audio.file ? { kind: 'blob' as const, blob: audio.file } : audioUrl ? { kind: 'url' as const, url: audioUrl } : null;
   return (
     <CutEditor
       waveforms={loaded.waveforms}
@@ -98,6 +98,7 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
       initialEdit={props.initialCut ?? null}
       onSave={props.onSaveCut}
       createPlayer={src ? () => createPreviewPlayer(src) : undefined}
+      renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'rea
 import { formatFormError } from '../../domain/messages.ts';
 import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
+import { mediaFailureText } from '../../media/messages.ts';
 import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
 import { CROSSFADE_MS_DEFAULT, CROSSFADE_MS_MAX, CROSSFADE_MS_MIN, type CutEdit } from '../../protocol/media.ts';
@@ -20,11 +21,13 @@ export type CutEditorProps = {
   onSave: (edit: CutEdit) => void;
   /** Makes the preview player (the screen passes createPreviewPlayer(audioUrl)); none: no preview. */
   createPlayer?: (() => PreviewPlayer) | undefined;
+  /** Renders the cut as a WAV (the decode worker's renderWav); none: no WAV button. */
+  renderWav?: ((kept: Region[], crossfadeMs: number, onProgress: (fraction: number) => void) => Promise<Blob>) | undefined;
   width?: number;
 };
 
 export function CutEditor(props: CutEditorProps) {
-  const { waveforms, durationSeconds, initialEdit, onSave, createPlayer } = props;
+  const { waveforms, durationSeconds, initialEdit, onSave, createPlayer, renderWav } = props;
   const [history, dispatch] = useReducer(cutReducer, null, () =>
     initialEdit ? fromCutEdit(initialEdit, durationSeconds) : initialCut(durationSeconds),
   );
@@ -82,6 +85,28 @@ export function CutEditor(props: CutEditorProps) {
     setPlaying(true);
   };
 
+  // A WAV of the preview on request, downloaded when rendered.
+  const [wavProgress, setWavProgress] = useState<number | null>(null);
+  const [wavProblem, setWavProblem] = useState<string | null>(null);
+  const saveWav = async () => {
+    if (!renderWav || wavProgress !== null) return;
+    setWavProgress(0);
+    setWavProblem(null);
+    try {
+      const blob = await renderWav(present.kept, crossfadeMs, setWavProgress);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'cut-preview.wav';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      setWavProblem(mediaFailureText(e));
+    } finally {
+      setWavProgress(null);
+    }
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
     const mod = e.ctrlKey || e.metaKey;
     if (mod && e.key.toLowerCase() === 'z') {
@@ -117,7 +142,12 @@ export function CutEditor(props: CutEditorProps) {
           <button type="button" aria-pressed={playing} onClick={() => void preview()}>{playing ? m.media_cut_stop() : m.media_cut_preview()}</button>
         )}
         <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))}>{m.media_cut_save()}</button>
+        {renderWav && (
+          <button type="button" disabled={wavProgress !== null} onClick={() => void saveWav()}>{m.media_cut_save_wav()}</button>
+        )}
       </div>
+      {wavProgress !== null && <p role="status">{m.media_cut_rendering_wav({ percent: Math.round(wavProgress * 100) })}</p>}
+      {wavProblem && <p role="alert">{wavProblem}</p>}
       <form onSubmit={(e) => { e.preventDefault(); applyEntry(); }}>
         <label>
           {m.media_cut_selection_start()}
