@@ -1,4 +1,4 @@
-// The real server (startServer: createApp over HTTP) on a seeded in-memory PGlite with its blob
+// The real server (startServer: createApp over HTTP) on a seeded in-memory PGlite (or PostgreSQL) with its blob
 // and upload folders in a temp data dir, signed in as demo@example.com; and a tus-js-client upload
 // as a Node client would make it. Shared by tests/uploads and bench/upload.bench.ts.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,16 +7,17 @@ import { join } from 'node:path';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { seed } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
-import { openStore } from '../../sync-server/store/open.ts';
+import { openTestStore, type StoreKind } from '../server/test-store.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 
 export type UploadServer = Awaited<ReturnType<typeof startUploadServer>>;
 
-export async function startUploadServer(options: { clips?: number } = {}) {
+export async function startUploadServer(options: { clips?: number; store?: StoreKind } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'castaway-uploads-'));
   const previous = process.env.CASTAWAY_DATA_DIR;
   process.env.CASTAWAY_DATA_DIR = dataDir;
-  const store = await openStore({ dataDir: 'memory://' });
+  const testStore = await openTestStore(options.store ?? 'pglite');
+  const { store } = testStore;
   await seed(store, { clips: options.clips ?? 12 });
   let server: RunningServer;
   try {
@@ -71,7 +72,7 @@ export async function startUploadServer(options: { clips?: number } = {}) {
     settledState,
     close: async () => {
       await server.close();
-      await store.close();
+      await testStore.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
