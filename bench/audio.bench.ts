@@ -102,6 +102,19 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
           player.dispose();
           return t1 - t0;
         };
+        // Preview memory: keep 0–3 s and a part 3 s before the end, play across that cut.
+        globalThis.previewAcross = async (url, duration) => {
+          const player = createPreviewPlayer(url);
+          await player.play([{ start: 0, end: 3 }, { start: duration - 6, end: duration - 3 }], 10);
+          const t0 = performance.now();
+          for (;;) {
+            const p = player.position();
+            if (p !== null && p >= duration - 5) break;
+            if (performance.now() - t0 > 30000) throw new Error('the preview did not cross the cut');
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          player.dispose();
+        };
         const api = Comlink.wrap(new Worker('/worker.js', { type: 'module' }));
         let blob = null;
         globalThis.prepare = async (url) => { blob = await (await fetch(url)).blob(); return blob.size; };
@@ -173,6 +186,16 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
       const r = await p.evaluate(() => (globalThis as unknown as Page).runDecode());
       clearInterval(timer);
       out[name] = { ms: r.ms, aboveIdle: peak - idle };
+    }
+    // The cut preview streams: memory while it plays across a cut near the end of the file.
+    for (const [name, duration] of [['ten', 600], ['three', 10800]] as const) {
+      await new Promise((r) => setTimeout(r, 500));
+      const idle = rss();
+      let peak = idle;
+      const timer = setInterval(() => { peak = Math.max(peak, rss()); }, 20);
+      await p.evaluate(([u, d]) => (globalThis as unknown as { previewAcross: (u: string, d: number) => Promise<void> }).previewAcross(u, d), [`${base}/${name}`, duration] as const);
+      clearInterval(timer);
+      out[`preview-${name}`] = { ms: 0, aboveIdle: peak - idle };
     }
     const lat: number[] = [];
     for (let i = 0; i < 3; i++) lat.push(await p.evaluate(() => (globalThis as unknown as { previewLatency: () => Promise<number> }).previewLatency()));
@@ -246,6 +269,8 @@ async function main(): Promise<void> {
     line('chromium_worker_180min_memory_above_idle', c.three!.aboveIdle / MiB, 'MiB');
     line('chromium_worker_60min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, c.episode!.aboveIdle / MiB), 'x');
     line('chromium_worker_180min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, c.three!.aboveIdle / MiB), 'x');
+    line('chromium_cut_preview_10min_memory_above_idle', c['preview-ten']!.aboveIdle / MiB, 'MiB');
+    line('chromium_cut_preview_180min_memory_above_idle', c['preview-three']!.aboveIdle / MiB, 'MiB');
     line('chromium_cut_preview_edit_to_audible', c.latencyMs!, 'ms');
     line('chromium_cut_preview_ratio_to_target_150ms', 150 / Math.max(1, c.latencyMs!), 'x');
   } catch (e) {
