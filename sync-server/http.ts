@@ -29,6 +29,21 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   return parsed.data;
 }
 
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasLoneSurrogate);
+  return false;
+}
+
+/** An already parsed JSON body (a queued mutation's, sync/push.ts) through the same checks as readJson. */
+export function parseJsonBody<S extends z.ZodType>(raw: unknown, schema: S): z.infer<S> {
+  if (raw === undefined || raw === null || hasLoneSurrogate(raw)) throw malformedJson();
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
 export type PageParams = { page: number; pageSize: number; offset: number };
 
 /** page from 1, pageSize 1..2500 (default 2500, the full-list page size); 400 naming the field. */

@@ -85,9 +85,20 @@ export type DbRow = {
 export function selectFrom(entity: EntityName, alias = 't'): string {
   const { table } = ENTITIES[entity];
   if (entity !== 'clip') return `SELECT ${alias}.* FROM ${table} ${alias}`;
-  return `SELECT ${alias}.*, COALESCE((SELECT jsonb_agg(p.id ORDER BY p.title, p.id) FROM playlists p
-    WHERE p.clip_ids @> jsonb_build_array(${alias}.id::text) AND NOT p.deleted), '[]'::jsonb) AS playlist_ids
-    FROM ${table} ${alias}`;
+  return `SELECT ${alias}.*, ${PLAYLIST_IDS(alias)} FROM ${table} ${alias}`;
+}
+
+const PLAYLIST_IDS = (alias: string) => `COALESCE((SELECT jsonb_agg(p.id ORDER BY p.title, p.id) FROM playlists p
+    WHERE p.clip_ids @> jsonb_build_array(${alias}.id::text) AND NOT p.deleted), '[]'::jsonb) AS playlist_ids`;
+
+/**
+ * A page of rows (`inner` selects `t.*` of the entity's table with its WHERE, ORDER BY, LIMIT
+ * and OFFSET). Clips get their PlaylistIds for the page's rows only: the page is chosen first,
+ * then joined (a deep page would otherwise compute them for every row it skips).
+ */
+export function pageOf(entity: EntityName, inner: string, order: string): string {
+  if (entity !== 'clip') return inner;
+  return `SELECT t.*, ${PLAYLIST_IDS('t')} FROM (${inner}) t ORDER BY ${order}`;
 }
 
 export function toWire(entity: EntityName, row: DbRow): WireRow {
@@ -115,7 +126,7 @@ export function nextModified(now: Date, previous?: string | Date | null): Date {
   return new Date(Math.max(now.getTime(), prev + 1));
 }
 
-function splitFields(entity: EntityName, fields: Record<string, unknown>) {
+export function splitFields(entity: EntityName, fields: Record<string, unknown>) {
   const def = ENTITIES[entity];
   const data: Record<string, unknown> = {};
   const columns: Array<[string, ColumnType, unknown]> = [];
@@ -202,6 +213,105 @@ export async function loadRow(
   const lock = options.forUpdate ? ' FOR UPDATE OF t' : '';
   const rows = await q.query<DbRow>(`${selectFrom(entity)} WHERE t.id = $1 AND t.organization_id = $2${lock}`, [id, organizationId]);
   return rows[0] ? toWire(entity, rows[0]) : null;
+}
+
+/**
+ * A write computed in memory (the sync push's batches): the wire row it produces, exactly as
+ * insertRow/updateRow would return it, and the table row to store. `Version` is 0 until
+ * writePlanned takes the versions from the sequence and fills it in.
+ */
+export type PlannedWrite = { entity: EntityName; kind: 'insert' | 'update'; wire: WireRow; db: DbRow };
+
+const jsonCopy = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+
+export function planWrite(entity: EntityName, ctx: WriteContext, current: WireRow | null, id: string, fields: Record<string, unknown>): PlannedWrite {
+  const def = ENTITIES[entity];
+  // Columns an update leaves out keep their value (updateRow sets only the columns given).
+  const columnFields: Record<string, unknown> = {};
+  if (current) for (const field of Object.keys(def.columns)) columnFields[field] = current[field];
+  const { data, columns } = splitFields(entity, { ...columnFields, ...fields });
+  const db: DbRow = {
+    id,
+    organization_id: ctx.organizationId,
+    created_at_utc: current ? new Date(current.CreatedAtUtc) : ctx.now,
+    created_by_id: current ? current.CreatedById : ctx.userId,
+    modified_at_utc: current ? nextModified(ctx.now, current.ModifiedAtUtc) : ctx.now,
+    modified_by_id: ctx.userId,
+    deleted: current ? Boolean(fields.Deleted ?? current.Deleted) : false,
+    version: 0,
+    data: jsonCopy(data),
+    playlist_ids: current ? ((current.PlaylistIds as string[] | undefined) ?? []) : [],
+  };
+  for (const [column, type, value] of columns) {
+    db[column] = type === 'jsonb' ? JSON.parse(value as string) : type === 'uuid' && typeof value === 'string' ? value.toLowerCase() : (value ?? null);
+  }
+  return { entity, kind: current ? 'update' : 'insert', wire: toWire(entity, db), db };
+}
+
+const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'uuid'],
+  ['organization_id', 'uuid'],
+  ['created_at_utc', 'timestamptz'],
+  ['created_by_id', 'uuid'],
+  ['modified_at_utc', 'timestamptz'],
+  ['modified_by_id', 'uuid'],
+  ['deleted', 'boolean'],
+  ['data', 'jsonb'],
+  ['version', 'bigint'],
+];
+
+/**
+ * Stores planned writes with a handful of statements whatever their number: one sequence read
+ * for their Versions (in order), per table one INSERT of the new rows and one UPDATE of the
+ * changed ones (a row written twice is stored once, as last written), one INSERT of every
+ * revision and one prune of the revisions past REVISIONS_KEPT. Fills in each wire row's Version.
+ */
+export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const versions = (await q.query<{ v: number | string }>(`SELECT nextval('row_version') AS v FROM generate_series(1, $1::int)`, [writes.length]))
+    .map((r) => Number(r.v))
+    .sort((a, b) => a - b);
+  const last = new Map<string, { write: PlannedWrite; isNew: boolean }>();
+  for (const [i, w] of writes.entries()) {
+    w.db.version = versions[i]!;
+    w.wire.Version = versions[i]!;
+    const key = `${w.entity}:${w.db.id}`;
+    last.set(key, { write: w, isNew: w.kind === 'insert' || (last.get(key)?.isNew ?? false) });
+  }
+  for (const entity of new Set(writes.map((w) => w.entity))) {
+    const def = ENTITIES[entity];
+    const cols = [...TABLE_COLUMNS, ...Object.values(def.columns).map(([column, type]) => [column, type] as const)];
+    const recordType = cols.map(([c, t]) => `${c} ${t}`).join(', ');
+    const docs = (isNew: boolean) =>
+      [...last.values()]
+        .filter((l) => l.write.entity === entity && l.isNew === isNew)
+        .map(({ write: { db } }) => Object.fromEntries(cols.map(([c]) => [c, c === 'created_at_utc' || c === 'modified_at_utc' ? (db[c] as Date).toISOString() : (db[c] ?? null)])));
+    const inserts = docs(true);
+    if (inserts.length > 0) {
+      await q.query(
+        `INSERT INTO ${def.table} (${cols.map(([c]) => c).join(', ')}) SELECT ${cols.map(([c]) => `r.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordType})`,
+        [JSON.stringify(inserts)],
+      );
+    }
+    const updates = docs(false);
+    if (updates.length > 0) {
+      const sets = cols.filter(([c]) => !['id', 'organization_id', 'created_at_utc', 'created_by_id'].includes(c)).map(([c]) => `${c} = r.${c}`);
+      await q.query(`UPDATE ${def.table} t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordType}) WHERE t.id = r.id`, [JSON.stringify(updates)]);
+    }
+  }
+  await q.query(
+    `INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
+     SELECT r.entity, r.id, r.version, r.modified_at_utc, r.row FROM jsonb_to_recordset($1::jsonb) AS r(entity text, id uuid, version bigint, modified_at_utc timestamptz, row jsonb)`,
+    [JSON.stringify(writes.map((w) => ({ entity: w.entity, id: w.db.id, version: w.db.version, modified_at_utc: w.wire.ModifiedAtUtc, row: w.wire })))],
+  );
+  const touched = [...last.values()].map((l) => l.write);
+  await q.query(
+    `DELETE FROM row_revisions r USING (
+       SELECT entity, id, version, row_number() OVER (PARTITION BY entity, id ORDER BY version DESC) AS n
+       FROM row_revisions WHERE (entity, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))) old
+     WHERE old.n > ${REVISIONS_KEPT} AND r.entity = old.entity AND r.id = old.id AND r.version = old.version`,
+    [touched.map((w) => w.entity), touched.map((w) => w.db.id)],
+  );
 }
 
 export type BulkRow = { id: string; createdById: string | null; createdAt: Date; modifiedAt: Date; deleted?: boolean; fields: Record<string, unknown> };

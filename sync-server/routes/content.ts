@@ -4,51 +4,20 @@
 // Every call: requireSession (user + organization) → row of this organization or 404 (no body,
 // also for rows of other organizations) → permission flags of section 6 or 403 → If-Match or 412
 // with the current row → field rules or 400 with every invalid field → one transaction → the
-// change bus, after commit.
-import { randomUUID } from 'node:crypto';
+// change bus, after commit. The writes themselves are content-ops.ts (shared with the sync push),
+// mounted here one route per entry of MUTATIONS.
 import { Hono, type Context } from 'hono';
-import { permissionsFor, anyPermissions, validatePermissionEntries, type PermissionEntry, type PermissionFlags, type PermissionFlagName } from '../../src/domain/permissions.ts';
-import {
-  AnnotationCreateSchema,
-  ClipCreateSchema,
-  ClipPatchSchema,
-  NetworkCreateSchema,
-  PermissionEntriesSchema,
-  NetworkPatchSchema,
-  PlaylistClipsPatchSchema,
-  PlaylistCreateSchema,
-  PlaylistPatchSchema,
-  ProgramCreateSchema,
-  ProgramPatchSchema,
-  RecordingPatchSchema,
-  RecordingState,
-  Visibility,
-} from '../../src/protocol/entities.ts';
-import { validateInteger, validateRequired } from '../../src/domain/validators.ts';
+import { permissionsFor, anyPermissions, validatePermissionEntries, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
+import { PermissionEntriesSchema, RecordingState, Visibility } from '../../src/protocol/entities.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import { getAuth, requireSession, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
-import { boolParam, checkPrecondition, etagOf, idListParam, ifMatch, listParam, pageParams, paged, pathId, readJson, type PageParams } from '../http.ts';
-import { insertRow, loadRow, selectFrom, toWire, updateRow, type DbRow, type EntityName, type WireRow } from '../rows.ts';
+import { boolParam, etagOf, idListParam, ifMatch, listParam, pageParams, paged, pathId, readJson, type PageParams } from '../http.ts';
+import { ENTITIES, loadRow, pageOf, toWire, type DbRow, type EntityName, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { now, type AppDeps } from '../app.ts';
-import {
-  applyClipChange,
-  checkSlug,
-  clipDefaults,
-  invalid,
-  nameCheck,
-  normaliseTitle,
-  slugExists,
-  slugOwnerOfViolation,
-  titleCheck,
-} from './content-rules.ts';
-
-type ProgramRef = { id: string; network_id: string | null; slug: string | null; deleted: boolean };
-
-function flagsForProgram(auth: Auth, program: { id: string; network_id: string | null }): PermissionFlags {
-  return permissionsFor(auth.permissions, { kind: 'program', programId: program.id, networkId: program.network_id });
-}
+import { invalid, slugExists, slugOwnerOfViolation } from './content-rules.ts';
+import { directStore, flagsForProgram, MUTATIONS, orgFlags, require, type MutationOp, type ProgramRef } from './content-ops.ts';
 
 function holdsAny(flags: PermissionFlags): boolean {
   return Object.values(flags).some(Boolean);
@@ -75,49 +44,52 @@ async function programAccess(q: Queryable, auth: Auth, programId: string): Promi
   return { program, flags: flagsForProgram(auth, program) };
 }
 
-function require(flags: PermissionFlags, ...needed: PermissionFlagName[]): void {
-  if (!needed.every((f) => flags[f])) throw forbidden();
-}
-
-function orgFlags(auth: Auth): PermissionFlags {
-  return permissionsFor(auth.permissions, { kind: 'organization' });
-}
-
 function ctxOf(c: Context) {
   const deps: AppDeps = c.get('deps');
   const auth = getAuth(c);
   return { deps, auth, write: { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps) } };
 }
 
-/** Runs a write transaction and publishes its highest Version after commit; slug races → SlugExists. */
-async function commit<T extends WireRow | WireRow[]>(c: Context, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  const { deps, auth } = ctxOf(c);
-  let result: T;
-  try {
-    result = await deps.store.tx(fn);
-  } catch (err) {
-    const owner = slugOwnerOfViolation(err);
-    if (owner) throw slugExists(owner);
-    if ((err as { code?: string })?.code === '23505') throw new AppError(409);
-    throw err;
-  }
-  const rows = Array.isArray(result) ? result : [result];
-  const version = Math.max(...rows.map((r) => r.Version));
-  if (rows.length > 0) deps.bus.publish({ organizationId: auth.organizationId, version });
-  return result;
+/** A failed write's database error as the API answers it: slug races → SlugExists, other unique ids → 409. */
+export function writeConflictError(err: unknown): AppError | null {
+  const owner = slugOwnerOfViolation(err);
+  if (owner) return slugExists(owner);
+  if ((err as { code?: string })?.code === '23505') return new AppError(409);
+  return null;
 }
 
-/** Locks a live row of the organization for a write; 404 when absent, deleted or elsewhere. */
-async function lockRow(q: Queryable, entity: EntityName, auth: Auth, id: string): Promise<WireRow> {
-  const row = await loadRow(q, entity, auth.organizationId, id, { forUpdate: true });
-  if (!row || row.Deleted) throw notFound();
+/** Runs a write transaction and publishes its highest Version after commit. */
+async function commit(c: Context, fn: (q: Queryable) => Promise<WireRow>): Promise<WireRow> {
+  const { deps, auth } = ctxOf(c);
+  let row: WireRow;
+  try {
+    row = await deps.store.tx(fn);
+  } catch (err) {
+    throw writeConflictError(err) ?? err;
+  }
+  deps.bus.publish({ organizationId: auth.organizationId, version: row.Version });
   return row;
 }
 
-async function ensureNewId(q: Queryable, entity: EntityName, id: string): Promise<void> {
-  const table = { organization: 'organizations', network: 'networks', program: 'programs', playlist: 'playlists', clip: 'clips', recording: 'recordings', annotation: 'annotations' }[entity];
-  const rows = await q.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id]);
-  if (rows.length > 0) throw new AppError(409);
+/** The REST route of one shared write (content-ops.ts): parameters, If-Match, body, transaction, answer. */
+async function runMutation(c: Context, m: MutationOp) {
+  const { auth, write } = ctxOf(c);
+  m.before?.(auth);
+  const params = Object.fromEntries([...m.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => [name!, pathId(c, name!)]));
+  const expected = ifMatch(c);
+  const body: unknown = m.schema ? await readJson(c, m.schema) : undefined;
+  const row = await commit(c, (q) => m.run(directStore(q, auth, write), params, expected, body));
+  switch (m.answer) {
+    case 'row':
+      return one(c, row);
+    case 'created':
+      return one(c, row, 201);
+    case 'etag':
+      c.header('ETag', etagOf(row));
+      return c.body(null, 204);
+    case 'none':
+      return c.body(null, 204);
+  }
 }
 
 function one(c: Context, row: WireRow, status: 200 | 201 = 200) {
@@ -133,7 +105,8 @@ async function listRows(
   order: string,
   page: PageParams,
 ) {
-  const sql = `${selectFrom(entity)} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  const inner = `SELECT t.* FROM ${ENTITIES[entity].table} t WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  const sql = pageOf(entity, inner, order);
   const rows = await q.query<DbRow>(sql, params);
   return paged(rows.map((r) => toWire(entity, r)), page);
 }
@@ -184,9 +157,10 @@ async function usersWithAccess(c: Context, auth: Auth, has: (entries: Permission
 }
 
 export function contentRoutes() {
+  const app = new Hono().use('/v1/*', requireSession);
+  for (const m of MUTATIONS) app.on(m.method, m.path, (c) => runMutation(c, m));
   return (
-    new Hono()
-      .use('/v1/*', requireSession)
+    app
 
       // ── Networks ─────────────────────────────────────────────────────────────────────────
       .get('/v1/networks', async (c) => {
@@ -219,44 +193,6 @@ export function contentRoutes() {
         where.push(`t.network_id = $${params.length - 1}`, `t.id = ANY($${params.length}::uuid[])`);
         return c.json(await listRows(deps.store, 'program', where, params, 't.name, t.id', page));
       })
-      .post('/v1/networks', async (c) => {
-        const { auth, write } = ctxOf(c);
-        require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
-        const body = await readJson(c, NetworkCreateSchema);
-        assertValid([nameCheck(body.Name)]);
-        const id = body.Id?.toLowerCase() ?? randomUUID();
-        const row = await commit(c, async (q) => {
-          await ensureNewId(q, 'network', id);
-          return insertRow(q, 'network', id, write, { Name: body.Name!.trim(), Urls: { ImagePublicUrl: null } });
-        });
-        return one(c, row, 201);
-      })
-      .patch('/v1/networks/:networkId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'networkId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, NetworkPatchSchema);
-        const row = await commit(c, async (q) => {
-          const current = await lockRow(q, 'network', auth, id);
-          require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
-          checkPrecondition(expected, current);
-          if ('Name' in body) assertValid([nameCheck(body.Name)]);
-          return updateRow(q, 'network', current, write, { ...current, ...body, ...(body.Name ? { Name: body.Name.trim() } : {}) });
-        });
-        return one(c, row);
-      })
-      .delete('/v1/networks/:networkId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'networkId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const current = await lockRow(q, 'network', auth, id);
-          require(orgFlags(auth), 'HasManageOrganizationSettingsAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'network', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
-      })
 
       // ── Programs ─────────────────────────────────────────────────────────────────────────
       .get('/v1/programs', async (c) => {
@@ -278,78 +214,6 @@ export function contentRoutes() {
         const { flags } = await programAccess(deps.store, auth, id);
         if (!holdsAny(flags)) throw forbidden();
         return one(c, (await loadRow(deps.store, 'program', auth.organizationId, id))!);
-      })
-      .post('/v1/programs', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const body = await readJson(c, ProgramCreateSchema);
-        const networkId = body.NetworkId?.toLowerCase() ?? null;
-        const target = networkId ? { kind: 'network' as const, networkId } : { kind: 'organization' as const };
-        require(permissionsFor(auth.permissions, target), 'HasCreateProgramAccess');
-        assertValid([nameCheck(body.Name)]);
-        const id = body.Id?.toLowerCase() ?? randomUUID();
-        const row = await commit(c, async (q) => {
-          if (networkId) {
-            const network = await loadRow(q, 'network', auth.organizationId, networkId);
-            if (!network || network.Deleted) throw invalid('NetworkId');
-          }
-          await ensureNewId(q, 'program', id);
-          const slug = body.Slug ?? null;
-          await checkSlug(q, 'program', slug, { alwaysRequired: false, savedSlug: null, organizationId: auth.organizationId, selfId: id });
-          return insertRow(q, 'program', id, write, {
-            Name: body.Name!.trim(),
-            NetworkId: networkId,
-            Slug: slug,
-            Description: body.Description ?? null,
-            Urls: { ImagePublicUrl: null },
-          });
-        });
-        return one(c, row, 201);
-      })
-      .patch('/v1/programs/:programId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'programId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, ProgramPatchSchema);
-        const row = await commit(c, async (q) => {
-          const { flags } = await programAccess(q, auth, id);
-          const current = await lockRow(q, 'program', auth, id);
-          require(flags, 'HasContentAccess', 'HasManageSettingsAccess');
-          checkPrecondition(expected, current);
-          if ('Name' in body) assertValid([nameCheck(body.Name)]);
-          const next = { ...current, ...body };
-          if (body.Name) next.Name = body.Name.trim();
-          if ('NetworkId' in body) {
-            const networkId = body.NetworkId?.toLowerCase() ?? null;
-            if (networkId) {
-              const network = await loadRow(q, 'network', auth.organizationId, networkId);
-              if (!network || network.Deleted) throw invalid('NetworkId');
-            }
-            next.NetworkId = networkId;
-          }
-          if ('Slug' in body) {
-            await checkSlug(q, 'program', body.Slug ?? null, {
-              alwaysRequired: false,
-              savedSlug: (current.Slug as string | null) ?? null,
-              organizationId: auth.organizationId,
-              selfId: id,
-            });
-          }
-          return updateRow(q, 'program', current, write, next);
-        });
-        return one(c, row);
-      })
-      .delete('/v1/programs/:programId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'programId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const { flags } = await programAccess(q, auth, id);
-          const current = await lockRow(q, 'program', auth, id);
-          require(flags, 'HasContentAccess', 'HasManageSettingsAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'program', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
       })
 
       // ── Playlists ────────────────────────────────────────────────────────────────────────
@@ -379,91 +243,6 @@ export function contentRoutes() {
         const { flags } = await programAccess(deps.store, auth, row.ProgramId as string);
         require(flags, 'HasContentAccess');
         return one(c, row);
-      })
-      .post('/v1/programs/:programId/playlists', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const programId = pathId(c, 'programId');
-        const body = await readJson(c, PlaylistCreateSchema);
-        const id = body.Id?.toLowerCase() ?? randomUUID();
-        const row = await commit(c, async (q) => {
-          const { flags } = await programAccess(q, auth, programId);
-          require(flags, 'HasContentAccess');
-          assertValid([titleCheck(body.Title)]);
-          await ensureNewId(q, 'playlist', id);
-          const slug = body.Slug ?? null;
-          await checkSlug(q, 'playlist', slug, { alwaysRequired: false, savedSlug: null, organizationId: auth.organizationId, selfId: id });
-          return insertRow(q, 'playlist', id, write, {
-            ProgramId: programId,
-            Title: body.Title!.trim(),
-            Slug: slug,
-            Description: body.Description ?? null,
-            Visibility: body.Visibility ?? 'Private',
-            ClipIds: [],
-            Urls: { ImagePublicUrl: null },
-          });
-        });
-        return one(c, row, 201);
-      })
-      .patch('/v1/playlists/:playlistId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'playlistId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, PlaylistPatchSchema);
-        const row = await commit(c, async (q) => {
-          const current = await lockRow(q, 'playlist', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          if ('Title' in body) assertValid([titleCheck(body.Title)]);
-          if ('Slug' in body) {
-            await checkSlug(q, 'playlist', body.Slug ?? null, {
-              alwaysRequired: false,
-              savedSlug: (current.Slug as string | null) ?? null,
-              organizationId: auth.organizationId,
-              selfId: id,
-            });
-          }
-          const next = { ...current, ...body };
-          if (body.Title) next.Title = body.Title.trim();
-          return updateRow(q, 'playlist', current, write, next);
-        });
-        return one(c, row);
-      })
-      .patch('/v1/playlists/:playlistId/clips', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'playlistId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, PlaylistClipsPatchSchema);
-        const clipIds = body.ClipIds.map((x) => x.toLowerCase());
-        if (new Set(clipIds).size !== clipIds.length) throw invalid('ClipIds');
-        const row = await commit(c, async (q) => {
-          const current = await lockRow(q, 'playlist', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          // A playlist holds live clips of its own program only.
-          const found = await q.query<{ id: string }>(
-            `SELECT id FROM clips WHERE id = ANY($1::uuid[]) AND program_id = $2 AND organization_id = $3 AND NOT deleted`,
-            [clipIds, current.ProgramId, auth.organizationId],
-          );
-          if (found.length !== clipIds.length) throw invalid('ClipIds');
-          return updateRow(q, 'playlist', current, write, { ...current, ClipIds: clipIds });
-        });
-        c.header('ETag', etagOf(row));
-        return c.body(null, 204);
-      })
-      .delete('/v1/playlists/:playlistId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'playlistId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const current = await lockRow(q, 'playlist', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'playlist', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
       })
 
       // ── Clips ────────────────────────────────────────────────────────────────────────────
@@ -508,69 +287,17 @@ export function contentRoutes() {
         const page = pageParams(c);
         const includeDeleted = boolParam(c, 'includeDeleted');
         const rows = await deps.store.query<DbRow>(
-          `${selectFrom('clip')} JOIN playlists p ON p.id = $1
-           JOIN LATERAL jsonb_array_elements_text(p.clip_ids) WITH ORDINALITY AS e(clip_id, position) ON e.clip_id::uuid = t.id
-           WHERE t.organization_id = $2 ${includeDeleted ? '' : 'AND NOT t.deleted'}
-           ORDER BY e.position LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
+          pageOf(
+            'clip',
+            `SELECT t.*, e.position FROM clips t JOIN playlists p ON p.id = $1
+             JOIN LATERAL jsonb_array_elements_text(p.clip_ids) WITH ORDINALITY AS e(clip_id, position) ON e.clip_id::uuid = t.id
+             WHERE t.organization_id = $2 ${includeDeleted ? '' : 'AND NOT t.deleted'}
+             ORDER BY e.position LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
+            't.position',
+          ),
           [playlist.Id, auth.organizationId],
         );
         return c.json(paged(rows.map((r) => toWire('clip', r)), page));
-      })
-      .post('/v1/programs/:programId/clips', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const programId = pathId(c, 'programId');
-        const body = await readJson(c, ClipCreateSchema);
-        const { Id, ...fields } = body;
-        const id = Id?.toLowerCase() ?? randomUUID();
-        const row = await commit(c, async (q) => {
-          const { program, flags } = await programAccess(q, auth, programId);
-          require(flags, 'HasContentAccess');
-          await ensureNewId(q, 'clip', id);
-          const base = { ...clipDefaults(), ProgramId: programId };
-          const next = await applyClipChange(q, base, fields, {
-            organizationId: auth.organizationId,
-            clipId: id,
-            programSlug: program.slug,
-            now: write.now,
-            isNew: true,
-          });
-          return insertRow(q, 'clip', id, write, next);
-        });
-        return one(c, row, 201);
-      })
-      .patch('/v1/clips/:clipId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'clipId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, ClipPatchSchema);
-        const row = await commit(c, async (q) => {
-          const current = await lockRow(q, 'clip', auth, id);
-          const { program, flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          const next = await applyClipChange(q, current, body, {
-            organizationId: auth.organizationId,
-            clipId: id,
-            programSlug: program.slug,
-            now: write.now,
-            isNew: false,
-          });
-          return updateRow(q, 'clip', current, write, next);
-        });
-        return one(c, row);
-      })
-      .delete('/v1/clips/:clipId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'clipId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const current = await lockRow(q, 'clip', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'clip', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
       })
 
       // ── Recordings and annotations ───────────────────────────────────────────────────────
@@ -606,39 +333,6 @@ export function contentRoutes() {
         }
         return c.json(await listRows(deps.store, 'recording', where, params, 't.created_at_utc DESC, t.id', page));
       })
-      .patch('/v1/recordings/:recordingId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'recordingId');
-        const expected = ifMatch(c);
-        const body = await readJson(c, RecordingPatchSchema);
-        const row = await commit(c, async (q) => {
-          const current = await lockRow(q, 'recording', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          const next = { ...current, ...body };
-          if ('Title' in body) {
-            next.Title = normaliseTitle(body.Title);
-            assertValid([['Title', next.Title === null ? null : titleCheck(next.Title as string)[1]]]);
-          }
-          if ('Rating' in body && body.Rating !== null) assertValid([['Rating', validateInteger(body.Rating, { min: 0, max: 5 })]]);
-          return updateRow(q, 'recording', current, write, next);
-        });
-        return one(c, row);
-      })
-      .delete('/v1/recordings/:recordingId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const id = pathId(c, 'recordingId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const current = await lockRow(q, 'recording', auth, id);
-          const { flags } = await programAccess(q, auth, current.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'recording', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
-      })
       .get('/v1/recordings/:recordingId/annotations', async (c) => {
         const { deps, auth } = ctxOf(c);
         const recording = await loadRow(deps.store, 'recording', auth.organizationId, pathId(c, 'recordingId'));
@@ -650,43 +344,6 @@ export function contentRoutes() {
         params.push(recording.Id);
         where.push(`t.recording_id = $${params.length}`);
         return c.json(await listRows(deps.store, 'annotation', where, params, "(t.data->>'OffsetSeconds')::float8, t.id", page));
-      })
-      .post('/v1/recordings/:recordingId/annotations', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const recordingId = pathId(c, 'recordingId');
-        const body = await readJson(c, AnnotationCreateSchema);
-        const id = body.Id?.toLowerCase() ?? randomUUID();
-        const row = await commit(c, async (q) => {
-          const recording = await lockRow(q, 'recording', auth, recordingId);
-          const { flags } = await programAccess(q, auth, recording.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          assertValid([['Text', validateRequired(body.Text)]]);
-          await ensureNewId(q, 'annotation', id);
-          return insertRow(q, 'annotation', id, write, {
-            RecordingId: recordingId,
-            OffsetSeconds: body.OffsetSeconds,
-            DurationSeconds: body.DurationSeconds ?? null,
-            Text: body.Text.trim(),
-          });
-        });
-        return one(c, row, 201);
-      })
-      .delete('/v1/recordings/:recordingId/annotations/:annotationId', async (c) => {
-        const { auth, write } = ctxOf(c);
-        const recordingId = pathId(c, 'recordingId');
-        const annotationId = pathId(c, 'annotationId');
-        const expected = ifMatch(c);
-        await commit(c, async (q) => {
-          const recording = await loadRow(q, 'recording', auth.organizationId, recordingId);
-          if (!recording || recording.Deleted) throw notFound();
-          const current = await lockRow(q, 'annotation', auth, annotationId);
-          if (current.RecordingId !== recordingId) throw notFound();
-          const { flags } = await programAccess(q, auth, recording.ProgramId as string);
-          require(flags, 'HasContentAccess');
-          checkPrecondition(expected, current);
-          return updateRow(q, 'annotation', current, write, { ...current, Deleted: true });
-        });
-        return c.body(null, 204);
       })
 
       // ── The organization's users ─────────────────────────────────────────────────────────

@@ -1,20 +1,32 @@
-// Push: runs each queued mutation through the SAME REST handlers as an online call (so
-// permissions and validation are the API's), idempotent by mutation id.
+// Push: runs each queued mutation through the SAME operations as the REST API (routes/
+// content-ops.ts: permissions, preconditions and validation are the API's), idempotent by
+// mutation id.
 //
-//   mutation ──seen before?──yes──> the stored result, again
+//   mutation ──seen before (stored, or earlier in this batch)?──yes──> the stored result, again
 //      │ no
 //      ▼
-//   REST call with If-Match: "<base>" ──2xx──> applied
+//   API call with If-Match: "<base>" ──2xx──> applied
 //      │ 412 (+ current row)       ──400/403/404/409──> rejected (the API's errors)
 //      ▼                           ──5xx / thrown──> stop the batch here (client retries later)
 //   three-way merge against row_revisions (merge.ts)
 //      ├ nothing conflicts ──re-call with the merged fields on the current base──> merged
 //      └ conflicts ──write the non-conflicting fields, report the rest──> conflict
 //
-// Results are stored after the REST call commits; a crash in between means the call is made
-// again on retry, which the precondition and the merge turn into a no-op (same values) rather
-// than a double write.
-import type { Queryable } from '../store/store.ts';
+// How the calls run: consecutive mutations that a shared operation serves form one transaction
+// (sync/batch.ts: their rows loaded with one query per table, written with a few bulk
+// statements, results stored in the same transaction, one poke after commit). A mutation no
+// shared operation serves (the clip cut) is called over the API's router, one transaction each,
+// its result stored after the call commits; a crash in between means the call is made again on
+// retry, which the precondition and the merge turn into a no-op rather than a double write. When
+// a batch transaction fails (a slug race at the bulk write, a database error), it is rolled back
+// and its mutations are called over the router one by one instead: the same answers, slower.
+import type { Queryable, Store } from '../store/store.ts';
+import type { Auth } from '../auth.ts';
+import { AppError } from '../errors.ts';
+import { parseJsonBody } from '../http.ts';
+import { matchMutation } from '../routes/content-ops.ts';
+import type { EntityName } from '../rows.ts';
+import { BatchStore } from './batch.ts';
 import { MutationSchema, type Mutation, type MutationResult, type SyncEntity } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
@@ -22,7 +34,7 @@ import { theirChangedFields, threeWayMerge, type MergeConflict, type Revision, t
 export type Dispatch = (path: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Response>;
 
 /** row_revisions.entity of each synced table. */
-export const REVISION_ENTITY: Record<SyncEntity, string> = {
+export const REVISION_ENTITY: Record<SyncEntity, EntityName> = {
   organizations: 'organization',
   networks: 'network',
   programs: 'program',
@@ -44,14 +56,16 @@ const ROW_PATH: Partial<Record<SyncEntity, (id: string) => string>> = {
 export class PushUnauthorized extends Error {}
 
 type PushInput = {
-  store: Queryable;
+  store: Store;
   dispatch: Dispatch;
-  /** Credentials and organization of the caller, forwarded to every REST call. */
+  /** Credentials and organization of the caller, forwarded to every call over the router. */
   forward: Record<string, string>;
-  userId: string;
+  auth: Auth;
   clientId: string;
   mutations: unknown[];
   now: Date;
+  /** After each committed transaction that wrote rows: its highest Version (the poke). */
+  onCommit: (version: number) => void;
 };
 
 const MERGE_ATTEMPTS = 5;
@@ -80,9 +94,90 @@ function errorsOf(body: unknown): FieldError[] {
 }
 
 class Transient extends Error {}
+/** The batch transaction cannot answer this mutation itself: roll back, call over the router. */
+class NeedsRouter extends Error {}
+
+type Answer = { status: number; body: unknown };
+
+/** How one mutation's API calls are made: in the batch transaction, or over the router. */
+type Caller = {
+  call(method: string, path: string, body: unknown, ifMatch: string | null): Promise<Answer>;
+  /** The row as a GET of the API answers it (null: not 200). */
+  get(m: Mutation): Promise<(Row & { Id: string }) | null>;
+  revisions(m: Mutation): Promise<Revision[]>;
+};
+
+type Outcome = { result: MutationResult; written: string | null };
+
+async function revisionsOf(q: Queryable, clientId: string, m: Mutation, alsoOwn: Iterable<string> = []): Promise<Revision[]> {
+  const revs = await q.query<{ row: Row }>(`SELECT row FROM row_revisions WHERE entity = $1 AND id = $2 ORDER BY version`, [REVISION_ENTITY[m.entity], m.entityId]);
+  const own = await q.query<{ written_modified_at_utc: string }>(
+    `SELECT written_modified_at_utc FROM sync_mutations WHERE client_id = $1 AND entity_id = $2 AND written_modified_at_utc IS NOT NULL`,
+    [clientId, m.entityId],
+  );
+  const ownSet = new Set([...own.map((o) => o.written_modified_at_utc), ...alsoOwn]);
+  return revs.map(({ row }) => {
+    const modifiedAtUtc = String(row['ModifiedAtUtc']);
+    return { modifiedAtUtc, row, own: ownSet.has(modifiedAtUtc) };
+  });
+}
+
+/** Calls over the API's router (its own session check and transaction per call). */
+function routerCaller(input: PushInput): Caller {
+  const caller: Caller = {
+    async call(method, path, body, ifMatch) {
+      const headers: Record<string, string> = { ...input.forward };
+      if (body !== null && body !== undefined) headers['content-type'] = 'application/json';
+      if (ifMatch) headers['if-match'] = `"${ifMatch}"`;
+      let res: Response;
+      try {
+        res = await input.dispatch(`/api${path}`, { method, headers, ...(body !== null && body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      } catch {
+        throw new Transient();
+      }
+      if (res.status === 401) throw new PushUnauthorized();
+      if (res.status >= 500) throw new Transient();
+      return { status: res.status, body: await readJson(res) };
+    },
+    async get(m) {
+      const path = ROW_PATH[m.entity];
+      if (!path) return null;
+      const res = await caller.call('GET', path(m.entityId), null, null);
+      return res.status === 200 && isRow(res.body) ? res.body : null;
+    },
+    revisions: (m) => revisionsOf(input.store, input.clientId, m),
+  };
+  return caller;
+}
+
+/** Calls the shared operations inside the batch transaction. */
+function batchCaller(input: PushInput, unit: BatchStore, ownWritten: () => Iterable<string>): Caller {
+  return {
+    async call(method, path, body, ifMatch) {
+      try {
+        const match = matchMutation(method, path);
+        if (!match) throw new NeedsRouter();
+        const { op, params } = match;
+        op.before?.(input.auth);
+        const parsed = op.schema ? parseJsonBody(body, op.schema) : undefined;
+        const row = await unit.run(() => op.run(unit, params, ifMatch, parsed));
+        // As the route answers: no body for 204 (the playlist clips route's ETag names the row, as a GET would).
+        if (op.answer === 'none') return { status: 204, body: null };
+        return { status: op.answer === 'created' ? 201 : 200, body: row };
+      } catch (err) {
+        if (err instanceof AppError) return { status: err.status, body: err.body ?? null };
+        throw err;
+      }
+    },
+    get() {
+      // Only a create answered 409 asks (rare): the router's GET applies the read rules.
+      throw new NeedsRouter();
+    },
+    revisions: async (m) => revisionsOf(unit.q, input.clientId, m, ownWritten()),
+  };
+}
 
 export async function processPush(input: PushInput): Promise<MutationResult[]> {
-  const results: MutationResult[] = [];
   const ids = input.mutations.map((m) => (m as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
   const uuidIds = ids.filter((id) => MutationSchema.shape.id.safeParse(id).success);
   const stored = new Map<string, { user_id: string; result: MutationResult }>();
@@ -94,101 +189,179 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
     for (const r of rows) stored.set(r.id, r);
   }
 
-  const chain = new Map<string, { base: string | null; written: string }>();
-  for (const raw of input.mutations) {
+  // Segments: consecutive mutations the batch transaction serves, or one the router serves.
+  type Item = { raw: unknown; m: Mutation | null; router: boolean };
+  const items: Item[] = input.mutations.map((raw) => {
     const parsed = MutationSchema.safeParse(raw);
-    const rawId = (raw as { id?: unknown } | null)?.id;
-    if (!parsed.success) {
-      results.push(
-        rejected(typeof rawId === 'string' ? rawId : '', 400, parsed.error.issues.map((i) => ({ Field: i.path.join('.'), Code: 'invalid', Message: i.message }))),
-      );
-      continue;
-    }
-    const m = parsed.data;
-    const seen = stored.get(m.id);
-    if (seen) {
-      results.push(seen.user_id === input.userId ? seen.result : rejected(m.id, 409, []));
-      continue;
-    }
-    // A mutation made on top of an earlier one of this batch that applied exactly (base + its
-    // fields = the row it wrote) really has that row as its base: send it so (saves a 412).
-    const link = chain.get(m.entityId);
-    const effective = link && link.base === m.baseModifiedAtUtc ? { ...m, baseModifiedAtUtc: link.written } : m;
-    let outcome: { result: MutationResult; written: string | null };
+    if (!parsed.success) return { raw, m: null, router: false };
+    let router = false;
     try {
-      outcome = await execute(input, effective);
-    } catch (err) {
-      if (err instanceof Transient) break;
-      throw err;
+      router = matchMutation(parsed.data.method, parsed.data.path) === null;
+    } catch {
+      router = false; // a path parameter that names no row: the shared operation answers 404
     }
-    await input.store.query(
-      `INSERT INTO sync_mutations (id, client_id, user_id, entity, entity_id, result, written_modified_at_utc, processed_at_utc)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
-      [m.id, input.clientId, input.userId, m.entity, m.entityId, JSON.stringify(outcome.result), outcome.written, input.now],
-    );
-    results.push(outcome.result);
-    if (outcome.result.status === 'applied' && outcome.written) chain.set(m.entityId, { base: m.baseModifiedAtUtc, written: outcome.written });
-    else chain.delete(m.entityId);
+    return { raw, m: parsed.data, router };
+  });
+  const segments: Item[][] = [];
+  for (const item of items) {
+    const last = segments[segments.length - 1];
+    if (item.router || !last || last[0]!.router) segments.push([item]);
+    else last.push(item);
+  }
+
+  const results: MutationResult[] = [];
+  const chain = new Map<string, { base: string | null; written: string }>();
+  const session = { input, stored, chain };
+  for (const segment of segments) {
+    const before = new Map(chain);
+    const beforeStored = new Map(stored);
+    if (!segment[0]!.router) {
+      try {
+        results.push(...(await inTransaction(session, segment)));
+        continue;
+      } catch (err) {
+        if (err instanceof PushUnauthorized) throw err;
+        // Rolled back: the same mutations over the router, one by one.
+        chain.clear();
+        for (const [k, v] of before) chain.set(k, v);
+        stored.clear();
+        for (const [k, v] of beforeStored) stored.set(k, v);
+      }
+    }
+    const { done, stop } = await overRouter(session, segment);
+    results.push(...done);
+    if (stop) break;
   }
   return results;
 }
 
-async function call(input: PushInput, method: string, path: string, body: unknown, ifMatch: string | null): Promise<Response> {
-  const headers: Record<string, string> = { ...input.forward };
-  if (body !== null && body !== undefined) headers['content-type'] = 'application/json';
-  if (ifMatch) headers['if-match'] = `"${ifMatch}"`;
-  let res: Response;
-  try {
-    res = await input.dispatch(`/api${path}`, { method, headers, ...(body !== null && body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  } catch {
-    throw new Transient();
+type Session = {
+  input: PushInput;
+  stored: Map<string, { user_id: string; result: MutationResult }>;
+  chain: Map<string, { base: string | null; written: string }>;
+};
+
+/** The answer without a call (unreadable or already processed), or the mutation to run as sent. */
+function prepare(s: Session, raw: unknown): { answer: MutationResult } | { m: Mutation } {
+  const parsed = MutationSchema.safeParse(raw);
+  const rawId = (raw as { id?: unknown } | null)?.id;
+  if (!parsed.success) {
+    return {
+      answer: rejected(typeof rawId === 'string' ? rawId : '', 400, parsed.error.issues.map((i) => ({ Field: i.path.join('.'), Code: 'invalid', Message: i.message }))),
+    };
   }
-  if (res.status === 401) throw new PushUnauthorized();
-  if (res.status >= 500) throw new Transient();
-  return res;
+  const m = parsed.data;
+  const seen = s.stored.get(m.id);
+  if (seen) return { answer: seen.user_id === s.input.auth.user.Id ? seen.result : rejected(m.id, 409, []) };
+  // A mutation made on top of an earlier one of this batch that applied exactly (base + its
+  // fields = the row it wrote) really has that row as its base: send it so (saves a 412).
+  const link = s.chain.get(m.entityId);
+  return { m: link && link.base === m.baseModifiedAtUtc ? { ...m, baseModifiedAtUtc: link.written } : m };
 }
 
-/** The row after a successful write: from the response, else a GET of the row. */
-async function rowAfter(input: PushInput, m: Mutation, body: unknown): Promise<(Row & { Id: string }) | null> {
-  if (isRow(body) && body.Id.toLowerCase() === m.entityId.toLowerCase()) return body;
-  const path = ROW_PATH[m.entity];
-  if (!path || m.method === 'DELETE') return null;
-  const res = await call(input, 'GET', path(m.entityId), null, null);
-  if (res.status !== 200) return null;
-  const got = await readJson(res);
-  return isRow(got) ? got : null;
+function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome): void {
+  s.stored.set(m.id, { user_id: s.input.auth.user.Id, result: outcome.result });
+  if (outcome.result.status === 'applied' && outcome.written) s.chain.set(m.entityId, { base: original.baseModifiedAtUtc, written: outcome.written });
+  else s.chain.delete(m.entityId);
 }
 
-async function revisionsOf(input: PushInput, m: Mutation): Promise<Revision[]> {
-  const revs = await input.store.query<{ row: Row }>(`SELECT row FROM row_revisions WHERE entity = $1 AND id = $2 ORDER BY version`, [
-    REVISION_ENTITY[m.entity],
-    m.entityId,
-  ]);
-  const own = await input.store.query<{ written_modified_at_utc: string }>(
-    `SELECT written_modified_at_utc FROM sync_mutations WHERE client_id = $1 AND entity_id = $2 AND written_modified_at_utc IS NOT NULL`,
-    [input.clientId, m.entityId],
-  );
-  const ownSet = new Set(own.map((o) => o.written_modified_at_utc));
-  return revs.map(({ row }) => {
-    const modifiedAtUtc = String(row['ModifiedAtUtc']);
-    return { modifiedAtUtc, row, own: ownSet.has(modifiedAtUtc) };
+const STORE_RESULT = `INSERT INTO sync_mutations (id, client_id, user_id, entity, entity_id, result, written_modified_at_utc, processed_at_utc)`;
+
+async function inTransaction(s: Session, segment: Array<{ raw: unknown; m: Mutation | null }>): Promise<MutationResult[]> {
+  const { input } = s;
+  const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now };
+  const { results, version } = await input.store.tx(async (q) => {
+    const unit = new BatchStore(q, input.auth, write);
+    await unit.preload(segment.flatMap((i) => (i.m ? [{ entity: REVISION_ENTITY[i.m.entity], id: i.m.entityId.toLowerCase() }] : [])));
+    const done: Array<{ m: Mutation; outcome: Outcome }> = [];
+    const caller = batchCaller(input, unit, () => done.flatMap((d) => (d.outcome.written ? [d.outcome.written] : [])));
+    const out: MutationResult[] = [];
+    for (const { raw } of segment) {
+      const prepared = prepare(s, raw);
+      if ('answer' in prepared) {
+        out.push(prepared.answer);
+        continue;
+      }
+      const outcome = await execute(caller, input.auth.user.Id, prepared.m);
+      done.push({ m: prepared.m, outcome });
+      remember(s, prepared.m, raw as Mutation, outcome);
+      out.push(outcome.result);
+    }
+    await unit.flush();
+    if (done.length > 0) {
+      await q.query(
+        `${STORE_RESULT}
+         SELECT r.id, $1, $2, r.entity, r.entity_id, r.result, r.written, $3
+         FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, entity text, entity_id text, result jsonb, written text)
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          input.clientId,
+          input.auth.user.Id,
+          input.now,
+          JSON.stringify(done.map(({ m, outcome }) => ({ id: m.id, entity: m.entity, entity_id: m.entityId, result: outcome.result, written: outcome.written }))),
+        ],
+      );
+    }
+    return { results: out, version: unit.maxVersion };
   });
+  if (version > 0) input.onCommit(version);
+  return results;
 }
 
-async function execute(input: PushInput, m: Mutation): Promise<{ result: MutationResult; written: string | null }> {
+async function overRouter(s: Session, segment: Array<{ raw: unknown }>): Promise<{ done: MutationResult[]; stop: boolean }> {
+  const { input } = s;
+  const caller = routerCaller(input);
+  const done: MutationResult[] = [];
+  for (const { raw } of segment) {
+    const prepared = prepare(s, raw);
+    if ('answer' in prepared) {
+      done.push(prepared.answer);
+      continue;
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await execute(caller, input.auth.user.Id, prepared.m);
+    } catch (err) {
+      if (err instanceof Transient) return { done, stop: true };
+      throw err;
+    }
+    const m = prepared.m;
+    await input.store.query(`${STORE_RESULT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, [
+      m.id,
+      input.clientId,
+      input.auth.user.Id,
+      m.entity,
+      m.entityId,
+      JSON.stringify(outcome.result),
+      outcome.written,
+      input.now,
+    ]);
+    remember(s, m, raw as Mutation, outcome);
+    done.push(outcome.result);
+  }
+  return { done, stop: false };
+}
+
+/** The row after a successful write: from the answer, else as the API's GET shows it. */
+async function rowAfter(caller: Caller, m: Mutation, body: unknown): Promise<(Row & { Id: string }) | null> {
+  if (isRow(body) && body.Id.toLowerCase() === m.entityId.toLowerCase()) return body;
+  if (m.method === 'DELETE') return null;
+  return caller.get(m);
+}
+
+async function execute(caller: Caller, userId: string, m: Mutation): Promise<Outcome> {
   if (m.method !== 'POST' && !m.path.toLowerCase().includes(m.entityId.toLowerCase())) {
     return { result: rejected(m.id, 400, [{ Field: 'path', Code: 'invalid', Message: 'The path does not name the row of the mutation' }]), written: null };
   }
-  let res = await call(input, m.method, m.path, m.body, m.baseModifiedAtUtc);
-  let body = await readJson(res);
+  let res = await caller.call(m.method, m.path, m.body, m.baseModifiedAtUtc);
   let merged = false;
   let conflicts: MergeConflict[] = [];
 
   for (let attempt = 0; res.status === 412; attempt++) {
-    if (!isRow(body) || attempt >= MERGE_ATTEMPTS) throw new Transient(); // the row keeps changing: later
-    const current = body;
+    if (!isRow(res.body) || attempt >= MERGE_ATTEMPTS) throw new Transient(); // the row keeps changing: later
+    const current = res.body;
     const base = m.baseModifiedAtUtc ?? '';
-    const revisions = await revisionsOf(input, m);
+    const revisions = await caller.revisions(m);
     let patch: Row | null;
     if (m.method === 'DELETE') {
       // A delete over someone else's edit conflicts on the row's existence; over nothing (or only
@@ -210,12 +383,11 @@ async function execute(input: PushInput, m: Mutation): Promise<{ result: Mutatio
           : { mutationId: m.id, status: 'merged', row: current };
       return { result, written: null };
     }
-    res = await call(input, m.method, m.path, m.method === 'DELETE' ? null : patch, String(current['ModifiedAtUtc']));
-    body = await readJson(res);
+    res = await caller.call(m.method, m.path, m.method === 'DELETE' ? null : patch, String(current['ModifiedAtUtc']));
   }
 
   if (res.status >= 200 && res.status < 300) {
-    const row = await rowAfter(input, m, body);
+    const row = await rowAfter(caller, m, res.body);
     // Only a write of the row itself is recorded as this client's revision (a cut is stored
     // beside the clip and leaves the clip row as it was).
     const touchesRow = !m.path.startsWith('/internal/');
@@ -228,14 +400,14 @@ async function execute(input: PushInput, m: Mutation): Promise<{ result: Mutatio
   }
   if (res.status === 409 && m.method === 'POST') {
     // The Id exists: our own create whose answer was lost (applied), or someone else's row.
-    const row = await rowAfter(input, m, null);
-    if (row && row['CreatedById'] === input.userId) return { result: { mutationId: m.id, status: 'applied', row }, written: null };
+    const row = await rowAfter(caller, m, null);
+    if (row && row['CreatedById'] === userId) return { result: { mutationId: m.id, status: 'applied', row }, written: null };
   }
   if (res.status === 404 && m.method === 'DELETE') {
     // Already gone (an earlier attempt whose answer was lost, or someone else deleted it).
     return { result: { mutationId: m.id, status: 'applied', row: null }, written: null };
   }
-  return { result: rejected(m.id, res.status, errorsOf(body)), written: null };
+  return { result: rejected(m.id, res.status, errorsOf(res.body)), written: null };
 }
 
 function toWireConflict(c: { field: string; base: unknown; mine: unknown; theirs: unknown }) {

@@ -1,4 +1,4 @@
-// /api/sync: push (queued mutations through the REST handlers), pull (rows by Version) and
+// /api/sync: push (queued mutations through the REST API's own operations), pull (rows by Version) and
 // events (server-sent pokes after each commit). Mounted in createApp with one line.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -66,10 +66,11 @@ export function syncRoutes(deps: AppDeps) {
             store: deps.store,
             dispatch,
             forward,
-            userId: auth.user.Id,
+            auth,
             clientId,
             mutations,
             now: deps.clock ? deps.clock() : new Date(),
+            onCommit: (version) => deps.bus.publish({ organizationId: auth.organizationId, version }),
           }),
         );
       clientQueues.set(clientId, run);

@@ -1,0 +1,166 @@
+// The storage of a push batch: the shared content operations (routes/content-ops.ts) run against
+// it exactly as the REST routes run against directStore, but with a handful of set-based
+// statements per batch instead of several round trips per mutation.
+//
+//   preload: the batch's rows, locked (one SELECT … = ANY($1) FOR UPDATE per table, clips with
+//            their PlaylistIds from one join), and the organization's programs
+//   run:     each operation reads and writes the in-memory rows; its writes are kept only if it
+//            succeeds (a rejected mutation leaves nothing behind)
+//   flush:   rows.ts writePlanned (Versions, bulk INSERT/UPDATE, revisions, prune) before any
+//            rule read (q) and at the end, so every read sees the batch's earlier writes
+import type { Auth } from '../auth.ts';
+import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
+import { ENTITIES, planWrite, toWire, writePlanned, type DbRow, type EntityName, type PlannedWrite, type WireRow, type WriteContext } from '../rows.ts';
+import type { Queryable } from '../store/store.ts';
+
+const key = (entity: EntityName, id: string) => `${entity}:${id}`;
+
+/** Clip rows with their PlaylistIds (same order as rows.ts selectFrom: playlist title, then id).
+ * A playlist holds clips of its own organization only (the playlist clips route checks). */
+async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<DbRow[]> {
+  const rows = await q.query<DbRow>(`SELECT t.* FROM clips t WHERE t.id = ANY($1::uuid[]) ORDER BY t.id${lock ? ' FOR UPDATE' : ''}`, [ids]);
+  if (rows.length === 0) return rows;
+  const memberships = await q.query<{ clip_id: string; playlist_id: string }>(
+    `SELECT e.clip_id, p.id AS playlist_id FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
+     WHERE p.organization_id = $2 AND e.clip_id = ANY($1::text[]) AND NOT p.deleted ORDER BY p.title, p.id`,
+    [rows.map((r) => r.id), organizationId],
+  );
+  const byClip = new Map<string, string[]>();
+  for (const m of memberships) {
+    const list = byClip.get(m.clip_id) ?? [];
+    if (!list.includes(m.playlist_id)) list.push(m.playlist_id);
+    byClip.set(m.clip_id, list);
+  }
+  for (const r of rows) r.playlist_ids = byClip.get(r.id) ?? [];
+  return rows;
+}
+
+export class BatchStore implements OpStore {
+  readonly q: Queryable;
+  /** Every row read or written in this batch, as it now is (null: no row with this Id anywhere). */
+  private readonly rows = new Map<string, { row: WireRow | null; exists: boolean }>();
+  private programs: Map<string, ProgramRef> | null = null;
+  /** Written by earlier operations, not yet stored. */
+  private pending: PlannedWrite[] = [];
+  /** Written by the running operation; kept only if it succeeds. */
+  private staged: PlannedWrite[] = [];
+  /** Clips whose PlaylistIds are known to follow every playlist write of the batch. */
+  private freshClips = new Set<string>();
+  private playlistsWritten = false;
+  /** Highest Version written (for the poke after commit). */
+  maxVersion = 0;
+  readonly written: PlannedWrite[] = [];
+
+  constructor(
+    private readonly tx: Queryable,
+    readonly auth: Auth,
+    readonly write: WriteContext,
+  ) {
+    this.q = { query: async (sql, params) => (await this.flush(), this.tx.query(sql, params)) };
+  }
+
+  /** Loads and locks the rows the batch names, one statement per table. */
+  async preload(targets: ReadonlyArray<{ entity: EntityName; id: string }>): Promise<void> {
+    const byEntity = new Map<EntityName, Set<string>>();
+    for (const t of targets) {
+      if (this.rows.has(key(t.entity, t.id))) continue;
+      const set = byEntity.get(t.entity) ?? new Set();
+      set.add(t.id);
+      byEntity.set(t.entity, set);
+    }
+    for (const [entity, idSet] of byEntity) await this.load(entity, [...idSet]);
+  }
+
+  private async load(entity: EntityName, ids: string[]): Promise<void> {
+    const rows =
+      entity === 'clip'
+        ? await loadClips(this.tx, this.auth.organizationId, ids, true)
+        : await this.tx.query<DbRow>(`SELECT t.* FROM ${ENTITIES[entity].table} t WHERE t.id = ANY($1::uuid[]) ORDER BY t.id FOR UPDATE`, [ids]);
+    for (const id of ids) this.rows.set(key(entity, id), { row: null, exists: false });
+    for (const r of rows) {
+      this.rows.set(key(entity, r.id), { row: r.organization_id === this.auth.organizationId ? toWire(entity, r) : null, exists: true });
+      if (entity === 'clip') this.freshClips.add(r.id);
+    }
+  }
+
+  private async known(entity: EntityName, id: string) {
+    const k = key(entity, id);
+    let entry = this.rows.get(k);
+    if (!entry) {
+      await this.load(entity, [id]);
+      entry = this.rows.get(k)!;
+    } else if (entity === 'clip' && entry.row && this.playlistsWritten && !this.freshClips.has(id)) {
+      // A playlist of this batch changed its clips since the row was read: take PlaylistIds anew.
+      await this.flush();
+      const [db] = await loadClips(this.tx, this.auth.organizationId, [id], false);
+      if (db) entry = { row: { ...entry.row, PlaylistIds: db.playlist_ids ?? [] }, exists: true };
+      this.rows.set(k, entry);
+      this.freshClips.add(id);
+    }
+    return entry;
+  }
+
+  async row(entity: EntityName, id: string): Promise<WireRow | null> {
+    return (await this.known(entity, id)).row;
+  }
+
+  async exists(entity: EntityName, id: string): Promise<boolean> {
+    return (await this.known(entity, id)).exists;
+  }
+
+  async program(id: string): Promise<ProgramRef | null> {
+    const written = this.rows.get(key('program', id));
+    if (written) {
+      const r = written.row;
+      return r ? { id: r.Id, network_id: (r.NetworkId as string | null) ?? null, slug: (r.Slug as string | null) ?? null, deleted: r.Deleted } : null;
+    }
+    if (!this.programs) {
+      const all = await this.tx.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE organization_id = $1`, [this.auth.organizationId]);
+      this.programs = new Map(all.map((p) => [p.id, p]));
+    }
+    return this.programs.get(id) ?? null;
+  }
+
+  insert(entity: EntityName, id: string, fields: Record<string, unknown>): Promise<WireRow> {
+    return Promise.resolve(this.stage(planWrite(entity, this.write, null, id, fields)));
+  }
+
+  update(entity: EntityName, current: WireRow, next: Record<string, unknown>): Promise<WireRow> {
+    return Promise.resolve(this.stage(planWrite(entity, this.write, current, current.Id, next)));
+  }
+
+  private stage(w: PlannedWrite): WireRow {
+    this.staged.push(w);
+    return w.wire;
+  }
+
+  /** Runs one operation: its writes join the batch when it resolves and are dropped when it throws. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    this.staged = [];
+    try {
+      const out = await fn();
+      for (const w of this.staged) {
+        this.pending.push(w);
+        this.written.push(w);
+        this.rows.set(key(w.entity, w.db.id), { row: w.wire, exists: true });
+        if (w.entity === 'playlist') {
+          this.playlistsWritten = true;
+          this.freshClips.clear();
+        }
+        if (w.entity === 'clip') this.freshClips.add(w.db.id);
+      }
+      return out;
+    } finally {
+      this.staged = [];
+    }
+  }
+
+  /** Stores the writes made so far (their Versions are known afterwards). */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const writes = this.pending;
+    this.pending = [];
+    await writePlanned(this.tx, writes);
+    for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
+  }
+}
