@@ -2,6 +2,7 @@
 import { normalizeRecording } from '../domain/recording.ts';
 import { relativeTime as relativeBucket } from '../domain/timing.ts';
 import { m } from '../paraglide/messages.js';
+import { getLocale } from './i18n.ts';
 import type { Recording } from '../protocol/entities.ts';
 
 export function visibilityLabel(v: string | null | undefined): string {
@@ -42,4 +43,14 @@ export { formatDuration as formatSeconds } from '../domain/time.ts';
 export function relativeTime(fromMs: number, nowMs: number, locale: string): string {
   const { value, unit } = relativeBucket(fromMs, nowMs);
   return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(value, unit);
+}
+
+/** A date and time in the interface language (not the browser's). */
+export function formatDateTime(at: string | number, locale: string = getLocale()): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+}
+
+/** A time of day in the interface language. */
+export function formatTime(at: string | number, locale: string = getLocale()): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(at));
 }

@@ -68,5 +68,22 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await page.getByRole('menuitem', { name: 'Contact support' }).click();
     await expect(page.getByRole('dialog', { name: 'Contact support' })).toBeVisible();
     await noViolations(page, 'contact dialog');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Contact support' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Log out' })).toBeVisible();
+    await noViolations(page, 'log-out dialog');
+    await page.getByRole('alertdialog', { name: 'Log out' }).getByRole('button', { name: 'Cancel' }).click();
+
+    // The other organization has never been downloaded to this browser.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.context().setOffline(true);
+    await page.goto('/');
+    await page.getByRole('link', { name: /Castaway Podcasts/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Not yet available offline' })).toBeVisible();
+    await noViolations(page, 'not yet available offline');
+    await page.context().setOffline(false);
   });
 }

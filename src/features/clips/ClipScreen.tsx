@@ -10,7 +10,7 @@ import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
-import { formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
+import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
 import { Link, navigate } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
@@ -324,7 +324,7 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
         <dd>
           {visibilityLabel(clip.Visibility)}
           {clip.ScheduledVisibility && clip.VisibleAtUtc && (
-            <span className="muted"> → {visibilityLabel(clip.ScheduledVisibility)} · {new Date(clip.VisibleAtUtc).toLocaleString()}</span>
+            <span className="muted"> → {visibilityLabel(clip.ScheduledVisibility)} · {formatDateTime(clip.VisibleAtUtc)}</span>
           )}
         </dd>
         <dt>{m.app_clip_duration()}</dt>

@@ -9,7 +9,7 @@ import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
 import { addAnnotation, deleteAnnotation, updateRecording } from '../../db/writes.ts';
 import { asAnnotation, asRecording, live, useRow } from '../../lib/rows.ts';
-import { formatSeconds, recordingStateLabel } from '../../lib/labels.ts';
+import { formatDateTime, formatSeconds, formatTime, recordingStateLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
 import { Link } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
@@ -106,7 +106,7 @@ function RecordingEditor({ recording, back }: { recording: Recording; back: stri
             <dd>{formatSeconds(recording.DurationSeconds)}</dd>
           </dl>
           {recording.CaptureStartUtc && (
-            <p className="muted">{m.app_recording_captured({ start: new Date(recording.CaptureStartUtc).toLocaleString(), end: recording.CaptureEndUtc ? new Date(recording.CaptureEndUtc).toLocaleTimeString() : '…' })}</p>
+            <p className="muted">{m.app_recording_captured({ start: formatDateTime(recording.CaptureStartUtc), end: recording.CaptureEndUtc ? formatTime(recording.CaptureEndUtc) : '…' })}</p>
           )}
         </aside>
       </div>

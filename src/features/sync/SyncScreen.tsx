@@ -8,7 +8,7 @@ import { keepMine, keepTheirs, resolveFields } from '../../db/conflicts.ts';
 import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
-import { relativeTime } from '../../lib/labels.ts';
+import { formatDateTime, relativeTime } from '../../lib/labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { useUserName } from './conflict-authors.ts';
@@ -55,7 +55,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
   const who = authorId !== null && session?.User?.Id === authorId ? session.User.Name : (cachedName ?? m.app_conflict_someone());
   const atMs = typeof at === 'string' ? Date.parse(at) : NaN;
   const when = Number.isNaN(atMs) ? '' : relativeTime(atMs, Date.now(), getLocale());
-  const exactly = Number.isNaN(atMs) ? '' : new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(atMs);
+  const exactly = Number.isNaN(atMs) ? '' : formatDateTime(atMs);
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
   return (
     <div className="conflict">
