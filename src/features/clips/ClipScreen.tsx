@@ -265,12 +265,14 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       </div>
       <section className="card" aria-labelledby="clip-audio">
         <h2 id="clip-audio">{m.app_clip_audio()}</h2>
-        <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
+        <Suspense fallback={null}>
           <ClipUpload organizationId={organizationId} clipId={clip.Id} />
-          {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
-            <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }} onSaveCut={(edit) => void saveCut(clip.Id, edit)} />
-          )}
         </Suspense>
+        {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
+          <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
+            <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }} onSaveCut={(edit) => void saveCut(clip.Id, edit)} />
+          </Suspense>
+        )}
       </section>
       <ConfirmDialog
         open={confirmDelete}

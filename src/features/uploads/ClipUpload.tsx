@@ -11,6 +11,8 @@ import { m } from '../../paraglide/messages.js';
 import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
 
+const FILL: Record<UploadRecord['state'], string> = { queued: 'var(--brand)', uploading: 'var(--brand)', done: 'var(--success)', failed: 'var(--danger)' };
+
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 function subscribeOnline(onChange: () => void): () => void {
@@ -43,9 +45,9 @@ function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={text}
-        style={{ height: '0.5rem', borderRadius: '0.25rem', background: 'var(--border, #ddd)', overflow: 'hidden' }}
+        style={{ height: '0.5rem', borderRadius: '0.25rem', background: 'var(--border)', overflow: 'hidden' }}
       >
-        <div style={{ width: `${percent}%`, height: '100%', background: upload.state === 'failed' ? 'var(--danger, #b00)' : 'var(--accent, #2563eb)' }} />
+        <div style={{ width: `${percent}%`, height: '100%', background: FILL[upload.state] }} />
       </div>
       <p className={upload.state === 'failed' ? 'alert alert-danger' : 'muted'} role={upload.state === 'failed' ? 'alert' : 'status'}>
         <strong>{upload.fileName}</strong> {text}
@@ -86,7 +88,7 @@ export function ClipUpload({ organizationId, clipId }: { organizationId: string;
       </label>
       {error && <p role="alert" className="alert alert-danger">{error}</p>}
       {uploads && uploads.length > 0 && (
-        <ul className="upload-list" aria-label={m.media_upload_list()}>
+        <ul className="upload-list" aria-label={m.media_upload_list()} style={{ listStyle: 'none', padding: 0 }}>
           {uploads.map((u) => (
             <UploadRow key={u.id} upload={u} online={online} />
           ))}
