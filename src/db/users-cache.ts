@@ -27,7 +27,3 @@ export async function missingProfileIds(ids: readonly string[]): Promise<string[
   const found = await usersDb.profiles.bulkGet(unique);
   return unique.filter((_, i) => found[i] === undefined);
 }
-
-export async function clearProfiles(): Promise<void> {
-  await usersDb.profiles.clear();
-}

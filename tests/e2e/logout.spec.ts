@@ -31,6 +31,26 @@ test('log-out warns about unsent edits, then clears the device for the next user
     await cache.put('/__castaway/waveforms/x/index.json', new Response('{}'));
   });
 
+  // A name the device learnt for the conflict screen (src/db/users-cache.ts: Dexie version 1 is
+  // IndexedDB version 10).
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open('castaway-users', 10);
+        req.onupgradeneeded = () => req.result.createObjectStore('profiles', { keyPath: 'Id' });
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const tx = req.result.transaction('profiles', 'readwrite');
+          tx.objectStore('profiles').put({ Id: '00000000-0000-4000-8000-000000000002', Name: 'Pat Producer', FirstName: 'Pat', ImageUrl: null, fetchedAt: 1 });
+          tx.oncomplete = () => {
+            req.result.close();
+            resolve();
+          };
+        };
+      }),
+  );
+  expect((await indexedDbCounts(page, 'castaway-users'))['profiles']).toBe(1);
+
   await context.setOffline(true);
   await page.getByLabel('Title', { exact: true }).fill('Unsent when the user logs out');
   await page.getByRole('button', { name: 'Apply' }).click();
@@ -56,6 +76,12 @@ test('log-out warns about unsent edits, then clears the device for the next user
   const afterLogout = await indexedDbCounts(page, 'castaway');
   for (const table of [...SYNCED, 'outbox', 'shadows', 'conflicts', 'needsAttention', 'syncState', 'permissions']) {
     expect(afterLogout[table] ?? 0, `${table} rows after log-out`).toBe(0);
+  }
+  // Every other database of the studio on this device (cached user names, kept uploads) is empty too.
+  const databases = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
+  expect(databases).toContain('castaway-users');
+  for (const name of databases.filter((n) => n.startsWith('castaway') && n !== 'castaway')) {
+    for (const [table, rows] of Object.entries(await indexedDbCounts(page, name))) expect(rows, `${name}.${table} rows after log-out`).toBe(0);
   }
   expect(await cacheNames(page)).not.toContain('castaway-waveforms-v1');
   expect(await page.evaluate(() => localStorage.getItem('castaway.session'))).toBeNull();
