@@ -1,6 +1,7 @@
 // Issue 6, "Uploads that survive a flaky link": a file picked offline is kept in IndexedDB, shown
 // queued with a progress bar, survives a reload, and is uploaded when the network returns; the
 // clip then reaches Ready on the server. Cancel forgets the file; a file the rules refuse is never queued.
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -77,4 +78,34 @@ test('cancel forgets a queued file, and a file type the rules refuse is never qu
   await context.setOffline(false);
   await page.waitForTimeout(1500);
   expect((await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State).toBe(before.State);
+});
+
+test('an upload cut by a reload resumes from the bytes the server already has, not from zero', async ({ page }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 10);
+  // A slow uplink (256 KiB/s): the 2 MB file takes about 8 s, long enough to reload in the middle.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
+  const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' });
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThanOrEqual(30);
+  const before = Number(await bar.getAttribute('aria-valuenow'));
+  expect(before).toBeLessThan(100);
+
+  // The next PATCH is the one after the reload: tus-js-client asks the server (HEAD) where to go on.
+  const resumed = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/internal/uploads/'), { timeout: 30_000 });
+  await page.reload();
+  await expect(bar).toBeVisible();
+  const size = readFileSync(resolve(fixtures, 'speech-12s-stereo.wav')).length;
+  const offset = Number((await resumed).headers()['upload-offset']);
+  expect(offset).toBeGreaterThan(size * 0.2);
+  expect(offset).toBeLessThan(size);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect
+    .poll(async () => (await apiGet<{ State: string; UploadedAudioFileName: string }>(page, `/v1/clips/${clipId}`, organizationId)), { timeout: 30_000 })
+    .toMatchObject({ State: 'Ready', UploadedAudioFileName: 'speech-12s-stereo.wav' });
+  const served = await page.request.get(`/api/media/clips/${clipId}/audio`, { headers: { 'x-organization-id': organizationId } });
+  expect((await served.body()).equals(readFileSync(resolve(fixtures, 'speech-12s-stereo.wav')))).toBe(true);
 });
