@@ -47,45 +47,86 @@ type FfmpegCore = {
 /** Where the PCM the running ffmpeg command writes goes (one command at a time: exec is synchronous). */
 let pcmSink: ((bytes: Uint8Array) => void) | null = null;
 let ffmpegErrors: string[] = [];
-let corePromise: Promise<FfmpegCore> | null = null;
 
-async function loadCore(): Promise<FfmpegCore> {
+/**
+ * FFmpeg's WebAssembly build leaks a little memory on every command and, with its fixed 32 MiB heap,
+ * fails after about 160 of them ("memory access out of bounds", or hangs). So commands run on a
+ * core that is replaced by a fresh one after RECYCLE_AFTER_RUNS; the module is compiled once and
+ * a new instance takes milliseconds. A spare is kept ready so the swap stays synchronous.
+ */
+export const RECYCLE_AFTER_RUNS = 48;
+
+async function loadCoreFactory(): Promise<() => Promise<FfmpegCore>> {
   const require = createRequire(import.meta.url);
   const script = join(dirname(require.resolve('@ffmpeg/core')), '../esm/ffmpeg-core.js');
-  const wasmBinary = await readFile(join(dirname(script), 'ffmpeg-core.wasm'));
+  const compiled = await WebAssembly.compile(await readFile(join(dirname(script), 'ffmpeg-core.wasm')));
   const mod = (await import(pathToFileURL(script).href)) as { default: (m: object) => Promise<FfmpegCore> };
-  // The worker build reads self.location.href once, synchronously, when the factory starts.
-  const g = globalThis as { self?: unknown };
-  const hadSelf = 'self' in g;
-  if (!hadSelf) g.self = { location: { href: pathToFileURL(script).href } };
-  let pending: Promise<FfmpegCore>;
-  try {
-    pending = mod.default({
-      wasmBinary,
-      print: () => {},
-      printErr: (line: string) => { ffmpegErrors.push(line); },
+  return async () => {
+    // The worker build reads self.location.href once, synchronously, when the factory starts.
+    const g = globalThis as { self?: unknown };
+    const hadSelf = 'self' in g;
+    if (!hadSelf) g.self = { location: { href: pathToFileURL(script).href } };
+    let pending: Promise<FfmpegCore>;
+    try {
+      pending = mod.default({
+        instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+          void WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled));
+          return {};
+        },
+        print: () => {},
+        printErr: (line: string) => { ffmpegErrors.push(line); },
+      });
+    } finally {
+      if (!hadSelf) delete g.self;
+    }
+    const core = await pending;
+    const dev = core.FS.makedev(64, 0);
+    core.FS.registerDevice(dev, {
+      open: () => {},
+      close: () => {},
+      read: () => 0,
+      write: (_s, buf, offset, length) => {
+        pcmSink?.(buf.subarray(offset, offset + length));
+        return length;
+      },
     });
-  } finally {
-    if (!hadSelf) delete g.self;
-  }
-  const core = await pending;
-  const dev = core.FS.makedev(64, 0);
-  core.FS.registerDevice(dev, {
-    open: () => {},
-    close: () => {},
-    read: () => 0,
-    write: (_s, buf, offset, length) => {
-      pcmSink?.(buf.subarray(offset, offset + length));
-      return length;
-    },
-  });
-  core.FS.mkdev(PCM_DEVICE, dev);
-  return core;
+    core.FS.mkdev(PCM_DEVICE, dev);
+    return core;
+  };
 }
 
-function ffmpegCore(): Promise<FfmpegCore> {
-  corePromise ??= loadCore().catch((e: unknown) => { corePromise = null; throw e; });
-  return corePromise;
+class CorePool {
+  private runs = 0;
+  private refilling = false;
+  constructor(private readonly create: () => Promise<FfmpegCore>, private active: FfmpegCore, private spare: FfmpegCore | null) {}
+
+  /** The core for the next command. */
+  take(): FfmpegCore {
+    if (this.runs >= RECYCLE_AFTER_RUNS) {
+      if (this.spare) {
+        this.active = this.spare;
+        this.spare = null;
+        this.runs = 0;
+      }
+      if (!this.spare && !this.refilling) {
+        this.refilling = true;
+        void this.create().then((c) => { this.spare = c; }, () => {}).finally(() => { this.refilling = false; });
+      }
+    }
+    this.runs++;
+    return this.active;
+  }
+}
+
+let poolPromise: Promise<CorePool> | null = null;
+
+function ffmpegCores(): Promise<CorePool> {
+  poolPromise ??= (async () => {
+    const create = await loadCoreFactory();
+    const [active, spare] = await Promise.all([create(), create()]);
+    return new CorePool(create, active, spare);
+  })().catch((e: unknown) => { poolPromise = null; throw e; });
+  return poolPromise;
 }
 
 type AacConfig = { objectType: number; rateIndex: number; channelConfig: number };
@@ -146,7 +187,7 @@ export class FfmpegAacDecoder extends CustomAudioDecoder {
     return codec === 'aac' && aacConfigOf(config.codec, config.sampleRate, config.numberOfChannels, config.description) !== null;
   }
 
-  private core: FfmpegCore | null = null;
+  private cores: CorePool | null = null;
   private adts: AacConfig | null = null;
   private frames: Uint8Array[] = [];
   private timestamps: number[] = [];
@@ -157,7 +198,7 @@ export class FfmpegAacDecoder extends CustomAudioDecoder {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   async init(): Promise<void> {
-    this.core = await ffmpegCore();
+    this.cores = await ffmpegCores();
     this.adts = aacConfigOf(this.config.codec, this.config.sampleRate, this.config.numberOfChannels, this.config.description);
   }
 
@@ -210,7 +251,7 @@ export class FfmpegAacDecoder extends CustomAudioDecoder {
   }
 
   private runBatch(): void {
-    const core = this.core!;
+    const core = this.cores!.take();
     const { sampleRate, numberOfChannels } = this.config;
     let size = 0;
     for (const f of this.frames) size += f.length;
@@ -272,5 +313,5 @@ export function registerNodeAudioDecoders(): void {
 /** Compiles the decoder now (tests and benchmarks, so no decode includes the start-up). */
 export async function preloadNodeAacDecoder(): Promise<void> {
   registerNodeAudioDecoders();
-  await ffmpegCore();
+  await ffmpegCores();
 }

@@ -3,7 +3,7 @@ import { analyzeAudio } from '../../src/media/analyze.ts';
 import { readContainerInfo } from '../../src/media/container.ts';
 import { openAudioDecoding, type DecodeProgress } from '../../src/media/decode.ts';
 import { MediaError, MediaErrorCode, MediaWarningCode } from '../../src/media/errors.ts';
-import { adtsFrame, aacConfigOf, preloadNodeAacDecoder } from '../../src/media/node-decoder.ts';
+import { adtsFrame, aacConfigOf, preloadNodeAacDecoder, RECYCLE_AFTER_RUNS } from '../../src/media/node-decoder.ts';
 import type { ByteSource } from '../../src/media/source.ts';
 import { readPcmHeader } from '../../src/media/pcm.ts';
 import { fixtureSource, reference } from './fixtures.ts';
@@ -101,6 +101,15 @@ describe('AAC (m4a, mp4, raw ADTS) in Node', () => {
       expect(worst).toBeLessThanOrEqual(AAC_WORST_STEPS);
     });
   }
+
+  it(`many AAC files in one process: FFmpeg's per-command leak is recycled away (it failed after ~160 commands before)`, async () => {
+    // speech-12s.aac is two decoder commands (512 packets + the rest): 90 files = 180 commands.
+    const ref = reference('speech-12s.aac');
+    const frames = new Set<number>();
+    for (let i = 0; i < 90; i++) frames.add((await analyzeAudio(await fixtureSource('speech-12s.aac'), { levels: [65536] })).frames);
+    expect([...frames]).toEqual([ref.ffmpegDecodedFrames]);
+    expect(RECYCLE_AFTER_RUNS).toBeLessThan(160);
+  }, 300_000);
 
   it('ADTS framing of a raw MP4 frame: the header names AAC-LC, 44.1 kHz, mono and the frame length', () => {
     const cfg = aacConfigOf('mp4a.40.2', 44100, 1, new Uint8Array([0x12, 0x08]));
