@@ -34,6 +34,14 @@ export function WaveformView(props: WaveformViewProps) {
   const sampleRate = waveforms[0]?.sampleRate ?? 44100;
   const frames = durationSeconds * sampleRate;
   const [viewSpp, setViewSpp] = useState(() => wholeViewSpp(frames, width));
+  // The whole-episode view stays whole when the canvas is resized (the first layout measures it);
+  // any other zoom is kept, within the new range.
+  const wholeRef = useRef(viewSpp);
+  useEffect(() => {
+    const whole = wholeViewSpp(frames, width);
+    setViewSpp((v) => (Math.abs(v - wholeRef.current) < 0.5 ? whole : clampZoom(v, frames, width)));
+    wholeRef.current = whole;
+  }, [frames, width]);
   const [startFrame, setStartFrame] = useState(0);
 
   useEffect(() => {
