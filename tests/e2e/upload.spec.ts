@@ -109,3 +109,25 @@ test('an upload cut by a reload resumes from the bytes the server already has, n
   const served = await page.request.get(`/api/media/clips/${clipId}/audio`, { headers: { 'x-organization-id': organizationId } });
   expect((await served.body()).equals(readFileSync(resolve(fixtures, 'speech-12s-stereo.wav')))).toBe(true);
 });
+
+test('cancel during an upload stops it and the server forgets the partial file', async ({ page }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 12);
+  const before = await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 128 * 1024 });
+
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/internal/uploads'));
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
+  const location = (await created).headers()['location']!;
+  const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' });
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+
+  await page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(bar).toHaveCount(0);
+  expect(await keptUploads(page)).toEqual([]);
+  await expect
+    .poll(async () => (await page.request.head(location, { headers: { 'tus-resumable': '1.0.0', 'x-organization-id': organizationId } })).status())
+    .toBe(404);
+  expect((await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State).toBe(before.State);
+});
