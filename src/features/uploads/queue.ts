@@ -1,7 +1,7 @@
 // The upload queue: sends the files kept in 'castaway-uploads' to the server's tus endpoint
 // (src/protocol/uploads.ts) with tus-js-client, in 8 MiB chunks, resuming from the server's offset.
 //
-//   app start / 'online' event / backoff timer ──> kick: every queued or interrupted upload of the
+//   app start / 'online' event / backoff timer / every 30 s ──> kick: every queued or interrupted upload of the
 //   signed-in user that is not running ──Web Lock per upload (one tab sends it)──> tus-js-client
 //      ├─ success ─────────────> done: the blob is deleted, the record kept for the 100 % bar
 //      ├─ 400 / 404 at creation ─> failed (shown with the reason; the file stays until dismissed)
@@ -134,6 +134,7 @@ export async function kick(): Promise<void> {
 }
 
 let listening = false;
+let sweep: ReturnType<typeof setInterval> | null = null;
 const onOnline = () => {
   for (const t of timers.values()) clearTimeout(t);
   timers.clear();
@@ -145,12 +146,16 @@ export function startUploadQueue(userId: string): () => void {
   currentUser = userId;
   if (!listening) {
     window.addEventListener('online', onOnline);
+    // Also every 30 s: an upload another tab was sending when it closed is picked up here.
+    sweep = setInterval(() => void kick(), RETRY_CAP_MS);
     listening = true;
   }
   void kick();
   return () => {
     currentUser = null;
     window.removeEventListener('online', onOnline);
+    if (sweep) clearInterval(sweep);
+    sweep = null;
     listening = false;
   };
 }
