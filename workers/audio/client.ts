@@ -6,7 +6,7 @@ import { MediaError, MediaErrorCode } from '../../src/media/errors.ts';
 import type { Region } from '../../src/media/cut.ts';
 import type { Waveform } from '../../src/media/peaks.ts';
 import type { AnalyzeInput, DecodeWorkerApi } from './decode-api.ts';
-import { cacheStorageWaveformCache, type WaveformCache } from './waveform-cache.ts';
+import { defaultWaveformCache, type WaveformCache } from './waveform-cache.ts';
 
 let worker: Comlink.Remote<DecodeWorkerApi> | null = null;
 
@@ -28,7 +28,7 @@ export async function waveformFor(
   input: AnalyzeInput,
   options: { signal?: AbortSignal; onProgress?: (p: DecodeProgress) => void; cache?: WaveformCache | null; cacheKey?: string } = {},
 ): Promise<WaveformData> {
-  const cache = options.cache === undefined ? await cacheStorageWaveformCache() : options.cache;
+  const cache = options.cache === undefined ? await defaultWaveformCache() : options.cache;
   const key = options.cacheKey ?? audioCacheKey(input);
   const cached = await cache?.get(key);
   if (cached) return { ...cached, fromCache: true };

@@ -1,7 +1,7 @@
-// Waveform cache per audio, so a clip opened offline draws at once. Behind an interface: the
-// implementation here uses Cache Storage (available in windows and workers, and kept with the
-// app's other offline data); an IndexedDB table can replace it once src/db offers one (STYLE.md:
-// src/db is the only module that imports dexie).
+// Waveform cache per audio, so a clip opened offline draws at once. Behind an interface with two
+// implementations: IndexedDB (the default: its own small database, one record per audio holding
+// every level as audiowaveform .dat bytes; src/db's Dexie database is left to the synced rows) and
+// Cache Storage (where IndexedDB is missing).
 import type { Waveform } from '../../src/media/peaks.ts';
 import { waveformFromDat, waveformToDat } from '../../src/media/waveform-format.ts';
 
@@ -48,7 +48,54 @@ export function cacheStorageWaveformCacheOf(caches: CacheStorage, name = WAVEFOR
   };
 }
 
-/** The Cache Storage cache, or null where the environment has none (e.g. an insecure origin). */
-export async function cacheStorageWaveformCache(): Promise<WaveformCache | null> {
-  return typeof caches === 'undefined' ? null : cacheStorageWaveformCacheOf(caches);
+export const WAVEFORM_DB_NAME = 'castaway-waveforms';
+const STORE = 'waveforms';
+
+type WaveformRecord = { key: string; durationSeconds: number; sampleRate: number; levels: ArrayBuffer[] };
+
+function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/** One record per audio in its own IndexedDB database; written in one put, so never half there. */
+export function indexedDbWaveformCacheOf(idb: IDBFactory, name = WAVEFORM_DB_NAME): WaveformCache {
+  let db: Promise<IDBDatabase> | null = null;
+  const open = () => {
+    db ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const r = idb.open(name, 1);
+      r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: 'key' });
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error ?? new Error('IndexedDB open failed'));
+    });
+    return db;
+  };
+  const store = async (mode: IDBTransactionMode) => (await open()).transaction(STORE, mode).objectStore(STORE);
+  return {
+    async get(key) {
+      const rec = await request((await store('readonly')).get(key) as IDBRequest<WaveformRecord | undefined>);
+      if (!rec) return null;
+      return { durationSeconds: rec.durationSeconds, sampleRate: rec.sampleRate, waveforms: rec.levels.map((b) => waveformFromDat(new Uint8Array(b))) };
+    },
+    async put(key, value) {
+      const levels = value.waveforms.map((w) => waveformToDat(w).buffer as ArrayBuffer);
+      const rec: WaveformRecord = { key, durationSeconds: value.durationSeconds, sampleRate: value.sampleRate, levels };
+      await request((await store('readwrite')).put(rec));
+    },
+    async delete(key) {
+      await request((await store('readwrite')).delete(key));
+    },
+  };
+}
+
+let shared: WaveformCache | null = null;
+
+/** The cache this browser keeps: IndexedDB, else Cache Storage, else none (null). */
+export async function defaultWaveformCache(): Promise<WaveformCache | null> {
+  if (shared) return shared;
+  if (typeof indexedDB !== 'undefined') shared = indexedDbWaveformCacheOf(indexedDB);
+  else if (typeof caches !== 'undefined') shared = cacheStorageWaveformCacheOf(caches);
+  return shared;
 }

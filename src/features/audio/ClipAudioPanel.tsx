@@ -11,7 +11,7 @@ import { waveformFromDat } from '../../media/waveform-format.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { m } from '../../paraglide/messages.js';
 import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts';
-import { cacheStorageWaveformCache } from '../../../workers/audio/waveform-cache.ts';
+import { defaultWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
 import { createPreviewPlayer } from './preview-player.ts';
 
@@ -40,7 +40,7 @@ export function panelCacheKey(audio: PanelAudio): string {
 }
 
 export async function loadWaveforms(audio: PanelAudio, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<Loaded> {
-  const cache = await cacheStorageWaveformCache();
+  const cache = await defaultWaveformCache();
   const key = panelCacheKey(audio);
   const cached = await cache?.get(key);
   if (cached) return cached;
