@@ -1,6 +1,7 @@
 // Issue 6, "Uploads that survive a flaky link": a file picked offline is kept in IndexedDB, shown
 // queued with a progress bar, survives a reload, and is uploaded when the network returns; the
 // clip then reaches Ready on the server. Cancel forgets the file; a file the rules refuse is never queued.
+// Clips 8, 9, 13 and 14 of the first program are this spec's (sync.spec.ts edits 10 to 12).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +83,7 @@ test('cancel forgets a queued file, and a file type the rules refuse is never qu
 
 test('an upload cut by a reload resumes from the bytes the server already has, not from zero', async ({ page }) => {
   await logIn(page);
-  const { organizationId, clipId } = await openFirstClip(page, 10);
+  const { organizationId, clipId } = await openFirstClip(page, 13);
   // A slow uplink (256 KiB/s): the 2 MB file takes about 8 s, long enough to reload in the middle.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
@@ -112,7 +113,7 @@ test('an upload cut by a reload resumes from the bytes the server already has, n
 
 test('cancel during an upload stops it and the server forgets the partial file', async ({ page }) => {
   await logIn(page);
-  const { organizationId, clipId } = await openFirstClip(page, 12);
+  const { organizationId, clipId } = await openFirstClip(page, 14);
   const before = await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 128 * 1024 });
