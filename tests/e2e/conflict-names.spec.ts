@@ -28,7 +28,7 @@ test('a conflict with another user names them and when, online and offline', asy
   await other.close();
 
   await context.setOffline(false);
-  await page.getByRole('link', { name: '1 conflicts' }).click();
+  await page.getByRole('link', { name: '1 conflict' }).click();
   await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
   const changedBy = page.getByText(/^Changed by /);
   await expect(changedBy).toContainText('Changed by Pat Producer');

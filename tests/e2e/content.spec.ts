@@ -78,7 +78,7 @@ test('a conflict made from a second context is resolved on the conflict screen',
   await other.close();
 
   await context.setOffline(false);
-  await page.getByRole('link', { name: '1 conflicts' }).click();
+  await page.getByRole('link', { name: '1 conflict' }).click();
   await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
   const row = page.getByRole('row', { name: /Title/ });
   await expect(row).toContainText('Mine, written offline');

@@ -158,9 +158,9 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
 
   // A reconnects: its edit comes back as a conflict, held rather than written over B's.
   await contextA.setOffline(false);
-  await expect(a.getByRole('link', { name: '1 conflicts' })).toBeVisible({ timeout: 30_000 });
+  await expect(a.getByRole('link', { name: '1 conflict' })).toBeVisible({ timeout: 30_000 });
   expect((await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
-  await a.getByRole('link', { name: '1 conflicts' }).click();
+  await a.getByRole('link', { name: '1 conflict' }).click();
   await expect(a.getByText('Conflict 1 of 1')).toBeVisible();
   const row = a.getByRole('row', { name: /Title/ });
   await expect(row).toContainText(mine);

@@ -26,12 +26,12 @@ export function SyncStatusBadge() {
       </span>
       {orgId && s.conflictCount > 0 && (
         <Link href={`/${orgId}/sync`} className="sync-link">
-          {m.app_sync_conflicts({ count: s.conflictCount })}
+          {s.conflictCount === 1 ? m.app_sync_conflicts_one() : m.app_sync_conflicts({ count: s.conflictCount })}
         </Link>
       )}
       {orgId && s.needsAttentionCount > 0 && (
         <Link href={`/${orgId}/sync`} className="sync-link">
-          {m.app_sync_attention({ count: s.needsAttentionCount })}
+          {s.needsAttentionCount === 1 ? m.app_sync_attention_one() : m.app_sync_attention({ count: s.needsAttentionCount })}
         </Link>
       )}
     </div>
