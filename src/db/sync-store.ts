@@ -2,8 +2,8 @@
 // pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
-import { EMPTY_STATUS, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type OutboxEntry, type SyncStatus } from './db.ts';
-import { applyMutation, rebase, shadowKey } from './rebase.ts';
+import { EMPTY_STATUS, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
+import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
 
@@ -33,6 +33,9 @@ export function readBatch(d: CastawayDb, max: number, organizationId?: string): 
 
 /** Makes `organizationId` the one new edits are stamped with. */
 export async function setCurrentOrganization(d: CastawayDb, organizationId: string): Promise<void> {
+  // Written only when it changes: every write wakes each tab's live queries on syncState.
+  const current = await d.syncState.get('organizationId');
+  if (current?.key === 'organizationId' && current.value === organizationId) return;
   await d.syncState.put({ key: 'organizationId', value: organizationId });
 }
 
@@ -52,13 +55,74 @@ async function newerOf(d: CastawayDb, entity: SyncEntity, id: string, incoming: 
   return incoming;
 }
 
-/** Records push results; each handled mutation leaves the outbox in this same transaction. */
+type RowState = {
+  entity: SyncEntity;
+  entityId: string;
+  shadow: Shadow | undefined;
+  /** The local row (null: none). */
+  local: LocalRow | null;
+  shadowChanged: boolean;
+  localChanged: boolean;
+};
+
+/**
+ * Records push results; each handled mutation leaves the outbox in this same transaction.
+ *
+ * The results are applied one after another exactly as rebase() would (server row, newer copy
+ * kept, pending entries re-applied, conflicts overlaid, later bases advanced), but on an
+ * in-memory copy of the rows they touch: read with a few bulk requests, written back with one
+ * bulk request per table, instead of about ten IndexedDB requests per result.
+ */
 export async function applyPushResults(d: CastawayDb, results: MutationResult[], now = Date.now()): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
+    const found = await d.outbox.where('id').anyOf(results.map((r) => r.mutationId)).toArray();
+    if (found.length === 0) return; // already handled (a duplicated response)
+    const entityIds = [...new Set(found.map((m) => m.entityId))];
+    const pending = (await d.outbox.where('entityId').anyOf(entityIds).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    // The same objects as `pending`, so a base advanced by an earlier result is seen by a later one.
+    const byId = new Map(pending.map((m) => [m.id, m]));
+    const conflicts = await d.conflicts.where('entityId').anyOf(entityIds).toArray();
+    const keys = [...new Set(found.map((m) => shadowKey(m.entity, m.entityId)))];
+    const shadows = await d.shadows.bulkGet(keys);
+    const states = new Map<string, RowState>();
+    const byEntity = new Map<SyncEntity, string[]>();
+    for (const [i, key] of keys.entries()) {
+      const m = found.find((x) => shadowKey(x.entity, x.entityId) === key)!;
+      states.set(key, { entity: m.entity, entityId: m.entityId, shadow: shadows[i], local: null, shadowChanged: false, localChanged: false });
+      byEntity.set(m.entity, [...(byEntity.get(m.entity) ?? []), m.entityId]);
+    }
+    for (const [entity, ids] of byEntity) {
+      const rows = await d[entity].bulkGet(ids);
+      for (const [i, id] of ids.entries()) states.get(shadowKey(entity, id))!.local = rows[i] ?? null;
+    }
+    const removed = new Set<number>();
+    const basesChanged = new Set<OutboxEntry>();
+    const newConflicts: ConflictEntry[] = [];
+    const attention: NeedsAttentionEntry[] = [];
+
+    const rebaseState = (st: RowState, serverRow?: LocalRow | null) => {
+      const mine = pending.filter((p) => !removed.has(p.seq!) && p.entity === st.entity && p.entityId === st.entityId);
+      const open = conflicts.filter((c) => c.entity === st.entity && c.entityId === st.entityId).sort((a, b) => a.createdAt - b.createdAt);
+      let base: LocalRow | null;
+      if (serverRow !== undefined) base = serverRow;
+      else if (st.shadow) base = st.shadow.row;
+      else return;
+      st.shadow = mine.length === 0 && open.length === 0 ? undefined : { key: shadowKey(st.entity, st.entityId), entity: st.entity, entityId: st.entityId, row: base };
+      st.shadowChanged = true;
+      st.local = rebaseRow(base, mine.map(stripLocal), open);
+      st.localChanged = true;
+    };
+    /** The server copy we hold (shadow, else the local row), replaced only by a newer one. */
+    const newerOf = (st: RowState, incoming: LocalRow | null): LocalRow | null => {
+      const known = st.shadow ? st.shadow.row : st.local;
+      return incoming && known && version(known) > version(incoming) ? known : incoming;
+    };
+
     for (const r of results) {
-      const m = await d.outbox.where('id').equals(r.mutationId).first();
-      if (!m) continue; // already handled (a duplicated response)
-      await d.outbox.where('id').equals(m.id).delete();
+      const m = byId.get(r.mutationId);
+      if (!m || removed.has(m.seq!)) continue;
+      removed.add(m.seq!);
+      const st = states.get(shadowKey(m.entity, m.entityId))!;
       const mutation = stripLocal(m);
       switch (r.status) {
         case 'applied':
@@ -66,43 +130,55 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
           let row: LocalRow | null;
           if (r.row) row = r.row as LocalRow;
           else if (m.method === 'DELETE') row = null;
-          else {
-            // No row in the answer: assume the server now holds our change until the next pull.
-            const shadow = await d.shadows.get(shadowKey(m.entity, m.entityId));
-            row = applyMutation(shadow?.row ?? null, mutation);
-          }
-          await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, row));
+          // No row in the answer: assume the server now holds our change until the next pull.
+          else row = applyMutation(st.shadow?.row ?? null, mutation);
+          rebaseState(st, newerOf(st, row));
           const written = row?.['ModifiedAtUtc'];
-          if (r.status === 'applied' && typeof written === 'string' && !m.path.startsWith('/internal/')) await advanceBase(d, m, written);
+          if (r.status === 'applied' && typeof written === 'string' && !m.path.startsWith('/internal/')) {
+            // An applied mutation wrote exactly base + its fields; later pending edits of the row
+            // made on top of it (same base) now have the written row as base.
+            for (const p of pending) {
+              if (removed.has(p.seq!) || p.entity !== m.entity || p.entityId !== m.entityId || p.method === 'POST') continue;
+              if (p.baseModifiedAtUtc === m.baseModifiedAtUtc) {
+                p.baseModifiedAtUtc = written;
+                basesChanged.add(p);
+              }
+            }
+          }
           break;
         }
         case 'conflict': {
-          const entry: ConflictEntry = {
-            id: m.id,
-            entity: m.entity,
-            entityId: m.entityId,
-            mutation,
-            fields: r.fields,
-            serverRow: r.serverRow as LocalRow,
-            createdAt: now,
-          };
-          await d.conflicts.put(entry);
-          await rebase(d, m.entity, m.entityId, await newerOf(d, m.entity, m.entityId, r.serverRow as LocalRow));
+          const entry: ConflictEntry = { id: m.id, entity: m.entity, entityId: m.entityId, mutation, fields: r.fields, serverRow: r.serverRow as LocalRow, createdAt: now };
+          const at = conflicts.findIndex((c) => c.id === entry.id);
+          if (at >= 0) conflicts.splice(at, 1);
+          conflicts.push(entry);
+          newConflicts.push(entry);
+          rebaseState(st, newerOf(st, r.serverRow as LocalRow));
           break;
         }
         case 'rejected':
-          await d.needsAttention.put({
-            id: m.id,
-            entity: m.entity,
-            entityId: m.entityId,
-            mutation,
-            httpStatus: r.httpStatus,
-            errors: r.errors,
-            createdAt: now,
-          });
-          await rebase(d, m.entity, m.entityId);
+          attention.push({ id: m.id, entity: m.entity, entityId: m.entityId, mutation, httpStatus: r.httpStatus, errors: r.errors, createdAt: now });
+          rebaseState(st);
           break;
       }
+    }
+
+    await d.outbox.bulkDelete([...removed]);
+    const stillPending = [...basesChanged].filter((p) => !removed.has(p.seq!));
+    if (stillPending.length > 0) await d.outbox.bulkPut(stillPending);
+    if (newConflicts.length > 0) await d.conflicts.bulkPut(newConflicts);
+    if (attention.length > 0) await d.needsAttention.bulkPut(attention);
+    const all = [...states.values()];
+    const shadowPuts = all.filter((st) => st.shadowChanged && st.shadow).map((st) => st.shadow!);
+    const shadowDeletes = all.filter((st) => st.shadowChanged && !st.shadow).map((st) => shadowKey(st.entity, st.entityId));
+    if (shadowPuts.length > 0) await d.shadows.bulkPut(shadowPuts);
+    if (shadowDeletes.length > 0) await d.shadows.bulkDelete(shadowDeletes);
+    for (const entity of byEntity.keys()) {
+      const changed = all.filter((st) => st.entity === entity && st.localChanged);
+      const puts = changed.filter((st) => st.local).map((st) => st.local!);
+      const deletes = changed.filter((st) => !st.local).map((st) => st.entityId);
+      if (puts.length > 0) await d[entity].bulkPut(puts);
+      if (deletes.length > 0) await d[entity].bulkDelete(deletes);
     }
   });
 }
@@ -125,19 +201,6 @@ export async function recordServerError(d: CastawayDb, mutationId: string, httpS
     await d.needsAttention.put({ id: m.id, entity: m.entity, entityId: m.entityId, mutation: stripLocal(m), httpStatus, errors, createdAt: Date.now() });
     await rebase(d, m.entity, m.entityId);
   });
-}
-
-/**
- * An applied mutation wrote exactly base + its fields; later pending edits of the row made on
- * top of it (same base, or none for a row created offline) now have the written row as base.
- */
-async function advanceBase(d: CastawayDb, m: OutboxEntry, written: string): Promise<void> {
-  const later = await d.outbox.where('entityId').equals(m.entityId).toArray();
-  for (const p of later) {
-    if (p.entity === m.entity && p.method !== 'POST' && p.baseModifiedAtUtc === m.baseModifiedAtUtc) {
-      await d.outbox.update(p.seq!, { baseModifiedAtUtc: written });
-    }
-  }
 }
 
 function stripLocal(m: OutboxEntry): Mutation {
@@ -177,8 +240,12 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<
       if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);
       else await d[t.entity].delete(t.id);
     }
-    await d.permissions.clear();
-    await d.permissions.bulkPut(page.permissions.map((p, i) => ({ key: `${i}`, ...p })));
+    // Rewritten only when they changed (each write wakes every live query on permissions).
+    const permissions = page.permissions.map((p, i) => ({ key: `${i}`, ...p }));
+    if (JSON.stringify(await d.permissions.toArray()) !== JSON.stringify(permissions)) {
+      await d.permissions.clear();
+      await d.permissions.bulkPut(permissions);
+    }
     await d.syncState.put({ key: 'cursor', value: page.cursor });
   });
 }

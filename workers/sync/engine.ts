@@ -23,7 +23,7 @@ import {
   setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
-import { PULL_LIMIT_DEFAULT, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { PULL_LIMIT_MAX, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
 export type TransportResponse = { status: number; json(): Promise<unknown> };
 export type Transport = (
@@ -53,6 +53,9 @@ export type EngineOptions = {
 
 export const MAX_BACKOFF_MS = 30_000;
 
+/** Rows per pulled page: large pages (an initial sync of 10,000 clips is three requests). */
+export const PULL_PAGE = PULL_LIMIT_MAX;
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -72,7 +75,7 @@ export function createSyncEngine(o: EngineOptions) {
   const random = o.random ?? Math.random;
   const setTimer = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = o.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-  const batchSize = o.batchSize ?? 100;
+  const batchSize = o.batchSize ?? PUSH_BATCH_MAX;
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
   let xsrf: string | null = null;
   let online = true;
@@ -84,6 +87,7 @@ export function createSyncEngine(o: EngineOptions) {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let clientId: string | null = null;
 
   async function request(method: string, path: string, body?: unknown): Promise<TransportResponse> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
@@ -133,16 +137,24 @@ export function createSyncEngine(o: EngineOptions) {
     }
   }
 
+  async function fetchPage(cursor: string | null) {
+    const qs = new URLSearchParams({ limit: String(o.pullLimit ?? PULL_PAGE) });
+    if (cursor) qs.set('cursor', cursor);
+    const res = await request('GET', `/api/sync/pull?${qs}`);
+    if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
+    return PullResponseSchema.parse(await res.json());
+  }
+
+  /** Pages in order; the next page is fetched while the current one is stored. */
   async function pull(): Promise<void> {
+    let next = fetchPage(await getCursor(d));
     for (let page = 0; page < 10_000; page++) {
+      const parsed = await next;
       if (stopped) return;
-      const cursor = await getCursor(d);
-      const qs = new URLSearchParams({ limit: String(o.pullLimit ?? PULL_LIMIT_DEFAULT) });
-      if (cursor) qs.set('cursor', cursor);
-      const res = await request('GET', `/api/sync/pull?${qs}`);
-      if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
-      const parsed = PullResponseSchema.parse(await res.json());
-      if (stopped) return;
+      if (parsed.hasMore) {
+        next = fetchPage(parsed.cursor);
+        next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
+      }
       await applyPullPage(d, parsed);
       if (!parsed.hasMore) return;
     }
@@ -157,7 +169,7 @@ export function createSyncEngine(o: EngineOptions) {
   async function cycle(): Promise<void> {
     if (paused || stopped) return;
     try {
-      const clientId = await getClientId(d);
+      clientId ??= await getClientId(d);
       await setCurrentOrganization(d, o.organizationId);
       await push(clientId);
       await pull();
