@@ -466,6 +466,13 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect(listed.Items.map((c) => c.Id)).toEqual(order);
       const one = ClipSchema.parse((await demo.get(`/api/v1/clips/${order[0]}`)).body);
       expect(one.PlaylistIds).toContain(playlist.Id);
+      // Deep pages carry PlaylistIds too (the page is chosen first, then its clips' playlists joined).
+      const second = (await demo.get(`/api/v1/playlists/${playlist.Id}/clips?page=2&pageSize=1`)).body as Paged;
+      expect(second.Items.map((c) => c.Id)).toEqual([order[1]]);
+      expect(ClipSchema.parse(second.Items[0]).PlaylistIds).toContain(playlist.Id);
+      const third = (await demo.get(`/api/v1/programs/${MORNING}/clips?page=3&pageSize=1`)).body as Paged;
+      expect(third.Items.map((c) => c.Id)).toEqual([clips[2]]);
+      expect(ClipSchema.parse(third.Items[0]).PlaylistIds).toContain(playlist.Id);
       const row = PlaylistSchema.parse((await demo.get(`/api/v1/playlists/${playlist.Id}`)).body);
       expect(row.ClipIds).toEqual(order);
       const foreign = await firstClip(WORLD);

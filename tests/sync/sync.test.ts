@@ -195,6 +195,22 @@ describe('push', () => {
     expect(await readStatus(a.db)).toMatchObject({ needsAttentionCount: 1, pendingCount: 0 });
   });
 
+  it('one push giving two clips the same slug: the first applies, the second is rejected with SlugExists, as two API calls would be', async () => {
+    const second = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Second' });
+    const secondId = second.json!['Id'] as string;
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Slug: 'pilot-episode' });
+    await a.writes.updateClip(secondId, { Slug: 'pilot-episode' });
+    await a.writes.updateClip(secondId, { Description: 'still sent' });
+    await a.engine.flush();
+    expect((await serverClip())['Slug']).toBe('pilot-episode');
+    expect(await serverClip(secondId)).toMatchObject({ Slug: null, Description: 'still sent' });
+    const items = await a.db.needsAttention.toArray();
+    expect(items.map((i) => [i.entityId, i.httpStatus, i.errors.map((e) => [e.Field, e.Code])])).toEqual([[secondId, 400, [['Slug', 'SlugExists']]]]);
+    const online = await api(server, annaCookie, 'PATCH', `/v1/clips/${secondId}`, { Slug: 'pilot-episode' });
+    expect(online.json).toEqual({ Errors: items[0]!.errors });
+  });
+
   it('a clip created offline, put in a playlist and edited arrives whole', async () => {
     const a = await device('a', email('anna'));
     const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Main feed', Visibility: 'Public' });
