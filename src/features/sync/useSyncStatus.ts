@@ -1,22 +1,7 @@
 // The sync status every tab reads from Dexie (the sync worker writes it under key 'status'),
-// combined with the browser's own online flag so 'Offline' shows at once.
-import { useEffect, useState } from 'react';
+// with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
 import { db, EMPTY_STATUS, useLiveQuery, type SyncStatus } from '../../db/db.ts';
-
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const up = () => setOnline(true);
-    const down = () => setOnline(false);
-    window.addEventListener('online', up);
-    window.addEventListener('offline', down);
-    return () => {
-      window.removeEventListener('online', up);
-      window.removeEventListener('offline', down);
-    };
-  }, []);
-  return online;
-}
+import { useOnline } from '../../lib/connectivity.ts';
 
 export function useSyncStatus(): SyncStatus {
   const online = useOnline();
@@ -28,7 +13,7 @@ export function useSyncStatus(): SyncStatus {
   const status = row && row.key === 'status' ? row.value : EMPTY_STATUS;
   return {
     ...status,
-    online: online && status.online,
+    online,
     pendingCount: pending ?? status.pendingCount,
     conflictCount: conflicts ?? status.conflictCount,
     needsAttentionCount: attention ?? status.needsAttentionCount,

@@ -1,11 +1,12 @@
 // The clip's audio upload: pick a file (kept on the device at once, online or not) and follow it
 // to the server with a progress bar per file: percent, paused while offline, done, refused.
 //   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
 import { formatFileSize } from '../../domain/file.ts';
 import { formatFormError } from '../../domain/messages.ts';
 import { useLiveQuery } from '../../db/db.ts';
+import { useOnline } from '../../lib/connectivity.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
@@ -14,15 +15,6 @@ import { uploadsDb, type UploadRecord } from './upload-db.ts';
 const FILL: Record<UploadRecord['state'], string> = { queued: 'var(--brand)', uploading: 'var(--brand)', done: 'var(--success)', failed: 'var(--danger)' };
 
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
-
-function subscribeOnline(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
 
 function statusText(u: UploadRecord, percent: number, online: boolean): string {
   if (u.state === 'done') return m.media_upload_status_done();
@@ -62,7 +54,7 @@ function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }
 export function ClipUpload({ organizationId, clipId }: { organizationId: string; clipId: string }) {
   const userId = useSession()?.session.User?.Id ?? null;
   const uploads = useLiveQuery(() => uploadsDb.uploads.where('clipId').equals(clipId).sortBy('createdAt'), [clipId]);
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const online = useOnline();
   const [error, setError] = useState<string | null>(null);
 
   async function pick(file: File | undefined) {
