@@ -116,6 +116,13 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<st
       syncState: 'key',
     },
   },
+  {
+    // Clips: one compound index for "the organization's recently changed clips" in place of the
+    // OrganizationId and ModifiedAtUtc indexes (one index fewer to write per clip of a pull, and
+    // the home screen reads 8 rows instead of every clip of the organization).
+    version: 2,
+    stores: { clips: 'Id, ProgramId, [OrganizationId+ModifiedAtUtc]' },
+  },
 ];
 
 export const DEFAULT_DB_NAME = 'castaway';

@@ -65,6 +65,16 @@ describe('local writes', () => {
     expect((await readBatch(d, 10)).map((m) => m.method)).toEqual(['POST', 'PATCH', 'DELETE']);
   });
 
+  it('a clip created offline is dated by the edit until the server row arrives, so lists sorted by date can place it', async () => {
+    const d = await seeded();
+    const before = new Date().toISOString();
+    const id = await createWrites(d).createClip(PROGRAM, { Title: null });
+    const row = await d.clips.get(id);
+    expect(typeof row?.['CreatedAtUtc']).toBe('string');
+    expect(row?.['CreatedAtUtc'] as string >= before).toBe(true);
+    expect(row?.['ModifiedAtUtc']).toBe(row?.['CreatedAtUtc']);
+  });
+
   it('editing a row that is not in the local store fails and queues nothing', async () => {
     const d = await seeded();
     await expect(createWrites(d).updateClip('nope', { Title: 'x' })).rejects.toThrow('clips nope is not in the local store');
@@ -162,6 +172,41 @@ describe('push results', () => {
     expect(next).toMatchObject({ method: 'PATCH', body: { Title: 'Mine' }, baseModifiedAtUtc: T1 });
     expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', Description: 'theirs' });
     await expect(conflictsApi(d).keepMine(m!.id)).rejects.toThrow('no longer exists');
+  });
+});
+
+describe('pulled pages', () => {
+  const page = (rows: Array<Record<string, unknown>>) => ({
+    cursor: 'c2',
+    rows: rows.map((row) => ({ entity: 'clips' as const, row: row as { Id: string } })),
+    tombstones: [],
+    hasMore: false,
+    rebuild: false,
+    permissions: [{ ObjectType: 'Organization' as const, ObjectId: ORG, Permissions: { HasContentAccess: true } }],
+  });
+  const many = (n: number, version: number) =>
+    Array.from({ length: n }, (_, i) => clip({ Id: `00000000-0000-4000-8000-${String(1000 + i).padStart(12, '0')}`, Title: `Clip ${i}`, Version: version }));
+
+  // A push result can store a row newer than a page read before it; the page must not undo it,
+  // for small pages (rows read back) and large ones (the table's keys read instead).
+  for (const size of [3, 500]) {
+    it(`a page of ${size} rows keeps a newer local row and stores the rest`, async () => {
+      const d = await seeded();
+      const rows = many(size, 10);
+      const kept = { ...rows[1]!, Title: 'Newer, from a push result', Version: 20 };
+      await d.clips.put(kept);
+      await applyPullPage(d, page(rows));
+      expect(await d.clips.get(kept.Id as string)).toMatchObject({ Title: 'Newer, from a push result', Version: 20 });
+      expect(await d.clips.get(rows[0]!.Id as string)).toMatchObject({ Title: 'Clip 0', Version: 10 });
+      expect(await d.clips.count()).toBe(size + 1);
+    });
+  }
+
+  it("the organization's recently changed clips come newest first from the compound index", async () => {
+    const d = await seeded();
+    await applyPullPage(d, page(many(20, 10).map((r, i) => ({ ...r, ModifiedAtUtc: `2026-02-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }))));
+    const recent = await d.clips.where('[OrganizationId+ModifiedAtUtc]').between([ORG, ''], [ORG, '\uffff']).reverse().limit(3).toArray();
+    expect(recent.map((r) => r['Title'])).toEqual(['Clip 19', 'Clip 18', 'Clip 17']);
   });
 });
 

@@ -21,8 +21,12 @@ export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | nul
   switch (m.method) {
     case 'DELETE':
       return null;
-    case 'POST':
-      return { Deleted: false, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
+    case 'POST': {
+      // Until the server's row arrives, a row made here is dated by the edit itself, so lists
+      // that sort by creation or change time place it first instead of failing on a missing date.
+      const at = new Date(m.createdAt).toISOString();
+      return { Deleted: false, CreatedAtUtc: at, ModifiedAtUtc: at, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
+    }
     case 'PATCH':
     case 'PUT':
       if (!row) return null;

@@ -209,6 +209,9 @@ function stripLocal(m: OutboxEntry): Mutation {
 }
 
 /** Stores one pulled page: rows and tombstones rebased under pending edits, cursor advanced. */
+/** Above this many rows of one table in a page, reading the table's keys beats reading the rows. */
+const PAGE_KEYS_THRESHOLD = 200;
+
 export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
     if (page.rebuild) await clearForRebuild(d);
@@ -228,13 +231,17 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<
       }
     }
     for (const [entity, rows] of byEntity) {
-      // An empty table (first sync, rebuild) has nothing newer to keep: store as is.
-      if ((await d[entity].count()) === 0) {
-        await d[entity].bulkPut(rows);
-        continue;
+      // A local row newer than the pulled one (a push result stored after this page was read) is
+      // kept. Only rows already stored can be newer: for a large page, the table's keys (no values
+      // read) say which those are, so the pages of an initial sync read no rows back at all.
+      let ids = rows.map((r) => r.Id);
+      if (rows.length > PAGE_KEYS_THRESHOLD) {
+        const keys = new Set((await d[entity].toCollection().primaryKeys()) as string[]);
+        ids = ids.filter((id) => keys.has(id));
       }
-      const existing = await d[entity].bulkGet(rows.map((r) => r.Id));
-      await d[entity].bulkPut(rows.filter((r, i) => version(existing[i]) <= version(r)));
+      const stored = ids.length === 0 ? [] : (await d[entity].bulkGet(ids)).filter((r): r is LocalRow => r !== undefined);
+      const storedVersion = new Map(stored.map((r) => [r.Id, version(r)]));
+      await d[entity].bulkPut(storedVersion.size === 0 ? rows : rows.filter((r) => (storedVersion.get(r.Id) ?? -1) <= version(r)));
     }
     for (const t of page.tombstones) {
       if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);

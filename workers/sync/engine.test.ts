@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openLocalDb } from '../../src/db/db.ts';
 import { createWrites } from '../../src/db/writes.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
-import { createSyncEngine, MAX_BACKOFF_MS, type Transport } from './engine.ts';
+import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport } from './engine.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const CLIP = '00000000-0000-4000-8000-000000000003';
@@ -72,5 +72,11 @@ describe('sync engine', () => {
     const [item] = await d.needsAttention.toArray();
     expect(item).toMatchObject({ httpStatus: 500, errors: [{ Code: 'serverError' }] });
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+  });
+});
+
+describe('pull page sizes', () => {
+  it('start at 1,000 rows and double up to the server maximum of 5,000', () => {
+    expect([0, 1, 2, 3, 4, 50].map((p) => pullPageSize(p))).toEqual([1000, 2000, 4000, 5000, 5000, 5000]);
   });
 });

@@ -2,12 +2,14 @@
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
-import { asClip, live, usePrograms } from '../../lib/rows.ts';
+import { asClip, usePrograms } from '../../lib/rows.ts';
 import { Link } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CardList } from '../../components/CardList.tsx';
+
+const RECENT_CLIPS = 8;
 
 export function OrganizationHome() {
   const { organizationId } = useIdParams('organizationId');
@@ -15,7 +17,17 @@ export function OrganizationHome() {
   const org = state ? organizationById(state.session, organizationId) : undefined;
   const programs = usePrograms(organizationId);
   const recent = useLiveQuery(
-    async () => live((await db.clips.where('OrganizationId').equals(organizationId).toArray()).map(asClip)).sort((a, b) => b.ModifiedAtUtc.localeCompare(a.ModifiedAtUtc)).slice(0, 8),
+    // Newest first along the [OrganizationId+ModifiedAtUtc] index: reads 8 rows, whatever the size of the catalogue.
+    async () =>
+      (
+        await db.clips
+          .where('[OrganizationId+ModifiedAtUtc]')
+          .between([organizationId, ''], [organizationId, '\uffff'])
+          .reverse()
+          .filter((c) => !c['Deleted'])
+          .limit(RECENT_CLIPS)
+          .toArray()
+      ).map(asClip),
     [organizationId],
   );
   return (
