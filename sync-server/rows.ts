@@ -51,6 +51,7 @@ export const ENTITIES: Record<EntityName, EntityDef> = {
 export const REVISIONS_KEPT = 50;
 
 const META = ['Id', 'OrganizationId', 'CreatedAtUtc', 'CreatedById', 'ModifiedAtUtc', 'ModifiedById', 'Deleted', 'Version'];
+const META_FIELDS: ReadonlySet<string> = new Set(META);
 
 /** The bookkeeping of every content row on the wire. */
 export type WireMeta = {
@@ -101,8 +102,12 @@ export function pageOf(entity: EntityName, inner: string, order: string): string
   return `SELECT t.*, ${PLAYLIST_IDS('t')} FROM (${inner}) t ORDER BY ${order}`;
 }
 
+/** Each entity's column fields as [field, column, type], listed once (toWire runs per row). */
+const COLUMN_LIST = Object.fromEntries(
+  Object.entries(ENTITIES).map(([entity, def]) => [entity, Object.entries(def.columns).map(([field, [column, type]]) => [field, column, type] as const)]),
+) as unknown as Record<EntityName, ReadonlyArray<readonly [string, string, ColumnType]>>;
+
 export function toWire(entity: EntityName, row: DbRow): WireRow {
-  const def = ENTITIES[entity];
   const wire: WireRow = {
     ...row.data,
     Id: row.id,
@@ -114,7 +119,7 @@ export function toWire(entity: EntityName, row: DbRow): WireRow {
     Deleted: row.deleted,
     Version: row.version,
   };
-  for (const [field, [column]] of Object.entries(def.columns)) wire[field] = row[column] ?? null;
+  for (const [field, column] of COLUMN_LIST[entity]) wire[field] = row[column] ?? null;
   if (entity === 'clip') wire.PlaylistIds = row.playlist_ids ?? [];
   return wire;
 }
@@ -217,101 +222,122 @@ export async function loadRow(
 
 /**
  * A write computed in memory (the sync push's batches): the wire row it produces, exactly as
- * insertRow/updateRow would return it, and the table row to store. `Version` is 0 until
- * writePlanned takes the versions from the sequence and fills it in.
+ * insertRow/updateRow would return it. `Version` is 0 until writePlanned takes the versions from
+ * the sequence and fills it in.
  */
-export type PlannedWrite = { entity: EntityName; kind: 'insert' | 'update'; wire: WireRow; db: DbRow };
-
-const jsonCopy = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+export type PlannedWrite = { entity: EntityName; kind: 'insert' | 'update'; wire: WireRow };
 
 export function planWrite(entity: EntityName, ctx: WriteContext, current: WireRow | null, id: string, fields: Record<string, unknown>): PlannedWrite {
-  const def = ENTITIES[entity];
-  // Columns an update leaves out keep their value (updateRow sets only the columns given).
-  const columnFields: Record<string, unknown> = {};
-  if (current) for (const field of Object.keys(def.columns)) columnFields[field] = current[field];
-  const { data, columns } = splitFields(entity, { ...columnFields, ...fields });
-  const db: DbRow = {
-    id,
-    organization_id: ctx.organizationId,
-    created_at_utc: current ? new Date(current.CreatedAtUtc) : ctx.now,
-    created_by_id: current ? current.CreatedById : ctx.userId,
-    modified_at_utc: current ? nextModified(ctx.now, current.ModifiedAtUtc) : ctx.now,
-    modified_by_id: ctx.userId,
-    deleted: current ? Boolean(fields.Deleted ?? current.Deleted) : false,
-    version: 0,
-    data: jsonCopy(data),
-    playlist_ids: current ? ((current.PlaylistIds as string[] | undefined) ?? []) : [],
-  };
-  for (const [column, type, value] of columns) {
-    db[column] = type === 'jsonb' ? JSON.parse(value as string) : type === 'uuid' && typeof value === 'string' ? value.toLowerCase() : (value ?? null);
+  // The wire row straight away (what toWire would make of the stored row, as insertRow and
+  // updateRow return it): the data fields, the bookkeeping, then the column fields, which an
+  // update that leaves them out keeps. Values are JSON already (parsed bodies, stored rows), and
+  // the row is stored and answered as JSON text, so nothing is deep-copied.
+  const wire: Record<string, unknown> = {};
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== undefined && !META_FIELDS.has(key) && key !== 'PlaylistIds' && !(key in ENTITIES[entity].columns)) wire[key] = value;
   }
-  return { entity, kind: current ? 'update' : 'insert', wire: toWire(entity, db), db };
+  wire.Id = id;
+  wire.OrganizationId = ctx.organizationId;
+  wire.CreatedAtUtc = current ? new Date(current.CreatedAtUtc).toISOString() : ctx.now.toISOString();
+  wire.CreatedById = current ? current.CreatedById : ctx.userId;
+  wire.ModifiedAtUtc = (current ? nextModified(ctx.now, current.ModifiedAtUtc) : ctx.now).toISOString();
+  wire.ModifiedById = ctx.userId;
+  wire.Deleted = current ? Boolean(fields.Deleted ?? current.Deleted) : false;
+  wire.Version = 0;
+  for (const [field, , type] of COLUMN_LIST[entity]) {
+    const value = field in fields ? fields[field] : current?.[field];
+    wire[field] = value === undefined || value === null ? null : type === 'uuid' && typeof value === 'string' ? value.toLowerCase() : value;
+  }
+  if (entity === 'clip') wire.PlaylistIds = current ? ((current.PlaylistIds as string[] | undefined) ?? []) : [];
+  return { entity, kind: current ? 'update' : 'insert', wire: wire as WireRow };
 }
 
-const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
-  ['id', 'uuid'],
-  ['organization_id', 'uuid'],
-  ['created_at_utc', 'timestamptz'],
-  ['created_by_id', 'uuid'],
-  ['modified_at_utc', 'timestamptz'],
-  ['modified_by_id', 'uuid'],
-  ['deleted', 'boolean'],
-  ['data', 'jsonb'],
-  ['version', 'bigint'],
-];
+/** A wire field read back into its column (the inverse of toWire for one column). */
+function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string {
+  if (type === 'text') return `w.row->>'${field}'`;
+  if (type === 'jsonb') return `NULLIF(w.row->'${field}', 'null'::jsonb)`;
+  return `(w.row->>'${field}')::${type}`;
+}
 
 /**
- * Stores planned writes with a handful of statements whatever their number: one sequence read
- * for their Versions (in order), per table one INSERT of the new rows and one UPDATE of the
- * changed ones (a row written twice is stored once, as last written), one INSERT of every
- * revision and one prune of the revisions past REVISIONS_KEPT. Fills in each wire row's Version.
+ * The statement that stores a batch of planned writes (see writePlanned): the wire rows arrive as
+ * one JSON document; each table's row is derived from its last wire row (`data` is the wire row
+ * minus the bookkeeping fields, the column fields and PlaylistIds, exactly what splitFields keeps
+ * there), every write is kept as a revision, and older revisions are pruned. Cached per set of
+ * entities: a batch is nearly always clips alone.
+ */
+const writeStatements = new Map<string, string>();
+function writeStatement(entities: readonly EntityName[]): string {
+  const cacheKey = entities.join(',');
+  const cached = writeStatements.get(cacheKey);
+  if (cached) return cached;
+  const ctes = [
+    `w AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(entity text, id uuid, version bigint, last boolean, fresh boolean, row jsonb))`,
+    `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
+       SELECT w.entity, w.id, w.version, (w.row->>'ModifiedAtUtc')::timestamptz, w.row FROM w)`,
+    // The statement's sub-statements see the revisions as they were before it: keep the newest
+    // REVISIONS_KEPT - 1 of those, plus the one (or, for a row written twice, more) added here.
+    `pruned AS (DELETE FROM row_revisions r USING (SELECT DISTINCT entity, id FROM w) t
+       WHERE r.entity = t.entity AND r.id = t.id AND r.version <= (
+         SELECT x.version FROM row_revisions x WHERE x.entity = t.entity AND x.id = t.id ORDER BY x.version DESC OFFSET ${REVISIONS_KEPT - 1} LIMIT 1))`,
+  ];
+  for (const entity of entities) {
+    const def = ENTITIES[entity];
+    const fields = Object.entries(def.columns);
+    const stripped = [...META, ...fields.map(([f]) => f), ...(entity === 'clip' ? ['PlaylistIds'] : [])];
+    const changed: Array<[string, string]> = [
+      ['modified_at_utc', columnFromWire('ModifiedAtUtc', 'timestamptz')],
+      ['modified_by_id', columnFromWire('ModifiedById', 'uuid')],
+      ['deleted', columnFromWire('Deleted', 'boolean')],
+      ['data', `w.row - '{${stripped.join(',')}}'::text[]`],
+      ['version', 'w.version'],
+      ...fields.map(([field, [column, type]]): [string, string] => [column, columnFromWire(field, type)]),
+    ];
+    const created: Array<[string, string]> = [
+      ['id', 'w.id'],
+      ['organization_id', columnFromWire('OrganizationId', 'uuid')],
+      ['created_at_utc', columnFromWire('CreatedAtUtc', 'timestamptz')],
+      ['created_by_id', columnFromWire('CreatedById', 'uuid')],
+      ...changed,
+    ];
+    ctes.push(
+      `ins_${entity} AS (INSERT INTO ${def.table} (${created.map(([c]) => c).join(', ')})
+         SELECT ${created.map(([, v]) => v).join(', ')} FROM w WHERE w.entity = '${entity}' AND w.last AND w.fresh)`,
+      `upd_${entity} AS (UPDATE ${def.table} t SET ${changed.map(([c, v]) => `${c} = ${v}`).join(', ')}
+         FROM w WHERE w.entity = '${entity}' AND w.last AND NOT w.fresh AND t.id = w.id)`,
+    );
+  }
+  const sql = `WITH ${ctes.join(',\n')}\nSELECT count(*)::int AS n FROM w`;
+  writeStatements.set(cacheKey, sql);
+  return sql;
+}
+
+/**
+ * Stores planned writes with two statements whatever their number: one sequence read for their
+ * Versions (in order), then one statement that writes each table's rows (a row written twice is
+ * stored once, as last written; inserted if its first write was an insert), every revision, and
+ * the prune of revisions past REVISIONS_KEPT. Fills in each wire row's Version.
  */
 export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const versions = (await q.query<{ v: number | string }>(`SELECT nextval('row_version') AS v FROM generate_series(1, $1::int)`, [writes.length]))
     .map((r) => Number(r.v))
     .sort((a, b) => a - b);
-  const last = new Map<string, { write: PlannedWrite; isNew: boolean }>();
+  const lastIndex = new Map<string, number>();
+  const fresh = new Set<string>();
   for (const [i, w] of writes.entries()) {
-    w.db.version = versions[i]!;
     w.wire.Version = versions[i]!;
-    const key = `${w.entity}:${w.db.id}`;
-    last.set(key, { write: w, isNew: w.kind === 'insert' || (last.get(key)?.isNew ?? false) });
+    const key = `${w.entity}:${w.wire.Id}`;
+    if (w.kind === 'insert' && !lastIndex.has(key)) fresh.add(key);
+    lastIndex.set(key, i);
   }
-  for (const entity of new Set(writes.map((w) => w.entity))) {
-    const def = ENTITIES[entity];
-    const cols = [...TABLE_COLUMNS, ...Object.values(def.columns).map(([column, type]) => [column, type] as const)];
-    const recordType = cols.map(([c, t]) => `${c} ${t}`).join(', ');
-    const docs = (isNew: boolean) =>
-      [...last.values()]
-        .filter((l) => l.write.entity === entity && l.isNew === isNew)
-        .map(({ write: { db } }) => Object.fromEntries(cols.map(([c]) => [c, c === 'created_at_utc' || c === 'modified_at_utc' ? (db[c] as Date).toISOString() : (db[c] ?? null)])));
-    const inserts = docs(true);
-    if (inserts.length > 0) {
-      await q.query(
-        `INSERT INTO ${def.table} (${cols.map(([c]) => c).join(', ')}) SELECT ${cols.map(([c]) => `r.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordType})`,
-        [JSON.stringify(inserts)],
-      );
-    }
-    const updates = docs(false);
-    if (updates.length > 0) {
-      const sets = cols.filter(([c]) => !['id', 'organization_id', 'created_at_utc', 'created_by_id'].includes(c)).map(([c]) => `${c} = r.${c}`);
-      await q.query(`UPDATE ${def.table} t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordType}) WHERE t.id = r.id`, [JSON.stringify(updates)]);
-    }
-  }
-  await q.query(
-    `INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
-     SELECT r.entity, r.id, r.version, r.modified_at_utc, r.row FROM jsonb_to_recordset($1::jsonb) AS r(entity text, id uuid, version bigint, modified_at_utc timestamptz, row jsonb)`,
-    [JSON.stringify(writes.map((w) => ({ entity: w.entity, id: w.db.id, version: w.db.version, modified_at_utc: w.wire.ModifiedAtUtc, row: w.wire })))],
-  );
-  const touched = [...last.values()].map((l) => l.write);
-  await q.query(
-    `DELETE FROM row_revisions r USING (
-       SELECT entity, id, version, row_number() OVER (PARTITION BY entity, id ORDER BY version DESC) AS n
-       FROM row_revisions WHERE (entity, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))) old
-     WHERE old.n > ${REVISIONS_KEPT} AND r.entity = old.entity AND r.id = old.id AND r.version = old.version`,
-    [touched.map((w) => w.entity), touched.map((w) => w.db.id)],
-  );
+  const docs = writes.map((w, i) => {
+    const key = `${w.entity}:${w.wire.Id}`;
+    return { entity: w.entity, id: w.wire.Id, version: w.wire.Version, last: lastIndex.get(key) === i, fresh: fresh.has(key), row: w.wire };
+  });
+  const entities = [...new Set(writes.map((w) => w.entity))].sort();
+  await q.query(writeStatement(entities), [JSON.stringify(docs)]);
 }
 
 export type BulkRow = { id: string; createdById: string | null; createdAt: Date; modifiedAt: Date; deleted?: boolean; fields: Record<string, unknown> };

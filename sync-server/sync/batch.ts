@@ -6,7 +6,7 @@
 //            their PlaylistIds from one join), and the organization's programs
 //   run:     each operation reads and writes the in-memory rows; its writes are kept only if it
 //            succeeds (a rejected mutation leaves nothing behind)
-//   flush:   rows.ts writePlanned (Versions, bulk INSERT/UPDATE, revisions, prune) before any
+//   flush:   rows.ts writePlanned (Versions, then one statement: rows, revisions, prune) before any
 //            rule read (q) and at the end, so every read sees the batch's earlier writes
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
@@ -142,12 +142,12 @@ export class BatchStore implements OpStore {
       for (const w of this.staged) {
         this.pending.push(w);
         this.written.push(w);
-        this.rows.set(key(w.entity, w.db.id), { row: w.wire, exists: true });
+        this.rows.set(key(w.entity, w.wire.Id), { row: w.wire, exists: true });
         if (w.entity === 'playlist') {
           this.playlistsWritten = true;
           this.freshClips.clear();
         }
-        if (w.entity === 'clip') this.freshClips.add(w.db.id);
+        if (w.entity === 'clip') this.freshClips.add(w.wire.Id);
       }
       return out;
     } finally {

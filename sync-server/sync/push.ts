@@ -27,7 +27,7 @@ import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
 import type { EntityName } from '../rows.ts';
 import { BatchStore } from './batch.ts';
-import { MutationSchema, type Mutation, type MutationResult, type SyncEntity } from '../../src/protocol/sync.ts';
+import { MutationSchema, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
 
@@ -177,30 +177,85 @@ function batchCaller(input: PushInput, unit: BatchStore, ownWritten: () => Itera
   };
 }
 
+/**
+ * A result as stored in sync_mutations: an applied or merged result keeps the Version of the row
+ * it answered instead of the row itself (the row is kept once, in row_revisions; storing it again
+ * per mutation doubled what a push writes). Conflicts keep their rows (rare, and the user's view).
+ */
+type StoredResult = MutationResult | (Omit<Extract<MutationResult, { status: 'applied' | 'merged' }>, 'row'> & { rowVersion: number });
+
+function compact(result: MutationResult): StoredResult {
+  if ((result.status === 'applied' || result.status === 'merged') && result.row) {
+    const { row, ...rest } = result;
+    if (typeof row['Version'] === 'number') return { ...rest, rowVersion: row['Version'] };
+  }
+  return result;
+}
+
+/**
+ * The stored results again, with their rows from row_revisions: the revision the mutation wrote,
+ * exactly. When it has been pruned, an applied result answers without a row (the client then
+ * keeps its own copy until the next pull, and does not take a later row as the base of its later
+ * edits) and a merged one with the row's newest revision.
+ */
+async function expand(q: Queryable, stored: Array<{ entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
+  const refOf = (entity: SyncEntity, entityId: string) => `${REVISION_ENTITY[entity]}:${entityId.toLowerCase()}`;
+  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id, version: result.rowVersion }] : []));
+  const exact = new Map<string, SyncRow>();
+  if (wanted.length > 0) {
+    const revs = await q.query<{ entity: string; id: string; version: number | string; row: SyncRow }>(
+      `SELECT r.entity, r.id, r.version, r.row FROM row_revisions r
+       JOIN unnest($1::text[], $2::uuid[], $3::bigint[]) AS w(entity, id, version) ON r.entity = w.entity AND r.id = w.id AND r.version = w.version`,
+      [wanted.map((w) => w.entity), wanted.map((w) => w.id), wanted.map((w) => w.version)],
+    );
+    for (const r of revs) exact.set(`${r.entity}:${r.id}:${Number(r.version)}`, r.row);
+  }
+  const rowOf = (entity: SyncEntity, entityId: string, version: number) => exact.get(`${refOf(entity, entityId)}:${version}`) ?? null;
+  // Merged results whose revision was pruned answer with the row's newest revision.
+  const gone = stored.filter(({ entity, entity_id, result }) => 'rowVersion' in result && result.status === 'merged' && !rowOf(entity, entity_id, result.rowVersion));
+  const newest = new Map<string, SyncRow>();
+  if (gone.length > 0) {
+    const revs = await q.query<{ entity: string; id: string; row: SyncRow }>(
+      `SELECT DISTINCT ON (r.entity, r.id) r.entity, r.id, r.row FROM row_revisions r
+       JOIN unnest($1::text[], $2::uuid[]) AS w(entity, id) ON r.entity = w.entity AND r.id = w.id ORDER BY r.entity, r.id, r.version DESC`,
+      [gone.map((g) => REVISION_ENTITY[g.entity]), gone.map((g) => g.entity_id)],
+    );
+    for (const r of revs) newest.set(`${r.entity}:${r.id}`, r.row);
+  }
+  return stored.map(({ entity, entity_id, result }): MutationResult => {
+    if (!('rowVersion' in result)) return result;
+    const { rowVersion, ...rest } = result;
+    const row = rowOf(entity, entity_id, rowVersion);
+    if (rest.status === 'applied') return { mutationId: rest.mutationId, status: 'applied', row };
+    const current = row ?? newest.get(refOf(entity, entity_id));
+    return current ? { ...rest, status: 'merged', row: current } : { mutationId: rest.mutationId, status: 'applied', row: null };
+  });
+}
+
 export async function processPush(input: PushInput): Promise<MutationResult[]> {
   const ids = input.mutations.map((m) => (m as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
   const uuidIds = ids.filter((id) => MutationSchema.shape.id.safeParse(id).success);
   const stored = new Map<string, { user_id: string; result: MutationResult }>();
   if (uuidIds.length > 0) {
-    const rows = await input.store.query<{ id: string; user_id: string; result: MutationResult }>(
-      `SELECT id, user_id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`,
+    const rows = await input.store.query<{ id: string; user_id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>(
+      `SELECT id, user_id, entity, entity_id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`,
       [uuidIds],
     );
-    for (const r of rows) stored.set(r.id, r);
+    const results = await expand(input.store, rows);
+    for (const [i, r] of rows.entries()) stored.set(r.id, { user_id: r.user_id, result: results[i]! });
   }
 
   // Segments: consecutive mutations the batch transaction serves, or one the router serves.
-  type Item = { raw: unknown; m: Mutation | null; router: boolean };
   const items: Item[] = input.mutations.map((raw) => {
     const parsed = MutationSchema.safeParse(raw);
-    if (!parsed.success) return { raw, m: null, router: false };
+    if (!parsed.success) return { raw, parsed, router: false };
     let router = false;
     try {
       router = matchMutation(parsed.data.method, parsed.data.path) === null;
     } catch {
       router = false; // a path parameter that names no row: the shared operation answers 404
     }
-    return { raw, m: parsed.data, router };
+    return { raw, parsed, router };
   });
   const segments: Item[][] = [];
   for (const item of items) {
@@ -241,9 +296,11 @@ type Session = {
   chain: Map<string, { base: string | null; written: string }>;
 };
 
+/** One mutation of a push as received, read once. */
+type Item = { raw: unknown; parsed: ReturnType<typeof MutationSchema.safeParse>; router: boolean };
+
 /** The answer without a call (unreadable or already processed), or the mutation to run as sent. */
-function prepare(s: Session, raw: unknown): { answer: MutationResult } | { m: Mutation } {
-  const parsed = MutationSchema.safeParse(raw);
+function prepare(s: Session, { raw, parsed }: Item): { answer: MutationResult } | { m: Mutation } {
   const rawId = (raw as { id?: unknown } | null)?.id;
   if (!parsed.success) {
     return {
@@ -267,17 +324,18 @@ function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome)
 
 const STORE_RESULT = `INSERT INTO sync_mutations (id, client_id, user_id, entity, entity_id, result, written_modified_at_utc, processed_at_utc)`;
 
-async function inTransaction(s: Session, segment: Array<{ raw: unknown; m: Mutation | null }>): Promise<MutationResult[]> {
+async function inTransaction(s: Session, segment: Item[]): Promise<MutationResult[]> {
   const { input } = s;
   const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now };
   const { results, version } = await input.store.tx(async (q) => {
     const unit = new BatchStore(q, input.auth, write);
-    await unit.preload(segment.flatMap((i) => (i.m ? [{ entity: REVISION_ENTITY[i.m.entity], id: i.m.entityId.toLowerCase() }] : [])));
+    await unit.preload(segment.flatMap(({ parsed: p }) => (p.success ? [{ entity: REVISION_ENTITY[p.data.entity], id: p.data.entityId.toLowerCase() }] : [])));
     const done: Array<{ m: Mutation; outcome: Outcome }> = [];
     const caller = batchCaller(input, unit, () => done.flatMap((d) => (d.outcome.written ? [d.outcome.written] : [])));
     const out: MutationResult[] = [];
-    for (const { raw } of segment) {
-      const prepared = prepare(s, raw);
+    for (const item of segment) {
+      const { raw } = item;
+      const prepared = prepare(s, item);
       if ('answer' in prepared) {
         out.push(prepared.answer);
         continue;
@@ -298,7 +356,7 @@ async function inTransaction(s: Session, segment: Array<{ raw: unknown; m: Mutat
           input.clientId,
           input.auth.user.Id,
           input.now,
-          JSON.stringify(done.map(({ m, outcome }) => ({ id: m.id, entity: m.entity, entity_id: m.entityId, result: outcome.result, written: outcome.written }))),
+          JSON.stringify(done.map(({ m, outcome }) => ({ id: m.id, entity: m.entity, entity_id: m.entityId, result: compact(outcome.result), written: outcome.written }))),
         ],
       );
     }
@@ -308,12 +366,13 @@ async function inTransaction(s: Session, segment: Array<{ raw: unknown; m: Mutat
   return results;
 }
 
-async function overRouter(s: Session, segment: Array<{ raw: unknown }>): Promise<{ done: MutationResult[]; stop: boolean }> {
+async function overRouter(s: Session, segment: Item[]): Promise<{ done: MutationResult[]; stop: boolean }> {
   const { input } = s;
   const caller = routerCaller(input);
   const done: MutationResult[] = [];
-  for (const { raw } of segment) {
-    const prepared = prepare(s, raw);
+  for (const item of segment) {
+    const { raw } = item;
+    const prepared = prepare(s, item);
     if ('answer' in prepared) {
       done.push(prepared.answer);
       continue;
@@ -332,7 +391,7 @@ async function overRouter(s: Session, segment: Array<{ raw: unknown }>): Promise
       input.auth.user.Id,
       m.entity,
       m.entityId,
-      JSON.stringify(outcome.result),
+      JSON.stringify(compact(outcome.result)),
       outcome.written,
       input.now,
     ]);

@@ -244,6 +244,72 @@ describe('push', () => {
     expect((await serverClip())['Version']).toBe(version);
   });
 
+  it('a mutation answered again after 50 later writes: applied, without a later row taken for its own; the row keeps its last 50 revisions', async () => {
+    const a = await device('a', email('anna'));
+    await a.writes.updateClip(clipId, { Title: 'Early' });
+    const [m] = await a.db.outbox.toArray();
+    const { seq: _s, attempts: _a, ...mutation } = m!;
+    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: a.cookie } })).json()) as { XsrfToken: string }).XsrfToken;
+    const push = async () =>
+      (await (
+        await server.app.request('/api/sync/push', {
+          method: 'POST',
+          headers: { cookie: a.cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
+          body: JSON.stringify({ protocolVersion: 1, clientId: crypto.randomUUID(), mutations: [mutation] }),
+        })
+      ).json()) as { results: Array<{ status: string; row: Record<string, unknown> | null }> };
+    const first = await push();
+    expect(first.results[0]).toMatchObject({ status: 'applied', row: { Title: 'Early' } });
+    for (let i = 0; i < 50; i++) expect((await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Description: `Later ${i}` })).status).toBe(200);
+    const [{ n: kept } = { n: 0 }] = await server.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM row_revisions WHERE entity = 'clip' AND id = $1`, [clipId]);
+    expect(kept).toBe(50);
+    expect((await push()).results[0]).toEqual({ mutationId: mutation.id, status: 'applied', row: null });
+  });
+
+  it('the rows a push answers are exactly the rows the API then serves (an edit, a create, a playlist order)', async () => {
+    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
+    const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' });
+    const newClip = crypto.randomUUID();
+    const m = (entity: string, entityId: string, method: string, path: string, body: Record<string, unknown>) => ({
+      id: crypto.randomUUID(), entity, entityId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now(),
+    });
+    const res = await server.app.request('/api/sync/push', {
+      method: 'POST',
+      headers: { cookie: annaCookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
+      body: JSON.stringify({
+        protocolVersion: 1,
+        clientId: crypto.randomUUID(),
+        mutations: [
+          m('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Edited', Tags: ['b', 'a'], Season: 2 }),
+          m('clips', newClip, 'POST', `/v1/programs/${programId}/clips`, { Id: newClip.toUpperCase(), Title: 'Made offline', Description: null }),
+          m('playlists', playlist.json!['Id'] as string, 'PATCH', `/v1/playlists/${playlist.json!['Id']}/clips`, { ClipIds: [newClip, clipId] }),
+        ],
+      }),
+    });
+    const { results } = (await res.json()) as { results: Array<{ status: string; row: Record<string, unknown> }> };
+    expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
+    expect(results[0]!.row).toMatchObject({ Id: clipId, Title: 'Edited', Tags: ['b', 'a'], Season: 2, ModifiedById: annaId, OrganizationId: server.organizationId, Deleted: false });
+    expect(results[1]!.row).toMatchObject({ Id: newClip, ProgramId: programId, Title: 'Made offline', CreatedById: annaId, ModifiedById: annaId, Deleted: false });
+    expect(results[1]!.row['CreatedAtUtc']).toBe(results[1]!.row['ModifiedAtUtc']);
+    // PlaylistIds follow the playlist write that came after the clip writes: compare the rest.
+    const withoutPlaylists = ({ PlaylistIds: _p, ...rest }: Record<string, unknown>) => rest;
+    expect(withoutPlaylists(results[0]!.row)).toEqual(withoutPlaylists(await serverClip()));
+    expect(withoutPlaylists(results[1]!.row)).toEqual(withoutPlaylists(await serverClip(newClip)));
+    expect(results[2]!.row).toEqual((await api(server, annaCookie, 'GET', `/v1/playlists/${playlist.json!['Id']}`)).json);
+  });
+
+  it('rows written through pushes keep their last 50 revisions too', async () => {
+    const a = await device('a', email('anna'));
+    for (let i = 0; i < 55; i++) {
+      await a.writes.updateClip(clipId, { Title: `Take ${i}` });
+      await a.engine.flush();
+    }
+    expect(await a.db.outbox.count()).toBe(0);
+    const revisions = await server.store.query<{ row: { Title: string } }>(`SELECT row FROM row_revisions WHERE entity = 'clip' AND id = $1 ORDER BY version`, [clipId]);
+    expect(revisions).toHaveLength(50);
+    expect(revisions.at(-1)!.row.Title).toBe('Take 54');
+  });
+
   it('a 401 pauses sync and keeps the outbox until the user signs in again', async () => {
     const a = await device('a', email('anna'));
     await a.writes.updateClip(clipId, { Title: 'After login' });
