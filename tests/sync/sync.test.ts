@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addUser, ALL_FLAGS, api, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
 import { readStatus } from '../../src/db/sync-store.ts';
+import type { OutboxEntry } from '../../src/db/db.ts';
 
 let server: Server;
 let programId: string;
@@ -41,6 +42,22 @@ async function device(name: string, email: string): Promise<Client> {
 
 async function serverClip(id = clipId) {
   return (await api(server, annaCookie, 'GET', `/v1/clips/${id}`)).json!;
+}
+
+/** Anna's device with one clip edit queued: the device and the mutation as the wire carries it. */
+async function queuedEdit(fields: Record<string, unknown>) {
+  const a = await device('a', email('anna'));
+  await a.writes.updateClip(clipId, fields);
+  const [{ seq: _s, attempts: _a, organizationId: _o, ...mutation }] = (await a.db.outbox.toArray()) as [OutboxEntry];
+  return { a, mutation };
+}
+
+type PushAnswer = { results: Array<{ status: string; row: Record<string, unknown> | null }> };
+/** POST /api/sync/push as a client sends it (a fresh clientId: not the sender's own writes). */
+async function push(cookie: string, mutations: unknown[]): Promise<PushAnswer> {
+  const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
+  expect(res.status).toBe(200);
+  return res.json as unknown as PushAnswer;
 }
 
 describe('pull', () => {
@@ -226,76 +243,45 @@ describe('push', () => {
   });
 
   it('a mutation pushed twice is applied once and answered the same', async () => {
-    const a = await device('a', email('anna'));
-    await a.writes.updateClip(clipId, { Title: 'Once' });
-    const [m] = await a.db.outbox.toArray();
-    const { seq: _s, attempts: _a, ...mutation } = m!;
-    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: a.cookie } })).json()) as { XsrfToken: string }).XsrfToken;
-    const push = () =>
-      server.app.request('/api/sync/push', {
-        method: 'POST',
-        headers: { cookie: a.cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
-        body: JSON.stringify({ protocolVersion: 1, clientId: crypto.randomUUID(), mutations: [mutation] }),
-      });
-    const first = await (await push()).json();
+    const { a, mutation } = await queuedEdit({ Title: 'Once' });
+    const first = await push(a.cookie, [mutation]);
     const version = (await serverClip())['Version'];
-    const second = await (await push()).json();
+    const second = await push(a.cookie, [mutation]);
     expect(second).toEqual(first);
     expect((await serverClip())['Version']).toBe(version);
   });
 
   it('a mutation answered again after 50 later writes: applied, without a later row taken for its own; the row keeps its last 50 revisions', async () => {
-    const a = await device('a', email('anna'));
-    await a.writes.updateClip(clipId, { Title: 'Early' });
-    const [m] = await a.db.outbox.toArray();
-    const { seq: _s, attempts: _a, ...mutation } = m!;
-    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: a.cookie } })).json()) as { XsrfToken: string }).XsrfToken;
-    const push = async () =>
-      (await (
-        await server.app.request('/api/sync/push', {
-          method: 'POST',
-          headers: { cookie: a.cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
-          body: JSON.stringify({ protocolVersion: 1, clientId: crypto.randomUUID(), mutations: [mutation] }),
-        })
-      ).json()) as { results: Array<{ status: string; row: Record<string, unknown> | null }> };
-    const first = await push();
+    const { a, mutation } = await queuedEdit({ Title: 'Early' });
+    const first = await push(a.cookie, [mutation]);
     expect(first.results[0]).toMatchObject({ status: 'applied', row: { Title: 'Early' } });
     for (let i = 0; i < 50; i++) expect((await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Description: `Later ${i}` })).status).toBe(200);
     const [{ n: kept } = { n: 0 }] = await server.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM row_revisions WHERE entity = 'clip' AND id = $1`, [clipId]);
     expect(kept).toBe(50);
-    expect((await push()).results[0]).toEqual({ mutationId: mutation.id, status: 'applied', row: null });
+    expect((await push(a.cookie, [mutation])).results[0]).toEqual({ mutationId: mutation.id, status: 'applied', row: null });
   });
 
   it('the rows a push answers are exactly the rows the API then serves (an edit, a create, a playlist order)', async () => {
-    const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
     const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' });
     const newClip = crypto.randomUUID();
     const m = (entity: string, entityId: string, method: string, path: string, body: Record<string, unknown>) => ({
       id: crypto.randomUUID(), entity, entityId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now(),
     });
-    const res = await server.app.request('/api/sync/push', {
-      method: 'POST',
-      headers: { cookie: annaCookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': server.organizationId },
-      body: JSON.stringify({
-        protocolVersion: 1,
-        clientId: crypto.randomUUID(),
-        mutations: [
-          m('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Edited', Tags: ['b', 'a'], Season: 2 }),
-          m('clips', newClip, 'POST', `/v1/programs/${programId}/clips`, { Id: newClip.toUpperCase(), Title: 'Made offline', Description: null }),
-          m('playlists', playlist.json!['Id'] as string, 'PATCH', `/v1/playlists/${playlist.json!['Id']}/clips`, { ClipIds: [newClip, clipId] }),
-        ],
-      }),
-    });
-    const { results } = (await res.json()) as { results: Array<{ status: string; row: Record<string, unknown> }> };
+    const { results } = await push(annaCookie, [
+      m('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Edited', Tags: ['b', 'a'], Season: 2 }),
+      m('clips', newClip, 'POST', `/v1/programs/${programId}/clips`, { Id: newClip.toUpperCase(), Title: 'Made offline', Description: null }),
+      m('playlists', playlist.json!['Id'] as string, 'PATCH', `/v1/playlists/${playlist.json!['Id']}/clips`, { ClipIds: [newClip, clipId] }),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
-    expect(results[0]!.row).toMatchObject({ Id: clipId, Title: 'Edited', Tags: ['b', 'a'], Season: 2, ModifiedById: annaId, OrganizationId: server.organizationId, Deleted: false });
-    expect(results[1]!.row).toMatchObject({ Id: newClip, ProgramId: programId, Title: 'Made offline', CreatedById: annaId, ModifiedById: annaId, Deleted: false });
-    expect(results[1]!.row['CreatedAtUtc']).toBe(results[1]!.row['ModifiedAtUtc']);
+    const [edited, created, reordered] = results.map((r) => r.row!);
+    expect(edited).toMatchObject({ Id: clipId, Title: 'Edited', Tags: ['b', 'a'], Season: 2, ModifiedById: annaId, OrganizationId: server.organizationId, Deleted: false });
+    expect(created).toMatchObject({ Id: newClip, ProgramId: programId, Title: 'Made offline', CreatedById: annaId, ModifiedById: annaId, Deleted: false });
+    expect(created!['CreatedAtUtc']).toBe(created!['ModifiedAtUtc']);
     // PlaylistIds follow the playlist write that came after the clip writes: compare the rest.
     const withoutPlaylists = ({ PlaylistIds: _p, ...rest }: Record<string, unknown>) => rest;
-    expect(withoutPlaylists(results[0]!.row)).toEqual(withoutPlaylists(await serverClip()));
-    expect(withoutPlaylists(results[1]!.row)).toEqual(withoutPlaylists(await serverClip(newClip)));
-    expect(results[2]!.row).toEqual((await api(server, annaCookie, 'GET', `/v1/playlists/${playlist.json!['Id']}`)).json);
+    expect(withoutPlaylists(edited!)).toEqual(withoutPlaylists(await serverClip()));
+    expect(withoutPlaylists(created!)).toEqual(withoutPlaylists(await serverClip(newClip)));
+    expect(reordered).toEqual((await api(server, annaCookie, 'GET', `/v1/playlists/${playlist.json!['Id']}`)).json);
   });
 
   it('rows written through pushes keep their last 50 revisions too', async () => {
