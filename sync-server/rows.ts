@@ -124,6 +124,26 @@ export function toWire(entity: EntityName, row: DbRow): WireRow {
   return wire;
 }
 
+/**
+ * toWire for a table row decoded from PostgreSQL's JSON (row_to_json / json_agg of the table's
+ * rows): timestamps arrive as PostgreSQL's text, and the row's own `data` object becomes the wire
+ * row (no copy: the decoded row is used once). A page of thousands of rows leaves the database as
+ * one JSON text and is turned into wire rows at a few microseconds each.
+ */
+export function wireFromJson(entity: EntityName, row: Record<string, unknown>): WireRow {
+  const wire = (row['data'] ?? {}) as Record<string, unknown>;
+  wire.Id = row['id'];
+  wire.OrganizationId = row['organization_id'];
+  wire.CreatedAtUtc = new Date(row['created_at_utc'] as string).toISOString();
+  wire.CreatedById = row['created_by_id'] ?? null;
+  wire.ModifiedAtUtc = new Date(row['modified_at_utc'] as string).toISOString();
+  wire.ModifiedById = row['modified_by_id'] ?? null;
+  wire.Deleted = row['deleted'];
+  wire.Version = Number(row['version']);
+  for (const [field, column] of COLUMN_LIST[entity]) wire[field] = row[column] ?? null;
+  return wire as WireRow;
+}
+
 /** ModifiedAtUtc of a write: the clock, but always at least 1 ms after the previous value. */
 export function nextModified(now: Date, previous?: string | Date | null): Date {
   if (previous === undefined || previous === null) return now;
@@ -346,6 +366,19 @@ const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', ${ISO_MS})`;
 
 /**
+ * The wire row of `alias` (a row of the entity's table) built in SQL: what toWire makes of it,
+ * less the clips' PlaylistIds, which the caller adds. Lets a page of rows leave the database as
+ * JSON text ready to send instead of being decoded and rebuilt row by row.
+ */
+export function wireSql(entity: EntityName, alias: string): string {
+  const columns = COLUMN_LIST[entity].map(([field, column]) => `'${field}', ${alias}.${column}`).join(', ');
+  return `${alias}.data || jsonb_build_object(
+      'Id', ${alias}.id, 'OrganizationId', ${alias}.organization_id, 'CreatedAtUtc', ${isoSql(`${alias}.created_at_utc`)},
+      'CreatedById', ${alias}.created_by_id, 'ModifiedAtUtc', ${isoSql(`${alias}.modified_at_utc`)}, 'ModifiedById', ${alias}.modified_by_id,
+      'Deleted', ${alias}.deleted, 'Version', ${alias}.version)${columns ? ` || jsonb_build_object(${columns})` : ''}`;
+}
+
+/**
  * Inserts many rows of one organization in one statement, with their revisions (ENVIRONMENT.md:
  * batch, never row by row). The batch travels as ONE jsonb document expanded with
  * jsonb_to_recordset, not as text arrays of JSON (escaped and parsed twice). Clip rows are
@@ -380,13 +413,7 @@ export async function bulkInsert(q: Queryable, entity: EntityName, organizationI
   ].join(', ');
   const names = ['id', 'created_at_utc', 'created_by_id', 'modified_at_utc', 'modified_by_id', 'deleted', 'data', ...cols.map(([, [c]]) => c)];
   const select = ['r.id', 'r.created_at_utc', 'r.created_by_id', 'r.modified_at_utc', 'r.created_by_id', 'r.deleted', 'r.data', ...cols.map(([, [c]]) => `r.${c}`)];
-  const wireColumns = cols.map(([field, [column]]) => `'${field}', ins.${column}`).join(', ');
-  const wire = `ins.data || jsonb_build_object(
-      'Id', ins.id, 'OrganizationId', ins.organization_id, 'CreatedAtUtc', ${isoSql('ins.created_at_utc')},
-      'CreatedById', ins.created_by_id, 'ModifiedAtUtc', ${isoSql('ins.modified_at_utc')}, 'ModifiedById', ins.modified_by_id,
-      'Deleted', ins.deleted, 'Version', ins.version)${cols.length ? ` || jsonb_build_object(${wireColumns})` : ''}${
-        entity === 'clip' ? ` || jsonb_build_object('PlaylistIds', '[]'::jsonb)` : ''
-      }`;
+  const wire = `${wireSql(entity, 'ins')}${entity === 'clip' ? ` || jsonb_build_object('PlaylistIds', '[]'::jsonb)` : ''}`;
   await q.query(
     `WITH ins AS (
        INSERT INTO ${def.table} (organization_id, ${names.join(', ')}, version)

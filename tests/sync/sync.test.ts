@@ -61,6 +61,18 @@ async function push(cookie: string, mutations: unknown[]): Promise<PushAnswer> {
 }
 
 describe('pull', () => {
+  it('pulled rows are exactly what the API serves: a clip in a playlist, its program, the playlist', async () => {
+    await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Description: 'Ünïcode “quotes” \\ and\nlines', Season: 3, Episode: null, Tags: ['b', 'a'] });
+    const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' });
+    const playlistId = playlist.json!['Id'] as string;
+    await api(server, annaCookie, 'PATCH', `/v1/playlists/${playlistId}/clips`, { ClipIds: [clipId] });
+    const a = await device('a', email('anna'));
+    expect(await a.db.clips.get(clipId)).toEqual(await serverClip());
+    expect(await a.db.programs.get(programId)).toEqual((await api(server, annaCookie, 'GET', `/v1/programs/${programId}`)).json);
+    expect(await a.db.playlists.get(playlistId)).toEqual((await api(server, annaCookie, 'GET', `/v1/playlists/${playlistId}`)).json);
+    expect((await a.db.clips.get(clipId))!['PlaylistIds']).toEqual([playlistId]);
+  });
+
   it('an initial sync brings the organization, its programs and clips, and the user permissions', async () => {
     const a = await device('a', email('anna'));
     expect(await a.db.organizations.count()).toBe(1);
