@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { allPermissions, type PermissionEntry } from '../src/domain/permissions.ts';
 import { hashPassword } from './passwords.ts';
 import { bulkInsert, type BulkRow } from './rows.ts';
-import { clipDefaults, clipPublicUrls, emptyClipUrls } from './routes/content-rules.ts';
+import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
+import { clipPublicUrls } from './routes/content-rules.ts';
 import type { Queryable, Store } from './store/store.ts';
 
 export const DEMO_PASSWORD = 'castaway-demo';

@@ -73,6 +73,8 @@ describe('local writes', () => {
     expect(typeof row?.['CreatedAtUtc']).toBe('string');
     expect(row?.['CreatedAtUtc'] as string >= before).toBe(true);
     expect(row?.['ModifiedAtUtc']).toBe(row?.['CreatedAtUtc']);
+    // Every field the server gives a new clip, so the clip screen has what it reads before the sync.
+    expect(row).toMatchObject({ State: 'Draft', Visibility: 'Private', Tags: [], Urls: { AudioPrivateUrl: null, WaveformHighResUrl: null } });
   });
 
   it('editing a row that is not in the local store fails and queues nothing', async () => {

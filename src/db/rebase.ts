@@ -6,6 +6,7 @@
 // A row without pending mutations or conflicts has no shadow: the local row IS the server copy.
 import type { CastawayDb, ConflictEntry, LocalRow, OutboxEntry } from './db.ts';
 import type { Mutation, SyncEntity } from '../protocol/sync.ts';
+import { clipDefaults } from '../domain/clip-defaults.ts';
 
 export const shadowKey = (entity: SyncEntity, id: string) => `${entity}:${id}`;
 
@@ -24,8 +25,10 @@ export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | nul
     case 'POST': {
       // Until the server's row arrives, a row made here is dated by the edit itself, so lists
       // that sort by creation or change time place it first instead of failing on a missing date.
+      // A clip has every field the server gives a new clip, so its screen has what it reads.
       const at = new Date(m.createdAt).toISOString();
-      return { Deleted: false, CreatedAtUtc: at, ModifiedAtUtc: at, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
+      const defaults = m.entity === 'clips' ? clipDefaults() : {};
+      return { ...defaults, Deleted: false, CreatedAtUtc: at, ModifiedAtUtc: at, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
     }
     case 'PATCH':
     case 'PUT':

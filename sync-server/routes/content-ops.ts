@@ -31,7 +31,8 @@ import { AppError, assertValid, forbidden, notFound } from '../errors.ts';
 import { checkPrecondition } from '../http.ts';
 import { ENTITIES, insertRow, loadRow, updateRow, type EntityName, type WireRow, type WriteContext } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
-import { applyClipChange, checkSlug, clipDefaults, invalid, nameCheck, normaliseTitle, titleCheck } from './content-rules.ts';
+import { clipDefaults } from '../../src/domain/clip-defaults.ts';
+import { applyClipChange, checkSlug, invalid, nameCheck, normaliseTitle, titleCheck } from './content-rules.ts';
 
 export type ProgramRef = { id: string; network_id: string | null; slug: string | null; deleted: boolean };
 

@@ -6,6 +6,7 @@ import { formError } from '../../src/domain/form-errors.ts';
 import { slugServerError } from '../../src/domain/server-errors.ts';
 import { validateInteger, validateName, validateRequired, validateSlug, validateTitle } from '../../src/domain/validators.ts';
 import { type ClipPatch, type ClipUrls } from '../../src/protocol/entities.ts';
+import { emptyClipUrls } from '../../src/domain/clip-defaults.ts';
 import { assertValid, badRequest, fieldError } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
 import type { WireRow } from '../rows.ts';
@@ -61,69 +62,6 @@ export function slugOwnerOfViolation(err: unknown): SlugOwner | null {
   if (where.includes('playlists_slug')) return 'playlist';
   if (where.includes('programs_slug')) return 'program';
   return null;
-}
-
-export function emptyClipUrls(): ClipUrls {
-  return {
-    AudioPublicUrl: null,
-    AudioPrivateUrl: null,
-    AudioPublicAdFreeUrl: null,
-    WaveformHighResUrl: null,
-    WaveformLowResUrl: null,
-    VideoPrivateUrl: null,
-    VideoPublicUrl: null,
-    VideoPublicAdFreeUrl: null,
-    ImagePrivateUrl: null,
-    ImagePublicUrl: null,
-    EmbedUrl: null,
-    ShowPageUrl: null,
-    EmbedShareLinkOverrideUrl: null,
-  };
-}
-
-/** Every field of a new clip that the caller did not give. */
-export function clipDefaults(): Record<string, unknown> {
-  return {
-    Title: null,
-    Description: null,
-    DescriptionHtml: null,
-    ShortSummary: null,
-    Episode: null,
-    Season: null,
-    EpisodeType: null,
-    Tags: [],
-    Chapters: [],
-    ContentRating: null,
-    CustomFieldData: null,
-    ExternalId: null,
-    MemberDownloadsAdFree: false,
-    Monetization: null,
-    RssLinkOverride: null,
-    ScheduleRules: null,
-    AudioOptions: null,
-    Visibility: 'Private',
-    ScheduledVisibility: null,
-    VisibleAtUtc: null,
-    Slug: null,
-    MediaType: 'Audio',
-    AudioProcessingProblemDismissed: false,
-    EmbedShareLinkOverrideUrl: null,
-    CreatedFromAutoPodcast: false,
-    ImportedId: null,
-    HasImage: false,
-    PublishedAudioSizeInBytes: null,
-    PublishedDurationSeconds: null,
-    RecordingMetadata: null,
-    TranscriptStatus: null,
-    UploadedAudioFileName: null,
-    State: 'Draft',
-    PublishState: 'Unpublished',
-    PublishedUtc: null,
-    DurationSeconds: null,
-    UploadedMediaInfo: null,
-    AudioProcessingProblem: null,
-    Urls: emptyClipUrls(),
-  };
 }
 
 /** Embed and show-page URLs exist for Public and Unlisted clips only (section 4). */

@@ -13,7 +13,7 @@ import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from 
 import { AppError } from '../../sync-server/errors.ts';
 import type { AppDeps } from '../../sync-server/app.ts';
 import { audioRoutes } from '../../sync-server/audio/routes.ts';
-import { clipDefaults } from '../../sync-server/routes/content-rules.ts';
+import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 
 export async function startAudioServer(options: { maxUploadBytes?: number } = {}) {
   const store = await openStore({ dataDir: 'memory://' });
