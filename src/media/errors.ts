@@ -18,6 +18,15 @@ export const MediaErrorCode = {
   DecodeFailed: 'decodeFailed',
   /** The caller's AbortSignal fired. */
   Aborted: 'aborted',
+  // Fetching the file (a URL source, waveform files), as opposed to decoding it:
+  /** The device is offline and the file is not kept on it. */
+  Offline: 'offline',
+  /** The request failed before any answer: no route to the server, DNS, connection refused. */
+  Unreachable: 'unreachable',
+  /** The server answered that it has no such file (404, 410). */
+  NotAvailable: 'notAvailable',
+  /** The server answered with another error status (details.status). */
+  DownloadFailed: 'downloadFailed',
 } as const;
 export type MediaErrorCode = (typeof MediaErrorCode)[keyof typeof MediaErrorCode];
 

@@ -16,6 +16,10 @@ const KEYS: Record<ErrorCode | WarningCode, string> = {
   [MediaErrorCode.UnsupportedInEnvironment]: 'media_problem_unsupported_in_environment',
   [MediaErrorCode.DecodeFailed]: 'media_problem_decode_failed',
   [MediaErrorCode.Aborted]: 'media_problem_aborted',
+  [MediaErrorCode.Offline]: 'media_problem_offline',
+  [MediaErrorCode.Unreachable]: 'media_problem_unreachable',
+  [MediaErrorCode.NotAvailable]: 'media_problem_not_available',
+  [MediaErrorCode.DownloadFailed]: 'media_problem_download_failed',
   [MediaWarningCode.TruncatedFile]: 'media_problem_truncated_file',
   [MediaWarningCode.DamagedFrames]: 'media_problem_damaged_frames',
 };
@@ -23,11 +27,14 @@ const KEYS: Record<ErrorCode | WarningCode, string> = {
 export function mediaProblemText(problem: { code: ErrorCode | WarningCode; details?: Record<string, string | number> }, locale?: Locale): string {
   const fn = catalogue[KEYS[problem.code]];
   if (!fn) throw new Error(`no media message for ${problem.code}`);
-  const params = { encoding: '', codec: '', ...(problem.details ?? {}) };
+  const params = { encoding: '', codec: '', status: '', ...(problem.details ?? {}) };
   return locale === undefined ? fn(params) : fn(params, { locale });
 }
 
-/** The words for anything a decode or render threw: its own problem, or "could not be decoded". */
+/**
+ * The words for anything a fetch, decode or render threw: its own problem (offline, not on the
+ * server, …), or "could not be decoded" for anything else.
+ */
 export function mediaFailureText(e: unknown, locale?: Locale): string {
   return mediaProblemText(isMediaError(e) ? { code: e.code, details: e.details } : { code: MediaErrorCode.DecodeFailed }, locale);
 }

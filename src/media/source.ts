@@ -1,6 +1,7 @@
 // Random-access byte sources. Decoders read a file in bounded chunks through this seam, so the
 // same code runs on a File/Blob (browser, worker, and Node's fs.openAsBlob) and on an HTTP URL
 // answered with Range requests, and never holds the whole file.
+import { MediaError, MediaErrorCode } from './errors.ts';
 
 export interface ByteSource {
   readonly size: number;
@@ -90,12 +91,31 @@ export function blobSource(blob: Blob): ByteSource {
   };
 }
 
+/**
+ * fetch() for media files, whose failures say what happened in the user's terms (MediaError):
+ *   fetch throws, device offline ──> Offline        fetch throws, online ──> Unreachable
+ *   404 / 410 ──> NotAvailable                      any other error status ──> DownloadFailed {status}
+ * so a file that never arrived is not reported as one that could not be decoded.
+ */
+export async function fetchMedia(url: string, init: RequestInit = {}): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    if (init.signal?.aborted) throw new MediaError(MediaErrorCode.Aborted, 'Decoding was cancelled');
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    throw new MediaError(offline ? MediaErrorCode.Offline : MediaErrorCode.Unreachable, `${init.method ?? 'GET'} ${url} failed: ${(e as Error).message}`);
+  }
+  if (res.ok) return res;
+  const code = res.status === 404 || res.status === 410 ? MediaErrorCode.NotAvailable : MediaErrorCode.DownloadFailed;
+  throw new MediaError(code, `${init.method ?? 'GET'} ${url} answered ${res.status}`, { status: res.status });
+}
+
 /** A source over a URL that answers Range requests (our sync server does, for audio). */
 export async function urlSource(url: string, init: RequestInit = {}): Promise<ByteSource> {
-  const head = await fetch(url, { ...init, method: 'HEAD' });
-  if (!head.ok) throw new Error(`HEAD ${url} answered ${head.status}`);
+  const head = await fetchMedia(url, { ...init, method: 'HEAD' });
   const size = Number(head.headers.get('content-length') ?? NaN);
-  if (!Number.isFinite(size)) throw new Error(`HEAD ${url} gave no Content-Length`);
+  if (!Number.isFinite(size)) throw new MediaError(MediaErrorCode.DownloadFailed, `HEAD ${url} gave no Content-Length`, { status: head.status });
   return {
     size,
     async read(offset, length) {
@@ -103,8 +123,7 @@ export async function urlSource(url: string, init: RequestInit = {}): Promise<By
       if (offset >= end) return new Uint8Array(0);
       const headers = new Headers(init.headers);
       headers.set('range', `bytes=${offset}-${end - 1}`);
-      const res = await fetch(url, { ...init, headers });
-      if (res.status !== 206 && res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+      const res = await fetchMedia(url, { ...init, headers });
       const bytes = new Uint8Array(await res.arrayBuffer());
       // A server that ignores Range sends everything: cut out what was asked for.
       return res.status === 200 ? bytes.slice(offset, end) : bytes;

@@ -5,9 +5,12 @@
 //   <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
 //                   onSaveCut={(edit) => queue PUT /internal/clips/{clipId}/cut} />
 import { useEffect, useState } from 'react';
+import { isMediaError, MediaErrorCode } from '../../media/errors.ts';
 import { mediaFailureText } from '../../media/messages.ts';
 import type { Waveform } from '../../media/peaks.ts';
+import { fetchMedia } from '../../media/source.ts';
 import { waveformFromDat } from '../../media/waveform-format.ts';
+import { useOnline } from '../../lib/connectivity.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { m } from '../../paraglide/messages.js';
 import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts';
@@ -27,9 +30,13 @@ export type PanelAudio = {
 type Loaded = { waveforms: Waveform[]; durationSeconds: number };
 
 async function fetchDat(url: string, signal: AbortSignal): Promise<Waveform> {
-  const res = await fetch(url, { credentials: 'same-origin', signal });
-  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  const res = await fetchMedia(url, { credentials: 'same-origin', signal });
   return waveformFromDat(new Uint8Array(await res.arrayBuffer()));
+}
+
+/** A failure that the network coming back may cure (tried again by itself when it does). */
+function isNetworkFailure(e: unknown): boolean {
+  return isMediaError(e) && (e.code === MediaErrorCode.Offline || e.code === MediaErrorCode.Unreachable);
 }
 
 /** The waveform cache's key: the audio's key plus where its files are and how long it is, so a
@@ -64,7 +71,9 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
   const { audio } = props;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [progress, setProgress] = useState(0);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ text: string; network: boolean } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const online = useOnline();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -72,11 +81,16 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
     setProblem(null);
     loadWaveforms(audio, controller.signal, setProgress).then(setLoaded, (e: unknown) => {
       if (controller.signal.aborted) return;
-      setProblem(mediaFailureText(e));
+      setProblem({ text: mediaFailureText(e), network: isNetworkFailure(e) });
     });
     return () => controller.abort();
     // The cache key names everything loadWaveforms reads.
-  }, [panelCacheKey(audio), audio.file]);
+  }, [panelCacheKey(audio), audio.file, attempt]);
+
+  // Offline or unreachable: try again once the network is back.
+  useEffect(() => {
+    if (online && problem?.network) setAttempt((a) => a + 1);
+  }, [online]);
 
   const [fileUrl, setFileUrl] = useState<string | null>(null);
   useEffect(() => {
@@ -86,7 +100,14 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
     return () => URL.revokeObjectURL(u);
   }, [audio.file]);
 
-  if (problem) return <p role="alert">{problem}</p>;
+  if (problem) {
+    return (
+      <div className="audio-problem">
+        <p role="alert">{problem.text}</p>
+        <button type="button" className="button" onClick={() => setAttempt((a) => a + 1)}>{m.media_retry()}</button>
+      </div>
+    );
+  }
   if (!loaded) return <p role="status">{m.media_waveform_loading({ percent: Math.round(progress * 100) })}</p>;
   const audioUrl = audio.urls?.AudioPrivateUrl ?? audio.urls?.AudioUrl ?? null;
   const src = fileUrl ?? audioUrl;
