@@ -3,7 +3,7 @@
 //      for a returning, signed-in one), measured from the responses Chromium actually loads.
 //   2. warm offline start to interactive: the studio was opened before, the network is gone, the
 //      page reloads from the service worker until 'Manage audio' shows with the sync status.
-//   3. the clip list at 10,000 clips: frame times while scrolling the virtualised list.
+//   3. the clip list at 10,000 clips: frame times while scrolling the page through the virtualised list.
 // Prints `bench: <metric> = <number> <unit>` lines with the ratio to their target; never pass/fail.
 // Needs dist/ (npm run build). Starts the real server on a temp data folder unless BENCH_BASE_URL is set.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -166,7 +166,7 @@ async function clipListAt10k(browser: Browser, url: string) {
       function step(t) {
         frames.push(t - last);
         last = t;
-        list.scrollTop += 100;
+        window.scrollBy(0, 100);
         if (t < end) requestAnimationFrame(step);
         else done();
       }

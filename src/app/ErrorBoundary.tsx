@@ -4,6 +4,15 @@ import { m } from '../paraglide/messages.js';
 import { HttpError } from '../lib/api.ts';
 import { NotFoundPage, StatusErrorPage, type NotFoundKind } from '../features/errors/ErrorPage.tsx';
 import { RouteParamError } from './params.ts';
+import { EntityKind, entityLabel } from '../domain/entities.ts';
+
+const isEntityKind = (k: string): k is EntityKind => (Object.values(EntityKind) as string[]).includes(k);
+
+/** Errors that are pages, not faults: an unknown or bad id in the address, a 403/404/451 answer.
+ *  React reports every error a boundary catches; these are not worth a console error. */
+export function isExpectedPageError(error: unknown): boolean {
+  return error instanceof RouteParamError || (error instanceof HttpError && [403, 404, 451].includes(error.status));
+}
 
 const NOT_FOUND_KIND: Record<string, NotFoundKind> = {
   organization: 'organization', program: 'program', clip: 'clip', playlist: 'playlist', recording: 'recording', network: 'network', enterprise: 'enterprise',
@@ -12,7 +21,8 @@ const NOT_FOUND_KIND: Record<string, NotFoundKind> = {
 export function errorScreen(error: unknown): ReactNode {
   if (error instanceof RouteParamError) {
     const kind = NOT_FOUND_KIND[error.entity] ?? 'organization';
-    const detail = error.reason === 'missing' ? m.app_missing_parameter({ parameter: error.parameter }) : m.app_invalid_id({ value: error.value ?? '', entity: error.entity });
+    const entity = isEntityKind(error.entity) ? entityLabel(error.entity) : error.entity;
+    const detail = error.reason === 'missing' ? m.app_missing_parameter({ parameter: error.parameter }) : m.app_invalid_id({ value: error.value ?? '', entity });
     return <NotFoundPage kind={kind} detail={detail} />;
   }
   const status = error instanceof HttpError ? error.status : 500;

@@ -39,6 +39,11 @@ export function organizationMenu(session: Session, organizationId: string | null
     isDemoOrganization: org?.IsDemoOrganization ?? false,
   });
   const entries: MenuEntry[] = [];
+  if (!organizationId) {
+    // No organization chosen yet (the list at /): the menu offers the user's organizations, so it
+    // is never an empty popup, whatever the number of organizations.
+    for (const o of session.Organizations) entries.push({ kind: 'action', id: `org-${o.Id}`, label: o.Name, onSelect: () => navigate(`/${o.Id}`) });
+  }
   for (const item of items) {
     const route = ORG_ITEM_ROUTE[item];
     if (!route || (!organizationId && item !== 'switchOrganization')) continue;
@@ -102,6 +107,7 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
   const menus = userMenus(session.Type);
   const org = organizationId ? organizationById(session, organizationId) : undefined;
   const home = organizationId ? `/${organizationId}` : '/';
+  const orgEntries = organizationMenu(session, organizationId);
   return (
     <header className="navbar">
       <nav aria-label={m.app_nav_label()} className="navbar-inner">
@@ -115,7 +121,7 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
         <span className="navbar-spacer" />
         <SyncStatusBadge />
         {menus.includes('organization') && (
-          <MenuButton label={m.app_menu_organization()} widthPx={ORGANIZATION_MENU_WIDTH_PX} trigger={<><Icon d={ICON_PATHS.org} /><span className="menu-trigger-text">{org?.Name ?? m.app_menu_organization()}</span></>} entries={organizationMenu(session, organizationId)} />
+          <MenuButton label={m.app_menu_organization()} widthPx={ORGANIZATION_MENU_WIDTH_PX} trigger={<><Icon d={ICON_PATHS.org} /><span className="menu-trigger-text">{org?.Name ?? m.app_menu_organization()}</span></>} entries={orgEntries} />
         )}
         {menus.includes('user') && <MenuButton label={m.app_menu_user()} trigger={<Icon d={ICON_PATHS.user} />} entries={userMenu(session)} />}
         {menus.includes('help') && <MenuButton label={m.app_menu_help()} widthPx={HELP_MENU_WIDTH_PX} trigger={<Icon d={ICON_PATHS.help} />} entries={helpMenu(organizationId)} />}

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { isExpectedPageError } from './ErrorBoundary.tsx';
 import { getLocale } from '../lib/i18n.ts';
 import { registerServiceWorker } from '../features/sync/UpdatePrompt.tsx';
 import './styles.css';
@@ -8,7 +9,11 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
 document.documentElement.lang = getLocale();
-createRoot(root).render(
+createRoot(root, {
+  onCaughtError(error, info) {
+    if (!isExpectedPageError(error)) console.error(error, info.componentStack);
+  },
+}).render(
   <StrictMode>
     <App />
   </StrictMode>,

@@ -15,10 +15,11 @@ export type FileOptions = { maxBytes?: number; extensions?: readonly string[] };
 const KB = 1024;
 const MB = 1024 * 1024;
 
-const oneDecimal = (n: number) => String(Math.round(n * 10) / 10);
-
-export function formatFileSize(bytes: number): string {
-  return bytes < MB ? `${oneDecimal(bytes / KB)} KB` : `${oneDecimal(bytes / MB)} MB`;
+/** A size in KB below 1 MB, else MB, with at most one decimal in the locale's own digits
+ *  ('6.5 MB' in en-US, '6,5 MB' in de-DE). */
+export function formatFileSize(bytes: number, locale = 'en-US'): string {
+  const n = new Intl.NumberFormat(locale, { maximumFractionDigits: 1, useGrouping: false });
+  return bytes < MB ? `${n.format(bytes / KB)} KB` : `${n.format(bytes / MB)} MB`;
 }
 
 export function fileExtension(name: string): string {

@@ -75,6 +75,11 @@ describe('File', () => {
     [1.25 * 1024 * 1024, '1.3 MB'],
   ])('sizes display in KB below 1 MB, else MB: %d → %s', (bytes, out) => expect(formatFileSize(bytes)).toBe(out));
 
+  it('sizes use the locale’s decimal separator', () => {
+    expect(formatFileSize(6.5 * 1024 * 1024, 'de-DE')).toBe('6,5 MB');
+    expect(formatFileSize(1536, 'fr-FR')).toBe('1,5 KB');
+  });
+
   it('reports every failing rule with its field for request bodies', () => {
     expect(fileErrors({ name: ' ', size: 0 }).map((e) => [e.field, e.error.type])).toEqual([
       ['file', 'emptyFile'],

@@ -2,7 +2,7 @@
 // in localStorage so the studio opens offline with the last known user and organizations.
 import { useSyncExternalStore } from 'react';
 import { api, setXsrfToken } from './api.ts';
-import type { PermissionEntry } from '../domain/permissions.ts';
+import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
 
 export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
 export type SessionUser = {
@@ -114,6 +114,11 @@ export async function loadSession(): Promise<void> {
   set(cached ?? LOGGED_OUT, true);
 }
 
+/** The session as last loaded (logged out until the first load). */
+export function currentSession(): Session {
+  return current?.session ?? LOGGED_OUT;
+}
+
 export function clearSession(): void {
   set(LOGGED_OUT, false);
 }
@@ -130,4 +135,13 @@ export function useSession(): { session: Session; offline: boolean } | null {
 
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {
   return session.Organizations.find((o) => o.Id === id);
+}
+
+/** The signed-in user's flags on one program of an organization (section 6 scopes), or null while
+ *  the session is unknown. */
+export function useProgramFlags(organizationId: string, program: { Id: string; NetworkId?: string | null } | null): PermissionFlags | null {
+  const state = useSession();
+  if (!state || !program) return null;
+  const entries = organizationById(state.session, organizationId)?.UserPermissions ?? [];
+  return permissionsFor(entries, { kind: 'program', programId: program.Id, networkId: program.NetworkId ?? null });
 }

@@ -43,10 +43,10 @@ test('a recording: edit the title and reviewed flag, add and delete an annotatio
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
   await expect(reviewed).toBeChecked({ checked: !wasReviewed });
 
-  await page.getByLabel('At (HH:MM:SS)').fill('1:30');
+  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('1:30');
   await page.getByRole('button', { name: 'Add annotation' }).click();
   await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Enter a time as HH:MM:SS');
-  await page.getByLabel('At (HH:MM:SS)').fill('00:01:30');
+  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('00:01:30');
   await page.getByLabel('Annotation', { exact: true }).fill('Sponsor read at the break');
   await page.getByRole('button', { name: 'Add annotation' }).click();
   await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Sponsor read at the break');
@@ -78,6 +78,9 @@ test('a conflict made from a second context is resolved on the conflict screen',
   await other.close();
 
   await context.setOffline(false);
+  // The clip itself says it is in conflict, and the badge no longer claims all is saved.
+  await expect(page.getByRole('alert').filter({ hasText: 'Someone else changed this clip while you were editing it.' })).toBeVisible({ timeout: 20_000 });
+  await expect(await syncStatus(page)).toHaveText('Needs your decision');
   await page.getByRole('link', { name: '1 conflict' }).click();
   await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
   const row = page.getByRole('row', { name: /Title/ });

@@ -102,6 +102,8 @@ test('an unactivated user gets the menus but no Account settings', async ({ page
   await logIn(page, 'newbie@example.com', DEMO.password);
   await expect(page.getByText('Your account is not activated yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Organization' })).toBeVisible();
+  // No organization chosen yet: the menu offers the user's one organization, never an empty popup.
+  expect(await menuItems(page, 'Organization')).toEqual(['Castaway Demo Radio']);
   await expect(page.getByRole('button', { name: 'Help' })).toBeVisible();
   const user = await menuItems(page, 'Account');
   expect(user).not.toContain('Account settings');

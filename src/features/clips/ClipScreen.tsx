@@ -9,6 +9,7 @@ import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle,
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
+import { db, useLiveQuery } from '../../db/db.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -150,6 +151,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => form.set(k, e.target.value),
   });
   const se = seasonEpisodeLabel(clip);
+  const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(clip.Id).count(), [clip.Id]) ?? 0) > 0;
 
   return (
     <>
@@ -163,6 +165,11 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
           </button>
         }
       />
+      {inConflict && (
+        <p role="alert" className="alert alert-warning">
+          {m.app_clip_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
+        </p>
+      )}
       <div className="clip-layout">
         <form
           className="card form"

@@ -1,27 +1,33 @@
 // /{organizationId}/programs/{programId} — its clips (a virtualised list that stays smooth at
 // 10,000 rows), playlists and recordings, as tabs.
-import { memo, useMemo, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { clipLabel, seasonEpisodeLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
 import { domainMessage } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
-import { createClip } from '../../db/writes.ts';
 import { asClip, asPlaylist, asProgram, asRecording, live, useRow } from '../../lib/rows.ts';
 import { Link, navigate, useLocation, useSearch } from '../../lib/router.ts';
+import { useProgramFlags } from '../../lib/session.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
-import { visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
+import { clipCountLabel, visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
 import type { Clip } from '../../protocol/entities.ts';
 
 type TabId = 'clips' | 'playlists' | 'recordings';
+
+const NewClipDialog = lazy(() => import('./NewClipDialog.tsx').then((mod) => ({ default: mod.NewClipDialog })));
 
 export function ProgramScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
   const program = useRow('programs', programId);
   const search = new URLSearchParams(useSearch());
   const [location] = useLocation();
+  const flags = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null);
+  // Clips, playlists and recordings are content: without content access on this program the
+  // tabs say so instead of looking empty, and nothing offers to create a clip (section 6).
+  const content = flags?.HasContentAccess ?? false;
   const tab: TabId = search.get('tab') === 'playlists' ? 'playlists' : search.get('tab') === 'recordings' ? 'recordings' : 'clips';
   if (program.state === 'missing') return <NotFoundPage kind="program" />;
   if (program.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
@@ -33,17 +39,7 @@ export function ProgramScreen() {
       <PageHeader
         title={p.Name}
         link={<Link href={`/${organizationId}/programs`}>{m.app_programs_title()}</Link>}
-        actions={
-          <button
-            type="button"
-            className="button primary"
-            onClick={() => {
-              void createClip(programId, { Title: null }).then((id) => navigate(`${base}/clips/${id}`));
-            }}
-          >
-            {m.app_program_new_clip()}
-          </button>
-        }
+        actions={content && <NewClipButton programId={programId} base={base} />}
         tabs={[
           { id: 'clips', label: m.app_program_clips(), selected: tab === 'clips', onSelect: () => select('clips') },
           { id: 'playlists', label: m.app_program_playlists(), selected: tab === 'playlists', onSelect: () => select('playlists') },
@@ -51,15 +47,38 @@ export function ProgramScreen() {
         ]}
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'clips' && <ClipList programId={programId} base={base} />}
-        {tab === 'playlists' && <PlaylistList programId={programId} base={base} />}
-        {tab === 'recordings' && <RecordingList programId={programId} base={base} />}
+        {flags && !content ? (
+          <p className="empty">{m.app_program_no_content_access()}</p>
+        ) : (
+          <>
+            {tab === 'clips' && <ClipList programId={programId} base={base} />}
+            {tab === 'playlists' && <PlaylistList programId={programId} base={base} />}
+            {tab === 'recordings' && <RecordingList programId={programId} base={base} />}
+          </>
+        )}
       </div>
     </>
   );
 }
 
-const ROW_HEIGHT = 60;
+function NewClipButton({ programId, base }: { programId: string; base: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button primary" onClick={() => setOpen(true)}>
+        {m.app_program_new_clip()}
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <NewClipDialog open programId={programId} onClose={() => setOpen(false)} onCreated={(id) => navigate(`${base}/clips/${id}`)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/** A row's usual height; rows with a title on two lines (phones) are measured as they render. */
+const ROW_HEIGHT = 64;
 
 function ClipList({ programId, base }: { programId: string; base: string }) {
   const clips = useLiveQuery(async () => live((await db.clips.where('ProgramId').equals(programId).toArray()).map(asClip)).sort((a, b) => b.CreatedAtUtc.localeCompare(a.CreatedAtUtc) || a.Id.localeCompare(b.Id)), [programId]);
@@ -68,27 +87,42 @@ function ClipList({ programId, base }: { programId: string; base: string }) {
     const f = filter.trim().toLowerCase();
     return f ? (clips ?? []).filter((c) => (c.Title ?? '').toLowerCase().includes(f)) : (clips ?? []);
   }, [clips, filter]);
-  const parent = useRef<HTMLDivElement>(null);
+  // The page scrolls, not a box inside it: the list is as tall as its rows and only the rows in
+  // view are in the DOM. scrollMargin is where the list starts on the page.
+  const listRef = useRef<HTMLDivElement>(null);
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => {
+    const top = listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0;
+    setMargin((m) => (Math.abs(m - top) < 1 ? m : top));
+  });
   // useFlushSync off: rows render in React's normal batch instead of synchronously inside every
   // scroll event, which keeps frames short at 10,000 rows.
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 8, useFlushSync: false });
+  const virtualizer = useWindowVirtualizer({ count: shown.length, estimateSize: () => ROW_HEIGHT, overscan: 8, scrollMargin: margin, useFlushSync: false, getItemKey: (i) => shown[i]?.Id ?? i });
   return (
     <>
       <div className="toolbar">
         <label className="visually-hidden" htmlFor="clip-filter">{m.app_program_filter()}</label>
         <input id="clip-filter" type="search" placeholder={m.app_program_filter()} value={filter} onChange={(e) => setFilter(e.target.value)} />
-        <span className="muted" aria-live="polite">{m.app_program_clip_count({ count: shown.length })}</span>
+        <span className="muted" aria-live="polite">{clipCountLabel(shown.length)}</span>
       </div>
       {clips !== undefined && shown.length === 0 ? (
-        <p className="empty">{m.app_program_no_clips()}</p>
+        <p className="empty">{filter.trim() ? m.app_program_no_clips() : m.app_program_no_clips_yet()}</p>
       ) : (
-        <div ref={parent} className="virtual-list" data-testid="clip-list">
+        <div ref={listRef} className="virtual-list" data-testid="clip-list">
           <ul style={{ height: `${virtualizer.getTotalSize()}px` }} aria-label={m.app_program_clips()}>
             {virtualizer.getVirtualItems().map((v) => {
               const c = shown[v.index];
               if (!c) return null;
               return (
-                <li key={c.Id} className="virtual-row" style={{ height: `${v.size}px`, transform: `translateY(${v.start}px)` }} aria-setsize={shown.length} aria-posinset={v.index + 1}>
+                <li
+                  key={c.Id}
+                  ref={virtualizer.measureElement}
+                  data-index={v.index}
+                  className="virtual-row"
+                  style={{ transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}
+                  aria-setsize={shown.length}
+                  aria-posinset={v.index + 1}
+                >
                   <ClipRow clip={c} href={`${base}/clips/${c.Id}`} />
                 </li>
               );
@@ -127,7 +161,7 @@ function PlaylistList({ programId, base }: { programId: string; base: string }) 
         <li key={p.Id}>
           <Link href={`${base}/playlists/${p.Id}`} className="card-link">
             <span className="card-title">{p.Title}</span>
-            <span className="muted">{m.app_program_clip_count({ count: p.ClipIds.length })}</span>
+            <span className="muted">{clipCountLabel(p.ClipIds.length)}</span>
             <span className="pill">{visibilityLabel(p.Visibility)}</span>
           </Link>
         </li>

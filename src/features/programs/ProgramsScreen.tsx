@@ -2,6 +2,7 @@
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
 import { usePrograms } from '../../lib/rows.ts';
+import { clipCountLabel } from '../../lib/labels.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CardList } from '../../components/CardList.tsx';
@@ -23,7 +24,7 @@ export function ProgramsScreen() {
             id: p.Id,
             href: `/${organizationId}/programs/${p.Id}`,
             title: p.Name,
-            details: <span className="muted">{m.app_program_clip_count({ count: counts?.get(p.Id) ?? 0 })}</span>,
+            details: <span className="muted">{clipCountLabel(counts?.get(p.Id) ?? 0)}</span>,
           }))}
         />
       )}

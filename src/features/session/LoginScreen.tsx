@@ -3,7 +3,8 @@
 import { useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { api, setXsrfToken } from '../../lib/api.ts';
-import { loadSession } from '../../lib/session.ts';
+import { currentSession, loadSession } from '../../lib/session.ts';
+import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { LogoMark } from '../../app/Logo.tsx';
 
@@ -21,6 +22,9 @@ export function LoginScreen() {
     const res = await withLoading(api('POST', '/internal/session/login', { body: { Email: email.trim(), Password: password }, xsrf: false }));
     if (res.kind === 'ok') {
       await withLoading(loadSession());
+      // The language the user chose on another device (InterfaceLanguage) applies here too.
+      const saved = currentSession().User?.InterfaceLanguage;
+      if (saved && isLocale(saved) && saved !== getLocale()) void setLocale(saved); // reloads
     } else {
       setBusy(false);
       if (res.kind === 'error') setError(navigator.onLine ? m.app_login_error() : m.app_login_offline());

@@ -3,12 +3,14 @@
 // the durability panel (persistent storage, quota, oldest unsynced edit, eviction warning).
 import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery, type ConflictEntry } from '../../db/db.ts';
-import { keepMine, keepTheirs, resolveFields } from '../../db/conflicts.ts';
+import { db, useLiveQuery, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
+import type { SyncEntity } from '../../protocol/sync.ts';
+import { entityLabel, type EntityKind } from '../../domain/entities.ts';
+import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
 import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
-import { formatDateTime, relativeTime } from '../../lib/labels.ts';
+import { fieldLabel, formatDateTime, formatStorage, relativeTime } from '../../lib/labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { useUserName } from './conflict-authors.ts';
@@ -26,6 +28,7 @@ export function SyncScreen() {
 
 function show(value: unknown): string {
   if (value === undefined || value === null || value === '') return m.app_conflict_empty_value();
+  if (typeof value === 'boolean') return value ? m.app_value_yes() : m.app_value_no();
   if (Array.isArray(value)) return value.join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -79,20 +82,20 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
           <tbody>
             {conflict.fields.map((f) => (
               <tr key={f.field}>
-                <th scope="row">{f.field}</th>
-                <td>
+                <th scope="row">{fieldLabel(f.field)}</th>
+                <td data-label={m.app_conflict_yours()}>
                   <label className="choice">
                     <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'mine'} onChange={() => setChoice({ ...choice, [f.field]: 'mine' })} />
                     <span>{show(f.mine)}</span>
                   </label>
                 </td>
-                <td>
+                <td data-label={m.app_conflict_theirs()}>
                   <label className="choice">
                     <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'theirs'} onChange={() => setChoice({ ...choice, [f.field]: 'theirs' })} />
                     <span>{show(f.theirs)}</span>
                   </label>
                 </td>
-                <td className="muted">{show(f.base)}</td>
+                <td className="muted" data-label={m.app_conflict_base()}>{show(f.base)}</td>
               </tr>
             ))}
           </tbody>
@@ -111,34 +114,73 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
 }
 
 function NeedsAttention() {
-  const items = useLiveQuery(() => db.needsAttention.toArray(), []);
+  const items = useLiveQuery(async () => (await db.needsAttention.toArray()).sort((a, b) => a.createdAt - b.createdAt), []);
   return (
     <section className="card" aria-labelledby="attention-title">
       <h2 id="attention-title">{m.app_attention_title()}</h2>
       {!items || items.length === 0 ? (
         <p className="empty">{m.app_attention_none()}</p>
       ) : (
-        <ul className="plain-list">
-          {items.map((a) => (
-            <li key={a.id}>
-              <strong>{a.mutation.method} {a.mutation.path}</strong> <span className="pill pill-error">{a.httpStatus}</span>
-              <ul>
-                {a.errors.map((e, i) => (
-                  <li key={i}>{e.Field ? `${e.Field}: ` : ''}{e.Message}</li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p className="muted">{m.app_attention_intro()}</p>
+          <ul className="attention-list">
+            {items.map((a) => (
+              <AttentionItem key={a.id} item={a} />
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
 }
 
-function bytes(n: number): string {
-  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
+const ENTITY_KIND: Partial<Record<SyncEntity, EntityKind>> = { clips: 'clip', playlists: 'playlist', programs: 'program', recordings: 'recording', networks: 'network', organizations: 'organization' };
+
+/** What the refused change was, in words: "Changes to clip “Pilot”". */
+function describeChange(item: NeedsAttentionEntry, row: LocalRow | undefined): string {
+  const kind = ENTITY_KIND[item.entity];
+  const entity = kind ? entityLabel(kind) : item.entity;
+  const named = row?.['Title'] ?? row?.['Name'] ?? item.mutation.body?.['Title'] ?? item.mutation.body?.['Name'];
+  const title = typeof named === 'string' && named.trim() !== '' ? named : m.app_untitled();
+  if (item.mutation.method === 'POST') return m.app_attention_change_create({ entity, title });
+  if (item.mutation.method === 'DELETE') return m.app_attention_change_delete({ entity, title });
+  return m.app_attention_change_update({ entity, title });
+}
+
+function reason(status: number): string {
+  if (status === 400) return m.app_attention_reason_400();
+  if (status === 403) return m.app_attention_reason_403();
+  if (status === 404 || status === 410) return m.app_attention_reason_404();
+  if (status === 409) return m.app_attention_reason_409();
+  return m.app_attention_reason_other({ status });
+}
+
+function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
+  const row = useLiveQuery(() => db[item.entity].get(item.entityId), [item.entity, item.entityId]);
+  const [busy, setBusy] = useState(false);
+  const act = (fn: (id: string) => Promise<void>) => {
+    setBusy(true);
+    void fn(item.id).finally(() => setBusy(false));
+  };
+  return (
+    <li className="attention-item">
+      <p>
+        <strong>{describeChange(item, row)}</strong>
+      </p>
+      <p>{reason(item.httpStatus)}</p>
+      {item.errors.length > 0 && (
+        <ul>
+          {item.errors.map((e, i) => (
+            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{e.Message}</li>
+          ))}
+        </ul>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button" disabled={busy} onClick={() => act(dismissNeedsAttention)}>{m.app_attention_dismiss()}</button>
+        <button type="button" className="button primary" disabled={busy} onClick={() => act(retryNeedsAttention)}>{m.app_attention_retry()}</button>
+      </div>
+    </li>
+  );
 }
 
 function DurabilityPanel() {
@@ -148,8 +190,10 @@ function DurabilityPanel() {
   useEffect(() => {
     void storageEstimate().then(setEstimate);
   }, [status.pendingCount]);
+  const [asked, setAsked] = useState<'granted' | 'refused' | null>(null);
   const request = async () => {
-    await navigator.storage?.persist?.();
+    const granted = (await navigator.storage?.persist?.()) ?? false;
+    setAsked(granted ? 'granted' : 'refused');
     setEstimate(await storageEstimate());
   };
   return (
@@ -163,12 +207,15 @@ function DurabilityPanel() {
             <span className="alert alert-warning inline">{m.app_durability_not_persistent()}</span>
           )}
         </li>
-        {estimate && <li>{m.app_durability_quota({ used: bytes(estimate.usage), quota: bytes(estimate.quota) })}</li>}
+        {estimate && <li>{m.app_durability_quota({ used: formatStorage(estimate.usage), quota: formatStorage(estimate.quota) })}</li>}
         <li>{oldest ? m.app_durability_oldest({ age: relativeTime(oldest.createdAt, Date.now(), getLocale()) }) : m.app_durability_no_pending()}</li>
       </ul>
       {estimate && !estimate.persisted && (
         <button type="button" className="button" onClick={() => void request()}>{m.app_durability_request()}</button>
       )}
+      <p role="status" className={asked === 'refused' ? 'alert alert-warning' : asked === 'granted' ? 'alert alert-success' : 'visually-hidden'}>
+        {asked === 'refused' ? m.app_durability_refused() : asked === 'granted' ? m.app_durability_granted_now() : ''}
+      </p>
     </section>
   );
 }

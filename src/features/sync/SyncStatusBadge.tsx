@@ -3,12 +3,14 @@ import { m } from '../../paraglide/messages.js';
 import { Link, useRoute } from '../../lib/router.ts';
 import { useSyncStatus } from './useSyncStatus.ts';
 
-export function syncStatusText(s: { online: boolean; pendingCount: number; paused: 'auth' | null }): string {
+export function syncStatusText(s: { online: boolean; pendingCount: number; paused: 'auth' | null; conflictCount?: number; needsAttentionCount?: number }): string {
   const parts: string[] = [];
   if (!s.online) parts.push(m.app_sync_offline());
   if (s.pendingCount === 1) parts.push(m.app_sync_pending_one());
   else if (s.pendingCount > 1) parts.push(m.app_sync_pending({ count: s.pendingCount }));
-  else parts.push(m.app_sync_saved());
+  // "All changes saved" only when it is true: a conflict or a refused change is not saved.
+  else if ((s.conflictCount ?? 0) + (s.needsAttentionCount ?? 0) > 0) parts.push(m.app_sync_to_resolve());
+  else parts.push(s.online ? m.app_sync_saved() : m.app_sync_offline_saved());
   if (s.paused === 'auth') parts.push(m.app_sync_paused_auth());
   return parts.join(' · ');
 }
@@ -18,12 +20,22 @@ export function SyncStatusBadge() {
   const [, params] = useRoute<{ organizationId: string }>('/:organizationId/*?');
   const tone = !s.online ? 'offline' : s.conflictCount + s.needsAttentionCount > 0 ? 'warning' : s.pendingCount > 0 ? 'pending' : 'saved';
   const orgId = params?.organizationId;
+  const text = (
+    <span role="status" aria-live="polite" className="sync-text">
+      {syncStatusText(s)}
+    </span>
+  );
   return (
     <div className={`sync-badge sync-${tone}`}>
       <span className="sync-dot" aria-hidden="true" />
-      <span role="status" aria-live="polite" className="sync-text">
-        {syncStatusText(s)}
-      </span>
+      {/* Sync details (conflicts, refused changes, storage) are one tap away whatever the state. */}
+      {orgId ? (
+        <Link href={`/${orgId}/sync`} className="sync-details-link" title={m.app_sync_details()}>
+          {text}
+        </Link>
+      ) : (
+        text
+      )}
       {orgId && s.conflictCount > 0 && (
         <Link href={`/${orgId}/sync`} className="sync-link">
           {s.conflictCount === 1 ? m.app_sync_conflicts_one() : m.app_sync_conflicts({ count: s.conflictCount })}

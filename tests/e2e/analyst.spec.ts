@@ -1,0 +1,52 @@
+// The analytics-only demo user (section 6), whom no other spec signs in as: a program without
+// content access says so and offers nothing to create; the language choice (sections 1 and 4)
+// saves InterfaceLanguage, reloads, and follows the user to another browser. One file, so its
+// tests run one after the other: the German test must not overlap the English one.
+import { expect, test } from '@playwright/test';
+import { logIn } from './support.ts';
+
+const ANALYST = 'analyst@example.com';
+
+test('without content access a program says so and offers no New clip', async ({ page }) => {
+  await logIn(page, ANALYST);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
+  await expect(page.getByText('You do not have content access to this program')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New clip' })).toHaveCount(0);
+});
+
+test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks German, also after logging in on another browser', async ({ page, browser }) => {
+  await logIn(page, ANALYST);
+  await page.getByRole('list').getByRole('link').first().click();
+  await page.getByRole('button', { name: 'Account' }).click();
+  const saved = page.waitForRequest((r) => r.url().endsWith('/api/internal/users/me') && r.method() === 'PATCH');
+  await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+  expect((await saved).postDataJSON()).toEqual({ InterfaceLanguage: 'de-DE' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Audio verwalten' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('status')).toHaveText('Alle Änderungen gespeichert');
+  await page.getByRole('button', { name: 'Hilfe' }).click();
+  await expect(page.getByRole('menu')).toContainText('Version: 1.0.2625');
+  await expect(page.getByRole('menu')).toContainText('Support kontaktieren');
+  await page.keyboard.press('Escape');
+
+  // Another browser (no language cookie): the login form is in English, the studio after it in German.
+  const other = await browser.newContext();
+  try {
+    const second = await other.newPage();
+    await second.goto('/');
+    await second.getByLabel('Email').fill(ANALYST);
+    await second.getByLabel('Password').fill('castaway-demo');
+    await second.getByRole('button', { name: 'Log in' }).click();
+    await expect(second.getByRole('navigation', { name: 'Hauptnavigation' })).toBeVisible();
+    await expect(second.locator('html')).toHaveAttribute('lang', 'de-DE');
+  } finally {
+    await other.close();
+  }
+
+  // And back: the analyst is English again everywhere.
+  await page.getByRole('button', { name: 'Konto' }).click();
+  await page.getByRole('menuitem', { name: 'English (United States)' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+});

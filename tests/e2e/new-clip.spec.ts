@@ -1,0 +1,55 @@
+// "New clip" (issue 5): asks for a title first, creates the clip on the device (online or not),
+// opens it, and the program lists it (a user without content access: analyst.spec.ts). Works in the demo organization's SECOND program: the first program's clip
+// list is shared by the other specs by position, and a new clip would move every row down.
+import { expect, test, type Page } from '@playwright/test';
+import { apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
+
+async function openSecondProgram(page: Page): Promise<void> {
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link').nth(1).click();
+  await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
+}
+
+async function createClip(page: Page, title: string): Promise<string> {
+  await page.getByRole('button', { name: 'New clip' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New clip' });
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByRole('button', { name: 'Create clip' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  return new URL(page.url()).pathname.split('/').at(-1)!;
+}
+
+test('New clip asks for a title, then creates and opens the clip, online and offline, and the program lists it', async ({ page, context }) => {
+  await logIn(page);
+  await openSecondProgram(page);
+  const organizationId = organizationIdOf(page);
+  const programUrl = page.url();
+  const before = await page.getByTestId('clip-list').getByRole('link').count();
+
+  // No title: the domain's message, nothing created. Cancel: nothing created either.
+  await page.getByRole('button', { name: 'New clip' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New clip' });
+  await dialog.getByRole('button', { name: 'Create clip' }).click();
+  await expect(dialog.getByText('You must enter a title')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('clip-list').getByRole('link')).toHaveCount(before);
+
+  const online = await createClip(page, 'Made online');
+  await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${online}`, organizationId)).Title).toBe('Made online');
+
+  // Offline: the clip opens at once (no error page), waits in the outbox, and arrives later.
+  await page.goto(programUrl);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await context.setOffline(true);
+  const offline = await createClip(page, 'Made on a train');
+  await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+  await page.getByRole('link', { name: 'Back' }).click();
+  await expect(page.getByTestId('clip-list').getByRole('link').first()).toContainText('Made on a train');
+  await context.setOffline(false);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  expect((await apiGet<{ Title: string; State: string }>(page, `/v1/clips/${offline}`, organizationId))).toMatchObject({ Title: 'Made on a train', State: 'Draft' });
+});
