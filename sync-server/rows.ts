@@ -298,9 +298,12 @@ function writeStatement(entities: readonly EntityName[]): string {
        SELECT w.entity, w.id, w.version, (w.row->>'ModifiedAtUtc')::timestamptz, w.row FROM w)`,
     // The statement's sub-statements see the revisions as they were before it: keep the newest
     // REVISIONS_KEPT - 1 of those, plus the one (or, for a row written twice, more) added here.
-    `pruned AS (DELETE FROM row_revisions r USING (SELECT DISTINCT entity, id FROM w) t
-       WHERE r.entity = t.entity AND r.id = t.id AND r.version <= (
-         SELECT x.version FROM row_revisions x WHERE x.entity = t.entity AND x.id = t.id ORDER BY x.version DESC OFFSET ${REVISIONS_KEPT - 1} LIMIT 1))`,
+    // Each written row's older revisions are found through the primary key and deleted by ctid,
+    // so the cost follows the batch, never the size of row_revisions (a join let the planner
+    // scan the whole table once per batch).
+    `pruned AS (DELETE FROM row_revisions WHERE ctid = ANY(ARRAY(
+       SELECT x.ctid FROM (SELECT DISTINCT entity, id FROM w) t
+       CROSS JOIN LATERAL (SELECT ctid FROM row_revisions x WHERE x.entity = t.entity AND x.id = t.id ORDER BY x.version DESC OFFSET ${REVISIONS_KEPT - 1}) x)))`,
   ];
   for (const entity of entities) {
     const def = ENTITIES[entity];
