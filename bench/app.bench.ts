@@ -155,7 +155,7 @@ async function clipListAt10k(browser: Browser, url: string) {
     { organizationId: organizationId!, programId: programId! },
   );
   await page.reload(); // Dexie's live queries do not see raw IndexedDB writes
-  await page.getByText(`${total} clips`).waitFor({ timeout: 30_000 });
+  await page.getByText(`${total.toLocaleString('en-US')} clips`).waitFor({ timeout: 30_000 });
   // A string, not a function: tsx would wrap named inner functions in a helper the page lacks.
   const result = (await page.evaluate(`(async () => {
     const list = document.querySelector('[data-testid="clip-list"]');

@@ -8,11 +8,7 @@ import { EntityKind, entityLabel } from '../domain/entities.ts';
 
 const isEntityKind = (k: string): k is EntityKind => (Object.values(EntityKind) as string[]).includes(k);
 
-/** Errors that are pages, not faults: an unknown or bad id in the address, a 403/404/451 answer.
- *  React reports every error a boundary catches; these are not worth a console error. */
-export function isExpectedPageError(error: unknown): boolean {
-  return error instanceof RouteParamError || (error instanceof HttpError && [403, 404, 451].includes(error.status));
-}
+
 
 const NOT_FOUND_KIND: Record<string, NotFoundKind> = {
   organization: 'organization', program: 'program', clip: 'clip', playlist: 'playlist', recording: 'recording', network: 'network', enterprise: 'enterprise',

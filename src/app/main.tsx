@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { isExpectedPageError } from './ErrorBoundary.tsx';
+import { isExpectedPageError } from './page-errors.ts';
 import { getLocale } from '../lib/i18n.ts';
 import { registerServiceWorker } from '../features/sync/UpdatePrompt.tsx';
 import './styles.css';
