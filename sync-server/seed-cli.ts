@@ -1,7 +1,10 @@
 // `npm run seed -- --clips N [--reset]`: seeds the demo with N clips into the configured store
-// (DATABASE_URL or the PGlite data folder), e.g. a large store for benchmarks.
+// (DATABASE_URL or the PGlite data folder), e.g. a large store for benchmarks. The demo's audio
+// goes to the blob folder the server reads (CASTAWAY_BLOB_DIR or <data folder>/blobs), as with
+// `npm start`, so the seeded clips and recordings play.
 import { parseArgs } from 'node:util';
-import { seed, DEMO_CLIP_COUNT } from './seed.ts';
+import { defaultBlobDir } from './audio/routes.ts';
+import { seedWithMedia, DEMO_CLIP_COUNT } from './seed.ts';
 import { openStore } from './store/open.ts';
 
 const { values } = parseArgs({
@@ -26,6 +29,6 @@ if ((row?.n ?? 0) > 0) {
   );
 }
 const started = performance.now();
-const summary = await seed(store, { clips });
+const summary = await seedWithMedia(store, { clips, blobDir: defaultBlobDir() });
 console.log(`Seeded ${summary.clips} clips, ${summary.playlists} playlists, ${summary.recordings} recordings in ${Math.round(performance.now() - started)} ms (${store.kind}).`);
 await store.close();

@@ -4,18 +4,24 @@
 // seasons and episodes, scheduled visibility, playlists with ordered clips, recordings in
 // Processing, Live and Finalized (one of zero duration) with annotations, and seven users with
 // the password castaway-demo. Rows go in with INSERT … SELECT unnest(…) (rows.bulkInsert).
+// Ready and Warning clips and Live and Finalized recordings have real audio: a few demo files
+// shared by all of them (audio/demo-media.ts), served at the URLs processed uploads have, with
+// the DurationSeconds of the real audio. seedIfEmpty with a blob folder stores and links them.
 import { createHash } from 'node:crypto';
 import { allPermissions, type PermissionEntry } from '../src/domain/permissions.ts';
 import { hashPassword } from './passwords.ts';
 import { bulkInsert, type BulkRow } from './rows.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { clipPublicUrls } from './routes/content-rules.ts';
+import { linkDemoMedia, prepareDemoMedia, syntheticDemoMedia, type DemoLink, type DemoMedia, type DemoMediaSet } from './audio/demo-media.ts';
+import { mulberry32 } from './audio/demo-tone.ts';
+import { fsBlobStore } from './audio/blob-store.ts';
+import { clipUrls, recordingUrls } from './audio/media-paths.ts';
 import type { Queryable, Store } from './store/store.ts';
 
 export const DEMO_PASSWORD = 'castaway-demo';
 export const DEMO_CLIP_COUNT = 2000;
 const BASE_DATE = Date.UTC(2025, 0, 6, 9, 0, 0);
-const MEDIA = 'https://media.castaway.example';
 
 const CLIP_STATES = ['AudioUploaded', 'None', 'Processing', 'Draft', 'Error', 'Ready', 'Warning'] as const;
 const PUBLISH_STATES = ['Published', 'Unpublished', 'Publishing', 'Unpublishing'] as const;
@@ -26,16 +32,6 @@ export function seedId(key: string): string {
   const h = createHash('sha1').update(`castaway-seed:${key}`).digest('hex');
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ALL_FLAGS = allPermissions();
@@ -155,8 +151,14 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** The i-th clip of the seed: State, PublishState and Visibility cycle so every combination appears. */
-export function seedClip(i: number, program: ProgramSeed, k: number, rand: () => number): BulkRow {
+/** A seeded clip's row and, for a Ready or Warning clip, the demo file its audio is. */
+export type SeedClipRow = BulkRow & { media: DemoMedia | null };
+
+/**
+ * The i-th clip of the seed: State, PublishState and Visibility cycle so every combination appears.
+ * A Ready or Warning clip's audio is one of `media` (the video file for a video clip, when there is one).
+ */
+export function seedClip(i: number, program: ProgramSeed, k: number, rand: () => number, media: DemoMediaSet = syntheticDemoMedia()): SeedClipRow {
   const id = seedId(`clip:${i}`);
   const state = CLIP_STATES[i % CLIP_STATES.length]!;
   const publishState = PUBLISH_STATES[Math.floor(i / CLIP_STATES.length) % PUBLISH_STATES.length]!;
@@ -165,21 +167,21 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
   const season = k % 9 === 8 ? null : 1 + Math.floor(k / 40);
   const episode = k % 13 === 12 ? null : (k % 40) + 1;
   const untitled = i % 23 === 0;
-  const video = i % 11 === 0;
   const ready = state === 'Ready' || state === 'Warning';
-  const duration = ready ? 300 + Math.floor(rand() * 3300) : null;
+  const audio = !ready ? null : i % 11 === 0 && media.video ? media.video : media.audio[Math.floor(rand() * media.audio.length)]!;
+  // Every eleventh clip is a video where a video file exists (always, for the clips without audio).
+  const video = audio ? audio.mediaType === 'AudioAndVideo' : i % 11 === 0;
+  const duration = audio?.durationSeconds ?? null;
   const slug = visibility === 'Private' && i % 2 === 0 ? null : `episode-${i}`;
   const urls = emptyClipUrls();
-  if (ready) {
-    urls.AudioPrivateUrl = `${MEDIA}/clips/${id}/audio.mp3`;
-    urls.AudioPublicUrl = `${MEDIA}/clips/${id}/public.mp3`;
-    urls.WaveformHighResUrl = `${MEDIA}/clips/${id}/waveform-high.json`;
-    urls.WaveformLowResUrl = `${MEDIA}/clips/${id}/waveform-low.json`;
-    if (video) {
-      urls.VideoPrivateUrl = `${MEDIA}/clips/${id}/video.mp4`;
-      urls.VideoPublicUrl = `${MEDIA}/clips/${id}/public.mp4`;
-    }
+  if (audio) {
+    // As a processed upload has them (audio/process.ts): the file is served as the video too.
+    urls.AudioPrivateUrl = clipUrls.audio(id);
+    urls.WaveformHighResUrl = clipUrls.waveform(id, 'high');
+    urls.WaveformLowResUrl = clipUrls.waveform(id, 'low');
+    if (video) urls.VideoPrivateUrl = clipUrls.audio(id);
   }
+  const extension = audio ? audio.fileName.slice(audio.fileName.lastIndexOf('.') + 1) : video ? 'mp4' : 'mp3';
   Object.assign(urls, clipPublicUrls(id, program.slug, seedId(`program:${program.key}`), slug, visibility));
   // Every tenth private clip is scheduled to become public.
   const scheduled = visibility === 'Private' && i % 10 === 3;
@@ -192,7 +194,7 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     Episode: episode,
     EpisodeType: k === 0 ? 'Trailer' : i % 17 === 0 ? 'Bonus' : 'Full',
     Tags: i % 3 === 0 ? ['demo', program.slug] : ['demo'],
-    Chapters: ready && i % 5 === 0 ? [{ StartSeconds: 0, Title: 'Intro' }, { StartSeconds: 60, Title: 'Main story' }] : [],
+    Chapters: duration !== null && i % 5 === 0 ? [{ StartSeconds: 0, Title: 'Intro' }, { StartSeconds: Math.floor(duration / 2), Title: 'Main story' }] : [],
     ContentRating: i % 19 === 0 ? 'Explicit' : 'Clean',
     State: state,
     PublishState: publishState,
@@ -204,22 +206,31 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     DurationSeconds: duration,
     PublishedDurationSeconds: ready && publishState === 'Published' ? duration : null,
     MediaType: video ? 'AudioAndVideo' : 'Audio',
-    UploadedMediaInfo: video ? { MediaType: 'AudioAndVideo', VideoInfo: { Height: 1080, Width: 1920 } } : null,
-    UploadedAudioFileName: state === 'None' || state === 'Draft' ? null : `episode-${i}.${video ? 'mp4' : 'mp3'}`,
+    UploadedMediaInfo: audio?.video ? { MediaType: 'AudioAndVideo', VideoInfo: { Height: audio.video.height, Width: audio.video.width } } : audio ? { MediaType: 'Audio', VideoInfo: null } : null,
+    UploadedAudioFileName: state === 'None' || state === 'Draft' ? null : `episode-${i}.${extension}`,
     AudioProcessingProblem: state === 'Warning' ? 'The audio is quieter than the loudness target' : null,
     AudioProcessingProblemDismissed: state === 'Warning' && i % 2 === 1,
     TranscriptStatus: ready ? 'Completed' : null,
     Urls: urls,
   };
   const createdAt = new Date(created);
-  return { id, createdAt, modifiedAt: createdAt, createdById: seedId('user:demo@example.com'), deleted: i % 97 === 96, fields };
+  return { id, createdAt, modifiedAt: createdAt, createdById: seedId('user:demo@example.com'), deleted: i % 97 === 96, fields, media: audio };
 }
 
-export type SeedSummary = { organizations: number; users: number; networks: number; programs: number; clips: number; playlists: number; recordings: number; annotations: number };
+export type SeedSummary = {
+  organizations: number; users: number; networks: number; programs: number; clips: number; playlists: number; recordings: number; annotations: number;
+  /** The clips and recordings with audio, and their demo file (what seedIfEmpty links in the blob store). */
+  mediaLinks: DemoLink[];
+};
 
-/** Seeds the demo into an empty store (all in one transaction). */
-export async function seed(store: Store, options: { clips?: number } = {}): Promise<SeedSummary> {
+/**
+ * Seeds the demo into an empty store (all in one transaction). The rows name `media` (default: the
+ * demo file made in code); they play once the files are stored and linked (seedIfEmpty).
+ */
+export async function seed(store: Store, options: { clips?: number; media?: DemoMediaSet } = {}): Promise<SeedSummary> {
   const clipCount = options.clips ?? DEMO_CLIP_COUNT;
+  const media = options.media ?? syntheticDemoMedia();
+  const mediaLinks: DemoLink[] = [];
   const passwordHashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
   return store.tx(async (q) => {
     const at = new Date(BASE_DATE);
@@ -261,7 +272,7 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
             NetworkId: p.network ? seedId(`network:${p.network}`) : null,
             Slug: p.slug,
             Description: `${p.name}, a Castaway demo program.`,
-            Urls: { ImagePublicUrl: `${MEDIA}/programs/${p.slug}/cover.jpg` },
+            Urls: { ImagePublicUrl: null },
           },
         })),
       );
@@ -279,7 +290,8 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
     for (let i = 0; i < clipCount; i++) {
       const program = PROGRAMS[i % PROGRAMS.length]!;
       const list = perProgram.get(program.key) ?? [];
-      const row = seedClip(i, program, list.length, rand);
+      const row = seedClip(i, program, list.length, rand, media);
+      if (row.media) mediaLinks.push({ kind: 'clip', id: row.id, fileName: String(row.fields.UploadedAudioFileName), media: row.media });
       list.push({ id: row.id, deleted: row.deleted === true });
       perProgram.set(program.key, list);
       const batch = batches.get(program.org) ?? [];
@@ -315,11 +327,15 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
         const programId = seedId(`program:${p.key}`);
         const kinds: Array<'Processing' | 'Live' | 'Finalized' | 'Zero'> = ['Processing', 'Live', 'Finalized'];
         if (pi === 0) kinds.push('Zero');
+        // Section 4: Live has audio (and may have a duration), Finalized has audio, waveforms and a duration.
+        const audio = media.audio[pi % media.audio.length]!;
         kinds.forEach((kind, ki) => {
           const id = seedId(`recording:${p.key}:${kind}`);
           const start = BASE_DATE + (pi * 10 + ki) * 3_600_000;
-          const duration = kind === 'Finalized' ? 1800 + pi * 60 : kind === 'Zero' ? 0 : kind === 'Live' && pi % 2 === 0 ? 600 : null;
+          const duration = kind === 'Finalized' ? audio.durationSeconds : kind === 'Zero' ? 0 : kind === 'Live' && pi % 2 === 0 ? audio.durationSeconds : null;
           const hasAudio = kind === 'Live' || kind === 'Finalized';
+          const title = `${p.name} ${kind === 'Zero' ? 'test capture' : kind.toLowerCase() + ' recording'}`;
+          if (hasAudio) mediaLinks.push({ kind: 'recording', id, fileName: `${p.slug}-${kind.toLowerCase()}${audio.fileName.slice(audio.fileName.lastIndexOf('.'))}`, media: audio });
           recs.push({
             id,
             createdAt: new Date(start),
@@ -327,7 +343,7 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
             createdById: demoUser,
             fields: {
               ProgramId: programId,
-              Title: `${p.name} ${kind === 'Zero' ? 'test capture' : kind.toLowerCase() + ' recording'}`,
+              Title: title,
               State: kind === 'Zero' ? 'Finalized' : kind,
               BreakType: ki % 2 === 0 ? 'Hour' : null,
               CaptureStartUtc: iso(start),
@@ -341,20 +357,22 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
               V2CorrelationId: `v2-${p.key}-${kind.toLowerCase()}`,
               DurationSeconds: duration,
               Urls: {
-                AudioUrl: hasAudio ? `${MEDIA}/recordings/${id}/audio.mp3` : null,
-                WaveformHighResUrl: kind === 'Finalized' ? `${MEDIA}/recordings/${id}/waveform-high.json` : null,
-                WaveformLowResUrl: kind === 'Finalized' ? `${MEDIA}/recordings/${id}/waveform-low.json` : null,
+                AudioUrl: hasAudio ? recordingUrls.audio(id) : null,
+                WaveformHighResUrl: kind === 'Finalized' ? recordingUrls.waveform(id, 'high') : null,
+                WaveformLowResUrl: kind === 'Finalized' ? recordingUrls.waveform(id, 'low') : null,
               },
             },
           });
           if (kind === 'Finalized' || kind === 'Live') {
+            // Spread over the audio: at its start, a third and two thirds in.
+            const third = Math.floor(audio.durationSeconds / 3);
             ['Top of the hour', 'Guest arrives', 'Listener call'].forEach((text, ni) => {
               notes.push({
                 id: seedId(`annotation:${p.key}:${kind}:${ni}`),
                 createdAt: new Date(start + ni * 60_000),
                 modifiedAt: new Date(start + ni * 60_000),
                 createdById: demoUser,
-                fields: { RecordingId: id, OffsetSeconds: ni * 300, DurationSeconds: ni === 1 ? 120 : null, Text: text },
+                fields: { RecordingId: id, OffsetSeconds: ni * third, DurationSeconds: ni === 1 ? Math.max(1, Math.floor(third / 2)) : null, Text: text },
               });
             });
           }
@@ -374,6 +392,7 @@ export async function seed(store: Store, options: { clips?: number } = {}): Prom
       playlists,
       recordings,
       annotations,
+      mediaLinks,
     };
   });
 }
@@ -415,21 +434,25 @@ async function insertUsers(q: Queryable, hashes: string[], at: Date): Promise<vo
   }
 }
 
-/** Seeds only a store without organizations; returns null when it already had data. */
-/** The demo recordings that get real audio when `npm start` seeds (blobDir given). */
-export const DEMO_RECORDING_AUDIO = [
-  { recordingId: seedId('recording:morning:Finalized'), file: 'speech-12s.mp3' },
-  { recordingId: seedId('recording:world:Finalized'), file: 'speech-12s.flac' },
-];
-
-export async function seedIfEmpty(store: Store, options: { clips?: number; blobDir?: string } = {}): Promise<SeedSummary | null> {
+/**
+ * Seeds only a store without organizations; returns null when it already had data. With a blob
+ * folder (`npm start`), the demo files are stored there first (processed once, reused when already
+ * there), so the rows carry their real durations, and every clip and recording with audio is linked
+ * to its file.
+ */
+export async function seedIfEmpty(store: Store, options: { clips?: number; blobDir?: string; fixturesDir?: string } = {}): Promise<SeedSummary | null> {
   const [row] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM organizations`);
   if ((row?.n ?? 0) > 0) return null;
-  const summary = await seed(store, options.clips === undefined ? {} : { clips: options.clips });
-  if (options.blobDir) {
-    // Loaded only here: the audio pipeline is not needed by the other users of the seed.
-    const { seedRecordingAudio } = await import('./audio/seed-audio.ts');
-    await seedRecordingAudio(store, options.blobDir, DEMO_RECORDING_AUDIO);
-  }
+  return seedWithMedia(store, options);
+}
+
+/** seed(), with the demo files stored in and linked from `blobDir` when one is given. */
+export async function seedWithMedia(store: Store, options: { clips?: number; blobDir?: string; fixturesDir?: string } = {}): Promise<SeedSummary> {
+  const clips = options.clips === undefined ? {} : { clips: options.clips };
+  if (!options.blobDir) return seed(store, clips);
+  const blobs = fsBlobStore(options.blobDir);
+  const media = await prepareDemoMedia(blobs, ...(options.fixturesDir ? [options.fixturesDir] : []));
+  const summary = await seed(store, { ...clips, media });
+  await linkDemoMedia(blobs, summary.mediaLinks);
   return summary;
 }

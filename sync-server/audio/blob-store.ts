@@ -2,7 +2,7 @@
 // interface"): uploads stream to a temporary file and are renamed into place when complete, so a
 // reader never sees half a file; nothing is held whole in memory.
 import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,11 @@ export interface BlobStore {
   /** Streams `body` to `key`; throws BlobTooLargeError (and keeps nothing) past maxBytes. */
   put(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ size: number }>;
   putBytes(key: string, bytes: Uint8Array | string): Promise<void>;
+  /**
+   * `to` gets the bytes of `from` (a hard link where the disk allows: no copy, and removing or
+   * replacing either key later leaves the other whole, since nothing is ever written in place).
+   */
+  copy(from: string, to: string): Promise<{ size: number }>;
   size(key: string): Promise<number | null>;
   /** A file-backed Blob (read lazily, in slices). */
   blob(key: string): Promise<Blob>;
@@ -66,6 +71,19 @@ export function fsBlobStore(root: string): BlobStore {
       await writeFile(tmp, bytes);
       await rename(tmp, final);
     },
+    async copy(from, to) {
+      const source = pathOf(from);
+      const final = pathOf(to);
+      await mkdir(dirname(final), { recursive: true });
+      const tmp = `${final}.${randomUUID()}.part`;
+      try {
+        await link(source, tmp);
+      } catch {
+        await copyFile(source, tmp);
+      }
+      await rename(tmp, final);
+      return { size: (await stat(final)).size };
+    },
     async size(key) {
       try {
         return (await stat(pathOf(key))).size;
@@ -79,4 +97,10 @@ export function fsBlobStore(root: string): BlobStore {
       await rm(pathOf(prefix), { recursive: true, force: true });
     },
   };
+}
+
+/** A small JSON document of the store, or null when there is none. */
+export async function readJsonBlob<T>(blobs: BlobStore, key: string): Promise<T | null> {
+  if ((await blobs.size(key)) === null) return null;
+  return JSON.parse(await (await blobs.blob(key)).text()) as T;
 }

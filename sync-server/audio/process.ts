@@ -20,23 +20,12 @@ import { WAVEFORM_HIGH_RES_SPP, WAVEFORM_LOW_RES_SPP } from '../../src/protocol/
 import type { AppDeps } from '../app.ts';
 import type { BlobStore } from './blob-store.ts';
 import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
+import { clipKeys, clipUrls } from './media-paths.ts';
 
 registerNodeAudioDecoders();
 
-export const clipKeys = {
-  dir: (clipId: string) => `clips/${clipId}`,
-  audio: (clipId: string) => `clips/${clipId}/audio`,
-  meta: (clipId: string) => `clips/${clipId}/audio.json`,
-  waveform: (clipId: string, res: 'high' | 'low', ext: 'dat' | 'json') => `clips/${clipId}/waveform-${res}.${ext}`,
-  cut: (clipId: string) => `clips/${clipId}/cut.json`,
-};
-
-export const clipUrls = {
-  audio: (clipId: string) => `/api/media/clips/${clipId}/audio`,
-  waveform: (clipId: string, res: 'high' | 'low') => `/api/media/clips/${clipId}/waveform-${res}.dat`,
-};
-
-export type UploadMeta = { fileName: string; contentType: string; size: number };
+// uploads/routes.ts takes the clip's keys from here.
+export { clipKeys };
 
 export type ProcessingResult = AudioRowPatch & { State: 'Ready' | 'Warning' | 'Error' };
 

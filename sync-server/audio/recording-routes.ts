@@ -8,7 +8,11 @@
 //                                                                        (the upload removed; ingest says Failed + why)
 //
 // Each ingest is its own folder (recordings/{id}/{uploadId}/…) and current.json names the one the
-// media URLs serve, so a failed ingest never replaces working audio.
+// media URLs serve, so a failed ingest never replaces working audio. (A demo recording's
+// current.json names a shared demo folder instead: media-paths.ts.)
+//
+// Also GET /v1/recordings/{recordingId}/clips: the clips made from the recording (their
+// RecordingMetadata.RecordingId, set when a clip's audio is copied from it: routes.ts).
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { permissionsFor } from '../../src/domain/permissions.ts';
@@ -16,42 +20,22 @@ import type { RecordingAudioAccepted, RecordingAudioIngest } from '../../src/pro
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError } from '../errors.ts';
-import { pathId } from '../http.ts';
-import { loadRow } from '../rows.ts';
-import type { BlobStore } from './blob-store.ts';
+import { paged, pageParams, pathId } from '../http.ts';
+import { loadRow, pageOf, toWire, type DbRow } from '../rows.ts';
+import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { loadAudioOwner, writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { MediaErrorCode } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
 import { analyzeStoredAudio, type createAudioQueue, type StoredAudioAnalysis } from './process.ts';
+import { mediaFiles, recordingKeys, recordingMediaFolder, recordingUrls, type CurrentAudio } from './media-paths.ts';
 import { rangedBlobResponse } from './range.ts';
 import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
 
 type Res = 'high' | 'low';
 type Ext = 'dat' | 'json';
 
-export const recordingKeys = {
-  dir: (id: string) => `recordings/${id}`,
-  upload: (id: string, uploadId: string) => `recordings/${id}/${uploadId}`,
-  audio: (id: string, uploadId: string) => `recordings/${id}/${uploadId}/audio`,
-  waveform: (id: string, uploadId: string, res: Res, ext: Ext) => `recordings/${id}/${uploadId}/waveform-${res}.${ext}`,
-  current: (id: string) => `recordings/${id}/current.json`,
-  ingest: (id: string) => `recordings/${id}/ingest.json`,
-};
-
-export const recordingUrls = {
-  audio: (id: string) => `/api/media/recordings/${id}/audio`,
-  waveform: (id: string, res: Res) => `/api/media/recordings/${id}/waveform-${res}.dat`,
-};
-
-/** The upload a recording's media URLs serve. */
-type CurrentAudio = { uploadId: string; contentType: string; durationSeconds: number };
 /** The ingest record, plus the row's audio fields from before it (restored if it fails). */
 export type IngestRecord = RecordingAudioIngest & { uploadId: string; before: AudioRowPatch };
-
-async function readJsonBlob<T>(blobs: BlobStore, key: string): Promise<T | null> {
-  if ((await blobs.size(key)) === null) return null;
-  return JSON.parse(await (await blobs.blob(key)).text()) as T;
-}
 
 /** Finalized with links to the upload (section 4: audio, both waveforms and a duration). */
 function finalizedPatch(id: string, durationSeconds: number): AudioRowPatch {
@@ -80,11 +64,11 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
   // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.
   if (a.waveforms && a.durationSeconds !== null) {
     const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-    const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds };
+    const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds, fileName: ingest.UploadedAudioFileName };
     await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
     await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, finalizedPatch(recordingId, a.durationSeconds));
     await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
-    if (previous && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
+    if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
   }
   // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
@@ -132,12 +116,12 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
     if (!recording) throw new AppError(404);
     const flags = permissionsFor(auth.permissions, { kind: 'program', programId: recording.program_id, networkId: recording.network_id });
     if (needContent && !flags.HasContentAccess) throw new AppError(404);
-    return { auth, recordingId };
+    return { auth, recordingId, recording };
   }
 
-  async function sendCurrent(c: Context, recordingId: string, file: (uploadId: string) => string, contentType: (current: CurrentAudio) => string) {
+  async function sendCurrent(c: Context, recordingId: string, file: (folder: string) => string, contentType: (current: CurrentAudio) => string) {
     const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-    const res = current && (await rangedBlobResponse(blobs, file(current.uploadId), contentType(current), c.req.raw));
+    const res = current && (await rangedBlobResponse(blobs, file(recordingMediaFolder(recordingId, current)), contentType(current), c.req.raw));
     if (!res) throw new AppError(404);
     return res;
   }
@@ -146,6 +130,7 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
     .use('/internal/recordings/:recordingId/audio', requireSession)
     .use('/internal/recordings/:recordingId/audio/*', requireSession)
     .use('/media/recordings/*', requireSession)
+    .use('/v1/recordings/:recordingId/clips', requireSession)
     .put('/internal/recordings/:recordingId/audio', async (c) => {
       const { auth, recordingId } = await recordingFor(c, true);
       const uploadId = randomUUID();
@@ -164,13 +149,23 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
     })
     .on(['GET', 'HEAD'], '/media/recordings/:recordingId/audio', async (c) => {
       const { recordingId } = await recordingFor(c, false);
-      return sendCurrent(c, recordingId, (u) => recordingKeys.audio(recordingId, u), (cur) => cur.contentType);
+      return sendCurrent(c, recordingId, mediaFiles.audio, (cur) => cur.contentType);
     })
     .on(['GET', 'HEAD'], '/media/recordings/:recordingId/:file{waveform-(high|low)\\.(dat|json)}', async (c) => {
       const { recordingId } = await recordingFor(c, false);
       const file = c.req.param('file');
       const res: Res = file.includes('high') ? 'high' : 'low';
       const ext: Ext = file.endsWith('.dat') ? 'dat' : 'json';
-      return sendCurrent(c, recordingId, (u) => recordingKeys.waveform(recordingId, u, res, ext), () => (ext === 'dat' ? 'application/octet-stream' : 'application/json'));
+      return sendCurrent(c, recordingId, (folder) => mediaFiles.waveform(folder, res, ext), () => (ext === 'dat' ? 'application/octet-stream' : 'application/json'));
+    })
+    .get('/v1/recordings/:recordingId/clips', async (c) => {
+      const { auth, recordingId, recording } = await recordingFor(c, true);
+      const page = pageParams(c);
+      const order = 't.created_at_utc DESC, t.id';
+      const inner = `SELECT t.* FROM clips t
+        WHERE t.organization_id = $1 AND t.program_id = $2 AND NOT t.deleted AND t.data->'RecordingMetadata'->>'RecordingId' = $3
+        ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+      const rows = await deps.store.query<DbRow>(pageOf('clip', inner, order), [auth.organizationId, recording.program_id, recordingId]);
+      return c.json(paged(rows.map((r) => toWire('clip', r)), page));
     });
 }

@@ -1,20 +1,30 @@
 // Audio routes, mounted by the app with `.route('/api', audioRoutes(deps))`.
 // See src/protocol/media.ts for the list; process.ts for the processing state machine.
+//
+// PUT /v1/clips/{clipId}/audio takes the audio as a file body (query fileName), or, with the query
+// audioUrl (section 7), from audio this server already serves: a recording's or another clip's
+// (/api/media/{recordings|clips}/{id}/audio). A queued mutation cannot carry a query string, so
+// the outbox sends the same parameters as a JSON body { audioUrl, fileName? }. The file is copied
+// (hard-linked) into the clip and processed like an upload; a clip made from a recording records
+// it in RecordingMetadata.RecordingId (GET /v1/recordings/{recordingId}/clips lists them).
 import { Hono, type Context } from 'hono';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
+import { formError } from '../../src/domain/form-errors.ts';
 import { permissionsFor } from '../../src/domain/permissions.ts';
 import { CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
-import { AppError } from '../errors.ts';
+import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
 import { pathId, readJson } from '../http.ts';
-import { fsBlobStore, type BlobStore } from './blob-store.ts';
-import { loadClip, writeAudioRow } from './clip-rows.ts';
-import { clipKeys, createAudioQueue, type UploadMeta } from './process.ts';
+import { fsBlobStore, readJsonBlob, type BlobStore } from './blob-store.ts';
+import { loadAudioOwner, loadClip, writeAudioRow } from './clip-rows.ts';
+import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
+import { createAudioQueue } from './process.ts';
 import { rangedBlobResponse } from './range.ts';
 import { recordingAudioRoutes } from './recording-routes.ts';
-import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
+import { audioContentType, audioUploadErrors, receiveAudioUpload } from './upload-rules.ts';
 import { renderCutWav } from './render-cut.ts';
 
 export type AudioRouteOptions = {
@@ -23,6 +33,9 @@ export type AudioRouteOptions = {
   blobs?: BlobStore;
   maxUploadBytes?: number;
 };
+
+/** The outbox's form of `PUT /v1/clips/{clipId}/audio?audioUrl=…&fileName=…` (its path has no query). */
+const AudioFromUrlSchema = z.object({ audioUrl: z.string().min(1).max(2000), fileName: z.string().max(500).optional() }).strict();
 
 export function defaultBlobDir(): string {
   return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
@@ -47,14 +60,20 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
    * The file is in the blob store at clipKeys.audio(clipId): State AudioUploaded, then the
    * processing queue. Shared by PUT audio and the resumable uploads (sync-server/uploads).
    */
-  async function acceptAudio(upload: { organizationId: string; userId: string; clipId: string; fileName: string; size: number }): Promise<AudioUploadAccepted> {
+  async function acceptAudio(upload: {
+    organizationId: string; userId: string; clipId: string; fileName: string; size: number;
+    /** Default: from the file name's extension. */
+    contentType?: string;
+    /** More fields of the clip row to set with State AudioUploaded. */
+    fields?: Record<string, unknown>;
+  }): Promise<AudioUploadAccepted> {
     const { organizationId, userId, clipId, size } = upload;
     const name = upload.fileName.trim();
-    const meta: UploadMeta = { fileName: name, contentType: audioContentType(name), size };
+    const meta: UploadMeta = { fileName: name, contentType: upload.contentType ?? audioContentType(name), size };
     await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
     await writeAudioRow(deps, 'clip', organizationId, clipId, userId, {
       State: 'AudioUploaded',
-      fields: { UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
+      fields: { ...upload.fields, UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
       urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
     });
     queue.enqueue({ organizationId, clipId, userId });
@@ -67,6 +86,44 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     return res;
   }
 
+  /** The media folder serving a clip's audio (its own, or shared demo media) and its upload, or null. */
+  async function clipMedia(clipId: string): Promise<{ folder: string; meta: UploadMeta } | null> {
+    const meta = await readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId));
+    return meta && { folder: clipMediaFolder(clipId, meta), meta };
+  }
+
+  /** The audio an audioUrl names, if the caller may read it: its folder, name and type (400 otherwise). */
+  async function audioAt(c: Context, organizationId: string, audioUrl: string) {
+    const invalid = (why: 'notStudioAudio' | 'noAudio'): never => {
+      throw badRequest([fieldError('audioUrl', formError(why === 'noAudio' ? 'invalid' : 'urlInvalid', undefined, undefined, why))]);
+    };
+    let url: URL | null = null;
+    try {
+      url = new URL(audioUrl, c.req.url);
+    } catch {
+      url = null;
+    }
+    const source = url && url.origin === new URL(c.req.url).origin ? parseMediaAudioPath(url.pathname) : null;
+    if (!source) return invalid('notStudioAudio');
+    const owner = await loadAudioOwner(deps.store, source.kind, organizationId, source.id);
+    if (source.kind === 'clip') {
+      const media = owner && (await clipMedia(source.id));
+      if (!media) return invalid('noAudio');
+      return { folder: media.folder, fileName: media.meta.fileName, contentType: media.meta.contentType, recordingId: null };
+    }
+    const current = owner && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(source.id)));
+    if (!current) return invalid('noAudio');
+    return { folder: recordingMediaFolder(source.id, current), fileName: current.fileName ?? 'recording', contentType: current.contentType, recordingId: source.id };
+  }
+
+  /** The audioUrl form of PUT audio: query audioUrl (and fileName), or the outbox's JSON body; null for a file body. */
+  async function audioUrlRequest(c: Context): Promise<{ audioUrl: string; fileName?: string | undefined } | null> {
+    const audioUrl = c.req.query('audioUrl');
+    if (audioUrl !== undefined) return { audioUrl, fileName: c.req.query('fileName') };
+    if (!(c.req.header('content-type') ?? '').includes('json')) return null;
+    return readJson(c, AudioFromUrlSchema);
+  }
+
   const app = new Hono()
     .use('/v1/clips/:clipId/audio', requireSession)
     .use('/media/clips/*', requireSession)
@@ -74,22 +131,33 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     .use('/internal/clips/:clipId/cut/*', requireSession)
     .put('/v1/clips/:clipId/audio', async (c) => {
       const { auth, clipId } = await clipFor(c, true);
+      const organizationId = auth.organizationId;
+      const byUrl = await audioUrlRequest(c);
+      if (byUrl) {
+        const source = await audioAt(c, organizationId, byUrl.audioUrl);
+        const fileName = byUrl.fileName?.trim() || source.fileName;
+        const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(clipId));
+        assertValid(audioUploadErrors(fileName, size, maxBytes));
+        const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
+        return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clipId, fileName, size, contentType: source.contentType, fields }), 202);
+      }
       const { fileName, size } = await receiveAudioUpload(c, blobs, clipKeys.audio(clipId), maxBytes);
-      return c.json(await acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, fileName, size }), 202);
+      return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clipId, fileName, size }), 202);
     })
     .on(['GET', 'HEAD'], '/media/clips/:clipId/audio', async (c) => {
       const { clipId } = await clipFor(c, false);
-      const metaSize = await blobs.size(clipKeys.meta(clipId));
-      if (metaSize === null) throw new AppError(404);
-      const meta = JSON.parse(await (await blobs.blob(clipKeys.meta(clipId))).text()) as UploadMeta;
-      return sendBlob(c, clipKeys.audio(clipId), meta.contentType);
+      const media = await clipMedia(clipId);
+      if (!media) throw new AppError(404);
+      return sendBlob(c, mediaFiles.audio(media.folder), media.meta.contentType);
     })
     .on(['GET', 'HEAD'], '/media/clips/:clipId/:file{waveform-(high|low)\\.(dat|json)}', async (c) => {
       const { clipId } = await clipFor(c, false);
       const file = c.req.param('file');
       const res = file.includes('high') ? 'high' : 'low';
       const ext = file.endsWith('.dat') ? 'dat' : 'json';
-      return sendBlob(c, clipKeys.waveform(clipId, res, ext), ext === 'dat' ? 'application/octet-stream' : 'application/json');
+      const media = await clipMedia(clipId);
+      if (!media) throw new AppError(404);
+      return sendBlob(c, mediaFiles.waveform(media.folder, res, ext), ext === 'dat' ? 'application/octet-stream' : 'application/json');
     })
     .put('/internal/clips/:clipId/cut', async (c) => {
       const { clipId } = await clipFor(c, true);
@@ -99,15 +167,16 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     })
     .get('/internal/clips/:clipId/cut', async (c) => {
       const { clipId } = await clipFor(c, false);
-      if ((await blobs.size(clipKeys.cut(clipId))) === null) throw new AppError(404);
-      const edit = JSON.parse(await (await blobs.blob(clipKeys.cut(clipId))).text()) as CutEdit;
+      const edit = await readJsonBlob<CutEdit>(blobs, clipKeys.cut(clipId));
+      if (!edit) throw new AppError(404);
       return c.json(edit, 200);
     })
     .post('/internal/clips/:clipId/cut/audio-preview', async (c) => {
       const { clipId } = await clipFor(c, false);
       const edit = await readJson(c, CutEditSchema);
-      if ((await blobs.size(clipKeys.audio(clipId))) === null) throw new AppError(404);
-      const wav = await renderCutWav(await blobs.blob(clipKeys.audio(clipId)), edit);
+      const media = await clipMedia(clipId);
+      if (!media) throw new AppError(404);
+      const wav = await renderCutWav(await blobs.blob(mediaFiles.audio(media.folder)), edit);
       return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
     })
     .route('/', recordingAudioRoutes(deps, { blobs, queue, maxUploadBytes: maxBytes }));

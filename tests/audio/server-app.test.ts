@@ -1,7 +1,9 @@
 // The audio routes as mounted in the real app (createApp), on PGlite and PostgreSQL: a user signs
 // in, uploads a file to a clip of the demo seed, and the clip read back through GET /v1/clips/{id}
 // goes AudioUploaded → Ready with its duration and waveform URLs, polled as a client would; a
-// recording agent's ingest makes a seeded Live recording Finalized the same way.
+// recording agent's ingest makes a seeded Live recording Finalized the same way; and a clip made
+// from a recording's kept regions on a device arrives as three queued mutations (create, audio
+// from the recording's audioUrl, cut) that one sync push turns into a Ready clip with its cut.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { seed, seedId } from '../../sync-server/seed.ts';
 import { ClipSchema, RecordingSchema } from '../../src/protocol/entities.ts';
+import type { Mutation, MutationResult } from '../../src/protocol/sync.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import { AppClient } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -90,5 +93,39 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('ID3');
     const w = await app.request(row.Urls.WaveformLowResUrl!, { headers: { cookie: demo.cookie } });
     expect(waveformFromDat(new Uint8Array(await w.arrayBuffer())).samplesPerPixel).toBe(4096);
+  });
+
+  it('a clip made offline from a recording: POST clip, PUT audio { audioUrl }, PUT cut in one push → a Ready clip with the recording audio, listed under the recording', async () => {
+    const recordingId = seedId('recording:world:Finalized');
+    const ingest = await app.request(`/api/internal/recordings/${recordingId}/audio?fileName=world.mp3`, {
+      method: 'PUT', headers: { cookie: demo.cookie, 'x-xsrf-token': demo.xsrf, 'content-type': 'audio/mpeg' }, body: new Uint8Array(readFileSync(fixturePath('speech-12s.mp3'))),
+    });
+    expect(ingest.status).toBe(202);
+    let recording = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${recordingId}`)).body);
+    for (let i = 0; i < 100 && recording.State !== 'Finalized'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      recording = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${recordingId}`)).body);
+    }
+    const clipId = crypto.randomUUID();
+    const edit = { KeptRegions: [{ StartSeconds: 2, EndSeconds: 5 }, { StartSeconds: 8, EndSeconds: 12 }], CrossfadeMs: 10 };
+    const m = (method: Mutation['method'], path: string, body: Mutation['body']): Mutation => ({ id: crypto.randomUUID(), entity: 'clips', entityId: clipId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now() });
+    const mutations = [
+      m('POST', `/v1/programs/${recording.ProgramId}/clips`, { Id: clipId, Title: 'World Tonight: the interview' }),
+      m('PUT', `/v1/clips/${clipId}/audio`, { audioUrl: recording.Urls.AudioUrl }),
+      m('PUT', `/internal/clips/${clipId}/cut`, edit),
+    ];
+    const push = await demo.post('/api/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
+    expect(push.status, push.text).toBe(200);
+    const results = (push.body as { results: MutationResult[] }).results;
+    expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
+    let clip = ClipSchema.parse((await demo.get(`/api/v1/clips/${clipId}`)).body);
+    for (let i = 0; i < 100 && clip.State !== 'Ready'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      clip = ClipSchema.parse((await demo.get(`/api/v1/clips/${clipId}`)).body);
+    }
+    expect([clip.State, clip.Title, clip.DurationSeconds, clip.RecordingMetadata]).toEqual(['Ready', 'World Tonight: the interview', 12, { RecordingId: recordingId }]);
+    expect((await demo.get(`/api/internal/clips/${clipId}/cut`)).body).toEqual(edit);
+    const listed = (await demo.get(`/api/v1/recordings/${recordingId}/clips`)).body as { Items: Array<{ Id: string }> };
+    expect(listed.Items.map((c) => c.Id)).toEqual([clipId]);
   });
 });
