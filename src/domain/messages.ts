@@ -1,6 +1,7 @@
 // Turns typed errors and catalogue keys into text through the compiled Paraglide messages.
 // The English wording lives only in locales/domain/en-US.json; the six other locales translate it.
-import * as messages from '../paraglide/messages/_index.js';
+// The domain area only (scripts/message-areas.ts): a lookup by key keeps every member it could reach.
+import * as messages from '../paraglide/areas/domain.js';
 import type { Locale } from '../paraglide/runtime.js';
 import type { DomainMessageKey, FormError, FormErrorType, FormErrorParams } from './form-errors.ts';
 

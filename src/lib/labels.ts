@@ -59,38 +59,3 @@ export function formatTime(at: string | number, locale: string = getLocale()): s
 export function clipCountLabel(count: number): string {
   return count === 1 ? m.app_program_clip_count_one() : m.app_program_clip_count({ count: new Intl.NumberFormat(getLocale()).format(count) });
 }
-
-/** Storage sizes (quota, usage) in the interface language: KB, MB or GB with one decimal. */
-export function formatStorage(bytes: number): string {
-  const n = new Intl.NumberFormat(getLocale(), { maximumFractionDigits: 1, minimumFractionDigits: bytes < 1024 * 1024 ? 0 : 1 });
-  if (bytes < 1024 * 1024) return `${n.format(Math.round(bytes / 1024))} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${n.format(bytes / 1024 / 1024)} MB`;
-  return `${n.format(bytes / 1024 / 1024 / 1024)} GB`;
-}
-
-/** The label of a synced field, as the forms name it (conflicts, needs-attention errors). */
-export function fieldLabel(field: string): string {
-  const labels: Record<string, () => string> = {
-    Title: m.app_clip_field_title,
-    Description: m.app_clip_field_description,
-    ShortSummary: m.app_clip_field_short_summary,
-    Season: m.app_clip_field_season,
-    Episode: m.app_clip_field_episode,
-    EpisodeType: m.app_clip_field_episode_type,
-    Tags: m.app_clip_field_tags,
-    ContentRating: m.app_clip_field_content_rating,
-    Slug: m.app_clip_field_slug,
-    Visibility: m.app_clip_field_visibility,
-    ScheduledVisibility: m.app_clip_field_scheduled_visibility,
-    VisibleAtUtc: m.app_clip_field_visible_at,
-    ExternalId: m.app_clip_field_external_id,
-    RssLinkOverride: m.app_clip_field_rss_link_override,
-    MemberDownloadsAdFree: m.app_clip_field_member_ad_free,
-    Rating: m.app_recording_field_rating,
-    Reviewed: m.app_recording_field_reviewed,
-    ClipIds: m.app_field_clip_order,
-    Deleted: m.app_field_deleted,
-    Name: m.app_field_name,
-  };
-  return labels[field]?.() ?? field;
-}

@@ -10,7 +10,8 @@ import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsA
 import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
-import { fieldLabel, formatDateTime, formatStorage, relativeTime } from '../../lib/labels.ts';
+import { formatDateTime, relativeTime } from '../../lib/labels.ts';
+import { fieldLabel, formatStorage } from './sync-labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { useUserName } from './conflict-authors.ts';

@@ -1,0 +1,39 @@
+// Words for the sync details screen: synced fields named as the forms name them, storage sizes.
+// Kept out of src/lib/labels.ts so the signed-in first screen does not carry their messages.
+import { m } from '../../paraglide/messages.js';
+import { getLocale } from '../../lib/i18n.ts';
+
+/** The label of a synced field, as the forms name it (conflicts, needs-attention errors). */
+export function fieldLabel(field: string): string {
+  const labels: Record<string, () => string> = {
+    Title: m.app_clip_field_title,
+    Description: m.app_clip_field_description,
+    ShortSummary: m.app_clip_field_short_summary,
+    Season: m.app_clip_field_season,
+    Episode: m.app_clip_field_episode,
+    EpisodeType: m.app_clip_field_episode_type,
+    Tags: m.app_clip_field_tags,
+    ContentRating: m.app_clip_field_content_rating,
+    Slug: m.app_clip_field_slug,
+    Visibility: m.app_clip_field_visibility,
+    ScheduledVisibility: m.app_clip_field_scheduled_visibility,
+    VisibleAtUtc: m.app_clip_field_visible_at,
+    ExternalId: m.app_clip_field_external_id,
+    RssLinkOverride: m.app_clip_field_rss_link_override,
+    MemberDownloadsAdFree: m.app_clip_field_member_ad_free,
+    Rating: m.app_recording_field_rating,
+    Reviewed: m.app_recording_field_reviewed,
+    ClipIds: m.app_field_clip_order,
+    Deleted: m.app_field_deleted,
+    Name: m.app_field_name,
+  };
+  return labels[field]?.() ?? field;
+}
+
+/** Storage sizes (quota, usage) in the interface language: KB, MB or GB with one decimal. */
+export function formatStorage(bytes: number): string {
+  const n = new Intl.NumberFormat(getLocale(), { maximumFractionDigits: 1, minimumFractionDigits: bytes < 1024 * 1024 ? 0 : 1 });
+  if (bytes < 1024 * 1024) return `${n.format(Math.round(bytes / 1024))} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${n.format(bytes / 1024 / 1024)} MB`;
+  return `${n.format(bytes / 1024 / 1024 / 1024)} GB`;
+}
