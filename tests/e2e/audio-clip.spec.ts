@@ -112,6 +112,18 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   await page.keyboard.press('0');
   await expect.poll(spp).toBe(whole);
 
+  // Play plays the audio as it is, and the waveform's playhead follows it; Pause keeps it there.
+  const editor = page.getByRole('region', { name: 'Cut editor' });
+  await editor.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect.poll(async () => Number(await slider.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await editor.getByRole('button', { name: 'Pause' }).click();
+  await expect(editor.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  const pausedAt = await slider.getAttribute('aria-valuetext');
+  await page.waitForTimeout(700);
+  await expect(slider).toHaveAttribute('aria-valuetext', pausedAt!);
+  await slider.focus();
+  await page.keyboard.press('Home');
+
   // The slider moves by keyboard and reads the time out.
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -127,7 +139,6 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   await page.keyboard.press('i');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('o');
-  const editor = page.getByRole('region', { name: 'Cut editor' });
   await expect(editor.getByText('Selection 0:02 to 0:05')).toBeVisible();
   const start = editor.getByLabel('Selection start (HH:MM:SS)');
   const end = editor.getByLabel('Selection end (HH:MM:SS)');
@@ -152,12 +163,12 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   await expect(editor.getByText('Selection 0:02 to 0:05')).toBeVisible();
 
   await editor.getByRole('button', { name: 'Remove selection' }).press('Enter');
-  await expect(editor.getByText('Kept 0:09 in 2 part(s)')).toBeVisible();
+  await expect(editor.getByText('Kept 0:09 in 2 parts')).toBeVisible();
   // Undo and redo by keyboard.
   await page.keyboard.press('Control+z');
-  await expect(editor.getByText('Kept 0:12 in 1 part(s)')).toBeVisible();
+  await expect(editor.getByText('Kept 0:12 in 1 part')).toBeVisible();
   await page.keyboard.press('Control+Shift+z');
-  await expect(editor.getByText('Kept 0:09 in 2 part(s)')).toBeVisible();
+  await expect(editor.getByText('Kept 0:09 in 2 parts')).toBeVisible();
 
   // The preview plays from the start: record every position the slider shows while it plays.
   await slider.focus();

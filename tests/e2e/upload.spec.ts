@@ -46,7 +46,6 @@ test('an episode picked offline is kept, survives a reload, uploads with a progr
 
   await context.setOffline(false);
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
-  await expect(page.getByText('Uploaded: 100%. The server is processing the audio.')).toBeVisible();
   // The server has it all: the copy on the device is gone, the 100 % row stays until dismissed.
   await expect.poll(() => keptUploads(page)).toEqual([{ fileName: 'speech-12s-stereo.wav', hasBlob: false, state: 'done' }]);
   await expect
@@ -54,6 +53,10 @@ test('an episode picked offline is kept, survives a reload, uploads with a progr
     .toBe('Ready');
   const clip = await apiGet<{ UploadedAudioFileName: string; DurationSeconds: number }>(page, `/v1/clips/${clipId}`, organizationId);
   expect(clip).toMatchObject({ UploadedAudioFileName: 'speech-12s-stereo.wav', DurationSeconds: 12 });
+  // The row follows the clip: once its waveform is drawn it no longer says the server is processing.
+  await expect(page.getByRole('slider', { name: 'Playback position' })).toHaveAttribute('aria-valuetext', '0:00 of 0:12', { timeout: 20_000 });
+  await expect(bar).toHaveAttribute('aria-valuetext', 'Uploaded and processed: the audio is ready');
+  await expect(page.getByText('The server is processing the audio')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(bar).toHaveCount(0);

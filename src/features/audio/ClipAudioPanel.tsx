@@ -16,6 +16,7 @@ import { m } from '../../paraglide/messages.js';
 import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts';
 import { defaultWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
+import { createPlainPlayer } from './plain-player.ts';
 import { createPreviewPlayer } from './preview-player.ts';
 
 export type PanelAudio = {
@@ -119,6 +120,7 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
       initialEdit={props.initialCut ?? null}
       onSave={props.onSaveCut}
       createPlayer={src ? () => createPreviewPlayer(src) : undefined}
+      createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );

@@ -2,9 +2,12 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MediaError, MediaErrorCode } from '../../media/errors.ts';
 import type { Waveform } from '../../media/peaks.ts';
+import { m } from '../../paraglide/messages.js';
 import type { CutEdit } from '../../protocol/media.ts';
 import { CutEditor } from './CutEditor.tsx';
+import type { PlainPlayer } from './plain-player.ts';
 import { WaveformView } from './WaveformView.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -73,9 +76,9 @@ describe('CutEditor', () => {
     key(slider, 'o');
     expect(el.textContent).toContain('Selection 2:00 to 3:00');
     click(button(el, 'Remove selection'));
-    expect(el.textContent).toContain('Kept 9:00 in 2 part(s)');
+    expect(el.textContent).toContain('Kept 9:00 in 2 parts');
     key(slider, 'z', { ctrlKey: true });
-    expect(el.textContent).toContain('Kept 10:00 in 1 part(s)');
+    expect(el.textContent).toContain('Kept 10:00 in 1 part');
     key(slider, 'z', { ctrlKey: true, shiftKey: true });
     click(button(el, 'Save cut'));
     expect(saved).toEqual([{ KeptRegions: [{ StartSeconds: 0, EndSeconds: 120 }, { StartSeconds: 180, EndSeconds: 600 }], CrossfadeMs: 10 }]);
@@ -103,6 +106,79 @@ describe('CutEditor', () => {
     click(button(el, 'Set selection'));
     expect(el.querySelector('[role="alert"]')).toBeNull();
     click(button(el, 'Keep selection only'));
-    expect(el.textContent).toContain('Kept 1:00 in 1 part(s)');
+    expect(el.textContent).toContain('Kept 1:00 in 1 part');
+  });
+});
+
+describe('the kept summary in each language', () => {
+  it('uses the language\'s own singular and plural, not "part(s)"', () => {
+    const one = { duration: '0:12', count: 1 };
+    const two = { duration: '0:09', count: 2 };
+    expect([m.media_cut_kept_summary(one), m.media_cut_kept_summary(two)]).toEqual(['Kept 0:12 in 1 part', 'Kept 0:09 in 2 parts']);
+    expect([m.media_cut_kept_summary(one, { locale: 'de-DE' }), m.media_cut_kept_summary(two, { locale: 'de-DE' })]).toEqual(['Behalten: 0:12 in 1 Teil', 'Behalten: 0:09 in 2 Teilen']);
+    expect(m.media_cut_kept_summary(two, { locale: 'fr-FR' })).toBe('Conservé : 0:09 en 2 parties');
+    for (const locale of ['es-419', 'it-IT', 'pt-BR', 'en-XA'] as const) {
+      const [a, b] = [m.media_cut_kept_summary(one, { locale }), m.media_cut_kept_summary(two, { locale })];
+      expect(a).not.toContain('(');
+      expect(b).not.toBe(a.replace('1', '2'));
+    }
+  });
+});
+
+/** A stand-in for the <audio> element player: happy-dom plays no audio (Chromium does, in tests/e2e). */
+function fakePlainPlayer(log: string[], fail?: MediaError) {
+  let at = 0;
+  let on = false;
+  const player: PlainPlayer & { advance(s: number): void } = {
+    async play(from) {
+      log.push(`play ${from}`);
+      if (fail) throw fail;
+      at = from;
+      on = true;
+    },
+    pause() {
+      log.push('pause');
+      on = false;
+    },
+    seek(t) {
+      log.push(`seek ${t}`);
+      at = t;
+    },
+    position: () => at,
+    playing: () => on,
+    dispose() {},
+    advance(s) {
+      at += s;
+    },
+  };
+  return player;
+}
+
+describe('Play / Pause of the audio as it is', () => {
+  it('plays from the playhead, the playhead follows, Space pauses, and a seek while playing moves the audio', async () => {
+    const log: string[] = [];
+    const player = fakePlainPlayer(log);
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} createPlainPlayer={() => player} width={600} />);
+    const slider = el.querySelector('[role="slider"]')!;
+    key(slider, 'PageUp'); // 1:00
+    await act(async () => button(el, 'Play').click());
+    expect(log).toEqual(['play 60']);
+    expect(button(el, 'Pause')).toBeDefined();
+    player.advance(5);
+    await act(() => new Promise((r) => setTimeout(r, 80)));
+    expect(slider.getAttribute('aria-valuetext')).toBe('1:05 of 10:00');
+    key(slider, 'PageUp');
+    expect(log.at(-1)).toBe('seek 125');
+    key(slider, ' ');
+    expect(log.at(-1)).toBe('pause');
+    expect(button(el, 'Play')).toBeDefined();
+  });
+
+  it('a failure to play is said in words, as an alert', async () => {
+    const player = fakePlainPlayer([], new MediaError(MediaErrorCode.Offline, 'offline'));
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} createPlainPlayer={() => player} width={600} />);
+    await act(async () => button(el, 'Play').click());
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('This audio is not available offline yet: it loads when the network returns');
+    expect(button(el, 'Play')).toBeDefined();
   });
 });

@@ -1,7 +1,13 @@
 // The cut editor for the clip and recording screens: trim start and end, remove a selection,
 // keep only a selection (a recording turned into a clip), by pointer and keyboard; numeric time
-// entry (HH:MM:SS, hours ≤ 99, section 5); undo/redo; an instant crossfaded preview; Save hands
-// the edit list to the screen, which queues PUT /internal/clips/{clipId}/cut through the outbox.
+// entry (HH:MM:SS, hours ≤ 99, section 5); undo/redo; Play / Pause of the audio as it is (Space
+// on the waveform), an instant crossfaded preview of the cut; Save hands the edit list to the
+// screen: the clip screen queues PUT /internal/clips/{clipId}/cut through the outbox, the recording
+// screen makes a new clip of the kept regions (saveLabel names that action).
+//
+//   idle ──Play──> playing (the playhead follows the file) ──Pause / end──> idle
+//   idle ──Preview cut──> previewing (the playhead follows the preview) ──Stop / end──> idle
+//   Either one stops the other.
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
@@ -11,6 +17,7 @@ import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
 import { CROSSFADE_MS_DEFAULT, CROSSFADE_MS_MAX, CROSSFADE_MS_MIN, type CutEdit } from '../../protocol/media.ts';
 import { cutReducer, fromCutEdit, initialCut, keptSeconds, toCutEdit } from './cut-model.ts';
+import type { PlainPlayer } from './plain-player.ts';
 import type { PreviewPlayer } from './preview-player.ts';
 import { WaveformView } from './WaveformView.tsx';
 
@@ -21,13 +28,17 @@ export type CutEditorProps = {
   onSave: (edit: CutEdit) => void;
   /** Makes the preview player (the screen passes createPreviewPlayer(audioUrl)); none: no preview. */
   createPlayer?: (() => PreviewPlayer) | undefined;
+  /** Makes the player of the audio as it is (createPlainPlayer(audioUrl)); none: no Play button. */
+  createPlainPlayer?: ((events: { onEnded: () => void; onFailure: (text: string) => void }) => PlainPlayer) | undefined;
+  /** The save button's words (default "Save cut"). */
+  saveLabel?: string;
   /** Renders the cut as a WAV (the decode worker's renderWav); none: no WAV button. */
   renderWav?: ((kept: Region[], crossfadeMs: number, onProgress: (fraction: number) => void) => Promise<Blob>) | undefined;
   width?: number;
 };
 
 export function CutEditor(props: CutEditorProps) {
-  const { waveforms, durationSeconds, initialEdit, onSave, createPlayer, renderWav } = props;
+  const { waveforms, durationSeconds, initialEdit, onSave, createPlayer, createPlainPlayer, renderWav } = props;
   const [history, dispatch] = useReducer(cutReducer, null, () =>
     initialEdit ? fromCutEdit(initialEdit, durationSeconds) : initialCut(durationSeconds),
   );
@@ -39,9 +50,15 @@ export function CutEditor(props: CutEditorProps) {
   const [crossfadeMs, setCrossfadeMs] = useState(initialEdit?.CrossfadeMs ?? CROSSFADE_MS_DEFAULT);
   const [playing, setPlaying] = useState(false);
   const player = useRef<PreviewPlayer | null>(null);
+  const [listening, setListening] = useState(false);
+  const plain = useRef<PlainPlayer | null>(null);
+  const [playProblem, setPlayProblem] = useState<string | null>(null);
   const { present } = history;
 
-  useEffect(() => () => player.current?.dispose(), []);
+  useEffect(() => () => {
+    player.current?.dispose();
+    plain.current?.dispose();
+  }, []);
   useEffect(() => {
     if (!playing) return;
     const id = setInterval(() => {
@@ -51,6 +68,49 @@ export function CutEditor(props: CutEditorProps) {
     }, 50);
     return () => clearInterval(id);
   }, [playing]);
+  useEffect(() => {
+    if (!listening) return;
+    const id = setInterval(() => {
+      if (plain.current) setPosition(plain.current.position());
+    }, 50);
+    return () => clearInterval(id);
+  }, [listening]);
+
+  const stopPlain = () => {
+    plain.current?.pause();
+    setListening(false);
+  };
+  const stopPreview = () => {
+    player.current?.stop();
+    setPlaying(false);
+  };
+
+  /** Play / Pause of the audio as it is, from the playhead (from the start once at the end). */
+  const togglePlain = async () => {
+    if (!createPlainPlayer) return;
+    if (listening) return stopPlain();
+    stopPreview();
+    plain.current ??= createPlainPlayer({
+      onEnded: () => setListening(false),
+      onFailure: (text) => {
+        setListening(false);
+        setPlayProblem(text);
+      },
+    });
+    setPlayProblem(null);
+    setListening(true);
+    try {
+      await plain.current.play(position >= durationSeconds - 0.05 ? 0 : position);
+    } catch (e) {
+      setListening(false);
+      setPlayProblem(mediaFailureText(e));
+    }
+  };
+
+  const seek = (t: number) => {
+    setPosition(t);
+    if (listening) plain.current?.seek(t);
+  };
 
   const mark = (which: 'start' | 'end', t: number) => {
     const next = which === 'start' ? { start: t, end: Math.max(t, selection?.end ?? durationSeconds) } : { start: Math.min(t, selection?.start ?? 0), end: t };
@@ -74,15 +134,17 @@ export function CutEditor(props: CutEditorProps) {
   const preview = async () => {
     if (!createPlayer) return;
     player.current ??= createPlayer();
-    if (playing) {
-      player.current.stop();
-      setPlaying(false);
-      return;
-    }
+    if (playing) return stopPreview();
+    stopPlain();
     // From the playhead when it is before the end of what is kept, else from the start.
     const lastEnd = present.kept.at(-1)?.end ?? 0;
-    await player.current.play(present.kept, crossfadeMs, position < lastEnd ? position : 0);
-    setPlaying(true);
+    setPlayProblem(null);
+    try {
+      await player.current.play(present.kept, crossfadeMs, position < lastEnd ? position : 0);
+      setPlaying(true);
+    } catch (e) {
+      setPlayProblem(mediaFailureText(e));
+    }
   };
 
   // A WAV of the preview on request, downloaded when rendered.
@@ -124,7 +186,8 @@ export function CutEditor(props: CutEditorProps) {
         waveforms={waveforms}
         durationSeconds={durationSeconds}
         position={position}
-        onSeek={setPosition}
+        onSeek={seek}
+        {...(createPlainPlayer ? { onTogglePlay: () => void togglePlain() } : {})}
         kept={present.kept}
         selection={selection}
         onMark={mark}
@@ -132,6 +195,9 @@ export function CutEditor(props: CutEditorProps) {
       />
       <p>{m.media_cut_mark_hint()}</p>
       <div role="toolbar" aria-label={m.media_cut_editor_label()}>
+        {createPlainPlayer && (
+          <button type="button" onClick={() => void togglePlain()}>{listening ? m.media_pause() : m.media_play()}</button>
+        )}
         <button type="button" onClick={() => dispatch({ type: 'trimStart', at: position })}>{m.media_cut_trim_start()}</button>
         <button type="button" onClick={() => dispatch({ type: 'trimEnd', at: position })}>{m.media_cut_trim_end()}</button>
         <button type="button" disabled={!selection} onClick={() => selection && dispatch({ type: 'remove', start: selection.start, end: selection.end })}>{m.media_cut_remove()}</button>
@@ -141,13 +207,14 @@ export function CutEditor(props: CutEditorProps) {
         {createPlayer && (
           <button type="button" aria-pressed={playing} onClick={() => void preview()}>{playing ? m.media_cut_stop() : m.media_cut_preview()}</button>
         )}
-        <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))}>{m.media_cut_save()}</button>
+        <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))}>{props.saveLabel ?? m.media_cut_save()}</button>
         {renderWav && (
           <button type="button" disabled={wavProgress !== null} onClick={() => void saveWav()}>{m.media_cut_save_wav()}</button>
         )}
       </div>
       {wavProgress !== null && <p role="status">{m.media_cut_rendering_wav({ percent: Math.round(wavProgress * 100) })}</p>}
       {wavProblem && <p role="alert">{wavProblem}</p>}
+      {playProblem && <p role="alert">{playProblem}</p>}
       <form onSubmit={(e) => { e.preventDefault(); applyEntry(); }}>
         <label>
           {m.media_cut_selection_start()}

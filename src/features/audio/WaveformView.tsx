@@ -4,6 +4,7 @@
 // playhead time, read out as "1:23 of 12:00".
 //   ← / →  ±1 s (Shift: ±10 s)   Page Up / Page Down  ±1 min   Home / End
 //   + / −  zoom in / out   0  whole episode   I / O  mark selection start / end (via onMark)
+//   Space  play / pause (via onTogglePlay)
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import { formatDuration } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
@@ -21,13 +22,14 @@ export type WaveformViewProps = {
   kept?: readonly Region[] | undefined;
   selection?: Region | null | undefined;
   onMark?: ((which: 'start' | 'end', seconds: number) => void) | undefined;
+  onTogglePlay?: (() => void) | undefined;
   height?: number;
   /** Canvas width in CSS pixels (tests and fixed layouts); default: the container's width. */
   width?: number;
 };
 
 export function WaveformView(props: WaveformViewProps) {
-  const { waveforms, durationSeconds, position, onSeek, kept, selection, onMark, height = 120 } = props;
+  const { waveforms, durationSeconds, position, onSeek, kept, selection, onMark, onTogglePlay, height = 120 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(props.width ?? 800);
@@ -115,6 +117,7 @@ export function WaveformView(props: WaveformViewProps) {
       '0': () => setViewSpp(wholeViewSpp(frames, width)),
       i: () => onMark?.('start', position),
       o: () => onMark?.('end', position),
+      ...(onTogglePlay ? { ' ': onTogglePlay } : {}),
     };
     const fn = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
     if (fn && !e.ctrlKey && !e.metaKey && !e.altKey) {

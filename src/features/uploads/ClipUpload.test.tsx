@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
 import { queueUpload, retryDelayMs } from './queue.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
@@ -40,6 +41,7 @@ const bars = (el: HTMLElement) => [...el.querySelectorAll('[role="progressbar"]'
 
 beforeEach(async () => {
   await uploadsDb.uploads.clear();
+  await db.clips.clear();
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -72,6 +74,32 @@ describe('the upload list on the clip screen', () => {
     expect(b!.getAttribute('aria-valuetext')).toBe('Uploaded: 100%. The server is processing the audio.');
     expect(c!.getAttribute('aria-valuetext')).toBe('This clip no longer exists, or you may not change its audio');
     expect(el.querySelector('[role="alert"]')!.textContent).toContain('c.mp3');
+  });
+
+  it('once the server has the file, the row follows the clip: processing, then ready; an Error says why, as an alert', async () => {
+    setOnline(true);
+    // The clip was Ready with its old audio when the server took the new file.
+    const before = { Id: CLIP, OrganizationId: ORG, State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:00.000Z', AudioProcessingProblem: null };
+    await db.clips.put(before);
+    await uploadsDb.uploads.add(record({ fileName: 'take-2.flac', state: 'done', offset: 200 * 1024 * 1024, clipModifiedAtUtc: before.ModifiedAtUtc }));
+    const el = await render();
+    const text = () => bars(el)[0]!.getAttribute('aria-valuetext');
+    const pulled = (row: Record<string, unknown>) => act(async () => {
+      await db.clips.put({ ...before, ...row });
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    // That Ready is the old audio's: this file is still being processed.
+    expect(text()).toBe('Uploaded: 100%. The server is processing the audio.');
+    await pulled({ State: 'Processing', ModifiedAtUtc: '2026-01-01T10:00:01.000Z' });
+    expect(text()).toBe('Uploaded: 100%. The server is processing the audio.');
+    await pulled({ State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:02.000Z' });
+    expect(text()).toBe('Uploaded and processed: the audio is ready');
+    expect(el.querySelector('[role="alert"]')).toBeNull();
+    await pulled({ State: 'Warning', ModifiedAtUtc: '2026-01-01T10:00:03.000Z', AudioProcessingProblem: 'Some damaged audio frames were skipped' });
+    expect(text()).toBe('Uploaded and processed, with a warning: Some damaged audio frames were skipped');
+    await pulled({ State: 'Error', ModifiedAtUtc: '2026-01-01T10:00:04.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
+    expect(text()).toBe('Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept');
+    expect(el.querySelector('[role="alert"]')!.textContent).toContain('take-2.flac');
   });
 
   it('Cancel upload removes the file from the device', async () => {

@@ -1,32 +1,67 @@
 // The clip's audio upload: pick a file (kept on the device at once, online or not) and follow it
-// to the server with a progress bar per file: percent, paused while offline, done, refused.
+// to the server with a progress bar per file: percent, paused while offline, refused; once the
+// server has it, the row follows the clip's State (processing, ready, ready with a warning, error),
+// so it never says "processing" about audio that is long ready.
 //   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
 import { useState } from 'react';
 import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
 import { formatFileSize } from '../../domain/file.ts';
 import { formatFormError } from '../../domain/messages.ts';
-import { useLiveQuery } from '../../db/db.ts';
+import { db, useLiveQuery } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
 
-const FILL: Record<UploadRecord['state'], string> = { queued: 'var(--brand)', uploading: 'var(--brand)', done: 'var(--success)', failed: 'var(--danger)' };
-
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 
-function statusText(u: UploadRecord, percent: number, online: boolean): string {
-  if (u.state === 'done') return m.media_upload_status_done();
-  if (u.state === 'failed') return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
-  if (!online) return m.media_upload_status_paused({ percent });
-  const sizes = { sent: formatFileSize(u.offset), total: formatFileSize(u.size), percent };
-  return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
+/** The clip's local row (its State, ModifiedAtUtc and AudioProcessingProblem are read). */
+export type ClipAudioState = Readonly<Record<string, unknown>>;
+
+type Phase = 'sending' | 'processing' | 'ready' | 'warning' | 'error' | 'refused';
+
+/** Where an upload is: sending, refused, or (done) what the clip row says became of the file. */
+export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): Phase {
+  if (u.state === 'failed') return 'refused';
+  if (u.state !== 'done') return 'sending';
+  // The row from before the server took the file says nothing about this file.
+  if (!clip || (u.clipModifiedAtUtc && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc)) return 'processing';
+  if (clip['State'] === 'Ready') return 'ready';
+  if (clip['State'] === 'Warning') return 'warning';
+  if (clip['State'] === 'Error') return 'error';
+  return 'processing';
 }
 
-function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }) {
+const FILL: Record<Phase, string> = { sending: 'var(--brand)', processing: 'var(--brand)', ready: 'var(--success)', warning: 'var(--success)', error: 'var(--danger)', refused: 'var(--danger)' };
+
+function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
+  const raw = clip?.['AudioProcessingProblem'];
+  const problem = typeof raw === 'string' ? raw : '';
+  switch (phase) {
+    case 'processing':
+      return m.media_upload_status_done();
+    case 'ready':
+      return m.media_upload_status_ready();
+    case 'warning':
+      return m.media_upload_status_warning({ problem });
+    case 'error':
+      return m.media_upload_status_error({ problem });
+    case 'refused':
+      return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
+    case 'sending': {
+      if (!online) return m.media_upload_status_paused({ percent });
+      const sizes = { sent: formatFileSize(u.offset), total: formatFileSize(u.size), percent };
+      return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
+    }
+  }
+}
+
+function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipAudioState | undefined; online: boolean }) {
   const percent = upload.state === 'done' ? 100 : upload.size === 0 ? 0 : Math.floor((upload.offset / upload.size) * 100);
-  const text = statusText(upload, percent, online);
+  const phase = uploadPhase(upload, clip);
+  const text = statusText(upload, phase, clip, percent, online);
+  const alert = phase === 'refused' || phase === 'error';
   const finished = upload.state === 'done' || upload.state === 'failed';
   return (
     <li className="upload-row">
@@ -39,9 +74,9 @@ function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }
         aria-valuetext={text}
         style={{ height: '0.5rem', borderRadius: '0.25rem', background: 'var(--border)', overflow: 'hidden' }}
       >
-        <div style={{ width: `${percent}%`, height: '100%', background: FILL[upload.state] }} />
+        <div style={{ width: `${percent}%`, height: '100%', background: FILL[phase] }} />
       </div>
-      <p className={upload.state === 'failed' ? 'alert alert-danger' : 'muted'} role={upload.state === 'failed' ? 'alert' : 'status'}>
+      <p className={alert ? 'alert alert-danger' : 'muted'} role={alert ? 'alert' : 'status'}>
         <strong>{upload.fileName}</strong> {text}
       </p>
       <button type="button" className="button" onClick={() => void (finished ? dismissUpload(upload.id) : cancelUpload(upload.id))}>
@@ -54,6 +89,7 @@ function UploadRow({ upload, online }: { upload: UploadRecord; online: boolean }
 export function ClipUpload({ organizationId, clipId }: { organizationId: string; clipId: string }) {
   const userId = useSession()?.session.User?.Id ?? null;
   const uploads = useLiveQuery(() => uploadsDb.uploads.where('clipId').equals(clipId).sortBy('createdAt'), [clipId]);
+  const clip = useLiveQuery(() => db.clips.get(clipId), [clipId]);
   const online = useOnline();
   const [error, setError] = useState<string | null>(null);
 
@@ -82,7 +118,7 @@ export function ClipUpload({ organizationId, clipId }: { organizationId: string;
       {uploads && uploads.length > 0 && (
         <ul className="upload-list" aria-label={m.media_upload_list()} style={{ listStyle: 'none', padding: 0 }}>
           {uploads.map((u) => (
-            <UploadRow key={u.id} upload={u} online={online} />
+            <UploadRow key={u.id} upload={u} clip={clip} online={online} />
           ))}
         </ul>
       )}

@@ -11,6 +11,7 @@
 import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
 import { validateFile } from '../../domain/file.ts';
 import type { FormError } from '../../domain/form-errors.ts';
+import { db } from '../../db/db.ts';
 import { api } from '../../lib/api.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../../protocol/uploads.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
@@ -102,7 +103,11 @@ function send(record: UploadRecord): Promise<void> {
         running.delete(record.id);
         failures.delete(record.id);
         // The server has every byte (and has handed the file to processing): the copy here goes.
-        void uploadsDb.uploads.update(record.id, { state: 'done', blob: null, offset: record.size, tusUrl: null }).finally(resolve);
+        void (async () => {
+          const clip = await db.clips.get(record.clipId).catch(() => undefined);
+          const clipModifiedAtUtc = typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null;
+          await uploadsDb.uploads.update(record.id, { state: 'done', blob: null, offset: record.size, tusUrl: null, clipModifiedAtUtc });
+        })().finally(resolve);
       },
       onError: (err) => {
         running.delete(record.id);

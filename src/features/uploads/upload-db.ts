@@ -5,7 +5,9 @@
 import { Dexie, type EntityTable } from 'dexie';
 
 /**
- *   queued ──start (online)──> uploading ──last byte accepted──> done (blob removed)
+ *   queued ──start (online)──> uploading ──last byte accepted──> done (blob removed; the row then
+ *     ▲                           │                              follows the clip's State: processing,
+ *     │                           │                              ready, ready with a warning, error)
  *     ▲                           │
  *     └──link dropped / offline / 5xx, backoff ≤ 30 s
  *                                 └──400 / 404 (refused)──> failed (blob kept until dismissed)
@@ -33,6 +35,12 @@ export type UploadRecord = {
   state: UploadState;
   problem: UploadProblem | null;
   createdAt: number;
+  /**
+   * Done: the local clip row's ModifiedAtUtc when the server took the file. The server had already
+   * marked the clip AudioUploaded by then, so a clip row with another ModifiedAtUtc tells how the
+   * processing of THIS file went (the row from before tells nothing). Absent on older records.
+   */
+  clipModifiedAtUtc?: string | null;
 };
 
 type UploadsDb = Dexie & { uploads: EntityTable<UploadRecord, 'id'> };
