@@ -41,7 +41,10 @@ export function WaveformView(props: WaveformViewProps) {
   const wholeRef = useRef(viewSpp);
   useEffect(() => {
     const whole = wholeViewSpp(frames, width);
-    setViewSpp((v) => (Math.abs(v - wholeRef.current) < 0.5 ? whole : clampZoom(v, frames, width)));
+    // Compared with the whole view from BEFORE this change: the updater may run after the next line
+    // (React computes it lazily when other updates are queued), so it must not read the ref.
+    const previousWhole = wholeRef.current;
+    setViewSpp((v) => (Math.abs(v - previousWhole) < 0.5 ? whole : clampZoom(v, frames, width)));
     wholeRef.current = whole;
   }, [frames, width]);
   const [startFrame, setStartFrame] = useState(0);
