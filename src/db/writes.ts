@@ -169,3 +169,36 @@ export const {
 } = writes;
 
 export type { LocalRow };
+
+/**
+ * A new clip of a recording's kept regions (issue 6: "keep regions, a recording turned into a
+ * clip"): created in the recording's program with `fields`, given the recording's audio
+ * (`PUT /v1/clips/{clipId}/audio` with the recording's audioUrl; a queued path carries no query, so
+ * the server takes the same parameter as a JSON body) and `edit` as its cut. The three mutations are
+ * queued in ONE Dexie transaction, in that order: all or nothing, offline too. Until the audio
+ * mutation is sent the local row also shows its body (audioUrl), as a pending cut shows PendingCut.
+ */
+export async function createClipFromRecording(recordingId: string, fields: Fields, edit: Fields, d: CastawayDb = defaultDb, w: Writes = writes): Promise<string> {
+  return d.transaction('rw', [d.recordings, d.programs, d.clips, d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
+    const recording = await d.recordings.get(recordingId);
+    const urls = recording?.['Urls'] as { AudioUrl?: string | null } | undefined;
+    if (!recording || recording['Deleted'] || !urls?.AudioUrl) throw new LocalRowNotFoundError('recordings', recordingId);
+    const clipId = await w.createClip(String(recording['ProgramId']), fields);
+    await ensureShadow(d, 'clips', clipId);
+    const audio: Mutation = {
+      id: crypto.randomUUID(),
+      entity: 'clips',
+      entityId: clipId,
+      method: 'PUT',
+      path: `/v1/clips/${clipId}/audio`,
+      body: { audioUrl: urls.AudioUrl },
+      // The file has no precondition: the last one sent wins (as with an upload).
+      baseModifiedAtUtc: null,
+      createdAt: Date.now(),
+    };
+    await d.outbox.add({ ...audio, attempts: 0, ...(await currentOrganization(d)) });
+    await rebase(d, 'clips', clipId);
+    await w.saveClipCut(clipId, edit);
+    return clipId;
+  });
+}

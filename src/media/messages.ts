@@ -35,6 +35,10 @@ export function mediaProblemText(problem: { code: ErrorCode | WarningCode; detai
  * The words for anything a fetch, decode or render threw: its own problem (offline, not on the
  * server, …), or "could not be decoded" for anything else.
  */
-export function mediaFailureText(e: unknown, locale?: Locale): string {
-  return mediaProblemText(isMediaError(e) ? { code: e.code, details: e.details } : { code: MediaErrorCode.DecodeFailed }, locale);
+export function mediaFailureText(e: unknown, locale?: Locale, options: { deviceOffline?: boolean } = {}): string {
+  if (!isMediaError(e)) return mediaProblemText({ code: MediaErrorCode.DecodeFailed }, locale);
+  // The browser's own online flag can read true just after an offline reload: the caller's better
+  // knowledge that the device is offline turns "could not be reached" into "not offline yet".
+  const code = options.deviceOffline && e.code === MediaErrorCode.Unreachable ? MediaErrorCode.Offline : e.code;
+  return mediaProblemText({ code, details: e.details }, locale);
 }

@@ -3,53 +3,15 @@
 // screen "a clip's waveform draws; a cut is made by keyboard; the preview plays (the audio
 // graph's time advances across the cut, and the skipped region is never scheduled); offline, the
 // cached waveform still draws".
-// Drawn pixels are read from a screenshot of the waveform (what the user sees), so the test holds
-// whether the canvas is drawn on the main thread or through an OffscreenCanvas in a worker.
+// Drawn pixels are read from a screenshot of the waveform (what the user sees: ../audio/waveform-ink.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAWaveform, waveformInk } from '../audio/waveform-ink.ts';
 import { apiGet, logIn, openFirstClip } from './support.ts';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
-
-type Drawn = { columnsWithInk: number; width: number; distinctHeights: number; tallest: number; height: number };
-
-/** Columns of the waveform slider that hold the waveform's colour (#0f4c5c), from a screenshot. */
-async function waveformInk(page: Page, slider: Locator): Promise<Drawn> {
-  const png = (await slider.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-    const img = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const canvas = new OffscreenCanvas(img.width, img.height);
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, img.width, img.height);
-    const heights: number[] = [];
-    for (let x = 0; x < width; x++) {
-      let n = 0;
-      for (let y = 0; y < height; y++) {
-        const i = (y * width + x) * 4;
-        if (Math.abs(data[i]! - 0x0f) < 24 && Math.abs(data[i + 1]! - 0x4c) < 24 && Math.abs(data[i + 2]! - 0x5c) < 24) n++;
-      }
-      heights.push(n);
-    }
-    return {
-      columnsWithInk: heights.filter((h) => h > 0).length,
-      width,
-      distinctHeights: new Set(heights).size,
-      tallest: Math.max(...heights),
-      height,
-    };
-  }, png);
-}
-
-function expectAWaveform(d: Drawn, tallest = 0.3): void {
-  // Speech: most columns carry ink, loud parts are tall, and the heights vary (not a flat line).
-  expect(d.columnsWithInk / d.width).toBeGreaterThan(0.5);
-  expect(d.tallest / d.height).toBeGreaterThan(tallest);
-  expect(d.distinctHeights).toBeGreaterThan(10);
-}
 
 test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut and saves as WAV, and offline the cached waveform draws', async ({ page, context }) => {
   test.setTimeout(120_000);

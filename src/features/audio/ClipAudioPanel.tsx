@@ -3,8 +3,10 @@
 // from the server's files (WaveformHighResUrl / WaveformLowResUrl, audiowaveform .dat), or from
 // the decode worker (a file just picked, or the audio URL when the server made no waveform).
 //   <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
+//                   savedCut={{ clipId: clip.Id, pending: clip.PendingCut }}
 //                   onSaveCut={(edit) => queue PUT /internal/clips/{clipId}/cut} />
-import { useEffect, useState } from 'react';
+// A recording mounts it with saveLabel "Make a clip of the kept audio" (features/recordings).
+import { useEffect, useRef, useState } from 'react';
 import { isMediaError, MediaErrorCode } from '../../media/errors.ts';
 import { mediaFailureText } from '../../media/messages.ts';
 import type { Waveform } from '../../media/peaks.ts';
@@ -17,6 +19,7 @@ import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts'
 import { defaultWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
 import { createPlainPlayer } from './plain-player.ts';
+import { savedClipCut } from './saved-cut.ts';
 import { createPreviewPlayer } from './preview-player.ts';
 
 export type PanelAudio = {
@@ -68,21 +71,35 @@ export async function loadWaveforms(audio: PanelAudio, signal: AbortSignal, onPr
   return { waveforms: r.waveforms, durationSeconds: r.durationSeconds };
 }
 
-export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit | null; onSaveCut: (edit: CutEdit) => void }) {
+export type ClipAudioPanelProps = {
+  audio: PanelAudio;
+  initialCut?: CutEdit | null;
+  /** A clip's: opens with its saved cut (saved-cut.ts), loaded beside the waveform; a failure opens it uncut. */
+  savedCut?: { clipId: string; pending?: unknown };
+  onSaveCut: (edit: CutEdit) => void;
+  /** The save button's words (default "Save cut"). */
+  saveLabel?: string;
+};
+
+export function ClipAudioPanel(props: ClipAudioPanelProps) {
   const { audio } = props;
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loaded, setLoaded] = useState<(Loaded & { cut: CutEdit | null }) | null>(null);
   const [progress, setProgress] = useState(0);
   const [problem, setProblem] = useState<{ text: string; network: boolean } | null>(null);
   const [attempt, setAttempt] = useState(0);
   const online = useOnline();
+  const onlineNow = useRef(online);
+  onlineNow.current = online;
 
   useEffect(() => {
     const controller = new AbortController();
     setLoaded(null);
     setProblem(null);
-    loadWaveforms(audio, controller.signal, setProgress).then(setLoaded, (e: unknown) => {
+    const saved = props.savedCut;
+    const cut = saved ? savedClipCut(saved.clipId, saved.pending).catch(() => null) : Promise.resolve(props.initialCut ?? null);
+    Promise.all([loadWaveforms(audio, controller.signal, setProgress), cut]).then(([waveforms, edit]) => setLoaded({ ...waveforms, cut: edit }), (e: unknown) => {
       if (controller.signal.aborted) return;
-      setProblem({ text: mediaFailureText(e), network: isNetworkFailure(e) });
+      setProblem({ text: mediaFailureText(e, undefined, { deviceOffline: !onlineNow.current }), network: isNetworkFailure(e) });
     });
     return () => controller.abort();
     // The cache key names everything loadWaveforms reads.
@@ -117,10 +134,12 @@ export function ClipAudioPanel(props: { audio: PanelAudio; initialCut?: CutEdit 
     <CutEditor
       waveforms={loaded.waveforms}
       durationSeconds={loaded.durationSeconds}
-      initialEdit={props.initialCut ?? null}
+      initialEdit={loaded.cut}
       onSave={props.onSaveCut}
+      {...(props.saveLabel ? { saveLabel: props.saveLabel } : {})}
       createPlayer={src ? () => createPreviewPlayer(src) : undefined}
       createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}
+      offline={!online}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );

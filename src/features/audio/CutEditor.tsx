@@ -29,7 +29,9 @@ export type CutEditorProps = {
   /** Makes the preview player (the screen passes createPreviewPlayer(audioUrl)); none: no preview. */
   createPlayer?: (() => PreviewPlayer) | undefined;
   /** Makes the player of the audio as it is (createPlainPlayer(audioUrl)); none: no Play button. */
-  createPlainPlayer?: ((events: { onEnded: () => void; onFailure: (text: string) => void }) => PlainPlayer) | undefined;
+  createPlainPlayer?: ((events: { onEnded: () => void; onFailure: (e: unknown) => void }) => PlainPlayer) | undefined;
+  /** The app knows the device is offline (a failure to reach the server is then "not offline yet"). */
+  offline?: boolean;
   /** The save button's words (default "Save cut"). */
   saveLabel?: string;
   /** Renders the cut as a WAV (the decode worker's renderWav); none: no WAV button. */
@@ -85,6 +87,8 @@ export function CutEditor(props: CutEditorProps) {
     setPlaying(false);
   };
 
+  const failureText = (e: unknown) => mediaFailureText(e, undefined, { deviceOffline: props.offline === true });
+
   /** Play / Pause of the audio as it is, from the playhead (from the start once at the end). */
   const togglePlain = async () => {
     if (!createPlainPlayer) return;
@@ -92,9 +96,9 @@ export function CutEditor(props: CutEditorProps) {
     stopPreview();
     plain.current ??= createPlainPlayer({
       onEnded: () => setListening(false),
-      onFailure: (text) => {
+      onFailure: (e) => {
         setListening(false);
-        setPlayProblem(text);
+        setPlayProblem(failureText(e));
       },
     });
     setPlayProblem(null);
@@ -103,7 +107,7 @@ export function CutEditor(props: CutEditorProps) {
       await plain.current.play(position >= durationSeconds - 0.05 ? 0 : position);
     } catch (e) {
       setListening(false);
-      setPlayProblem(mediaFailureText(e));
+      setPlayProblem(failureText(e));
     }
   };
 
@@ -143,7 +147,7 @@ export function CutEditor(props: CutEditorProps) {
       await player.current.play(present.kept, crossfadeMs, position < lastEnd ? position : 0);
       setPlaying(true);
     } catch (e) {
-      setPlayProblem(mediaFailureText(e));
+      setPlayProblem(failureText(e));
     }
   };
 
@@ -163,7 +167,7 @@ export function CutEditor(props: CutEditorProps) {
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (e) {
-      setWavProblem(mediaFailureText(e));
+      setWavProblem(failureText(e));
     } finally {
       setWavProgress(null);
     }

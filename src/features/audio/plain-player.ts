@@ -3,9 +3,8 @@
 // playhead use it; the cut preview (preview-player.ts) is the separate, crossfading player.
 //
 //   paused ──play(from)──> playing ──(pause() | end of file)──> paused
-//      └──────────── failure (no network, 404, undecodable) ──> paused + onFailure(words for it)
+//      └──────────── failure (no network, 404, undecodable) ──> paused + onFailure(what went wrong)
 import { MediaError, MediaErrorCode } from '../../media/errors.ts';
-import { mediaFailureText } from '../../media/messages.ts';
 import { fetchMedia } from '../../media/source.ts';
 
 export type PlainPlayer = {
@@ -32,13 +31,13 @@ export async function playbackFailure(url: string): Promise<MediaError> {
   return new MediaError(MediaErrorCode.DecodeFailed, `${url} could not be played`);
 }
 
-export function createPlainPlayer(url: string, options: { onEnded?: () => void; onFailure?: (text: string) => void } = {}): PlainPlayer {
+export function createPlainPlayer(url: string, options: { onEnded?: () => void; onFailure?: (e: MediaError) => void } = {}): PlainPlayer {
   const el = new Audio();
   el.preload = 'metadata';
   el.src = url;
   const fail = async () => {
     el.pause();
-    options.onFailure?.(mediaFailureText(await playbackFailure(url)));
+    options.onFailure?.(await playbackFailure(url));
   };
   const onError = () => void fail();
   const onEnded = () => options.onEnded?.();

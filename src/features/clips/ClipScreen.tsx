@@ -277,7 +277,11 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         </Suspense>
         {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
           <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
-            <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }} onSaveCut={(edit) => void saveCut(clip.Id, edit)} />
+            <ClipAudioPanel
+              audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
+              savedCut={{ clipId: clip.Id, pending: (clip as Clip & { PendingCut?: unknown }).PendingCut }}
+              onSaveCut={(edit) => void saveCut(clip.Id, edit)}
+            />
           </Suspense>
         )}
       </section>

@@ -1,5 +1,6 @@
 // /{organizationId}/programs/{programId}/recordings/{recordingId} — state per section 4, title,
-// description, rating, reviewed; annotations added and deleted (all through the local store).
+// description, rating, reviewed; its audio (RecordingAudio: waveform, playback, cut editor, clips
+// made from it); annotations added and deleted (all through the local store).
 import { useMemo, useState } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateInteger, validateTitle } from '../../domain/validators.ts';
@@ -18,6 +19,7 @@ import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CheckboxField, Field } from '../../components/Field.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
+import { RecordingAudio } from './RecordingAudio.tsx';
 import type { Recording } from '../../protocol/entities.ts';
 
 const RATING_MAX = 5;
@@ -29,10 +31,12 @@ export function RecordingScreen() {
   if (row.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
   const rec = asRecording(row.row);
   if (rec.ProgramId !== programId) return <NotFoundPage kind="recording" />;
-  return <RecordingEditor key={rec.Id} recording={rec} back={`/${organizationId}/programs/${programId}?tab=recordings`} />;
+  const programHref = `/${organizationId}/programs/${programId}`;
+  return <RecordingEditor key={rec.Id} recording={rec} programHref={programHref} />;
 }
 
-function RecordingEditor({ recording, back }: { recording: Recording; back: string }) {
+function RecordingEditor({ recording, programHref }: { recording: Recording; programHref: string }) {
+  const back = `${programHref}?tab=recordings`;
   const baseline = useMemo(
     () => ({ Title: recording.Title ?? '', Description: recording.Description ?? '', Rating: recording.Rating === null ? '' : String(recording.Rating), Reviewed: recording.Reviewed }),
     [recording],
@@ -110,6 +114,7 @@ function RecordingEditor({ recording, back }: { recording: Recording; back: stri
           )}
         </aside>
       </div>
+      <RecordingAudio recording={recording} programHref={programHref} />
       <Annotations recordingId={recording.Id} />
     </>
   );
