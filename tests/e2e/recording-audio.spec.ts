@@ -90,6 +90,10 @@ test('offline: the cached waveform draws, a clip made of the kept audio waits to
   // Playing needs the file itself, which is not kept on the device: said in words.
   await audio(page).getByRole('button', { name: 'Play', exact: true }).click();
   await expect(audio(page).getByRole('alert')).toHaveText('This audio is not available offline yet: it loads when the network returns');
+  // So does the cut preview, which streams the file too.
+  await audio(page).getByRole('button', { name: 'Preview cut' }).click();
+  await expect(audio(page).getByRole('alert')).toHaveText('This audio is not available offline yet: it loads when the network returns');
+  await expect(audio(page).getByRole('button', { name: 'Preview cut' })).toHaveAttribute('aria-pressed', 'false');
 
   await keepOnly(page, 5, 9);
   await audio(page).getByLabel('Title of the new clip').fill('Matchday: the final whistle');

@@ -137,7 +137,7 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       initialEdit={loaded.cut}
       onSave={props.onSaveCut}
       {...(props.saveLabel ? { saveLabel: props.saveLabel } : {})}
-      createPlayer={src ? () => createPreviewPlayer(src) : undefined}
+      createPlayer={src ? (events) => createPreviewPlayer(src, undefined, events) : undefined}
       createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}
       offline={!online}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}

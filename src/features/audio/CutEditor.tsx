@@ -27,7 +27,7 @@ export type CutEditorProps = {
   initialEdit?: CutEdit | null;
   onSave: (edit: CutEdit) => void;
   /** Makes the preview player (the screen passes createPreviewPlayer(audioUrl)); none: no preview. */
-  createPlayer?: (() => PreviewPlayer) | undefined;
+  createPlayer?: ((events: { onFailure: (e: unknown) => void }) => PreviewPlayer) | undefined;
   /** Makes the player of the audio as it is (createPlainPlayer(audioUrl)); none: no Play button. */
   createPlainPlayer?: ((events: { onEnded: () => void; onFailure: (e: unknown) => void }) => PlainPlayer) | undefined;
   /** The app knows the device is offline (a failure to reach the server is then "not offline yet"). */
@@ -137,7 +137,12 @@ export function CutEditor(props: CutEditorProps) {
 
   const preview = async () => {
     if (!createPlayer) return;
-    player.current ??= createPlayer();
+    player.current ??= createPlayer({
+      onFailure: (e) => {
+        setPlaying(false);
+        setPlayProblem(failureText(e));
+      },
+    });
     if (playing) return stopPreview();
     stopPlain();
     // From the playhead when it is before the end of what is kept, else from the start.

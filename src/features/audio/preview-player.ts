@@ -11,8 +11,11 @@
 //   starts at once (edit to audible is the element's own start-up).
 //
 //   idle ──play()──> playing ──(last segment ends | stop())──> idle
+//                       └──(a deck cannot load the file)──> idle + onFailure(what went wrong)
 import { equalPowerCurve, previewSchedule, sourceTimeAt, type ScheduledSegment } from './preview-schedule.ts';
 import type { Region } from '../../media/cut.ts';
+import type { MediaError } from '../../media/errors.ts';
+import { playbackFailure } from './plain-player.ts';
 
 type Deck = { el: HTMLAudioElement; gain: GainNode };
 
@@ -30,9 +33,17 @@ export type PreviewPlayer = {
 const LEAD_S = 0.05;
 const preroll = (sourceStart: number) => Math.max(0, sourceStart - LEAD_S);
 
-export function createPreviewPlayer(audioUrl: string, context: AudioContext = new AudioContext()): PreviewPlayer {
+export function createPreviewPlayer(audioUrl: string, context: AudioContext = new AudioContext(), options: { onFailure?: (e: MediaError) => void } = {}): PreviewPlayer {
+  let failing = false;
+  const onError = () => {
+    if (failing) return;
+    failing = true;
+    stop();
+    void playbackFailure(audioUrl).then((e) => options.onFailure?.(e));
+  };
   const decks: Deck[] = [0, 1].map(() => {
     const el = new Audio();
+    el.addEventListener('error', onError);
     el.crossOrigin = 'use-credentials';
     el.preload = 'auto';
     el.src = audioUrl;
@@ -80,6 +91,7 @@ export function createPreviewPlayer(audioUrl: string, context: AudioContext = ne
     context,
     async play(kept, crossfadeMs, from = 0) {
       stop();
+      failing = false;
       if (context.state === 'suspended') await context.resume();
       const startAt = context.currentTime;
       schedule = previewSchedule(kept, crossfadeMs, startAt, from);
@@ -102,7 +114,10 @@ export function createPreviewPlayer(audioUrl: string, context: AudioContext = ne
     scheduled: () => schedule,
     dispose() {
       stop();
-      for (const d of decks) d.el.removeAttribute('src');
+      for (const d of decks) {
+        d.el.removeEventListener('error', onError);
+        d.el.removeAttribute('src');
+      }
       void context.close();
     },
   };
