@@ -1,7 +1,6 @@
 // Words for media problems, from the media catalogue (locales/media). The server writes the
 // English text into AudioProcessingProblem; the worker's callers show the user's locale.
-// The media area only (scripts/message-areas.ts): a lookup by key keeps every member it could reach.
-import * as messages from '../paraglide/areas/media.js';
+import * as messages from '../paraglide/messages/_index.js';
 import type { Locale } from '../paraglide/runtime.js';
 import { isMediaError, MediaErrorCode, MediaWarningCode, type MediaErrorCode as ErrorCode, type MediaWarningCode as WarningCode } from './errors.ts';
 
