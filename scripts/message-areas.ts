@@ -1,9 +1,10 @@
 // Writes src/paraglide/areas/<area>.js after `paraglide-js compile`: the messages of one
-// catalogue area (locales/<area>/) re-exported on their own. Code that looks a message up by a
-// key known only at run time (src/domain/messages.ts, src/media/messages.ts) imports its area's
-// namespace instead of Paraglide's index of every message: a namespace read by a computed key
-// keeps all of its members, and the index would put every message of the studio, in every
-// locale, into the chunk of the first screen that shows a domain label.
+// catalogue area (locales/<area>/) re-exported on their own. src/domain/messages.ts looks domain
+// messages up by a key known only at run time and imports the domain area's namespace instead of
+// Paraglide's index of every message: a namespace read by a computed key keeps all of its members,
+// and the index put every message of the studio, in every locale, into the chunk of the first
+// screen that shows a domain label. (src/media/messages.ts keeps the index: only lazy audio
+// chunks load it, and its area measured larger on the signed-in shell, commit 4f6ae5e.)
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

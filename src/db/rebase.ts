@@ -35,6 +35,8 @@ export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | nul
       if (!row) return null;
       // The cut edit list is not a field of the clip row: shown as PendingCut until it is sent.
       if (m.path.endsWith('/cut')) return { ...row, PendingCut: m.body };
+      // New audio (from a recording's URL) changes the row only once the server has processed it.
+      if (m.path.endsWith('/audio')) return row;
       return { ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow;
   }
 }

@@ -5,6 +5,7 @@
 import { db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
 import { ensureShadow, rebase, shadowKey } from './rebase.ts';
 import type { Mutation, MutationMethod, SyncEntity } from '../protocol/sync.ts';
+import type { AudioFromUrl } from '../protocol/media.ts';
 
 export class LocalRowNotFoundError extends Error {
   constructor(
@@ -191,7 +192,7 @@ export async function createClipFromRecording(recordingId: string, fields: Field
       entityId: clipId,
       method: 'PUT',
       path: `/v1/clips/${clipId}/audio`,
-      body: { audioUrl: urls.AudioUrl },
+      body: { audioUrl: urls.AudioUrl } satisfies AudioFromUrl,
       // The file has no precondition: the last one sent wins (as with an upload).
       baseModifiedAtUtc: null,
       createdAt: Date.now(),

@@ -1,5 +1,8 @@
 // Wire schemas of the audio endpoints (sync-server/audio) and of the decode worker's messages.
 //   PUT  /api/v1/clips/{clipId}/audio?fileName=…        file body → 202 AudioUploadAccepted
+//   PUT  /api/v1/clips/{clipId}/audio?audioUrl=…&fileName=…   audio this server already serves (a
+//        recording's, another clip's) → 202; the outbox sends the same as an AudioFromUrl JSON body
+//   GET  /api/v1/recordings/{recordingId}/clips          the clips made from a recording
 //   GET  /api/media/clips/{clipId}/audio                 the uploaded file, HTTP Range supported
 //   GET  /api/media/clips/{clipId}/waveform-{high|low}.{dat|json}   audiowaveform data
 //   PUT  /api/internal/clips/{clipId}/cut                CutEdit → 200 CutEdit
@@ -12,6 +15,11 @@
 //   GET  /api/media/recordings/{recordingId}/audio                 the ingested file, HTTP Range supported
 //   GET  /api/media/recordings/{recordingId}/waveform-{high|low}.{dat|json}   audiowaveform data
 import { z } from 'zod';
+
+/** The outbox's form of `PUT /v1/clips/{clipId}/audio?audioUrl=…&fileName=…` (a queued mutation's
+ *  path carries no query string). */
+export const AudioFromUrlSchema = z.object({ audioUrl: z.string().min(1).max(2000), fileName: z.string().max(500).optional() }).strict();
+export type AudioFromUrl = z.infer<typeof AudioFromUrlSchema>;
 
 /** Samples per pixel of the two waveform files a clip's Urls point at. */
 export const WAVEFORM_HIGH_RES_SPP = 256;

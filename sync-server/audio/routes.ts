@@ -9,11 +9,10 @@
 // it in RecordingMetadata.RecordingId (GET /v1/recordings/{recordingId}/clips lists them).
 import { Hono, type Context } from 'hono';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import { permissionsFor } from '../../src/domain/permissions.ts';
-import { CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
+import { AudioFromUrlSchema, CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
@@ -34,8 +33,6 @@ export type AudioRouteOptions = {
   maxUploadBytes?: number;
 };
 
-/** The outbox's form of `PUT /v1/clips/{clipId}/audio?audioUrl=…&fileName=…` (its path has no query). */
-const AudioFromUrlSchema = z.object({ audioUrl: z.string().min(1).max(2000), fileName: z.string().max(500).optional() }).strict();
 
 export function defaultBlobDir(): string {
   return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
