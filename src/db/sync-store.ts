@@ -212,7 +212,12 @@ function stripLocal(m: OutboxEntry): Mutation {
 /** Above this many rows of one table in a page, reading the table's keys beats reading the rows. */
 const PAGE_KEYS_THRESHOLD = 200;
 
-export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<void> {
+/**
+ * Stores one pulled page. `initial`: this page belongs to a pull that started with no cursor (the
+ * first sync of this database) and the engine has stored nothing else since it began, so rows not
+ * shadowed (no pending edit, no conflict) cannot already be here: they are stored without looking.
+ */
+export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean } = {}): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
     if (page.rebuild) await clearForRebuild(d);
     // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
@@ -234,6 +239,10 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse): Promise<
       // A local row newer than the pulled one (a push result stored after this page was read) is
       // kept. Only rows already stored can be newer: for a large page, the table's keys (no values
       // read) say which those are, so the pages of an initial sync read no rows back at all.
+      if (options.initial && !page.rebuild) {
+        await d[entity].bulkPut(rows);
+        continue;
+      }
       let ids = rows.map((r) => r.Id);
       if (rows.length > PAGE_KEYS_THRESHOLD) {
         const keys = new Set((await d[entity].toCollection().primaryKeys()) as string[]);

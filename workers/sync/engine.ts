@@ -59,9 +59,9 @@ export const MAX_BACKOFF_MS = 30_000;
  * The next page is fetched while the current one is stored, and (measured by bench:sync) storing a
  * page takes longer than the server takes to answer one twice its size, so IndexedDB rarely waits
  * on the network: an
- * initial sync of 10,000 clips is pages of 1,000, 2,000, 4,000, 5,000.
+ * initial sync of 10,000 clips is pages of 250, 500, 1,000, 2,000, 4,000, 2,250.
  */
-export const FIRST_PULL_PAGE = 1000;
+export const FIRST_PULL_PAGE = 250;
 export function pullPageSize(page: number, max: number = PULL_LIMIT_MAX): number {
   return Math.min(max, FIRST_PULL_PAGE * 2 ** Math.min(page, 16));
 }
@@ -157,7 +157,11 @@ export function createSyncEngine(o: EngineOptions) {
 
   /** Pages in order; the next page is fetched while the current one is stored. */
   async function pull(): Promise<void> {
-    let next = fetchPage(await getCursor(d), 0);
+    const cursor = await getCursor(d);
+    // The first sync of this database: nothing but this pull stores synced rows until it ends
+    // (pushes and pulls run one after the other in this cycle).
+    const initial = cursor === null;
+    let next = fetchPage(cursor, 0);
     for (let page = 0; page < 10_000; page++) {
       const parsed = await next;
       if (stopped) return;
@@ -165,7 +169,7 @@ export function createSyncEngine(o: EngineOptions) {
         next = fetchPage(parsed.cursor, page + 1);
         next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
       }
-      await applyPullPage(d, parsed);
+      await applyPullPage(d, parsed, { initial });
       if (!parsed.hasMore) return;
     }
   }
