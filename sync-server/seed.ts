@@ -12,6 +12,7 @@ import { allPermissions, type PermissionEntry } from '../src/domain/permissions.
 import { hashPassword } from './passwords.ts';
 import { bulkInsert, type BulkRow } from './rows.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
+import { normalizeSlug } from '../src/domain/validators.ts';
 import { clipPublicUrls } from './routes/content-rules.ts';
 import { linkDemoMedia, prepareDemoMedia, syntheticDemoMedia, type DemoLink, type DemoMedia, type DemoMediaSet } from './audio/demo-media.ts';
 import { mulberry32 } from './audio/demo-tone.ts';
@@ -26,6 +27,7 @@ const BASE_DATE = Date.UTC(2025, 0, 6, 9, 0, 0);
 const CLIP_STATES = ['AudioUploaded', 'None', 'Processing', 'Draft', 'Error', 'Ready', 'Warning'] as const;
 const PUBLISH_STATES = ['Published', 'Unpublished', 'Publishing', 'Unpublishing'] as const;
 const VISIBILITIES = ['Private', 'Public', 'Restricted', 'Unlisted'] as const;
+const COMBINATIONS = CLIP_STATES.length * PUBLISH_STATES.length * VISIBILITIES.length;
 
 /** A stable UUID (version 5 layout) for a seed key, so every run makes the same ids. */
 export function seedId(key: string): string {
@@ -62,6 +64,17 @@ export const PROGRAMS: ProgramSeed[] = [
   { key: 'tinkerers', org: ORG_PODCASTS, name: 'Tinkerers', slug: 'tinkerers', network: 'originals' },
   { key: 'afterhours', org: ORG_PODCASTS, name: 'After Hours', slug: 'after-hours', network: null },
 ];
+
+/** Episodes per round of the seed, per program: daily shows weigh more than weekly or monthly ones. */
+const PROGRAM_WEIGHT: Record<string, number> = { morning: 5, world: 4, business: 2, matchday: 3, locker: 1, bookclub: 2, soundcheck: 1, screen: 1, community: 1, deepdive: 3, tinkerers: 2, afterhours: 1 };
+/** One round: each program named as many times as its weight, interleaved so that the newest
+ *  clips of every program are spread over the whole time range. */
+const PROGRAM_TURNS: ProgramSeed[] = (() => {
+  const turns: ProgramSeed[] = [];
+  const max = Math.max(...Object.values(PROGRAM_WEIGHT));
+  for (let round = 0; round < max; round++) for (const p of PROGRAMS) if ((PROGRAM_WEIGHT[p.key] ?? 1) > round) turns.push(p);
+  return turns;
+})();
 
 export const DEMO_USERS: Array<{
   email: string;
@@ -146,6 +159,20 @@ export const DEMO_USERS: Array<{
 ];
 
 const TOPICS = ['Headlines', 'Interview', 'Round-up', 'Special', 'Q&A', 'Preview', 'Review', 'Behind the scenes', 'Live session', 'Archive'];
+const DESCRIPTIONS: Array<(program: string, topic: string, n: number) => string> = [
+  (p, t, n) => `${p} ${t} number ${n}: the stories of the week, the people behind them, and what comes next.`,
+  (p, t) => `In this ${t}, the ${p} team takes listener questions and follows up on last week's episode.`,
+  (p, t) => `A ${t} from ${p}, recorded in front of a studio audience. Includes the full interview.`,
+  (p, t, n) => `${p}, episode ${n}. A ${t} with guests from around the region.`,
+  (p) => `${p} goes back to the archive: the moments listeners asked us to play again.`,
+];
+/** Annotation texts of the demo recordings, at their start, a third and two thirds in. */
+const RECORDING_NOTES = [
+  ['Top of the hour', 'Guest arrives', 'Listener call'],
+  ['Cold open', 'Interview starts', 'Ad break'],
+  ['News headlines', 'Weather and travel', 'Sports desk'],
+  ['Intro music', 'Main segment', 'Outro and credits'],
+];
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -161,8 +188,14 @@ export type SeedClipRow = BulkRow & { media: DemoMedia | null };
 export function seedClip(i: number, program: ProgramSeed, k: number, rand: () => number, media: DemoMediaSet = syntheticDemoMedia()): SeedClipRow {
   const id = seedId(`clip:${i}`);
   const state = CLIP_STATES[i % CLIP_STATES.length]!;
-  const publishState = PUBLISH_STATES[Math.floor(i / CLIP_STATES.length) % PUBLISH_STATES.length]!;
   const visibility = VISIBILITIES[Math.floor(i / (CLIP_STATES.length * PUBLISH_STATES.length)) % VISIBILITIES.length]!;
+  // The oldest clips go through every combination of State, PublishState and Visibility (for the
+  // screens' sake); the rest read like a live catalogue: published when visible, unpublished when
+  // private, and only now and then caught mid-way through publishing.
+  const everyCombination = i < COMBINATIONS * 2;
+  const publishState: (typeof PUBLISH_STATES)[number] = everyCombination
+    ? PUBLISH_STATES[Math.floor(i / CLIP_STATES.length) % PUBLISH_STATES.length]!
+    : i % 97 === 13 ? 'Publishing' : i % 89 === 29 ? 'Unpublishing' : visibility === 'Private' ? 'Unpublished' : 'Published';
   const created = BASE_DATE + i * 17 * 60_000;
   const season = k % 9 === 8 ? null : 1 + Math.floor(k / 40);
   const episode = k % 13 === 12 ? null : (k % 40) + 1;
@@ -172,7 +205,7 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
   // Every eleventh clip is a video where a video file exists (always, for the clips without audio).
   const video = audio ? audio.mediaType === 'AudioAndVideo' : i % 11 === 0;
   const duration = audio?.durationSeconds ?? null;
-  const slug = visibility === 'Private' && i % 2 === 0 ? null : `episode-${i}`;
+  const slug = visibility === 'Private' && i % 2 === 0 ? null : normalizeSlug(`${TOPICS[i % TOPICS.length]} ${k + 1}`);
   const urls = emptyClipUrls();
   if (audio) {
     // As a processed upload has them (audio/process.ts): the file is served as the video too.
@@ -189,7 +222,7 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     ...clipDefaults(),
     ProgramId: seedId(`program:${program.key}`),
     Title: untitled ? null : `${program.name}: ${TOPICS[i % TOPICS.length]} ${k + 1}`,
-    Description: untitled ? null : `Episode ${k + 1} of ${program.name}.`,
+    Description: untitled ? null : DESCRIPTIONS[i % DESCRIPTIONS.length]!(program.name, TOPICS[i % TOPICS.length]!.toLowerCase(), k + 1),
     Season: season,
     Episode: episode,
     EpisodeType: k === 0 ? 'Trailer' : i % 17 === 0 ? 'Bonus' : 'Full',
@@ -278,7 +311,8 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
       );
     }
 
-    // Clips: spread round-robin over the 12 programs, in batches of 10,000 rows per statement.
+    // Clips: spread over the 12 programs by their weight (a daily show has more episodes than a
+    // monthly one), in batches of 10,000 rows per statement.
     const rand = mulberry32(20250106);
     const perProgram = new Map<string, Array<{ id: string; deleted: boolean }>>();
     const batches = new Map<string, BulkRow[]>();
@@ -288,7 +322,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
       batches.clear();
     };
     for (let i = 0; i < clipCount; i++) {
-      const program = PROGRAMS[i % PROGRAMS.length]!;
+      const program = PROGRAM_TURNS[i % PROGRAM_TURNS.length]!;
       const list = perProgram.get(program.key) ?? [];
       const row = seedClip(i, program, list.length, rand, media);
       if (row.media) mediaLinks.push({ kind: 'clip', id: row.id, fileName: String(row.fields.UploadedAudioFileName), media: row.media });
@@ -366,7 +400,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
           if (kind === 'Finalized' || kind === 'Live') {
             // Spread over the audio: at its start, a third and two thirds in.
             const third = Math.floor(audio.durationSeconds / 3);
-            ['Top of the hour', 'Guest arrives', 'Listener call'].forEach((text, ni) => {
+            RECORDING_NOTES[pi % RECORDING_NOTES.length]!.forEach((text, ni) => {
               notes.push({
                 id: seedId(`annotation:${p.key}:${kind}:${ni}`),
                 createdAt: new Date(start + ni * 60_000),

@@ -65,8 +65,9 @@ describe.each(storeKinds)('demo seed on %s', (kind) => {
     await demo.login('demo@example.com');
     const demoRadio = (await demo.get('/api/v1/clips?pageSize=2500&includeDeleted=true')).body as { Items: unknown[] };
     const podcasts = (await demo.get('/api/v1/clips?pageSize=2500&includeDeleted=true', { 'x-organization-id': ORG_PODCASTS })).body as { Items: unknown[] };
-    // Clips go round-robin over the 12 programs; 9 of them are Castaway Demo Radio's (8 × 167 + 166).
-    expect(demoRadio.Items.length).toBe(1502);
+    // Clips go to the 12 programs by weight: 20 of every 26 to Castaway Demo Radio's nine programs
+    // (76 rounds × 20 + 18 of the last, unfinished round).
+    expect(demoRadio.Items.length).toBe(1538);
     expect(demoRadio.Items.length + podcasts.Items.length).toBe(2000);
     for (const raw of [...demoRadio.Items, ...podcasts.Items]) {
       const clip = ClipSchema.parse(raw);
