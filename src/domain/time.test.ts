@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatDuration, formatTimeEntry, parseTimeEntry, parseTimeString, validateTimeEntry } from './time.ts';
+import { formatDuration, formatTimeEntry, parseTimeEntry, parseTimeString, validateTimeEntry, validateTimeWithin } from './time.ts';
 import { formatFormError } from './messages.ts';
 
 describe('Time strings', () => {
@@ -75,3 +75,14 @@ describe('Time entry: format HH:MM:SS, hours max 99', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 99 * 3600 + 3599 }), (s) => parseTimeEntry(formatTimeEntry(s)) === s));
   });
 });
+
+describe('a time within a recording', () => {
+  it('is at most its end, and anything while the length is unknown', () => {
+    expect(validateTimeWithin(30 * 60, 30 * 60)).toBeNull();
+    expect(validateTimeWithin(3600, 30 * 60)).toEqual({ type: 'outOfRange', message: 'domain_time_after_end', params: { max: '00:30:00' }, reason: 'overflow' });
+    expect(formatFormError(validateTimeWithin(3600, 12)!)).toBe('The recording ends at 00:00:12: enter a time up to then');
+    expect(validateTimeWithin(3600, null)).toBeNull();
+    expect(validateTimeWithin(3600, 0)).toBeNull();
+  });
+});
+

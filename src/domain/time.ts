@@ -67,3 +67,10 @@ export function formatTimeEntry(seconds: number): string {
   const total = Math.min(Math.max(0, Math.floor(seconds)), TIME_HOURS_MAX * 3600 + 3599);
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
 }
+
+/** A time within something of known length (an annotation in a recording): at most its end.
+ *  An unknown length (a recording still processing) allows any time. */
+export function validateTimeWithin(seconds: number, lengthSeconds: number | null | undefined): FormError | null {
+  if (lengthSeconds === null || lengthSeconds === undefined || !Number.isFinite(lengthSeconds) || lengthSeconds <= 0) return null;
+  return seconds > lengthSeconds ? formError('outOfRange', 'domain_time_after_end', { max: formatTimeEntry(lengthSeconds) }, 'overflow') : null;
+}

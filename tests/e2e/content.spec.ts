@@ -43,14 +43,21 @@ test('a recording: edit the title and reviewed flag, add and delete an annotatio
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
   await expect(reviewed).toBeChecked({ checked: !wasReviewed });
 
-  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('1:30');
+  // The time field takes HH:MM:SS within the recording (this one is a finalized 12-second demo).
+  const annotations = page.getByRole('region', { name: 'Annotations' });
+  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('0:05');
   await page.getByRole('button', { name: 'Add annotation' }).click();
-  await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Enter a time as HH:MM:SS');
-  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('00:01:30');
+  await expect(annotations).toContainText('Enter a time as HH:MM:SS');
+  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('01:00:00');
   await page.getByLabel('Annotation', { exact: true }).fill('Sponsor read at the break');
   await page.getByRole('button', { name: 'Add annotation' }).click();
-  await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Sponsor read at the break');
-  await page.getByRole('button', { name: 'Delete annotation at 1:30' }).first().click();
+  await expect(annotations).toContainText(/The recording ends at 00:00:\d\d: enter a time up to then/);
+  await page.getByLabel('Time in the recording (HH:MM:SS)').fill('00:00:05');
+  await page.getByRole('button', { name: 'Add annotation' }).click();
+  await expect(annotations).toContainText('Sponsor read at the break');
+  // Listed in the same form the field takes.
+  await expect(annotations.getByRole('listitem').filter({ hasText: 'Sponsor read at the break' })).toContainText('00:00:05');
+  await page.getByRole('button', { name: 'Delete annotation at 00:00:05' }).first().click();
   await expect(page.getByRole('region', { name: 'Annotations' }).getByText('Sponsor read at the break')).toHaveCount(0);
   await expect(await syncStatus(page)).toHaveText('All changes saved');
 });

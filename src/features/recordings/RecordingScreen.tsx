@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateInteger, validateTitle } from '../../domain/validators.ts';
-import { parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
+import { formatTimeEntry, parseTimeEntry, validateTimeEntry, validateTimeWithin } from '../../domain/time.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
@@ -115,19 +115,21 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
         </aside>
       </div>
       <RecordingAudio recording={recording} programHref={programHref} />
-      <Annotations recordingId={recording.Id} />
+      <Annotations recordingId={recording.Id} lengthSeconds={recording.DurationSeconds} />
     </>
   );
 }
 
-function Annotations({ recordingId }: { recordingId: string }) {
+function Annotations({ recordingId, lengthSeconds }: { recordingId: string; lengthSeconds: number | null | undefined }) {
   const annotations = useLiveQuery(async () => live((await db.annotations.where('RecordingId').equals(recordingId).toArray()).map(asAnnotation)).sort((a, b) => a.OffsetSeconds - b.OffsetSeconds), [recordingId]);
   const [time, setTime] = useState('');
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<{ time?: string; text?: string }>({});
   const add = async () => {
-    const timeError = validateTimeEntry(time, { required: true });
-    const offset = timeError ? null : parseTimeEntry(time);
+    const entered = validateTimeEntry(time, { required: true });
+    const parsed = entered ? null : parseTimeEntry(time);
+    const timeError = entered ?? (parsed === null ? null : validateTimeWithin(parsed, lengthSeconds));
+    const offset = timeError ? null : parsed;
     const e: typeof errors = {};
     if (timeError) e.time = formatFormError(timeError);
     if (!text.trim()) e.text = formatFormError({ type: 'required' });
@@ -144,9 +146,10 @@ function Annotations({ recordingId }: { recordingId: string }) {
         <ul className="annotation-list">
           {annotations.map((a) => (
             <li key={a.Id}>
-              <span className="mono">{formatSeconds(a.OffsetSeconds)}</span>
+              {/* The form the time field takes, so what is listed can be typed back. */}
+              <span className="mono">{formatTimeEntry(a.OffsetSeconds)}</span>
               <span className="annotation-text">{a.Text}</span>
-              <button type="button" className="icon-button" aria-label={m.app_recording_annotation_delete({ time: formatSeconds(a.OffsetSeconds) })} onClick={() => void deleteAnnotation(recordingId, a.Id)}>
+              <button type="button" className="icon-button" aria-label={m.app_recording_annotation_delete({ time: formatTimeEntry(a.OffsetSeconds) })} onClick={() => void deleteAnnotation(recordingId, a.Id)}>
                 <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path d="M5 7h14M10 11v6M14 11v6M6 7l1 12h10l1-12M9 7V4h6v3" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" /></svg>
               </button>
             </li>

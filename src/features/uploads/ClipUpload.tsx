@@ -9,6 +9,7 @@ import { formatFileSize } from '../../domain/file.ts';
 import { formatFormError } from '../../domain/messages.ts';
 import { db, useLiveQuery } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
+import { getLocale } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
@@ -51,7 +52,7 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
       return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
     case 'sending': {
       if (!online) return m.media_upload_status_paused({ percent });
-      const sizes = { sent: formatFileSize(u.offset), total: formatFileSize(u.size), percent };
+      const sizes = { sent: formatFileSize(u.offset, getLocale()), total: formatFileSize(u.size, getLocale()), percent };
       return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
     }
   }
