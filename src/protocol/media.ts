@@ -6,7 +6,7 @@
 //   GET  /api/media/clips/{clipId}/audio                 the uploaded file, HTTP Range supported
 //   GET  /api/media/clips/{clipId}/waveform-{high|low}.{dat|json}   audiowaveform data
 //   PUT  /api/internal/clips/{clipId}/cut                CutEdit → 200 CutEdit
-//   GET  /api/internal/clips/{clipId}/cut                → 200 CutEdit (404 when none saved)
+//   GET  /api/internal/clips/{clipId}/cut                → 200 CutEdit (204 when none saved)
 //   POST /api/internal/clips/{clipId}/cut/audio-preview  CutEdit → audio/wav of the kept segments
 //   PUT  /api/internal/recordings/{recordingId}/audio?fileName=…   file body → 202 RecordingAudioAccepted
 //        (the recording agents' ingest: same file rules and 400 bodies as clip audio; the recording

@@ -165,7 +165,8 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     .get('/internal/clips/:clipId/cut', async (c) => {
       const { clipId } = await clipFor(c, false);
       const edit = await readJsonBlob<CutEdit>(blobs, clipKeys.cut(clipId));
-      if (!edit) throw new AppError(404);
+      // A clip with no cut saved is not missing: 204, so opening any clip does not log a 404.
+      if (!edit) return c.body(null, 204);
       return c.json(edit, 200);
     })
     .post('/internal/clips/:clipId/cut/audio-preview', async (c) => {

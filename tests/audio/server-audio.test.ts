@@ -181,8 +181,9 @@ describe('audio is served with HTTP Range', () => {
 });
 
 describe('cut edit and audio preview', () => {
-  it('PUT /api/internal/clips/{clipId}/cut stores the edit list (200) and GET returns it', async () => {
+  it('PUT /api/internal/clips/{clipId}/cut stores the edit list (200) and GET returns it (204 before any)', async () => {
     const { clipId } = await uploadAndProcess('speech-12s.flac');
+    expect((await s.app.request(`/api/internal/clips/${clipId}/cut`, { headers: s.editor.headers })).status).toBe(204);
     const edit = { KeptRegions: [{ StartSeconds: 0, EndSeconds: 3 }, { StartSeconds: 6, EndSeconds: 12 }], CrossfadeMs: 10 };
     const put = await s.app.request(`/api/internal/clips/${clipId}/cut`, { method: 'PUT', headers: { ...s.editor.headers, 'content-type': 'application/json' }, body: JSON.stringify(edit) });
     expect(put.status).toBe(200);

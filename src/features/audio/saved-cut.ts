@@ -1,5 +1,5 @@
 // The cut a clip opens with: the one still waiting in the outbox (the local row's PendingCut), else
-// the one the server keeps (GET /internal/clips/{clipId}/cut, which answers 404 when none was
+// the one the server keeps (GET /internal/clips/{clipId}/cut, which answers 204 when none was
 // saved), else none. Offline the server's cannot be asked: the clip opens uncut, as before.
 import { api } from '../../lib/api.ts';
 import { CutEditSchema, type CutEdit } from '../../protocol/media.ts';
