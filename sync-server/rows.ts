@@ -293,7 +293,11 @@ function writeStatement(entities: readonly EntityName[]): string {
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
-    `w AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(entity text, id uuid, version bigint, last boolean, fresh boolean, row jsonb))`,
+    // Versions from the sequence in write order (nextval runs as the ordered rows go by), set
+    // into each row here, so the batch needs no separate round trip for them.
+    `x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord int, entity text, id uuid, last boolean, fresh boolean, row jsonb))`,
+    `v AS MATERIALIZED (SELECT o.*, nextval('row_version') AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
+    `w AS MATERIALIZED (SELECT ord, entity, id, last, fresh, version, row || jsonb_build_object('Version', version) AS row FROM v)`,
     `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
        SELECT w.entity, w.id, w.version, (w.row->>'ModifiedAtUtc')::timestamptz, w.row FROM w)`,
     // The statement's sub-statements see the revisions as they were before it: keep the newest
@@ -331,36 +335,39 @@ function writeStatement(entities: readonly EntityName[]): string {
          FROM w WHERE w.entity = '${entity}' AND w.last AND NOT w.fresh AND t.id = w.id)`,
     );
   }
-  const sql = `WITH ${ctes.join(',\n')}\nSELECT count(*)::int AS n FROM w`;
+  const sql = `WITH ${ctes.join(',\n')}\nSELECT ord, version FROM w ORDER BY ord`;
   writeStatements.set(cacheKey, sql);
   return sql;
 }
 
 /**
- * Stores planned writes with two statements whatever their number: one sequence read for their
- * Versions (in order), then one statement that writes each table's rows (a row written twice is
- * stored once, as last written; inserted if its first write was an insert), every revision, and
- * the prune of revisions past REVISIONS_KEPT. Fills in each wire row's Version.
+ * Stores planned writes with one statement whatever their number: it takes their Versions from the
+ * sequence in write order, writes each table's rows (a row written twice is stored once, as last
+ * written; inserted if its first write was an insert), every revision, and the prune of revisions
+ * past REVISIONS_KEPT. Fills in each wire row's Version.
  */
 export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  const versions = (await q.query<{ v: number | string }>(`SELECT nextval('row_version') AS v FROM generate_series(1, $1::int)`, [writes.length]))
-    .map((r) => Number(r.v))
-    .sort((a, b) => a - b);
   const lastIndex = new Map<string, number>();
   const fresh = new Set<string>();
   for (const [i, w] of writes.entries()) {
-    w.wire.Version = versions[i]!;
     const key = `${w.entity}:${w.wire.Id}`;
     if (w.kind === 'insert' && !lastIndex.has(key)) fresh.add(key);
     lastIndex.set(key, i);
   }
   const docs = writes.map((w, i) => {
     const key = `${w.entity}:${w.wire.Id}`;
-    return { entity: w.entity, id: w.wire.Id, version: w.wire.Version, last: lastIndex.get(key) === i, fresh: fresh.has(key), row: w.wire };
+    return { ord: i, entity: w.entity, id: w.wire.Id, last: lastIndex.get(key) === i, fresh: fresh.has(key), row: w.wire };
   });
   const entities = [...new Set(writes.map((w) => w.entity))].sort();
-  await q.query(writeStatement(entities), [JSON.stringify(docs)]);
+  const versions = await q.query<{ ord: number; version: number | string }>(writeStatement(entities), [JSON.stringify(docs)]);
+  let previous = 0;
+  for (const { ord, version } of versions) {
+    // Must never fail: PostgreSQL evaluates nextval as the ordered rows go by.
+    if (Number(version) <= previous) throw new Error('row versions out of write order');
+    previous = Number(version);
+    writes[ord]!.wire.Version = previous;
+  }
 }
 
 export type BulkRow = { id: string; createdById: string | null; createdAt: Date; modifiedAt: Date; deleted?: boolean; fields: Record<string, unknown> };
