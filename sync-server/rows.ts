@@ -194,7 +194,7 @@ export async function insertRow(
   const values: unknown[] = [id, ctx.organizationId, ctx.now, ctx.userId, ctx.now, ctx.userId, false, JSON.stringify(data), ...columns.map((c) => c[2])];
   const placeholders = values.map((_, i) => `$${i + 1}`);
   const [row] = await q.query<DbRow>(
-    `INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}, version) VALUES (${placeholders.join(', ')}, nextval('row_version')) RETURNING *`,
+    `INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}, version) VALUES (${placeholders.join(', ')}, next_row_version()) RETURNING *`,
     values,
   );
   const wire = toWire(entity, { ...row!, playlist_ids: [] });
@@ -215,7 +215,7 @@ export async function updateRow(
 ): Promise<WireRow> {
   const { data, columns } = splitFields(entity, next);
   const modified = nextModified(ctx.now, current.ModifiedAtUtc);
-  const sets = ['modified_at_utc = $2', 'modified_by_id = $3', 'deleted = $4', 'data = $5', "version = nextval('row_version')"];
+  const sets = ['modified_at_utc = $2', 'modified_by_id = $3', 'deleted = $4', 'data = $5', "version = next_row_version()"];
   const values: unknown[] = [current.Id, modified, ctx.userId, next.Deleted ?? current.Deleted, JSON.stringify(data)];
   for (const [column, , value] of columns) {
     values.push(value);
@@ -293,10 +293,10 @@ function writeStatement(entities: readonly EntityName[]): string {
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
-    // Versions from the sequence in write order (nextval runs as the ordered rows go by), set
+    // Versions from the sequence in write order (next_row_version() runs as the ordered rows go by), set
     // into each row here, so the batch needs no separate round trip for them.
     `x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord int, entity text, id uuid, last boolean, fresh boolean, row jsonb))`,
-    `v AS MATERIALIZED (SELECT o.*, nextval('row_version') AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
+    `v AS MATERIALIZED (SELECT o.*, next_row_version() AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
     `w AS MATERIALIZED (SELECT ord, entity, id, last, fresh, version, row || jsonb_build_object('Version', version) AS row FROM v)`,
     `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
        SELECT w.entity, w.id, w.version, (w.row->>'ModifiedAtUtc')::timestamptz, w.row FROM w)`,
@@ -363,7 +363,7 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
   const versions = await q.query<{ ord: number; version: number | string }>(writeStatement(entities), [JSON.stringify(docs)]);
   let previous = 0;
   for (const { ord, version } of versions) {
-    // Must never fail: PostgreSQL evaluates nextval as the ordered rows go by.
+    // Must never fail: PostgreSQL evaluates next_row_version() as the ordered rows go by.
     if (Number(version) <= previous) throw new Error('row versions out of write order');
     previous = Number(version);
     writes[ord]!.wire.Version = previous;
@@ -427,7 +427,7 @@ export async function bulkInsert(q: Queryable, entity: EntityName, organizationI
   await q.query(
     `WITH ins AS (
        INSERT INTO ${def.table} (organization_id, ${names.join(', ')}, version)
-       SELECT $1::uuid, ${select.join(', ')}, nextval('row_version')
+       SELECT $1::uuid, ${select.join(', ')}, next_row_version()
        FROM jsonb_to_recordset($2::jsonb) AS r(${recordType})
        RETURNING *)
      INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)

@@ -455,13 +455,13 @@ async function insertUsers(q: Queryable, hashes: string[], at: Date): Promise<vo
     await q.query(
       `INSERT INTO users (id, email, name, first_name, image_url, is_admin, is_admin_or_support, has_reseller_access,
          interface_language, activated, password_hash, created_at_utc, modified_at_utc, version)
-       VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, 'en-US', $8, $9, $10, $10, nextval('row_version'))`,
+       VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, 'en-US', $8, $9, $10, $10, next_row_version())`,
       [id, u.email, u.name, u.firstName, u.isAdmin ?? false, u.isAdminOrSupport ?? false, u.hasResellerAccess ?? false, u.activated ?? true, hashes[i], at],
     );
     for (const m of u.memberships) {
       await q.query(
         `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
-         VALUES ($1, $2, $3, $4, $4, nextval('row_version'))`,
+         VALUES ($1, $2, $3, $4, $4, next_row_version())`,
         [m.org, id, JSON.stringify(m.permissions), at],
       );
     }

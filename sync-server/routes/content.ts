@@ -420,7 +420,7 @@ export function contentRoutes() {
             if (e.ObjectType === 'Program' && !(await loadRow(q, 'program', auth.organizationId, e.ObjectId))) throw invalid(field);
           }
           const [row] = await q.query<{ version: number }>(
-            `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = nextval('row_version')
+            `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version()
              WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
             [auth.organizationId, userId, JSON.stringify(entries), write.now],
           );

@@ -175,7 +175,7 @@ export function sessionRoutes() {
       const at = now(deps);
       const [row] = await deps.store.query<UserRow & { version: number }>(
         `UPDATE users SET name = COALESCE($2, name), first_name = COALESCE($3, first_name),
-           interface_language = COALESCE($4, interface_language), modified_at_utc = $5, version = nextval('row_version')
+           interface_language = COALESCE($4, interface_language), modified_at_utc = $5, version = next_row_version()
          WHERE id = $1 RETURNING *`,
         [caller.user.Id, body.Name?.trim() ?? null, body.FirstName?.trim() ?? null, body.InterfaceLanguage ?? null, at],
       );

@@ -11,7 +11,7 @@
 // The cursor is "<version>.<fingerprint of the caller's permission entries>": when the entries
 // change, the fingerprint does not match and the client is told to rebuild from version 0.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../store/store.ts';
+import type { Queryable, Store } from '../store/store.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
 import { ENTITIES, wireFromJson, type EntityName, type WireRow } from '../rows.ts';
 import type { PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
@@ -40,12 +40,28 @@ export function parseCursor(cursor: string | undefined, fingerprint: string): { 
 
 const anyFlag = (f: PermissionFlags) => Object.values(f).some(Boolean);
 
+/**
+ * The highest Version at or below which every row is final: no transaction still holds a lower
+ * one. Writers take Versions through next_row_version() (migration 0101), which holds a shared
+ * advisory lock until commit; taking it exclusively here waits for them, then the sequence's last
+ * value is settled. A pull reads only up to it, so its cursor never passes a row still in flight.
+ */
+export async function settledVersion(store: Store): Promise<number> {
+  return store.tx(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock(727275)`);
+    const [row] = await q.query<{ v: number | string }>(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS v FROM row_version`);
+    return Number(row?.v ?? 0);
+  });
+}
+
 export async function pull(
-  q: Queryable,
+  store: Store,
   input: { organizationId: string; userId: string; permissions: PermissionEntry[]; cursor: string | undefined; limit: number },
 ): Promise<PullResponse> {
   const fingerprint = permissionFingerprint(input.userId, input.organizationId, input.permissions);
   const { version: from, rebuild } = parseCursor(input.cursor, fingerprint);
+  const settled = await settledVersion(store);
+  const q: Queryable = store;
 
   // Which programs (and networks) the caller may see: programs are few per organization.
   const programs = await q.query<{ id: string; network_id: string | null }>(`SELECT id, network_id FROM programs WHERE organization_id = $1`, [
@@ -73,8 +89,8 @@ export async function pull(
     TABLES.map(async ({ entity, name }) => {
       const [result] = await q.query<{ j: string }>(
         `SELECT coalesce(json_agg(t ORDER BY t.version), '[]')::text AS j FROM (
-           SELECT * FROM ${ENTITIES[name].table} WHERE organization_id = $1 AND version > $2 ORDER BY version LIMIT $3) t`,
-        [input.organizationId, from, input.limit],
+           SELECT * FROM ${ENTITIES[name].table} WHERE organization_id = $1 AND version > $2 AND version <= $4 ORDER BY version LIMIT $3) t`,
+        [input.organizationId, from, input.limit, settled],
       );
       const rows = (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(name, r));
       return { entity, rows, full: rows.length === input.limit };
@@ -137,8 +153,10 @@ export async function pull(
     else rows.push(e);
   }
 
+  // With no page full, every row up to the settled Version has been read: the cursor moves there
+  // even past Versions of other organizations' rows, so the next pull starts above them.
   return {
-    cursor: `${hasMore ? bound : maxVersion}.${fingerprint}`,
+    cursor: `${hasMore ? bound : Math.max(maxVersion, settled)}.${fingerprint}`,
     rows,
     tombstones,
     hasMore,

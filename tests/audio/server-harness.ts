@@ -1,4 +1,5 @@
-// A server for the audio route tests: a fresh in-memory PGlite with one organization, one
+// A server for the audio route tests: a fresh store (in-memory PGlite by default, or a scratch
+// PostgreSQL database with `store: 'postgres'`, tests/server/test-store.ts) with one organization, one
 // program, clips, recordings, and two signed-in users (content access / none), and the audio routes mounted
 // under /api exactly as the app mounts them.
 import { randomUUID } from 'node:crypto';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { openStore } from '../../sync-server/store/open.ts';
+import { openTestStore, type StoreKind } from '../server/test-store.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from '../../sync-server/auth.ts';
 import { AppError } from '../../sync-server/errors.ts';
@@ -15,8 +16,8 @@ import type { AppDeps } from '../../sync-server/app.ts';
 import { audioRoutes } from '../../sync-server/audio/routes.ts';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 
-export async function startAudioServer(options: { maxUploadBytes?: number } = {}) {
-  const store = await openStore({ dataDir: 'memory://' });
+export async function startAudioServer(options: { maxUploadBytes?: number; store?: StoreKind } = {}) {
+  const { store, drop } = await openTestStore(options.store ?? 'pglite');
   const bus = createMemoryBus();
   const changes: Change[] = [];
   bus.subscribe((c) => changes.push(c));
@@ -27,15 +28,15 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
   const now = new Date();
   const q = store;
   await q.query(`INSERT INTO organizations (id, organization_id, name, provider, created_at_utc, modified_at_utc, version)
-                 VALUES ($1, $1, 'Org', 'Podcaster', $2, $2, nextval('row_version'))`, [orgId, now]);
+                 VALUES ($1, $1, 'Org', 'Podcaster', $2, $2, next_row_version())`, [orgId, now]);
   await q.query(`INSERT INTO programs (id, organization_id, name, created_at_utc, modified_at_utc, version)
-                 VALUES ($1, $2, 'Show', $3, $3, nextval('row_version'))`, [programId, orgId, now]);
+                 VALUES ($1, $2, 'Show', $3, $3, next_row_version())`, [programId, orgId, now]);
   async function user(perms: unknown[]) {
     const id = randomUUID();
     await q.query(`INSERT INTO users (id, email, name, password_hash, created_at_utc, modified_at_utc, version)
-                   VALUES ($1, $2, 'U', 'x', $3, $3, nextval('row_version'))`, [id, `${id}@example.com`, now]);
+                   VALUES ($1, $2, 'U', 'x', $3, $3, next_row_version())`, [id, `${id}@example.com`, now]);
     await q.query(`INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
-                   VALUES ($1, $2, $3::jsonb, $4, $4, nextval('row_version'))`, [orgId, id, JSON.stringify(perms), now]);
+                   VALUES ($1, $2, $3::jsonb, $4, $4, next_row_version())`, [orgId, id, JSON.stringify(perms), now]);
     const s = await createSession(q, id, now);
     return { id, headers: { cookie: `${SESSION_COOKIE}=${s.token}`, [XSRF_HEADER]: s.xsrfToken, [ORGANIZATION_HEADER]: orgId } };
   }
@@ -45,7 +46,7 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
     const id = randomUUID();
     const { Title: _t, Slug: _s, State: _st, PublishState: _p, Visibility: _v, ...data } = clipDefaults();
     await q.query(`INSERT INTO clips (id, organization_id, program_id, state, publish_state, visibility, data, created_at_utc, modified_at_utc, version)
-                   VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', $5::jsonb, $4, $4, nextval('row_version'))`, [id, orgId, programId, now, JSON.stringify(data)]);
+                   VALUES ($1, $2, $3, 'Draft', 'Unpublished', 'Private', $5::jsonb, $4, $4, next_row_version())`, [id, orgId, programId, now, JSON.stringify(data)]);
     return id;
   }
   /** A Live recording with an agent's external audio link (what seeds and agents create). */
@@ -53,7 +54,7 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
     const id = randomUUID();
     const data = { DurationSeconds: 600, Urls: { AudioUrl: 'https://agent.example/live.mp3', WaveformHighResUrl: null, WaveformLowResUrl: null }, HasTornAudio: false, Reviewed: false };
     await q.query(`INSERT INTO recordings (id, organization_id, program_id, title, state, data, created_at_utc, modified_at_utc, version)
-                   VALUES ($1, $2, $3, 'Morning capture', 'Live', $5::jsonb, $4, $4, nextval('row_version'))`, [id, orgId, programId, now, JSON.stringify(data)]);
+                   VALUES ($1, $2, $3, 'Morning capture', 'Live', $5::jsonb, $4, $4, next_row_version())`, [id, orgId, programId, now, JSON.stringify(data)]);
     return id;
   }
   async function recordingRow(id: string) {
@@ -75,6 +76,6 @@ export async function startAudioServer(options: { maxUploadBytes?: number } = {}
   }
   return {
     app, deps, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes, queue: routes.audioQueue,
-    close: async () => { await routes.audioQueue.idle(); await store.close(); await rm(blobDir, { recursive: true, force: true }); },
+    close: async () => { await routes.audioQueue.idle(); await drop(); await rm(blobDir, { recursive: true, force: true }); },
   };
 }

@@ -70,19 +70,19 @@ export async function addUser(server: Server, email: string, permissions?: Permi
   const now = new Date();
   await server.store.query(
     `INSERT INTO users (id, email, name, first_name, password_hash, created_at_utc, modified_at_utc, version)
-     VALUES ($1, $2, $3, $3, $4, $5, $5, nextval('row_version'))`,
+     VALUES ($1, $2, $3, $3, $4, $5, $5, next_row_version())`,
     [id, email, email.split('@')[0], passwordHash, now],
   );
   await server.store.query(
     `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
-     VALUES ($1, $2, $3, $4, $4, nextval('row_version'))`,
+     VALUES ($1, $2, $3, $4, $4, next_row_version())`,
     [server.organizationId, id, JSON.stringify(permissions ?? [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: ALL_FLAGS }]), now],
   );
   return id;
 }
 
 export async function setPermissions(server: Server, userId: string, permissions: PermissionEntry[]): Promise<void> {
-  await server.store.query(`UPDATE memberships SET permissions = $3, version = nextval('row_version') WHERE organization_id = $1 AND user_id = $2`, [
+  await server.store.query(`UPDATE memberships SET permissions = $3, version = next_row_version() WHERE organization_id = $1 AND user_id = $2`, [
     server.organizationId,
     userId,
     JSON.stringify(permissions),

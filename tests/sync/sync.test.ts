@@ -327,7 +327,7 @@ describe('push', () => {
     const first = server.organizationId;
     const second = await server.newOrganization();
     await server.store.query(
-      `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version) VALUES ($1, $2, $3, now(), now(), nextval('row_version'))`,
+      `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version) VALUES ($1, $2, $3, now(), now(), next_row_version())`,
       [second, annaId, JSON.stringify([{ ObjectType: 'Organization', ObjectId: second, Permissions: ALL_FLAGS }])],
     );
     const inSecond = makeClient(server, 'a2', a.cookie, { dbName: a.db.name });
