@@ -16,6 +16,8 @@ import { referenceDataRoutes } from './reference/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { audioRoutes } from './audio/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { demoDataRoutes } from './demo-data/routes.ts';
 
 export type AppDeps = {
   store: Store;
@@ -72,6 +74,8 @@ export function createApp(deps: AppDeps) {
     })
     .route('/api', sessionRoutes())
     .route('/api', contentRoutes())
+    .route('/api', adminRoutes())
+    .route('/api', demoDataRoutes())
     .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
     .route('/api/sync', syncRoutes(deps))
     .route('/api', audio)
