@@ -1,0 +1,96 @@
+// Demo-data calls of specification section 7, organization-scoped (x-organization-id):
+//
+//   POST /internal/demo-data                        save the snapshot             204
+//   POST /internal/demo-data/restores               start a restore               202 { Id, Status }
+//   GET  /internal/demo-data/restores/:operationId  the restore's progress        200 { Id, Status }
+//
+// Only for demo organizations (403 otherwise), and only for a member who may manage the
+// organization's settings, or an admin (403 otherwise). Restoring without a saved snapshot is 404.
+//
+// A restore's operation (section 4 polling):
+//   start ─► Busy ─ restore committed ─► Success
+//             └──── restore failed ────► Failed
+// The restore runs after the 202 has been sent, in the instance that answered it; the operation
+// row lives in the store, so any instance answers the polls. An operation still Busy after
+// RESTORE_ABANDONED_MS was cut off (its instance stopped, its transaction rolled back): Failed.
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { DemoRestoreOperation } from '../../src/protocol/admin.ts';
+import { getAuth, requireSession, type Auth } from '../auth.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { pathId } from '../http.ts';
+import { orgFlags } from '../routes/content-ops.ts';
+import { now, type AppDeps } from '../app.ts';
+import { lockSnapshot, restoreSnapshot, saveSnapshot } from './snapshots.ts';
+
+export const RESTORE_ABANDONED_MS = 10 * 60 * 1000;
+
+/** A demo organization, and a caller who may manage its settings or is an admin; 403 otherwise. */
+async function checkDemoAccess(c: Context): Promise<{ deps: AppDeps; auth: Auth }> {
+  const deps = c.get('deps');
+  const auth = getAuth(c);
+  const [org] = await deps.store.query<{ is_demo: boolean }>(`SELECT is_demo FROM organizations WHERE id = $1`, [auth.organizationId]);
+  if (!org?.is_demo) throw forbidden();
+  if (!auth.user.IsAdmin && !orgFlags(auth).HasManageOrganizationSettingsAccess) throw forbidden();
+  return { deps, auth };
+}
+
+type OperationRow = { id: string; status: DemoRestoreOperation['Status']; started_at_utc: Date };
+
+function operationToWire(row: OperationRow, at: Date): DemoRestoreOperation {
+  const abandoned = row.status === 'Busy' && at.getTime() - row.started_at_utc.getTime() > RESTORE_ABANDONED_MS;
+  return { Id: row.id, Status: abandoned ? 'Failed' : row.status };
+}
+
+/** The restore itself, after the start call has answered; the outcome is recorded on the operation. */
+async function runRestore(deps: AppDeps, auth: Auth, operationId: string): Promise<void> {
+  try {
+    const version = await deps.store.tx(async (q) => {
+      if (!(await lockSnapshot(q, auth.organizationId))) throw new Error('the snapshot was removed');
+      const written = await restoreSnapshot(q, { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps) });
+      await q.query(`UPDATE demo_restore_operations SET status = 'Success', finished_at_utc = $2 WHERE id = $1`, [operationId, now(deps)]);
+      return written;
+    });
+    if (version > 0) deps.bus.publish({ organizationId: auth.organizationId, version });
+  } catch (err) {
+    console.error('Demo snapshot restore failed', operationId, err);
+    await deps.store
+      .query(`UPDATE demo_restore_operations SET status = 'Failed', finished_at_utc = $2 WHERE id = $1`, [operationId, now(deps)])
+      .catch((e: unknown) => console.error('Could not record the failed restore', operationId, e));
+  }
+}
+
+export function demoDataRoutes() {
+  return new Hono()
+    .post('/internal/demo-data', requireSession, async (c) => {
+      const { deps, auth } = await checkDemoAccess(c);
+      await deps.store.tx((q) => saveSnapshot(q, auth.organizationId, auth.user.Id, now(deps)));
+      return c.body(null, 204);
+    })
+    .post('/internal/demo-data/restores', requireSession, async (c) => {
+      const { deps, auth } = await checkDemoAccess(c);
+      const id = randomUUID();
+      const at = now(deps);
+      const started = await deps.store.tx(async (q) => {
+        if (!(await lockSnapshot(q, auth.organizationId))) return null;
+        const [row] = await q.query<OperationRow>(
+          `INSERT INTO demo_restore_operations (id, organization_id, user_id, status, started_at_utc) VALUES ($1, $2, $3, 'Busy', $4)
+           RETURNING id, status, started_at_utc`,
+          [id, auth.organizationId, auth.user.Id, at],
+        );
+        return row!;
+      });
+      if (!started) throw notFound();
+      void runRestore(deps, auth, id);
+      return c.json(operationToWire(started, at), 202);
+    })
+    .get('/internal/demo-data/restores/:operationId', requireSession, async (c) => {
+      const { deps, auth } = await checkDemoAccess(c);
+      const [row] = await deps.store.query<OperationRow>(
+        `SELECT id, status, started_at_utc FROM demo_restore_operations WHERE id = $1 AND organization_id = $2`,
+        [pathId(c, 'operationId'), auth.organizationId],
+      );
+      if (!row) throw notFound();
+      return c.json(operationToWire(row, now(deps)));
+    });
+}
