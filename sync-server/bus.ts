@@ -1,7 +1,9 @@
 // The change bus: every committed write publishes { organizationId, version } AFTER its
 // transaction commits (STYLE.md habit 5). The sync endpoints subscribe to poke clients. This is
 // the in-process bus; the sync module provides a PostgreSQL LISTEN/NOTIFY one with the same shape.
-export type Change = { organizationId: string; version: number };
+/** organizationId null: changes of any organization may have been missed (the PostgreSQL bus
+ *  after it reconnected), so every connected client is poked to pull. */
+export type Change = { organizationId: string | null; version: number };
 
 export interface ChangeBus {
   publish(change: Change): void;

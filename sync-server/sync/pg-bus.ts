@@ -1,29 +1,31 @@
 // The change bus over PostgreSQL LISTEN/NOTIFY: a write on any server instance pokes the SSE
 // clients of every instance. publish() sends NOTIFY after the writer's commit (the bus is only
 // called after commit); subscribers hear every instance's changes, their own included, once.
+//
+// The listening connection is one long-lived client. When the database ends it (a restart, a
+// failover, an administrator's terminate) the bus connects again with backoff, LISTENs again,
+// and then pokes every subscriber once (organizationId null): NOTIFYs sent while it was away
+// are lost, and the clients' next pull brings whatever they announced.
 import pg from 'pg';
 import type { Change, ChangeBus } from '../bus.ts';
 
 export const CHANGE_CHANNEL = 'castaway_changes';
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5_000;
 
 export type PgBus = ChangeBus & { close(): Promise<void>; ready: Promise<void> };
 
 export function createPgBus(databaseUrl: string): PgBus {
   const listeners = new Set<(change: Change) => void>();
-  const listen = new pg.Client({ connectionString: databaseUrl });
   const notify = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  let listen: pg.Client | null = null;
   let closed = false;
+  // Reconnects only after a first successful start: a bus that cannot start fails `ready`.
+  let started = false;
+  let retryMs = RETRY_FIRST_MS;
+  let retryTimer: NodeJS.Timeout | null = null;
 
-  listen.on('notification', (msg) => {
-    if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
-    let change: Change;
-    try {
-      const parsed = JSON.parse(msg.payload) as Partial<Change>;
-      if (typeof parsed.organizationId !== 'string' || typeof parsed.version !== 'number') return;
-      change = { organizationId: parsed.organizationId, version: parsed.version };
-    } catch {
-      return;
-    }
+  const deliver = (change: Change) => {
     for (const fn of [...listeners]) {
       try {
         fn(change);
@@ -31,12 +33,60 @@ export function createPgBus(databaseUrl: string): PgBus {
         // one failing listener must not starve the others
       }
     }
-  });
-  // A dropped listening connection only delays pokes: clients still pull on their own triggers.
-  listen.on('error', () => undefined);
+  };
+
+  const onNotification = (msg: pg.Notification) => {
+    if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
+    try {
+      const parsed = JSON.parse(msg.payload) as Partial<Change>;
+      if (typeof parsed.organizationId !== 'string' || typeof parsed.version !== 'number') return;
+      deliver({ organizationId: parsed.organizationId, version: parsed.version });
+    } catch {
+      // not one of ours
+    }
+  };
+
+  const reconnectLater = (client: pg.Client) => {
+    if (closed || !started || listen !== client || retryTimer) return;
+    listen = null;
+    client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void connect(true).catch(() => undefined);
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  };
+
+  async function connect(again: boolean): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'castaway-change-bus' });
+    listen = client;
+    client.on('notification', onNotification);
+    client.on('error', () => reconnectLater(client));
+    client.on('end', () => reconnectLater(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (err) {
+      reconnectLater(client);
+      if (!again) throw err;
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    started = true;
+    retryMs = RETRY_FIRST_MS;
+    if (again) {
+      const [row] = (await client.query<{ v: string | number }>(`SELECT last_value AS v FROM row_version`).catch(() => ({ rows: [] }))).rows;
+      deliver({ organizationId: null, version: Number(row?.v ?? 0) });
+    }
+  }
+
   // Likewise an idle NOTIFY connection the database ends is replaced by the pool on next use.
   notify.on('error', () => undefined);
-  const ready = listen.connect().then(() => listen.query(`LISTEN ${CHANGE_CHANNEL}`)).then(() => undefined);
+  const ready = connect(false);
 
   return {
     ready,
@@ -51,7 +101,10 @@ export function createPgBus(databaseUrl: string): PgBus {
     async close() {
       closed = true;
       listeners.clear();
-      await Promise.allSettled([listen.end(), notify.end()]);
+      if (retryTimer) clearTimeout(retryTimer);
+      const client = listen;
+      listen = null;
+      await Promise.allSettled([client?.end(), notify.end()]);
     },
   };
 }

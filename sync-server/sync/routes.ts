@@ -104,7 +104,7 @@ export function syncRoutes(deps: AppDeps) {
         let wake: (() => void) | null = null;
         let latest = 0;
         const unsubscribe = deps.bus.subscribe((change) => {
-          if (change.organizationId !== organizationId) return;
+          if (change.organizationId !== null && change.organizationId !== organizationId) return;
           latest = Math.max(latest, change.version);
           wake?.();
         });

@@ -1,6 +1,7 @@
 // Pokes: GET /api/sync/events streams a 'poke' after each committed write of the caller's
 // organization; with PostgreSQL the bus crosses server instances through LISTEN/NOTIFY.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { addUser, api, login, startServer, type Server } from './harness.ts';
 import { createPgBus } from '../../sync-server/sync/pg-bus.ts';
 import { MISSING_DATABASE_URL } from '../server/test-store.ts';
@@ -56,6 +57,31 @@ describe('PostgreSQL LISTEN/NOTIFY bus', () => {
     const heard = new Promise<Change>((resolve) => two.subscribe(resolve));
     one.publish({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
     expect(await heard).toEqual({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('after the database ends its listening connection, the bus listens again and pokes every client once', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error(MISSING_DATABASE_URL);
+    const one = createPgBus(url);
+    const two = createPgBus(url);
+    await Promise.all([one.ready, two.ready]);
+    const heard: Change[] = [];
+    two.subscribe((c) => heard.push(c));
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // Both buses' listening connections end, as in a database restart.
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'castaway-change-bus'`);
+    await admin.end();
+    await vi.waitFor(() => expect(heard.some((c) => c.organizationId === null)).toBe(true), { timeout: 10_000, interval: 50 });
+    // And changes published afterwards travel again.
+    await vi.waitFor(
+      () => {
+        one.publish({ organizationId: '00000000-0000-4000-8000-00000000000b', version: 43 });
+        expect(heard).toContainEqual({ organizationId: '00000000-0000-4000-8000-00000000000b', version: 43 });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     await Promise.all([one.close(), two.close()]);
   });
 });
