@@ -3,7 +3,7 @@
 // If the row changed again meanwhile, the server merges or reports a new conflict: never silent.
 import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
 import { ensureShadow, rebase } from './rebase.ts';
-import { currentOrganization } from './writes.ts';
+import { outboxStamp } from './writes.ts';
 import type { Mutation } from '../protocol/sync.ts';
 
 export class ConflictNotFoundError extends Error {
@@ -39,7 +39,7 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     }
     if (m) {
       await ensureShadow(d, c.entity, c.entityId);
-      await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
+      await d.outbox.add({ ...m, attempts: 0, ...(await outboxStamp(d)) });
     }
     await rebase(d, c.entity, c.entityId);
   });
@@ -96,7 +96,7 @@ export function needsAttentionApi(d: CastawayDb, options: { newId?: () => string
           baseModifiedAtUtc: item.mutation.method === 'POST' || typeof base !== 'string' ? null : base,
           createdAt: Date.now(),
         };
-        await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
+        await d.outbox.add({ ...m, attempts: 0, ...(await outboxStamp(d)) });
         await rebase(d, item.entity, item.entityId);
       });
     },

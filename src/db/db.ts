@@ -25,6 +25,9 @@ export type OutboxEntry = Mutation & {
   /** The organization the edit was made in (one local database serves every organization the
    * user switches between; the engine pushes only the current organization's edits). */
   organizationId?: string;
+  /** The user whose edit this is (the store's owner when it was made): the engine pushes only
+   * its own user's edits, never another user's under the new user's session. */
+  userId?: string;
 };
 
 export type Shadow = {
@@ -67,7 +70,11 @@ export type SyncStatus = {
   lastSyncedAt: number | null;
   conflictCount: number;
   needsAttentionCount: number;
-  paused: 'auth' | null;
+  /** 'auth': the server answered 401 (the session expired); 'otherUser': this device's store
+   * holds another user's data (storeOwner), so nothing is sent or pulled for the signed-in one. */
+  paused: 'auth' | 'otherUser' | null;
+  /** When the engine computed this status (ms since epoch); null before it ever ran. */
+  updatedAt: number | null;
   /** The message of the last failed attempt, for diagnostics; null after a success. */
   lastError: string | null;
 };
@@ -77,7 +84,12 @@ export type SyncStateRow =
   | { key: 'cursor'; value: string | null }
   | { key: 'clientId'; value: string }
   | { key: 'organizationId'; value: string }
-  | { key: 'storagePersistRequested'; value: boolean };
+  | { key: 'storagePersistRequested'; value: boolean }
+  | { key: 'owner'; value: StoreOwner };
+
+/** The user whose data the local store holds (rows, outbox, conflicts): set when a user's sync
+ * first runs on this device, cleared with everything else on log-out (reset.ts). */
+export type StoreOwner = { userId: string; name: string; email: string };
 
 export type CastawayDb = Dexie & {
   organizations: EntityTable<LocalRow, 'Id'>;
@@ -147,5 +159,11 @@ export const EMPTY_STATUS: SyncStatus = {
   conflictCount: 0,
   needsAttentionCount: 0,
   paused: null,
+  updatedAt: null,
   lastError: null,
 };
+
+/** The age of the oldest queued edit at `now` (null: nothing queued). */
+export function oldestPendingAge(oldestCreatedAt: number | null | undefined, now: number): number | null {
+  return oldestCreatedAt === null || oldestCreatedAt === undefined ? null : Math.max(0, now - oldestCreatedAt);
+}

@@ -2,7 +2,7 @@
 // pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
-import { EMPTY_STATUS, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
+import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type StoreOwner, type SyncStatus } from './db.ts';
 import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
@@ -24,11 +24,43 @@ export async function getCursor(d: CastawayDb): Promise<string | null> {
   return row && row.key === 'cursor' ? row.value : null;
 }
 
-/** The oldest outbox entries (of one organization, when given), in order. */
-export function readBatch(d: CastawayDb, max: number, organizationId?: string): Promise<OutboxEntry[]> {
+/** The oldest outbox entries (of one organization and one user, when given), in order. An entry
+ * stamped with neither was made before stamps existed and belongs to the store's owner. */
+export function readBatch(d: CastawayDb, max: number, organizationId?: string, userId?: string): Promise<OutboxEntry[]> {
   const all = d.outbox.orderBy('seq');
-  const mine = organizationId === undefined ? all : all.filter((m) => m.organizationId === undefined || m.organizationId === organizationId);
+  const mine =
+    organizationId === undefined && userId === undefined
+      ? all
+      : all.filter((m) => (organizationId === undefined || m.organizationId === undefined || m.organizationId === organizationId) && (userId === undefined || m.userId === undefined || m.userId === userId));
   return mine.limit(max).toArray();
+}
+
+export async function readOwner(d: CastawayDb): Promise<StoreOwner | null> {
+  const row = await d.syncState.get('owner');
+  return row?.key === 'owner' ? row.value : null;
+}
+
+/** Edits on this device that have not reached the server: queued, in conflict or refused. */
+export async function unsyncedCount(d: CastawayDb): Promise<number> {
+  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => (await d.outbox.count()) + (await d.conflicts.count()) + (await d.needsAttention.count()));
+}
+
+export type StoreClaim = { kind: 'mine' } | { kind: 'otherUser'; owner: StoreOwner; unsynced: number };
+
+/**
+ * Makes `user` the owner of the local store when it has none (a new device, or after log-out),
+ * or says whose data it holds. A store holding another user's data is never used for this one:
+ * their queued edits would go out under this user's session and their rows would show here. The
+ * caller (StoreOwnerGate) asks the user what to do; the engine pauses meanwhile.
+ */
+export async function claimStore(d: CastawayDb, user: StoreOwner): Promise<StoreClaim> {
+  return d.transaction('rw', [d.syncState, d.outbox, d.conflicts, d.needsAttention], async () => {
+    const owner = await readOwner(d);
+    if (owner && owner.userId !== user.userId) return { kind: 'otherUser', owner, unsynced: await unsyncedCount(d) };
+    // Written only when it changes: every write wakes each tab's live queries on syncState.
+    if (!owner || owner.name !== user.name || owner.email !== user.email) await d.syncState.put({ key: 'owner', value: user });
+    return { kind: 'mine' };
+  });
 }
 
 /** Makes `organizationId` the one new edits are stamped with. */
@@ -196,15 +228,27 @@ export async function recordServerError(d: CastawayDb, mutationId: string, httpS
       await d.outbox.update(m.seq!, { attempts });
       return;
     }
-    await d.outbox.delete(m.seq!);
-    const errors: FieldError[] = [{ Field: '', Code: 'serverError', Message: message }];
-    await d.needsAttention.put({ id: m.id, entity: m.entity, entityId: m.entityId, mutation: stripLocal(m), httpStatus, errors, createdAt: Date.now() });
-    await rebase(d, m.entity, m.entityId);
+    await toNeedsAttention(d, m, httpStatus, [{ Field: '', Code: 'serverError', Message: message }]);
   });
 }
 
+/** Moves a queued mutation the server refused outright (not per mutation, e.g. a 403 of the whole
+ * push) to needs-attention with the server's reason; the rest of the outbox goes on. */
+export async function recordRefused(d: CastawayDb, mutationId: string, httpStatus: number, errors: FieldError[]): Promise<void> {
+  await d.transaction('rw', allTables(d), async () => {
+    const m = await d.outbox.where('id').equals(mutationId).first();
+    if (m) await toNeedsAttention(d, m, httpStatus, errors);
+  });
+}
+
+async function toNeedsAttention(d: CastawayDb, m: OutboxEntry, httpStatus: number, errors: FieldError[]): Promise<void> {
+  await d.outbox.delete(m.seq!);
+  await d.needsAttention.put({ id: m.id, entity: m.entity, entityId: m.entityId, mutation: stripLocal(m), httpStatus, errors, createdAt: Date.now() });
+  await rebase(d, m.entity, m.entityId);
+}
+
 function stripLocal(m: OutboxEntry): Mutation {
-  const { seq: _seq, attempts: _attempts, organizationId: _org, ...mutation } = m;
+  const { seq: _seq, attempts: _attempts, organizationId: _org, userId: _user, ...mutation } = m;
   return mutation;
 }
 
@@ -282,26 +326,31 @@ async function clearForRebuild(d: CastawayDb): Promise<void> {
 
 export type TransientStatus = Pick<SyncStatus, 'online' | 'paused' | 'lastSyncedAt' | 'lastError'>;
 
+async function outboxCounts(d: CastawayDb, now: number) {
+  const oldest = await d.outbox.orderBy('seq').first();
+  return {
+    pendingCount: await d.outbox.count(),
+    oldestPendingAgeMs: oldestPendingAge(oldest?.createdAt, now),
+    conflictCount: await d.conflicts.count(),
+    needsAttentionCount: await d.needsAttention.count(),
+  };
+}
+
 export async function computeStatus(d: CastawayDb, transient: TransientStatus, now = Date.now()): Promise<SyncStatus> {
-  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => {
-    const pendingCount = await d.outbox.count();
-    const oldest = await d.outbox.orderBy('seq').first();
-    return {
-      ...EMPTY_STATUS,
-      ...transient,
-      pendingCount,
-      oldestPendingAgeMs: oldest ? Math.max(0, now - oldest.createdAt) : null,
-      conflictCount: await d.conflicts.count(),
-      needsAttentionCount: await d.needsAttention.count(),
-    };
-  });
+  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => ({ ...EMPTY_STATUS, ...transient, updatedAt: now, ...(await outboxCounts(d, now)) }));
 }
 
 export async function writeStatus(d: CastawayDb, status: SyncStatus): Promise<void> {
   await d.syncState.put({ key: 'status', value: status });
 }
 
-export async function readStatus(d: CastawayDb): Promise<SyncStatus> {
-  const row = await d.syncState.get('status');
-  return row && row.key === 'status' ? row.value : EMPTY_STATUS;
+/** The status as the engine last wrote it, with the counts and the age of the oldest pending edit
+ * read from the outbox now: an edit queued since (or a status written hours ago, offline) shows
+ * its real age, not the one it had when the status was written. */
+export async function readStatus(d: CastawayDb, now = Date.now()): Promise<SyncStatus> {
+  return d.transaction('r', [d.syncState, d.outbox, d.conflicts, d.needsAttention], async () => {
+    const row = await d.syncState.get('status');
+    const stored = row && row.key === 'status' ? row.value : EMPTY_STATUS;
+    return { ...EMPTY_STATUS, ...stored, ...(await outboxCounts(d, now)) };
+  });
 }

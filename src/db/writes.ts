@@ -28,10 +28,15 @@ function clean(fields: Fields): Fields {
   return out;
 }
 
-/** The organization the sync engine works for (stamped on outbox entries). */
-export async function currentOrganization(d: CastawayDb): Promise<{ organizationId?: string }> {
-  const row = await d.syncState.get('organizationId');
-  return row && row.key === 'organizationId' ? { organizationId: row.value } : {};
+/** What every outbox entry is stamped with: the organization the sync engine works for and the
+ * user who owns the local store (whose edit this is). */
+export async function outboxStamp(d: CastawayDb): Promise<{ organizationId?: string; userId?: string }> {
+  const organization = await d.syncState.get('organizationId');
+  const owner = await d.syncState.get('owner');
+  return {
+    ...(organization?.key === 'organizationId' ? { organizationId: organization.value } : {}),
+    ...(owner?.key === 'owner' ? { userId: owner.value.userId } : {}),
+  };
 }
 
 export type WriteOptions = {
@@ -70,7 +75,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
         baseModifiedAtUtc: method === 'POST' || path.startsWith('/internal/') || typeof base !== 'string' ? null : base,
         createdAt: now(),
       };
-      await d.outbox.add({ ...m, attempts: 0, ...(await currentOrganization(d)) });
+      await d.outbox.add({ ...m, attempts: 0, ...(await outboxStamp(d)) });
       await rebase(d, entity, entityId);
     });
     if (!firstEditSeen) {
@@ -197,7 +202,7 @@ export async function createClipFromRecording(recordingId: string, fields: Field
       baseModifiedAtUtc: null,
       createdAt: Date.now(),
     };
-    await d.outbox.add({ ...audio, attempts: 0, ...(await currentOrganization(d)) });
+    await d.outbox.add({ ...audio, attempts: 0, ...(await outboxStamp(d)) });
     await rebase(d, 'clips', clipId);
     await w.saveClipCut(clipId, edit);
     return clipId;

@@ -1,26 +1,51 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { openLocalDb } from '../../src/db/db.ts';
+import { openLocalDb, type CastawayDb } from '../../src/db/db.ts';
 import { createWrites } from '../../src/db/writes.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
-import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport } from './engine.ts';
+import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
+import type { Mutation } from '../../src/protocol/sync.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const CLIP = '00000000-0000-4000-8000-000000000003';
 
-async function dbWithEdit() {
+const CLIP_2 = '00000000-0000-4000-8000-000000000004';
+
+/** The server's copy of a clip, as a pull stores it. */
+function pullClip(d: CastawayDb, id: string, title: string, version: number) {
+  const row = { Id: id, OrganizationId: ORG, Title: title, ModifiedAtUtc: '2026-01-01T00:00:00.000Z', Version: version };
+  return applyPullPage(d, { cursor: 'c', rows: [{ entity: 'clips', row }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
+}
+
+async function dbWithEdit(now?: () => number) {
   const d = openLocalDb(`engine-${Date.now()}-${Math.random()}`);
-  await applyPullPage(d, {
-    cursor: 'c',
-    rows: [{ entity: 'clips', row: { Id: CLIP, OrganizationId: ORG, Title: 'Pilot', ModifiedAtUtc: '2026-01-01T00:00:00.000Z', Version: 1 } }],
-    tombstones: [],
-    hasMore: false,
-    rebuild: false,
-    permissions: [],
-  });
-  await createWrites(d).updateClip(CLIP, { Title: 'Offline' });
+  await pullClip(d, CLIP, 'Pilot', 1);
+  await createWrites(d, now ? { now } : {}).updateClip(CLIP, { Title: 'Offline' });
   return d;
 }
+
+const answer = (status: number, body: unknown): TransportResponse => ({
+  status,
+  json: async () => body,
+  text: async () => (body === undefined ? '' : JSON.stringify(body)),
+});
+const EMPTY_PULL = { cursor: 'c2', rows: [], tombstones: [], hasMore: false, rebuild: false, permissions: [] };
+
+/** A server that hands out XSRF tokens t1, t2, … and answers pushes with `onPush` (the token sent
+ * and the mutations); pulls bring nothing new. */
+function fakeServer(onPush: (token: string | undefined, mutations: Mutation[]) => TransportResponse) {
+  const log = { tokens: 0, pushes: [] as Array<{ token: string | undefined; ids: string[] }> };
+  const transport: Transport = async (url, init) => {
+    if (url.includes('/xsrf')) return answer(200, { XsrfToken: `t${++log.tokens}` });
+    if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
+    const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
+    const token = init.headers['x-xsrf-token'];
+    log.pushes.push({ token, ids: mutations.map((m) => m.id) });
+    return onPush(token, mutations);
+  };
+  return { transport, log };
+}
+const applied = (mutations: Mutation[]) => answer(200, { results: mutations.map((m) => ({ mutationId: m.id, status: 'applied', row: null })) });
 
 describe('sync engine', () => {
   it('offline: retries back off exponentially, capped at 30 s, and the edit stays queued', async () => {
@@ -72,6 +97,77 @@ describe('sync engine', () => {
     const [item] = await d.needsAttention.toArray();
     expect(item).toMatchObject({ httpStatus: 500, errors: [{ Code: 'serverError' }] });
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+  });
+});
+
+describe('a push refused with 403', () => {
+  it('with a stale XSRF token (403, no body): a fresh token, the same batch again, and it goes out', async () => {
+    const d = await dbWithEdit();
+    const { transport, log } = fakeServer((token, mutations) => (token === 't1' ? answer(403, undefined) : applied(mutations)));
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(log.pushes.map((p) => p.token)).toEqual(['t1', 't2']);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.count()).toBe(0);
+  });
+
+  it('still refused with a fresh token: that change needs attention with the server’s reason, the others go out', async () => {
+    const d = await dbWithEdit();
+    await pullClip(d, CLIP_2, 'Second', 2);
+    await createWrites(d).updateClip(CLIP_2, { Title: 'Second, edited' });
+    const [refused] = await d.outbox.orderBy('seq').toArray();
+    const reason = { Field: '', Code: 'forbidden', Message: 'Edits to this clip are locked by your organization' };
+    const { transport, log } = fakeServer((_token, mutations) => (mutations.some((m) => m.id === refused!.id) ? answer(403, { Errors: [reason] }) : applied(mutations)));
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    const items = await d.needsAttention.toArray();
+    expect(items).toEqual([expect.objectContaining({ id: refused!.id, entityId: CLIP, httpStatus: 403, errors: [reason] })]);
+    // The refused edit is undone locally; the other one was sent and is kept.
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+    expect(log.pushes.some((p) => p.ids.length === 1 && p.ids[0] !== refused!.id)).toBe(true);
+    expect(await readStatus(d)).toMatchObject({ pendingCount: 0, needsAttentionCount: 1, lastError: null });
+  });
+
+  it('a 403 without a body that a fresh token does not cure is not retried forever', async () => {
+    const d = await dbWithEdit();
+    const { transport, log } = fakeServer(() => answer(403, undefined));
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(log.pushes).toHaveLength(2);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.toArray()).toEqual([expect.objectContaining({ entityId: CLIP, httpStatus: 403, errors: [] })]);
+  });
+});
+
+describe('the status', () => {
+  it('the last successful sync survives a restart, even one that starts offline', async () => {
+    const d = await dbWithEdit();
+    const { transport } = fakeServer((_t, mutations) => applied(mutations));
+    const first = createSyncEngine({ db: d, organizationId: ORG, transport, now: () => 1_000_000, setTimer: () => null, clearTimer: () => undefined });
+    await first.flush();
+    expect(await readStatus(d)).toMatchObject({ lastSyncedAt: 1_000_000 });
+    first.stop();
+    const offline: Transport = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    const second = createSyncEngine({ db: d, organizationId: ORG, transport: offline, now: () => 5_000_000, setTimer: () => null, clearTimer: () => undefined });
+    expect(await second.status()).toMatchObject({ lastSyncedAt: 1_000_000 });
+    await second.flush();
+    expect(await readStatus(d)).toMatchObject({ online: false, lastSyncedAt: 1_000_000 });
+    second.stop();
+  });
+
+  it('the age of the oldest pending edit is read from the outbox, not frozen when the status was written', async () => {
+    const d = await dbWithEdit(() => 2_000_000);
+    const offline: Transport = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport: offline, now: () => 2_000_500, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    engine.stop();
+    // Read an hour later, with no status written since.
+    expect(await readStatus(d, 2_000_000 + 3_600_000)).toMatchObject({ pendingCount: 1, oldestPendingAgeMs: 3_600_000 });
   });
 });
 

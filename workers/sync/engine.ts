@@ -8,6 +8,13 @@
 //    │                                                           ▼
 //    └──── timer: 500 ms · 2^n (+ jitter), capped at 30 s ── waiting (online = false on network errors)
 //   any ──401──> paused 'auth' (outbox kept; nothing sent) ──resume() after login──> flushing
+//   start ──store owned by another user──> paused 'otherUser' (nothing sent or pulled) ──resume()
+//          after that user's data is discarded or they log in again──> flushing
+//
+// A 403 of a whole push is first taken for a stale XSRF token (the server's XSRF refusal is a
+// 403 without a body, sync-server/auth.ts): a fresh token, the same batch again. Refused again,
+// or refused with a body (another reason), the push is retried one mutation at a time to find
+// the refused ones, which go to needs-attention with the server's reason; the rest go on.
 //
 // Mutations leave the outbox only in the transaction that records their result (sync-store.ts),
 // so nothing is dropped whatever fails, and one flush runs at a time, so same-row order is kept.
@@ -15,17 +22,22 @@ import type { CastawayDb, SyncStatus } from '../../src/db/db.ts';
 import {
   applyPullPage,
   applyPushResults,
+  claimStore,
   computeStatus,
   getClientId,
   getCursor,
   readBatch,
+  readStatus,
+  recordRefused,
   recordServerError,
   setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
+import type { StoreOwner } from '../../src/db/db.ts';
+import type { FieldError } from '../../src/protocol/errors.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
-export type TransportResponse = { status: number; json(): Promise<unknown> };
+export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string> };
 export type Transport = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
@@ -35,6 +47,9 @@ export type EngineOptions = {
   db: CastawayDb;
   transport: Transport;
   organizationId: string;
+  /** The signed-in user. The engine syncs only a store this user owns (or claims one that has no
+   * owner); without it (older callers, the benchmark) the store's owner is not checked. */
+  user?: StoreOwner;
   /** Prefix of the API, '' in the browser (same origin). */
   baseUrl?: string;
   /** Extra request headers (Node: the session cookie; the browser sends cookies itself). */
@@ -75,6 +90,26 @@ class HttpError extends Error {
   }
 }
 class AuthError extends Error {}
+class OtherUserError extends Error {}
+
+/** Why a push was refused with a 403: null for the server's XSRF refusal (no body), else the
+ * errors of its body (an Errors body, or its text). */
+async function forbiddenReason(res: TransportResponse): Promise<FieldError[] | null> {
+  let text = '';
+  try {
+    text = res.text ? await res.text() : JSON.stringify(await res.json());
+  } catch {
+    return null;
+  }
+  if (text.trim() === '' || text.trim() === 'null') return null;
+  try {
+    const errors = (JSON.parse(text) as { Errors?: unknown } | null)?.Errors;
+    if (Array.isArray(errors) && errors.length > 0) return errors as FieldError[];
+  } catch {
+    // not JSON: the text itself is the reason
+  }
+  return [{ Field: '', Code: 'forbidden', Message: text.trim().slice(0, 300) }];
+}
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
@@ -89,8 +124,9 @@ export function createSyncEngine(o: EngineOptions) {
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
   let xsrf: string | null = null;
   let online = true;
-  let paused: 'auth' | null = null;
-  let lastSyncedAt: number | null = null;
+  let paused: 'auth' | 'otherUser' | null = null;
+  /** undefined until read from the stored status: the last success survives reloads. */
+  let lastSyncedAt: number | null | undefined = undefined;
   let lastError: string | null = null;
   let failures = 0;
   let timer: unknown = null;
@@ -125,16 +161,31 @@ export function createSyncEngine(o: EngineOptions) {
   }
 
   async function push(clientId: string): Promise<void> {
+    // A 403 without a body is retried once per push with a fresh XSRF token.
+    let tokenRenewed = false;
+    // After a refused push: one mutation at a time, to find the refused ones.
+    let oneByOne = false;
     for (;;) {
       if (stopped) return;
-      const batch = await readBatch(d, Math.min(batchSize, PUSH_BATCH_MAX), o.organizationId);
+      const batch = await readBatch(d, oneByOne ? 1 : Math.min(batchSize, PUSH_BATCH_MAX), o.organizationId, o.user?.userId);
       if (batch.length === 0) return;
       await ensureXsrf();
-      const mutations = batch.map(({ seq: _s, attempts: _a, organizationId: _o, ...m }) => m);
+      const mutations = batch.map(({ seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m }) => m);
       const res = await request('POST', '/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId, mutations });
       if (res.status === 403) {
-        xsrf = null; // a stale XSRF token: fetch a new one and try again
-        throw new HttpError(403, 'push 403');
+        const reason = await forbiddenReason(res);
+        if (reason === null && !tokenRenewed) {
+          xsrf = null; // a stale XSRF token: a fresh one, and the same batch again
+          tokenRenewed = true;
+          continue;
+        }
+        if (batch.length > 1) {
+          oneByOne = true;
+          continue;
+        }
+        if (stopped) return;
+        await recordRefused(d, batch[0]!.id, 403, reason ?? []);
+        continue;
       }
       if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
       const parsed = PushResponseSchema.parse(await res.json());
@@ -174,8 +225,17 @@ export function createSyncEngine(o: EngineOptions) {
     }
   }
 
+  async function restoreLastSynced(): Promise<number | null> {
+    lastSyncedAt ??= (await readStatus(d)).lastSyncedAt;
+    return lastSyncedAt;
+  }
+
+  async function transient() {
+    return { online, paused, lastSyncedAt: await restoreLastSynced(), lastError };
+  }
+
   async function publishStatus(): Promise<void> {
-    const status = await computeStatus(d, { online, paused, lastSyncedAt, lastError }, now());
+    const status = await computeStatus(d, await transient(), now());
     await writeStatus(d, status);
     o.onStatus?.(status);
   }
@@ -183,6 +243,8 @@ export function createSyncEngine(o: EngineOptions) {
   async function cycle(): Promise<void> {
     if (paused || stopped) return;
     try {
+      await restoreLastSynced();
+      if (o.user && (await claimStore(d, o.user)).kind === 'otherUser') throw new OtherUserError();
       clientId ??= await getClientId(d);
       await setCurrentOrganization(d, o.organizationId);
       await push(clientId);
@@ -199,6 +261,9 @@ export function createSyncEngine(o: EngineOptions) {
         paused = 'auth';
         xsrf = null;
         lastError = 'Signed out: sign in again to send your changes';
+      } else if (err instanceof OtherUserError) {
+        paused = 'otherUser';
+        lastError = "This device holds another user's data";
       } else {
         online = err instanceof HttpError;
         lastError = err instanceof Error ? err.message : String(err);
@@ -243,7 +308,8 @@ export function createSyncEngine(o: EngineOptions) {
 
   return {
     flush,
-    /** After a new login: forget the paused state and send what waited. */
+    /** After a new login (or another user's data discarded): forget the paused state and send
+     * what waited. */
     resume(): Promise<void> {
       paused = null;
       xsrf = null;
@@ -259,7 +325,7 @@ export function createSyncEngine(o: EngineOptions) {
       if (timer !== null) clearTimer(timer);
       timer = null;
     },
-    status: () => computeStatus(d, { online, paused, lastSyncedAt, lastError }, now()),
+    status: async () => computeStatus(d, await transient(), now()),
     /** Waits for the running flush, if any (tests). */
     idle: () => running ?? Promise.resolve(),
   };

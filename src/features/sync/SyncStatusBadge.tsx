@@ -2,8 +2,9 @@
 import { m } from '../../paraglide/messages.js';
 import { Link, useRoute } from '../../lib/router.ts';
 import { useSyncStatus } from './useSyncStatus.ts';
+import type { SyncStatus } from '../../db/db.ts';
 
-export function syncStatusText(s: { online: boolean; pendingCount: number; paused: 'auth' | null; conflictCount?: number; needsAttentionCount?: number }): string {
+export function syncStatusText(s: { online: boolean; pendingCount: number; paused: SyncStatus['paused']; conflictCount?: number; needsAttentionCount?: number }): string {
   const parts: string[] = [];
   if (!s.online) parts.push(m.app_sync_offline());
   if (s.pendingCount === 1) parts.push(m.app_sync_pending_one());

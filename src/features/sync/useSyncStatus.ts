@@ -1,6 +1,6 @@
 // The sync status every tab reads from Dexie (the sync worker writes it under key 'status'),
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
-import { db, EMPTY_STATUS, useLiveQuery, type SyncStatus } from '../../db/db.ts';
+import { db, EMPTY_STATUS, oldestPendingAge, useLiveQuery, type SyncStatus } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 
 export function useSyncStatus(): SyncStatus {
@@ -10,11 +10,15 @@ export function useSyncStatus(): SyncStatus {
   const pending = useLiveQuery(() => db.outbox.count(), []);
   const conflicts = useLiveQuery(() => db.conflicts.count(), []);
   const attention = useLiveQuery(() => db.needsAttention.count(), []);
+  // The oldest pending edit's age from the outbox at this render, not from when the status was
+  // written (an offline start writes none; an edit queued since is not in it).
+  const oldest = useLiveQuery(async () => (await db.outbox.orderBy('seq').first())?.createdAt ?? null, []);
   const status = row && row.key === 'status' ? row.value : EMPTY_STATUS;
   return {
     ...status,
     online,
     pendingCount: pending ?? status.pendingCount,
+    oldestPendingAgeMs: oldest === undefined ? status.oldestPendingAgeMs : oldestPendingAge(oldest, Date.now()),
     conflictCount: conflicts ?? status.conflictCount,
     needsAttentionCount: attention ?? status.needsAttentionCount,
   };
