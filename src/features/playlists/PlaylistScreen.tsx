@@ -1,10 +1,11 @@
 // /{organizationId}/programs/{programId}/playlists/{playlistId} — its clips in order, reordered by
-// drag (pointer) and by keyboard (focus a handle, ArrowUp / ArrowDown; Home / End), each move
-// written at once through setPlaylistClips.
-import { useState, type DragEvent } from 'react';
+// dragging a row's handle (pointer events: mouse, pen or touch) and by keyboard (focus a handle,
+// ArrowUp / ArrowDown; Home / End), each move written at once through setPlaylistClips and
+// announced to screen readers.
+import { useEffect, useRef, useState } from 'react';
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery } from '../../db/db.ts';
+import { db, useLiveQuery, type LocalRow } from '../../db/db.ts';
 import { setPlaylistClips } from '../../db/writes.ts';
 import { asClip, asPlaylist, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
@@ -13,6 +14,7 @@ import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
 import type { Clip } from '../../protocol/entities.ts';
+import { slideOf, usePointerReorder } from './usePointerReorder.ts';
 
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   const out = [...list];
@@ -25,29 +27,41 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 export function PlaylistScreen() {
   const { organizationId, programId, playlistId } = useIdParams('organizationId', 'programId', 'playlistId');
   const row = useRow('playlists', playlistId);
-  const ids = row.state === 'ok' ? asPlaylist(row.row).ClipIds : [];
+  const stored = row.state === 'ok' ? asPlaylist(row.row).ClipIds : [];
+  // A drop shows its new order at once, before the local write comes back through the live query.
+  const [dropped, setDropped] = useState<{ from: string; order: string[] } | null>(null);
+  const storedKey = stored.join(',');
+  const ids = dropped && dropped.from === storedKey ? dropped.order : stored;
+  useEffect(() => setDropped(null), [storedKey]);
   const clips = useLiveQuery(async () => {
     const rows = await db.clips.bulkGet(ids);
-    const byId = new Map(rows.filter((r) => r !== undefined).map((r) => [r.Id as string, asClip(r)]));
+    const byId = new Map(rows.filter((r): r is LocalRow => r !== undefined && !r['Deleted']).map((r) => [r.Id as string, asClip(r)]));
     return byId;
   }, [ids.join(',')]);
   const [announce, setAnnounce] = useState('');
-  const [dragIndex, setDragIndex] = useState<number | null>(null);
-  const [overIndex, setOverIndex] = useState<number | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  const move = async (from: number, to: number, focus: boolean) => {
+    if (to < 0 || to >= ids.length || from === to) return;
+    const next = moveItem(ids, from, to);
+    const clip = clips?.get(ids[from] ?? '');
+    setDropped({ from: storedKey, order: next });
+    try {
+      await setPlaylistClips(playlistId, next);
+    } catch (error) {
+      setDropped(null);
+      throw error;
+    }
+    setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: ids.length }));
+    if (focus) requestAnimationFrame(() => document.getElementById(`handle-${ids[from]}`)?.focus());
+  };
+  const { view, handleProps } = usePointerReorder(listRef, (from, to) => void move(from, to, false));
+
   if (row.state === 'missing') return <NotFoundPage kind="playlist" />;
   if (row.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
   const playlist = asPlaylist(row.row);
   if (playlist.ProgramId !== programId) return <NotFoundPage kind="playlist" />;
   const base = `/${organizationId}/programs/${programId}`;
-
-  const move = async (from: number, to: number, focus: boolean) => {
-    if (to < 0 || to >= ids.length || from === to) return;
-    const next = moveItem(ids, from, to);
-    await setPlaylistClips(playlistId, next);
-    const clip = clips?.get(ids[from] ?? '');
-    setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: ids.length }));
-    if (focus) requestAnimationFrame(() => document.getElementById(`handle-${ids[from]}`)?.focus());
-  };
 
   return (
     <>
@@ -58,43 +72,28 @@ export function PlaylistScreen() {
         {ids.length === 0 ? (
           <p className="empty">{m.app_playlist_empty()}</p>
         ) : (
-          <ol className="reorder-list">
+          <ol className={`reorder-list${view ? ' reordering' : ''}`} ref={listRef}>
             {ids.map((id, index) => {
               const clip: Clip | undefined = clips?.get(id);
               const label = clip ? clipLabel(clip) : id;
+              const handle = handleProps(index);
+              const dragged = view?.from === index;
+              const offset = view ? (dragged ? view.dy : slideOf(index, view.from, view.to, view.step)) : 0;
               return (
-                <li
-                  key={id}
-                  className={`reorder-item${dragIndex === index ? ' dragging' : ''}${overIndex === index && dragIndex !== index ? ' drop-target' : ''}`}
-                  draggable
-                  onDragStart={(e: DragEvent) => {
-                    setDragIndex(index);
-                    e.dataTransfer.effectAllowed = 'move';
-                    e.dataTransfer.setData('text/plain', id);
-                  }}
-                  onDragOver={(e) => {
-                    e.preventDefault();
-                    setOverIndex(index);
-                  }}
-                  onDragEnd={() => {
-                    setDragIndex(null);
-                    setOverIndex(null);
-                  }}
-                  onDrop={(e) => {
-                    e.preventDefault();
-                    const from = ids.indexOf(e.dataTransfer.getData('text/plain'));
-                    setDragIndex(null);
-                    setOverIndex(null);
-                    if (from >= 0) void move(from, index, false);
-                  }}
-                >
+                <li key={id} className={`reorder-item${dragged ? ' dragging' : ''}`} style={offset ? { transform: `translateY(${offset}px)` } : undefined}>
                   <button
                     type="button"
                     id={`handle-${id}`}
                     className="drag-handle"
                     aria-label={m.app_playlist_move_handle({ title: label })}
                     aria-describedby="reorder-hint"
+                    onPointerDown={handle.onPointerDown}
+                    onPointerMove={handle.onPointerMove}
+                    onPointerUp={handle.onPointerUp}
+                    onPointerCancel={handle.onPointerCancel}
+                    onLostPointerCapture={handle.onLostPointerCapture}
                     onKeyDown={(e) => {
+                      if (handle.cancelOnEscape(e)) return;
                       const to = e.key === 'ArrowUp' ? index - 1 : e.key === 'ArrowDown' ? index + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : null;
                       if (to === null) return;
                       e.preventDefault();
