@@ -10,11 +10,16 @@ import { CardList } from '../../components/CardList.tsx';
 export function ProgramsScreen() {
   const { organizationId } = useIdParams('organizationId');
   const programs = usePrograms(organizationId);
+  // One query on the ProgramId index for every program's clips (not one per program); a row marked
+  // Deleted is not counted, as the clip lists leave it out (live()).
+  const programIds = (programs ?? []).map((p) => p.Id);
   const counts = useLiveQuery(async () => {
     const out = new Map<string, number>();
-    for (const p of programs ?? []) out.set(p.Id, await db.clips.where('ProgramId').equals(p.Id).count());
+    await db.clips.where('ProgramId').anyOf(programIds).each((clip) => {
+      if (!clip['Deleted']) out.set(clip['ProgramId'] as string, (out.get(clip['ProgramId'] as string) ?? 0) + 1);
+    });
     return out;
-  }, [programs]);
+  }, [programIds.join(',')]);
   return (
     <>
       <PageHeader title={m.app_programs_title()} />
