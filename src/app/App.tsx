@@ -1,5 +1,6 @@
 // The app root (/_app of section 2): sets the page title, loads the session and shows the login
-// screen or the signed-in studio (its own chunk). A crash below shows the full-page error screen.
+// screen or the signed-in studio (its own chunk). A crash anywhere below (login screen, navigation
+// bar, dialogs, toaster, update prompt) shows the full-page error screen.
 import { lazy, Suspense, useEffect } from 'react';
 import { m } from '../paraglide/messages.js';
 import { Provider, appStore } from '../lib/store.ts';
@@ -9,6 +10,7 @@ import { Toaster } from '../components/Toaster.tsx';
 import { LoadingBar } from '../components/LoadingBar.tsx';
 import { LoginScreen } from '../features/session/LoginScreen.tsx';
 import { PageLayout } from './Layout.tsx';
+import { AppErrorBoundary } from './ErrorBoundary.tsx';
 
 const SignedIn = lazy(() => import('./SignedIn.tsx').then((mod) => ({ default: mod.SignedIn })));
 
@@ -20,9 +22,11 @@ export function App() {
   return (
     <Provider store={appStore}>
       <Router hook={useGuardedLocation}>
-        <LoadingBar />
-        <Root />
-        <Toaster />
+        <AppErrorBoundary>
+          <LoadingBar />
+          <Root />
+          <Toaster />
+        </AppErrorBoundary>
       </Router>
     </Provider>
   );
