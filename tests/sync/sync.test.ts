@@ -1,8 +1,9 @@
 // The sync engine against the real server (createApp on PGlite): push, pull, merge, conflicts,
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addUser, ALL_FLAGS, api, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { readStatus } from '../../src/db/sync-store.ts';
+import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
+import { claimStore, readStatus } from '../../src/db/sync-store.ts';
+import { resetLocalData } from '../../src/db/reset.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 
 let server: Server;
@@ -10,6 +11,7 @@ let programId: string;
 let clipId: string;
 let annaCookie: string;
 let annaId: string;
+let benId: string;
 let n = 0;
 /** Users are per test (one server for the file: PGlite takes seconds to start). */
 const email = (name: string) => `${name}.${n}@example.com`;
@@ -25,7 +27,7 @@ beforeEach(async () => {
   n++;
   await server.newOrganization();
   annaId = await addUser(server, email('anna'));
-  await addUser(server, email('ben'));
+  benId = await addUser(server, email('ben'));
   annaCookie = await login(server, email('anna'));
   const program = await api(server, annaCookie, 'POST', '/v1/programs', { Name: 'Morning Show' });
   programId = program.json!['Id'] as string;
@@ -90,13 +92,37 @@ describe('pull', () => {
     expect(await c.db.clips.count()).toBe(0);
   });
 
-  it('a permission change makes the next pull rebuild; the outbox survives', async () => {
-    const a = await device('a', email('anna'));
-    await a.writes.updateClip(clipId, { Description: 'offline note' });
+  it('a permission change makes the next pull rebuild; an edit pending across the rebuild survives it and is sent after', async () => {
+    // The engine pushes before it pulls: the edit is made as the pull goes out, so the rebuild
+    // arrives while it is still queued.
+    const seen = { rebuilds: 0, pushed: [] as string[][], queued: null as string | null };
+    const cookie = await login(server, email('anna'));
+    const toServer = appTransport(server, () => cookie);
+    const a: Client = makeClient(server, 'a', cookie, {
+      transport: async (url, init) => {
+        if (url.startsWith('/api/sync/pull') && seen.queued === null && seen.pushed.length > 0) {
+          await a.writes.updateClip(clipId, { Description: 'offline note' });
+          seen.queued = (await a.db.outbox.toArray())[0]!.id;
+        }
+        const res = await toServer(url, init);
+        if (url.startsWith('/api/sync/pull') && ((await (res as Response).clone().json()) as { rebuild: boolean }).rebuild) seen.rebuilds++;
+        if (url.startsWith('/api/sync/push')) seen.pushed.push((JSON.parse(init.body!) as { mutations: Array<{ id: string }> }).mutations.map((m) => m.id));
+        return res;
+      },
+    });
+    await a.engine.flush();
+    await a.writes.updateClip(clipId, { Title: 'Before the rebuild' });
+    // A row the server no longer shows this user: a rebuild drops it.
+    await a.db.clips.put({ ...(await a.db.clips.get(clipId))!, Id: crypto.randomUUID() });
     await setPermissions(server, annaId, [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: { ...ALL_FLAGS, HasAuditAccess: false } }]);
     await a.engine.flush();
-    expect((await serverClip())['Description']).toBe('offline note');
-    expect((await a.db.clips.get(clipId))?.['Description']).toBe('offline note');
+    expect(seen.rebuilds).toBe(1);
+    expect(seen.queued).not.toBeNull();
+    // Pushed once the rebuild was stored: the outbox entry survived it.
+    expect(seen.pushed.at(-1)).toEqual([seen.queued]);
+    expect(await a.db.clips.count()).toBe(1);
+    expect(await serverClip()).toMatchObject({ Title: 'Before the rebuild', Description: 'offline note' });
+    expect(await a.db.clips.get(clipId)).toMatchObject({ Title: 'Before the rebuild', Description: 'offline note' });
     expect(await a.db.outbox.count()).toBe(0);
   });
 
@@ -319,6 +345,53 @@ describe('push', () => {
     await a.engine.resume();
     expect((await serverClip())['Title']).toBe('After login');
     expect(await readStatus(a.db)).toMatchObject({ paused: null, pendingCount: 0 });
+  });
+
+  describe('another user signs in on the same device after a session expired', () => {
+    const owner = (name: string, id: string) => ({ userId: id, name, email: email(name) });
+    /** Anna's device with an edit queued and her session gone; Ben signs in on the same store. */
+    async function sharedDevice() {
+      const a = makeClient(server, 'a', await login(server, email('anna')), { engine: { user: owner('anna', annaId) } });
+      await a.engine.flush();
+      await a.writes.updateClip(clipId, { Title: 'Anna’s unsent title' });
+      await server.store.query(`DELETE FROM sessions`);
+      await a.engine.flush();
+      expect(await readStatus(a.db)).toMatchObject({ paused: 'auth', pendingCount: 1 });
+      a.engine.stop();
+      annaCookie = await login(server, email('anna')); // the test's own look at the server
+      const b = makeClient(server, 'b', await login(server, email('ben')), { dbName: a.db.name, engine: { user: owner('ben', benId) } });
+      return { a, b };
+    }
+
+    it('Anna’s edits are not sent under Ben’s session and Ben’s rows are not pulled into her store', async () => {
+      const { b } = await sharedDevice();
+      const cursor = await b.db.syncState.get('cursor');
+      await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Made after Anna left' });
+      await b.engine.flush();
+      expect(await readStatus(b.db)).toMatchObject({ paused: 'otherUser', pendingCount: 1 });
+      expect((await serverClip())['Title']).toBe('Pilot');
+      expect(await b.db.syncState.get('cursor')).toEqual(cursor);
+      expect(await b.db.clips.count()).toBe(1);
+      // What the app warns about: whose data this is, and how many of their edits are unsent.
+      expect(await claimStore(b.db, owner('ben', benId))).toEqual({ kind: 'otherUser', owner: owner('anna', annaId), unsynced: 1 });
+    });
+
+    it('when Anna logs in again her edit goes out; when her data is discarded instead, Ben gets a store of his own', async () => {
+      const { a } = await sharedDevice();
+      const again = makeClient(server, 'a2', await login(server, email('anna')), { dbName: a.db.name, engine: { user: owner('anna', annaId) } });
+      await again.engine.flush();
+      expect((await serverClip())['Title']).toBe('Anna’s unsent title');
+      expect(await again.db.outbox.count()).toBe(0);
+      again.engine.stop();
+
+      const { b } = await sharedDevice();
+      await resetLocalData(b.db);
+      await b.engine.resume();
+      expect(await readStatus(b.db)).toMatchObject({ paused: null, pendingCount: 0 });
+      expect((await b.db.syncState.get('owner'))?.value).toEqual(owner('ben', benId));
+      expect((await serverClip())['Title']).toBe('Anna’s unsent title'); // her second edit was discarded, not sent
+      expect((await b.db.clips.get(clipId))?.['Title']).toBe('Anna’s unsent title');
+    });
   });
 
   it('edits made in one organization wait while another is synced, and go out on return', async () => {
