@@ -7,7 +7,7 @@ import { Provider, appStore } from '../lib/store.ts';
 import { Router, useGuardedLocation } from '../lib/router.ts';
 import { loadSession, useSession } from '../lib/session.ts';
 import { Toaster } from '../components/Toaster.tsx';
-import { LoadingBar } from '../components/LoadingBar.tsx';
+import { LoadingBar, LoadingFallback } from '../components/LoadingBar.tsx';
 import { LoginScreen } from '../features/session/LoginScreen.tsx';
 import { PageLayout } from './Layout.tsx';
 import { AppErrorBoundary } from './ErrorBoundary.tsx';
@@ -52,7 +52,7 @@ function Root() {
     );
   }
   return (
-    <Suspense fallback={<Booting />}>
+    <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
       <SignedIn session={state.session} />
     </Suspense>
   );

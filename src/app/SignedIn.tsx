@@ -17,6 +17,7 @@ import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLayout, type ContentWidth } from './Layout.tsx';
 import { NavigationBar } from './Shell.tsx';
+import { LoadingFallback } from '../components/LoadingBar.tsx';
 
 // Content screens load on demand (all chunks are precached by the service worker, so this costs
 // nothing offline) to keep the JS of the first screen small.
@@ -38,7 +39,7 @@ export function SignedIn({ session }: { session: Session }) {
     <PageLayout mode="navigation" width={width} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
       {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}
       <ErrorBoundary resetKey={location}>
-        <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>{children}</Suspense>
+        <Suspense fallback={<LoadingFallback><p className="muted">{m.app_loading()}</p></LoadingFallback>}>{children}</Suspense>
       </ErrorBoundary>
     </PageLayout>
   );
@@ -71,7 +72,7 @@ function DialogsWhenNeeded() {
   if (!needed && (dialog !== null || pending !== null)) setNeeded(true);
   if (!needed) return null;
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={<LoadingFallback />}>
       <GlobalDialogs />
     </Suspense>
   );

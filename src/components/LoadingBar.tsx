@@ -1,10 +1,12 @@
 // The thin loading bar (sections 4 and 9), drawn from src/domain/timing.ts: it appears after a
 // 100 ms delay, starts at 50% and every 500 ms moves 20% of the remaining distance toward 100%;
-// when loading ends it fills and fades out over 0.3 s.
-import { useEffect, useState } from 'react';
+// when loading ends it fills and fades out over 0.3 s. What drives it: a screen's code chunk
+// loading on navigation (LoadingFallback, the Suspense fallback of lazy routes and dialogs) and
+// form submissions (withLoading around the work the submit waits for).
+import { useEffect, useState, type ReactNode } from 'react';
 import { LOADING_BAR_INTERVAL_MS } from '../domain/constants.ts';
 import { loadingBar, type LoadingBar as Bar } from '../domain/timing.ts';
-import { useIsLoading } from '../lib/loading.ts';
+import { beginLoading, useIsLoading } from '../lib/loading.ts';
 import { m } from '../paraglide/messages.js';
 
 const FRAME_MS = 50;
@@ -43,4 +45,10 @@ export function LoadingBar() {
       style={{ transform: `scaleX(${bar.progress})`, opacity: bar.opacity, transition: `transform ${LOADING_BAR_INTERVAL_MS}ms ease-out` }}
     />
   );
+}
+
+/** A Suspense fallback that drives the loading bar for as long as it is shown. */
+export function LoadingFallback({ children = null }: { children?: ReactNode }) {
+  useEffect(() => beginLoading(), []);
+  return children;
 }

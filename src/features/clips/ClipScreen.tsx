@@ -16,6 +16,7 @@ import { useEditState } from '../../lib/form.ts';
 import { Link, navigate } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
+import { withLoading } from '../../lib/loading.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CheckboxField, Field } from '../../components/Field.tsx';
@@ -141,7 +142,8 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    await updateClip(clip.Id, toPatch(form.changed));
+    // A local write: the loading bar's 100 ms delay keeps it hidden unless IndexedDB makes us wait.
+    await withLoading(updateClip(clip.Id, toPatch(form.changed)));
     form.reset();
     showToast({ type: 'success', title: m.app_form_saved() });
   };

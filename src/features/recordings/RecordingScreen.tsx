@@ -15,6 +15,7 @@ import { useEditState } from '../../lib/form.ts';
 import { Link } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
+import { withLoading } from '../../lib/loading.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CheckboxField, Field } from '../../components/Field.tsx';
@@ -60,7 +61,7 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
       else if (k === 'Reviewed') patch[k] = val;
       else patch[k] = typeof val === 'string' && val.trim() === '' ? null : val;
     }
-    await updateRecording(recording.Id, patch);
+    await withLoading(updateRecording(recording.Id, patch));
     form.reset();
     showToast({ type: 'success', title: m.app_form_saved() });
   };

@@ -15,6 +15,7 @@ import { m } from '../../paraglide/messages.js';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
 import { showToast } from '../../lib/toast.ts';
+import { withLoading } from '../../lib/loading.ts';
 import { Dialog, useDialogVeto } from '../../components/Dialog.tsx';
 
 export function ContactDialog({ open, onClose, organizationId, defaultMessage = '' }: { open: boolean; onClose: () => void; organizationId?: string; defaultMessage?: string }) {
@@ -55,7 +56,7 @@ export function ContactDialog({ open, onClose, organizationId, defaultMessage = 
       sourceUrl: location.href,
     });
     if (truncations.length > 0) console.error('contact enquiry context truncated', truncations);
-    const res = await api('POST', '/internal/custom-support', { body: request });
+    const res = await withLoading(api('POST', '/internal/custom-support', { body: request }));
     send(res.kind === 'ok' ? 'succeeded' : 'failed', submitting);
   };
 
