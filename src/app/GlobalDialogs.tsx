@@ -1,15 +1,25 @@
 // The app-wide dialogs (contact support, log-out, unsaved changes on navigation) and the /logout
 // route; loaded on first need by SignedIn.tsx.
-import { useLocation } from '../lib/router.ts';
+import { useLocation, useSearch } from '../lib/router.ts';
 import { closeDialog, useGlobalDialog } from '../lib/dialogs.ts';
+import { currentSession } from '../lib/session.ts';
 import { resolvePendingLeave, usePendingLeave } from '../lib/unsaved.ts';
 import { UnsavedChangesDialog } from '../components/Dialog.tsx';
 import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
 import { ContactDialog } from '../features/support/ContactDialog.tsx';
 
+/** /logout?redirectUrl=…: the log-out dialog; once logged out, the redirectUrl if it is on this site. */
 export function LogoutRoute() {
   const [, navigate] = useLocation();
-  return <LogoutDialog open onClose={() => (history.length > 1 ? history.back() : navigate('/'))} />;
+  const redirectUrl = new URLSearchParams(useSearch()).get('redirectUrl');
+  const cancel = () => {
+    // Closed after logging out: the dialog itself goes on to the redirect (going back here would
+    // undo it).
+    if (currentSession().Type === 'loggedOut') return;
+    if (history.length > 1) history.back();
+    else navigate('/');
+  };
+  return <LogoutDialog open redirectUrl={redirectUrl} onClose={cancel} />;
 }
 
 export function GlobalDialogs() {

@@ -96,3 +96,39 @@ test('log-out warns about unsent edits, then clears the device for the next user
   expect(programs).toHaveLength(2);
   expect(await indexedDbKeys(page, 'castaway', 'organizations')).not.toContain(podcastsId);
 });
+
+// POST /logout takes an optional redirectUrl (sections 2 and 7): once the server has ended the
+// session the browser goes there, but only to a place on this site, never to another origin.
+test('/logout?redirectUrl= goes, once logged out, to that place on this site and never to another site', async ({ page, baseURL }) => {
+  await logIn(page);
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  const org = new URL(page.url()).pathname.split('/')[1]!;
+  const confirmLogout = async () => {
+    const dialog = page.getByRole('alertdialog', { name: 'Log out' });
+    await expect(dialog).toContainText('Are you sure you want to log out?');
+    await dialog.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  };
+  const sessionType = async () => ((await (await page.request.get('/api/internal/session')).json()) as { Type: string }).Type;
+
+  await page.goto(`/logout?redirectUrl=${encodeURIComponent(`/${org}/programs?from=logout`)}`);
+  await confirmLogout();
+  expect(await sessionType()).toBe('loggedOut');
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/${org}/programs?from=logout`);
+  // Logging in again opens the page the link named.
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Programs' })).toBeVisible();
+
+  const origin = new URL(baseURL!).origin;
+  for (const elsewhere of ['https://evil.example/phish', '//evil.example/phish', '/\\evil.example/phish']) {
+    expect(await sessionType()).toBe('activated');
+    await page.goto(`/logout?redirectUrl=${encodeURIComponent(elsewhere)}`);
+    await confirmLogout();
+    expect(await sessionType()).toBe('loggedOut');
+    expect(page.url(), elsewhere).toBe(`${origin}/`);
+    await logIn(page);
+  }
+});

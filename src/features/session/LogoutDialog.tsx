@@ -1,6 +1,8 @@
 // Log-out dialog (section 4): open, then confirm submits the logout. Edits that have not reached
 // the server (the outbox, unresolved conflicts) are named first, because log-out clears this
 // device's copy of the user's data (src/db/reset.ts) so the next user sees nothing of theirs.
+// The server's POST /logout ends the session; afterwards the browser goes to the route's
+// redirectUrl when it is a place on this site (src/domain/redirect.ts), else to /.
 import { m } from '../../paraglide/messages.js';
 import { api } from '../../lib/api.ts';
 import { clearSession } from '../../lib/session.ts';
@@ -9,11 +11,15 @@ import { db, useLiveQuery } from '../../db/db.ts';
 import { resetLocalData } from '../../db/reset.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { navigate } from '../../lib/router.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { sameOriginPath } from '../../domain/redirect.ts';
 
 export async function logOut(): Promise<void> {
   // The worker stops first so nothing it pulls lands after the clear.
   const organizationId = stopSync();
-  const res = await api('POST', '/internal/session/logout');
+  // redirectUrl=null as the navigation sends it: the server answers 204 and the redirect is ours
+  // to make (a 302 would have fetch load the page it names).
+  const res = await api('POST', '/logout?redirectUrl=null');
   if (res.kind !== 'ok') {
     if (organizationId) ensureSync(organizationId);
     throw new Error(m.app_login_error());
@@ -27,7 +33,13 @@ function useUnsentCount(): number {
   return useLiveQuery(async () => (await db.outbox.count()) + (await db.conflicts.count()), []) ?? 0;
 }
 
-export function LogoutDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** Where to go once logged out: the redirectUrl on this site (never /logout itself), else /. */
+export function afterLogoutPath(redirectUrl: string | null | undefined, origin: string): string {
+  const path = sameOriginPath(redirectUrl, origin);
+  return path === null || new URL(path, origin).pathname === '/logout' ? '/' : path;
+}
+
+export function LogoutDialog({ open, onClose, redirectUrl = null }: { open: boolean; onClose: () => void; redirectUrl?: string | null }) {
   const unsent = useUnsentCount();
   return (
     <ConfirmDialog
@@ -41,9 +53,9 @@ export function LogoutDialog({ open, onClose }: { open: boolean; onClose: () => 
         </>
       }
       actionLabel={m.app_menu_log_out()}
-      onConfirm={logOut}
+      onConfirm={() => withLoading(logOut())}
       failureDescription={m.app_logout_failed()}
-      onDone={() => navigate('/', { replace: true })}
+      onDone={() => navigate(afterLogoutPath(redirectUrl, location.origin), { replace: true })}
     />
   );
 }
