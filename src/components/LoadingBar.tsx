@@ -33,17 +33,22 @@ export function LoadingBar() {
     return () => clearInterval(handle);
   }, [span]);
 
-  if (!bar) return null;
+  // The bar sits outside the page's landmarks (it shows above the login screen too); a polite live
+  // region around it is where assistive technology expects such content, and says it appeared.
   return (
-    <div
-      className="loading-bar"
-      role="progressbar"
-      aria-label={m.app_loading()}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={Math.round(bar.progress * 100)}
-      style={{ transform: `scaleX(${bar.progress})`, opacity: bar.opacity, transition: `transform ${LOADING_BAR_INTERVAL_MS}ms ease-out` }}
-    />
+    <div aria-live="polite">
+      {bar && (
+        <div
+          className="loading-bar"
+          role="progressbar"
+          aria-label={m.app_loading()}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(bar.progress * 100)}
+          style={{ transform: `scaleX(${bar.progress})`, opacity: bar.opacity, transition: `transform ${LOADING_BAR_INTERVAL_MS}ms ease-out` }}
+        />
+      )}
+    </div>
   );
 }
 
