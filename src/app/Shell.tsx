@@ -69,7 +69,7 @@ export function organizationMenu(session: Session, organizationId: string | null
 export function userMenu(session: Session): MenuEntry[] {
   const entries: MenuEntry[] = [];
   if (session.User) entries.push({ kind: 'text', id: 'who', label: m.app_signed_in_as({ name: session.User.Name || session.User.Email }) });
-  if (showsAccountSettings({ sessionType: session.Type })) entries.push({ kind: 'external', id: 'account', label: m.app_menu_account_settings(), href: '/account' });
+  if (showsAccountSettings({ sessionType: session.Type })) entries.push({ kind: 'action', id: 'account', label: m.app_menu_account_settings(), onSelect: () => navigate('/account') });
   entries.push({
     kind: 'group',
     id: 'language',

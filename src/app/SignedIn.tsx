@@ -7,6 +7,7 @@ import type { Session } from '../lib/session.ts';
 import { useGlobalDialog } from '../lib/dialogs.ts';
 import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
+import { showsAccountSettings } from '../domain/permissions.ts';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
 import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
@@ -29,6 +30,8 @@ const RecordingScreen = lazy(() => import('../features/recordings/RecordingScree
 const GlobalDialogs = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.GlobalDialogs })));
 const LogoutRoute = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.LogoutRoute })));
 const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mod) => ({ default: mod.SyncScreen })));
+const AccountScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.AccountScreen })));
+const ProfileScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.ProfileScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
   const [location] = useLocation();
@@ -48,6 +51,9 @@ export function SignedIn({ session }: { session: Session }) {
       <Switch>
         <Route path="/">{layout('narrow', <OrganizationsScreen />)}</Route>
         <Route path="/logout">{layout('narrow', <LogoutRoute />)}</Route>
+        {/* Before /:organizationId, which would read 'account' as an organization id. */}
+        <Route path="/account">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <AccountScreen /> : <StatusErrorPage status={403} />)}</Route>
+        <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/:organizationId/programs/:programId/clips/:clipId">{layout('default', <OrganizationScope><ClipScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>

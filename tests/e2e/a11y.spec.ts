@@ -58,6 +58,14 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await expect(page.getByRole('region', { name: 'Storage on this device' })).toContainText(/No unsynced edits|Oldest unsynced edit/);
     await noViolations(page, 'sync details');
 
+    await page.goto(`/account?error=${encodeURIComponent('The activation link has expired.')}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Interface language' })).toBeVisible();
+    await noViolations(page, 'account settings');
+    await page.goto('/account/profile');
+    await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+    await noViolations(page, 'account profile');
+
     await page.goto(`/${org}/programs/0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99`);
     await expect(page.getByRole('heading', { level: 1, name: 'Program not found' })).toBeVisible();
     await noViolations(page, 'not found');
