@@ -12,6 +12,8 @@ import { organizationById, type Session } from '../lib/session.ts';
 import { changeLanguage, LANGUAGE_NAMES } from '../lib/language.ts';
 import { MenuButton, type MenuEntry } from '../components/Menu.tsx';
 import { SyncStatusBadge } from '../features/sync/SyncStatusBadge.tsx';
+import { openSnapshotDialog, SnapshotDialogHost } from '../features/organizations/snapshot-menu.tsx';
+import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
 import { LogoMark } from './Logo.tsx';
 
 const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
@@ -30,6 +32,11 @@ const ORG_ITEM_ROUTE: Partial<Record<OrganizationMenuItem, (orgId: string) => st
   programs: (id) => `/${id}/programs`,
   switchOrganization: () => '/',
 };
+/** Items that act on the organization instead of opening a screen. */
+const ORG_ITEM_ACTION: Partial<Record<OrganizationMenuItem, (orgId: string) => void>> = {
+  saveSnapshot: (id) => openSnapshotDialog({ kind: 'save', organizationId: id }),
+  restoreSnapshot: (id) => openSnapshotDialog({ kind: 'restore', organizationId: id }),
+};
 
 export function organizationMenu(session: Session, organizationId: string | null): MenuEntry[] {
   const org = organizationId ? organizationById(session, organizationId) : undefined;
@@ -39,6 +46,7 @@ export function organizationMenu(session: Session, organizationId: string | null
     isDemoOrganization: org?.IsDemoOrganization ?? false,
   });
   const entries: MenuEntry[] = [];
+  const snapshots = mayUseDemoSnapshots({ entries: org?.UserPermissions ?? [], isAdmin: session.User?.IsAdmin ?? false, isDemoOrganization: org?.IsDemoOrganization ?? false });
   if (!organizationId) {
     // No organization chosen yet (the list at /): the menu offers the user's organizations, so it
     // is never an empty popup, whatever the number of organizations.
@@ -46,6 +54,8 @@ export function organizationMenu(session: Session, organizationId: string | null
   }
   for (const item of items) {
     const route = ORG_ITEM_ROUTE[item];
+    const action = ORG_ITEM_ACTION[item];
+    if (action && organizationId && snapshots) entries.push({ kind: 'action', id: item, label: ORG_ITEM_LABEL[item](), onSelect: () => action(organizationId) });
     if (!route || (!organizationId && item !== 'switchOrganization')) continue;
     entries.push({ kind: 'action', id: item, label: ORG_ITEM_LABEL[item](), onSelect: () => navigate(route(organizationId ?? '')) });
   }
@@ -126,6 +136,7 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
         {menus.includes('user') && <MenuButton label={m.app_menu_user()} trigger={<Icon d={ICON_PATHS.user} />} entries={userMenu(session)} />}
         {menus.includes('help') && <MenuButton label={m.app_menu_help()} widthPx={HELP_MENU_WIDTH_PX} trigger={<Icon d={ICON_PATHS.help} />} entries={helpMenu(organizationId)} />}
       </nav>
+      <SnapshotDialogHost />
     </header>
   );
 }

@@ -10,6 +10,11 @@ export function ensureSync(organizationId: string): void {
   running = { organizationId, handle: startSync({ organizationId }) };
 }
 
+/** Pushes and pulls now (after a change made on the server, such as a snapshot restore); resolves when done. */
+export function syncNow(): Promise<void> {
+  return running?.handle.flush() ?? Promise.resolve();
+}
+
 /** Stops the worker; returns the organization it served (to start it again if log-out fails). */
 export function stopSync(): string | null {
   const was = running?.organizationId ?? null;

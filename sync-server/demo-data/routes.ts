@@ -19,7 +19,7 @@ import type { DemoRestoreOperation } from '../../src/protocol/admin.ts';
 import { getAuth, requireSession, type Auth } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { pathId } from '../http.ts';
-import { orgFlags } from '../routes/content-ops.ts';
+import { mayUseDemoSnapshots } from '../../src/domain/demo-snapshots.ts';
 import { now, type AppDeps } from '../app.ts';
 import { lockSnapshot, restoreSnapshot, saveSnapshot } from './snapshots.ts';
 
@@ -30,8 +30,7 @@ async function checkDemoAccess(c: Context): Promise<{ deps: AppDeps; auth: Auth 
   const deps = c.get('deps');
   const auth = getAuth(c);
   const [org] = await deps.store.query<{ is_demo: boolean }>(`SELECT is_demo FROM organizations WHERE id = $1`, [auth.organizationId]);
-  if (!org?.is_demo) throw forbidden();
-  if (!auth.user.IsAdmin && !orgFlags(auth).HasManageOrganizationSettingsAccess) throw forbidden();
+  if (!mayUseDemoSnapshots({ entries: auth.permissions, isAdmin: auth.user.IsAdmin, isDemoOrganization: org?.is_demo === true })) throw forbidden();
   return { deps, auth };
 }
 
