@@ -1,5 +1,5 @@
 // Error pages of sections 2 and 8, and the menus each demo user sees (sections 2, 4 and 6).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, logIn, organizationIdOf } from './support.ts';
 
 const UNKNOWN = '0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99';
@@ -50,12 +50,43 @@ test('unknown routes, ids and organizations show their error pages with Home and
   await expect(page.getByText('"nope" is not a valid clip id.')).toBeVisible();
 });
 
-test('Organization not found offers Grant access to an admin, with the 404 alert', async ({ page }) => {
+/** The id of the seed's 'Castaway Podcasts', which the admin and support users are not members of, as the demo user reads it. */
+async function podcastsOrganizationId(request: APIRequestContext): Promise<string> {
+  expect((await request.post('/api/internal/session/login', { data: { Email: DEMO.email, Password: DEMO.password } })).status()).toBe(200);
+  const organizations = (await (await request.get('/api/internal/users/me/organizations')).json()) as Array<{ Id: string; Name: string }>;
+  const podcasts = organizations.find((o) => o.Name === 'Castaway Podcasts');
+  if (!podcasts) throw new Error('the seed has no Castaway Podcasts');
+  return podcasts.Id;
+}
+
+test('Organization not found offers Grant access to an admin, with the 404 alert and the error alert', async ({ page, request }) => {
   await logIn(page, 'admin@example.com', DEMO.password);
   await page.goto(`/${UNKNOWN}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
   await page.getByRole('button', { name: 'Grant access' }).click();
   await expect(page.getByRole('alert')).toHaveText('Organization does not exist');
+
+  // Any other failure: 'Error granting access', and the admin stays where they were.
+  const podcasts = await podcastsOrganizationId(request);
+  await page.route('**/api/admin/users/me/organizations', (route) => route.fulfill({ status: 500 }));
+  await page.goto(`/${podcasts}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+  await page.getByRole('button', { name: 'Grant access' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Error granting access');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+});
+
+test('Grant access makes a support user a member: the page reloads into the organization', async ({ page, request }) => {
+  const podcasts = await podcastsOrganizationId(request);
+  await logIn(page, 'support@example.com', DEMO.password);
+  await page.goto(`/${podcasts}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organization not found');
+  await page.getByRole('button', { name: 'Grant access' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible({ timeout: 20_000 });
+  expect(organizationIdOf(page)).toBe(podcasts);
+  await expect(page.getByRole('button', { name: 'Organization' })).toContainText('Castaway Podcasts');
+  await page.getByRole('region', { name: 'Programs' }).getByRole('link', { name: 'Deep Dive' }).click();
+  await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('demo user: programs and Switch organization, no Admin section, Account settings, the help menu with the version', async ({ page }) => {
