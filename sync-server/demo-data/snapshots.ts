@@ -69,21 +69,39 @@ async function differences(q: Queryable, entity: EntityName, organizationId: str
 }
 
 /**
+ * Two live rows that swapped slugs since the snapshot would each hit the unique slug index while
+ * the other still holds its slug: the rows whose slug changes give theirs up first, inside the
+ * restore's transaction (no Version, no revision: the write that follows is the row's one change).
+ */
+async function releaseSlugs(q: Queryable, writes: ReadonlyArray<{ write: PlannedWrite; current: WireRow | null }>): Promise<void> {
+  for (const entity of SNAPSHOT_ENTITIES) {
+    if (!('Slug' in ENTITIES[entity].columns)) continue;
+    const ids = writes
+      .filter(({ write, current }) => write.entity === entity && current !== null && current.Slug !== null && current.Slug !== write.wire.Slug)
+      .map(({ write }) => write.wire.Id);
+    if (ids.length > 0) await q.query(`UPDATE ${ENTITIES[entity].table} SET slug = NULL WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+}
+
+/**
  * Writes the snapshot back over the organization's rows (see the header). Returns the highest
  * Version written (0 when nothing differed), for the change bus after commit.
  */
 export async function restoreSnapshot(q: Queryable, ctx: WriteContext): Promise<number> {
   const deletions: PlannedWrite[] = [];
-  const rest: PlannedWrite[] = [];
+  const rest: Array<{ write: PlannedWrite; current: WireRow | null }> = [];
   for (const entity of SNAPSHOT_ENTITIES) {
     for (const { current, snapshot } of await differences(q, entity, ctx.organizationId)) {
       const id = (snapshot ?? current)!.Id;
       const fields = snapshot ?? { ...current!, Deleted: true };
       const write = planWrite(entity, ctx, current, id, fields);
-      (write.wire.Deleted ? deletions : rest).push(write);
+      if (write.wire.Deleted) deletions.push(write);
+      else rest.push({ write, current });
     }
   }
   await writePlanned(q, deletions);
-  await writePlanned(q, rest);
-  return Math.max(0, ...deletions.map((w) => w.wire.Version), ...rest.map((w) => w.wire.Version));
+  await releaseSlugs(q, rest);
+  const writes = rest.map((r) => r.write);
+  await writePlanned(q, writes);
+  return Math.max(0, ...deletions.map((w) => w.wire.Version), ...writes.map((w) => w.wire.Version));
 }

@@ -201,6 +201,19 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       expect(changes).toEqual([]);
     });
 
+    it('restore gives back the slugs that two clips swapped since the snapshot', async () => {
+      const demo = await as('demo@example.com');
+      expect((await demo.post(SAVE, undefined)).status).toBe(204);
+      const [a, b] = (await clipsOf(demo)).filter((c) => !c.Deleted && c.Slug !== null);
+      for (const [clip, slug] of [[a!, 'swapping-slugs'], [b!, a!.Slug], [a!, b!.Slug]] as const) {
+        const reply = await demo.patch(`/api/v1/clips/${clip.Id}`, { Slug: slug });
+        expect(reply.status, reply.text).toBe(200);
+      }
+      expect((await restore(demo)).Status).toBe('Success');
+      expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${a!.Id}`)).body).Slug).toBe(a!.Slug);
+      expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${b!.Id}`)).body).Slug).toBe(b!.Slug);
+    });
+
     it('an admin without manage-organization-settings may save and restore', async () => {
       const admin = await as('admin@example.com');
       const demo = await as('demo@example.com');
