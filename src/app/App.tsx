@@ -10,7 +10,7 @@ import { Toaster } from '../components/Toaster.tsx';
 import { LoadingBar, LoadingFallback } from '../components/LoadingBar.tsx';
 import { LoginScreen } from '../features/session/LoginScreen.tsx';
 import { PageLayout } from './Layout.tsx';
-import { AppErrorBoundary } from './ErrorBoundary.tsx';
+import { AppErrorBoundary } from './AppErrorBoundary.tsx';
 
 const SignedIn = lazy(() => import('./SignedIn.tsx').then((mod) => ({ default: mod.SignedIn })));
 
