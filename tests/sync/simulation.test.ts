@@ -45,6 +45,8 @@ describe('sync fault simulation', () => {
       const report = await runSimulation({ seed, ops, clients: 5, server, log: (line) => console.log(line) });
       expect(report.edits).toBeGreaterThan(ops / 3);
       expect(report.applied + report.merged + report.conflicts + report.rejected).toBe(report.edits);
+      // The values of applied and merged edits were looked up in the row revisions their results name.
+      expect(report.landedChecked).toBeGreaterThan((report.applied + report.merged) / 2);
       // The faults really happened in this run.
       expect(Object.keys(report.faults).length).toBeGreaterThanOrEqual(4);
     });

@@ -8,8 +8,11 @@
 // Every run ends quiescent and checks:
 //   1. every client equals the server's view for its user (rows and tombstones, via a full pull);
 //   2. every local edit is accounted for: its mutation was processed by the server and it is
-//      applied (the written row has its values), merged, a conflict the user was shown, or a
-//      needs-attention item; nothing is left in any outbox. Zero silently lost.
+//      applied or merged (the row revision its result points to has the edited values: Tags of a
+//      merge with the user's additions and without their removals), a conflict the user was
+//      shown, or a needs-attention item; nothing is left in any outbox. Zero silently lost.
+// The server keeps only a row's last 50 revisions, so the simulation copies each revision as it
+// is written (row_revisions by Version) to look up the ones results point to at the end.
 // All randomness comes from the seed: a failing seed replays exactly (`npm run sim -- --seed N`).
 import { randomUUID } from 'node:crypto';
 import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, setPermissions, type Client, type Server } from './harness.ts';
@@ -19,9 +22,11 @@ import { createWrites } from '../../src/db/writes.ts';
 import { conflictsApi } from '../../src/db/conflicts.ts';
 import { createSyncEngine } from '../../workers/sync/engine.ts';
 import { LocalRowNotFoundError } from '../../src/db/writes.ts';
-import type { MutationResult, PullResponse } from '../../src/protocol/sync.ts';
+import type { MutationResult, PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
-import { deepEqual } from '../../sync-server/sync/merge.ts';
+import { deepEqual, mergeSet, SET_FIELDS } from '../../sync-server/sync/merge.ts';
+import { REVISION_ENTITY } from '../../sync-server/sync/push.ts';
+import type { LocalRow } from '../../src/db/db.ts';
 
 export type SimOptions = {
   seed: number;
@@ -39,6 +44,8 @@ export type SimReport = {
   merged: number;
   conflicts: number;
   rejected: number;
+  /** Applied or merged edits whose values were found in the row revision their result names. */
+  landedChecked: number;
   faults: Record<string, number>;
   ms: number;
 };
@@ -75,8 +82,21 @@ type Sim = {
   faults: Record<string, number>;
   late: Array<{ url: string; init: Parameters<Transport>[1]; cookie: string }>;
   faultsOn: boolean;
-  edits: Map<string, { client: number; fields: Record<string, unknown> | null; method: string }>;
+  edits: Map<string, Edit>;
   shownConflicts: Set<string>;
+  /** Every row revision the server wrote, by `${entity}:${id}:${version}` (the server prunes them). */
+  revisions: Map<string, Record<string, unknown>>;
+  revisionsSeen: number;
+  /** The server's record of each processed edit (filled for the final checks). */
+  landed: Map<string, StoredMutation>;
+};
+
+type Edit = {
+  client: number;
+  fields: Record<string, unknown> | null;
+  method: string;
+  /** The server row the edit was made on (its base), when there was one. */
+  base: LocalRow | null;
 };
 
 const count = (s: Sim, k: string) => (s.faults[k] = (s.faults[k] ?? 0) + 1);
@@ -165,8 +185,25 @@ async function liveClips(c: Client) {
 }
 
 async function record(s: Sim, index: number, before: number, fields: Record<string, unknown> | null, method: string) {
-  const added = await s.clients[index]!.db.outbox.where('seq').above(before).toArray();
-  for (const m of added) s.edits.set(m.id, { client: index, fields, method });
+  const c = s.clients[index]!;
+  const added = await c.db.outbox.where('seq').above(before).toArray();
+  for (const m of added) s.edits.set(m.id, { client: index, fields, method, base: await baseOf(c, m.entity, m.entityId) });
+}
+
+async function baseOf(c: Client, entity: SyncEntity, id: string): Promise<LocalRow | null> {
+  return (await c.db.shadows.get(`${entity}:${id}`))?.row ?? null;
+}
+
+/** Copies the revisions written since the last call (before the server prunes them). */
+async function keepRevisions(s: Sim): Promise<void> {
+  const rows = await s.server.store.query<{ entity: string; id: string; version: number | string; row: Record<string, unknown> }>(
+    `SELECT entity, id::text AS id, version, row FROM row_revisions WHERE version > $1 ORDER BY version`,
+    [s.revisionsSeen],
+  );
+  for (const r of rows) {
+    s.revisions.set(`${r.entity}:${r.id}:${Number(r.version)}`, r.row);
+    s.revisionsSeen = Math.max(s.revisionsSeen, Number(r.version));
+  }
 }
 
 async function lastSeq(c: Client): Promise<number> {
@@ -241,7 +278,7 @@ async function resolveOne(s: Sim, c: Client, how: number): Promise<boolean> {
   else if (how === 1) await c.conflicts.keepMine(conflict.id);
   else await c.conflicts.resolveFields(conflict.id, Object.fromEntries(conflict.fields.map((f, i) => [f.field, i % 2 === 0 ? 'mine' : 'theirs'])));
   const m = (await c.db.outbox.where('seq').above(before).toArray())[0];
-  if (m) s.edits.set(m.id, { client: index, fields: m.body, method: m.method });
+  if (m) s.edits.set(m.id, { client: index, fields: m.body, method: m.method, base: await baseOf(c, m.entity, m.entityId) });
   return true;
 }
 
@@ -257,6 +294,61 @@ async function changePermissions(s: Sim): Promise<void> {
 async function fullPull(s: Sim, cookie: string): Promise<PullResponse> {
   const res = await api(s.server, cookie, 'GET', '/sync/pull?limit=5000');
   return res.json as unknown as PullResponse;
+}
+
+/** A processed mutation as sync-server/sync/push.ts stores it: an applied or merged result keeps
+ * the Version of the row revision it answered (`rowVersion`), not the row. */
+type StoredMutation = {
+  id: string;
+  entity: SyncEntity;
+  entity_id: string;
+  result: MutationResult | { mutationId: string; status: 'applied' | 'merged'; rowVersion: number };
+  /** The ModifiedAtUtc of the revision this mutation wrote itself (null: it wrote none). */
+  written_modified_at_utc: string | null;
+};
+
+function rowVersionOf(m: StoredMutation): number | null {
+  return 'rowVersion' in m.result ? Number(m.result.rowVersion) : null;
+}
+
+/**
+ * What is wrong with an applied or merged edit's landing, or null: every edited field has the
+ * edited value in the row revision its result points to. Set fields (Tags) of a merge hold the
+ * edit's additions and none of its removals (mergeSet). When the result's revision is not one
+ * this mutation wrote (a create answered 409 and found as the user's own row, a merge with
+ * nothing left to write), a later edit of the field by anyone may have superseded the value.
+ */
+function landedWrong(s: Sim, id: string, edit: Edit, m: StoredMutation): string | null {
+  if (!edit.fields || edit.method === 'DELETE') return null;
+  const version = rowVersionOf(m);
+  if (version === null) return m.result.status === 'applied' && 'row' in m.result && m.result.row === null ? null : 'its result names no row revision';
+  const row = s.revisions.get(`${REVISION_ENTITY[m.entity]}:${m.entity_id}:${version}`);
+  if (!row) return `the row revision ${version} its result points to was never written`;
+  const own = m.written_modified_at_utc !== null;
+  if (own && new Date(String(row['ModifiedAtUtc'])).getTime() !== new Date(m.written_modified_at_utc!).getTime()) {
+    return `its result points to revision ${version} (${String(row['ModifiedAtUtc'])}), not the one it wrote (${m.written_modified_at_utc})`;
+  }
+  for (const [field, value] of Object.entries(edit.fields)) {
+    const have = row[field];
+    let ok: boolean;
+    if (SET_FIELDS.has(field) && m.result.status === 'merged') {
+      const merged = mergeSet(edit.base?.[field], value, have);
+      ok = merged.length === (Array.isArray(have) ? have.length : 0) && merged.every((x) => (have as unknown[]).includes(x));
+    } else ok = deepEqual(have, value);
+    if (ok || (!own && supersededBy(s, id, m, field, have, version))) continue;
+    return `${field} is ${JSON.stringify(have)} in revision ${version}, not ${JSON.stringify(value)}`;
+  }
+  return null;
+}
+
+/** Another user edit of the same field of the row landed (applied or merged) with this value by `version`. */
+function supersededBy(s: Sim, id: string, m: StoredMutation, field: string, value: unknown, version: number): boolean {
+  for (const [otherId, other] of s.edits) {
+    if (otherId === id || !other.fields || !(field in other.fields) || !deepEqual(other.fields[field], value)) continue;
+    const landed = s.landed.get(otherId);
+    if (landed && landed.entity === m.entity && landed.entity_id === m.entity_id && (rowVersionOf(landed) ?? Infinity) <= version) return true;
+  }
+  return false;
 }
 
 function fail(s: Sim, seed: number, ops: number, message: string): never {
@@ -276,7 +368,9 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
     const id = await addUser(server, email, perms === null ? [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: ALL_FLAGS }] : []);
     users.push({ id, email });
   }
-  const s: Sim = { server, r, clients: [], users, faults: {}, late: [], faultsOn: false, edits: new Map(), shownConflicts: new Set() };
+  const s: Sim = { server, r, clients: [], users, faults: {}, late: [], faultsOn: false, edits: new Map(), shownConflicts: new Set(), revisions: new Map(), revisionsSeen: 0, landed: new Map() };
+  // Test-only index so copying the new revisions after each operation does not scan them all.
+  await server.store.query(`CREATE INDEX IF NOT EXISTS sim_row_revisions_version ON row_revisions (version)`);
   await changePermissions(s);
 
   // Seed content as user 0: two programs, six clips each, one playlist each.
@@ -303,7 +397,10 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
   for (const c of s.clients) await c.engine.flush();
 
   s.faultsOn = true;
-  for (let op = 0; op < o.ops; op++) await randomOp(s);
+  for (let op = 0; op < o.ops; op++) {
+    await randomOp(s);
+    await keepRevisions(s);
+  }
   s.faultsOn = false;
 
   // Quiesce: late requests arrive, every client flushes, conflicts are all shown and answered.
@@ -315,12 +412,14 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
         /* answer every conflict */
       }
       await c.engine.flush();
+      await keepRevisions(s);
     }
     const busy = await Promise.all(s.clients.map(async (c) => (await c.db.outbox.count()) + (await c.db.conflicts.count())));
     if (busy.every((b) => b === 0)) break;
     if (round === 19) fail(s, o.seed, o.ops, `clients never became quiet: ${busy.join(', ')} pending`);
   }
   for (const c of s.clients) await c.engine.flush();
+  await keepRevisions(s);
 
   // 1. Convergence with the server's view of each user.
   for (const c of s.clients) {
@@ -338,25 +437,26 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
 
   // 2. Every edit accounted for.
   const ids = [...s.edits.keys()];
-  const stored = await server.store.query<{ id: string; result: MutationResult }>(`SELECT id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`, [ids]);
+  const stored = await s.server.store.query<StoredMutation>(
+    `SELECT id, entity, entity_id, result, written_modified_at_utc FROM sync_mutations WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
   const results = new Map(stored.map((x) => [x.id, x.result]));
-  const tally = { applied: 0, merged: 0, conflicts: 0, rejected: 0 };
+  s.landed = new Map(stored.map((x) => [x.id, x]));
+  const tally = { applied: 0, merged: 0, conflicts: 0, rejected: 0, landedChecked: 0 };
   for (const [id, edit] of s.edits) {
     const result = results.get(id);
     if (!result) fail(s, o.seed, o.ops, `edit ${id} of c${edit.client} (${edit.method} ${JSON.stringify(edit.fields)}) never reached the server: silently lost`);
     const c = s.clients[edit.client]!;
     switch (result.status) {
       case 'applied':
-        tally.applied++;
-        if (result.row && edit.fields && edit.method !== 'DELETE') {
-          for (const [f, v] of Object.entries(edit.fields)) {
-            if (!deepEqual(result.row[f], v)) fail(s, o.seed, o.ops, `edit ${id} reported applied but ${f} is ${JSON.stringify(result.row[f])}, not ${JSON.stringify(v)}`);
-          }
-        }
+      case 'merged': {
+        tally[result.status]++;
+        const lost = landedWrong(s, id, edit, s.landed.get(id)!);
+        if (lost) fail(s, o.seed, o.ops, `edit ${id} of c${edit.client} (${edit.method} ${JSON.stringify(edit.fields)}) reported ${result.status} but ${lost}`);
+        if (edit.fields && edit.method !== 'DELETE' && rowVersionOf(s.landed.get(id)!) !== null) tally.landedChecked++;
         break;
-      case 'merged':
-        tally.merged++;
-        break;
+      }
       case 'conflict':
         tally.conflicts++;
         if (!s.shownConflicts.has(id)) fail(s, o.seed, o.ops, `conflict of edit ${id} was never shown to the user`);
@@ -375,6 +475,6 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
     c.db.close();
     await c.db.delete();
   }
-  o.log?.(`sim seed ${o.seed}: ${o.ops} ops, ${report.edits} edits: ${tally.applied} applied, ${tally.merged} merged, ${tally.conflicts} conflicts shown, ${tally.rejected} needs attention; faults ${JSON.stringify(s.faults)} in ${report.ms} ms`);
+  o.log?.(`sim seed ${o.seed}: ${o.ops} ops, ${report.edits} edits: ${tally.applied} applied, ${tally.merged} merged (${tally.landedChecked} checked in their row revision), ${tally.conflicts} conflicts shown, ${tally.rejected} needs attention; faults ${JSON.stringify(s.faults)} in ${report.ms} ms`);
   return report;
 }
