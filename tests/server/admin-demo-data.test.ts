@@ -7,6 +7,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { DemoRestoreOperationSchema } from '../../src/protocol/admin.ts';
+import { RESTORE_ABANDONED_MS } from '../../sync-server/demo-data/routes.ts';
 import { ClipSchema, OrganizationSchema, PlaylistSchema } from '../../src/protocol/entities.ts';
 import type { PullResponse } from '../../src/protocol/sync.ts';
 import { AppClient, fields } from './app-client.ts';
@@ -212,6 +213,20 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       expect((await restore(demo)).Status).toBe('Success');
       expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${a!.Id}`)).body).Slug).toBe(a!.Slug);
       expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${b!.Id}`)).body).Slug).toBe(b!.Slug);
+    });
+
+    it('a restore still Busy after 10 minutes (its server stopped) reads as Failed, so clients stop polling', async () => {
+      const demo = await as('demo@example.com');
+      const id = randomUUID();
+      await t.store.query(
+        `INSERT INTO demo_restore_operations (id, organization_id, user_id, status, started_at_utc) VALUES ($1, $2, $3, 'Busy', $4)`,
+        [id, ORG_DEMO, seedId('user:demo@example.com'), new Date(clock.getTime() - RESTORE_ABANDONED_MS + 1000)],
+      );
+      expect((await demo.get(`${RESTORES}/${id}`)).body).toEqual({ Id: id, Status: 'Busy' });
+      clock = new Date(clock.getTime() + 2000);
+      expect((await demo.get(`${RESTORES}/${id}`)).body).toEqual({ Id: id, Status: 'Failed' });
+      // Polled from an organization that is not a demo organization: refused like every snapshot call there.
+      expect((await (await as('demo@example.com', ORG_PODCASTS)).get(`${RESTORES}/${id}`)).status).toBe(403);
     });
 
     it('an admin without manage-organization-settings may save and restore', async () => {
