@@ -14,8 +14,12 @@ export class BlobTooLargeError extends Error {
 }
 
 export interface BlobStore {
-  /** Streams `body` to `key`; throws BlobTooLargeError (and keeps nothing) past maxBytes. */
-  put(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ size: number }>;
+  /**
+   * Streams `body` to `key`; throws BlobTooLargeError (and keeps nothing) past maxBytes. `accept`,
+   * called with the size once the whole body is in, may throw to refuse it: nothing is kept then
+   * either, and whatever `key` held before is left as it was.
+   */
+  put(key: string, body: ReadableStream<Uint8Array>, maxBytes: number, accept?: (size: number) => void): Promise<{ size: number }>;
   putBytes(key: string, bytes: Uint8Array | string): Promise<void>;
   /**
    * `to` gets the bytes of `from` (a hard link where the disk allows: no copy, and removing or
@@ -37,7 +41,7 @@ export function fsBlobStore(root: string): BlobStore {
     return p;
   };
   return {
-    async put(key, body, maxBytes) {
+    async put(key, body, maxBytes, accept) {
       const final = pathOf(key);
       await mkdir(dirname(final), { recursive: true });
       const tmp = `${final}.${randomUUID()}.part`;
@@ -56,6 +60,7 @@ export function fsBlobStore(root: string): BlobStore {
           if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
         }
         await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+        accept?.(size);
         await rename(tmp, final);
         return { size };
       } catch (e) {

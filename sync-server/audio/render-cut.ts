@@ -1,5 +1,7 @@
 // Renders a cut edit of a stored upload to a WAV file on disk (bounded memory: streamed decode,
-// streamed write, header patched at the end), then streams that file and removes it.
+// streamed write, header patched at the end), then streams that file and removes it once read.
+// A failure while rendering (a MediaError for audio that is not audio, or any other) removes the
+// file before it is thrown, so a refused preview leaves nothing in the temporary folder.
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ export async function renderCutWav(source: Blob, edit: CutEdit): Promise<Readabl
   let sampleRate = 44100;
   let channels = 1;
   let offset = 44;
+  let rendered = false;
   try {
     await fh.write(wavHeader(sampleRate, channels, 0), 0, 44, 0);
     for await (const block of renderCut(decoding.blocks, regions, edit.CrossfadeMs)) {
@@ -35,8 +38,10 @@ export async function renderCutWav(source: Blob, edit: CutEdit): Promise<Readabl
       offset += bytes.length;
     }
     await fh.write(wavHeader(sampleRate, channels, frames), 0, 44, 0);
+    rendered = true;
   } finally {
     await fh.close();
+    if (!rendered) await rm(path, { force: true });
   }
   const stream = createReadStream(path);
   stream.on('close', () => void rm(path, { force: true }));

@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import { permissionsFor } from '../../src/domain/permissions.ts';
+import { isMediaError, type MediaError } from '../../src/media/errors.ts';
+import { mediaProblemText } from '../../src/media/messages.ts';
+import type { FieldError } from '../../src/protocol/errors.ts';
 import { AudioFromUrlSchema, CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
@@ -77,6 +80,17 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
 
+  /**
+   * The clip's stored audio cannot be rendered (not audio, an encoding we do not read, …): a 400
+   * whose one error names the problem in the words of AudioProcessingProblem. Field '' as for a
+   * malformed body: the problem is the clip's audio, not a field of the request.
+   */
+  function mediaBadRequest(e: MediaError) {
+    const error: FieldError = { Field: '', Code: e.code, Message: mediaProblemText({ code: e.code, details: e.details }, 'en-US') };
+    if (Object.keys(e.details).length > 0) error.Params = e.details;
+    return badRequest([error]);
+  }
+
   async function sendBlob(c: Context, key: string, contentType: string) {
     const res = await rangedBlobResponse(blobs, key, contentType, c.req.raw);
     if (!res) throw new AppError(404);
@@ -89,7 +103,7 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     return meta && { folder: clipMediaFolder(clipId, meta), meta };
   }
 
-  /** The audio an audioUrl names, if the caller may read it: its folder, name and type (400 otherwise). */
+  /** The audio an audioUrl names, if the caller may read it: its folder, name, type and size (400 otherwise). */
   async function audioAt(c: Context, organizationId: string, audioUrl: string) {
     const invalid = (why: 'notStudioAudio' | 'noAudio'): never => {
       throw badRequest([fieldError('audioUrl', formError(why === 'noAudio' ? 'invalid' : 'urlInvalid', undefined, undefined, why))]);
@@ -103,14 +117,18 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     const source = url && url.origin === new URL(c.req.url).origin ? parseMediaAudioPath(url.pathname) : null;
     if (!source) return invalid('notStudioAudio');
     const owner = await loadAudioOwner(deps.store, source.kind, organizationId, source.id);
+    const sized = async <T extends { folder: string }>(found: T) => {
+      const size = await blobs.size(mediaFiles.audio(found.folder));
+      return size === null ? invalid('noAudio') : { ...found, size };
+    };
     if (source.kind === 'clip') {
       const media = owner && (await clipMedia(source.id));
       if (!media) return invalid('noAudio');
-      return { folder: media.folder, fileName: media.meta.fileName, contentType: media.meta.contentType, recordingId: null };
+      return sized({ folder: media.folder, fileName: media.meta.fileName, contentType: media.meta.contentType, recordingId: null });
     }
     const current = owner && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(source.id)));
     if (!current) return invalid('noAudio');
-    return { folder: recordingMediaFolder(source.id, current), fileName: current.fileName ?? 'recording', contentType: current.contentType, recordingId: source.id };
+    return sized({ folder: recordingMediaFolder(source.id, current), fileName: current.fileName ?? 'recording', contentType: current.contentType, recordingId: source.id });
   }
 
   /** The audioUrl form of PUT audio: query audioUrl (and fileName), or the outbox's JSON body; null for a file body. */
@@ -133,8 +151,9 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       if (byUrl) {
         const source = await audioAt(c, organizationId, byUrl.audioUrl);
         const fileName = byUrl.fileName?.trim() || source.fileName;
+        // The rules first: a refused request leaves the clip's audio, metadata and waveforms as they were.
+        assertValid(audioUploadErrors(fileName, source.size, maxBytes));
         const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(clipId));
-        assertValid(audioUploadErrors(fileName, size, maxBytes));
         const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
         return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clipId, fileName, size, contentType: source.contentType, fields }), 202);
       }
@@ -174,8 +193,13 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       const edit = await readJson(c, CutEditSchema);
       const media = await clipMedia(clipId);
       if (!media) throw new AppError(404);
-      const wav = await renderCutWav(await blobs.blob(mediaFiles.audio(media.folder)), edit);
-      return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
+      try {
+        const wav = await renderCutWav(await blobs.blob(mediaFiles.audio(media.folder)), edit);
+        return new Response(wav, { status: 200, headers: { 'content-type': 'audio/wav' } });
+      } catch (e) {
+        if (isMediaError(e)) throw mediaBadRequest(e);
+        throw e;
+      }
     })
     .route('/', recordingAudioRoutes(deps, { blobs, queue, maxUploadBytes: maxBytes }));
 

@@ -24,7 +24,8 @@ export function audioContentType(fileName: string): string {
 /**
  * Streams a request's file body (query fileName) to the blob store at `key` under the section-5
  * rules: every broken rule is a 400 with a body (a declared size over the limit before any byte is
- * read; an actual one as it is reached, keeping nothing). Returns the trimmed name and the size.
+ * read; an actual one as it is reached; an empty body once it has ended), and a refused body
+ * leaves whatever `key` held before untouched. Returns the trimmed name and the size.
  */
 export async function receiveAudioUpload(c: Context, blobs: BlobStore, key: string, maxBytes: number): Promise<{ fileName: string; size: number }> {
   const fileName = c.req.query('fileName');
@@ -33,16 +34,12 @@ export async function receiveAudioUpload(c: Context, blobs: BlobStore, key: stri
   assertValid(audioUploadErrors(fileName, Number.isFinite(declared) ? declared : 1, maxBytes));
   const body = c.req.raw.body;
   if (!body) assertValid(audioUploadErrors(fileName, 0, maxBytes));
-  let size: number;
   try {
-    ({ size } = await blobs.put(key, body!, maxBytes));
+    // The whole body is checked before it replaces the key's file (a chunked empty body, say).
+    const { size } = await blobs.put(key, body!, maxBytes, (received) => assertValid(audioUploadErrors(fileName, received, maxBytes)));
+    return { fileName: fileName!.trim(), size };
   } catch (e) {
     if (e instanceof BlobTooLargeError) assertValid(audioUploadErrors(fileName, e.received, maxBytes));
     throw e;
   }
-  if (size === 0) {
-    await blobs.remove(key);
-    assertValid(audioUploadErrors(fileName, 0, maxBytes));
-  }
-  return { fileName: fileName!.trim(), size };
 }
