@@ -84,5 +84,12 @@ describe('a time within a recording', () => {
     expect(validateTimeWithin(3600, null)).toBeNull();
     expect(validateTimeWithin(3600, 0)).toBeNull();
   });
+
+  it("a clip's says the clip ends there", () => {
+    expect(validateTimeWithin(13, 12.5, 'clip')).toEqual({ type: 'outOfRange', message: 'domain_time_after_clip_end', params: { max: '00:00:12' }, reason: 'overflow' });
+    expect(formatFormError(validateTimeWithin(13, 12.5, 'clip')!)).toBe('The clip ends at 00:00:12: enter a time up to then');
+    expect(formatFormError(validateTimeWithin(13, 12.5, 'clip')!, 'de-DE')).toBe('Der Clip endet bei 00:00:12: Geben Sie eine Zeit bis dahin ein');
+    expect(validateTimeWithin(12, 12.5, 'clip')).toBeNull();
+  });
 });
 

@@ -68,9 +68,11 @@ export function formatTimeEntry(seconds: number): string {
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
 }
 
-/** A time within something of known length (an annotation in a recording): at most its end.
- *  An unknown length (a recording still processing) allows any time. */
-export function validateTimeWithin(seconds: number, lengthSeconds: number | null | undefined): FormError | null {
+/** A time within something of known length (an annotation in a recording, a cut of a clip's
+ *  audio): at most its end, which the message names ('The recording ends at 00:00:12…', 'The clip
+ *  ends at …'). An unknown length (a recording still processing) allows any time. */
+export function validateTimeWithin(seconds: number, lengthSeconds: number | null | undefined, of: 'recording' | 'clip' = 'recording'): FormError | null {
   if (lengthSeconds === null || lengthSeconds === undefined || !Number.isFinite(lengthSeconds) || lengthSeconds <= 0) return null;
-  return seconds > lengthSeconds ? formError('outOfRange', 'domain_time_after_end', { max: formatTimeEntry(lengthSeconds) }, 'overflow') : null;
+  const message = of === 'clip' ? 'domain_time_after_clip_end' : 'domain_time_after_end';
+  return seconds > lengthSeconds ? formError('outOfRange', message, { max: formatTimeEntry(lengthSeconds) }, 'overflow') : null;
 }

@@ -140,6 +140,8 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       createPlayer={src ? (events) => createPreviewPlayer(src, undefined, events) : undefined}
       createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}
       offline={!online}
+      // A clip's panel is the one given its saved cut; the recording screen's makes a clip of a recording.
+      audioOf={props.savedCut ? 'clip' : 'recording'}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );

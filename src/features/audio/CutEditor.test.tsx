@@ -108,6 +108,32 @@ describe('CutEditor', () => {
     click(button(el, 'Keep selection only'));
     expect(el.textContent).toContain('Kept 1:00 in 1 part');
   });
+
+  it('a typed time past the end is refused with the end named, not moved to it', () => {
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} />);
+    const [start, end] = [...el.querySelectorAll('input:not([type])')] as HTMLInputElement[];
+    const type = (input: HTMLInputElement, value: string) => act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    type(start!, '00:09:00');
+    type(end!, '00:11:00');
+    click(button(el, 'Set selection'));
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('The clip ends at 00:10:00: enter a time up to then');
+    expect(end!.getAttribute('aria-invalid')).toBe('true');
+    expect(el.textContent).not.toContain('Selection 9:00');
+    type(end!, '00:10:00');
+    click(button(el, 'Set selection'));
+    expect(el.querySelector('[role="alert"]')).toBeNull();
+    expect(el.textContent).toContain('Selection 9:00 to 10:00');
+    // On the recording screen the same editor speaks of the recording.
+    const rec = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} audioOf="recording" />);
+    const [rs] = [...rec.querySelectorAll('input:not([type])')] as HTMLInputElement[];
+    type(rs!, '00:10:01');
+    type([...rec.querySelectorAll('input:not([type])')][1] as HTMLInputElement, '00:10:02');
+    click(button(rec, 'Set selection'));
+    expect(rec.querySelector('[role="alert"]')?.textContent).toBe('The recording ends at 00:10:00: enter a time up to then');
+  });
 });
 
 describe('the kept summary in each language', () => {

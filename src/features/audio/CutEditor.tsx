@@ -10,7 +10,7 @@
 //   Either one stops the other.
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
-import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry } from '../../domain/time.ts';
+import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry, validateTimeWithin } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
 import { mediaFailureText } from '../../media/messages.ts';
 import type { Region } from '../../media/cut.ts';
@@ -36,6 +36,8 @@ export type CutEditorProps = {
   saveLabel?: string;
   /** Renders the cut as a WAV (the decode worker's renderWav); none: no WAV button. */
   renderWav?: ((kept: Region[], crossfadeMs: number, onProgress: (fraction: number) => void) => Promise<Blob>) | undefined;
+  /** Whose audio this is: a typed time past its end says 'The clip ends at …' or 'The recording ends at …'. */
+  audioOf?: 'clip' | 'recording';
   width?: number;
 };
 
@@ -130,9 +132,12 @@ export function CutEditor(props: CutEditorProps) {
     if (e1 || e2) return setEntryError(formatFormError((e1 ?? e2)!));
     const s = parseTimeEntry(startText)!;
     const e = parseTimeEntry(endText)!;
+    // A time past the end is refused with the end named, not moved to it without a word.
+    const past = validateTimeWithin(s, durationSeconds, props.audioOf ?? 'clip') ?? validateTimeWithin(e, durationSeconds, props.audioOf ?? 'clip');
+    if (past) return setEntryError(formatFormError(past));
     if (e <= s) return setEntryError(m.media_cut_selection_reversed());
     setEntryError(null);
-    setSelection({ start: Math.min(s, durationSeconds), end: Math.min(e, durationSeconds) });
+    setSelection({ start: s, end: e });
   };
 
   const preview = async () => {
