@@ -88,7 +88,21 @@ test('the error search parameter is shown as an alert', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('an unactivated user gets Access denied on /account and /account/profile', async ({ page }) => {
+const translate = (page: Page) => page.evaluate(() => document.documentElement.classList.add('translated-ltr'));
+
+test("the browser-translation warning's Open profile leads to the profile's language choice", async ({ page }) => {
+  await logIn(page);
+  await translate(page);
+  const dialog = page.getByRole('dialog', { name: 'Browser translation detected' });
+  await expect(dialog).toContainText('choose your language in your profile');
+  await dialog.getByRole('link', { name: 'Open profile' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/account/profile');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('form', { name: 'Interface language' }).getByLabel('Language')).toBeEditable();
+});
+
+test('an unactivated user gets Access denied on /account and /account/profile, and the translation warning does not send them there', async ({ page }) => {
   await logIn(page, 'newbie@example.com', DEMO.password);
   for (const path of ['/account', '/account/profile']) {
     await page.goto(path);
@@ -96,6 +110,11 @@ test('an unactivated user gets Access denied on /account and /account/profile', 
     await expect(page.getByText('You do not have the required permissions to view the page.')).toBeVisible();
     await expect(page.getByLabel('Name')).toHaveCount(0);
   }
+  await page.goto('/');
+  await translate(page);
+  const dialog = page.getByRole('dialog', { name: 'Browser translation detected' });
+  await expect(dialog.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Open profile' })).toHaveCount(0);
 });
 
 // The loading bar (sections 4 and 9: after 100 ms, from 50%, then fills and fades over 0.3 s)

@@ -3,11 +3,15 @@
 //
 //   not translated ──(class/lang change)──> detected ──(never dismissed, or dismissed > 1 month ago)──> dialog
 //   dialog ──Dismiss──> dismissal date recorded (localStorage) ──> hidden for a month
+//   dialog ──Open profile──> the profile's language choice, dialog closed until translation is seen
+//                            again (choosing a language reloads the page: the check runs again)
 // After a language change while translation stays on, the dialog says so with a different text.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { showTranslationWarning } from '../../domain/timing.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { LANGUAGE_CHANGED_KEY } from '../../lib/language.ts';
+import { useSession } from '../../lib/session.ts';
+import { showsAccountSettings } from '../../domain/permissions.ts';
 
 const TranslationWarningDialog = lazy(() => import('./TranslationWarningDialog.tsx').then((mod) => ({ default: mod.TranslationWarningDialog })));
 
@@ -27,6 +31,7 @@ function dismissedAt(): Date | null {
 export function TranslationWarning() {
   const [detected, setDetected] = useState(false);
   const [open, setOpen] = useState(false);
+  const sessionType = useSession()?.session.Type ?? 'loggedOut';
   useEffect(() => {
     const check = () => {
       const now = translated();
@@ -48,7 +53,7 @@ export function TranslationWarning() {
   if (!(open && detected)) return null;
   return (
     <Suspense fallback={null}>
-      <TranslationWarningDialog afterLanguageChange={afterLanguageChange} onDismiss={dismiss} />
+      <TranslationWarningDialog afterLanguageChange={afterLanguageChange} onDismiss={dismiss} {...(showsAccountSettings({ sessionType }) ? { onOpenProfile: () => setOpen(false) } : {})} />
     </Suspense>
   );
 }
