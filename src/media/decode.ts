@@ -11,6 +11,7 @@ import { MediaError, MediaErrorCode, MediaWarningCode, throwIfAborted, type Medi
 import { id3v2Length, parseMpegHeader, sniffFormat, type SniffedFormat } from './sniff.ts';
 import { pcmToFloat, readPcmHeader } from './pcm.ts';
 import { readSequential, type ByteSource } from './source.ts';
+import type { Mp3Part } from './mp3-split.ts';
 
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 /** Progress is reported at most this often (and so at least 4 times a second while decoding). */
@@ -251,6 +252,48 @@ async function* mp3Blocks(ctx: Ctx, head: Uint8Array): AsyncGenerator<PcmBlock> 
   } else if (errors.n > 0) {
     ctx.warnings.push({ code: MediaWarningCode.DamagedFrames, details: { errors: errors.n } });
   }
+}
+
+/**
+ * One part of a split MP3 (src/media/mp3-split.ts): its bytes through mpg123, less the warm-up,
+ * cut at the part's sample count. Throws when mpg123 gives fewer samples than the plan: the caller
+ * then decodes the file in one pass.
+ */
+export async function* mp3PartBlocks(src: ByteSource, part: Mp3Part, channels: number, opts: DecodeOptions = {}): AsyncGenerator<PcmBlock> {
+  const breathe = breather();
+  const progress = progressReporter(part.byteEnd - part.byteStart, opts.onProgress, opts.now);
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  let skip = part.discard;
+  let left = part.keep;
+  const errors = { n: 0 };
+  try {
+    let off = 0;
+    for await (const bytes of readSequential(src, part.byteStart, part.byteEnd, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES)) {
+      await breathe();
+      throwIfAborted(opts.signal);
+      off += bytes.length;
+      progress(off);
+      for (const r of mpg123Reads(decoder, bytes, opts.reuseBuffers ?? false, errors)) {
+        let from = 0;
+        let to = r.left.length;
+        if (skip > 0) {
+          from = Math.min(skip, to);
+          skip -= from;
+        }
+        to = Math.min(to, from + left);
+        if (to <= from) continue;
+        left -= to - from;
+        const l = r.left.subarray(from, to);
+        yield { sampleRate: r.sampleRate, channels: channels === 1 ? [l] : [l, r.right.subarray(from, to)] };
+      }
+      if (left === 0) break;
+    }
+    progress(part.byteEnd - part.byteStart, true);
+  } finally {
+    decoder.free();
+  }
+  if (left !== 0 || errors.n > 0) throw new MediaError(MediaErrorCode.DecodeFailed, 'The part did not decode as planned');
 }
 
 // ---- FLAC ------------------------------------------------------------------------------------

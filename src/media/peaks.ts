@@ -61,7 +61,12 @@ export class PeaksBuilder {
   sampleRate = 0;
   frames = 0;
 
-  constructor(levels: readonly number[] = PEAK_LEVELS) {
+  /**
+   * `startSample`: where the first sample added sits in the whole file (a part of a file decoded
+   * on its own, src/media/mp3-split.ts). Each level's first pixel then holds only this part's share
+   * of the pixel; joinWaveforms merges it with the previous part's last one.
+   */
+  constructor(levels: readonly number[] = PEAK_LEVELS, startSample = 0) {
     for (let i = 1; i < levels.length; i++) {
       if (levels[i]! % levels[i - 1]! !== 0) throw new Error('each peak level must be a multiple of the one before');
     }
@@ -69,7 +74,8 @@ export class PeaksBuilder {
     this.out = levels.map(() => new PagedInt16());
     this.lo = levels.map(() => 32767);
     this.hi = levels.map(() => -32768);
-    this.count = levels.map(() => 0);
+    // Samples (level 0) or whole child pixels (above) of the first pixel that lie before the part.
+    this.count = levels.map((spp, i) => (i === 0 ? startSample % spp : Math.floor((startSample % spp) / levels[i - 1]!)));
   }
 
   private emit(level: number, lo: number, hi: number): void {
@@ -138,7 +144,7 @@ export class PeaksBuilder {
 
   /** Flushes partial pixels and returns one Waveform per level, finest first. */
   finish(): Waveform[] {
-    for (let level = 0; level < this.levels.length; level++) {
+    for (let level = 0; this.frames > 0 && level < this.levels.length; level++) {
       if (this.count[level]! > 0) {
         const lo = this.lo[level]!, hi = this.hi[level]!;
         this.count[level] = 0;
@@ -159,4 +165,31 @@ export class PeaksBuilder {
       return { version: 2, channels: 1, sampleRate: this.sampleRate, samplesPerPixel: spp, bits: 16, length: data.length / 2, data };
     });
   }
+}
+
+/**
+ * The waveforms of consecutive parts of one file (each made by a PeaksBuilder given the part's
+ * startSample) as the one pass would have made them: where a part starts inside a pixel, that
+ * pixel is the previous part's last one and this part's first, merged (min of mins, max of maxes).
+ */
+export function joinWaveforms(parts: ReadonlyArray<{ startSample: number; waveforms: Waveform[] }>): Waveform[] {
+  const first = parts[0]!.waveforms;
+  return first.map((w, level) => {
+    const spp = w.samplesPerPixel;
+    let values = 0;
+    for (const [i, p] of parts.entries()) values += p.waveforms[level]!.data.length - (i > 0 && p.startSample % spp !== 0 ? 2 : 0);
+    const data = new Int16Array(values);
+    let at = 0;
+    for (const [i, p] of parts.entries()) {
+      let src = p.waveforms[level]!.data;
+      if (i > 0 && p.startSample % spp !== 0 && src.length >= 2 && at >= 2) {
+        data[at - 2] = Math.min(data[at - 2]!, src[0]!);
+        data[at - 1] = Math.max(data[at - 1]!, src[1]!);
+        src = src.subarray(2);
+      }
+      data.set(src, at);
+      at += src.length;
+    }
+    return { ...w, length: data.length / 2, data };
+  });
 }

@@ -2,13 +2,15 @@
 // exist in workers; we do not need it). One AbortController per job; cancel aborts the read loop
 // and the decoders free their WASM memory in their finally blocks.
 import * as Comlink from 'comlink';
-import { analyzeAudio } from '../../src/media/analyze.ts';
+import { analyzeAudio, analyzeMp3Part } from '../../src/media/analyze.ts';
+import { planMp3Split } from '../../src/media/mp3-split.ts';
+import { sniffFormat } from '../../src/media/sniff.ts';
 import { renderCut } from '../../src/media/cut.ts';
-import { openAudioDecoding } from '../../src/media/decode.ts';
+import { openAudioDecoding, type DecodeOptions, type DecodeProgress } from '../../src/media/decode.ts';
 import { isMediaError, MediaError, MediaErrorCode } from '../../src/media/errors.ts';
 import { blobSource, urlSource, type ByteSource } from '../../src/media/source.ts';
 import { pcm16, wavHeader } from '../../src/media/wav.ts';
-import type { AnalyzeInput, AnalyzeResult, DecodeWorkerApi } from './decode-api.ts';
+import type { AnalyzeInput, DecodeWorkerApi } from './decode-api.ts';
 
 const jobs = new Map<string, AbortController>();
 
@@ -24,23 +26,43 @@ function failure(e: unknown): { ok: false; code: MediaErrorCode; message: string
   return { ok: false, code: MediaErrorCode.DecodeFailed, message: e instanceof Error ? e.message : String(e), details: {} };
 }
 
+/**
+ * A cancelable job that makes peaks: its AbortController under jobId, progress passed on, the
+ * result with its waveform buffers transferred (never copied), a failure as a result.
+ */
+async function peaksJob<T extends { waveforms: Array<{ data: { buffer: ArrayBufferLike } }> }>(
+  jobId: string,
+  onProgress: ((p: DecodeProgress) => void) | null,
+  work: (options: DecodeOptions) => Promise<T>,
+): Promise<({ ok: true } & T) | ReturnType<typeof failure>> {
+  const controller = new AbortController();
+  jobs.set(jobId, controller);
+  try {
+    const a = await work({ signal: controller.signal, ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}) });
+    return Comlink.transfer({ ok: true as const, ...a }, a.waveforms.map((w) => w.data.buffer as ArrayBuffer));
+  } catch (e) {
+    return failure(e);
+  } finally {
+    jobs.delete(jobId);
+  }
+}
+
 export const decodeWorkerApi: DecodeWorkerApi = {
-  async analyze(jobId, input, levels, onProgress) {
-    const controller = new AbortController();
-    jobs.set(jobId, controller);
+  analyze(jobId, input, levels, onProgress) {
+    return peaksJob(jobId, onProgress, async (options) => analyzeAudio(await sourceOf(input), { ...options, ...(levels ? { levels } : {}) }));
+  },
+  async planSplit(input, count) {
     try {
-      const a = await analyzeAudio(await sourceOf(input), {
-        signal: controller.signal,
-        ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
-        ...(levels ? { levels } : {}),
-      });
-      const result: AnalyzeResult = { ok: true, ...a };
-      return Comlink.transfer(result, a.waveforms.map((w) => w.data.buffer as ArrayBuffer));
-    } catch (e) {
-      return failure(e);
-    } finally {
-      jobs.delete(jobId);
+      const src = await sourceOf(input);
+      if (src.size === 0) return null;
+      const head = await src.read(0, Math.min(src.size, 64 * 1024));
+      return sniffFormat(head) === 'mp3' ? await planMp3Split(src, head, count) : null;
+    } catch {
+      return null; // the one pass says what is wrong with the file
     }
+  },
+  analyzePart(jobId, input, part, channels, levels, onProgress) {
+    return peaksJob(jobId, onProgress, async (options) => analyzeMp3Part(await sourceOf(input), part, channels, { ...options, ...(levels ? { levels } : {}) }));
   },
   async renderWav(jobId, input, kept, crossfadeMs, onProgress) {
     const controller = new AbortController();
