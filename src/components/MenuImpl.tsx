@@ -1,7 +1,6 @@
 // The Ark UI dropdown behind MenuButton (loaded on first use): actions, internal links, external
 // links, group labels and plain text lines (the help menu's 'Version:' line).
 import { Menu as Ark } from '@ark-ui/react/menu';
-import { Portal } from '@ark-ui/react/portal';
 import type { ReactNode } from 'react';
 import { MENU_ITEM_MAX_WIDTH_PX } from '../domain/constants.ts';
 import type { MenuEntry } from './Menu.tsx';
@@ -12,13 +11,13 @@ export function ArkMenuButton({ label, trigger, entries, widthPx }: { label: str
       <Ark.Trigger className="menu-trigger" aria-label={label}>
         {trigger}
       </Ark.Trigger>
-      <Portal>
-        <Ark.Positioner>
-          <Ark.Content className="menu" style={widthPx ? { width: `${widthPx}px` } : undefined}>
-            {entries.map((e) => renderEntry(e))}
-          </Ark.Content>
-        </Ark.Positioner>
-      </Portal>
+      {/* In place, not in a portal on <body>: inside the navigation landmark, so an open menu's
+          content is in a landmark too (axe 'region'). */}
+      <Ark.Positioner>
+        <Ark.Content className="menu" style={widthPx ? { width: `${widthPx}px` } : undefined}>
+          {entries.map((e) => renderEntry(e))}
+        </Ark.Content>
+      </Ark.Positioner>
     </Ark.Root>
   );
 }

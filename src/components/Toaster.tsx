@@ -84,7 +84,6 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <li
       className={`toast toast-${toast.type}`}
-      role={toast.type === 'danger' || toast.type === 'warning' ? 'alert' : 'status'}
       tabIndex={0}
       data-type={toast.type}
       style={dx ? { transform: `translateX(${dx}px)`, opacity: Math.max(0.3, 1 - Math.abs(dx) / 200) } : undefined}
@@ -102,12 +101,15 @@ function ToastItem({ toast }: { toast: Toast }) {
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
     >
-      <svg className="toast-icon" role="img" aria-label={TYPE_LABEL[toast.type]()} viewBox="0 0 24 24" width="20" height="20">
-        <path d={ICONS[toast.type]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
-      <div className="toast-text">
-        <p className="toast-title">{toast.title}</p>
-        {toast.description !== undefined && <p className="toast-description">{toast.description}</p>}
+      {/* The live role sits inside the list item: a list item may not take it (axe aria-allowed-role). */}
+      <div className="toast-body" role={toast.type === 'danger' || toast.type === 'warning' ? 'alert' : 'status'}>
+        <svg className="toast-icon" role="img" aria-label={TYPE_LABEL[toast.type]()} viewBox="0 0 24 24" width="20" height="20">
+          <path d={ICONS[toast.type]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        <div className="toast-text">
+          <p className="toast-title">{toast.title}</p>
+          {toast.description !== undefined && <p className="toast-description">{toast.description}</p>}
+        </div>
       </div>
       <button type="button" className="icon-button" aria-label={m.app_toast_close()} onClick={() => dismissToast(toast.id)}>
         <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>

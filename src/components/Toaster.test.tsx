@@ -1,0 +1,39 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dismissToast, showToast, type ToastType } from '../lib/toast.ts';
+import { Toaster } from './Toaster.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Every ToastType: the compiler refuses this list if a type is added and not named here.
+const TYPES = ['success', 'info', 'warning', 'danger'] as const satisfies readonly ToastType[];
+const everyType: [ToastType] extends [(typeof TYPES)[number]] ? true : false = true;
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('toast icons', () => {
+  it('each toast type carries its own icon, named for the type and drawn differently', () => {
+    expect(everyType).toBe(true);
+    const el = document.createElement('div');
+    document.body.append(el);
+    act(() => createRoot(el).render(<Toaster />));
+    const ids: number[] = [];
+    act(() => {
+      for (const type of TYPES) ids.push(showToast({ type, title: `A ${type} toast` }));
+    });
+    const icons = TYPES.map((type) => {
+      const toast = [...document.querySelectorAll('.toast')].find((t) => t.textContent?.includes(`A ${type} toast`));
+      const icon = toast?.querySelector('svg[role="img"]');
+      return { name: icon?.getAttribute('aria-label'), shape: icon?.querySelector('path')?.getAttribute('d') };
+    });
+    expect(icons.map((i) => i.name)).toEqual(['Success', 'Information', 'Warning', 'Error']);
+    expect(new Set(icons.map((i) => i.shape)).size).toBe(TYPES.length);
+    // Errors and warnings interrupt (role alert); the others wait their turn (role status).
+    expect(TYPES.map((type) => document.querySelector(`.toast-${type} [role]:not(svg)`)?.getAttribute('role'))).toEqual(['status', 'status', 'alert', 'alert']);
+    act(() => ids.forEach((id) => dismissToast(id)));
+  });
+});
