@@ -1,6 +1,6 @@
 // Dialog behaviours of sections 2, 4 and 8, driven like a person would.
 import { expect, test } from '@playwright/test';
-import { logIn, openFirstClip } from './support.ts';
+import { logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
 
 test('danger-with-prompt: Delete enables only for DELETE typed exactly, and the text clears on close and open', async ({ page }) => {
   await logIn(page);
@@ -121,12 +121,7 @@ test('contact support: prefilled name and email, 6-row enquiry, validation, then
 test('contact support failure shows the danger toast "Could not send your enquiry"', async ({ page }) => {
   await logIn(page);
   await page.getByRole('list').getByRole('link').first().click();
-  await page.route('**/api/internal/custom-support', (route) => route.fulfill({ status: 500 }));
-  await page.getByRole('button', { name: 'Help' }).click();
-  await page.getByRole('menuitem', { name: 'Contact support' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Contact support' });
-  await dialog.getByLabel('Enquiry').fill('Hello');
-  await dialog.getByRole('button', { name: 'Send' }).click();
+  const dialog = await sendRefusedEnquiry(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Could not send your enquiry' })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Send' })).toBeEnabled();
 });

@@ -1,5 +1,5 @@
 // Page helpers that read like a person using the studio.
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const DEMO = { email: 'demo@example.com', password: 'castaway-demo' };
 
@@ -42,4 +42,29 @@ export async function apiGet<T>(page: Page, path: string, organizationId: string
   const res = await page.request.get(`/api${path}`, { headers: { 'x-organization-id': organizationId } });
   expect(res.status(), `${path} status`).toBe(200);
   return (await res.json()) as T;
+}
+
+/** The help menu of section 2, for every signed-in user. */
+export const HELP_MENU = ['Documentation', 'Contact support', 'Service status', 'About', 'Terms and policies', 'Version: 1.0.2625'];
+
+/** Opens a navigation menu, reads its items, group labels and text lines, and closes it. */
+export async function menuItems(page: Page, menu: string): Promise<string[]> {
+  await page.getByRole('button', { name: menu }).click();
+  const content = page.getByRole('menu');
+  await expect(content).toBeVisible();
+  const texts = (await content.locator('.menu-item, .menu-group-label, .menu-text').allTextContents()).map((t) => t.trim());
+  await page.keyboard.press('Escape');
+  await expect(content).toBeHidden();
+  return texts;
+}
+
+/** Sends a contact enquiry from the help menu that the server refuses (500); returns the dialog. */
+export async function sendRefusedEnquiry(page: Page): Promise<Locator> {
+  await page.route('**/api/internal/custom-support', (route) => route.fulfill({ status: 500 }));
+  await page.getByRole('button', { name: 'Help' }).click();
+  await page.getByRole('menuitem', { name: 'Contact support' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Contact support' });
+  await dialog.getByLabel('Enquiry').fill('Hello');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  return dialog;
 }

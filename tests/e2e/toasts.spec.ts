@@ -1,7 +1,7 @@
 // Toast timing of section 4 under Playwright's fake clock: 5000 ms by default, paused on hover
 // and on focus, F8 focuses, Escape closes, a swipe of 50px or more dismisses, 'Close' closes.
 import { expect, test, type Page } from '@playwright/test';
-import { logIn, openFirstClip } from './support.ts';
+import { logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
 
 let n = 0;
 async function raiseToast(page: Page) {
@@ -88,6 +88,21 @@ test('a swipe of 50px dismisses, a shorter one does not; Close closes', async ({
 });
 
 test('each toast type carries its own icon', async ({ page }) => {
-  const toast = await raiseToast(page);
-  await expect(toast.getByRole('img', { name: 'Success' })).toBeVisible();
+  // Success: Apply on the clip.
+  const success = await raiseToast(page);
+  const successIcon = success.getByRole('img', { name: 'Success' });
+  await expect(successIcon).toBeVisible();
+
+  // Error: a contact enquiry the server refuses.
+  await sendRefusedEnquiry(page);
+  const danger = page.locator('.toast').filter({ hasText: 'Could not send your enquiry' });
+  const dangerIcon = danger.getByRole('img', { name: 'Error' });
+  await expect(dangerIcon).toBeVisible();
+  await expect(danger.getByRole('img', { name: 'Success' })).toHaveCount(0);
+
+  // Not the same drawing in another colour: a different shape.
+  const shape = (icon: typeof successIcon) => icon.locator('path').getAttribute('d');
+  expect(await shape(dangerIcon)).not.toBe(await shape(successIcon));
+  // Information and Warning have no action that raises them in these screens: Toaster.test.tsx
+  // draws all four types.
 });
