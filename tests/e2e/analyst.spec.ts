@@ -3,9 +3,24 @@
 // saves InterfaceLanguage, reloads, and follows the user to another browser. One file, so its
 // tests run one after the other: the German test must not overlap the English one.
 import { expect, test } from '@playwright/test';
-import { logIn } from './support.ts';
+import { HELP_MENU, logIn, menuItems } from './support.ts';
 
 const ANALYST = 'analyst@example.com';
+
+test('analyst: analytics access alone shows Organization programs, no Switch organization, no Admin, with Account settings', async ({ page }) => {
+  await logIn(page, ANALYST);
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  const org = await menuItems(page, 'Organization');
+  // Section 6: analytics access is one of the rights that show Organization programs; without
+  // content access neither reports nor search; one organization, no admin, support or reseller.
+  expect(org).toContain('Organization programs');
+  for (const absent of ['Organization reports', 'Organization search', 'Organization users', 'Organization settings', 'Switch organization', 'Admin', 'Billing & features', 'Enterprises']) {
+    expect(org, absent).not.toContain(absent);
+  }
+  expect(await menuItems(page, 'Account')).toEqual(expect.arrayContaining(['Signed in as Ari Analyst', 'Account settings', 'Log out']));
+  expect(await menuItems(page, 'Help')).toEqual(HELP_MENU);
+});
 
 test('without content access a program says so and offers no New clip', async ({ page }) => {
   await logIn(page, ANALYST);

@@ -11,6 +11,23 @@ test('the en-XA pseudo-locale shows bracketed, accented text', async ({ page, co
   await expect(page.getByRole('button', { name: /^\[Ļóĝ íñ/ })).toBeVisible();
 });
 
+test('signed in, the organization home in en-XA shows the pseudo-localised strings', async ({ page, context }) => {
+  await logIn(page);
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'en-XA', url: test.info().project.use.baseURL! }]);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
+  // 'Manage audio', 'Main', 'Programs' and 'All changes saved', each bracketed, accented and longer.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^\[Ṁáñáĝé áúðíó .*\]$/);
+  const nav = page.getByRole('navigation', { name: /^\[Ṁáíñ .*\]$/ });
+  await expect(nav).toBeVisible();
+  await expect(page.getByRole('region', { name: /^\[Þŕóĝŕáɱš .*\]$/ }).getByRole('link').first()).toBeVisible();
+  await expect(nav.getByRole('status')).toHaveText(/^\[Áļļ çĥáñĝéš šáṽéð .*\]$/);
+  // Names that come from the data stay as they are.
+  await expect(page.getByRole('region', { name: /^\[Þŕóĝŕáɱš .*\]$/ })).toContainText('Morning Briefing');
+});
+
 test('browser translation shows the warning; Dismiss hides it for a month, then it comes back', async ({ page }) => {
   await logIn(page);
   const translate = () => page.evaluate(() => document.documentElement.classList.add('translated-ltr'));
