@@ -4,12 +4,12 @@
 // demo organization, so this spec runs a server of its own: the other specs' edits stay out of it.
 import { expect, test, type Page } from '@playwright/test';
 import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
-import { startOwnServer, type OwnServer } from './own-server.ts';
+import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 let server: OwnServer | null = null;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(OWN_SERVER_START_MS + 10_000);
   server = await startOwnServer('castaway-snapshot-');
 });
 test.afterAll(() => server?.stop());

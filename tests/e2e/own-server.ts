@@ -21,6 +21,10 @@ export function freePort(): Promise<number> {
 
 export type OwnServer = { baseURL: string; stop(): void };
 
+/** Seeding 2,000 clips takes ~40 s on an idle two-core machine and several times that when other
+ *  servers start beside it (the run's own, another spec's): callers give beforeAll this long. */
+export const OWN_SERVER_START_MS = 240_000;
+
 export async function startOwnServer(prefix: string): Promise<OwnServer> {
   const work = mkdtempSync(join(tmpdir(), prefix));
   const port = await freePort();
@@ -30,7 +34,7 @@ export async function startOwnServer(prefix: string): Promise<OwnServer> {
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], { env, stdio: 'ignore' });
   await expect
-    .poll(async () => (await fetch(`${baseURL}/api/internal/session`).catch(() => null))?.status ?? 0, { timeout: 110_000, intervals: [500] })
+    .poll(async () => (await fetch(`${baseURL}/api/internal/session`).catch(() => null))?.status ?? 0, { timeout: OWN_SERVER_START_MS, intervals: [500] })
     .toBe(200);
   return {
     baseURL,
