@@ -13,6 +13,7 @@ import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
 import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
+import { StoreOwnerGate } from '../features/sync/StoreOwnerGate.tsx';
 import { useUploadQueue } from '../features/uploads/useUploadQueue.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -48,6 +49,8 @@ export function SignedIn({ session }: { session: Session }) {
   );
   return (
     <>
+      {/* This user's local store only: another user's unsynced data is settled first. */}
+      <StoreOwnerGate user={session.User} frame={(content) => layout('narrow', content)}>
       <Switch>
         <Route path="/">{layout('narrow', <OrganizationsScreen />)}</Route>
         <Route path="/logout">{layout('narrow', <LogoutRoute />)}</Route>
@@ -63,6 +66,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
       </Switch>
+      </StoreOwnerGate>
       <DialogsWhenNeeded />
       <TranslationWarning />
       <UpdatePrompt />

@@ -2,7 +2,7 @@
 // pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
-import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type StoreOwner, type SyncStatus } from './db.ts';
+import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
 import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
@@ -33,34 +33,6 @@ export function readBatch(d: CastawayDb, max: number, organizationId?: string, u
       ? all
       : all.filter((m) => (organizationId === undefined || m.organizationId === undefined || m.organizationId === organizationId) && (userId === undefined || m.userId === undefined || m.userId === userId));
   return mine.limit(max).toArray();
-}
-
-export async function readOwner(d: CastawayDb): Promise<StoreOwner | null> {
-  const row = await d.syncState.get('owner');
-  return row?.key === 'owner' ? row.value : null;
-}
-
-/** Edits on this device that have not reached the server: queued, in conflict or refused. */
-export async function unsyncedCount(d: CastawayDb): Promise<number> {
-  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => (await d.outbox.count()) + (await d.conflicts.count()) + (await d.needsAttention.count()));
-}
-
-export type StoreClaim = { kind: 'mine' } | { kind: 'otherUser'; owner: StoreOwner; unsynced: number };
-
-/**
- * Makes `user` the owner of the local store when it has none (a new device, or after log-out),
- * or says whose data it holds. A store holding another user's data is never used for this one:
- * their queued edits would go out under this user's session and their rows would show here. The
- * caller (StoreOwnerGate) asks the user what to do; the engine pauses meanwhile.
- */
-export async function claimStore(d: CastawayDb, user: StoreOwner): Promise<StoreClaim> {
-  return d.transaction('rw', [d.syncState, d.outbox, d.conflicts, d.needsAttention], async () => {
-    const owner = await readOwner(d);
-    if (owner && owner.userId !== user.userId) return { kind: 'otherUser', owner, unsynced: await unsyncedCount(d) };
-    // Written only when it changes: every write wakes each tab's live queries on syncState.
-    if (!owner || owner.name !== user.name || owner.email !== user.email) await d.syncState.put({ key: 'owner', value: user });
-    return { kind: 'mine' };
-  });
 }
 
 /** Makes `organizationId` the one new edits are stamped with. */

@@ -1,5 +1,9 @@
 // The signed-in session (spec sections 3 and 4), fetched from GET /api/internal/session and kept
 // in localStorage so the studio opens offline with the last known user and organizations.
+//
+//   signed in ──the server answers 401 (a load, or the sync engine's status paused 'auth')──>
+//   logged out, `expired` (the login screen says so; this device's data and queued edits stay)
+//   ──login──> signed in (sync-runner.ts resumes the paused sync, the queued edits go out)
 import { useSyncExternalStore } from 'react';
 import { api, setXsrfToken } from './api.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
@@ -83,10 +87,22 @@ function readCache(): Session | null {
   }
 }
 
-let current: { session: Session; offline: boolean } | null = null;
+export type SessionState = {
+  session: Session;
+  offline: boolean;
+  /** Logged out because the server ended the session while the user was signed in (not by
+   * logging out): the login screen says so, and the local data and queued edits are kept. */
+  expired: boolean;
+};
+
+let current: SessionState | null = null;
+/** When the server last confirmed the session (ms); a sync status older than this says nothing
+ * about the current session. */
+let confirmedAt = 0;
 const listeners = new Set<() => void>();
-function set(session: Session, offline: boolean): void {
-  current = { session, offline };
+function set(session: Session, offline: boolean, expired = false): void {
+  current = { session, offline, expired };
+  if (!offline && session.Type !== 'loggedOut') confirmedAt = Date.now();
   if (!offline) {
     if (session.Type === 'loggedOut') localStorage.removeItem(CACHE_KEY);
     else localStorage.setItem(CACHE_KEY, JSON.stringify(session));
@@ -109,7 +125,11 @@ export async function loadSession(): Promise<void> {
     set(normaliseSession(raw, orgs), false);
     return;
   }
-  if (res.kind === 'status' && res.status === 401) return set(LOGGED_OUT, false);
+  if (res.kind === 'status' && res.status === 401) {
+    // Someone was signed in here (this tab, or the cached session of the last visit): expired.
+    const last = current?.session ?? readCache();
+    return set(LOGGED_OUT, false, (last !== null && last.Type !== 'loggedOut') || current?.expired === true);
+  }
   const cached = readCache();
   set(cached ?? LOGGED_OUT, true);
 }
@@ -123,14 +143,28 @@ export function clearSession(): void {
   set(LOGGED_OUT, false);
 }
 
-export function useSession(): { session: Session; offline: boolean } | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
+/** The server no longer accepts the session (the sync engine got a 401): show the login screen
+ * saying so, keeping this device's data. */
+export function expireSession(): void {
+  if (current?.session.Type === 'loggedOut') return;
+  set(LOGGED_OUT, false, true);
+}
+
+export function currentSessionState(): SessionState | null {
+  return current;
+}
+
+export function sessionConfirmedAt(): number {
+  return confirmedAt;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState | null {
+  return useSyncExternalStore(subscribeSession, () => current);
 }
 
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {

@@ -4,22 +4,23 @@
 import * as Comlink from 'comlink';
 import type { SyncWorkerApi } from '../../workers/sync/sync.worker.ts';
 import { storageEstimate } from '../db/writes.ts';
-import type { SyncStatus } from '../db/db.ts';
+import type { StoreOwner, SyncStatus } from '../db/db.ts';
 
 export type { SyncStatus };
 export { storageEstimate };
 
 export type SyncHandle = {
   flush(): Promise<void>;
-  /** Call after a successful login: sync paused by a 401 starts again with the kept outbox. */
-  resume(): Promise<void>;
+  /** Call after a successful login (as `user`): sync paused by a 401 starts again with the kept outbox. */
+  resume(user?: StoreOwner): Promise<void>;
   stop(): void;
 };
 
-export function startSync({ organizationId }: { organizationId: string }): SyncHandle {
+/** `user`: the signed-in user; the engine syncs only a local store this user owns (src/db/owner.ts). */
+export function startSync({ organizationId, user }: { organizationId: string; user?: StoreOwner }): SyncHandle {
   const worker = new Worker(new URL('../../workers/sync/sync.worker.ts', import.meta.url), { type: 'module', name: 'castaway-sync' });
   const api = Comlink.wrap<SyncWorkerApi>(worker);
-  void api.start(organizationId);
+  void api.start(organizationId, user);
   const onVisible = () => {
     if (document.visibilityState === 'visible') void api.flush();
   };
@@ -28,7 +29,7 @@ export function startSync({ organizationId }: { organizationId: string }): SyncH
   window.addEventListener('online', onOnline);
   return {
     flush: () => api.flush(),
-    resume: () => api.resume(),
+    resume: (user) => api.resume(user),
     stop() {
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('online', onOnline);

@@ -1,13 +1,74 @@
-// The one sync worker of this tab: started for the organization being viewed, restarted when the
-// user switches organization, stopped on log-out before the local data is cleared.
+// The one sync worker of this tab: started for the organization being viewed and the signed-in
+// user, restarted when the user switches organization, stopped on log-out before the local data
+// is cleared.
+//
+// It also connects the sync status to the session: a status paused 'auth' written after the
+// server last confirmed the session means the session expired (the worker got a 401), so the
+// app shows the login screen (session.ts expireSession; the outbox stays). After the login the
+// signed-in screens mount again and call ensureSync, which resumes the paused sync. A tab that
+// still shows the login screen when another tab's login has resumed the sync loads the session.
 import { startSync, type SyncHandle } from './sync-client.ts';
+import { currentSessionState, expireSession, loadSession, sessionConfirmedAt } from './session.ts';
+import { db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
 
-let running: { organizationId: string; handle: SyncHandle } | null = null;
+let running: { organizationId: string; userId: string | null; handle: SyncHandle } | null = null;
+/** Set when a 401 expired the session: the next ensureSync resumes the paused sync. */
+let resumeNeeded = false;
+let watching = false;
+let expiredAt = 0;
+
+function signedInUser(): StoreOwner | undefined {
+  const user = currentSessionState()?.session.User;
+  return user?.Id ? { userId: user.Id, name: user.Name, email: user.Email } : undefined;
+}
+
+/** What a status written by the sync worker means for the session of this tab. */
+export function onSyncStatus(status: SyncStatus): void {
+  const state = currentSessionState();
+  if (!state) return;
+  const at = status.updatedAt ?? 0;
+  if (status.paused === 'auth' && state.session.Type !== 'loggedOut' && at > sessionConfirmedAt()) {
+    resumeNeeded = true;
+    expiredAt = Date.now();
+    // A session known only from the cache (opened offline) is asked for: the answer is a 401.
+    if (state.offline) void loadSession();
+    else expireSession();
+  } else if (status.paused === null && state.expired && at > expiredAt && expiredAt > 0) {
+    // Another tab signed in and the sync runs again with its session: this tab is signed in too.
+    expiredAt = 0;
+    void loadSession();
+  }
+}
+
+function watchStatus(): void {
+  if (watching) return;
+  watching = true;
+  liveQuery(() => db.syncState.get('status')).subscribe({
+    next: (row) => {
+      if (row?.key === 'status') onSyncStatus(row.value);
+    },
+  });
+}
 
 export function ensureSync(organizationId: string): void {
-  if (running?.organizationId === organizationId) return;
+  watchStatus();
+  const user = signedInUser();
+  const userId = user?.userId ?? null;
+  if (running?.organizationId === organizationId && running.userId === userId) {
+    if (resumeNeeded) {
+      resumeNeeded = false;
+      void running.handle.resume(user);
+    }
+    return;
+  }
   running?.handle.stop();
-  running = { organizationId, handle: startSync({ organizationId }) };
+  running = { organizationId, userId, handle: startSync({ organizationId, ...(user ? { user } : {}) }) };
+  if (resumeNeeded || userId !== null) {
+    // The leader may be another tab's worker, paused or started for the user before: it resumes
+    // as this user (the store is theirs: StoreOwnerGate claimed it before these screens mounted).
+    resumeNeeded = false;
+    void running.handle.resume(user);
+  }
 }
 
 /** Pushes and pulls now (after a change made on the server, such as a snapshot restore); resolves when done. */

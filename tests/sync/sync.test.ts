@@ -2,7 +2,8 @@
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { claimStore, readStatus } from '../../src/db/sync-store.ts';
+import { readStatus } from '../../src/db/sync-store.ts';
+import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 

@@ -22,7 +22,6 @@ import type { CastawayDb, SyncStatus } from '../../src/db/db.ts';
 import {
   applyPullPage,
   applyPushResults,
-  claimStore,
   computeStatus,
   getClientId,
   getCursor,
@@ -34,6 +33,7 @@ import {
   writeStatus,
 } from '../../src/db/sync-store.ts';
 import type { StoreOwner } from '../../src/db/db.ts';
+import { claimStore } from '../../src/db/owner.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
@@ -113,7 +113,8 @@ async function forbiddenReason(res: TransportResponse): Promise<FieldError[] | n
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
-export function createSyncEngine(o: EngineOptions) {
+export function createSyncEngine(options: EngineOptions) {
+  const o = { ...options };
   const d = o.db;
   const base = o.baseUrl ?? '';
   const now = o.now ?? (() => Date.now());
@@ -309,8 +310,10 @@ export function createSyncEngine(o: EngineOptions) {
   return {
     flush,
     /** After a new login (or another user's data discarded): forget the paused state and send
-     * what waited. */
-    resume(): Promise<void> {
+     * what waited. `user`: who signed in (the tab that calls this has claimed the store for them;
+     * the leader may have been started by another tab for the user before). */
+    resume(user?: StoreOwner): Promise<void> {
+      if (user) o.user = user;
       paused = null;
       xsrf = null;
       return flush();

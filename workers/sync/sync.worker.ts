@@ -9,7 +9,7 @@
 //        └───────────── tab closed / stop() ◄──────────────┘ (lock released)
 import * as Comlink from 'comlink';
 import { liveQuery } from 'dexie';
-import { db } from '../../src/db/db.ts';
+import { db, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { POKE_EVENT } from '../../src/protocol/sync.ts';
 
@@ -18,19 +18,31 @@ const CHANNEL_NAME = 'castaway-sync';
 
 let engine: SyncEngine | null = null;
 let release: (() => void) | null = null;
+/** Resumes the leader's paused engine as `user` (after a login). */
+let resumeLeader: ((user?: StoreOwner) => Promise<void>) | null = null;
 let channel: BroadcastChannel | null = null;
 
-function startLeader(organizationId: string): Promise<void> {
+function startLeader(organizationId: string, user: StoreOwner | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     const e = createSyncEngine({
       db,
       organizationId,
+      ...(user ? { user } : {}),
       transport: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
     });
     engine = e;
-    const events = new EventSource('/api/sync/events', { withCredentials: true });
-    events.addEventListener(POKE_EVENT, () => void e.nudge());
-    events.addEventListener('open', () => void e.nudge());
+    const listen = () => {
+      const source = new EventSource('/api/sync/events', { withCredentials: true });
+      source.addEventListener(POKE_EVENT, () => void e.nudge());
+      source.addEventListener('open', () => void e.nudge());
+      return source;
+    };
+    let events = listen();
+    resumeLeader = (user) => {
+      // A stream refused with 401 while the session was gone is closed for good: open it again.
+      if (events.readyState === EventSource.CLOSED) events = listen();
+      return e.resume(user);
+    };
     // A new outbox entry from any tab: flush (Dexie's liveQuery sees other tabs' writes too).
     const outbox = liveQuery(() => db.outbox.count()).subscribe({
       next: (count) => {
@@ -46,6 +58,7 @@ function startLeader(organizationId: string): Promise<void> {
       outbox.unsubscribe();
       self.removeEventListener('online', onOnline);
       engine = null;
+      resumeLeader = null;
       release = null;
       resolve();
     };
@@ -53,25 +66,25 @@ function startLeader(organizationId: string): Promise<void> {
 }
 
 const api = {
-  /** Joins the election; resolves at once (leadership may come later). */
-  start(organizationId: string): void {
+  /** Joins the election for the signed-in user; resolves at once (leadership may come later). */
+  start(organizationId: string, user?: StoreOwner): void {
     channel = new BroadcastChannel(CHANNEL_NAME);
-    channel.onmessage = (ev: MessageEvent<{ type: string }>) => {
+    channel.onmessage = (ev: MessageEvent<{ type: string; user?: StoreOwner }>) => {
       if (!engine) return;
       if (ev.data.type === 'flush') void engine.nudge();
-      if (ev.data.type === 'resume') void engine.resume();
+      if (ev.data.type === 'resume') void resumeLeader?.(ev.data.user);
     };
-    void navigator.locks.request(LOCK_NAME, () => startLeader(organizationId));
+    void navigator.locks.request(LOCK_NAME, () => startLeader(organizationId, user));
   },
   /** Flushes now: here when this tab leads, else through the leader. */
   async flush(): Promise<void> {
     if (engine) return engine.nudge();
     channel?.postMessage({ type: 'flush' });
   },
-  /** After signing in again: the paused sync resumes with the kept outbox. */
-  async resume(): Promise<void> {
-    if (engine) return engine.resume();
-    channel?.postMessage({ type: 'resume' });
+  /** After signing in again (as `user`): the paused sync resumes with the kept outbox. */
+  async resume(user?: StoreOwner): Promise<void> {
+    if (resumeLeader) return resumeLeader(user);
+    channel?.postMessage({ type: 'resume', user });
   },
   isLeader: () => engine !== null,
   stop(): void {

@@ -1,9 +1,9 @@
 // Login (sections 2 and 7): hero image, heading and tagline; fields 'Email' and 'Password'; 'Log in'.
 // GET /api/internal/session/xsrf first, then POST /api/internal/session/login with x-xsrf-token.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { api, setXsrfToken } from '../../lib/api.ts';
-import { currentSession, loadSession } from '../../lib/session.ts';
+import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { LogoMark } from '../../app/Logo.tsx';
@@ -46,6 +46,7 @@ export function LoginScreen() {
         </div>
         <h1>{m.app_login_heading()}</h1>
         <p className="tagline">{m.app_tagline()}</p>
+        <SessionExpiredNotice />
         <form
           className="login-form"
           onSubmit={(e) => {
@@ -72,5 +73,30 @@ export function LoginScreen() {
         </form>
       </div>
     </div>
+  );
+}
+
+/** After the server ended the session (a 401 to the sync or at start): says so, and that the
+ * edits waiting on this device are kept and go out after the login. */
+function SessionExpiredNotice() {
+  const expired = useSession()?.expired === true;
+  const [pending, setPending] = useState<number | null>(null);
+  useEffect(() => {
+    if (!expired) return;
+    let live = true;
+    // The local store loads only here: the login screen stays light otherwise.
+    void import('../../db/db.ts').then(async ({ db }) => {
+      const count = await db.outbox.count();
+      if (live) setPending(count);
+    });
+    return () => {
+      live = false;
+    };
+  }, [expired]);
+  if (!expired || pending === null) return null;
+  return (
+    <p role="status" className="alert alert-warning">
+      {pending === 0 ? m.sync_session_expired() : pending === 1 ? m.sync_session_expired_kept_one() : m.sync_session_expired_kept({ count: pending })}
+    </p>
   );
 }

@@ -1,0 +1,34 @@
+// Whose data the local store holds. One browser profile can be used by several people (a shared
+// studio computer): a session that expires with edits queued, then someone else signing in, must
+// not send the first user's edits under the second user's session nor show either one the
+// other's rows. The owner is set when a user's sync first runs on this device and cleared with
+// everything else on log-out (reset.ts).
+import type { CastawayDb, StoreOwner } from './db.ts';
+
+export async function readOwner(d: CastawayDb): Promise<StoreOwner | null> {
+  const row = await d.syncState.get('owner');
+  return row?.key === 'owner' ? row.value : null;
+}
+
+/** Edits on this device that have not reached the server: queued, in conflict or refused. */
+export async function unsyncedCount(d: CastawayDb): Promise<number> {
+  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => (await d.outbox.count()) + (await d.conflicts.count()) + (await d.needsAttention.count()));
+}
+
+export type StoreClaim = { kind: 'mine' } | { kind: 'otherUser'; owner: StoreOwner; unsynced: number };
+
+/**
+ * Makes `user` the owner of the local store when it has none (a new device, or after log-out),
+ * or says whose data it holds. A store holding another user's data is never used for this one:
+ * their queued edits would go out under this user's session and their rows would show here. The
+ * caller (StoreOwnerGate) asks the user what to do; the engine pauses meanwhile.
+ */
+export async function claimStore(d: CastawayDb, user: StoreOwner): Promise<StoreClaim> {
+  return d.transaction('rw', [d.syncState, d.outbox, d.conflicts, d.needsAttention], async () => {
+    const owner = await readOwner(d);
+    if (owner && owner.userId !== user.userId) return { kind: 'otherUser', owner, unsynced: await unsyncedCount(d) };
+    // Written only when it changes: every write wakes each tab's live queries on syncState.
+    if (!owner || owner.name !== user.name || owner.email !== user.email) await d.syncState.put({ key: 'owner', value: user });
+    return { kind: 'mine' };
+  });
+}

@@ -1,0 +1,95 @@
+// The signed-in screens open only on a local store that is this user's (src/db/owner.ts). When
+// another user's data is on the device (their session expired, then someone else signed in):
+// with no unsynced edits of theirs it is only a copy of the server and is cleared at once; with
+// some, the user is told whose and how many, and chooses to discard them or to log in as that
+// user, who can then send them. The two users' rows are never shown together.
+//
+//   checking ──store has no owner, or this user──> children (the store is claimed for this user)
+//      └──another user's──┬─ nothing unsynced ──clear──> children
+//                         └─ N unsynced ──> warning: [Log in as them] [Discard their N changes]
+import { useEffect, useState, type ReactNode } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { db, type StoreOwner } from '../../db/db.ts';
+import { claimStore, type StoreClaim } from '../../db/owner.ts';
+import { resetLocalData } from '../../db/reset.ts';
+import { api } from '../../lib/api.ts';
+import { clearSession, type SessionUser } from '../../lib/session.ts';
+import { stopSync } from '../../lib/sync-runner.ts';
+
+type GateState = { kind: 'checking' } | StoreClaim;
+
+async function claimFor(user: StoreOwner): Promise<StoreClaim> {
+  const claim = await claimStore(db, user);
+  if (claim.kind === 'otherUser' && claim.unsynced === 0) {
+    // Nothing of theirs to lose: their rows are a copy of the server's, cleared for this user.
+    stopSync();
+    await resetLocalData();
+    return claimStore(db, user);
+  }
+  return claim;
+}
+
+export function StoreOwnerGate({ user, frame, children }: { user: SessionUser | null; frame: (content: ReactNode) => ReactNode; children: ReactNode }) {
+  const owner: StoreOwner | null = user?.Id ? { userId: user.Id, name: user.Name, email: user.Email } : null;
+  const [state, setState] = useState<GateState>({ kind: 'checking' });
+  const key = owner ? `${owner.userId}\n${owner.name}\n${owner.email}` : '';
+  useEffect(() => {
+    if (!key) return;
+    const [userId = '', name = '', email = ''] = key.split('\n');
+    let live = true;
+    setState({ kind: 'checking' });
+    void claimFor({ userId, name, email }).then((claim) => {
+      if (live) setState(claim);
+    });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  if (!owner || state.kind === 'mine') return <>{children}</>;
+  if (state.kind === 'checking') return frame(<p className="muted">{m.app_loading()}</p>);
+  return frame(<OtherUserData claim={state} onDiscarded={(claim) => setState(claim)} user={owner} />);
+}
+
+function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim, { kind: 'otherUser' }>; user: StoreOwner; onDiscarded: (claim: StoreClaim) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const { owner, unsynced } = claim;
+  const name = owner.name || owner.email;
+  const discard = async () => {
+    setBusy(true);
+    stopSync();
+    await resetLocalData();
+    onDiscarded(await claimStore(db, user));
+  };
+  const logInAsOwner = async () => {
+    setBusy(true);
+    setFailed(false);
+    // This user's session ends; the device keeps the other user's data for them to send.
+    const res = await api('POST', '/internal/session/logout');
+    if (res.kind !== 'ok') {
+      setBusy(false);
+      setFailed(true);
+      return;
+    }
+    clearSession();
+  };
+  return (
+    <section className="card" aria-labelledby="other-user-title">
+      <h1 id="other-user-title">{m.sync_other_user_title()}</h1>
+      <p className="alert alert-warning">{unsynced === 1 ? m.sync_other_user_text_one({ name, email: owner.email }) : m.sync_other_user_text({ name, email: owner.email, count: unsynced })}</p>
+      {failed && (
+        <p role="alert" className="alert alert-danger">
+          {m.app_logout_failed()}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button" disabled={busy} onClick={() => void discard()}>
+          {unsynced === 1 ? m.sync_other_user_discard_one() : m.sync_other_user_discard({ count: unsynced })}
+        </button>
+        <button type="button" className="button primary" disabled={busy} onClick={() => void logInAsOwner()}>
+          {m.sync_other_user_login({ name })}
+        </button>
+      </div>
+    </section>
+  );
+}
