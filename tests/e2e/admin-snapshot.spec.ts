@@ -2,6 +2,7 @@
 // organization from snapshot' in the organization menu, their confirm texts and toasts, and a
 // restore that brings the clip screen back to the snapshot's Title. A restore rewrites the whole
 // demo organization, so this spec runs a server of its own: the other specs' edits stay out of it.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
@@ -50,6 +51,12 @@ test('save a snapshot, change the clip, restore: the clip screen shows the Title
   await chooseFromOrganizationMenu(page, 'Restore organization from snapshot');
   const restore = page.getByRole('alertdialog', { name: 'Restore organization from snapshot' });
   await expect(restore).toContainText('Are you sure you want to restore a snapshot? It will overwrite the metadata of this organization.');
+  // The open dialog at desktop and at phone size: zero axe violations.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${viewport.width} px`).toEqual([]);
+  }
   await restore.getByRole('button', { name: 'Restore snapshot' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Restored snapshot' })).toBeVisible({ timeout: 20_000 });
   await expect(restore).toBeHidden();
