@@ -11,8 +11,8 @@
 //      applied or merged (the row revision its result points to has the edited values: Tags of a
 //      merge with the user's additions and without their removals), a conflict the user was
 //      shown, or a needs-attention item; nothing is left in any outbox. Zero silently lost.
-// The server keeps only a row's last 50 revisions, so the simulation copies each revision as it
-// is written (row_revisions by Version) to look up the ones results point to at the end.
+// The server keeps only a row's last 50 revisions, so the simulation copies the revisions each
+// push writes (row_revisions by Version) to look up the ones results point to at the end.
 // All randomness comes from the seed: a failing seed replays exactly (`npm run sim -- --seed N`).
 import { randomUUID } from 'node:crypto';
 import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, setPermissions, type Client, type Server } from './harness.ts';
@@ -105,7 +105,13 @@ const count = (s: Sim, k: string) => (s.faults[k] = (s.faults[k] ?? 0) + 1);
 function faultyTransport(s: Sim, index: number): Transport {
   return async (url, init) => {
     const c = s.clients[index]!;
-    const send = appTransport(s.server, () => c.cookie);
+    const deliver = appTransport(s.server, () => c.cookie);
+    // After each push the revisions it wrote are copied, before a later push can prune them.
+    const send: Transport = async (u, i) => {
+      const res = await deliver(u, i);
+      if (u.startsWith('/api/sync/push')) await keepRevisions(s);
+      return res;
+    };
     if (!s.faultsOn) return send(url, init);
     const isPush = url.startsWith('/api/sync/push');
     const roll = s.r.next();
@@ -157,6 +163,7 @@ async function restartMidBatch(s: Sim, c: Client, url: string, init: Parameters<
     const extra: Record<string, string> = next.baseModifiedAtUtc ? { 'if-match': `"${next.baseModifiedAtUtc}"` } : {};
     await api(s.server, c.cookie, next.method, next.path, next.body ?? undefined, extra);
   }
+  await keepRevisions(s);
   await s.server.restart();
 }
 
@@ -174,6 +181,7 @@ async function deliverLate(s: Sim): Promise<void> {
   while (s.late.length > 0 && s.r.chance(0.5)) {
     const item = s.late.splice(s.r.int(s.late.length), 1)[0]!;
     await s.server.app.request(item.url, { method: item.init.method, headers: { ...item.init.headers, cookie: item.cookie }, ...(item.init.body ? { body: item.init.body } : {}) });
+    await keepRevisions(s);
   }
 }
 
@@ -397,10 +405,7 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
   for (const c of s.clients) await c.engine.flush();
 
   s.faultsOn = true;
-  for (let op = 0; op < o.ops; op++) {
-    await randomOp(s);
-    await keepRevisions(s);
-  }
+  for (let op = 0; op < o.ops; op++) await randomOp(s);
   s.faultsOn = false;
 
   // Quiesce: late requests arrive, every client flushes, conflicts are all shown and answered.
@@ -412,7 +417,6 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
         /* answer every conflict */
       }
       await c.engine.flush();
-      await keepRevisions(s);
     }
     const busy = await Promise.all(s.clients.map(async (c) => (await c.db.outbox.count()) + (await c.db.conflicts.count())));
     if (busy.every((b) => b === 0)) break;
