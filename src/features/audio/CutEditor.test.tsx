@@ -136,6 +136,78 @@ describe('CutEditor', () => {
   });
 });
 
+describe('CutEditor by pointer (mouse and touch)', () => {
+  // The whole 600 s across 600 px: one pixel is one second. happy-dom lays nothing out, so the
+  // slider is given the box a browser would give it.
+  function editor() {
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} />);
+    const slider = el.querySelector('[role="slider"]') as HTMLElement;
+    slider.getBoundingClientRect = () => ({ left: 0, top: 0, right: 600, bottom: 120, width: 600, height: 120, x: 0, y: 0, toJSON: () => ({}) });
+    return { el, slider };
+  }
+  const pointer = (target: Element, type: string, x: number, y: number, pointerType = 'mouse') => act(() => {
+    target.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, pointerId: 1, pointerType, button: 0, bubbles: true, cancelable: true }));
+  });
+  const drag = (slider: Element, from: number, to: number, y: number, pointerType = 'mouse') => {
+    pointer(slider, 'pointerdown', from, y, pointerType);
+    for (const x of [from + 10, (from + to) / 2, to]) pointer(slider, 'pointermove', x, y, pointerType);
+    pointer(slider, 'pointerup', to, y, pointerType);
+  };
+
+  it('a mouse drag selects what it crossed, and Remove selection removes it', () => {
+    const { el, slider } = editor();
+    drag(slider, 120, 180, 20);
+    expect(el.textContent).toContain('Selection 2:00 to 3:00');
+    expect((el.querySelector('input:not([type])') as HTMLInputElement).value).toBe('00:02:00');
+    // The playhead did not move: a drag is not a tap.
+    expect(slider.getAttribute('aria-valuenow')).toBe('0');
+    click(button(el, 'Remove selection'));
+    expect(el.textContent).toContain('Kept 9:00 in 2 parts');
+    // Right to left selects the same way round.
+    drag(slider, 400, 300, 20);
+    expect(el.textContent).toContain('Selection 5:00 to 6:40');
+  });
+
+  it('a tap seeks and leaves the selection alone', () => {
+    const { el, slider } = editor();
+    drag(slider, 120, 180, 20);
+    pointer(slider, 'pointerdown', 90, 20);
+    pointer(slider, 'pointerup', 91, 20);
+    expect(slider.getAttribute('aria-valuetext')).toBe('1:30 of 10:00');
+    expect(el.textContent).toContain('Selection 2:00 to 3:00');
+  });
+
+  it('a finger selects on the lower half; on the upper half it scrolls (the browser cancels the pointer) or taps', () => {
+    const { el, slider } = editor();
+    drag(slider, 60, 90, 100, 'touch');
+    expect(el.textContent).toContain('Selection 1:00 to 1:30');
+    // Upper half: moving does not select; a pan ends in pointercancel, a tap seeks.
+    pointer(slider, 'pointerdown', 300, 20, 'touch');
+    pointer(slider, 'pointermove', 350, 20, 'touch');
+    pointer(slider, 'pointercancel', 350, 20, 'touch');
+    expect(el.textContent).toContain('Selection 1:00 to 1:30');
+    expect(slider.getAttribute('aria-valuenow')).toBe('0');
+    pointer(slider, 'pointerdown', 300, 20, 'touch');
+    pointer(slider, 'pointerup', 300, 20, 'touch');
+    expect(slider.getAttribute('aria-valuenow')).toBe('300');
+    expect(getComputedStyle(slider).touchAction).toBe('pan-x pan-y');
+    expect((el.querySelector('.waveform-select-band') as HTMLElement).style.touchAction).toBe('none');
+  });
+
+  it('Mark start and Mark end set the selection at the playhead, without a key', () => {
+    const { el, slider } = editor();
+    pointer(slider, 'pointerdown', 30, 20, 'touch');
+    pointer(slider, 'pointerup', 30, 20, 'touch');
+    click(button(el, 'Mark start'));
+    pointer(slider, 'pointerdown', 75, 20, 'touch');
+    pointer(slider, 'pointerup', 75, 20, 'touch');
+    click(button(el, 'Mark end'));
+    expect(el.textContent).toContain('Selection 0:30 to 1:15');
+    click(button(el, 'Keep selection only'));
+    expect(el.textContent).toContain('Kept 0:45 in 1 part');
+  });
+});
+
 describe('the kept summary in each language', () => {
   it('uses the language\'s own singular and plural, not "part(s)"', () => {
     const one = { duration: '0:12', count: 1 };

@@ -118,13 +118,15 @@ export function CutEditor(props: CutEditorProps) {
     if (listening) plain.current?.seek(t);
   };
 
-  const mark = (which: 'start' | 'end', t: number) => {
-    const next = which === 'start' ? { start: t, end: Math.max(t, selection?.end ?? durationSeconds) } : { start: Math.min(t, selection?.start ?? 0), end: t };
+  /** The selection, from the keyboard (I / O), the Mark buttons or a drag on the waveform. */
+  const select = (next: Region) => {
     setSelection(next);
     setStartText(formatTimeEntry(next.start));
     setEndText(formatTimeEntry(next.end));
     setEntryError(null);
   };
+  const mark = (which: 'start' | 'end', t: number) =>
+    select(which === 'start' ? { start: t, end: Math.max(t, selection?.end ?? durationSeconds) } : { start: Math.min(t, selection?.start ?? 0), end: t });
 
   const applyEntry = () => {
     const e1 = validateTimeEntry(startText, { required: true });
@@ -205,13 +207,18 @@ export function CutEditor(props: CutEditorProps) {
         kept={present.kept}
         selection={selection}
         onMark={mark}
+        onSelect={select}
+        following={listening || playing}
         {...(props.width !== undefined ? { width: props.width } : {})}
       />
       <p>{m.media_cut_mark_hint()}</p>
+      <p>{m.media_cut_drag_hint()}</p>
       <div role="toolbar" aria-label={m.media_cut_editor_label()}>
         {createPlainPlayer && (
           <button type="button" onClick={() => void togglePlain()}>{listening ? m.media_pause() : m.media_play()}</button>
         )}
+        <button type="button" onClick={() => mark('start', position)}>{m.media_cut_mark_start()}</button>
+        <button type="button" onClick={() => mark('end', position)}>{m.media_cut_mark_end()}</button>
         <button type="button" onClick={() => dispatch({ type: 'trimStart', at: position })}>{m.media_cut_trim_start()}</button>
         <button type="button" onClick={() => dispatch({ type: 'trimEnd', at: position })}>{m.media_cut_trim_end()}</button>
         <button type="button" disabled={!selection} onClick={() => selection && dispatch({ type: 'remove', start: selection.start, end: selection.end })}>{m.media_cut_remove()}</button>
