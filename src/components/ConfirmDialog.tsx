@@ -12,6 +12,7 @@ import { canSubmitConfirmation, CONFIRMATION_CLOSED, confirmationDialog, type Co
 import { domainMessage } from '../domain/messages.ts';
 import { m } from '../paraglide/messages.js';
 import { showToast } from '../lib/toast.ts';
+import { withLoading } from '../lib/loading.ts';
 import { Dialog } from './Dialog.tsx';
 
 export type ConfirmDialogProps = {
@@ -62,7 +63,7 @@ export function ConfirmDialog({ open, onClose, title, description, actionLabel, 
     const submitting = run({ type: 'submit' });
     if (submitting.phase !== 'submitting') return;
     try {
-      await onConfirm();
+      await withLoading(Promise.resolve(onConfirm())); // a submission: the loading bar shows while it waits
       run({ type: 'succeeded' }, submitting);
     } catch {
       run({ type: 'failed' }, submitting);

@@ -132,3 +132,33 @@ test('/logout?redirectUrl= goes, once logged out, to that place on this site and
     await logIn(page);
   }
 });
+
+// A form submission shows the loading bar (section 2) while it waits: the log-out's POST is held
+// back here (the service worker is blocked so page.route sees the request).
+test.describe('while the log-out is being submitted', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('the loading bar shows, and goes once the session has ended', async ({ page }) => {
+    await logIn(page);
+    // The modal dialog hides the rest of the page from assistive technology, the bar included;
+    // on screen it shows above the dialog's backdrop.
+    const bar = page.getByRole('progressbar', { name: 'Loading…', includeHidden: true });
+    await expect(bar).toHaveCount(0);
+    // Once the first sync has settled: a log-out in the middle of it waits for the sync worker's
+    // writes before it can clear the store, and this test is about the bar, not that wait.
+    await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/logout?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const dialog = await openLogout(page);
+    await dialog.getByRole('button', { name: 'Log out' }).click();
+    await expect(bar).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    release();
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await expect(bar).toHaveCount(0);
+  });
+});

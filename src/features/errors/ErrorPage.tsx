@@ -7,6 +7,7 @@ import { grantAccessOutcome } from '../../domain/dialogs.ts';
 import { domainMessage } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { api } from '../../lib/api.ts';
+import { withLoading } from '../../lib/loading.ts';
 import { useSession } from '../../lib/session.ts';
 
 export type NotFoundKind = 'organization' | 'clip' | 'enterprise' | 'enterpriseOrganization' | 'program' | 'playlist' | 'network' | 'recording' | 'memo';
@@ -76,7 +77,7 @@ function GrantAccessButton({ organizationId }: { organizationId: string }) {
   const grant = async () => {
     setBusy(true);
     setAlert(null);
-    const res = await api('POST', '/admin/users/me/organizations', { body: { OrganizationId: organizationId } });
+    const res = await withLoading(api('POST', '/admin/users/me/organizations', { body: { OrganizationId: organizationId } }));
     setBusy(false);
     const outcome = grantAccessOutcome(res);
     if (outcome.action === 'reload') location.reload();

@@ -6,6 +6,7 @@ import { validateTitle } from '../../domain/validators.ts';
 import { formatFormError } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { createClip } from '../../db/writes.ts';
+import { withLoading } from '../../lib/loading.ts';
 import { Dialog, useDialogVeto } from '../../components/Dialog.tsx';
 import { Field } from '../../components/Field.tsx';
 
@@ -44,7 +45,7 @@ function NewClipForm({ formId, programId, onCreated }: { formId: string; program
         setError(problem ? formatFormError(problem) : null);
         if (problem || busy) return;
         setBusy(true);
-        void createClip(programId, { Title: title.trim() }).then(onCreated, () => {
+        void withLoading(createClip(programId, { Title: title.trim() })).then(onCreated, () => {
           setBusy(false);
           setError(m.app_new_clip_failed());
         });

@@ -136,7 +136,7 @@ function Annotations({ recordingId, lengthSeconds }: { recordingId: string; leng
     if (!text.trim()) e.text = formatFormError({ type: 'required' });
     setErrors(e);
     if (e.time || e.text || offset === null) return;
-    await addAnnotation(recordingId, { OffsetSeconds: offset, Text: text.trim(), DurationSeconds: null });
+    await withLoading(addAnnotation(recordingId, { OffsetSeconds: offset, Text: text.trim(), DurationSeconds: null }));
     setTime('');
     setText('');
   };

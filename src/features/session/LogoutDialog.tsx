@@ -11,7 +11,6 @@ import { db, useLiveQuery } from '../../db/db.ts';
 import { resetLocalData } from '../../db/reset.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { navigate } from '../../lib/router.ts';
-import { withLoading } from '../../lib/loading.ts';
 import { sameOriginPath } from '../../domain/redirect.ts';
 
 export async function logOut(): Promise<void> {
@@ -53,7 +52,7 @@ export function LogoutDialog({ open, onClose, redirectUrl = null }: { open: bool
         </>
       }
       actionLabel={m.app_menu_log_out()}
-      onConfirm={() => withLoading(logOut())}
+      onConfirm={logOut}
       failureDescription={m.app_logout_failed()}
       onDone={() => navigate(afterLogoutPath(redirectUrl, location.origin), { replace: true })}
     />
