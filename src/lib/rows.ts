@@ -11,6 +11,12 @@ export const live = <T extends { Deleted: boolean }>(rows: T[]) => rows.filter((
 
 type SyncedTable = 'programs' | 'playlists' | 'clips' | 'recordings' | 'networks';
 
+/** Whether the local store has synced at least once: only then does a row's absence mean it is gone. */
+export async function hasSynced(): Promise<boolean> {
+  const status = await db.syncState.get('status');
+  return status?.key === 'status' && (status.value as SyncStatus).lastSyncedAt !== null;
+}
+
 /**
  * One local row by id. `missing` only once the local store has synced at least once (before the
  * first pull an empty store says nothing about the server), otherwise `loading`.
@@ -18,9 +24,7 @@ type SyncedTable = 'programs' | 'playlists' | 'clips' | 'recordings' | 'networks
 export function useRow(table: SyncedTable, id: string): { state: 'loading' } | { state: 'missing' } | { state: 'ok'; row: LocalRow } {
   const result = useLiveQuery(async () => {
     const row = await db[table].get(id);
-    const status = await db.syncState.get('status');
-    const synced = status?.key === 'status' && (status.value as SyncStatus).lastSyncedAt !== null;
-    return { row: row && !row['Deleted'] ? row : undefined, synced };
+    return { row: row && !row['Deleted'] ? row : undefined, synced: await hasSynced() };
   }, [table, id]);
   if (!result) return { state: 'loading' };
   if (result.row) return { state: 'ok', row: result.row };

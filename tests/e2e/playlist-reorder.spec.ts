@@ -95,3 +95,27 @@ test.describe('on a phone', () => {
     await expectSaved(page, ids, expected);
   });
 });
+
+test('a clip deleted after it was added leaves the playlist, and the rest still reorder (the order sent names live clips only)', async ({ page }) => {
+  const ids = await openPlaylist(page, 'Business Hour');
+  const before = await shownOrder(page);
+  expect(before.length).toBeGreaterThanOrEqual(3);
+  const playlistUrl = page.url();
+  await page.locator('.reorder-title').nth(1).click();
+  await page.getByRole('button', { name: 'Delete clip' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete this clip?' });
+  await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+
+  await page.goto(playlistUrl);
+  const left = [before[0]!, ...before.slice(2)];
+  await expect.poll(() => shownOrder(page)).toEqual(left);
+  await expect(page.getByRole('button', { name: /^Move [0-9a-f]{8}-/ })).toHaveCount(0);
+
+  await handle(page, 0).focus();
+  await page.keyboard.press('ArrowDown');
+  const expected = [left[1]!, left[0]!, ...left.slice(2)];
+  await expect.poll(() => shownOrder(page)).toEqual(expected);
+  await expectSaved(page, ids, expected);
+});

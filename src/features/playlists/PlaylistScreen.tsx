@@ -7,7 +7,7 @@ import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery, type LocalRow } from '../../db/db.ts';
 import { setPlaylistClips } from '../../db/writes.ts';
-import { asClip, asPlaylist, useRow } from '../../lib/rows.ts';
+import { asClip, asPlaylist, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
 import { Link } from '../../lib/router.ts';
 import { useIdParams } from '../../app/params.ts';
@@ -33,18 +33,25 @@ export function PlaylistScreen() {
   const storedKey = stored.join(',');
   const ids = dropped && dropped.from === storedKey ? dropped.order : stored;
   useEffect(() => setDropped(null), [storedKey]);
-  const clips = useLiveQuery(async () => {
-    const rows = await db.clips.bulkGet(ids);
+  const local = useLiveQuery(async () => {
+    const rows = await db.clips.bulkGet(stored);
     const byId = new Map(rows.filter((r): r is LocalRow => r !== undefined && !r['Deleted']).map((r) => [r.Id as string, asClip(r)]));
-    return byId;
-  }, [ids.join(',')]);
+    return { byId, synced: await hasSynced() };
+  }, [storedKey]);
+  const clips = local?.byId;
+  // A clip deleted after it was added stays in the playlist's ClipIds until the next reorder (the
+  // server's list of the playlist's clips leaves it out, and refuses an order that names it): once
+  // the store has synced, a clip it does not hold is not shown. Before that, a clip not yet pulled
+  // shows as its id.
+  const shown = local?.synced ? ids.filter((id) => local.byId.has(id)) : ids;
   const [announce, setAnnounce] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
 
   const move = async (from: number, to: number, focus: boolean) => {
-    if (to < 0 || to >= ids.length || from === to) return;
-    const next = moveItem(ids, from, to);
-    const clip = clips?.get(ids[from] ?? '');
+    if (to < 0 || to >= shown.length || from === to) return;
+    // The server keeps a playlist to live clips: the order sent is the one shown.
+    const next = moveItem(shown, from, to);
+    const clip = clips?.get(shown[from] ?? '');
     setDropped({ from: storedKey, order: next });
     try {
       await setPlaylistClips(playlistId, next);
@@ -52,8 +59,8 @@ export function PlaylistScreen() {
       setDropped(null);
       throw error;
     }
-    setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: ids.length }));
-    if (focus) requestAnimationFrame(() => document.getElementById(`handle-${ids[from]}`)?.focus());
+    setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: shown.length }));
+    if (focus) requestAnimationFrame(() => document.getElementById(`handle-${shown[from]}`)?.focus());
   };
   const { view, handleProps } = usePointerReorder(listRef, (from, to) => void move(from, to, false));
 
@@ -69,11 +76,11 @@ export function PlaylistScreen() {
       <section className="card" aria-labelledby="playlist-clips">
         <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
         <p className="muted" id="reorder-hint">{m.app_playlist_reorder_hint()}</p>
-        {ids.length === 0 ? (
+        {shown.length === 0 ? (
           <p className="empty">{m.app_playlist_empty()}</p>
         ) : (
           <ol className={`reorder-list${view ? ' reordering' : ''}`} ref={listRef}>
-            {ids.map((id, index) => {
+            {shown.map((id, index) => {
               const clip: Clip | undefined = clips?.get(id);
               const label = clip ? clipLabel(clip) : id;
               const handle = handleProps(index);
@@ -94,7 +101,7 @@ export function PlaylistScreen() {
                     onLostPointerCapture={handle.onLostPointerCapture}
                     onKeyDown={(e) => {
                       if (handle.cancelOnEscape(e)) return;
-                      const to = e.key === 'ArrowUp' ? index - 1 : e.key === 'ArrowDown' ? index + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : null;
+                      const to = e.key === 'ArrowUp' ? index - 1 : e.key === 'ArrowDown' ? index + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? shown.length - 1 : null;
                       if (to === null) return;
                       e.preventDefault();
                       void move(index, to, true);
