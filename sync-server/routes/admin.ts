@@ -42,7 +42,7 @@ export function adminRoutes() {
       // Already a member: the membership and its permissions stay as they are.
       await q.query(
         `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
-         VALUES ($1, $2, $3, $4, $4, nextval('row_version')) ON CONFLICT (organization_id, user_id) DO NOTHING`,
+         VALUES ($1, $2, $3, $4, $4, next_row_version()) ON CONFLICT (organization_id, user_id) DO NOTHING`,
         [organizationId, user.Id, JSON.stringify(grantedPermissions(user, organizationId)), at],
       );
     });
