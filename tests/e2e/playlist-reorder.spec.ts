@@ -108,6 +108,10 @@ test('a clip deleted after it was added leaves the playlist, and the rest still 
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(await syncStatus(page)).toHaveText('All changes saved');
 
+  // The program's playlist card counts the clips left.
+  await page.goto(`${playlistUrl.replace(/\/playlists\/[^/]+$/, '')}?tab=playlists`);
+  await expect(page.getByRole('tabpanel').getByRole('link', { name: /Business Hour highlights/ })).toContainText(`${before.length - 1} clips`);
+
   await page.goto(playlistUrl);
   const left = [before[0]!, ...before.slice(2)];
   await expect.poll(() => shownOrder(page)).toEqual(left);

@@ -6,7 +6,7 @@ import { clipLabel, seasonEpisodeLabel, clipStateDisplay, CLIP_STATE_LABEL } fro
 import { domainMessage } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
-import { asClip, asPlaylist, asProgram, asRecording, live, useRow } from '../../lib/rows.ts';
+import { asClip, asPlaylist, asProgram, asRecording, hasSynced, live, useRow } from '../../lib/rows.ts';
 import { Link, navigate, useLocation, useSearch } from '../../lib/router.ts';
 import { useProgramFlags } from '../../lib/session.ts';
 import { useIdParams } from '../../app/params.ts';
@@ -153,6 +153,9 @@ const ClipRow = memo(function ClipRow({ clip, href }: { clip: Clip; href: string
 
 function PlaylistList({ programId, base }: { programId: string; base: string }) {
   const playlists = useLiveQuery(async () => live((await db.playlists.where('ProgramId').equals(programId).toArray()).map(asPlaylist)).sort((a, b) => a.Title.localeCompare(b.Title)), [programId]);
+  // A playlist's ClipIds keep a clip deleted after it was added; the count is of the clips the
+  // playlist screen lists (the program's clip keys, no rows read), once the store has synced.
+  const liveClips = useLiveQuery(async () => ((await hasSynced()) ? new Set((await db.clips.where('ProgramId').equals(programId).primaryKeys()) as string[]) : null), [programId]);
   if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
   if (playlists.length === 0) return <p className="empty">{m.app_program_no_playlists()}</p>;
   return (
@@ -161,7 +164,7 @@ function PlaylistList({ programId, base }: { programId: string; base: string }) 
         <li key={p.Id}>
           <Link href={`${base}/playlists/${p.Id}`} className="card-link">
             <span className="card-title">{p.Title}</span>
-            <span className="muted">{clipCountLabel(p.ClipIds.length)}</span>
+            <span className="muted">{clipCountLabel(liveClips ? p.ClipIds.filter((id) => liveClips.has(id)).length : p.ClipIds.length)}</span>
             <span className="pill">{visibilityLabel(p.Visibility)}</span>
           </Link>
         </li>
