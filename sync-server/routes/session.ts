@@ -12,6 +12,7 @@ import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../s
 import { ContactEnquirySchema, LoginRequestSchema, UserPatchSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
 import { locales } from '../../src/paraglide/runtime.js';
 import { validateName } from '../../src/domain/validators.ts';
+import { sameOriginPath } from '../../src/domain/redirect.ts';
 import { formError as domainFormError } from '../../src/domain/form-errors.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import {
@@ -156,9 +157,10 @@ export function sessionRoutes() {
       } else {
         deleteCookie(c, SESSION_COOKIE, { path: '/' });
       }
-      const redirect = c.req.query('redirectUrl');
-      // Only same-site paths: an open redirect would let a link send users anywhere.
-      if (redirect && redirect !== 'null' && redirect.startsWith('/') && !redirect.startsWith('//')) return c.redirect(redirect, 302);
+      // Only same-site paths (the domain's one rule, as the PWA applies it): an open redirect
+      // would let a link send users anywhere ('/\\evil.example' is '//evil.example' to a browser).
+      const redirect = sameOriginPath(c.req.query('redirectUrl'), new URL(c.req.url).origin);
+      if (redirect) return c.redirect(redirect, 302);
       return c.body(null, 204);
     })
     .patch('/internal/users/me', requireUser, async (c) => {

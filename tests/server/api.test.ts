@@ -127,6 +127,16 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect((await d.get('/api/v1/programs')).status).toBe(401);
     });
 
+    it('POST /logout never redirects to another site', async () => {
+      for (const away of ['https://evil.example/', '//evil.example', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)']) {
+        const c = new AppClient(app);
+        await c.login('analyst@example.com');
+        const out = await c.send('POST', `/api/logout?redirectUrl=${encodeURIComponent(away)}`);
+        expect(out.status, away).toBe(204);
+        expect(out.headers.get('location'), away).toBeNull();
+      }
+    });
+
     it('lists the user organizations with their permission entries and picks one with x-organization-id', async () => {
       const orgs = (await demo.get('/api/internal/users/me/organizations')).body as Array<{ Id: string; Name: string; IsDemoOrganization: boolean; Provider: string }>;
       expect(orgs.map((o) => [o.Name, o.IsDemoOrganization, o.Provider])).toEqual([
