@@ -96,7 +96,7 @@ function SessionExpiredNotice() {
   if (!expired || pending === null) return null;
   return (
     <p role="status" className="alert alert-warning">
-      {pending === 0 ? m.sync_session_expired() : pending === 1 ? m.sync_session_expired_kept_one() : m.sync_session_expired_kept({ count: pending })}
+      {pending === 0 ? m.app_sync_session_expired() : pending === 1 ? m.app_sync_session_expired_kept_one() : m.app_sync_session_expired_kept({ count: pending })}
     </p>
   );
 }
