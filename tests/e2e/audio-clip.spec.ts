@@ -5,13 +5,10 @@
 // cached waveform still draws".
 // Drawn pixels are read from a screenshot of the waveform (what the user sees: ../audio/waveform-ink.ts).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { putClipAudio } from '../audio/e2e-clip-audio.ts';
 import { expectAWaveform, waveformInk } from '../audio/waveform-ink.ts';
-import { apiGet, logIn, openFirstClip } from './support.ts';
-
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
+import { logIn, openFirstClip } from './support.ts';
 
 test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut and saves as WAV, and offline the cached waveform draws', async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -41,13 +38,7 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   const { organizationId, clipId } = await openFirstClip(page, 5);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
-  const { XsrfToken } = (await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
-  const put = await page.request.put(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, {
-    headers: { 'x-organization-id': organizationId, 'x-xsrf-token': XsrfToken, 'content-type': 'application/octet-stream' },
-    data: readFileSync(resolve(fixtures, 'speech-12s.mp3')),
-  });
-  expect(put.status()).toBe(202);
-  await expect.poll(async () => (await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State, { timeout: 30_000 }).toBe('Ready');
+  await putClipAudio(page, organizationId, clipId);
 
   // The clip screen learns of the new audio through sync and draws the server's waveform.
   const slider = page.getByRole('slider', { name: 'Playback position' });

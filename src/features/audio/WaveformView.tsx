@@ -105,14 +105,14 @@ export function WaveformView(props: WaveformViewProps) {
     scrollToFrame(frame);
   });
 
-  // Follow the playhead while playing, and once after a seek; never because the view moved.
-  const seekedRef = useRef(false);
-  useEffect(() => {
-    if (!following && !seekedRef.current) return;
-    seekedRef.current = false;
-    const p = position * sampleRate;
+  // Follow the playhead while playing, and once on a seek (seek below); never because the view
+  // moved: startFrame is read here, not followed, so a scroll alone never brings the view back.
+  const reveal = (seconds: number) => {
+    const p = seconds * sampleRate;
     if (p < startFrame || p > startFrame + visibleFrames) scrollToFrame(p - visibleFrames / 4);
-    // startFrame is read, not followed: a scroll alone must not bring the view back.
+  };
+  useEffect(() => {
+    if (following) reveal(position);
   }, [position, following, visibleFrames]);
 
   // Painted by the waveform drawing worker on an OffscreenCanvas where the browser has one.
@@ -152,10 +152,11 @@ export function WaveformView(props: WaveformViewProps) {
     });
   }, [waveforms, viewSpp, startFrame, width, height, position, kept, selection, durationSeconds, sampleRate, offscreen]);
 
-  const seek = useCallback((t: number) => {
-    seekedRef.current = true;
-    onSeek(Math.max(0, Math.min(durationSeconds, t)));
-  }, [onSeek, durationSeconds]);
+  const seek = (t: number) => {
+    const to = Math.max(0, Math.min(durationSeconds, t));
+    reveal(to);
+    onSeek(to);
+  };
   const zoom = (factor: number) => setViewSpp((v) => clampZoom(v / factor, frames, width));
 
   const onKeyDown = (e: KeyboardEvent) => {
