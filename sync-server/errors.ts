@@ -47,13 +47,26 @@ export const forbidden = () => new AppError(403);
 export const unauthorized = () => new AppError(401);
 
 /** zod issues (wrong types, unknown fields, missing fields) as field errors of the 400 body. */
-export function zodFieldErrors(error: z.ZodError): FieldError[] {
+/**
+ * The 400 body's field errors for a failed parse of `input`: a field that is absent is
+ * 'required', one that is there but wrong is 'invalid'. (zod 4 leaves issue.input out unless the
+ * parse asked for it, so the value is looked up in the input itself.)
+ */
+export function zodFieldErrors(error: z.ZodError, input: unknown): FieldError[] {
+  const at = (path: readonly PropertyKey[]): unknown => {
+    let v: unknown = input;
+    for (const key of path) {
+      if (v === null || typeof v !== 'object') return undefined;
+      v = (v as Record<PropertyKey, unknown>)[key];
+    }
+    return v;
+  };
   return error.issues.flatMap((issue): FieldError[] => {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => fieldError(path ? `${path}.${key}` : key, formError('invalid')));
     }
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const missing = issue.code === 'invalid_type' && at(issue.path) === undefined;
     return [fieldError(path, formError(missing ? 'required' : 'invalid'))];
   });
 }

@@ -25,7 +25,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   }
   if (raw === undefined) throw malformedJson();
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error));
+  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, raw));
   return parsed.data;
 }
 
@@ -40,7 +40,7 @@ function hasLoneSurrogate(value: unknown): boolean {
 export function parseJsonBody<S extends z.ZodType>(raw: unknown, schema: S): z.infer<S> {
   if (raw === undefined || raw === null || hasLoneSurrogate(raw)) throw malformedJson();
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error));
+  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, raw));
   return parsed.data;
 }
 

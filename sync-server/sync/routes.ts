@@ -51,7 +51,7 @@ export function syncRoutes(deps: AppDeps) {
         throw badRequest([{ Field: '', Code: 'malformedJson', Message: 'The request body is not valid JSON' }]);
       }
       const parsed = PushEnvelope.safeParse(json);
-      if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error));
+      if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, json));
       const { clientId, mutations } = parsed.data;
       const forward: Record<string, string> = { [ORGANIZATION_HEADER]: auth.organizationId };
       for (const h of ['cookie', 'authorization', XSRF_HEADER]) {
@@ -87,8 +87,9 @@ export function syncRoutes(deps: AppDeps) {
     })
     .get('/pull', requireSession, async (c) => {
       const auth = getAuth(c);
-      const query = PullQuerySchema.safeParse({ cursor: c.req.query('cursor'), limit: c.req.query('limit') });
-      if (!query.success) throw badRequest(zodFieldErrors(query.error));
+      const raw = { cursor: c.req.query('cursor'), limit: c.req.query('limit') };
+      const query = PullQuerySchema.safeParse(raw);
+      if (!query.success) throw badRequest(zodFieldErrors(query.error, raw));
       const page = await pull(deps.store, {
         organizationId: auth.organizationId,
         userId: auth.user.Id,

@@ -249,6 +249,15 @@ describe.each(storeKinds)('HTTP edges on %s', (kind) => {
       expect(errorFields(reply).sort()).toEqual(['Season', 'Title', 'Visibility']);
     });
 
+    it('a field of the wrong type is invalid, a missing one required, with their messages', async () => {
+      const wrong = await client.send('PATCH', `/api/v1/clips/${clipId}`, { json: { Title: 7 } });
+      expect(wrong.status).toBe(400);
+      expect((wrong.json() as { Errors: Array<{ Field: string; Code: string }> }).Errors).toEqual([expect.objectContaining({ Field: 'Title', Code: 'invalid' })]);
+      const missing = await client.send('POST', '/api/internal/custom-support', { json: { ContactName: 'Ana', ContactEmail: 'ana@example.com' } });
+      expect(missing.status).toBe(400);
+      expect((missing.json() as { Errors: Array<{ Field: string; Code: string }> }).Errors).toContainEqual(expect.objectContaining({ Field: 'ContactEnquiry', Code: 'required' }));
+    });
+
     it('a lone surrogate in a string (not Unicode; jsonb refuses it) is 400, not a 500', async () => {
       for (const body of ['{"Description": "half \\ud800 a pair"}', '{"Title": "\\udc00"}']) {
         const reply = await client.send('PATCH', `/api/v1/clips/${clipId}`, { body, headers: { 'content-type': 'application/json' } });
