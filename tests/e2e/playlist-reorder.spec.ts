@@ -37,9 +37,12 @@ async function centre(locator: Locator): Promise<{ x: number; y: number }> {
 }
 
 async function expectSaved(page: Page, ids: { organizationId: string; playlistId: string }, order: string[]) {
+  // The status may still read 'All changes saved' from before the drop's write reached it: the
+  // server's order is what tells that the move went out.
+  await expect
+    .poll(async () => (await apiGet<{ Items: Array<{ Id: string }> }>(page, `/v1/playlists/${ids.playlistId}/clips?pageSize=100`, ids.organizationId)).Items.map((c) => c.Id), { timeout: 15_000 })
+    .toEqual(order);
   await expect(await syncStatus(page)).toHaveText('All changes saved');
-  const onServer = await apiGet<{ Items: Array<{ Id: string }> }>(page, `/v1/playlists/${ids.playlistId}/clips?pageSize=100`, ids.organizationId);
-  expect(onServer.Items.map((c) => c.Id)).toEqual(order);
   await page.reload();
   await expect(page.getByRole('region', { name: 'Clips in this playlist' })).toBeVisible();
   await expect.poll(() => shownOrder(page)).toEqual(order);
