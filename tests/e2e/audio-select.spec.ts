@@ -94,7 +94,9 @@ test.describe('on a phone', () => {
     await slider.scrollIntoViewIfNeeded();
     await touch(path(await at(slider, 2.3, 0.8), await at(slider, 5.6, 0.8)));
     await expect(editor.getByText('Selection 0:02 to 0:05')).toBeVisible();
-    await editor.getByRole('button', { name: 'Remove selection' }).tap();
+    // The button by click: what is under test here is the finger's selection (a tap right after
+    // the drag's touchEnd was lost once on a loaded CI machine).
+    await editor.getByRole('button', { name: 'Remove selection' }).click();
     await expect(editor.getByText('Kept 0:08 in 2 parts')).toBeVisible();
 
     // A tap seeks; Mark start and Mark end by tapping set a new selection at the playhead.

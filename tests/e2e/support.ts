@@ -9,6 +9,9 @@ export async function logIn(page: Page, email = DEMO.email, password = DEMO.pass
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  // The first screen's heading: the store-owner check (StoreOwnerGate) has passed. Before it the
+  // navigation bar is the gate's and is mounted again after it, so a menu opened then closes.
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
 }
 
 /** The organization id in the current URL. */
