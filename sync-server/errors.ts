@@ -3,7 +3,7 @@
 //   412 → the current row as JSON
 //   413 → an Errors body naming the size limit
 //   401, 403, 404, 429 → no body (section 7: "404 and other statuses have none")
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { formatFormError } from '../src/domain/messages.ts';
 import { formError, type FormError } from '../src/domain/form-errors.ts';
 import { ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';

@@ -1,7 +1,7 @@
 // Request helpers shared by the route modules: JSON bodies through zod, query parameters through
 // the domain validators, paging of section 7, and the If-Match / ETag concurrency token.
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { validateGuid, validateInteger, validatePageSize } from '../src/domain/validators.ts';
 import { PAGE_SIZE_MAX, FIRST_PAGE } from '../src/domain/constants.ts';
 import { AppError, assertValid, badRequest, fieldError, malformedJson, zodFieldErrors } from './errors.ts';

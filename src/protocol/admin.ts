@@ -1,7 +1,7 @@
 // Wire schemas of the admin and demo-data calls (specification section 7, "Images and admin" and
 // "Demo"): grant access to an organization, and the demo organizations' snapshot restore, whose
 // start answers 202 with the operation's progress, later fetched by its Id (section 4 polling).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /admin/users/me/organizations. The id is checked as a GUID by the route (400 naming the field). */
 export const GrantOrganizationAccessSchema = z.object({ OrganizationId: z.string().nullable() }).strict();

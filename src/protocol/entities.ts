@@ -2,7 +2,7 @@
 // validates request bodies with the *Create / *Patch schemas and the client types rows with the
 // row schemas (STYLE.md habit 1: one wire, one schema). Validation MESSAGES are not here: field
 // rules with user-facing messages come from src/domain, applied by the server after shape checks.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const Uuid = z.uuid();
 /** ISO-8601 UTC with milliseconds, e.g. 2025-03-01T10:00:00.000Z (the concurrency token). */

@@ -1,7 +1,7 @@
 // The error wire format shared by the server's responses and the client's result mapping
 // (specification section 8): 400 carries a body naming each invalid field and its code;
 // 404 and other statuses carry none (412 carries the current row, see ARCHITECTURE.md).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Codes of server-side errors beyond the form error types of section 5. */
 export const ServerErrorCode = {

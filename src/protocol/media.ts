@@ -14,7 +14,7 @@
 //   GET  /api/internal/recordings/{recordingId}/audio/ingest      → 200 RecordingAudioIngest (404 before any)
 //   GET  /api/media/recordings/{recordingId}/audio                 the ingested file, HTTP Range supported
 //   GET  /api/media/recordings/{recordingId}/waveform-{high|low}.{dat|json}   audiowaveform data
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The outbox's form of `PUT /v1/clips/{clipId}/audio?audioUrl=…&fileName=…` (a queued mutation's
  *  path carries no query string). */

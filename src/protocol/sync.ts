@@ -5,7 +5,7 @@
 // Protocol version history:
 //   1 — first version: push results applied | merged | conflict | rejected; pull by Version with
 //       a cursor that also fingerprints the caller's permissions (a change → rebuild).
-import { z } from 'zod';
+import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 
 export const SYNC_PROTOCOL_VERSION = 1;

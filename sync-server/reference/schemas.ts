@@ -1,6 +1,6 @@
 // Wire shapes of GET /api/v1/reference-data/* (specification section 3, "Reference data"):
 // each call answers a JSON array of these; the same for every organization.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const LanguageSchema = z.object({
   /** ISO 639-1, lower case: 'de'. */

@@ -10,7 +10,7 @@
 // (q) and the writes themselves. directStore does each at once; the sync batch store
 // (sync/batch.ts) loads a batch's rows with set-based queries and writes them in bulk.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { permissionsFor, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
 import { validateGuid, validateInteger, validateRequired } from '../../src/domain/validators.ts';
 import {

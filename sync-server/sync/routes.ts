@@ -7,7 +7,7 @@ import { createApp } from '../app.ts';
 import { getAuth, ORGANIZATION_HEADER, requireSession, XSRF_HEADER } from '../auth.ts';
 import { AppError, badRequest, zodFieldErrors } from '../errors.ts';
 import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
 import { pull } from './pull.ts';
 

@@ -1,7 +1,7 @@
 // Reference data (specification section 3: countries, languages, normalization presets, podcast
 // categories, time zones; section 7: GET /v1/reference-data/…): real lists, not samples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, seed } from '../../sync-server/seed.ts';
