@@ -26,13 +26,13 @@ export async function getCursor(d: CastawayDb): Promise<string | null> {
 
 /** The oldest outbox entries (of one organization and one user, when given), in order. An entry
  * stamped with neither was made before stamps existed and belongs to the store's owner. */
-export function readBatch(d: CastawayDb, max: number, organizationId?: string, userId?: string): Promise<OutboxEntry[]> {
-  const all = d.outbox.orderBy('seq');
-  const mine =
-    organizationId === undefined && userId === undefined
-      ? all
-      : all.filter((m) => (organizationId === undefined || m.organizationId === undefined || m.organizationId === organizationId) && (userId === undefined || m.userId === undefined || m.userId === userId));
-  return mine.limit(max).toArray();
+export async function readBatch(d: CastawayDb, max: number, organizationId?: string, userId?: string): Promise<OutboxEntry[]> {
+  const isMine = (m: OutboxEntry) => (organizationId === undefined || m.organizationId === undefined || m.organizationId === organizationId) && (userId === undefined || m.userId === undefined || m.userId === userId);
+  // Nearly always every entry is the signed-in user's: the first `max` in one bulk read. Only when
+  // some are not does a filtered cursor (entry by entry, several times slower) pick them out.
+  const head = await d.outbox.orderBy('seq').limit(max).toArray();
+  if (head.every(isMine)) return head;
+  return d.outbox.orderBy('seq').filter(isMine).limit(max).toArray();
 }
 
 /** Makes `organizationId` the one new edits are stamped with. */
@@ -77,9 +77,15 @@ type RowState = {
  * in-memory copy of the rows they touch: read with a few bulk requests, written back with one
  * bulk request per table, instead of about ten IndexedDB requests per result.
  */
-export async function applyPushResults(d: CastawayDb, results: MutationResult[], now = Date.now()): Promise<void> {
+export async function applyPushResults(d: CastawayDb, results: MutationResult[], now = Date.now(), sent?: readonly OutboxEntry[]): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
-    const found = await d.outbox.where('id').anyOf(results.map((r) => r.mutationId)).toArray();
+    // The entries still queued: by primary key when the caller says which it sent (a bulk read;
+    // looking 200 ids up through the id index walks a cursor key by key, about 100 ms a batch in
+    // Chromium), else by id. An entry gone since (another tab's flush) has no seq to find.
+    const answered = new Set(results.map((r) => r.mutationId));
+    const found = sent
+      ? (await d.outbox.bulkGet(sent.map((m) => m.seq!))).filter((m): m is OutboxEntry => m !== undefined && answered.has(m.id))
+      : await d.outbox.where('id').anyOf([...answered]).toArray();
     if (found.length === 0) return; // already handled (a duplicated response)
     const entityIds = [...new Set(found.map((m) => m.entityId))];
     const pending = (await d.outbox.where('entityId').anyOf(entityIds).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
@@ -167,7 +173,12 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
       }
     }
 
-    await d.outbox.bulkDelete([...removed]);
+    // A batch is nearly always a run of consecutive entries: one range delete, when nothing else
+    // lies in the range (entries of another user or organization skipped by readBatch).
+    const seqs = [...removed].sort((a, b) => a - b);
+    const range = seqs.length > 1 ? d.outbox.where(':id').between(seqs[0]!, seqs[seqs.length - 1]!, true, true) : null;
+    if (range && (await range.count()) === seqs.length) await range.delete();
+    else await d.outbox.bulkDelete(seqs);
     const stillPending = [...basesChanged].filter((p) => !removed.has(p.seq!));
     if (stillPending.length > 0) await d.outbox.bulkPut(stillPending);
     if (newConflicts.length > 0) await d.conflicts.bulkPut(newConflicts);
