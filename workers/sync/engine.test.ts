@@ -172,7 +172,7 @@ describe('the status', () => {
 });
 
 describe('pull page sizes', () => {
-  it('start at 250 rows and double up to the server maximum of 5,000', () => {
-    expect([0, 1, 2, 3, 4, 5, 50].map((p) => pullPageSize(p))).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+  it('start at 250 rows and grow fourfold up to the server maximum of 5,000', () => {
+    expect([0, 1, 2, 3, 4, 50].map((p) => pullPageSize(p))).toEqual([250, 1000, 4000, 5000, 5000, 5000]);
   });
 });
