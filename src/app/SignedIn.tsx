@@ -13,7 +13,7 @@ import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
 import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
-import { StoreOwnerGate } from '../features/sync/StoreOwnerGate.tsx';
+import { StoreOwnerGate, storeIsReady, useStoreOwnerCheck } from '../features/sync/StoreOwnerGate.tsx';
 import { useUploadQueue } from '../features/uploads/useUploadQueue.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -39,18 +39,22 @@ export function SignedIn({ session }: { session: Session }) {
   useUploadQueue(session.User?.Id);
   const [, orgParams] = useRoute<{ organizationId: string }>('/:organizationId/*?');
   const organizationId = orgParams && isGuid(orgParams.organizationId) ? orgParams.organizationId.toLowerCase() : null;
+  // This user's local store only: another user's unsynced data is settled first. The check is
+  // made here, above the routes, once per user; the gate stands in for the page content only, so
+  // every route below renders the same PageLayout (and navigation bar) before and after it.
+  const storeCheck = useStoreOwnerCheck(session.User);
   const layout = (width: ContentWidth, children: ReactNode) => (
-    <PageLayout mode="navigation" width={width} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
+    <PageLayout mode="navigation" width={storeIsReady(storeCheck) ? width : 'narrow'} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
       {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}
       <ErrorBoundary resetKey={location}>
-        <Suspense fallback={<LoadingFallback><p className="muted">{m.app_loading()}</p></LoadingFallback>}>{children}</Suspense>
+        <Suspense fallback={<LoadingFallback><p className="muted">{m.app_loading()}</p></LoadingFallback>}>
+          <StoreOwnerGate check={storeCheck}>{children}</StoreOwnerGate>
+        </Suspense>
       </ErrorBoundary>
     </PageLayout>
   );
   return (
     <>
-      {/* This user's local store only: another user's unsynced data is settled first. */}
-      <StoreOwnerGate user={session.User} frame={(content) => layout('narrow', content)}>
       <Switch>
         <Route path="/">{layout('narrow', <OrganizationsScreen />)}</Route>
         <Route path="/logout">{layout('narrow', <LogoutRoute />)}</Route>
@@ -66,7 +70,6 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
       </Switch>
-      </StoreOwnerGate>
       <DialogsWhenNeeded />
       <TranslationWarning />
       <UpdatePrompt />

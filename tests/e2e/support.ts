@@ -9,8 +9,8 @@ export async function logIn(page: Page, email = DEMO.email, password = DEMO.pass
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  // The first screen's heading: the store-owner check (StoreOwnerGate) has passed. Before it the
-  // navigation bar is the gate's and is mounted again after it, so a menu opened then closes.
+  // The first screen's heading: the store-owner check (StoreOwnerGate) has passed and the screen's
+  // chunk has loaded, so the specs that follow start from the screen, not from 'Loading…'.
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
 }
 

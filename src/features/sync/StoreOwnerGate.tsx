@@ -7,6 +7,11 @@
 //   checking ──store has no owner, or this user──> children (the store is claimed for this user)
 //      └──another user's──┬─ nothing unsynced ──clear──> children
 //                         └─ N unsynced ──> warning: [Log in as them] [Discard their N changes]
+//
+// The check (useStoreOwnerCheck) lives in the signed-in shell, above the routes, so it runs once
+// per user and not on every navigation; the gate (StoreOwnerGate) stands in for the page content
+// only, inside the one page layout, so the navigation bar is the same element before and after
+// the check (a menu opened while checking stays open).
 import { useEffect, useState, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { db, type StoreOwner } from '../../db/db.ts';
@@ -29,7 +34,10 @@ async function claimFor(user: StoreOwner): Promise<StoreClaim> {
   return claim;
 }
 
-export function StoreOwnerGate({ user, frame, children }: { user: SessionUser | null; frame: (content: ReactNode) => ReactNode; children: ReactNode }) {
+export type StoreOwnerCheck = { owner: StoreOwner | null; state: GateState; settle: (claim: StoreClaim) => void };
+
+/** Claims the local store for `user` (again only when the user changes). */
+export function useStoreOwnerCheck(user: SessionUser | null): StoreOwnerCheck {
   const owner: StoreOwner | null = user?.Id ? { userId: user.Id, name: user.Name, email: user.Email } : null;
   const [state, setState] = useState<GateState>({ kind: 'checking' });
   const key = owner ? `${owner.userId}\n${owner.name}\n${owner.email}` : '';
@@ -45,9 +53,20 @@ export function StoreOwnerGate({ user, frame, children }: { user: SessionUser | 
       live = false;
     };
   }, [key]);
+  return { owner, state, settle: setState };
+}
+
+/** Whether the signed-in screens may open: the store is this user's (or there is no user to check). */
+export function storeIsReady({ owner, state }: StoreOwnerCheck): boolean {
+  return !owner || state.kind === 'mine';
+}
+
+/** The page content once the store is this user's; until then the check's progress or the warning. */
+export function StoreOwnerGate({ check, children }: { check: StoreOwnerCheck; children: ReactNode }) {
+  const { owner, state, settle } = check;
   if (!owner || state.kind === 'mine') return <>{children}</>;
-  if (state.kind === 'checking') return frame(<p className="muted">{m.app_loading()}</p>);
-  return frame(<OtherUserData claim={state} onDiscarded={(claim) => setState(claim)} user={owner} />);
+  if (state.kind === 'checking') return <p className="muted">{m.app_loading()}</p>;
+  return <OtherUserData claim={state} onDiscarded={settle} user={owner} />;
 }
 
 function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim, { kind: 'otherUser' }>; user: StoreOwner; onDiscarded: (claim: StoreClaim) => void }) {

@@ -1,0 +1,45 @@
+// Signing in shows one navigation bar that stays put: the check of whose data the device holds
+// (StoreOwnerGate) stands in for the page content only, so the bar is not mounted a second time
+// when it passes, and a menu the user opens while the first screen loads stays open. Going from
+// screen to screen keeps the same bar too.
+import { expect, test } from '@playwright/test';
+import { DEMO } from './support.ts';
+
+test('after signing in the navigation bar is mounted once, and a menu opened at once stays open', async ({ page }) => {
+  // Counts every time a main navigation landmark enters the document, from the first paint on.
+  await page.addInitScript(() => {
+    const w = window as unknown as { navMounts: number };
+    w.navMounts = 0;
+    const isNav = (n: Node) => n instanceof Element && n.matches('nav[aria-label="Main"]');
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (isNav(node)) w.navMounts += 1;
+          else if (node instanceof Element) w.navMounts += node.querySelectorAll('nav[aria-label="Main"]').length;
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/');
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+
+  // The user opens the Help menu as soon as the navigation bar shows.
+  const navigation = page.getByRole('navigation', { name: 'Main' });
+  await navigation.getByRole('button', { name: 'Help' }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+
+  // The first screen arrives; the menu is still open and there was only ever one bar.
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Documentation' })).toBeVisible();
+  const navMounts = () => page.evaluate(() => (window as unknown as { navMounts: number }).navMounts);
+  expect(await navMounts()).toBe(1);
+
+  // Going to another screen keeps the same bar (and does not check the store again).
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await page.getByRole('main').getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  expect(await navMounts()).toBe(1);
+});
