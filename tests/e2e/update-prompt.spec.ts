@@ -1,8 +1,9 @@
 // The update prompt (issue #5: "an update prompt through workbox-window that waits while the
 // outbox is flushing or a form has unsaved changes"). This spec runs its own server on a copy of
-// dist/ (CASTAWAY_DIST_DIR), publishes a new version by changing sw.js in the copy, and checks
-// that the prompt stays away while a form is dirty or an edit waits to sync, then appears, and
-// that taking it reloads the page into the new service worker.
+// the build under test (CASTAWAY_DIST_DIR when set, else dist/), publishes a new version by
+// changing sw.js in the copy, and checks that the prompt stays away while a form is dirty or an
+// edit waits to sync, then appears, and that taking it reloads the page into the new service
+// worker.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +23,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   work = mkdtempSync(join(tmpdir(), 'castaway-update-'));
   distCopy = join(work, 'dist');
-  cpSync('dist', distCopy, { recursive: true });
+  cpSync(process.env.CASTAWAY_DIST_DIR || 'dist', distCopy, { recursive: true });
   const port = await freePort();
   baseURL = `http://localhost:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], {
