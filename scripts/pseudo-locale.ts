@@ -31,7 +31,8 @@ export function pseudoLocalize(text: string): string {
   return `[${out}${padding}]`;
 }
 
-function pseudoValue(value: unknown): unknown {
+/** Pseudo-localises one message as the catalogue stores it: a text, or inlang variants. */
+export function pseudoValue(value: unknown): unknown {
   if (typeof value === 'string') return pseudoLocalize(value);
   if (Array.isArray(value)) return value.map(pseudoValue);
   if (value && typeof value === 'object') {
