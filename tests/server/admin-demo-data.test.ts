@@ -3,14 +3,13 @@
 // on PGlite and PostgreSQL, against a small demo seed.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
-import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import type { Change } from '../../sync-server/bus.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { DemoRestoreOperationSchema } from '../../src/protocol/admin.ts';
 import { RESTORE_ABANDONED_MS } from '../../sync-server/demo-data/routes.ts';
 import { ClipSchema, OrganizationSchema, PlaylistSchema } from '../../src/protocol/entities.ts';
 import type { PullResponse } from '../../src/protocol/sync.ts';
-import { AppClient, fields } from './app-client.ts';
+import { AppClient, fields, seededApp, type SeededApp, type TestClock } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -23,9 +22,9 @@ type Paged = { Items: Array<Record<string, unknown>> };
 
 describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
   let t: TestStore;
-  let app: ReturnType<typeof createApp>;
-  let clock = new Date('2025-06-01T12:00:00.000Z');
-  const changes: Change[] = [];
+  let app: SeededApp['app'];
+  let clock: TestClock;
+  let changes: Change[];
 
   async function as(email: string, organizationId: string | null = ORG_DEMO): Promise<AppClient> {
     const client = new AppClient(app);
@@ -36,10 +35,7 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
 
   beforeAll(async () => {
     t = await openTestStore(kind);
-    await seed(t.store, { clips: 48 });
-    const bus = createMemoryBus();
-    bus.subscribe((c) => changes.push(c));
-    app = createApp({ store: t.store, bus, clock: () => clock });
+    ({ app, changes, clock } = await seededApp(t.store));
   });
   afterAll(async () => {
     await t?.drop();
@@ -164,7 +160,7 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       const playlist = PlaylistSchema.parse((await demo.get(`/api/v1/playlists/${playlistId}`)).body);
       expect((await demo.post(SAVE, undefined)).status).toBe(204);
 
-      clock = new Date(clock.getTime() + 60_000);
+      clock.advance(60_000);
       expect((await demo.patch(`/api/v1/playlists/${playlistId}/clips`, { ClipIds: [...playlist.ClipIds].reverse() })).status).toBe(204);
       expect((await demo.patch(`/api/v1/clips/${changed!.Id}`, { Title: 'Changed after the snapshot', Slug: 'changed-after' })).status).toBe(200);
       expect((await demo.delete(`/api/v1/clips/${deleted!.Id}`)).status).toBe(204);
@@ -175,13 +171,13 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       const pulled = (await demo.get('/api/sync/pull?limit=5000')).body as PullResponse;
       const cursor = pulled.cursor;
       changes.length = 0;
-      clock = new Date(clock.getTime() + 60_000);
+      clock.advance(60_000);
       expect((await restore(demo)).Status).toBe('Success');
 
       const back = ClipSchema.parse((await demo.get(`/api/v1/clips/${changed!.Id}`)).body);
       expect(back.Title).toBe(changed!.Title);
       expect(back.Slug).toBe(changed!.Slug);
-      expect(back.ModifiedAtUtc).toBe(clock.toISOString());
+      expect(back.ModifiedAtUtc).toBe(clock.now.toISOString());
       expect(back.ModifiedById).toBe(seedId('user:demo@example.com'));
       expect((await demo.get(`/api/v1/clips/${deleted!.Id}`)).status).toBe(200);
       expect((await demo.get(`/api/v1/clips/${newClip.Id}`)).status).toBe(404);
@@ -220,10 +216,10 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       const id = randomUUID();
       await t.store.query(
         `INSERT INTO demo_restore_operations (id, organization_id, user_id, status, started_at_utc) VALUES ($1, $2, $3, 'Busy', $4)`,
-        [id, ORG_DEMO, seedId('user:demo@example.com'), new Date(clock.getTime() - RESTORE_ABANDONED_MS + 1000)],
+        [id, ORG_DEMO, seedId('user:demo@example.com'), new Date(clock.now.getTime() - RESTORE_ABANDONED_MS + 1000)],
       );
       expect((await demo.get(`${RESTORES}/${id}`)).body).toEqual({ Id: id, Status: 'Busy' });
-      clock = new Date(clock.getTime() + 2000);
+      clock.advance(2000);
       expect((await demo.get(`${RESTORES}/${id}`)).body).toEqual({ Id: id, Status: 'Failed' });
       // Polled from an organization that is not a demo organization: refused like every snapshot call there.
       expect((await (await as('demo@example.com', ORG_PODCASTS)).get(`${RESTORES}/${id}`)).status).toBe(403);

@@ -2,13 +2,12 @@
 // small deterministic demo seed (48 clips; tests/server/demo-seed.test.ts checks the full one).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
 import { createApiKey } from '../../sync-server/auth.ts';
-import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import type { Change } from '../../sync-server/bus.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { BadRequestBodySchema } from '../../src/protocol/errors.ts';
 import { ClipSchema, NetworkSchema, PlaylistSchema, ProgramSchema, RecordingSchema, SessionSchema, AnnotationSchema } from '../../src/protocol/entities.ts';
-import { AppClient, fields, type Reply } from './app-client.ts';
+import { AppClient, fields, seededApp, type Reply, type SeededApp, type TestClock } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -20,17 +19,14 @@ type Paged = { Items: Array<Record<string, unknown>>; HasNext: boolean; Page: nu
 
 describe.each(storeKinds)('API on %s', (kind) => {
   let t: TestStore;
-  let app: ReturnType<typeof createApp>;
-  let clock = new Date('2025-06-01T12:00:00.000Z');
-  const changes: Change[] = [];
+  let app: SeededApp['app'];
+  let clock: TestClock;
+  let changes: Change[];
   let demo: AppClient;
 
   beforeAll(async () => {
     t = await openTestStore(kind);
-    await seed(t.store, { clips: 48 });
-    const bus = createMemoryBus();
-    bus.subscribe((c) => changes.push(c));
-    app = createApp({ store: t.store, bus, clock: () => clock });
+    ({ app, changes, clock } = await seededApp(t.store));
     demo = new AppClient(app);
     await demo.login('demo@example.com');
   });
@@ -107,7 +103,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
       const locked = await anon.post('/api/internal/session/login', { Email: 'support@example.com', Password: 'castaway-demo' });
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-      clock = new Date(clock.getTime() + 16 * 60 * 1000);
+      clock.advance(16 * 60 * 1000);
       await anon.login('support@example.com');
     });
 
@@ -165,7 +161,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
     });
 
     it('accepts an Authorization: Bearer API key (no XSRF needed) and rejects an unknown one with 401', async () => {
-      const { key } = await createApiKey(t.store, { organizationId: ORG_DEMO, userId: seedId('user:demo@example.com'), name: 'test', now: clock });
+      const { key } = await createApiKey(t.store, { organizationId: ORG_DEMO, userId: seedId('user:demo@example.com'), name: 'test', now: clock.now });
       const clip = await firstClip();
       const response = await app.request(`/api/v1/clips/${clip.Id}`, {
         method: 'PATCH',

@@ -1,6 +1,10 @@
-// A cookie-keeping client over app.request (no sockets), for the server suites.
+// A cookie-keeping client over app.request (no sockets), and the seeded app it talks to, for the
+// server suites.
 import { expect } from 'vitest';
-import type { createApp } from '../../sync-server/app.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
+import { seed } from '../../sync-server/seed.ts';
+import type { Store } from '../../sync-server/store/store.ts';
 
 export type Reply = { status: number; headers: Headers; text: string; body: unknown };
 
@@ -54,4 +58,28 @@ export class AppClient {
 export function fields(reply: Reply): Array<[string, string]> {
   const body = reply.body as { Errors: Array<{ Field: string; Code: string }> };
   return body.Errors.map((e) => [e.Field, e.Code]);
+}
+
+/** The server's clock in a test: it stands still until the test moves it. */
+export type TestClock = { now: Date; advance: (ms: number) => Date };
+
+export type SeededApp = { app: ReturnType<typeof createApp>; changes: Change[]; clock: TestClock };
+
+/**
+ * The API suites' app on `store`: the small deterministic demo seed (48 clips), a memory bus whose
+ * pokes are recorded in `changes`, and a clock that starts at 2025-06-01T12:00:00.000Z.
+ */
+export async function seededApp(store: Store): Promise<SeededApp> {
+  await seed(store, { clips: 48 });
+  const changes: Change[] = [];
+  const bus = createMemoryBus();
+  bus.subscribe((c) => changes.push(c));
+  const clock: TestClock = {
+    now: new Date('2025-06-01T12:00:00.000Z'),
+    advance(ms) {
+      clock.now = new Date(clock.now.getTime() + ms);
+      return clock.now;
+    },
+  };
+  return { app: createApp({ store, bus, clock: () => clock.now }), changes, clock };
 }
