@@ -7,6 +7,9 @@ import type { SyncStatus } from '../../db/db.ts';
 export function syncStatusText(s: { online: boolean; pendingCount: number; paused: SyncStatus['paused']; conflictCount?: number; needsAttentionCount?: number }): string {
   const parts: string[] = [];
   if (!s.online) parts.push(m.app_sync_offline());
+  // The changes waiting are another user's, not this user's to wait for: only the pause is said
+  // (which also keeps the text short enough for the phone's one-line badge).
+  if (s.paused === 'otherUser') return [...parts, m.app_sync_paused_other_user()].join(' · ');
   if (s.pendingCount === 1) parts.push(m.app_sync_pending_one());
   else if (s.pendingCount > 1) parts.push(m.app_sync_pending({ count: s.pendingCount }));
   // "All changes saved" only when it is true: a conflict or a refused change is not saved.
