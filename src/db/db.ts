@@ -139,9 +139,13 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<st
 
 export const DEFAULT_DB_NAME = 'castaway';
 
-/** Opens (lazily) a local database. Tests and the simulation give each client its own name. */
-export function openLocalDb(name: string = DEFAULT_DB_NAME, versions = SCHEMA_VERSIONS): CastawayDb {
-  const d = new Dexie(name) as CastawayDb;
+/**
+ * Opens (lazily) a local database. Tests and the simulation give each client its own name.
+ * `durability: 'relaxed'` (Chromium): a commit is reported before it reaches the disk, so an OS
+ * crash can lose the last commits, never half of one; only for writes the server can give again.
+ */
+export function openLocalDb(name: string = DEFAULT_DB_NAME, versions = SCHEMA_VERSIONS, options: { durability?: 'relaxed' } = {}): CastawayDb {
+  const d = new Dexie(name, options.durability ? { chromeTransactionDurability: options.durability } : {}) as CastawayDb;
   for (const v of versions) d.version(v.version).stores(v.stores);
   return d;
 }

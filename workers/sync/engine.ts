@@ -57,6 +57,9 @@ export type EngineOptions = {
   batchSize?: number;
   pullLimit?: number;
   requestTimeoutMs?: number;
+  /** The same database, where pulled pages are stored (the worker opens it with relaxed
+   * durability: a page lost to an OS crash is pulled again, its cursor lost with it). */
+  pullDb?: CastawayDb;
   maxBackoffMs?: number;
   baseBackoffMs?: number;
   now?: () => number;
@@ -222,7 +225,7 @@ export function createSyncEngine(options: EngineOptions) {
         next = fetchPage(parsed.cursor, page + 1);
         next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
       }
-      await applyPullPage(d, parsed, { initial });
+      await applyPullPage(o.pullDb ?? d, parsed, { initial });
       if (!parsed.hasMore) return;
     }
   }

@@ -9,12 +9,18 @@
 //        └───────────── tab closed / stop() ◄──────────────┘ (lock released)
 import * as Comlink from 'comlink';
 import { liveQuery } from 'dexie';
-import { db, type StoreOwner } from '../../src/db/db.ts';
+import { db, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { POKE_EVENT } from '../../src/protocol/sync.ts';
 
 const LOCK_NAME = 'castaway-sync';
 const CHANNEL_NAME = 'castaway-sync';
+
+// Pulled pages are the server's rows and the cursor that follows them, committed together: after
+// an OS crash that lost the last commits, the sync pulls them again. Their commits need not wait
+// for the disk (measured by bench:sync: an initial sync of 10,000 clips ~5-10 % faster). The
+// user's own edits (outbox) keep the default durability, through \`db\`.
+const pullDb = openLocalDb(db.name, SCHEMA_VERSIONS, { durability: 'relaxed' });
 
 let engine: SyncEngine | null = null;
 let release: (() => void) | null = null;
@@ -26,6 +32,7 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
   return new Promise<void>((resolve) => {
     const e = createSyncEngine({
       db,
+      pullDb,
       organizationId,
       ...(user ? { user } : {}),
       transport: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
