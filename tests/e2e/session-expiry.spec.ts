@@ -51,6 +51,8 @@ test('another user who logs in next is told of the first user’s unsynced chang
   );
   await expect(page.getByRole('button', { name: 'Log in as Dana Demo' })).toBeVisible();
   await expect(page.getByRole('form', { name: 'Details' })).toHaveCount(0);
+  // The badge says what holds the sync now, not Dana's expired session or her waiting change.
+  await expect(await syncStatus(page)).toHaveText('Paused: another user’s data is on this device');
 
   await page.getByRole('button', { name: 'Discard their change' }).click();
   await expect(page.getByRole('heading', { name: 'Another user’s changes are on this device' })).toHaveCount(0);

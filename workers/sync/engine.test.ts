@@ -85,6 +85,22 @@ describe('sync engine', () => {
     engine.stop();
   });
 
+  it('a 401 after an offline spell pauses the sync for sign-in and says online: the server answered', async () => {
+    const d = await dbWithEdit();
+    let networkUp = false;
+    const transport: Transport = async () => {
+      if (!networkUp) throw new TypeError('Failed to fetch');
+      return { status: 401, json: async () => null };
+    };
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await readStatus(d)).toMatchObject({ online: false, paused: null, pendingCount: 1 });
+    networkUp = true;
+    await engine.nudge();
+    expect(await readStatus(d)).toMatchObject({ online: true, paused: 'auth', pendingCount: 1 });
+    engine.stop();
+  });
+
   it('a server that keeps failing on one mutation moves it to needs attention after 5 pushes', async () => {
     const d = await dbWithEdit();
     const failing: Transport = async (url) => {

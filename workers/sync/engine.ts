@@ -263,6 +263,8 @@ export function createSyncEngine(options: EngineOptions) {
     } catch (err) {
       if (stopped) return;
       if (err instanceof AuthError) {
+        // The server answered (401): the network is there, whatever the last failure said.
+        online = true;
         paused = 'auth';
         xsrf = null;
         lastError = 'Signed out: sign in again to send your changes';
