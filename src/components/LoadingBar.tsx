@@ -26,7 +26,9 @@ export function LoadingBar() {
     const tick = () => {
       const next = loadingBar(span.startedAt, span.endedAt, Date.now());
       setBar(next.visible ? next : null);
-      if (!next.visible && span.endedAt !== null) setSpan(null);
+      // Only this span is over: a tick already queued when a new load began (the previous bar
+      // still fading out) must not clear the new span, or the bar stays hidden while it loads.
+      if (!next.visible && span.endedAt !== null) setSpan((current) => (current === span ? null : current));
     };
     tick();
     const handle = setInterval(tick, FRAME_MS);
