@@ -50,6 +50,30 @@ export function indexedDbKeys(page: Page, name: string, store: string): Promise<
   );
 }
 
+/** Whether the sync worker has completed a sync on this device (it stamps lastSyncedAt in the
+ * status row at the end of a cycle): until then a list shows only the pages pulled so far. */
+export function firstSyncDone(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((d) => d.name === 'castaway')) return false;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('castaway');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    if (!db.objectStoreNames.contains('syncState')) {
+      db.close();
+      return false;
+    }
+    const row = await new Promise<{ value?: { lastSyncedAt?: number | null } } | undefined>((resolve, reject) => {
+      const req = db.transaction('syncState').objectStore('syncState').get('status');
+      req.onsuccess = () => resolve(req.result as { value?: { lastSyncedAt?: number | null } } | undefined);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return typeof row?.value?.lastSyncedAt === 'number';
+  });
+}
+
 export function cacheNames(page: Page): Promise<string[]> {
   return page.evaluate(() => caches.keys());
 }

@@ -1,5 +1,6 @@
 // Page helpers that read like a person using the studio.
 import { expect, type Locator, type Page } from '@playwright/test';
+import { firstSyncDone } from './local-data.ts';
 
 export const DEMO = { email: 'demo@example.com', password: 'castaway-demo' };
 
@@ -30,6 +31,9 @@ export async function openFirstClip(page: Page, index = 0): Promise<{ organizati
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
   await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
+  // The list is whole only once the first sync has completed: before, the nth clip of the pages
+  // pulled so far is another clip (perhaps another spec's), which then sorts out of view.
+  await expect.poll(() => firstSyncDone(page), { timeout: 30_000 }).toBe(true);
   await page.getByTestId('clip-list').getByRole('link').nth(index).click();
   await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
   const [, organizationId, , programId, , clipId] = new URL(page.url()).pathname.split('/');
