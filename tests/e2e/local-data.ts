@@ -50,28 +50,37 @@ export function indexedDbKeys(page: Page, name: string, store: string): Promise<
   );
 }
 
+/** One row of an object store by key (undefined when the database, the store or the row is not there). */
+export function indexedDbRow<T = unknown>(page: Page, name: string, store: string, key: string): Promise<T | undefined> {
+  return page.evaluate(
+    async ([dbName, storeName, rowKey]) => {
+      if (!(await indexedDB.databases()).some((d) => d.name === dbName)) return undefined;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(dbName);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      if (!db.objectStoreNames.contains(storeName)) {
+        db.close();
+        return undefined;
+      }
+      const row = await new Promise<unknown>((resolve, reject) => {
+        const req = db.transaction(storeName).objectStore(storeName).get(rowKey);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      db.close();
+      return row as T | undefined;
+    },
+    [name, store, key] as const,
+  );
+}
+
 /** Whether the sync worker has completed a sync on this device (it stamps lastSyncedAt in the
  * status row at the end of a cycle): until then a list shows only the pages pulled so far. */
-export function firstSyncDone(page: Page): Promise<boolean> {
-  return page.evaluate(async () => {
-    if (!(await indexedDB.databases()).some((d) => d.name === 'castaway')) return false;
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('castaway');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    if (!db.objectStoreNames.contains('syncState')) {
-      db.close();
-      return false;
-    }
-    const row = await new Promise<{ value?: { lastSyncedAt?: number | null } } | undefined>((resolve, reject) => {
-      const req = db.transaction('syncState').objectStore('syncState').get('status');
-      req.onsuccess = () => resolve(req.result as { value?: { lastSyncedAt?: number | null } } | undefined);
-      req.onerror = () => reject(req.error);
-    });
-    db.close();
-    return typeof row?.value?.lastSyncedAt === 'number';
-  });
+export async function firstSyncDone(page: Page): Promise<boolean> {
+  const status = await indexedDbRow<{ value?: { lastSyncedAt?: number | null } }>(page, 'castaway', 'syncState', 'status');
+  return typeof status?.value?.lastSyncedAt === 'number';
 }
 
 export function cacheNames(page: Page): Promise<string[]> {

@@ -19,7 +19,7 @@ const CHANNEL_NAME = 'castaway-sync';
 // Pulled pages are the server's rows and the cursor that follows them, committed together: after
 // an OS crash that lost the last commits, the sync pulls them again. Their commits need not wait
 // for the disk (measured by bench:sync: an initial sync of 10,000 clips ~5-10 % faster). The
-// user's own edits (outbox) keep the default durability, through \`db\`.
+// user's own edits (outbox) keep the default durability, through `db`.
 const pullDb = openLocalDb(db.name, SCHEMA_VERSIONS, { durability: 'relaxed' });
 
 let engine: SyncEngine | null = null;
