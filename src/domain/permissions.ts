@@ -31,8 +31,13 @@ export type PermissionTarget =
 
 const FLAG_NAMES = Object.keys(PermissionFlag) as PermissionFlagName[];
 
+const NONE = Object.freeze(Object.fromEntries(FLAG_NAMES.map((f) => [f, false])) as PermissionFlags);
+
+/** A fresh set of flags, all false (a copy: callers set flags on it). The server asks for one per
+ * rule check, several per mutation of a push, so it copies a frozen template rather than building
+ * an object from entries each time. */
 export function noPermissions(): PermissionFlags {
-  return Object.fromEntries(FLAG_NAMES.map((f) => [f, false])) as PermissionFlags;
+  return { ...NONE };
 }
 
 /** Every flag held: what an Organization-scope owner of the organization has. */
