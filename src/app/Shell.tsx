@@ -113,7 +113,7 @@ const Icon = ({ d }: { d: string }) => (
   </svg>
 );
 
-export function NavigationBar({ session, organizationId, otherUserData = false }: { session: Session; organizationId: string | null; otherUserData?: boolean }) {
+export function NavigationBar({ session, organizationId }: { session: Session; organizationId: string | null }) {
   const menus = userMenus(session.Type);
   const org = organizationId ? organizationById(session, organizationId) : undefined;
   const home = organizationId ? `/${organizationId}` : '/';
@@ -129,7 +129,7 @@ export function NavigationBar({ session, organizationId, otherUserData = false }
           {m.app_manage_audio()}
         </Link>
         <span className="navbar-spacer" />
-        <SyncStatusBadge otherUserData={otherUserData} />
+        <SyncStatusBadge />
         {menus.includes('organization') && (
           <MenuButton label={m.app_menu_organization()} widthPx={ORGANIZATION_MENU_WIDTH_PX} trigger={<><Icon d={ICON_PATHS.org} /><span className="menu-trigger-text">{org?.Name ?? m.app_menu_organization()}</span></>} entries={orgEntries} />
         )}

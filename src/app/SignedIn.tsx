@@ -44,7 +44,7 @@ export function SignedIn({ session }: { session: Session }) {
   // every route below renders the same PageLayout (and navigation bar) before and after it.
   const storeCheck = useStoreOwnerCheck(session.User);
   const layout = (width: ContentWidth, children: ReactNode) => (
-    <PageLayout mode="navigation" width={storeIsReady(storeCheck) ? width : 'narrow'} navigation={<NavigationBar session={session} organizationId={organizationId} otherUserData={storeCheck.state.kind === 'otherUser'} />}>
+    <PageLayout mode="navigation" width={storeIsReady(storeCheck) ? width : 'narrow'} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
       {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}
       <ErrorBoundary resetKey={location}>
         <Suspense fallback={<LoadingFallback><p className="muted">{m.app_loading()}</p></LoadingFallback>}>

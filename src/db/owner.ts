@@ -3,7 +3,7 @@
 // not send the first user's edits under the second user's session nor show either one the
 // other's rows. The owner is set when a user's sync first runs on this device and cleared with
 // everything else on log-out (reset.ts).
-import type { CastawayDb, StoreOwner } from './db.ts';
+import { EMPTY_STATUS, type CastawayDb, type StoreOwner, type SyncStatus } from './db.ts';
 
 export async function readOwner(d: CastawayDb): Promise<StoreOwner | null> {
   const row = await d.syncState.get('owner');
@@ -17,18 +17,33 @@ export async function unsyncedCount(d: CastawayDb): Promise<number> {
 
 export type StoreClaim = { kind: 'mine' } | { kind: 'otherUser'; owner: StoreOwner; unsynced: number };
 
+/** The sync status row says whether sync is paused for another user's data; written only when that
+ * changes (every write wakes each tab's live queries on syncState). */
+async function markOtherUserPause(d: CastawayDb, paused: boolean): Promise<void> {
+  const row = await d.syncState.get('status');
+  const status: SyncStatus = row?.key === 'status' ? row.value : EMPTY_STATUS;
+  if ((status.paused === 'otherUser') === paused) return;
+  await d.syncState.put({ key: 'status', value: { ...status, paused: paused ? 'otherUser' : null, updatedAt: Date.now() } });
+}
+
 /**
  * Makes `user` the owner of the local store when it has none (a new device, or after log-out),
  * or says whose data it holds. A store holding another user's data is never used for this one:
  * their queued edits would go out under this user's session and their rows would show here. The
- * caller (StoreOwnerGate) asks the user what to do; the engine pauses meanwhile.
+ * caller (StoreOwnerGate) asks the user what to do; meanwhile the status row says sync is paused
+ * for that reason (no engine runs for this user until then, and the row would otherwise still
+ * show the other user's last status), and the engine, if started, stays paused.
  */
 export async function claimStore(d: CastawayDb, user: StoreOwner): Promise<StoreClaim> {
   return d.transaction('rw', [d.syncState, d.outbox, d.conflicts, d.needsAttention], async () => {
     const owner = await readOwner(d);
-    if (owner && owner.userId !== user.userId) return { kind: 'otherUser', owner, unsynced: await unsyncedCount(d) };
+    if (owner && owner.userId !== user.userId) {
+      await markOtherUserPause(d, true);
+      return { kind: 'otherUser', owner, unsynced: await unsyncedCount(d) };
+    }
     // Written only when it changes: every write wakes each tab's live queries on syncState.
     if (!owner || owner.name !== user.name || owner.email !== user.email) await d.syncState.put({ key: 'owner', value: user });
+    await markOtherUserPause(d, false);
     return { kind: 'mine' };
   });
 }

@@ -377,6 +377,15 @@ describe('push', () => {
       expect(await claimStore(b.db, owner('ben', benId))).toEqual({ kind: 'otherUser', owner: owner('anna', annaId), unsynced: 1 });
     });
 
+    it('the app’s own check of the store (no engine running yet) says sync is paused for Anna’s data, until she claims it again', async () => {
+      const { a } = await sharedDevice();
+      expect(await readStatus(a.db)).toMatchObject({ paused: 'auth' }); // Anna’s last status
+      expect(await claimStore(a.db, owner('ben', benId))).toMatchObject({ kind: 'otherUser', unsynced: 1 });
+      expect(await readStatus(a.db)).toMatchObject({ paused: 'otherUser', pendingCount: 1 });
+      expect(await claimStore(a.db, owner('anna', annaId))).toEqual({ kind: 'mine' });
+      expect(await readStatus(a.db)).toMatchObject({ paused: null, pendingCount: 1 });
+    });
+
     it('when Anna logs in again her edit goes out; when her data is discarded instead, Ben gets a store of his own', async () => {
       const { a } = await sharedDevice();
       const again = makeClient(server, 'a2', await login(server, email('anna')), { dbName: a.db.name, engine: { user: owner('anna', annaId) } });

@@ -19,12 +19,8 @@ export function syncStatusText(s: { online: boolean; pendingCount: number; pause
   return parts.join(' · ');
 }
 
-/** `otherUserData`: the signed-in shell found another user's unsynced data on this device (its
- * warning covers the screens). The stored status is still that user's last one (often paused for
- * their expired session), so the badge says what holds the sync now. */
-export function SyncStatusBadge({ otherUserData = false }: { otherUserData?: boolean }) {
-  const stored = useSyncStatus();
-  const s = otherUserData ? { ...stored, paused: 'otherUser' as const } : stored;
+export function SyncStatusBadge() {
+  const s = useSyncStatus();
   const [, params] = useRoute<{ organizationId: string }>('/:organizationId/*?');
   const tone = !s.online ? 'offline' : s.conflictCount + s.needsAttentionCount > 0 ? 'warning' : s.pendingCount > 0 ? 'pending' : 'saved';
   const orgId = params?.organizationId;
