@@ -128,7 +128,7 @@ describe('push results', () => {
     const d = await seeded();
     await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
     const [m] = await readBatch(d, 10);
-    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', row: clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }) }]);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', row: clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }) }], [m!]);
     expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', ModifiedAtUtc: T1 });
     expect(await d.shadows.count()).toBe(0);
     const status = await computeStatus(d, { online: true, paused: null, lastSyncedAt: 1, lastError: null });
@@ -140,7 +140,7 @@ describe('push results', () => {
     await createWrites(d).updateClip(CLIP, { Title: '' });
     const [m] = await readBatch(d, 10);
     const errors = [{ Field: 'Title', Code: 'required', Message: 'Title is required' }];
-    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors }]);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors }], [m!]);
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
     expect(await d.needsAttention.get(m!.id)).toMatchObject({ httpStatus: 400, errors });
   });
@@ -150,7 +150,7 @@ describe('push results', () => {
     await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
     const [m] = await readBatch(d, 10);
     const serverRow = clip({ Title: 'Theirs', ModifiedAtUtc: T1, Version: 9 });
-    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields: [{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }] }]);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields: [{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }] }], [m!]);
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
     expect(await d.outbox.count()).toBe(0);
     await conflictsApi(d).keepTheirs(m!.id);
@@ -168,7 +168,7 @@ describe('push results', () => {
       { field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' },
       { field: 'Description', base: 'd', mine: 'mine', theirs: 'theirs' },
     ];
-    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields }]);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields }], [m!]);
     await conflictsApi(d).resolveFields(m!.id, { Title: 'mine', Description: 'theirs' });
     const [next] = await readBatch(d, 10);
     expect(next).toMatchObject({ method: 'PATCH', body: { Title: 'Mine' }, baseModifiedAtUtc: T1 });
@@ -230,14 +230,14 @@ describe('needs attention', () => {
     const d = await seeded();
     await createWrites(d).updateClip(CLIP, { Episode: -1 });
     const [m] = await readBatch(d, 10);
-    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors: [] }]);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'rejected', httpStatus: 400, errors: [] }], [m!]);
     const api = needsAttentionApi(d);
     await api.retry(m!.id);
     const [again] = await readBatch(d, 10);
     expect(again).toMatchObject({ method: 'PATCH', body: { Episode: -1 }, baseModifiedAtUtc: T0 });
     expect(again!.id).not.toBe(m!.id);
     expect((await d.clips.get(CLIP))?.['Episode']).toBe(-1);
-    await applyPushResults(d, [{ mutationId: again!.id, status: 'rejected', httpStatus: 400, errors: [] }]);
+    await applyPushResults(d, [{ mutationId: again!.id, status: 'rejected', httpStatus: 400, errors: [] }], [again!]);
     await api.dismiss(again!.id);
     expect(await d.needsAttention.count()).toBe(0);
     await expect(api.retry(again!.id)).rejects.toThrow('no longer exists');

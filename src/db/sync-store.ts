@@ -75,17 +75,16 @@ type RowState = {
  * The results are applied one after another exactly as rebase() would (server row, newer copy
  * kept, pending entries re-applied, conflicts overlaid, later bases advanced), but on an
  * in-memory copy of the rows they touch: read with a few bulk requests, written back with one
- * bulk request per table, instead of about ten IndexedDB requests per result.
+ * bulk request per table, instead of about ten IndexedDB requests per result. `sent` is the
+ * batch the results answer, as readBatch returned it.
  */
-export async function applyPushResults(d: CastawayDb, results: MutationResult[], now = Date.now(), sent?: readonly OutboxEntry[]): Promise<void> {
+export async function applyPushResults(d: CastawayDb, results: MutationResult[], sent: readonly OutboxEntry[], now = Date.now()): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
-    // The entries still queued: by primary key when the caller says which it sent (a bulk read;
-    // looking 200 ids up through the id index walks a cursor key by key, about 100 ms a batch in
-    // Chromium), else by id. An entry gone since (another tab's flush) has no seq to find.
+    // The entries still queued, read by primary key in one bulk read (looking 200 ids up through
+    // the id index walks a cursor key by key, about 100 ms a batch in Chromium). An entry gone
+    // since (another tab's flush) is not found.
     const answered = new Set(results.map((r) => r.mutationId));
-    const found = sent
-      ? (await d.outbox.bulkGet(sent.map((m) => m.seq!))).filter((m): m is OutboxEntry => m !== undefined && answered.has(m.id))
-      : await d.outbox.where('id').anyOf([...answered]).toArray();
+    const found = (await d.outbox.bulkGet(sent.map((m) => m.seq!))).filter((m): m is OutboxEntry => m !== undefined && answered.has(m.id));
     if (found.length === 0) return; // already handled (a duplicated response)
     const entityIds = [...new Set(found.map((m) => m.entityId))];
     const pending = (await d.outbox.where('entityId').anyOf(entityIds).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));

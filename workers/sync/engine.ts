@@ -199,7 +199,7 @@ export function createSyncEngine(options: EngineOptions) {
         await recordServerError(d, batch[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
-      await applyPushResults(d, parsed.results, now(), batch);
+      await applyPushResults(d, parsed.results, batch, now());
     }
   }
 
