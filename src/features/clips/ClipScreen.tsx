@@ -5,11 +5,14 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { clipLabel, clipStateDisplay, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
 import { MAX_INT } from '../../domain/constants.ts';
 import { formatFormError, domainMessage } from '../../domain/messages.ts';
+import { slugServerError } from '../../domain/server-errors.ts';
 import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle, validateUrl } from '../../domain/validators.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
-import { db, useLiveQuery } from '../../db/db.ts';
+import { db, useLiveQuery, type NeedsAttentionEntry } from '../../db/db.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
+import { attentionReason, fieldLabel } from '../sync/sync-labels.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -79,7 +82,25 @@ function toFormValues(c: Clip): FormValues {
   };
 }
 
-type Errors = Partial<Record<keyof FormValues, FormError>>;
+/** A field's error: from the domain's validators, or the server's own words for a check only the
+ * server can make (refused changes whose code the forms do not know). */
+type Errors = Partial<Record<keyof FormValues, FormError | string>>;
+
+const isFormField = (field: string, values: FormValues): field is keyof FormValues => Object.hasOwn(values, field);
+
+/** A refused field's error as the form shows it: a slug code in the user's language, else the
+ * server's message. */
+function refusedFieldError(e: { Code: string; Message: string }): FormError | string {
+  return slugServerError(e.Code, 'clip') ?? e.Message;
+}
+
+/** Another clip of the program, on this device, already uses the slug (the server makes the final
+ * check; this one spares a round trip and works offline against what was synced). */
+async function slugTakenLocally(clip: Clip, slug: string): Promise<boolean> {
+  if (slug === '' || slug === clip.Slug) return false;
+  const same = await db.clips.where('ProgramId').equals(clip.ProgramId).filter((c) => c.Id !== clip.Id && !c.Deleted && c['Slug'] === slug).first();
+  return same !== undefined;
+}
 
 function validate(v: FormValues, saved: Clip): Errors {
   const e: Errors = {};
@@ -132,11 +153,15 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   const [confirmDelete, setConfirmDelete] = useState(false);
   useUnsavedGuard('form', form.dirty);
   const v = form.values;
-  const err = (k: keyof FormValues) => (errors[k] ? formatFormError(errors[k]) : undefined);
+  const err = (k: keyof FormValues) => {
+    const e = errors[k];
+    return e === undefined ? undefined : typeof e === 'string' ? e : formatFormError(e);
+  };
   const programHref = `/${organizationId}/programs/${programId}`;
 
   const apply = async () => {
-    const e = validate(v, clip);
+    const e: Errors = validate(v, clip);
+    if (!e.Slug && 'Slug' in form.changed && (await slugTakenLocally(clip, v.Slug))) e.Slug = slugServerError('SlugExists', 'clip')!;
     setErrors(e);
     if (Object.keys(e).length > 0) {
       document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -154,6 +179,18 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   });
   const se = seasonEpisodeLabel(clip);
   const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(clip.Id).count(), [clip.Id]) ?? 0) > 0;
+  const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(clip.Id).sortBy('createdAt'), [clip.Id]) ?? [];
+  /** Puts a refused change's values back in the form, with the server's reasons at their fields,
+   * so the user corrects it here and applies again (the item leaves the needs-attention list). */
+  const editAgain = async (item: NeedsAttentionEntry) => {
+    const body = item.mutation.body ?? {};
+    const values = toFormValues({ ...clip, ...body } as Clip);
+    for (const k of Object.keys(body)) if (isFormField(k, values)) form.set(k, values[k]);
+    const e: Errors = {};
+    for (const fe of item.errors) if (isFormField(fe.Field, values)) e[fe.Field] = refusedFieldError(fe);
+    setErrors(e);
+    await dismissNeedsAttention(item.id);
+  };
 
   return (
     <>
@@ -172,6 +209,9 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
           {m.app_clip_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
         </p>
       )}
+      {refused.map((item) => (
+        <RefusedChange key={item.id} item={item} onEditAgain={() => void editAgain(item)} />
+      ))}
       <div className="clip-layout">
         <form
           className="card form"
@@ -356,5 +396,30 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
         </div>
       )}
     </aside>
+  );
+}
+
+/** A change of this clip the server refused (needs attention), shown where it was made: why, which
+ * fields, and the way to correct it here; Discard leaves the server's values. */
+function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEditAgain: () => void }) {
+  if (item.mutation.method !== 'PATCH') return null; // creates and deletes: the sync details say more
+  return (
+    <div role="alert" className="alert alert-danger">
+      <p>
+        <strong>{m.app_clip_refused()}</strong> {attentionReason(item.httpStatus)}
+      </p>
+      {item.errors.length > 0 && (
+        <ul>
+          {item.errors.map((e, i) => {
+            const shown = refusedFieldError(e);
+            return <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{typeof shown === 'string' ? shown : formatFormError(shown)}</li>;
+          })}
+        </ul>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => void dismissNeedsAttention(item.id)}>{m.app_attention_dismiss()}</button>
+        <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>
+      </div>
+    </div>
   );
 }

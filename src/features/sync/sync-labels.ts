@@ -30,6 +30,15 @@ export function fieldLabel(field: string): string {
   return labels[field]?.() ?? field;
 }
 
+/** Why the server refused a change, in words, from its HTTP status (needs-attention items). */
+export function attentionReason(status: number): string {
+  if (status === 400) return m.app_attention_reason_400();
+  if (status === 403) return m.app_attention_reason_403();
+  if (status === 404 || status === 410) return m.app_attention_reason_404();
+  if (status === 409) return m.app_attention_reason_409();
+  return m.app_attention_reason_other({ status });
+}
+
 /** Storage sizes (quota, usage) in the interface language: KB, MB or GB with one decimal. */
 export function formatStorage(bytes: number): string {
   const n = new Intl.NumberFormat(getLocale(), { maximumFractionDigits: 1, minimumFractionDigits: bytes < 1024 * 1024 ? 0 : 1 });
