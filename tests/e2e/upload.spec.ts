@@ -135,3 +135,17 @@ test('cancel during an upload stops it and the server forgets the partial file',
     .toBe(404);
   expect((await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State).toBe(before.State);
 });
+
+test('a file the server cannot use says why: the row shows the server’s AudioProcessingProblem, not only the clip’s Error badge', async ({ page }) => {
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 15);
+  // Random bytes named like audio pass the section-5 rules here and are refused by the server's processing.
+  const garbage = Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + 13) % 251));
+  await page.getByLabel('Upload an audio file').setInputFiles({ name: 'garbage.mp3', mimeType: 'audio/mpeg', buffer: garbage });
+  const bar = page.getByRole('progressbar', { name: 'Upload of garbage.mp3' });
+  await expect
+    .poll(async () => (await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State, { timeout: 30_000 })
+    .toBe('Error');
+  await expect(bar).toHaveAttribute('aria-valuetext', 'Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept', { timeout: 20_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'garbage.mp3' })).toContainText('The uploaded file is not audio in a format we accept');
+});

@@ -125,6 +125,19 @@ describe('the upload queue', () => {
     expect(kept.map((r) => [r.fileName, r.size, r.state, r.offset])).toEqual([['take-2.wav', 20, 'queued', 0]]);
   });
 
+  it('keeps the clip row\'s ModifiedAtUtc from before the server had the file, so a fast Error is read as this file\'s outcome', async () => {
+    setOnline(false);
+    await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:00.000Z' });
+    await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([new Uint8Array(10)], 'garbage.mp3') });
+    const [kept] = await uploadsDb.uploads.toArray();
+    expect(kept!.clipModifiedAtUtc).toBe('2026-01-01T10:00:00.000Z');
+    // The server processed the file (Error) before the upload's last response was handled here.
+    await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Error', ModifiedAtUtc: '2026-01-01T10:00:02.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
+    await uploadsDb.uploads.update(kept!.id, { state: 'done', blob: null, offset: 10 });
+    const el = await render();
+    expect(bars(el)[0]!.getAttribute('aria-valuetext')).toBe('Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept');
+  });
+
   it('refuses with the section-5 rules before keeping anything: empty file, extension not accepted', async () => {
     const empty = await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([], 'episode.mp3') });
     expect(empty?.type).toBe('emptyFile');

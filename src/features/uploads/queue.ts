@@ -103,9 +103,11 @@ function send(record: UploadRecord): Promise<void> {
         running.delete(record.id);
         failures.delete(record.id);
         // The server has every byte (and has handed the file to processing): the copy here goes.
+        // The clip row read at pick time stays the "before": the row read now may already be the
+        // result of this file (a file that is not audio fails in milliseconds, and the pull can
+        // land before this callback), which would then read as "still processing" for ever.
         void (async () => {
-          const clip = await db.clips.get(record.clipId).catch(() => undefined);
-          const clipModifiedAtUtc = typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null;
+          const clipModifiedAtUtc = record.clipModifiedAtUtc !== undefined ? record.clipModifiedAtUtc : await clipModifiedAt(record.clipId);
           await uploadsDb.uploads.update(record.id, { state: 'done', blob: null, offset: record.size, tusUrl: null, clipModifiedAtUtc });
         })().finally(resolve);
       },
@@ -118,6 +120,12 @@ function send(record: UploadRecord): Promise<void> {
     void uploadsDb.uploads.update(record.id, { state: 'uploading', problem: null });
     upload.start();
   });
+}
+
+/** The local clip row's ModifiedAtUtc, or null when the row is not here. */
+async function clipModifiedAt(clipId: string): Promise<string | null> {
+  const clip = await db.clips.get(clipId).catch(() => undefined);
+  return typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null;
 }
 
 /** Sends one upload while holding its Web Lock, so two tabs never send the same file. */
@@ -189,6 +197,8 @@ export async function queueUpload(input: { userId: string; organizationId: strin
     state: 'queued',
     problem: null,
     createdAt: Date.now(),
+    // Before the server has any of this file: a row with another ModifiedAtUtc is its outcome.
+    clipModifiedAtUtc: await clipModifiedAt(input.clipId),
   });
   void kick();
   return null;

@@ -36,9 +36,10 @@ export type UploadRecord = {
   problem: UploadProblem | null;
   createdAt: number;
   /**
-   * Done: the local clip row's ModifiedAtUtc when the server took the file. The server had already
-   * marked the clip AudioUploaded by then, so a clip row with another ModifiedAtUtc tells how the
-   * processing of THIS file went (the row from before tells nothing). Absent on older records.
+   * The local clip row's ModifiedAtUtc when the file was picked, before the server had any of it
+   * (records from before this was kept at pick time take it when done). The server marks the clip
+   * AudioUploaded on the last byte, so once done a clip row with another ModifiedAtUtc tells how
+   * the processing of THIS file went (the row from before tells nothing).
    */
   clipModifiedAtUtc?: string | null;
 };
