@@ -1,0 +1,80 @@
+// On a phone (390×844), what a UI review found covered or cut off: the 'Changes saved' toast over
+// the clip's Apply button, and the header's sync status with a conflict and a refused change
+// ('Needs your decis…', counts broken over two lines). Clip 4 of the first program is this spec's.
+import { expect, test, type Page } from '@playwright/test';
+import { firstSyncDone } from './local-data.ts';
+import { logIn, openFirstClip } from './support.ts';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+test('the "Changes saved" toast leaves the Apply button uncovered', async ({ page }) => {
+  await logIn(page);
+  await openFirstClip(page, 4);
+  await page.getByLabel('Title', { exact: true }).fill(`Saved on a phone ${Date.now()}`);
+  const apply = page.getByRole('button', { name: 'Apply' });
+  await apply.click();
+  const toast = page.locator('.toast').filter({ hasText: 'Changes saved' });
+  await expect(toast).toBeVisible();
+  const applyBox = (await apply.boundingBox())!;
+  expect(overlaps((await toast.boundingBox())!, applyBox)).toBe(false);
+  // What a finger on Apply's centre touches is Apply, not the toast.
+  const touched = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? null,
+    [applyBox.x + applyBox.width / 2, applyBox.y + applyBox.height / 2],
+  );
+  expect(touched).toBe('Apply');
+});
+
+/** One conflict and one refused change in the device's store, as the sync worker records them. */
+function addConflictAndAttention(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<void>((done, fail) => {
+        const open = indexedDB.open('castaway');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['conflicts', 'needsAttention'], 'readwrite');
+          const mutation = { id: 'phone-layout-m1', entity: 'clips', entityId: 'phone-layout-clip', method: 'PATCH', path: '/v1/clips/phone-layout-clip', body: { Title: 'x' } };
+          tx.objectStore('conflicts').put({ id: 'phone-layout-c1', entity: 'clips', entityId: 'phone-layout-clip', mutation, fields: [], serverRow: {}, createdAt: Date.now() });
+          tx.objectStore('needsAttention').put({ id: 'phone-layout-a1', entity: 'clips', entityId: 'phone-layout-clip', mutation, httpStatus: 400, errors: [], createdAt: Date.now() });
+          tx.oncomplete = () => {
+            open.result.close();
+            done();
+          };
+          tx.onerror = () => fail(tx.error);
+        };
+      }),
+  );
+}
+
+test('with a conflict and a refused change the phone header shows the whole status and each count on one line, in English and German', async ({ page, context }) => {
+  await logIn(page);
+  await page.getByRole('list').getByRole('link').first().click();
+  await expect.poll(() => firstSyncDone(page), { timeout: 30_000 }).toBe(true);
+  await addConflictAndAttention(page);
+  const cases = [
+    { locale: 'en-US', status: 'Needs your decision', counts: ['1 conflict', '1 needs attention'] },
+    { locale: 'de-DE', status: 'Ihre Entscheidung ist nötig', counts: ['1 Konflikt', '1 erfordert Aufmerksamkeit'] },
+  ];
+  for (const { locale, status, counts } of cases) {
+    await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: locale, url: test.info().project.use.baseURL! }]);
+    await page.reload();
+    // The navigation's name is in the page's language: the badge is found by its class.
+    const badge = page.locator('.sync-badge');
+    const text = badge.getByRole('status');
+    await expect(text).toHaveText(status);
+    // Not cut off with an ellipsis: the status has the width its words need.
+    expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), `${locale}: status cut off`).toBe(true);
+    for (const count of counts) {
+      const link = badge.getByRole('link', { name: count });
+      await expect(link).toBeVisible();
+      const box = (await link.boundingBox())!;
+      const fontSize = await link.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      expect(box.height, `${locale}: '${count}' on one line`).toBeLessThan(2 * fontSize);
+      expect(box.x + box.width, `${locale}: '${count}' inside the screen`).toBeLessThanOrEqual(390);
+    }
+  }
+});
