@@ -18,6 +18,17 @@ const WIDTHS: Record<DialogWidth, string> = {
   compactMedium: '640px',
 };
 
+/**
+ * Width and offset of a dialog `level` deep: nested ones move 1rem right and down per level, and
+ * shrink by twice that on narrow screens, so the moved dialog keeps a margin on its right and
+ * bottom edges too instead of running off the viewport.
+ */
+export function nestedDialogStyle(width: string, level: number): { width: string; maxHeight: string; transform?: string } {
+  const inset = `${2 + 2 * (level - 1)}rem`;
+  const style = { width: `min(${width}, calc(100vw - ${inset}))`, maxHeight: `calc(100vh - ${inset})` };
+  return level > 1 ? { ...style, transform: `translate(${level - 1}rem, ${level - 1}rem)` } : style;
+}
+
 /** A veto returns true when it has unsaved changes that should block the close. */
 type Veto = () => boolean;
 type DialogCtx = { level: number; register: (veto: Veto) => () => void };
@@ -79,7 +90,7 @@ export function Dialog({ open, onClose, title, description, width = 'narrow', ro
         <Ark.Positioner className="dialog-positioner">
           <Ark.Content
             className="dialog"
-            style={{ width: `min(${WIDTHS[width]}, calc(100vw - 2rem))`, transform: level > 1 ? `translate(${level - 1}rem, ${level - 1}rem)` : undefined }}
+            style={nestedDialogStyle(WIDTHS[width], level)}
           >
             <DialogContext.Provider value={ctx}>
               <header className="dialog-header">

@@ -142,3 +142,25 @@ test('a dialog with unsaved text asks before closing (the veto)', async ({ page 
   await page.getByRole('alertdialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'OK' }).click();
   await expect(dialog).toBeHidden();
 });
+
+test.describe('on a phone (390×844)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a nested dialog keeps its 1rem offset and still fits inside the screen, with a margin on the right too', async ({ page }) => {
+    await logIn(page);
+    await page.getByRole('button', { name: 'Help' }).click();
+    await page.getByRole('menuitem', { name: 'Contact support' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Contact support' });
+    await dialog.getByLabel('Enquiry').fill('Half a thought');
+    const outer = (await dialog.boundingBox())!;
+    await page.keyboard.press('Escape');
+    const prompt = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+    await expect(prompt).toBeVisible();
+    const inner = (await prompt.boundingBox())!;
+    // Offset by 1rem (16px) from where it would sit centred, and at least 1rem clear of the right edge.
+    expect(inner.x - (390 - inner.width) / 2).toBeCloseTo(16, 0);
+    expect(inner.x).toBeGreaterThan(outer.x);
+    expect(inner.x + inner.width).toBeLessThanOrEqual(390 - 16);
+    expect(inner.y + inner.height).toBeLessThanOrEqual(844);
+  });
+});
