@@ -13,6 +13,9 @@ export default defineConfig({
       filename: 'sw.ts',
       registerType: 'prompt',
       injectRegister: false,
+      // The page icons index.html links: precached like the shell, so an offline reload finds
+      // them (the manifest's icons are added by the plugin itself).
+      includeAssets: ['icons/favicon-32.png', 'icons/apple-touch-icon.png'],
       injectManifest: {
         // The plugin adds the web manifest and icons itself; images are cached at runtime.
         globPatterns: ['**/*.{js,css,html,wasm}'],

@@ -19,9 +19,16 @@ test('a Title edited offline survives a reload and reaches the server when back 
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 
+  // Offline only the API may fail: the shell and the icons index.html links come from the precache.
+  const failed: string[] = [];
+  page.on('requestfailed', (r) => {
+    if (!new URL(r.url()).pathname.startsWith('/api/')) failed.push(r.url());
+  });
   await page.reload();
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Edited on the train');
   await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+  expect(await page.evaluate(() => Promise.all(['/icons/favicon-32.png', '/icons/apple-touch-icon.png'].map((u) => fetch(u).then((r) => r.status, () => 0))))).toEqual([200, 200]);
+  expect(failed).toEqual([]);
 
   await context.setOffline(false);
   await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
