@@ -22,6 +22,14 @@ test('analyst: analytics access alone shows Organization programs, no Switch org
   expect(await menuItems(page, 'Help')).toEqual(HELP_MENU);
 });
 
+test('without content access the organization home says why no clips are listed, not "No clips match."', async ({ page }) => {
+  await logIn(page, ANALYST);
+  await page.getByRole('list').getByRole('link').first().click();
+  const recent = page.getByRole('region', { name: 'Recently changed clips' });
+  await expect(recent).toContainText('You do not have content access in this organization, so its clips are not shown.');
+  await expect(recent).not.toContainText('No clips match.');
+});
+
 test('without content access a program says so and offers no New clip', async ({ page }) => {
   await logIn(page, ANALYST);
   await page.getByRole('list').getByRole('link').first().click();

@@ -1,5 +1,6 @@
 // /{organizationId} — 'Manage audio': the organization's programs and its recently changed clips.
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
+import { canSeeAnyContent } from '../../domain/permissions.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
 import { asClip, usePrograms } from '../../lib/rows.ts';
@@ -16,6 +17,9 @@ export function OrganizationHome() {
   const state = useSession();
   const org = state ? organizationById(state.session, organizationId) : undefined;
   const programs = usePrograms(organizationId);
+  // Without content access anywhere in the organization no clip reaches this device: say why the
+  // list is empty rather than "No clips match." (there is no filter here).
+  const content = org ? canSeeAnyContent(org.UserPermissions) : true;
   const recent = useLiveQuery(
     // Newest first along the [OrganizationId+ModifiedAtUtc] index: reads 8 rows, whatever the size of the catalogue.
     async () =>
@@ -42,7 +46,11 @@ export function OrganizationHome() {
         </section>
         <section aria-labelledby="home-recent">
           <h2 id="home-recent">{m.app_home_recent_clips()}</h2>
-          {recent && recent.length > 0 ? (
+          {!content ? (
+            <p className="empty">{m.app_home_no_content_access()}</p>
+          ) : recent === undefined ? (
+            <p className="muted">{m.app_loading()}</p>
+          ) : recent.length > 0 ? (
             <ul className="plain-list">
               {recent.map((c) => (
                 <li key={c.Id}>
@@ -52,7 +60,7 @@ export function OrganizationHome() {
               ))}
             </ul>
           ) : (
-            <p className="empty">{m.app_program_no_clips()}</p>
+            <p className="empty">{m.app_home_no_clips()}</p>
           )}
         </section>
       </div>
