@@ -4,7 +4,8 @@
 //
 // Protocol version history:
 //   1 — first version: push results applied | merged | conflict | rejected; pull by Version with
-//       a cursor that also fingerprints the caller's permissions (a change → rebuild).
+//       a cursor that also fingerprints the caller's permissions (a change → rebuild). Conflict
+//       fields later gained optional theirsById/theirsAtUtc (older peers ignore or omit them).
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 
@@ -63,6 +64,11 @@ export const ConflictFieldSchema = z.object({
   base: z.unknown(),
   mine: z.unknown(),
   theirs: z.unknown(),
+  /** Who made the change `theirs` comes from, and when (its revision's ModifiedById and
+   * ModifiedAtUtc): not always the row's last writer, which may be this client merging its other
+   * fields. Absent in results stored before these were sent. */
+  theirsById: z.string().nullable().optional(),
+  theirsAtUtc: z.string().nullable().optional(),
 });
 export type ConflictField = z.infer<typeof ConflictFieldSchema>;
 

@@ -21,7 +21,7 @@ describe('threeWayMerge', () => {
     const current = { ...base, Title: 'Theirs', ModifiedAtUtc: T1 };
     const r = threeWayMerge({ Title: 'Mine', Season: 2 }, T0, current, revs([base], [current]));
     expect(r.patch).toEqual({ Season: 2 });
-    expect(r.conflicts).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }]);
+    expect(r.conflicts).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs', theirsBy: { byId: null, atUtc: T1 } }]);
   });
 
   it('both sides changing a field to the same value is not a conflict', () => {
@@ -42,7 +42,7 @@ describe('threeWayMerge', () => {
     const r = threeWayMerge({ Title: 'Mine', Description: 'x', Tags: ['z'] }, T0, current, revs([current]));
     expect(r.patch).toEqual({});
     expect(r.conflicts.map((c) => c.field)).toEqual(['Title', 'Tags']);
-    expect(r.conflicts[0]).toEqual({ field: 'Title', base: undefined, mine: 'Mine', theirs: 'Pilot' });
+    expect(r.conflicts[0]).toEqual({ field: 'Title', base: undefined, mine: 'Mine', theirs: 'Pilot', theirsBy: { byId: null, atUtc: T2 } });
   });
 
   it("the client's own earlier write since the base is not someone else's change", () => {
@@ -55,7 +55,35 @@ describe('threeWayMerge', () => {
     const own = { ...base, Title: 'First', ModifiedAtUtc: T1 };
     const theirs = { ...own, Title: 'Theirs', ModifiedAtUtc: T2 };
     const r = threeWayMerge({ Title: 'Second' }, T0, theirs, revs([base], [own, true], [theirs]));
-    expect(r.conflicts).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Second', theirs: 'Theirs' }]);
+    expect(r.conflicts).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Second', theirs: 'Theirs', theirsBy: { byId: null, atUtc: T2 } }]);
+  });
+
+  it("a conflict names the other user's change even when this client wrote other fields after it", () => {
+    // Pat changed the Title; Dana's own earlier mutation then wrote the Description (she is the
+    // row's last writer); Dana's stale Title conflicts with Pat's change, not her own.
+    const pat = { ...base, Title: 'Pat', ModifiedById: 'u-pat', ModifiedAtUtc: T1 };
+    const own = { ...pat, Description: 'Dana', ModifiedById: 'u-dana', ModifiedAtUtc: T2 };
+    const r = threeWayMerge({ Title: 'Dana', Description: 'Dana' }, T0, own, revs([base], [pat], [own, true]));
+    expect(r.patch).toEqual({});
+    expect(r.conflicts).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Dana', theirs: 'Pat', theirsBy: { byId: 'u-pat', atUtc: T1 } }]);
+  });
+
+  it('each conflicting field names the newest other change of that field', () => {
+    const T3 = '2026-01-01T00:00:03.000Z';
+    const pat = { ...base, Title: 'Pat', Description: 'Pat', ModifiedById: 'u-pat', ModifiedAtUtc: T1 };
+    const lee = { ...pat, Description: 'Lee', ModifiedById: 'u-lee', ModifiedAtUtc: T2 };
+    const sam = { ...lee, Season: 3, ModifiedById: 'u-sam', ModifiedAtUtc: T3 };
+    const r = threeWayMerge({ Title: 'Dana', Description: 'Dana' }, T0, sam, revs([base], [pat], [lee], [sam]));
+    expect(r.conflicts.map((c) => [c.field, c.theirsBy])).toEqual([
+      ['Title', { byId: 'u-pat', atUtc: T1 }],
+      ['Description', { byId: 'u-lee', atUtc: T2 }],
+    ]);
+  });
+
+  it('without the base revision a conflict names the current row\'s author', () => {
+    const current = { ...base, Title: 'Theirs', ModifiedById: 'u-pat', ModifiedAtUtc: T2 };
+    const r = threeWayMerge({ Title: 'Mine' }, T0, current, revs([current]));
+    expect(r.conflicts[0]?.theirsBy).toEqual({ byId: 'u-pat', atUtc: T2 });
   });
 
   it('a write missing from the revisions counts as theirs', () => {

@@ -12,10 +12,17 @@
 //   - both changed to different values   → conflict (not written; the user chooses)
 // When the base revision is no longer kept, every field of the mutation that differs from the
 // current row is a conflict.
+//
+// A conflict names the change it is against: the newest revision after the base, not this
+// client's own, that changed the field. Not the current row's ModifiedById: this client's own
+// writes since (its earlier mutations, or this mutation's merged fields) may be newer, and the
+// screen would name the user herself. Without the base revision, the current row's author.
 
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
-export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown };
+/** Who made a change and when (null when the row does not say: a row without ModifiedById). */
+export type ChangeAuthor = { byId: string | null; atUtc: string | null };
+export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor };
 export type MergeResult = {
   /** Fields to write on top of the current row (possibly empty). */
   patch: Row;
@@ -62,23 +69,36 @@ function changedFields(from: Row, to: Row): string[] {
   return [...keys].filter((k) => !IGNORED_FIELDS.has(k) && !deepEqual(from[k], to[k]));
 }
 
+/** The author of a row's last write, as the row records it. */
+export function authorOf(row: Row): ChangeAuthor {
+  const by = row['ModifiedById'];
+  const at = row['ModifiedAtUtc'];
+  return { byId: typeof by === 'string' && by !== '' ? by : null, atUtc: typeof at === 'string' && at !== '' ? at : null };
+}
+
 /**
- * Fields someone else changed since the base (steps made by the client's own writes skipped);
- * null when the base revision is no longer kept.
+ * Fields someone else changed since the base (steps made by the client's own writes skipped),
+ * each with the author of the newest such change, in the order of those changes (the last entry
+ * is the newest change); null when the base revision is no longer kept.
  */
-export function theirChangedFields(baseModifiedAtUtc: string, current: Row, revisions: Revision[]): Set<string> | null {
+export function theirChangedFields(baseModifiedAtUtc: string, current: Row, revisions: Revision[]): Map<string, ChangeAuthor> | null {
   const baseIndex = revisions.findIndex((r) => r.modifiedAtUtc === baseModifiedAtUtc);
   if (baseIndex < 0) return null;
-  const theirs = new Set<string>();
+  const theirs = new Map<string, ChangeAuthor>();
+  const changedBy = (from: Row, to: Row) => {
+    const author = authorOf(to);
+    for (const f of changedFields(from, to)) {
+      theirs.delete(f); // re-inserted last: the map stays in the order of the newest changes
+      theirs.set(f, author);
+    }
+  };
   let prev = revisions[baseIndex]!.row;
   for (const rev of revisions.slice(baseIndex + 1)) {
-    if (!rev.own) for (const f of changedFields(prev, rev.row)) theirs.add(f);
+    if (!rev.own) changedBy(prev, rev.row);
     prev = rev.row;
   }
   // A write after the last kept revision (should not happen: every write is kept) counts as theirs.
-  if (current['ModifiedAtUtc'] !== revisions[revisions.length - 1]!.modifiedAtUtc) {
-    for (const f of changedFields(prev, current)) theirs.add(f);
-  }
+  if (current['ModifiedAtUtc'] !== revisions[revisions.length - 1]!.modifiedAtUtc) changedBy(prev, current);
   return theirs;
 }
 
@@ -96,7 +116,7 @@ export function threeWayMerge(mine: Row, baseModifiedAtUtc: string, current: Row
 
   if (baseIndex < 0) {
     for (const f of fields) {
-      if (!deepEqual(mine[f], current[f])) conflicts.push({ field: f, base: undefined, mine: mine[f], theirs: current[f] });
+      if (!deepEqual(mine[f], current[f])) conflicts.push({ field: f, base: undefined, mine: mine[f], theirs: current[f], theirsBy: authorOf(current) });
     }
     return { patch, conflicts };
   }
@@ -106,11 +126,12 @@ export function threeWayMerge(mine: Row, baseModifiedAtUtc: string, current: Row
 
   for (const f of fields) {
     if (deepEqual(mine[f], current[f])) continue;
-    if (!theirs.has(f)) patch[f] = mine[f];
+    const theirsBy = theirs.get(f);
+    if (!theirsBy) patch[f] = mine[f];
     else if (SET_FIELDS.has(f)) {
       const merged = mergeSet(base[f], mine[f], current[f]);
       if (!deepEqual(merged, current[f])) patch[f] = merged;
-    } else conflicts.push({ field: f, base: base[f], mine: mine[f], theirs: current[f] });
+    } else conflicts.push({ field: f, base: base[f], mine: mine[f], theirs: current[f], theirsBy });
   }
   return { patch, conflicts };
 }

@@ -27,9 +27,9 @@ import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
 import type { EntityName } from '../rows.ts';
 import { BatchStore } from './batch.ts';
-import { MutationSchema, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
+import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
-import { theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
+import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
 
 export type Dispatch = (path: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Response>;
 
@@ -426,7 +426,9 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
       // A delete over someone else's edit conflicts on the row's existence; over nothing (or only
       // this client's own earlier writes) it is sent again on the current base.
       const theirs = theirChangedFields(base, current, revisions);
-      conflicts = theirs === null || theirs.size > 0 ? [{ field: 'Deleted', base: false, mine: true, theirs: false }] : [];
+      // Against their newest change (the map's last entry), or the row's author without the base.
+      const theirsBy = theirs === null ? authorOf(current) : [...theirs.values()].at(-1);
+      conflicts = theirsBy ? [{ field: 'Deleted', base: false, mine: true, theirs: false, theirsBy }] : [];
       patch = conflicts.length > 0 ? null : {};
     } else {
       const result = threeWayMerge(m.body ?? {}, base, current, revisions);
@@ -469,6 +471,6 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
   return { result: rejected(m.id, res.status, errorsOf(res.body)), written: null };
 }
 
-function toWireConflict(c: { field: string; base: unknown; mine: unknown; theirs: unknown }) {
-  return { field: c.field, base: c.base ?? null, mine: c.mine ?? null, theirs: c.theirs ?? null };
+function toWireConflict(c: MergeConflict): ConflictField {
+  return { field: c.field, base: c.base ?? null, mine: c.mine ?? null, theirs: c.theirs ?? null, theirsById: c.theirsBy.byId, theirsAtUtc: c.theirsBy.atUtc };
 }

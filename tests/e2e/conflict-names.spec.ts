@@ -1,35 +1,56 @@
 // The conflict screen names who changed the row and when (issue #5: "names who changed it and
-// when"), for another user too, and still does offline (the names are kept on the device).
-import { expect, test } from '@playwright/test';
+// when"), for another user too, and still does offline (the names are kept on the device). Each
+// conflicting field names the author of the change it conflicts with, not the row's last writer.
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO, logIn, syncStatus } from './support.ts';
+import { firstSyncDone } from './local-data.ts';
 
-test('a conflict with another user names them and when, online and offline', async ({ page, browser, context }) => {
+/** Dana opens the nth clip of Morning Briefing (each test its own clip); returns its address. */
+async function openMorningBriefingClip(page: Page, index: number): Promise<string> {
   await logIn(page);
   await page.getByRole('link', { name: /Castaway Demo Radio/ }).click();
   await page.getByRole('region', { name: 'Programs' }).getByRole('link', { name: 'Morning Briefing' }).click();
-  await page.getByTestId('clip-list').getByRole('link').nth(2).click();
+  // The nth clip is the same one only once the whole list has been pulled.
+  await expect.poll(() => firstSyncDone(page), { timeout: 30_000 }).toBe(true);
+  await page.getByTestId('clip-list').getByRole('link').nth(index).click();
   await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
-  const clipUrl = page.url();
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  return page.url();
+}
 
+/** Dana, offline, edits the open clip's fields (by label) in one Apply: one change waits. */
+async function danaEditsOffline(page: Page, context: BrowserContext, fields: Record<string, string>): Promise<void> {
   await context.setOffline(true);
-  await page.getByLabel('Title', { exact: true }).fill('Dana, offline on the train');
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
+}
 
-  // Pat Producer (content access on Morning Briefing) changes the same Title meanwhile.
+/** Back online, Dana opens the one conflict her change met. */
+async function danaOpensTheConflict(page: Page, context: BrowserContext): Promise<void> {
+  await context.setOffline(false);
+  await page.getByRole('link', { name: '1 conflict' }).click();
+  await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
+}
+
+/** Pat Producer (content access on Morning Briefing) changes the clip's Title, online. */
+async function patChangesTitle(browser: Browser, clipUrl: string, title: string): Promise<void> {
   const other = await browser.newContext();
   const theirs = await other.newPage();
   await logIn(theirs, 'producer@example.com', DEMO.password);
   await theirs.goto(clipUrl);
-  await theirs.getByLabel('Title', { exact: true }).fill('Pat, from the studio');
+  await theirs.getByLabel('Title', { exact: true }).fill(title);
   await theirs.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(theirs)).toHaveText('All changes saved');
   await other.close();
+}
 
-  await context.setOffline(false);
-  await page.getByRole('link', { name: '1 conflict' }).click();
-  await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
+test('a conflict with another user names them and when, online and offline', async ({ page, browser, context }) => {
+  const clipUrl = await openMorningBriefingClip(page, 2);
+
+  await danaEditsOffline(page, context, { Title: 'Dana, offline on the train' });
+  await patChangesTitle(browser, clipUrl, 'Pat, from the studio');
+  await danaOpensTheConflict(page, context);
   const changedBy = page.getByText(/^Changed by /);
   await expect(changedBy).toContainText('Changed by Pat Producer');
   // When: relative ("now", "1 minute ago") and the exact time beside it.
@@ -45,4 +66,25 @@ test('a conflict with another user names them and when, online and offline', asy
   await page.getByRole('button', { name: 'Keep mine' }).click();
   await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
   await expect(await syncStatus(page)).toHaveText('All changes saved');
+});
+
+test('when my other fields merge, the conflicting field still names the other user', async ({ page, browser, context }) => {
+  const clipUrl = await openMorningBriefingClip(page, 3);
+
+  await danaEditsOffline(page, context, { Title: 'Dana’s title, from the train', Description: 'Dana’s description', 'Short summary': 'Dana’s summary' });
+  await patChangesTitle(browser, clipUrl, 'Pat’s title, from the studio');
+  // Description and Short summary merge and are written by Dana's edit (she is now the row's
+  // last writer); only the Title conflicts, with Pat's change.
+  await danaOpensTheConflict(page, context);
+  await expect(page.getByRole('rowheader')).toHaveText(['Title']);
+  const changedBy = page.getByText(/^Changed by /);
+  await expect(changedBy).toContainText(/Changed by Pat Producer (now|\d+ seconds? ago|1 minute ago)/);
+  await expect(changedBy).not.toContainText('Dana');
+
+  await page.getByRole('button', { name: 'Keep theirs' }).click();
+  await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
+  await page.goto(clipUrl);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Pat’s title, from the studio');
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Dana’s description');
+  await expect(page.getByLabel('Short summary', { exact: true })).toHaveValue('Dana’s summary');
 });

@@ -214,7 +214,7 @@ describe('push', () => {
     await b.engine.flush();
     await a.engine.flush();
     const [conflict] = await a.db.conflicts.toArray();
-    expect(conflict?.fields).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }]);
+    expect(conflict?.fields).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs', theirsById: benId, theirsAtUtc: expect.any(String) }]);
     expect((await a.db.clips.get(clipId))?.['Title']).toBe('Mine');
     expect(await readStatus(a.db)).toMatchObject({ conflictCount: 1, pendingCount: 0 });
     await a.conflicts.keepMine(conflict!.id);
@@ -223,6 +223,21 @@ describe('push', () => {
     expect((await serverClip())['Title']).toBe('Mine');
     expect((await b.db.clips.get(clipId))?.['Title']).toBe('Mine');
     expect(await a.db.conflicts.count()).toBe(0);
+  });
+
+  it('a conflict names who made the change it is against, even when the device’s other fields merged after it', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.updateClip(clipId, { Title: 'Anna offline', Description: 'From Anna', ShortSummary: 'Anna’s summary' });
+    await b.writes.updateClip(clipId, { Title: 'Ben online' });
+    await b.engine.flush();
+    const bensWrite = (await serverClip())['ModifiedAtUtc'];
+    await a.engine.flush();
+    // Description and ShortSummary were written by Anna's mutation: she is the row's last writer.
+    expect(await serverClip()).toMatchObject({ Title: 'Ben online', Description: 'From Anna', ShortSummary: 'Anna’s summary', ModifiedById: annaId });
+    const [conflict] = await a.db.conflicts.toArray();
+    expect(conflict?.serverRow['ModifiedById']).toBe(annaId);
+    expect(conflict?.fields).toEqual([{ field: 'Title', base: 'Pilot', mine: 'Anna offline', theirs: 'Ben online', theirsById: benId, theirsAtUtc: bensWrite }]);
   });
 
   it('a delete over someone else’s edit is a conflict, not a silent loss', async () => {
@@ -235,6 +250,7 @@ describe('push', () => {
     expect((await serverClip())['Title']).toBe('Still wanted');
     const [conflict] = await a.db.conflicts.toArray();
     expect(conflict?.fields.map((f) => f.field)).toEqual(['Deleted']);
+    expect(conflict?.fields[0]).toMatchObject({ theirsById: benId, theirsAtUtc: (await serverClip())['ModifiedAtUtc'] });
     await a.conflicts.keepTheirs(conflict!.id);
     expect((await a.db.clips.get(clipId))?.['Title']).toBe('Still wanted');
   });

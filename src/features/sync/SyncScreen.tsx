@@ -14,7 +14,7 @@ import { formatDateTime, relativeTime } from '../../lib/labels.ts';
 import { fieldLabel, formatStorage } from './sync-labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
-import { useUserName } from './conflict-authors.ts';
+import { fieldAuthor, useUserName } from './conflict-authors.ts';
 
 export function SyncScreen() {
   return (
@@ -50,25 +50,12 @@ function Conflicts() {
 }
 
 function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: ConflictEntry; index: number; count: number; onPrev: () => void; onNext: () => void }) {
-  const session = useSession()?.session;
   const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() => Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])));
-  const by = conflict.serverRow['ModifiedById'];
-  const at = conflict.serverRow['ModifiedAtUtc'];
-  const authorId = typeof by === 'string' && by !== '' ? by : null;
-  const cachedName = useUserName(authorId);
-  const who = authorId !== null && session?.User?.Id === authorId ? session.User.Name : (cachedName ?? m.app_conflict_someone());
-  const atMs = typeof at === 'string' ? Date.parse(at) : NaN;
-  const when = Number.isNaN(atMs) ? '' : relativeTime(atMs, Date.now(), getLocale());
-  const exactly = Number.isNaN(atMs) ? '' : formatDateTime(atMs);
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
   return (
     <div className="conflict">
       <div className="conflict-head">
         <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {show(title)}</p>
-        <p className="muted">
-          {m.app_conflict_changed_by({ name: who, when })}
-          {exactly && <> · <time dateTime={String(at)}>{exactly}</time></>}
-        </p>
       </div>
       <div className="table-scroll">
         <table className="conflict-table">
@@ -95,6 +82,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
                     <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'theirs'} onChange={() => setChoice({ ...choice, [f.field]: 'theirs' })} />
                     <span>{show(f.theirs)}</span>
                   </label>
+                  <ChangedBy {...fieldAuthor(conflict, f)} />
                 </td>
                 <td className="muted" data-label={m.app_conflict_base()}>{show(f.base)}</td>
               </tr>
@@ -111,6 +99,22 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
         <button type="button" className="button primary" onClick={() => void keepMine(conflict.id)}>{m.app_conflict_keep_mine()}</button>
       </div>
     </div>
+  );
+}
+
+/** "Changed by Pat Producer 5 minutes ago · <exact time>": who made the change a field is against. */
+function ChangedBy({ byId, atUtc }: { byId: string | null; atUtc: string | null }) {
+  const session = useSession()?.session;
+  const cachedName = useUserName(byId);
+  const who = byId !== null && session?.User?.Id === byId ? session.User.Name : (cachedName ?? m.app_conflict_someone());
+  const atMs = atUtc === null ? NaN : Date.parse(atUtc);
+  const when = Number.isNaN(atMs) ? '' : relativeTime(atMs, Date.now(), getLocale());
+  const exactly = Number.isNaN(atMs) ? '' : formatDateTime(atMs);
+  return (
+    <p className="muted">
+      {m.app_conflict_changed_by({ name: who, when })}
+      {atUtc !== null && exactly && <> · <time dateTime={atUtc}>{exactly}</time></>}
+    </p>
   );
 }
 

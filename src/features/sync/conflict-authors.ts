@@ -1,8 +1,9 @@
-// Who changed a conflicting row: the names behind the ModifiedById of each conflict's server row,
+// Who made the change a conflicting field is against: the names behind each field's author,
 // fetched from GET /v1/user-profiles while online (conflicts are found while online) and kept on
 // the device (src/db/users-cache.ts), so the conflict screen names them offline too.
 import { useEffect } from 'react';
-import { db, useLiveQuery } from '../../db/db.ts';
+import { db, useLiveQuery, type ConflictEntry } from '../../db/db.ts';
+import type { ConflictField } from '../../protocol/sync.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
 import { api } from '../../lib/api.ts';
 
@@ -20,14 +21,28 @@ function profilesOf(body: unknown): Profile[] {
   });
 }
 
-/** Ids of the people whose change each conflict is against. */
-function authorIds(serverRows: ReadonlyArray<Record<string, unknown>>): string[] {
-  return serverRows.map((r) => r['ModifiedById']).filter((id): id is string => typeof id === 'string' && id !== '');
+/**
+ * Who made the change a field conflicts with, and when: the field's own author as the server
+ * names it. Not the server row's last writer, which may be this user (her other fields of the
+ * same edit merged and were written); that is only the fallback for conflicts stored before the
+ * server named each field's author.
+ */
+export function fieldAuthor(conflict: Pick<ConflictEntry, 'serverRow'>, field: ConflictField): { byId: string | null; atUtc: string | null } {
+  const named = field.theirsById !== undefined;
+  const by = named ? field.theirsById : conflict.serverRow['ModifiedById'];
+  const at = named ? field.theirsAtUtc : conflict.serverRow['ModifiedAtUtc'];
+  return { byId: typeof by === 'string' && by !== '' ? by : null, atUtc: typeof at === 'string' && at !== '' ? at : null };
+}
+
+/** Ids of the people whose changes the conflicts' fields are against. */
+function authorIds(conflicts: readonly ConflictEntry[]): string[] {
+  const ids = conflicts.flatMap((c) => c.fields.map((f) => fieldAuthor(c, f).byId)).filter((id): id is string => id !== null);
+  return [...new Set(ids)];
 }
 
 /** Keeps the names of the authors of every open conflict on the device (runs while online). */
 export function usePrefetchConflictAuthors(online: boolean): void {
-  const ids = useLiveQuery(async () => authorIds((await db.conflicts.toArray()).map((c) => c.serverRow)).sort().join(','), []);
+  const ids = useLiveQuery(async () => authorIds(await db.conflicts.toArray()).sort().join(','), []);
   useEffect(() => {
     if (!online || !ids) return;
     let cancelled = false;
