@@ -90,3 +90,33 @@ test('a slug taken on another device while offline is refused by the server: the
   await expect.poll(async () => (await apiGet<{ Title: string | null; Slug: string | null }>(page, `/v1/clips/${clipId}`, organizationId)).Slug, { timeout: 20_000 }).toBe(`${slug}-2`);
   expect((await apiGet<{ Title: string | null }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe(title);
 });
+
+test('a refused change is named in the sync details with the API’s reason, and Discard there restores the saved slug', async ({ page, context }) => {
+  const { programUrl, clips } = await openThirdProgram(page);
+  const organizationId = organizationIdOf(page);
+  const slug = `discarded-slug-${Date.now()}`;
+
+  await page.goto(clips[2]!);
+  const clipId = new URL(page.url()).pathname.split('/').at(-1)!;
+  await expect(page.getByLabel('Slug')).toBeVisible();
+  const title = (await page.getByRole('heading', { level: 1 }).textContent())!;
+  const saved = await apiGet<{ Slug: string | null }>(page, `/v1/clips/${clipId}`, organizationId);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await context.setOffline(true);
+  await page.getByLabel('Slug').fill(slug);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await slugElsewhere(page, clips[0]!, slug);
+  await context.setOffline(false);
+
+  await expect(await syncStatus(page)).toHaveText('Needs your decision', { timeout: 20_000 });
+  await page.getByRole('link', { name: '1 needs attention' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: `Changes to clip “${title}”` });
+  await expect(item).toContainText('The server did not accept these values:');
+  await expect(item).toContainText(`Slug: ${SLUG_IN_USE}`);
+  await item.getByRole('button', { name: 'Discard this change' }).click();
+  await expect(page.getByText('Nothing needs attention.')).toBeVisible();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+
+  await page.goto(`${programUrl}/clips/${clipId}`);
+  await expect(page.getByLabel('Slug')).toHaveValue(saved.Slug ?? '');
+});

@@ -12,7 +12,7 @@ import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { db, useLiveQuery, type NeedsAttentionEntry } from '../../db/db.ts';
 import { dismissNeedsAttention } from '../../db/conflicts.ts';
-import { attentionReason, fieldLabel } from '../sync/sync-labels.ts';
+import { attentionReason, fieldLabel, refusedFieldText } from '../sync/sync-labels.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -82,17 +82,11 @@ function toFormValues(c: Clip): FormValues {
   };
 }
 
-/** A field's error: from the domain's validators, or the server's own words for a check only the
- * server can make (refused changes whose code the forms do not know). */
+/** A field's error: from the domain's validators, or the words of a refused change's error
+ * (sync-labels refusedFieldText). */
 type Errors = Partial<Record<keyof FormValues, FormError | string>>;
 
 const isFormField = (field: string, values: FormValues): field is keyof FormValues => Object.hasOwn(values, field);
-
-/** A refused field's error as the form shows it: a slug code in the user's language, else the
- * server's message. */
-function refusedFieldError(e: { Code: string; Message: string }): FormError | string {
-  return slugServerError(e.Code, 'clip') ?? e.Message;
-}
 
 /** Another clip of the program, on this device, already uses the slug (the server makes the final
  * check; this one spares a round trip and works offline against what was synced). */
@@ -187,7 +181,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
     const values = toFormValues({ ...clip, ...body } as Clip);
     for (const k of Object.keys(body)) if (isFormField(k, values)) form.set(k, values[k]);
     const e: Errors = {};
-    for (const fe of item.errors) if (isFormField(fe.Field, values)) e[fe.Field] = refusedFieldError(fe);
+    for (const fe of item.errors) if (isFormField(fe.Field, values)) e[fe.Field] = refusedFieldText(fe, 'clips');
     setErrors(e);
     await dismissNeedsAttention(item.id);
   };
@@ -410,10 +404,9 @@ function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEdi
       </p>
       {item.errors.length > 0 && (
         <ul>
-          {item.errors.map((e, i) => {
-            const shown = refusedFieldError(e);
-            return <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{typeof shown === 'string' ? shown : formatFormError(shown)}</li>;
-          })}
+          {item.errors.map((e, i) => (
+            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{refusedFieldText(e, 'clips')}</li>
+          ))}
         </ul>
       )}
       <div className="form-actions">

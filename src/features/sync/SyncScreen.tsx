@@ -6,12 +6,13 @@ import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
 import type { SyncEntity } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
+import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
 import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
-import { fieldLabel, formatStorage } from './sync-labels.ts';
+import { attentionReason, fieldLabel, formatStorage, refusedFieldText } from './sync-labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { fieldAuthor, useUserName } from './conflict-authors.ts';
@@ -146,18 +147,12 @@ function describeChange(item: NeedsAttentionEntry, row: LocalRow | undefined): s
   const kind = ENTITY_KIND[item.entity];
   const entity = kind ? entityLabel(kind) : item.entity;
   const named = row?.['Title'] ?? row?.['Name'] ?? item.mutation.body?.['Title'] ?? item.mutation.body?.['Name'];
-  const title = typeof named === 'string' && named.trim() !== '' ? named : m.app_untitled();
+  const given = typeof named === 'string' && named.trim() !== '' ? named : null;
+  // An untitled clip is 'Untitled clip' here as on its own screen (the specification's clip label).
+  const title = given ?? (item.entity === 'clips' ? clipLabel({ Title: null }) : m.app_untitled());
   if (item.mutation.method === 'POST') return m.app_attention_change_create({ entity, title });
   if (item.mutation.method === 'DELETE') return m.app_attention_change_delete({ entity, title });
   return m.app_attention_change_update({ entity, title });
-}
-
-function reason(status: number): string {
-  if (status === 400) return m.app_attention_reason_400();
-  if (status === 403) return m.app_attention_reason_403();
-  if (status === 404 || status === 410) return m.app_attention_reason_404();
-  if (status === 409) return m.app_attention_reason_409();
-  return m.app_attention_reason_other({ status });
 }
 
 function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
@@ -172,11 +167,11 @@ function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
       <p>
         <strong>{describeChange(item, row)}</strong>
       </p>
-      <p>{reason(item.httpStatus)}</p>
+      <p>{attentionReason(item.httpStatus)}</p>
       {item.errors.length > 0 && (
         <ul>
           {item.errors.map((e, i) => (
-            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{e.Message}</li>
+            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{refusedFieldText(e, item.entity)}</li>
           ))}
         </ul>
       )}

@@ -2,6 +2,9 @@
 // Kept out of src/lib/labels.ts so the signed-in first screen does not carry their messages.
 import { m } from '../../paraglide/messages.js';
 import { getLocale } from '../../lib/i18n.ts';
+import { formatFormError } from '../../domain/messages.ts';
+import { slugServerError, type SlugOwner } from '../../domain/server-errors.ts';
+import type { SyncEntity } from '../../protocol/sync.ts';
 
 /** The label of a synced field, as the forms name it (conflicts, needs-attention errors). */
 export function fieldLabel(field: string): string {
@@ -37,6 +40,16 @@ export function attentionReason(status: number): string {
   if (status === 404 || status === 410) return m.app_attention_reason_404();
   if (status === 409) return m.app_attention_reason_409();
   return m.app_attention_reason_other({ status });
+}
+
+const SLUG_OWNER: Partial<Record<SyncEntity, SlugOwner>> = { clips: 'clip', playlists: 'playlist', programs: 'program' };
+
+/** A refused field's error in words: a slug code in the user's language (the server writes its
+ * messages in its own), else the server's message. */
+export function refusedFieldText(error: { Code: string; Message: string }, entity: SyncEntity): string {
+  const owner = SLUG_OWNER[entity];
+  const slug = owner ? slugServerError(error.Code, owner) : null;
+  return slug ? formatFormError(slug) : error.Message;
 }
 
 /** Storage sizes (quota, usage) in the interface language: KB, MB or GB with one decimal. */
