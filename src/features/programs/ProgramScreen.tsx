@@ -1,39 +1,53 @@
 // /{organizationId}/programs/{programId} — its clips (a virtualised list that stays smooth at
 // 10,000 rows), playlists and recordings, as tabs.
-import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { clipLabel, seasonEpisodeLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
 import { domainMessage } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { db, useLiveQuery } from '../../db/db.ts';
 import { asClip, asPlaylist, asProgram, asRecording, hasSynced, live, useRow } from '../../lib/rows.ts';
-import { Link, navigate, useLocation, useSearch } from '../../lib/router.ts';
+import { Link, navigate, useSearch } from '../../lib/router.ts';
 import { useProgramFlags } from '../../lib/session.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
 import { clipCountLabel, visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
 import type { Clip } from '../../protocol/entities.ts';
+import { useListPlace, useRestoredPlace, type ListPlaceHandle } from './listPlace.ts';
 
 type TabId = 'clips' | 'playlists' | 'recordings';
+
+/** The screen's query: the tab (clips when absent) and the clip filter, so Back and links keep them. */
+function programSearch(tab: TabId, filter: string): string {
+  const params = new URLSearchParams();
+  if (tab !== 'clips') params.set('tab', tab);
+  if (filter) params.set('q', filter);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
 
 const NewClipDialog = lazy(() => import('./NewClipDialog.tsx').then((mod) => ({ default: mod.NewClipDialog })));
 
 export function ProgramScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
   const program = useRow('programs', programId);
-  const search = new URLSearchParams(useSearch());
-  const [location] = useLocation();
+  const query = useSearch();
+  const search = new URLSearchParams(query);
+  const base = `/${organizationId}/programs/${programId}`;
+  const place = useListPlace(base, query);
   const flags = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null);
   // Clips, playlists and recordings are content: without content access on this program the
   // tabs say so instead of looking empty, and nothing offers to create a clip (section 6).
   const content = flags?.HasContentAccess ?? false;
   const tab: TabId = search.get('tab') === 'playlists' ? 'playlists' : search.get('tab') === 'recordings' ? 'recordings' : 'clips';
+  const filter = search.get('q') ?? '';
   if (program.state === 'missing') return <NotFoundPage kind="program" />;
   if (program.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
   const p = asProgram(program.row);
-  const base = `/${organizationId}/programs/${programId}`;
-  const select = (id: TabId) => navigate(id === 'clips' ? location : `${location}?tab=${id}`, { replace: true });
+  // Replacing the entry keeps its state: the saved scroll place lives there (listPlace.ts).
+  const replaceSearch = (id: TabId, f: string) => navigate(base + programSearch(id, f), { replace: true, state: history.state });
+  const select = (id: TabId) => replaceSearch(id, filter);
   return (
     <>
       <PageHeader
@@ -51,9 +65,9 @@ export function ProgramScreen() {
           <p className="empty">{m.app_program_no_content_access()}</p>
         ) : (
           <>
-            {tab === 'clips' && <ClipList programId={programId} base={base} />}
-            {tab === 'playlists' && <PlaylistList programId={programId} base={base} />}
-            {tab === 'recordings' && <RecordingList programId={programId} base={base} />}
+            {tab === 'clips' && <ClipList programId={programId} base={base} place={place} initialFilter={filter} onFilter={(f) => replaceSearch('clips', f)} />}
+            {tab === 'playlists' && <PlaylistList programId={programId} base={base} place={place} />}
+            {tab === 'recordings' && <RecordingList programId={programId} base={base} place={place} />}
           </>
         )}
       </div>
@@ -80,9 +94,12 @@ function NewClipButton({ programId, base }: { programId: string; base: string })
 /** A row's usual height; rows with a title on two lines (phones) are measured as they render. */
 const ROW_HEIGHT = 64;
 
-function ClipList({ programId, base }: { programId: string; base: string }) {
+type ClipListProps = { programId: string; base: string; place: ListPlaceHandle; initialFilter: string; onFilter: (filter: string) => void };
+
+function ClipList({ programId, base, place, initialFilter, onFilter }: ClipListProps) {
   const clips = useLiveQuery(async () => live((await db.clips.where('ProgramId').equals(programId).toArray()).map(asClip)).sort((a, b) => b.CreatedAtUtc.localeCompare(a.CreatedAtUtc) || a.Id.localeCompare(b.Id)), [programId]);
-  const [filter, setFilter] = useState('');
+  // The input's own state, mirrored to the URL: the URL is read once, so typing never waits on it.
+  const [filter, setFilter] = useState(initialFilter);
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();
     return f ? (clips ?? []).filter((c) => (c.Title ?? '').toLowerCase().includes(f)) : (clips ?? []);
@@ -98,11 +115,38 @@ function ClipList({ programId, base }: { programId: string; base: string }) {
   // useFlushSync off: rows render in React's normal batch instead of synchronously inside every
   // scroll event, which keeps frames short at 10,000 rows.
   const virtualizer = useWindowVirtualizer({ count: shown.length, estimateSize: () => ROW_HEIGHT, overscan: 8, scrollMargin: margin, useFlushSync: false, getItemKey: (i) => shown[i]?.Id ?? i });
+  // The place's anchor is the row at the top of the view; restoring puts that row back there.
+  // Rows above it have only their estimated height until they render, so the restored scrollY
+  // may differ from the saved one while the same rows are in view.
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const { anchorAt } = place;
+  useEffect(() => {
+    anchorAt.current = (scrollY) => {
+      const row = virtualizer.getVirtualItemForOffset(scrollY);
+      return row && row.start <= scrollY ? { anchorKey: String(row.key), anchorOffset: scrollY - row.start } : null;
+    };
+    return () => void (anchorAt.current = null);
+  }, [anchorAt, virtualizer]);
+  useRestoredPlace(place, clips !== undefined, (p) => {
+    const index = p.anchorKey === null ? -1 : shownRef.current.findIndex((c) => c.Id === p.anchorKey);
+    const start = index < 0 ? undefined : virtualizer.getOffsetForIndex(index, 'start')?.[0];
+    return start === undefined ? p.scrollY : start + p.anchorOffset;
+  });
   return (
     <>
       <div className="toolbar">
         <label className="visually-hidden" htmlFor="clip-filter">{m.app_program_filter()}</label>
-        <input id="clip-filter" type="search" placeholder={m.app_program_filter()} value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input
+          id="clip-filter"
+          type="search"
+          placeholder={m.app_program_filter()}
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            onFilter(e.target.value);
+          }}
+        />
         <span className="muted" aria-live="polite">{clipCountLabel(shown.length)}</span>
       </div>
       {clips !== undefined && shown.length === 0 ? (
@@ -151,11 +195,12 @@ const ClipRow = memo(function ClipRow({ clip, href }: { clip: Clip; href: string
   );
 });
 
-function PlaylistList({ programId, base }: { programId: string; base: string }) {
+function PlaylistList({ programId, base, place }: { programId: string; base: string; place: ListPlaceHandle }) {
   const playlists = useLiveQuery(async () => live((await db.playlists.where('ProgramId').equals(programId).toArray()).map(asPlaylist)).sort((a, b) => a.Title.localeCompare(b.Title)), [programId]);
   // A playlist's ClipIds keep a clip deleted after it was added; the count is of the clips the
   // playlist screen lists (the program's clip keys, no rows read), once the store has synced.
   const liveClips = useLiveQuery(async () => ((await hasSynced()) ? new Set((await db.clips.where('ProgramId').equals(programId).primaryKeys()) as string[]) : null), [programId]);
+  useRestoredPlace(place, playlists !== undefined);
   if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
   if (playlists.length === 0) return <p className="empty">{m.app_program_no_playlists()}</p>;
   return (
@@ -173,8 +218,9 @@ function PlaylistList({ programId, base }: { programId: string; base: string }) 
   );
 }
 
-function RecordingList({ programId, base }: { programId: string; base: string }) {
+function RecordingList({ programId, base, place }: { programId: string; base: string; place: ListPlaceHandle }) {
   const recordings = useLiveQuery(async () => live((await db.recordings.where('ProgramId').equals(programId).toArray()).map(asRecording)).sort((a, b) => (b.CaptureStartUtc ?? b.CreatedAtUtc).localeCompare(a.CaptureStartUtc ?? a.CreatedAtUtc)), [programId]);
+  useRestoredPlace(place, recordings !== undefined);
   if (recordings === undefined) return <p className="muted">{m.app_loading()}</p>;
   if (recordings.length === 0) return <p className="empty">{m.app_program_no_recordings()}</p>;
   return (
