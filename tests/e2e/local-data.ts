@@ -25,55 +25,45 @@ export function indexedDbCounts(page: Page, name: string): Promise<Record<string
   }, name);
 }
 
-/** Ids of the rows of one object store. */
-export function indexedDbKeys(page: Page, name: string, store: string): Promise<string[]> {
-  return page.evaluate(
-    async ([dbName, storeName]) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open(dbName);
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      if (!db.objectStoreNames.contains(storeName)) {
-        db.close();
-        return [];
-      }
-      const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
-        const req = db.transaction(storeName).objectStore(storeName).getAllKeys();
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      db.close();
-      return keys.map(String);
-    },
-    [name, store] as const,
-  );
-}
-
-/** One row of an object store by key (undefined when the database, the store or the row is not there). */
-export function indexedDbRow<T = unknown>(page: Page, name: string, store: string, key: string): Promise<T | undefined> {
+/**
+ * Reads one object store in the page: all its keys (key null) or the row at `key`. A database or
+ * store that is not there reads as nothing, and is not created by the look.
+ */
+function readStore(page: Page, name: string, store: string, key: string | null): Promise<{ keys: string[]; row: unknown }> {
   return page.evaluate(
     async ([dbName, storeName, rowKey]) => {
-      if (!(await indexedDB.databases()).some((d) => d.name === dbName)) return undefined;
+      const nothing = { keys: [] as string[], row: undefined as unknown };
+      if (!(await indexedDB.databases()).some((d) => d.name === dbName)) return nothing;
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const req = indexedDB.open(dbName);
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
-      if (!db.objectStoreNames.contains(storeName)) {
+      try {
+        if (!db.objectStoreNames.contains(storeName)) return nothing;
+        const objects = db.transaction(storeName).objectStore(storeName);
+        const req: IDBRequest = rowKey === null ? objects.getAllKeys() : objects.get(rowKey);
+        const result = await new Promise<unknown>((resolve, reject) => {
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        return rowKey === null ? { keys: (result as IDBValidKey[]).map(String), row: undefined } : { keys: [], row: result };
+      } finally {
         db.close();
-        return undefined;
       }
-      const row = await new Promise<unknown>((resolve, reject) => {
-        const req = db.transaction(storeName).objectStore(storeName).get(rowKey);
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      db.close();
-      return row as T | undefined;
     },
     [name, store, key] as const,
   );
+}
+
+/** Ids of the rows of one object store. */
+export async function indexedDbKeys(page: Page, name: string, store: string): Promise<string[]> {
+  return (await readStore(page, name, store, null)).keys;
+}
+
+/** One row of an object store by key (undefined when the database, the store or the row is not there). */
+export async function indexedDbRow<T = unknown>(page: Page, name: string, store: string, key: string): Promise<T | undefined> {
+  return (await readStore(page, name, store, key)).row as T | undefined;
 }
 
 /** Whether the sync worker has completed a sync on this device (it stamps lastSyncedAt in the

@@ -12,7 +12,7 @@ import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { db, useLiveQuery, type NeedsAttentionEntry } from '../../db/db.ts';
 import { dismissNeedsAttention } from '../../db/conflicts.ts';
-import { attentionReason, fieldLabel, refusedFieldText } from '../sync/sync-labels.ts';
+import { attentionReason, refusedErrorLines, refusedFieldText } from '../sync/sync-labels.ts';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -404,8 +404,8 @@ function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEdi
       </p>
       {item.errors.length > 0 && (
         <ul>
-          {item.errors.map((e, i) => (
-            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{refusedFieldText(e, 'clips')}</li>
+          {refusedErrorLines(item).map((line, i) => (
+            <li key={i}>{line}</li>
           ))}
         </ul>
       )}

@@ -12,7 +12,7 @@ import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
-import { attentionReason, fieldLabel, formatStorage, refusedFieldText } from './sync-labels.ts';
+import { attentionReason, fieldLabel, formatStorage, refusedErrorLines } from './sync-labels.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { fieldAuthor, useUserName } from './conflict-authors.ts';
@@ -170,8 +170,8 @@ function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
       <p>{attentionReason(item.httpStatus)}</p>
       {item.errors.length > 0 && (
         <ul>
-          {item.errors.map((e, i) => (
-            <li key={i}>{e.Field ? `${fieldLabel(e.Field)}: ` : ''}{refusedFieldText(e, item.entity)}</li>
+          {refusedErrorLines(item).map((line, i) => (
+            <li key={i}>{line}</li>
           ))}
         </ul>
       )}

@@ -52,6 +52,11 @@ export function refusedFieldText(error: { Code: string; Message: string }, entit
   return slug ? formatFormError(slug) : error.Message;
 }
 
+/** A refused change's errors as lines for a list: "Slug: This slug is already in use…". */
+export function refusedErrorLines(item: { entity: SyncEntity; errors: ReadonlyArray<{ Field: string; Code: string; Message: string }> }): string[] {
+  return item.errors.map((e) => `${e.Field ? `${fieldLabel(e.Field)}: ` : ''}${refusedFieldText(e, item.entity)}`);
+}
+
 /** Storage sizes (quota, usage) in the interface language: KB, MB or GB with one decimal. */
 export function formatStorage(bytes: number): string {
   const n = new Intl.NumberFormat(getLocale(), { maximumFractionDigits: 1, minimumFractionDigits: bytes < 1024 * 1024 ? 0 : 1 });
