@@ -18,10 +18,10 @@
 // writes since (its earlier mutations, or this mutation's merged fields) may be newer, and the
 // screen would name the user herself. Without the base revision, the current row's author.
 
+import { changeAuthor, type ChangeAuthor } from '../../src/protocol/change-author.ts';
+
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
-/** Who made a change and when (null when the row does not say: a row without ModifiedById). */
-export type ChangeAuthor = { byId: string | null; atUtc: string | null };
 export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor };
 export type MergeResult = {
   /** Fields to write on top of the current row (possibly empty). */
@@ -71,9 +71,7 @@ function changedFields(from: Row, to: Row): string[] {
 
 /** The author of a row's last write, as the row records it. */
 export function authorOf(row: Row): ChangeAuthor {
-  const by = row['ModifiedById'];
-  const at = row['ModifiedAtUtc'];
-  return { byId: typeof by === 'string' && by !== '' ? by : null, atUtc: typeof at === 'string' && at !== '' ? at : null };
+  return changeAuthor(row['ModifiedById'], row['ModifiedAtUtc']);
 }
 
 /**

@@ -4,6 +4,7 @@
 import { useEffect } from 'react';
 import { db, useLiveQuery, type ConflictEntry } from '../../db/db.ts';
 import type { ConflictField } from '../../protocol/sync.ts';
+import { changeAuthor, type ChangeAuthor } from '../../protocol/change-author.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
 import { api } from '../../lib/api.ts';
 
@@ -27,11 +28,10 @@ function profilesOf(body: unknown): Profile[] {
  * same edit merged and were written); that is only the fallback for conflicts stored before the
  * server named each field's author.
  */
-export function fieldAuthor(conflict: Pick<ConflictEntry, 'serverRow'>, field: ConflictField): { byId: string | null; atUtc: string | null } {
-  const named = field.theirsById !== undefined;
-  const by = named ? field.theirsById : conflict.serverRow['ModifiedById'];
-  const at = named ? field.theirsAtUtc : conflict.serverRow['ModifiedAtUtc'];
-  return { byId: typeof by === 'string' && by !== '' ? by : null, atUtc: typeof at === 'string' && at !== '' ? at : null };
+export function fieldAuthor(conflict: Pick<ConflictEntry, 'serverRow'>, field: ConflictField): ChangeAuthor {
+  return field.theirsById !== undefined
+    ? changeAuthor(field.theirsById, field.theirsAtUtc)
+    : changeAuthor(conflict.serverRow['ModifiedById'], conflict.serverRow['ModifiedAtUtc']);
 }
 
 /** Ids of the people whose changes the conflicts' fields are against. */
