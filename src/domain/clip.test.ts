@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipLabel, clipStateDisplay, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem, CLIP_STATE_LABEL, type ClipFields } from './clip.ts';
+import { clipLabel, clipStateDisplay, holdsClipSlug, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem, CLIP_STATE_LABEL, type ClipFields } from './clip.ts';
 import { normalizeRecording, type RecordingFields } from './recording.ts';
 import { slugServerError, slugErrorMessageKey } from './server-errors.ts';
 import { domainMessage, formatFormError } from './messages.ts';
@@ -167,5 +167,28 @@ describe('Recording normalisation', () => {
 
   it('a Finalized recording with duration 0 has no audio link', () => {
     expect(normalizeRecording(rec('Finalized', 0))).toMatchObject({ ok: true, value: { Urls: { AudioUrl: null } } });
+  });
+});
+
+describe('Clip slug uniqueness (section 5: unique in the program)', () => {
+  const clip = { Id: 'c1', ProgramId: 'p1' };
+  const other = { Id: 'c2', ProgramId: 'p1', Slug: 'pilot', Deleted: false };
+
+  it("another clip of the same program holds its slug: 'This slug is already in use in this program'", () => {
+    expect(holdsClipSlug(other, clip, 'pilot')).toBe(true);
+  });
+
+  it.each([
+    ['the clip itself', { ...other, Id: 'c1' }, 'pilot'],
+    ['a clip of another program', { ...other, ProgramId: 'p2' }, 'pilot'],
+    ['a deleted clip', { ...other, Deleted: true }, 'pilot'],
+    ['a clip with another slug', other, 'pilot-2'],
+    ['a clip without a slug, for an empty slug', { ...other, Slug: '' }, ''],
+  ])('%s does not hold it', (_, holder, slug) => {
+    expect(holdsClipSlug(holder, clip, slug)).toBe(false);
+  });
+
+  it('slugs differ by case: the server compares them as stored', () => {
+    expect(holdsClipSlug(other, clip, 'Pilot')).toBe(false);
   });
 });

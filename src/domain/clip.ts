@@ -142,6 +142,21 @@ export function isPublishPending(publishState: string | null | undefined): boole
   return publishState === PublishState.Publishing || publishState === PublishState.Unpublishing;
 }
 
+/**
+ * Section 5's uniqueness rule for clip slugs ('This slug is already in use in this program'): a
+ * slug belongs to one clip of a program that is not deleted. True when `other` already holds
+ * `slug` and `clip` may not take it. The device checks it against what it has synced
+ * (ClipScreen); the server's check is the same rule in SQL (routes/content-rules.ts checkSlug,
+ * and the clips_slug partial unique index behind it).
+ */
+export function holdsClipSlug(
+  other: { Id: string; ProgramId?: unknown; Slug?: unknown; Deleted?: unknown },
+  clip: { Id: string; ProgramId: string },
+  slug: string,
+): boolean {
+  return slug !== '' && other.Id !== clip.Id && other.ProgramId === clip.ProgramId && other.Deleted !== true && other.Slug === slug;
+}
+
 // ── Labels ──────────────────────────────────────────────────────────────────────────────────
 
 /** The clip's title, or 'Untitled clip' for a clip without one. */

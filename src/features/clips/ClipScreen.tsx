@@ -2,7 +2,7 @@
 // with src/domain, 'Reset' only when changed, 'Apply'), its State / PublishState / Visibility as
 // section 4 shows them, the processing problem and its dismissal. Reads and writes the local store.
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { clipLabel, clipStateDisplay, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
+import { clipLabel, clipStateDisplay, holdsClipSlug, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
 import { MAX_INT } from '../../domain/constants.ts';
 import { formatFormError, domainMessage } from '../../domain/messages.ts';
 import { slugServerError } from '../../domain/server-errors.ts';
@@ -92,8 +92,8 @@ const isFormField = (field: string, values: FormValues): field is keyof FormValu
  * check; this one spares a round trip and works offline against what was synced). */
 async function slugTakenLocally(clip: Clip, slug: string): Promise<boolean> {
   if (slug === '' || slug === clip.Slug) return false;
-  const same = await db.clips.where('ProgramId').equals(clip.ProgramId).filter((c) => c.Id !== clip.Id && !c.Deleted && c['Slug'] === slug).first();
-  return same !== undefined;
+  const holder = await db.clips.where('ProgramId').equals(clip.ProgramId).filter((other) => holdsClipSlug(other, clip, slug)).first();
+  return holder !== undefined;
 }
 
 function validate(v: FormValues, saved: Clip): Errors {
