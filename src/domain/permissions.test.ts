@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  landingOrganizationId,
   adminMenu,
   allPermissions,
   anyPermissions,
@@ -126,6 +127,20 @@ describe('Organization menu', () => {
       'restoreSnapshot',
       'switchOrganization',
     ]);
+  });
+});
+
+describe("Where '/' lands: the organization list is reached through 'Switch organization'", () => {
+  const one = { Id: 'org-1' };
+  it('a member of one organization goes to its home', () => {
+    expect(landingOrganizationId({ UserBelongsToMultipleOrganizations: false, Organizations: [one] })).toBe('org-1');
+  });
+  it.each([
+    ['a member of several organizations', { UserBelongsToMultipleOrganizations: true, Organizations: [one, { Id: 'org-2' }] }],
+    ['a member of several, of whom the session lists one', { UserBelongsToMultipleOrganizations: true, Organizations: [one] }],
+    ['a member of none', { UserBelongsToMultipleOrganizations: false, Organizations: [] }],
+  ])('%s sees the list', (_, session) => {
+    expect(landingOrganizationId(session)).toBeNull();
   });
 });
 

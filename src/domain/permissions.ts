@@ -156,6 +156,17 @@ export function organizationMenuItems(input: OrganizationMenuInput): Organizatio
   return items;
 }
 
+/**
+ * The organization '/' opens for a signed-in user, or null for the list. Section 2 has the list
+ * 'reached through "Switch organization"', an item only members of several organizations get
+ * (organizationMenuItems): a member of one organization goes straight to its home, at login and
+ * whenever the installed app starts, instead of to a list of one card.
+ */
+export function landingOrganizationId(session: { UserBelongsToMultipleOrganizations: boolean; Organizations: ReadonlyArray<{ Id: string }> }): string | null {
+  const [only, ...others] = session.Organizations;
+  return only && others.length === 0 && !session.UserBelongsToMultipleOrganizations ? only.Id : null;
+}
+
 export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
 export type UserFacts = { isAdmin: boolean; isAdminOrSupport: boolean; hasResellerAccess: boolean; sessionType: SessionType };
 

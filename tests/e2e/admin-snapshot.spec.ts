@@ -101,7 +101,7 @@ test('a demo organization member without organization settings rights does not s
   const context = await browser.newContext({ baseURL: server!.baseURL });
   const page = await context.newPage();
   await logIn(page, 'producer@example.com');
-  await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   await page.getByRole('button', { name: 'Organization' }).click();
   await expect(page.getByRole('menu')).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Save organization snapshot' })).toHaveCount(0);

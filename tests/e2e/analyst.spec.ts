@@ -9,7 +9,6 @@ const ANALYST = 'analyst@example.com';
 
 test('analyst: analytics access alone shows Organization programs, no Switch organization, no Admin, with Account settings', async ({ page }) => {
   await logIn(page, ANALYST);
-  await page.getByRole('list').getByRole('link').first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   const org = await menuItems(page, 'Organization');
   // Section 6: analytics access is one of the rights that show Organization programs; without
@@ -24,7 +23,6 @@ test('analyst: analytics access alone shows Organization programs, no Switch org
 
 test('without content access the organization home says why no clips are listed, not "No clips match."', async ({ page }) => {
   await logIn(page, ANALYST);
-  await page.getByRole('list').getByRole('link').first().click();
   const recent = page.getByRole('region', { name: 'Recently changed clips' });
   await expect(recent).toContainText('You do not have content access in this organization, so its clips are not shown.');
   await expect(recent).not.toContainText('No clips match.');
@@ -32,7 +30,6 @@ test('without content access the organization home says why no clips are listed,
 
 test('without content access a program says so and offers no New clip', async ({ page }) => {
   await logIn(page, ANALYST);
-  await page.getByRole('list').getByRole('link').first().click();
   await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
   await expect(page.getByText('You do not have content access to this program')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New clip' })).toHaveCount(0);
@@ -40,7 +37,6 @@ test('without content access a program says so and offers no New clip', async ({
 
 test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks German, also after logging in on another browser', async ({ page, browser }) => {
   await logIn(page, ANALYST);
-  await page.getByRole('list').getByRole('link').first().click();
   await page.getByRole('button', { name: 'Account' }).click();
   const saved = page.waitForRequest((r) => r.url().endsWith('/api/internal/users/me') && r.method() === 'PATCH');
   await page.getByRole('menuitem', { name: 'Deutsch' }).click();

@@ -1,14 +1,8 @@
 // Error pages of sections 2 and 8, and the menus each demo user sees (sections 2, 4 and 6).
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, logIn, organizationIdOf } from './support.ts';
+import { DEMO, logIn, openOrganizationHome as openOrganization, organizationIdOf } from './support.ts';
 
 const UNKNOWN = '0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99';
-
-async function openOrganization(page: Page) {
-  await page.getByRole('list').getByRole('link').first().click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
-  return organizationIdOf(page);
-}
 
 async function menuItems(page: Page, menu: string): Promise<string[]> {
   await page.getByRole('button', { name: menu }).click();
@@ -132,9 +126,11 @@ test('reseller sees Enterprises and no Admin section', async ({ page }) => {
 test('an unactivated user gets the menus but no Account settings', async ({ page }) => {
   await logIn(page, 'newbie@example.com', DEMO.password);
   await expect(page.getByText('Your account is not activated yet.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Organization' })).toBeVisible();
-  // No organization chosen yet: the menu offers the user's one organization, never an empty popup.
-  expect(await menuItems(page, 'Organization')).toEqual(['Castaway Demo Radio']);
+  // One organization: logging in opens its home, and its menu is the organization's.
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  const org = await menuItems(page, 'Organization');
+  expect(org).toContain('Organization programs');
+  expect(org).not.toContain('Switch organization');
   await expect(page.getByRole('button', { name: 'Help' })).toBeVisible();
   const user = await menuItems(page, 'Account');
   expect(user).not.toContain('Account settings');

@@ -3,7 +3,7 @@
 // when it passes, and a menu the user opens while the first screen loads stays open. Going from
 // screen to screen keeps the same bar too.
 import { expect, test } from '@playwright/test';
-import { DEMO } from './support.ts';
+import { DEMO, logIn, organizationIdOf } from './support.ts';
 
 test('after signing in the navigation bar is mounted once, and a menu opened at once stays open', async ({ page }) => {
   // Counts every time a main navigation landmark enters the document, from the first paint on.
@@ -42,4 +42,38 @@ test('after signing in the navigation bar is mounted once, and a menu opened at 
   await page.getByRole('main').getByRole('list').getByRole('link').first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   expect(await navMounts()).toBe(1);
+});
+
+// Section 2: the organization list is 'reached through "Switch organization"', which only members
+// of several organizations have. A member of one goes straight to its home: at login, at '/' (the
+// installed app's start URL) and from the address bar, and Back does not return to '/'.
+test('a member of one organization lands on its home, never on a list of one; a member of several gets the list', async ({ page, browser }) => {
+  await page.goto('/');
+  await page.getByLabel('Email').fill('producer@example.com');
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible({ timeout: 30_000 });
+  const org = organizationIdOf(page);
+  expect(new URL(page.url()).pathname).toBe(`/${org}`);
+  await expect(page.getByRole('button', { name: 'Organization' })).toContainText('Castaway Demo Radio');
+  // '/' was replaced, not left behind: the history holds the blank start page and the home only.
+  expect(await page.evaluate(() => history.length)).toBe(2);
+
+  await page.goto('/');
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe(`/${org}`);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Organizations' })).toHaveCount(0);
+
+  const other = await browser.newContext();
+  try {
+    const several = await other.newPage();
+    await logIn(several);
+    await expect(several.getByRole('main').getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+    expect(new URL(several.url()).pathname).toBe('/');
+    await expect(several.getByRole('main').getByRole('list').getByRole('link')).toHaveText([/Castaway Demo Radio/, /Castaway Podcasts/]);
+    await several.getByRole('button', { name: 'Organization' }).click();
+    await expect(several.getByRole('menu')).toContainText('Castaway Podcasts');
+  } finally {
+    await other.close();
+  }
 });

@@ -23,12 +23,22 @@ export function organizationIdOf(page: Page): string {
 }
 
 /**
+ * The organization home, from where logIn lands: a member of several organizations is on the
+ * organization list and opens its first entry; a member of one is on its home already ('/' takes
+ * them there). Returns the organization id.
+ */
+export async function openOrganizationHome(page: Page): Promise<string> {
+  if (new URL(page.url()).pathname === '/') await page.getByRole('list').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  return organizationIdOf(page);
+}
+
+/**
  * Organization → program → a clip, by clicking; returns the ids from the URL. Specs that edit use
  * different clips (`index`) so parallel workers never edit the same row.
  */
 export async function openFirstClip(page: Page, index = 0): Promise<{ organizationId: string; programId: string; clipId: string }> {
-  await page.getByRole('list').getByRole('link').first().click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  await openOrganizationHome(page);
   await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
   await expect(page.getByRole('tab', { name: 'Clips' })).toHaveAttribute('aria-selected', 'true');
   // The list is whole only once the first sync has completed: before, the nth clip of the pages

@@ -1,11 +1,18 @@
-// / — the list of organizations, reached through 'Switch organization'.
+// / — the list of organizations, reached through 'Switch organization'; a member of one
+// organization is taken to its home instead (domain landingOrganizationId).
 import { m } from '../../paraglide/messages.js';
 import { useSession } from '../../lib/session.ts';
+import { Redirect } from '../../lib/router.ts';
+import { landingOrganizationId } from '../../domain/permissions.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CardList } from '../../components/CardList.tsx';
 
 export function OrganizationsScreen() {
-  const organizations = useSession()?.session.Organizations ?? [];
+  const session = useSession()?.session;
+  const organizations = session?.Organizations ?? [];
+  const landing = session ? landingOrganizationId(session) : null;
+  // Replacing '/': Back from the organization home leaves the app instead of bouncing off '/'.
+  if (landing) return <Redirect to={`/${landing}`} replace />;
   return (
     <>
       <PageHeader title={m.app_organizations_title()} />
