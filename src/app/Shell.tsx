@@ -1,6 +1,7 @@
 // The navigation shell (section 2): logo (to the organization home, or / with none), 'Manage
 // audio', the organization, user and help menus with the visibility rules of sections 4 and 6,
 // the loading bar, and the sync status one glance away.
+import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { BUILD_VERSION, HELP_MENU_WIDTH_PX, ORGANIZATION_MENU_WIDTH_PX } from '../domain/constants.ts';
 import { adminMenu, organizationMenuItems, showsAccountSettings, showsEnterprises, userMenus, type OrganizationMenuItem } from '../domain/permissions.ts';
 import { m } from '../paraglide/messages.js';
@@ -113,13 +114,38 @@ const Icon = ({ d }: { d: string }) => (
   </svg>
 );
 
+/**
+ * Keeps --navbar-height on the root at the bar's height, which on a phone grows when the sync
+ * status wraps: phone toasts drop from just below the bar (styles.css), so they never cover the
+ * sync status that answers the change a toast confirms, nor the menus.
+ */
+function useNavbarHeightVariable(): RefObject<HTMLElement | null> {
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const bar = ref.current;
+    if (!bar) return;
+    const root = document.documentElement;
+    const update = () => root.style.setProperty('--navbar-height', `${bar.offsetHeight}px`);
+    update();
+    if (typeof ResizeObserver === 'undefined') return () => root.style.removeProperty('--navbar-height'); // jsdom
+    const observer = new ResizeObserver(update);
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--navbar-height');
+    };
+  }, []);
+  return ref;
+}
+
 export function NavigationBar({ session, organizationId }: { session: Session; organizationId: string | null }) {
+  const bar = useNavbarHeightVariable();
   const menus = userMenus(session.Type);
   const org = organizationId ? organizationById(session, organizationId) : undefined;
   const home = organizationId ? `/${organizationId}` : '/';
   const orgEntries = organizationMenu(session, organizationId);
   return (
-    <header className="navbar">
+    <header className="navbar" ref={bar}>
       <nav aria-label={m.app_nav_label()} className="navbar-inner">
         <Link href={home} className="logo" aria-label={m.app_logo_label()}>
           <LogoMark />

@@ -1,5 +1,5 @@
 // On a phone (390×844), what a UI review found covered or cut off: the 'Changes saved' toast over
-// the clip's Apply button, and the header's sync status with a conflict and a refused change
+// the clip's Apply button (and then, dropped from the top, over the navigation bar), and the header's sync status with a conflict and a refused change
 // ('Needs your decis…', counts broken over two lines). Clip 4 of the first program is this spec's.
 import { expect, test, type Page } from '@playwright/test';
 import { firstSyncDone } from './local-data.ts';
@@ -19,7 +19,12 @@ test('the "Changes saved" toast leaves the Apply button uncovered', async ({ pag
   const toast = page.locator('.toast').filter({ hasText: 'Changes saved' });
   await expect(toast).toBeVisible();
   const applyBox = (await apply.boundingBox())!;
-  expect(overlaps((await toast.boundingBox())!, applyBox)).toBe(false);
+  const toastBox = (await toast.boundingBox())!;
+  expect(overlaps(toastBox, applyBox)).toBe(false);
+  // Nor the navigation bar: its sync status says what became of the change, its menus stay at hand.
+  const barBox = (await page.locator('header.navbar').boundingBox())!;
+  expect(overlaps(toastBox, barBox)).toBe(false);
+  expect(toastBox.y).toBeLessThan(barBox.y + barBox.height + 24);
   // What a finger on Apply's centre touches is Apply, not the toast.
   const touched = await page.evaluate(
     ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? null,
