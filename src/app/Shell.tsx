@@ -49,8 +49,8 @@ export function organizationMenu(session: Session, organizationId: string | null
   const entries: MenuEntry[] = [];
   const snapshots = mayUseDemoSnapshots({ entries: org?.UserPermissions ?? [], isAdmin: session.User?.IsAdmin ?? false, isDemoOrganization: org?.IsDemoOrganization ?? false });
   if (!organizationId) {
-    // No organization chosen yet (the list at /): the menu offers the user's organizations, so it
-    // is never an empty popup, whatever the number of organizations.
+    // No organization chosen yet (the list at /, which members of several organizations see; a
+    // member of one is taken to its home): the menu offers the user's organizations.
     for (const o of session.Organizations) entries.push({ kind: 'action', id: `org-${o.Id}`, label: o.Name, onSelect: () => navigate(`/${o.Id}`) });
   }
   for (const item of items) {
@@ -117,7 +117,8 @@ const Icon = ({ d }: { d: string }) => (
 /**
  * Keeps --navbar-height on the root at the bar's height, which on a phone grows when the sync
  * status wraps: phone toasts drop from just below the bar (styles.css), so they never cover the
- * sync status that answers the change a toast confirms, nor the menus.
+ * sync status that answers the change a toast confirms, nor the menu buttons (an open menu rises
+ * above them).
  */
 function useNavbarHeightVariable(): RefObject<HTMLElement | null> {
   const ref = useRef<HTMLElement>(null);

@@ -31,6 +31,16 @@ test('the "Changes saved" toast leaves the Apply button uncovered', async ({ pag
     [applyBox.x + applyBox.width / 2, applyBox.y + applyBox.height / 2],
   );
   expect(touched).toBe('Apply');
+  // A menu opened while the toast shows comes above it: where both are, a finger touches the menu.
+  await page.getByRole('button', { name: 'Organization' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem').first()).toBeVisible();
+  await expect(toast).toBeVisible();
+  const shown = (await toast.boundingBox())!;
+  const menuBox = (await menu.boundingBox())!;
+  const point = { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 };
+  expect(point.x > menuBox.x && point.x < menuBox.x + menuBox.width && point.y > menuBox.y && point.y < menuBox.y + menuBox.height, 'the menu opens over the toast').toBe(true);
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[role="menu"]') !== null, point)).toBe(true);
 });
 
 /** One conflict and one refused change in the device's store, as the sync worker records them. */
