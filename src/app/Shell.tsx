@@ -128,11 +128,10 @@ function useNavbarHeightVariable(): RefObject<HTMLElement | null> {
     const root = document.documentElement;
     const update = () => root.style.setProperty('--navbar-height', `${bar.offsetHeight}px`);
     update();
-    if (typeof ResizeObserver === 'undefined') return () => root.style.removeProperty('--navbar-height'); // jsdom
-    const observer = new ResizeObserver(update);
-    observer.observe(bar);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update); // jsdom has none
+    observer?.observe(bar);
     return () => {
-      observer.disconnect();
+      observer?.disconnect();
       root.style.removeProperty('--navbar-height');
     };
   }, []);

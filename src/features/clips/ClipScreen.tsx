@@ -12,7 +12,8 @@ import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { db, useLiveQuery, type NeedsAttentionEntry } from '../../db/db.ts';
 import { dismissNeedsAttention } from '../../db/conflicts.ts';
-import { attentionReason, refusedErrorLines, refusedFieldText } from '../sync/sync-labels.ts';
+import { attentionReason, refusedFieldText } from '../sync/sync-labels.ts';
+import { RefusedErrorList } from '../sync/RefusedErrorList.tsx';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -402,13 +403,7 @@ function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEdi
       <p>
         <strong>{m.app_clip_refused()}</strong> {attentionReason(item.httpStatus)}
       </p>
-      {item.errors.length > 0 && (
-        <ul>
-          {refusedErrorLines(item).map((line, i) => (
-            <li key={i}>{line}</li>
-          ))}
-        </ul>
-      )}
+      <RefusedErrorList item={item} />
       <div className="form-actions">
         <button type="button" className="button" onClick={() => void dismissNeedsAttention(item.id)}>{m.app_attention_dismiss()}</button>
         <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>

@@ -12,7 +12,8 @@ import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
-import { attentionReason, fieldLabel, formatStorage, refusedErrorLines } from './sync-labels.ts';
+import { attentionReason, fieldLabel, formatStorage } from './sync-labels.ts';
+import { RefusedErrorList } from './RefusedErrorList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { fieldAuthor, useUserName } from './conflict-authors.ts';
@@ -168,13 +169,7 @@ function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
         <strong>{describeChange(item, row)}</strong>
       </p>
       <p>{attentionReason(item.httpStatus)}</p>
-      {item.errors.length > 0 && (
-        <ul>
-          {refusedErrorLines(item).map((line, i) => (
-            <li key={i}>{line}</li>
-          ))}
-        </ul>
-      )}
+      <RefusedErrorList item={item} />
       <div className="form-actions">
         <button type="button" className="button" disabled={busy} onClick={() => act(dismissNeedsAttention)}>{m.app_attention_dismiss()}</button>
         <button type="button" className="button primary" disabled={busy} onClick={() => act(retryNeedsAttention)}>{m.app_attention_retry()}</button>
