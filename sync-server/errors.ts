@@ -1,14 +1,15 @@
 // Errors carry codes (STYLE.md habit 4) and are mapped to responses in ONE place, app.onError:
-//   400 → { Errors: [{ Field, Code, Message, Params? }] }   (src/protocol/errors.ts)
+//   400 → { Errors: [{ Field, Code, Message, MessageKey?, Params? }] }   (src/protocol/errors.ts)
 //   412 → the current row as JSON
 //   413 → an Errors body naming the size limit
 //   401, 403, 404, 429 → no body (section 7: "404 and other statuses have none")
 import type * as z from 'zod';
-import { formatFormError } from '../src/domain/messages.ts';
+import { formErrorMessageKey, formatFormError } from '../src/domain/messages.ts';
 import { formError, type FormError } from '../src/domain/form-errors.ts';
 import { ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';
 
-/** Messages of the server are English; the client may re-format from Code and Params. */
+/** Messages of the server are English; the client says them in its user's language from
+ * MessageKey and Params. */
 const LOCALE = 'en-US' as const;
 
 export class AppError extends Error {
@@ -26,7 +27,7 @@ const serverCodes = new Set<string>(Object.values(ServerErrorCode));
 /** A field error of the 400 body from a domain FormError (its Message from the catalogue). */
 export function fieldError(field: string, error: FormError): FieldError {
   const code = error.reason !== undefined && serverCodes.has(error.reason) ? error.reason : error.type;
-  const out: FieldError = { Field: field, Code: code, Message: formatFormError(error, LOCALE) };
+  const out: FieldError = { Field: field, Code: code, Message: formatFormError(error, LOCALE), MessageKey: formErrorMessageKey(error) };
   if (error.params) out.Params = error.params;
   return out;
 }
@@ -72,7 +73,5 @@ export function zodFieldErrors(error: z.ZodError, input: unknown): FieldError[] 
 }
 
 export function malformedJson(): AppError {
-  return badRequest([
-    { Field: '', Code: ServerErrorCode.MalformedJson, Message: formatFormError(formError('invalid'), LOCALE) },
-  ]);
+  return badRequest([fieldError('', formError('invalid', undefined, undefined, ServerErrorCode.MalformedJson))]);
 }

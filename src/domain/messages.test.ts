@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { domainMessage, formatFormError } from './messages.ts';
+import { domainMessage, fieldErrorText, formatFormError } from './messages.ts';
 import { FormErrorType, formError, type DomainMessageKey } from './form-errors.ts';
 import * as compiled from '../paraglide/messages/_index.js';
 
@@ -32,6 +32,36 @@ describe('compiled Paraglide messages', () => {
 
   it('uses the current locale when none is given', () => {
     expect(formatFormError({ type: 'required' })).toBe('This field is required');
+  });
+});
+
+describe("a server's field error in the user's language", () => {
+  // As a 400 body or a refused sync change carries it (sync-server/errors.ts fieldError).
+  const tooLarge = {
+    Field: 'file',
+    Code: 'fileTooLarge',
+    Message: 'File cannot be larger than 3 MB (received 4 MB)',
+    MessageKey: 'domain_file_too_large',
+    Params: { maxSize: '3 MB', size: '4 MB' },
+  };
+
+  it('is worded from its catalogue key and inputs', () => {
+    expect(fieldErrorText(tooLarge, 'de-DE')).toBe('Die Datei darf nicht größer als 3 MB sein (erhalten: 4 MB)');
+    expect(fieldErrorText({ Message: 'This slug is already in use in this program', MessageKey: 'domain_slug_exists_in_program' }, 'fr-FR')).toBe(
+      domainMessage('domain_slug_exists_in_program', {}, 'fr-FR'),
+    );
+    expect(fieldErrorText(tooLarge, 'en-US')).toBe(tooLarge.Message);
+  });
+
+  it("keeps the server's words without a key this client knows", () => {
+    expect(fieldErrorText({ Message: 'The request body is larger than 1 MB' }, 'de-DE')).toBe('The request body is larger than 1 MB');
+    expect(fieldErrorText({ Message: 'Something new', MessageKey: 'domain_from_a_newer_server' }, 'de-DE')).toBe('Something new');
+    // Only the domain catalogue: other exports of the message module are not message keys.
+    expect(fieldErrorText({ Message: 'Menu', MessageKey: 'app_title' }, 'de-DE')).toBe('Menu');
+  });
+
+  it("keeps the server's words when an input is not text or a number", () => {
+    expect(fieldErrorText({ ...tooLarge, Params: { maxSize: '3 MB', size: { bytes: 4 } } }, 'de-DE')).toBe(tooLarge.Message);
   });
 });
 

@@ -33,6 +33,32 @@ export function domainMessage(key: DomainMessageKey, params: FormErrorParams = {
   return locale === undefined ? fn(params) : fn(params, { locale });
 }
 
+/** The catalogue key whose message explains this error. */
+export function formErrorMessageKey(error: FormError): DomainMessageKey {
+  return error.message ?? DEFAULT_MESSAGE[error.type];
+}
+
 export function formatFormError(error: FormError, locale?: Locale): string {
-  return domainMessage(error.message ?? DEFAULT_MESSAGE[error.type], error.params, locale);
+  return domainMessage(formErrorMessageKey(error), error.params, locale);
+}
+
+function isDomainMessageKey(key: string): key is DomainMessageKey {
+  return Object.prototype.hasOwnProperty.call(messages, key) && key.startsWith('domain_');
+}
+
+/**
+ * A field error of a server's 400 body in the user's language (or `locale`): the server writes
+ * its Message in English, and names the catalogue key and inputs it came from. An error without
+ * a key this client knows (another catalogue, an older server, a newer message), or with inputs
+ * it cannot pass on, keeps the server's words: they say what is wrong, if not in this language.
+ */
+export function fieldErrorText(error: { Message: string; MessageKey?: string | undefined; Params?: Record<string, unknown> | undefined }, locale?: Locale): string {
+  if (error.MessageKey === undefined || !isDomainMessageKey(error.MessageKey)) return error.Message;
+  const params: FormErrorParams = {};
+  for (const [name, value] of Object.entries(error.Params ?? {})) {
+    // An input that is not text or a number would be said as "undefined": keep the server's words.
+    if (typeof value !== 'string' && typeof value !== 'number') return error.Message;
+    params[name] = value;
+  }
+  return domainMessage(error.MessageKey, params, locale);
 }

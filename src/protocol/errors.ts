@@ -24,6 +24,10 @@ export const FieldErrorSchema = z.object({
   Code: z.string(),
   /** The English message of the specification, from the message catalogue. */
   Message: z.string(),
+  /** The catalogue key Message was made from (locales/domain), with Params its inputs: a client
+   * says the same thing in its user's language (src/domain/messages.ts fieldErrorText). Absent
+   * where the message is not in that catalogue. */
+  MessageKey: z.string().optional(),
   Params: z.record(z.string(), z.unknown()).optional(),
 });
 export type FieldError = z.infer<typeof FieldErrorSchema>;

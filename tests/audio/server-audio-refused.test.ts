@@ -72,7 +72,7 @@ describe.each(storeKinds)('refused audio requests change nothing (%s)', (kind) =
     const empty = new ReadableStream<Uint8Array>({ start(c) { c.close(); } });
     const res = await put(clipId, empty, '?fileName=episode.mp3');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'emptyFile', Message: 'File cannot be empty' }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'emptyFile', Message: 'File cannot be empty', MessageKey: 'domain_file_empty' }] });
     expect(await seen(clipId)).toEqual(before);
   });
 
@@ -82,7 +82,7 @@ describe.each(storeKinds)('refused audio requests change nothing (%s)', (kind) =
     const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(big.subarray(0, 1024 * 1024)); c.enqueue(big.subarray(1024 * 1024)); c.close(); } });
     const res = await put(clipId, body, '?fileName=episode.wav');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', Params: { maxSize: '3 MB', size: '3 MB' } }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', MessageKey: 'domain_file_too_large', Params: { maxSize: '3 MB', size: '3 MB' } }] });
     expect(await seen(clipId)).toEqual(before);
   });
 

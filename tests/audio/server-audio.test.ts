@@ -126,20 +126,20 @@ describe('file rules of section 5 → 400 with a body', () => {
   it('an empty file', async () => {
     const res = await upload(await s.newClip(), 'empty.mp3', 'empty.mp3');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'emptyFile', Message: 'File cannot be empty' }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'emptyFile', Message: 'File cannot be empty', MessageKey: 'domain_file_empty' }] });
   });
 
   it('an empty file name', async () => {
     const res = await upload(await s.newClip(), 'speech-12s.mp3', '  ');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'fileName', Code: 'emptyFileName', Message: 'File name cannot be empty' }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'fileName', Code: 'emptyFileName', Message: 'File name cannot be empty', MessageKey: 'domain_file_name_empty' }] });
     expect((await upload(await s.newClip(), 'speech-12s.mp3', null)).status).toBe(400);
   });
 
   it('a file larger than the limit names both sizes', async () => {
     const res = await upload(await s.newClip(), new Uint8Array(3 * 1024 * 1024 + 1), 'big.wav');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', Params: { maxSize: '3 MB', size: '3 MB' } }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', MessageKey: 'domain_file_too_large', Params: { maxSize: '3 MB', size: '3 MB' } }] });
   });
 
   it('an extension not accepted lists the accepted formats', async () => {

@@ -258,11 +258,11 @@ describe.each(storeKinds)('API on %s', (kind) => {
       const taken = await demo.patch(`/api/v1/clips/${b!.Id}`, { Slug: 'shared-slug' });
       expect(taken.status).toBe(400);
       expect(BadRequestBodySchema.parse(taken.body).Errors).toEqual([
-        { Field: 'Slug', Code: 'SlugExists', Message: 'This slug is already in use in this program' },
+        { Field: 'Slug', Code: 'SlugExists', Message: 'This slug is already in use in this program', MessageKey: 'domain_slug_exists_in_program' },
       ]);
       const reserved = await demo.patch(`/api/v1/clips/${b!.Id}`, { Slug: 'admin' });
       expect(BadRequestBodySchema.parse(reserved.body).Errors).toEqual([
-        { Field: 'Slug', Code: 'SlugReservationFailed', Message: 'This slug is reserved for use by the product' },
+        { Field: 'Slug', Code: 'SlugReservationFailed', Message: 'This slug is reserved for use by the product', MessageKey: 'domain_slug_reserved' },
       ]);
       const malformed = await demo.patch(`/api/v1/clips/${b!.Id}`, { Slug: 'Not A Slug' });
       expect(fields(malformed)).toEqual([['Slug', 'invalid']]);
@@ -274,7 +274,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
     it('makes a clip Public only with a Slug, then sets PublishedUtc and the embed and show-page URLs', async () => {
       const clip = ClipSchema.parse((await demo.post(`/api/v1/programs/${WORLD}/clips`, { Title: 'To publish' })).body);
       const noSlug = await demo.patch(`/api/v1/clips/${clip.Id}`, { Visibility: 'Public' });
-      expect(BadRequestBodySchema.parse(noSlug.body).Errors).toEqual([{ Field: 'Slug', Code: 'required', Message: 'You must enter a slug' }]);
+      expect(BadRequestBodySchema.parse(noSlug.body).Errors).toEqual([{ Field: 'Slug', Code: 'required', Message: 'You must enter a slug', MessageKey: 'domain_slug_required' }]);
       const pub = ClipSchema.parse((await demo.patch(`/api/v1/clips/${clip.Id}`, { Visibility: 'Public', Slug: 'to-publish' })).body);
       expect(pub.PublishedUtc).not.toBeNull();
       expect(pub.Urls.EmbedUrl).toContain(clip.Id);
@@ -440,7 +440,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
   describe('networks, programs and playlists', () => {
     it('creates, renames and deletes a network; validates its name', async () => {
       const empty = await demo.post('/api/v1/networks', { Name: ' ' });
-      expect(BadRequestBodySchema.parse(empty.body).Errors).toEqual([{ Field: 'Name', Code: 'required', Message: 'You must enter a name' }]);
+      expect(BadRequestBodySchema.parse(empty.body).Errors).toEqual([{ Field: 'Name', Code: 'required', Message: 'You must enter a name', MessageKey: 'domain_name_required' }]);
       const net = NetworkSchema.parse((await demo.post('/api/v1/networks', { Name: 'Castaway Weather' })).body);
       const renamed = NetworkSchema.parse((await demo.patch(`/api/v1/networks/${net.Id}`, { Name: 'Castaway Weather & Travel' }, { 'if-match': `"${net.ModifiedAtUtc}"` })).body);
       expect(renamed.Name).toBe('Castaway Weather & Travel');
@@ -456,7 +456,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
       const under = (await demo.get(`/api/v1/networks/${NEWS}/programs`)).body as Paged;
       expect(under.Items.map((p) => p.Id)).toContain(program.Id);
       const again = await demo.post('/api/v1/programs', { Name: 'Night Desk 2', Slug: 'night-desk' });
-      expect(BadRequestBodySchema.parse(again.body).Errors).toEqual([{ Field: 'Slug', Code: 'SlugExists', Message: 'This slug is already in use' }]);
+      expect(BadRequestBodySchema.parse(again.body).Errors).toEqual([{ Field: 'Slug', Code: 'SlugExists', Message: 'This slug is already in use', MessageKey: 'domain_slug_exists' }]);
       const badNetwork = await demo.post('/api/v1/programs', { Name: 'Lost', NetworkId: randomUUID() });
       expect(fields(badNetwork)).toEqual([['NetworkId', 'invalid']]);
       const renamed = ProgramSchema.parse((await demo.patch(`/api/v1/programs/${program.Id}`, { Name: 'Night Desk Live' })).body);

@@ -6,7 +6,7 @@
 // Who may open it is the route's business (SignedIn.tsx: 403 for an unactivated user).
 import { useId, useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { formatFormError } from '../../domain/messages.ts';
+import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { validateName } from '../../domain/validators.ts';
 import { api } from '../../lib/api.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -82,7 +82,8 @@ function NameForm({ user }: { user: SessionUser }) {
       form.reset();
       showToast({ type: 'success', title: m.app_form_saved() });
     } else if (res.kind === 'badRequest') {
-      setError(res.body.Errors.find((e) => e.Field === 'Name')?.Message ?? res.body.Errors[0]?.Message ?? m.account_save_failed());
+      const refused = res.body.Errors.find((e) => e.Field === 'Name') ?? res.body.Errors[0];
+      setError(refused ? fieldErrorText(refused) : m.account_save_failed());
     } else {
       setFailure(m.account_save_failed());
     }

@@ -28,7 +28,12 @@ export function LoginScreen() {
     } else {
       setBusy(false);
       if (res.kind === 'error') setError(navigator.onLine ? m.app_login_error() : m.app_login_offline());
-      else if (res.kind === 'badRequest') setError(res.body.Errors[0]?.Message ?? m.app_login_failed());
+      else if (res.kind === 'badRequest') {
+        const refused = res.body.Errors[0];
+        // The catalogue that words it in the user's language loads only now: the login screen
+        // stays light, and a refused login is rare (the inputs are checked by the browser first).
+        setError(refused ? (await import('../../domain/messages.ts')).fieldErrorText(refused) : m.app_login_failed());
+      }
       else if (res.status === 401 || res.status === 403) setError(m.app_login_failed());
       else setError(m.app_login_error());
     }

@@ -2,8 +2,9 @@
 // Kept out of src/lib/labels.ts so the signed-in first screen does not carry their messages.
 import { m } from '../../paraglide/messages.js';
 import { getLocale } from '../../lib/i18n.ts';
-import { formatFormError } from '../../domain/messages.ts';
+import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { slugServerError, type SlugOwner } from '../../domain/server-errors.ts';
+import type { FieldError } from '../../protocol/errors.ts';
 import type { SyncEntity } from '../../protocol/sync.ts';
 
 /** The label of a synced field, as the forms name it (conflicts, needs-attention errors). */
@@ -44,16 +45,17 @@ export function attentionReason(status: number): string {
 
 const SLUG_OWNER: Partial<Record<SyncEntity, SlugOwner>> = { clips: 'clip', playlists: 'playlist', programs: 'program' };
 
-/** A refused field's error in words: a slug code in the user's language (the server writes its
- * messages in its own), else the server's message. */
-export function refusedFieldText(error: { Code: string; Message: string }, entity: SyncEntity): string {
+/** A refused field's error in the user's language (the server writes its messages in English and
+ * names their catalogue key). A slug error kept on this device from before the server named keys
+ * is worded from its code. */
+export function refusedFieldText(error: FieldError, entity: SyncEntity): string {
   const owner = SLUG_OWNER[entity];
-  const slug = owner ? slugServerError(error.Code, owner) : null;
-  return slug ? formatFormError(slug) : error.Message;
+  const slug = error.MessageKey === undefined && owner ? slugServerError(error.Code, owner) : null;
+  return slug ? formatFormError(slug) : fieldErrorText(error);
 }
 
 /** A refused change's errors as lines for a list: "Slug: This slug is already in use…". */
-export function refusedErrorLines(item: { entity: SyncEntity; errors: ReadonlyArray<{ Field: string; Code: string; Message: string }> }): string[] {
+export function refusedErrorLines(item: { entity: SyncEntity; errors: readonly FieldError[] }): string[] {
   return item.errors.map((e) => `${e.Field ? `${fieldLabel(e.Field)}: ` : ''}${refusedFieldText(e, item.entity)}`);
 }
 
