@@ -82,8 +82,9 @@ test('a member of one organization lands on its home, never on a list of one; a 
 test("a login the server refuses says why in the user's language", async ({ page, context }) => {
   await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'de-DE', url: test.info().project.use.baseURL! }]);
   await page.goto('/');
-  // The browser's own check lets 'ann@studio' through (no dot needed); the server's does not
-  // (section 5: an e-mail domain has a dot) and answers in English, with the catalogue key.
+  // The browser's own check lets 'ann@studio' through; the server's address pattern (section 5,
+  // src/domain/validators.ts: the domain needs a dot) does not, and answers in English with the
+  // catalogue key.
   await page.getByLabel('E-Mail').fill('ann@studio');
   await page.getByLabel('Passwort').fill('secret');
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/internal/session/login'));
