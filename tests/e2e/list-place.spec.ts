@@ -93,6 +93,15 @@ test('Back, by the browser or by the clip screen, returns to the same filter and
   await page.reload();
   await expectPlace(page, place);
 
+  // The clip screen reloaded (the app started afresh there), then its Back link: the place is
+  // still found, though this start of the app never showed the list.
+  await page.getByTestId('clip-list').locator(`a[href="${row}"]`).click();
+  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+  await page.getByRole('main').getByRole('link', { name: 'Back', exact: true }).click();
+  await expectPlace(page, place);
+
   // The program from elsewhere (the list of programs) starts afresh at the top.
   await page.getByRole('main').getByRole('link', { name: 'Programs', exact: true }).click();
   await page.getByRole('main').getByRole('link', { name: program }).click();

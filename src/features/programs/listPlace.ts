@@ -18,7 +18,7 @@
 // a remount the same scrollY can show other rows; the anchor row is found again by its key.
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import * as z from 'zod';
-import { navigate } from '../../lib/router.ts';
+import { navigate, previousPathname } from '../../lib/router.ts';
 
 const Place = z.object({ scrollY: z.number(), anchorKey: z.string().nullable(), anchorOffset: z.number() });
 export type ListPlace = z.infer<typeof Place>;
@@ -32,19 +32,6 @@ const SAVE_DELAY_MS = 150;
 const RESTORE_FRAMES = 30;
 /** Frames the view must hold still on its target for a restore to be done. */
 const STILL_FRAMES = 3;
-
-// The path shown before the current one: the program screen mounts after the move, too late to ask.
-let currentPath = typeof location === 'undefined' ? '' : location.pathname;
-let previousPath: string | null = null;
-if (typeof window !== 'undefined') {
-  for (const type of ['popstate', 'pushState', 'replaceState']) {
-    window.addEventListener(type, () => {
-      if (location.pathname === currentPath) return;
-      previousPath = currentPath;
-      currentPath = location.pathname;
-    });
-  }
-}
 
 function entryPlace(): ListPlace | null {
   const state: unknown = history.state;
@@ -70,7 +57,7 @@ function storedPlace(path: string): z.infer<typeof Saved> | null {
 function placeToRestore(path: string): { search: string | null; place: ListPlace } | null {
   const own = entryPlace();
   if (own) return { search: null, place: own };
-  if (!previousPath?.startsWith(`${path}/`)) return null;
+  if (!previousPathname()?.startsWith(`${path}/`)) return null;
   // A Back link that names a query (the playlist screen's ?tab=playlists) is kept unless it is
   // the one saved; the bare program URL (the clip screen's) takes the saved one.
   const saved = storedPlace(path);
