@@ -3,7 +3,7 @@
 // ('Needs your decis…', counts broken over two lines). Clip 4 of the first program is this spec's.
 import { expect, test, type Page } from '@playwright/test';
 import { firstSyncDone } from './local-data.ts';
-import { logIn, openFirstClip } from './support.ts';
+import { logIn, openFirstClip, syncStatus } from './support.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -91,5 +91,34 @@ test('with a conflict and a refused change the phone header shows the whole stat
       expect(box.height, `${locale}: '${count}' on one line`).toBeLessThan(2 * fontSize);
       expect(box.x + box.width, `${locale}: '${count}' inside the screen`).toBeLessThanOrEqual(390);
     }
+  }
+});
+
+test('offline with an edit waiting, the phone header shows the whole status, in French and German', async ({ page, context }) => {
+  await logIn(page);
+  const { organizationId, programId, clipId } = await openFirstClip(page, 6);
+  await context.setOffline(true);
+  await page.getByLabel('Title', { exact: true }).fill(`Edited in a tunnel ${Date.now()}`);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
+  const cases = [
+    { locale: 'fr-FR', status: 'Hors ligne · 1 modification en attente de synchronisation' },
+    { locale: 'de-DE', status: 'Offline · 1 Änderung wartet auf Synchronisierung' },
+  ];
+  for (const { locale, status } of cases) {
+    await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: locale, url: test.info().project.use.baseURL! }]);
+    // Offline, the app starts from the service worker's cache.
+    await page.goto(`/${organizationId}/programs/${programId}/clips/${clipId}`);
+    const text = page.locator('.sync-badge').getByRole('status');
+    await expect(text).toHaveText(status);
+    // Every word shown: the status wraps under the bar's first line instead of ending in '…'.
+    expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), `${locale}: status cut off`).toBe(true);
+    const box = (await text.boundingBox())!;
+    expect(box.x + box.width, `${locale}: status inside the screen`).toBeLessThanOrEqual(390);
+    // The bar grew to hold it, and the page starts under it.
+    const barBottom = await page.locator('header.navbar').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(box.y + box.height).toBeLessThanOrEqual(barBottom);
+    const headingTop = await page.getByRole('heading', { level: 1 }).evaluate((el) => el.getBoundingClientRect().top);
+    expect(headingTop).toBeGreaterThan(barBottom);
   }
 });
