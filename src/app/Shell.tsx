@@ -115,10 +115,10 @@ const Icon = ({ d }: { d: string }) => (
 );
 
 /**
- * Keeps --navbar-height on the root at the bar's height, which on a phone grows when the sync
- * status wraps: phone toasts drop from just below the bar (styles.css), so they never cover the
- * sync status that answers the change a toast confirms, nor the menu buttons (an open menu rises
- * above them).
+ * Keeps --navbar-height on the root at the bar's height, which on phones and tablets grows when
+ * the sync status wraps (styles.css): phone toasts drop from just below the bar, so they never
+ * cover the sync status that answers the change a toast confirms, nor the menu buttons (an open
+ * menu rises above them); the clip and recording status panel sticks 1rem under it.
  */
 function useNavbarHeightVariable(): RefObject<HTMLElement | null> {
   const ref = useRef<HTMLElement>(null);
@@ -126,7 +126,8 @@ function useNavbarHeightVariable(): RefObject<HTMLElement | null> {
     const bar = ref.current;
     if (!bar) return;
     const root = document.documentElement;
-    const update = () => root.style.setProperty('--navbar-height', `${bar.offsetHeight}px`);
+    // Not offsetHeight, which rounds: what sits under the bar would be up to half a pixel off.
+    const update = () => root.style.setProperty('--navbar-height', `${bar.getBoundingClientRect().height}px`);
     update();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update); // jsdom has none
     observer?.observe(bar);

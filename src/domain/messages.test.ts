@@ -60,6 +60,11 @@ describe("a server's field error in the user's language", () => {
     expect(fieldErrorText({ Message: 'Menu', MessageKey: 'app_title' }, 'de-DE')).toBe('Menu');
   });
 
+  it("keeps the server's words when this catalogue's English is not them (other inputs, a changed message)", () => {
+    expect(fieldErrorText({ ...tooLarge, Params: { maxSize: '3 MB' } }, 'de-DE')).toBe(tooLarge.Message);
+    expect(fieldErrorText({ ...tooLarge, Message: 'Files must be under 3 MB (this one is 4 MB)' }, 'de-DE')).toBe('Files must be under 3 MB (this one is 4 MB)');
+  });
+
   it("keeps the server's words when an input is not text or a number", () => {
     expect(fieldErrorText({ ...tooLarge, Params: { maxSize: '3 MB', size: { bytes: 4 } } }, 'de-DE')).toBe(tooLarge.Message);
   });

@@ -4,6 +4,7 @@
 import * as messages from '../paraglide/areas/domain.js';
 import type { Locale } from '../paraglide/runtime.js';
 import type { DomainMessageKey, FormError, FormErrorType, FormErrorParams } from './form-errors.ts';
+import type { FieldError } from '../protocol/errors.ts';
 
 type MessageFn = (inputs?: Record<string, unknown>, options?: { locale?: Locale }) => string;
 
@@ -43,22 +44,28 @@ export function formatFormError(error: FormError, locale?: Locale): string {
 }
 
 function isDomainMessageKey(key: string): key is DomainMessageKey {
-  return Object.prototype.hasOwnProperty.call(messages, key) && key.startsWith('domain_');
+  return Object.prototype.hasOwnProperty.call(messages, key);
 }
 
 /**
- * A field error of a server's 400 body in the user's language (or `locale`): the server writes
- * its Message in English, and names the catalogue key and inputs it came from. An error without
- * a key this client knows (another catalogue, an older server, a newer message), or with inputs
- * it cannot pass on, keeps the server's words: they say what is wrong, if not in this language.
+ * A field error of a server's 400 body in the user's language (or `locale`), from the catalogue
+ * key and inputs the server names beside its English Message; null when this client cannot say
+ * it: no key, a key it does not know (another catalogue, an older or newer server), inputs it
+ * cannot pass on, or a catalogue whose English differs from the server's words (other inputs, a
+ * changed message), so it never says something the server did not.
  */
-export function fieldErrorText(error: { Message: string; MessageKey?: string | undefined; Params?: Record<string, unknown> | undefined }, locale?: Locale): string {
-  if (error.MessageKey === undefined || !isDomainMessageKey(error.MessageKey)) return error.Message;
+export function domainFieldErrorText(error: Pick<FieldError, 'Message' | 'MessageKey' | 'Params'>, locale?: Locale): string | null {
+  if (error.MessageKey === undefined || !isDomainMessageKey(error.MessageKey)) return null;
   const params: FormErrorParams = {};
   for (const [name, value] of Object.entries(error.Params ?? {})) {
-    // An input that is not text or a number would be said as "undefined": keep the server's words.
-    if (typeof value !== 'string' && typeof value !== 'number') return error.Message;
+    if (typeof value !== 'string' && typeof value !== 'number') return null;
     params[name] = value;
   }
+  if (domainMessage(error.MessageKey, params, 'en-US') !== error.Message) return null;
   return domainMessage(error.MessageKey, params, locale);
+}
+
+/** A server's field error in the user's language when this client can say it, else its words. */
+export function fieldErrorText(error: Pick<FieldError, 'Message' | 'MessageKey' | 'Params'>, locale?: Locale): string {
+  return domainFieldErrorText(error, locale) ?? error.Message;
 }

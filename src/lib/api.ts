@@ -6,7 +6,9 @@
 //   network or thrown error → { kind: 'error', error }
 // Writes first GET /internal/session/xsrf and send the token in x-xsrf-token (cached 24 hours).
 
-export type ApiErrorBody = { Errors: Array<{ Field: string; Code: string; Message: string; Params?: Record<string, unknown> }> };
+import type { BadRequestBody } from '../protocol/errors.ts';
+
+export type ApiErrorBody = BadRequestBody;
 
 export type ApiResult<T> =
   | { kind: 'ok'; status: number; data: T; etag: string | null }

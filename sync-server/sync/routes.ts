@@ -5,7 +5,7 @@ import { streamSSE } from 'hono/streaming';
 import type { AppDeps } from '../app.ts';
 import { createApp } from '../app.ts';
 import { getAuth, ORGANIZATION_HEADER, requireSession, XSRF_HEADER } from '../auth.ts';
-import { AppError, badRequest, zodFieldErrors } from '../errors.ts';
+import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.ts';
 import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import * as z from 'zod';
 import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
@@ -48,7 +48,7 @@ export function syncRoutes(deps: AppDeps) {
       try {
         json = await c.req.json();
       } catch {
-        throw badRequest([{ Field: '', Code: 'malformedJson', Message: 'The request body is not valid JSON' }]);
+        throw malformedJson();
       }
       const parsed = PushEnvelope.safeParse(json);
       if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, json));

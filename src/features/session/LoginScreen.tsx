@@ -31,10 +31,11 @@ export function LoginScreen() {
       else if (res.kind === 'badRequest') {
         const refused = res.body.Errors[0];
         // The catalogue that words it in the user's language loads only now: the login screen
-        // stays light, and a refused login is rare (the inputs are checked by the browser first).
-        setError(refused ? (await import('../../domain/messages.ts')).fieldErrorText(refused) : m.app_login_failed());
-      }
-      else if (res.status === 401 || res.status === 403) setError(m.app_login_failed());
+        // stays light, and a refused login is rare (the browser checks the inputs first). If that
+        // chunk cannot load (a new release, a dropped connection), the server's words say why.
+        if (refused) setError(await import('../../domain/messages.ts').then((catalogue) => catalogue.fieldErrorText(refused), () => refused.Message));
+        else setError(m.app_login_failed());
+      } else if (res.status === 401 || res.status === 403) setError(m.app_login_failed());
       else setError(m.app_login_error());
     }
   };

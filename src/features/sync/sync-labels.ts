@@ -2,7 +2,7 @@
 // Kept out of src/lib/labels.ts so the signed-in first screen does not carry their messages.
 import { m } from '../../paraglide/messages.js';
 import { getLocale } from '../../lib/i18n.ts';
-import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
+import { domainFieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { slugServerError, type SlugOwner } from '../../domain/server-errors.ts';
 import type { FieldError } from '../../protocol/errors.ts';
 import type { SyncEntity } from '../../protocol/sync.ts';
@@ -45,13 +45,15 @@ export function attentionReason(status: number): string {
 
 const SLUG_OWNER: Partial<Record<SyncEntity, SlugOwner>> = { clips: 'clip', playlists: 'playlist', programs: 'program' };
 
-/** A refused field's error in the user's language (the server writes its messages in English and
- * names their catalogue key). A slug error kept on this device from before the server named keys
- * is worded from its code. */
+/** A refused field's error in the user's language: from the catalogue key the server names beside
+ * its English words, else (a slug error kept from before the server named keys, or a key this
+ * client does not know) from a slug code, else the server's words. */
 export function refusedFieldText(error: FieldError, entity: SyncEntity): string {
+  const worded = domainFieldErrorText(error);
+  if (worded !== null) return worded;
   const owner = SLUG_OWNER[entity];
-  const slug = error.MessageKey === undefined && owner ? slugServerError(error.Code, owner) : null;
-  return slug ? formatFormError(slug) : fieldErrorText(error);
+  const slug = owner ? slugServerError(error.Code, owner) : null;
+  return slug ? formatFormError(slug) : error.Message;
 }
 
 /** A refused change's errors as lines for a list: "Slug: This slug is already in use…". */

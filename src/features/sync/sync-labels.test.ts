@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { refusedErrorLines, refusedFieldText } from './sync-labels.ts';
+
+// Tests run in en-US (the base locale); the server's words are checked against that catalogue.
+describe('refused change texts', () => {
+  it("words an error from the key the server names, the field by the form's label", () => {
+    const error = { Field: 'Title', Code: 'required', Message: 'You must enter a title', MessageKey: 'domain_title_required' };
+    expect(refusedFieldText(error, 'clips')).toBe('You must enter a title');
+    expect(refusedErrorLines({ entity: 'clips', errors: [error] })).toEqual(['Title: You must enter a title']);
+  });
+
+  it('words a slug error kept from before the server named keys by its code and the row it is on', () => {
+    const stored = { Field: 'Slug', Code: 'SlugExists', Message: 'slug taken' };
+    expect(refusedFieldText(stored, 'clips')).toBe('This slug is already in use in this program');
+    expect(refusedFieldText(stored, 'playlists')).toBe('This slug is already in use');
+    // A key this client does not know (a newer server): the code still words it.
+    expect(refusedFieldText({ ...stored, MessageKey: 'domain_slug_taken_v2' }, 'clips')).toBe('This slug is already in use in this program');
+  });
+
+  it("keeps the server's words for anything else, and a whole-body error has no label", () => {
+    expect(refusedErrorLines({ entity: 'recordings', errors: [{ Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB' }] })).toEqual([
+      'The request body is larger than 1 MB',
+    ]);
+  });
+});
