@@ -6,6 +6,9 @@ import type { Locale } from '../paraglide/runtime.js';
 import type { DomainMessageKey, FormError, FormErrorType, FormErrorParams } from './form-errors.ts';
 import type { FieldError } from '../protocol/errors.ts';
 
+/** What a server's field error says: its English words, and the catalogue key and inputs they came from. */
+type ServerWords = Pick<FieldError, 'Message' | 'MessageKey' | 'Params'>;
+
 type MessageFn = (inputs?: Record<string, unknown>, options?: { locale?: Locale }) => string;
 
 /** The message used when a validator names only the type (section 5 lists types without text). */
@@ -54,7 +57,7 @@ function isDomainMessageKey(key: string): key is DomainMessageKey {
  * cannot pass on, or a catalogue whose English differs from the server's words (other inputs, a
  * changed message), so it never says something the server did not.
  */
-export function domainFieldErrorText(error: Pick<FieldError, 'Message' | 'MessageKey' | 'Params'>, locale?: Locale): string | null {
+export function domainFieldErrorText(error: ServerWords, locale?: Locale): string | null {
   if (error.MessageKey === undefined || !isDomainMessageKey(error.MessageKey)) return null;
   const params: FormErrorParams = {};
   for (const [name, value] of Object.entries(error.Params ?? {})) {
@@ -66,6 +69,6 @@ export function domainFieldErrorText(error: Pick<FieldError, 'Message' | 'Messag
 }
 
 /** A server's field error in the user's language when this client can say it, else its words. */
-export function fieldErrorText(error: Pick<FieldError, 'Message' | 'MessageKey' | 'Params'>, locale?: Locale): string {
+export function fieldErrorText(error: ServerWords, locale?: Locale): string {
   return domainFieldErrorText(error, locale) ?? error.Message;
 }

@@ -8,11 +8,9 @@
 
 import type { BadRequestBody } from '../protocol/errors.ts';
 
-export type ApiErrorBody = BadRequestBody;
-
 export type ApiResult<T> =
   | { kind: 'ok'; status: number; data: T; etag: string | null }
-  | { kind: 'badRequest'; status: 400; body: ApiErrorBody }
+  | { kind: 'badRequest'; status: 400; body: BadRequestBody }
   | { kind: 'notFound'; status: 404 }
   | { kind: 'status'; status: number; body?: unknown }
   | { kind: 'error'; error: unknown };
@@ -59,7 +57,7 @@ export async function api<T = unknown>(method: string, path: string, options: Ap
       const text = await res.text();
       return { kind: 'ok', status: res.status, data: (text ? JSON.parse(text) : null) as T, etag: res.headers.get('etag') };
     }
-    if (res.status === 400) return { kind: 'badRequest', status: 400, body: (await res.json()) as ApiErrorBody };
+    if (res.status === 400) return { kind: 'badRequest', status: 400, body: (await res.json()) as BadRequestBody };
     if (res.status === 404) return { kind: 'notFound', status: 404 };
     if (res.status === 415 || res.status === 451) {
       const text = await res.text();
