@@ -2,7 +2,7 @@
 //
 //   closed ──open──> open ──submit──> submitting ──ok──> closed (+ onDone, optional success toast)
 //                     ▲                   │
-//                     └──────failure──────┘ (error toast with the caller's description)
+//                     └──────failure──────┘ (error toast with the caller's description, and why)
 //
 // While submitting, Cancel and close are disabled. In danger-with-prompt mode the action stays
 // disabled until DELETE is typed exactly; the typed text clears whenever the dialog opens or closes.
@@ -29,9 +29,11 @@ export type ConfirmDialogProps = {
   prompt?: boolean;
   successToast?: string;
   failureDescription?: string;
+  /** Why a rejection happened, for the error toast's second line (a local write says which). */
+  failureReason?: (error: unknown) => string;
 };
 
-export function ConfirmDialog({ open, onClose, title, description, actionLabel, onConfirm, onDone, danger = false, prompt = false, successToast, failureDescription }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onClose, title, description, actionLabel, onConfirm, onDone, danger = false, prompt = false, successToast, failureDescription, failureReason }: ConfirmDialogProps) {
   const [state, setState] = useState(CONFIRMATION_CLOSED);
   const inputId = useId();
   const config: ConfirmationConfig = { dangerPrompt: prompt, successText: successToast ?? null, failureText: failureDescription ?? m.app_error_500_title() };
@@ -47,7 +49,8 @@ export function ConfirmDialog({ open, onClose, title, description, actionLabel, 
       onClose();
       onDone?.();
     } else if (effect.type === 'toast') {
-      showToast({ type: effect.variant, title: 'text' in effect ? effect.text : domainMessage(effect.message) });
+      if ('text' in effect) showToast({ type: effect.variant, title: effect.text, ...(effect.description !== undefined ? { description: effect.description } : {}) });
+      else showToast({ type: effect.variant, title: domainMessage(effect.message) });
     }
   };
 
@@ -65,8 +68,9 @@ export function ConfirmDialog({ open, onClose, title, description, actionLabel, 
     try {
       await withLoading(Promise.resolve(onConfirm())); // a submission: the loading bar shows while it waits
       run({ type: 'succeeded' }, submitting);
-    } catch {
-      run({ type: 'failed' }, submitting);
+    } catch (error) {
+      const reason = failureReason?.(error);
+      run(reason === undefined ? { type: 'failed' } : { type: 'failed', reason }, submitting);
     }
   };
   const busy = state.phase === 'submitting';

@@ -102,6 +102,10 @@ describe('Confirmation dialog', () => {
     const { state, effects } = run([{ type: 'open' }, { type: 'type', text: 'DELETE' }, { type: 'submit' }, { type: 'failed' }]);
     expect(state.phase).toBe('open');
     expect(effects).toEqual([{ type: 'toast', variant: 'danger', text: 'Could not delete the clip' }]);
+    // A caller that knows why says so on the toast's second line.
+    const why = run([{ type: 'open' }, { type: 'type', text: 'DELETE' }, { type: 'submit' }, { type: 'failed', reason: 'The storage on this device is full.' }]);
+    expect(why.state.phase).toBe('open');
+    expect(why.effects).toEqual([{ type: 'toast', variant: 'danger', text: 'Could not delete the clip', description: 'The storage on this device is full.' }]);
   });
 
   it('while submitting, cancel and close are disabled', () => {

@@ -6,7 +6,7 @@ import type { DomainMessageKey } from './form-errors.ts';
 
 export type DialogEffect =
   | { type: 'toast'; variant: 'success' | 'danger'; message: DomainMessageKey }
-  | { type: 'toast'; variant: 'success' | 'danger'; text: string }
+  | { type: 'toast'; variant: 'success' | 'danger'; text: string; description?: string }
   | { type: 'resetForm' }
   | { type: 'complete' };
 
@@ -62,7 +62,8 @@ export type ConfirmationEvent =
   | { type: 'type'; text: string }
   | { type: 'submit' }
   | { type: 'succeeded' }
-  | { type: 'failed' };
+  /** `reason`: why it failed, in words for the user (the toast's description), when the caller knows. */
+  | { type: 'failed'; reason?: string };
 
 export const CONFIRMATION_CLOSED: ConfirmationState = { phase: 'closed', typed: '' };
 
@@ -89,7 +90,7 @@ export function confirmationDialog(state: ConfirmationState, event: Confirmation
     }
     case 'failed':
       return state.phase === 'submitting'
-        ? { state: { ...state, phase: 'open' }, effects: [{ type: 'toast', variant: 'danger', text: config.failureText }] }
+        ? { state: { ...state, phase: 'open' }, effects: [{ type: 'toast', variant: 'danger', text: config.failureText, ...(event.reason ? { description: event.reason } : {}) }] }
         : stay;
   }
 }

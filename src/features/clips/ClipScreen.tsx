@@ -21,6 +21,7 @@ import { Link, navigate } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
+import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CheckboxField, Field } from '../../components/Field.tsx';
@@ -163,7 +164,8 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       return;
     }
     // A local write: the loading bar's 100 ms delay keeps it hidden unless IndexedDB makes us wait.
-    await withLoading(updateClip(clip.Id, toPatch(form.changed)));
+    // When it fails the form keeps its values, so Apply can be pressed again once the cause is gone.
+    if (!(await withLoading(savedLocally(updateClip(clip.Id, toPatch(form.changed)))))) return;
     form.reset();
     showToast({ type: 'success', title: m.app_form_saved() });
   };
@@ -184,7 +186,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
     const e: Errors = {};
     for (const fe of item.errors) if (isFormField(fe.Field, values)) e[fe.Field] = refusedFieldText(fe, 'clips');
     setErrors(e);
-    await dismissNeedsAttention(item.id);
+    await savedLocally(dismissNeedsAttention(item.id));
   };
 
   return (
@@ -332,6 +334,8 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         actionLabel={m.app_dialog_delete()}
         onConfirm={() => deleteClip(clip.Id)}
         successToast={m.app_clip_deleted()}
+        failureDescription={m.app_clip_delete_failed()}
+        failureReason={localWriteFailureText}
         onDone={() => navigate(programHref, { replace: true })}
       />
     </>
@@ -344,8 +348,8 @@ async function saveCut(clipId: string, edit: CutEdit): Promise<void> {
   try {
     await saveClipCut(clipId, { ...edit });
     showToast({ type: 'success', title: m.app_clip_cut_saved() });
-  } catch {
-    showToast({ type: 'danger', title: m.app_clip_cut_failed() });
+  } catch (error) {
+    reportLocalWriteFailure(error, m.app_clip_cut_failed());
   }
 }
 
@@ -385,7 +389,7 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
           <p>
             <strong>{m.app_clip_processing_problem()}:</strong> {problem}
           </p>
-          <button type="button" className="button small" onClick={() => void dismissProcessingProblem(clip.Id)}>
+          <button type="button" className="button small" onClick={() => void savedLocally(dismissProcessingProblem(clip.Id))}>
             {m.app_clip_dismiss_problem()}
           </button>
         </div>
@@ -405,7 +409,7 @@ function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEdi
       </p>
       <RefusedErrorList item={item} />
       <div className="form-actions">
-        <button type="button" className="button" onClick={() => void dismissNeedsAttention(item.id)}>{m.app_attention_dismiss()}</button>
+        <button type="button" className="button" onClick={() => void savedLocally(dismissNeedsAttention(item.id))}>{m.app_attention_dismiss()}</button>
         <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>
       </div>
     </div>

@@ -10,6 +10,7 @@ import { setPlaylistClips } from '../../db/writes.ts';
 import { asClip, asPlaylist, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
 import { Link } from '../../lib/router.ts';
+import { savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotFoundPage } from '../errors/ErrorPage.tsx';
@@ -53,11 +54,9 @@ export function PlaylistScreen() {
     const next = moveItem(shown, from, to);
     const clip = clips?.get(shown[from] ?? '');
     setDropped({ from: storedKey, order: next });
-    try {
-      await setPlaylistClips(playlistId, next);
-    } catch (error) {
-      setDropped(null);
-      throw error;
+    if (!(await savedLocally(setPlaylistClips(playlistId, next), m.app_playlist_move_failed()))) {
+      setDropped(null); // the list goes back to the stored order
+      return;
     }
     setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: shown.length }));
     if (focus) requestAnimationFrame(() => document.getElementById(`handle-${shown[from]}`)?.focus());

@@ -7,6 +7,7 @@ import { formatFormError } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
 import { createClip } from '../../db/writes.ts';
 import { withLoading } from '../../lib/loading.ts';
+import { reportLocalWriteFailure } from '../../lib/local-write.ts';
 import { Dialog, useDialogVeto } from '../../components/Dialog.tsx';
 import { Field } from '../../components/Field.tsx';
 
@@ -45,9 +46,11 @@ function NewClipForm({ formId, programId, onCreated }: { formId: string; program
         setError(problem ? formatFormError(problem) : null);
         if (problem || busy) return;
         setBusy(true);
-        void withLoading(createClip(programId, { Title: title.trim() })).then(onCreated, () => {
+        // A failed local write keeps the dialog open with its title, and says why in a toast (the
+        // title itself is fine: no error under the field).
+        void withLoading(createClip(programId, { Title: title.trim() })).then(onCreated, (failure: unknown) => {
           setBusy(false);
-          setError(m.app_new_clip_failed());
+          reportLocalWriteFailure(failure, m.app_new_clip_failed());
         });
       }}
     >

@@ -15,7 +15,7 @@ import { formatDuration } from '../../domain/time.ts';
 import { validateTitle } from '../../domain/validators.ts';
 import { createClipFromRecording } from '../../db/writes.ts';
 import { Link } from '../../lib/router.ts';
-import { showToast } from '../../lib/toast.ts';
+import { reportLocalWriteFailure } from '../../lib/local-write.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Recording } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
@@ -61,8 +61,8 @@ function ClipMaker({ recording, live, programHref }: { recording: Recording; liv
     try {
       const clipId = await createClipFromRecording(recording.Id, { Title: title.trim() }, { ...edit });
       setMade({ clipId, title: title.trim(), seconds: keptSeconds(edit) });
-    } catch {
-      showToast({ type: 'danger', title: m.media_make_clip_failed() });
+    } catch (error) {
+      reportLocalWriteFailure(error, m.media_make_clip_failed());
     }
   };
 

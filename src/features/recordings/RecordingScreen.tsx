@@ -16,6 +16,7 @@ import { Link } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
+import { savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../app/params.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CheckboxField, Field } from '../../components/Field.tsx';
@@ -61,7 +62,8 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
       else if (k === 'Reviewed') patch[k] = val;
       else patch[k] = typeof val === 'string' && val.trim() === '' ? null : val;
     }
-    await withLoading(updateRecording(recording.Id, patch));
+    // On failure the form keeps its values (see ClipScreen).
+    if (!(await withLoading(savedLocally(updateRecording(recording.Id, patch))))) return;
     form.reset();
     showToast({ type: 'success', title: m.app_form_saved() });
   };
@@ -136,7 +138,7 @@ function Annotations({ recordingId, lengthSeconds }: { recordingId: string; leng
     if (!text.trim()) e.text = formatFormError({ type: 'required' });
     setErrors(e);
     if (e.time || e.text || offset === null) return;
-    await withLoading(addAnnotation(recordingId, { OffsetSeconds: offset, Text: text.trim(), DurationSeconds: null }));
+    if (!(await withLoading(savedLocally(addAnnotation(recordingId, { OffsetSeconds: offset, Text: text.trim(), DurationSeconds: null }))))) return;
     setTime('');
     setText('');
   };
@@ -150,7 +152,7 @@ function Annotations({ recordingId, lengthSeconds }: { recordingId: string; leng
               {/* The form the time field takes, so what is listed can be typed back. */}
               <span className="mono">{formatTimeEntry(a.OffsetSeconds)}</span>
               <span className="annotation-text">{a.Text}</span>
-              <button type="button" className="icon-button" aria-label={m.app_recording_annotation_delete({ time: formatTimeEntry(a.OffsetSeconds) })} onClick={() => void deleteAnnotation(recordingId, a.Id)}>
+              <button type="button" className="icon-button" aria-label={m.app_recording_annotation_delete({ time: formatTimeEntry(a.OffsetSeconds) })} onClick={() => void savedLocally(deleteAnnotation(recordingId, a.Id))}>
                 <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path d="M5 7h14M10 11v6M14 11v6M6 7l1 12h10l1-12M9 7V4h6v3" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" /></svg>
               </button>
             </li>

@@ -20,6 +20,7 @@ import { resetLocalData } from '../../db/reset.ts';
 import { api } from '../../lib/api.ts';
 import { clearSession, type SessionUser } from '../../lib/session.ts';
 import { stopSync } from '../../lib/sync-runner.ts';
+import { reportLocalWriteFailure } from '../../lib/local-write.ts';
 
 type GateState = { kind: 'checking' } | StoreClaim;
 
@@ -77,8 +78,13 @@ function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim
   const discard = async () => {
     setBusy(true);
     stopSync();
-    await resetLocalData();
-    onDiscarded(await claimStore(db, user));
+    try {
+      await resetLocalData();
+      onDiscarded(await claimStore(db, user));
+    } catch (error) {
+      setBusy(false); // the button again, with why it failed
+      reportLocalWriteFailure(error);
+    }
   };
   const logInAsOwner = async () => {
     setBusy(true);

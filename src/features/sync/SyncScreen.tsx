@@ -12,6 +12,7 @@ import { storageEstimate } from '../../db/writes.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
+import { savedLocally } from '../../lib/local-write.ts';
 import { attentionReason, fieldLabel, formatStorage } from './sync-labels.ts';
 import { RefusedErrorList } from './RefusedErrorList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -96,9 +97,9 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
         <button type="button" className="button" disabled={index === 0} onClick={onPrev}>{m.app_conflict_previous()}</button>
         <button type="button" className="button" disabled={index >= count - 1} onClick={onNext}>{m.app_conflict_next()}</button>
         <span className="spacer" />
-        {conflict.fields.length > 1 && <button type="button" className="button" onClick={() => void resolveFields(conflict.id, choice)}>{m.app_conflict_apply_choices()}</button>}
-        <button type="button" className="button" onClick={() => void keepTheirs(conflict.id)}>{m.app_conflict_keep_theirs()}</button>
-        <button type="button" className="button primary" onClick={() => void keepMine(conflict.id)}>{m.app_conflict_keep_mine()}</button>
+        {conflict.fields.length > 1 && <button type="button" className="button" onClick={() => void savedLocally(resolveFields(conflict.id, choice))}>{m.app_conflict_apply_choices()}</button>}
+        <button type="button" className="button" onClick={() => void savedLocally(keepTheirs(conflict.id))}>{m.app_conflict_keep_theirs()}</button>
+        <button type="button" className="button primary" onClick={() => void savedLocally(keepMine(conflict.id))}>{m.app_conflict_keep_mine()}</button>
       </div>
     </div>
   );
@@ -161,7 +162,7 @@ function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
   const [busy, setBusy] = useState(false);
   const act = (fn: (id: string) => Promise<void>) => {
     setBusy(true);
-    void fn(item.id).finally(() => setBusy(false));
+    void savedLocally(fn(item.id)).finally(() => setBusy(false));
   };
   return (
     <li className="attention-item">

@@ -1,0 +1,95 @@
+// A phone whose storage is full: every edit is first a write to this device's IndexedDB, so when
+// the browser refuses it (QuotaExceededError) the user must read that the change was not saved,
+// and why, and keep what they typed; once space is freed the same Apply saves and the edit syncs.
+// The origin's quota is set low through the DevTools protocol before the studio first opens
+// (Chromium fixes an origin's quota when its storage is first used), then the test fills what is
+// left with a database of its own, and deletes that database to free the space again.
+// Clip 6 of the first program is this spec's.
+import { expect, test, type Page } from '@playwright/test';
+import { apiGet, logIn, openFirstClip } from './support.ts';
+
+/** Room for the app shell's caches, the demo organization and the sync worker's state. */
+const QUOTA_BYTES = 40 * 1024 * 1024;
+const FILLER = 'storage-full-filler';
+
+async function lowerQuota(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(test.info().project.use.baseURL!).origin, quotaSize: QUOTA_BYTES });
+}
+
+/** Fills the origin's quota with random (incompressible) bytes, in ever smaller pieces, until not
+ * even 256 bytes fit. Returns how many bytes were written. */
+function fillStorage(page: Page): Promise<number> {
+  return page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('fill', { autoIncrement: true });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const put = (size: number) =>
+      new Promise<boolean>((resolve) => {
+        const bytes = new Uint8Array(size);
+        for (let i = 0; i < size; i += 65536) crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65536)));
+        const tx = db.transaction('fill', 'readwrite');
+        tx.objectStore('fill').add(bytes);
+        tx.oncomplete = () => resolve(true);
+        tx.onabort = () => resolve(false);
+      });
+    let written = 0;
+    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8]) while (await put(size)) written += size;
+    db.close();
+    return written;
+  }, FILLER);
+}
+
+function freeStorage(page: Page): Promise<void> {
+  return page.evaluate(
+    (name) =>
+      new Promise<void>((resolve, reject) => {
+        const del = indexedDB.deleteDatabase(name);
+        del.onsuccess = () => resolve();
+        del.onerror = () => reject(del.error);
+      }),
+    FILLER,
+  );
+}
+
+test('storage full: Apply says the change was not saved and why, keeps the typed title, and saves it once space is freed', async ({ page }) => {
+  await lowerQuota(page);
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 6);
+  const title = `Saved after space was freed ${Date.now()}`;
+  await page.getByLabel('Title', { exact: true }).fill(title);
+
+  expect(await fillStorage(page)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const refused = page.locator('.toast').filter({ hasText: 'Your change was not saved' });
+  await expect(refused).toContainText('The storage on this device is full. Free up some space, then try again.');
+  await expect(page.locator('.toast').filter({ hasText: 'Changes saved' })).toHaveCount(0);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+
+  await freeStorage(page);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('.toast').filter({ hasText: 'Changes saved' })).toBeVisible();
+  await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title, { timeout: 15_000 }).toBe(title);
+});
+
+test('storage full, in German: deleting a clip keeps the dialog open and says the clip was not deleted, and why', async ({ page, context }) => {
+  await lowerQuota(page);
+  await logIn(page);
+  await openFirstClip(page, 6);
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'de-DE', url: test.info().project.use.baseURL! }]);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Clip löschen' })).toBeVisible();
+
+  await fillStorage(page);
+  await page.getByRole('button', { name: 'Clip löschen' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByRole('textbox').fill('DELETE');
+  await dialog.getByRole('button', { name: 'Löschen' }).click();
+  const refused = page.locator('.toast').filter({ hasText: 'Der Clip wurde nicht gelöscht' });
+  await expect(refused).toContainText('Der Speicher dieses Geräts ist voll. Geben Sie Speicherplatz frei und versuchen Sie es dann erneut.');
+  await expect(dialog).toBeVisible();
+  await freeStorage(page);
+});
