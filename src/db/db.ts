@@ -77,6 +77,10 @@ export type SyncStatus = {
   updatedAt: number | null;
   /** The message of the last failed attempt, for diagnostics; null after a success. */
   lastError: string | null;
+  /** The last attempt could not store what it received (or its results): the device's storage is
+   * full. Edits cannot be saved and the server's changes not downloaded until space is freed.
+   * Written to the store when it can be; every tab hears it over SYNC_STATUS_CHANNEL. */
+  storageFull: boolean;
 };
 
 export type SyncStateRow =
@@ -165,6 +169,7 @@ export const EMPTY_STATUS: SyncStatus = {
   paused: null,
   updatedAt: null,
   lastError: null,
+  storageFull: false,
 };
 
 /** The age of the oldest queued edit at `now` (null: nothing queued). */

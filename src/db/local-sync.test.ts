@@ -131,7 +131,7 @@ describe('push results', () => {
     await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', row: clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }) }], [m!]);
     expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', ModifiedAtUtc: T1 });
     expect(await d.shadows.count()).toBe(0);
-    const status = await computeStatus(d, { online: true, paused: null, lastSyncedAt: 1, lastError: null });
+    const status = await computeStatus(d, { online: true, paused: null, lastSyncedAt: 1, lastError: null, storageFull: false });
     expect(status).toMatchObject({ pendingCount: 0, conflictCount: 0, needsAttentionCount: 0, oldestPendingAgeMs: null });
   });
 

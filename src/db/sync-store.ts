@@ -306,7 +306,7 @@ async function clearForRebuild(d: CastawayDb): Promise<void> {
   }
 }
 
-export type TransientStatus = Pick<SyncStatus, 'online' | 'paused' | 'lastSyncedAt' | 'lastError'>;
+export type TransientStatus = Pick<SyncStatus, 'online' | 'paused' | 'lastSyncedAt' | 'lastError' | 'storageFull'>;
 
 async function outboxCounts(d: CastawayDb, now: number) {
   const oldest = await d.outbox.orderBy('seq').first();

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalDb, type CastawayDb } from '../db/db.ts';
 import { createWrites } from '../db/writes.ts';
+import { refuseWritesWhileFull } from '../db/full-disk.testing.ts';
 import { Toaster } from '../components/Toaster.tsx';
 import { localWriteFailure, savedLocally } from './local-write.ts';
 import { dismissToast, showToast } from './toast.ts';
@@ -25,22 +26,9 @@ afterEach(async () => {
 
 /** A local store whose outbox refuses writes while `full.now`, as a browser over its quota does. */
 function storeWithFullDisk(name: string) {
-  const full = { now: false };
   const d = openLocalDb(name);
-  d.use({
-    stack: 'dbcore',
-    name: 'disk-full',
-    create: (down) => ({
-      ...down,
-      table: (table) => {
-        const t = down.table(table);
-        if (table !== 'outbox') return t;
-        return { ...t, mutate: (req) => (full.now ? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) : t.mutate(req)) };
-      },
-    }),
-  });
   opened.push(d);
-  return { d, full };
+  return { d, ...refuseWritesWhileFull(d, ['outbox']) };
 }
 
 function toasts(): Array<{ title: string; description: string }> {

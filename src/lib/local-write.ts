@@ -1,31 +1,19 @@
 // When a local write fails. Every edit is first a write to this device's IndexedDB (db/writes.ts),
 // so offline there is no server to blame: the write fails because the device's storage is full
-// (a QuotaExceededError, which Dexie passes on inside an AbortError when the browser refuses the
-// commit), because the row has left this device (deleted by a pull, or access lost), or because
-// IndexedDB itself failed (closed by an upgrade in another tab, a browser fault). The user is
-// told which, in a danger toast, and the screen keeps what they typed so they can try again.
+// (db/storage-errors.ts), because the row has left this device (deleted by a pull, or access
+// lost), or because IndexedDB itself failed (closed by an upgrade in another tab, a browser
+// fault). The user is told which, in a danger toast, and the screen keeps what they typed so
+// they can try again.
+import { errorNames, isStorageFull } from '../db/storage-errors.ts';
 import { showToast } from './toast.ts';
 import { m } from '../paraglide/messages.js';
 
 export type LocalWriteFailure = 'storageFull' | 'gone' | 'storage';
 
-/** The names an error carries down its chain: Dexie keeps the browser's error as `inner`. */
-function names(error: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = error;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const { name, inner, cause } = e as { name?: unknown; inner?: unknown; cause?: unknown };
-    if (typeof name === 'string') out.push(name);
-    e = inner ?? cause;
-  }
-  return out;
-}
-
 export function localWriteFailure(error: unknown): LocalWriteFailure {
-  const chain = names(error);
-  if (chain.includes('QuotaExceededError')) return 'storageFull';
+  if (isStorageFull(error)) return 'storageFull';
   // db/writes.ts LocalRowNotFoundError (by name: this module stays free of the database's code).
-  if (chain.includes('LocalRowNotFoundError')) return 'gone';
+  if (errorNames(error).includes('LocalRowNotFoundError')) return 'gone';
   return 'storage';
 }
 

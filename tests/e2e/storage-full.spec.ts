@@ -1,12 +1,14 @@
 // A phone whose storage is full: every edit is first a write to this device's IndexedDB, so when
 // the browser refuses it (QuotaExceededError) the user must read that the change was not saved,
 // and why, and keep what they typed; once space is freed the same Apply saves and the edit syncs.
+// A change from the server that cannot be stored turns the header's sync status to 'Storage full'
+// (the sync worker says it over a BroadcastChannel: its status row cannot be written either).
 // The origin's quota is set low through the DevTools protocol before the studio first opens
 // (Chromium fixes an origin's quota when its storage is first used), then the test fills what is
 // left with a database of its own, and deletes that database to free the space again.
-// Clip 6 of the first program is this spec's.
+// Clips 6 and 12 of the first program are this spec's.
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, logIn, openFirstClip } from './support.ts';
+import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
 
 /** Room for the app shell's caches, the demo organization and the sync worker's state. */
 const QUOTA_BYTES = 40 * 1024 * 1024;
@@ -92,4 +94,32 @@ test('storage full, in German: deleting a clip keeps the dialog open and says th
   await expect(refused).toContainText('Der Speicher dieses Geräts ist voll. Geben Sie Speicherplatz frei und versuchen Sie es dann erneut.');
   await expect(dialog).toBeVisible();
   await freeStorage(page);
+});
+
+test('storage full: a change from the server that cannot be stored turns the header to "Storage full", and it arrives once space is freed', async ({ page }) => {
+  await lowerQuota(page);
+  await logIn(page);
+  const { organizationId, clipId } = await openFirstClip(page, 12);
+  const status = await syncStatus(page);
+  await expect(status).toHaveText('All changes saved');
+
+  await fillStorage(page);
+  // Someone else renames the clip: the server pokes this device, whose pull cannot be stored.
+  const title = `Renamed elsewhere ${Date.now()}`;
+  const xsrf = (await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
+  const res = await page.request.patch(`/api/v1/clips/${clipId}`, {
+    headers: { 'x-organization-id': organizationId, 'x-xsrf-token': xsrf.XsrfToken },
+    data: { Title: title },
+  });
+  expect(res.status()).toBe(200);
+  await expect(status).toHaveText('Storage full', { timeout: 15_000 });
+  await status.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sync details' })).toBeVisible();
+  await expect(page.getByText('The storage on this device is full. Until some space is freed, edits cannot be saved here and changes from the server are not downloaded.')).toBeVisible();
+
+  await freeStorage(page);
+  await expect(status).toHaveText('All changes saved', { timeout: 40_000 });
+  await expect(page.getByText('The storage on this device is full.', { exact: false })).toHaveCount(0);
+  await page.goBack();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(title);
 });

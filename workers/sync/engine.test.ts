@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { openLocalDb, type CastawayDb } from '../../src/db/db.ts';
+import { openLocalDb, type CastawayDb, type SyncStatus } from '../../src/db/db.ts';
 import { createWrites } from '../../src/db/writes.ts';
+import { refuseWritesWhileFull } from '../../src/db/full-disk.testing.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
 import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
 import type { Mutation } from '../../src/protocol/sync.ts';
@@ -184,6 +185,46 @@ describe('the status', () => {
     engine.stop();
     // Read an hour later, with no status written since.
     expect(await readStatus(d, 2_000_000 + 3_600_000)).toMatchObject({ pendingCount: 1, oldestPendingAgeMs: 3_600_000 });
+  });
+});
+
+describe('a full disk', () => {
+  it('says storage full (and online: the server answered), still resolves the flush, retries, and stores the pulled change once space is freed', async () => {
+    const d = openLocalDb(`engine-full-${Date.now()}-${Math.random()}`);
+    const { full } = refuseWritesWhileFull(d);
+    await pullClip(d, CLIP, 'Pilot', 1);
+    const theirs = { Id: CLIP, OrganizationId: ORG, Title: 'From the server', ModifiedAtUtc: '2026-01-02T00:00:00.000Z', Version: 2 };
+    const transport: Transport = async (url) => {
+      if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
+      return answer(200, { ...EMPTY_PULL, rows: [{ entity: 'clips', row: theirs }] });
+    };
+    const statuses: SyncStatus[] = [];
+    const retries: number[] = [];
+    const engine = createSyncEngine({
+      db: d,
+      organizationId: ORG,
+      transport,
+      requestTimeoutMs: 12_345,
+      random: () => 1,
+      onStatus: (status) => statuses.push(status),
+      setTimer: (_fn, ms) => {
+        if (ms !== 12_345) retries.push(ms);
+        return ms;
+      },
+      clearTimer: () => undefined,
+    });
+    full.now = true;
+    await engine.flush();
+    expect(statuses.at(-1)).toMatchObject({ storageFull: true, online: true });
+    expect(retries).toEqual([500]);
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+
+    full.now = false;
+    await engine.nudge();
+    expect(statuses.at(-1)).toMatchObject({ storageFull: false, online: true, lastError: null });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('From the server');
+    expect(await readStatus(d)).toMatchObject({ storageFull: false });
+    engine.stop();
   });
 });
 

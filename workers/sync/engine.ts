@@ -10,6 +10,9 @@
 //   any ──401──> paused 'auth' (outbox kept; nothing sent) ──resume() after login──> flushing
 //   start ──store owned by another user──> paused 'otherUser' (nothing sent or pulled) ──resume()
 //          after that user's data is discarded or they log in again──> flushing
+//   any ──the device's storage is full (a write refused for its quota)──> storageFull, retried
+//          with the same backoff (space may be freed at any time); online as it was: the server
+//          answered. The status still reaches the screens through onStatus when it cannot be stored.
 //
 // A 403 of a whole push is first taken for a stale XSRF token (the server's XSRF refusal is a
 // 403 without a body, sync-server/auth.ts): a fresh token, the same batch again. Refused again,
@@ -34,6 +37,7 @@ import {
 } from '../../src/db/sync-store.ts';
 import type { StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
+import { isStorageFull } from '../../src/db/storage-errors.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
@@ -133,6 +137,7 @@ export function createSyncEngine(options: EngineOptions) {
   /** undefined until read from the stored status: the last success survives reloads. */
   let lastSyncedAt: number | null | undefined = undefined;
   let lastError: string | null = null;
+  let storageFull = false;
   let failures = 0;
   let timer: unknown = null;
   let running: Promise<void> | null = null;
@@ -236,12 +241,23 @@ export function createSyncEngine(options: EngineOptions) {
   }
 
   async function transient() {
-    return { online, paused, lastSyncedAt: await restoreLastSynced(), lastError };
+    return { online, paused, lastSyncedAt: await restoreLastSynced(), lastError, storageFull };
   }
 
+  /** Stores the status for every tab and hands it to onStatus. Never rejects: a full disk refuses
+   * the write (onStatus still carries it), and a closed store has no one left to tell. */
   async function publishStatus(): Promise<void> {
-    const status = await computeStatus(d, await transient(), now());
-    await writeStatus(d, status);
+    let status: SyncStatus;
+    try {
+      status = await computeStatus(d, await transient(), now());
+    } catch {
+      return;
+    }
+    try {
+      await writeStatus(d, status);
+    } catch {
+      // Refused for the quota, as everything else is until space is freed.
+    }
     o.onStatus?.(status);
   }
 
@@ -259,6 +275,7 @@ export function createSyncEngine(options: EngineOptions) {
       online = true;
       failures = 0;
       lastError = null;
+      storageFull = false;
       lastSyncedAt = now();
     } catch (err) {
       if (stopped) return;
@@ -272,7 +289,8 @@ export function createSyncEngine(options: EngineOptions) {
         paused = 'otherUser';
         lastError = "This device holds another user's data";
       } else {
-        online = err instanceof HttpError;
+        if (isStorageFull(err)) storageFull = true;
+        else online = err instanceof HttpError;
         lastError = err instanceof Error ? err.message : String(err);
         failures++;
         scheduleRetry();

@@ -12,6 +12,7 @@ import { liveQuery } from 'dexie';
 import { db, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { POKE_EVENT } from '../../src/protocol/sync.ts';
+import { SYNC_STATUS_CHANNEL, type SyncStatusMessage } from '../../src/db/sync-status-channel.ts';
 
 const LOCK_NAME = 'castaway-sync';
 const CHANNEL_NAME = 'castaway-sync';
@@ -30,12 +31,24 @@ let channel: BroadcastChannel | null = null;
 
 function startLeader(organizationId: string, user: StoreOwner | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
+    // A full disk cannot be told through the status row (its write is refused): every tab hears
+    // it here, after each attempt, and a tab that opens asks.
+    const statusChannel = new BroadcastChannel(SYNC_STATUS_CHANNEL);
+    let storageFull = false;
+    const tell = () => statusChannel.postMessage({ type: 'storageFull', storageFull } satisfies SyncStatusMessage);
+    statusChannel.onmessage = (ev: MessageEvent<SyncStatusMessage>) => {
+      if (ev.data.type === 'ask') tell();
+    };
     const e = createSyncEngine({
       db,
       pullDb,
       organizationId,
       ...(user ? { user } : {}),
       transport: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
+      onStatus: (status) => {
+        storageFull = status.storageFull;
+        tell();
+      },
     });
     engine = e;
     const listen = () => {
@@ -62,6 +75,7 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
     release = () => {
       e.stop();
       events.close();
+      statusChannel.close();
       outbox.unsubscribe();
       self.removeEventListener('online', onOnline);
       engine = null;

@@ -185,7 +185,7 @@ function DurabilityPanel() {
   const oldest = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
   useEffect(() => {
     void storageEstimate().then(setEstimate);
-  }, [status.pendingCount]);
+  }, [status.pendingCount, status.storageFull]);
   const [asked, setAsked] = useState<'granted' | 'refused' | null>(null);
   const request = async () => {
     const granted = (await navigator.storage?.persist?.()) ?? false;
@@ -195,6 +195,7 @@ function DurabilityPanel() {
   return (
     <section className="card" aria-labelledby="durability-title">
       <h2 id="durability-title">{m.app_durability_title()}</h2>
+      {status.storageFull && <p className="alert alert-danger">{m.app_durability_storage_full()}</p>}
       <ul className="plain-list">
         <li>
           {estimate?.persisted ? (

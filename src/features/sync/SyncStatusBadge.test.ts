@@ -20,6 +20,14 @@ describe('sync status text', () => {
     expect(syncStatusText({ ...online, online: false, pendingCount: 1, paused: 'otherUser' })).toBe('Offline · Paused: another user’s data is on this device');
   });
 
+  it('a full disk is said first; what waits follows, and nothing is called saved', async () => {
+    expect(syncStatusText({ ...online, storageFull: true })).toBe('Storage full');
+    expect(syncStatusText({ ...online, storageFull: true, pendingCount: 1 })).toBe('Storage full · 1 change waiting to sync');
+    expect(syncStatusText({ ...online, online: false, storageFull: true })).toBe('Offline · Storage full');
+    await setLocale('de-DE', { reload: false });
+    expect(syncStatusText({ ...online, storageFull: true, pendingCount: 2 })).toBe('Speicher voll · 2 Änderungen warten auf Synchronisierung');
+  });
+
   it.each([
     ['de-DE', 'Pausiert: Daten eines anderen Benutzers auf diesem Gerät'],
     ['es-419', 'En pausa: hay datos de otro usuario en este dispositivo'],
