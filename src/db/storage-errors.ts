@@ -2,15 +2,14 @@
 // (workers/sync/engine.ts): one reading of the browser's errors. Dexie keeps the browser's error
 // as `inner` (a commit the browser refuses arrives as an AbortError around the QuotaExceededError).
 
-/** The names an error carries down its chain (`inner` for Dexie, `cause` for the rest). */
-export function errorNames(error: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = error;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const { name, inner, cause } = e as { name?: unknown; inner?: unknown; cause?: unknown };
-    if (typeof name === 'string') out.push(name);
-    e = inner ?? cause;
-  }
+/** The names an error carries down its chain: `inner` for Dexie, `cause` for the rest, and the
+ * browser's errors of each failed request that Dexie's BulkError and ModifyError keep in `failures`. */
+export function errorNames(error: unknown, depth = 0): string[] {
+  if (depth > 5 || typeof error !== 'object' || error === null) return [];
+  const { name, inner, cause, failures } = error as { name?: unknown; inner?: unknown; cause?: unknown; failures?: unknown };
+  const out = typeof name === 'string' ? [name] : [];
+  const each = Array.isArray(failures) ? failures : typeof failures === 'object' && failures !== null ? Object.values(failures) : [];
+  for (const next of [inner ?? cause, ...each.slice(0, 5)]) out.push(...errorNames(next, depth + 1));
   return out;
 }
 

@@ -3,8 +3,9 @@
 // network (it writes online = false when a request fails for want of a network). The browser flag
 // alone is not enough: it stays true on a captive portal or a dead Wi-Fi, and after a reload it
 // can read true before the browser has probed the link, while the worker's failed pull is proof.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { db, useLiveQuery } from '../db/db.ts';
+import { heardStatus, newestStatus, subscribeHeardStatus } from './heard-status.ts';
 
 function useBrowserOnline(): boolean {
   const [online, setOnline] = useState(() => navigator.onLine);
@@ -23,9 +24,12 @@ function useBrowserOnline(): boolean {
 
 export function useOnline(): boolean {
   const browser = useBrowserOnline();
-  const worker = useLiveQuery(async () => {
+  const stored = useLiveQuery(async () => {
     const row = await db.syncState.get('status');
-    return row && row.key === 'status' ? row.value.online : true;
+    return row && row.key === 'status' ? row.value : null;
   }, []);
+  // A status the store refused (a full disk) stands in while it is the newer.
+  const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
+  const worker = newestStatus(stored ?? undefined, refused)?.online;
   return browser && worker !== false;
 }

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalDb, type CastawayDb } from '../db/db.ts';
 import { createWrites } from '../db/writes.ts';
+import { ConflictNotFoundError, NeedsAttentionNotFoundError } from '../db/conflicts.ts';
 import { refuseWritesWhileFull } from '../db/full-disk.testing.ts';
 import { Toaster } from '../components/Toaster.tsx';
 import { localWriteFailure, savedLocally } from './local-write.ts';
@@ -84,16 +85,20 @@ describe('a local write that fails', () => {
       await savedLocally(writes.updateClip('c1', { Title: 'After' }));
     });
     expect(toasts()).toEqual([
-      { title: 'The clip was not deleted', description: 'It is no longer on this device: it was deleted, or you no longer have access to it.' },
+      { title: 'The clip was not deleted', description: 'This item is no longer on this device: it was deleted, or you no longer have access to it.' },
       { title: 'Your change was not saved', description: 'The storage on this device could not be written. Try again, or reload the page if it keeps happening.' },
     ]);
   });
 
-  it('finds the quota error inside the abort Dexie reports when the browser refuses the commit', () => {
+  it('finds the quota error inside the errors Dexie reports (an aborted commit, a bulk write), and knows what was resolved elsewhere', () => {
     const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     expect(localWriteFailure(new Dexie.AbortError('Transaction aborted', quota))).toBe('storageFull');
     expect(localWriteFailure(new Dexie.AbortError('Transaction aborted'))).toBe('storage');
     expect(localWriteFailure(new Error('x', { cause: quota }))).toBe('storageFull');
+    // A bulk write whose requests each failed keeps the browser's errors in `failures`.
+    expect(localWriteFailure(new Dexie.BulkError('1 of 1 operations failed', [quota]))).toBe('storageFull');
+    expect(localWriteFailure(new ConflictNotFoundError('c1'))).toBe('gone');
+    expect(localWriteFailure(new NeedsAttentionNotFoundError('a1'))).toBe('gone');
     expect(localWriteFailure('not an error')).toBe('storage');
   });
 });

@@ -10,10 +10,13 @@ import { m } from '../paraglide/messages.js';
 
 export type LocalWriteFailure = 'storageFull' | 'gone' | 'storage';
 
+const GONE = ['LocalRowNotFoundError', 'ConflictNotFoundError', 'NeedsAttentionNotFoundError'];
+
 export function localWriteFailure(error: unknown): LocalWriteFailure {
   if (isStorageFull(error)) return 'storageFull';
-  // db/writes.ts LocalRowNotFoundError (by name: this module stays free of the database's code).
-  if (errorNames(error).includes('LocalRowNotFoundError')) return 'gone';
+  // By name (this module stays free of the database's code): db/writes.ts LocalRowNotFoundError,
+  // db/conflicts.ts ConflictNotFoundError and NeedsAttentionNotFoundError (resolved elsewhere).
+  if (errorNames(error).some((name) => GONE.includes(name))) return 'gone';
   return 'storage';
 }
 
@@ -36,8 +39,8 @@ export function reportLocalWriteFailure(error: unknown, title: string = m.app_lo
   showToast({ type: 'danger', title, description: localWriteFailureText(error) });
 }
 
-/** Awaits a local write made by a button (nothing else on the screen waits for it): true when it
- * was saved; on failure the user is told why and it resolves false. */
+/** Awaits a local write: true when it was saved; on failure the user is told why (a danger toast,
+ * `title` saying what was not done) and it resolves false, never rejects. */
 export async function savedLocally(work: Promise<unknown>, title?: string): Promise<boolean> {
   try {
     await work;

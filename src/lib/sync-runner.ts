@@ -10,6 +10,7 @@
 import { startSync, type SyncHandle } from './sync-client.ts';
 import { currentSessionState, expireSession, loadSession, sessionConfirmedAt } from './session.ts';
 import { db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
+import { heardStatus, subscribeHeardStatus } from './heard-status.ts';
 
 let running: { organizationId: string; userId: string | null; handle: SyncHandle } | null = null;
 /** Set when a 401 expired the session: the next ensureSync resumes the paused sync. */
@@ -47,6 +48,11 @@ function watchStatus(): void {
     next: (row) => {
       if (row?.key === 'status') onSyncStatus(row.value);
     },
+  });
+  // A status the store refused (a full disk) is heard only over the leader's channel.
+  subscribeHeardStatus(() => {
+    const refused = heardStatus();
+    if (refused) onSyncStatus(refused);
   });
 }
 

@@ -1,14 +1,20 @@
 // A phone whose storage is full: every edit is first a write to this device's IndexedDB, so when
 // the browser refuses it (QuotaExceededError) the user must read that the change was not saved,
 // and why, and keep what they typed; once space is freed the same Apply saves and the edit syncs.
-// A change from the server that cannot be stored turns the header's sync status to 'Storage full'
-// (the sync worker says it over a BroadcastChannel: its status row cannot be written either).
+// A picked audio file is not queued. A change from the server that cannot be stored turns the
+// header's sync status to 'Storage full', in a tab opened later too (the sync worker says it over
+// a BroadcastChannel: its status row cannot be written either). Signing in on a full device says
+// its data could not be opened, with a Try again that works once space is freed.
 // The origin's quota is set low through the DevTools protocol before the studio first opens
 // (Chromium fixes an origin's quota when its storage is first used), then the test fills what is
 // left with a database of its own, and deletes that database to free the space again.
 // Clips 6 and 12 of the first program are this spec's.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
 
 /** Room for the app shell's caches, the demo organization and the sync worker's state. */
 const QUOTA_BYTES = 40 * 1024 * 1024;
@@ -57,7 +63,7 @@ function freeStorage(page: Page): Promise<void> {
   );
 }
 
-test('storage full: Apply says the change was not saved and why, keeps the typed title, and saves it once space is freed', async ({ page }) => {
+test('storage full: Apply says the change was not saved and why, keeps the typed title, an audio file is not queued, and the title saves once space is freed', async ({ page }) => {
   await lowerQuota(page);
   await logIn(page);
   const { organizationId, clipId } = await openFirstClip(page, 6);
@@ -70,6 +76,10 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   await expect(refused).toContainText('The storage on this device is full. Free up some space, then try again.');
   await expect(page.locator('.toast').filter({ hasText: 'Changes saved' })).toHaveCount(0);
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  // An audio file is kept on the device until it is sent: it cannot be queued either.
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
+  await expect(page.locator('.toast').filter({ hasText: 'The file was not queued for upload' })).toContainText('The storage on this device is full.');
+  await expect(page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' })).toHaveCount(0);
 
   await freeStorage(page);
   await page.getByRole('button', { name: 'Apply' }).click();
@@ -113,6 +123,11 @@ test('storage full: a change from the server that cannot be stored turns the hea
   });
   expect(res.status()).toBe(200);
   await expect(status).toHaveText('Storage full', { timeout: 15_000 });
+  // A tab opened now asks the sync leader: the stored status row still says all was saved.
+  const second = await page.context().newPage();
+  await second.goto(page.url());
+  await expect(await syncStatus(second)).toHaveText('Storage full');
+  await second.close();
   await status.click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sync details' })).toBeVisible();
   await expect(page.getByText('The storage on this device is full. Until some space is freed, edits cannot be saved here and changes from the server are not downloaded.')).toBeVisible();
@@ -122,4 +137,21 @@ test('storage full: a change from the server that cannot be stored turns the hea
   await expect(page.getByText('The storage on this device is full.', { exact: false })).toHaveCount(0);
   await page.goBack();
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(title);
+});
+
+test('storage full on a device signing in: the studio says its data could not be opened, and why, and opens once space is freed', async ({ page }) => {
+  await lowerQuota(page);
+  await page.goto('/');
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await fillStorage(page);
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your data on this device could not be opened' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'The storage on this device is full. Free up some space, then try again.' })).toBeVisible();
+
+  await freeStorage(page);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).not.toHaveText('Your data on this device could not be opened', { timeout: 15_000 });
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });

@@ -189,16 +189,18 @@ describe('the status', () => {
 });
 
 describe('a full disk', () => {
-  it('says storage full (and online: the server answered), still resolves the flush, retries, and stores the pulled change once space is freed', async () => {
+  it('says storage full (and online: the server answered, after an offline spell), still resolves the flush, retries, and stores the pulled change once space is freed', async () => {
     const d = openLocalDb(`engine-full-${Date.now()}-${Math.random()}`);
     const { full } = refuseWritesWhileFull(d);
     await pullClip(d, CLIP, 'Pilot', 1);
     const theirs = { Id: CLIP, OrganizationId: ORG, Title: 'From the server', ModifiedAtUtc: '2026-01-02T00:00:00.000Z', Version: 2 };
+    let network = false;
     const transport: Transport = async (url) => {
+      if (!network) throw new TypeError('Failed to fetch');
       if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
       return answer(200, { ...EMPTY_PULL, rows: [{ entity: 'clips', row: theirs }] });
     };
-    const statuses: SyncStatus[] = [];
+    const statuses: Array<SyncStatus & { stored: boolean }> = [];
     const retries: number[] = [];
     const engine = createSyncEngine({
       db: d,
@@ -206,22 +208,27 @@ describe('a full disk', () => {
       transport,
       requestTimeoutMs: 12_345,
       random: () => 1,
-      onStatus: (status) => statuses.push(status),
+      onStatus: (status, stored) => statuses.push({ ...status, stored }),
       setTimer: (_fn, ms) => {
         if (ms !== 12_345) retries.push(ms);
         return ms;
       },
       clearTimer: () => undefined,
     });
-    full.now = true;
     await engine.flush();
-    expect(statuses.at(-1)).toMatchObject({ storageFull: true, online: true });
-    expect(retries).toEqual([500]);
+    expect(statuses.at(-1)).toMatchObject({ storageFull: false, online: false, stored: true });
+
+    network = true;
+    full.now = true;
+    await engine.nudge();
+    // The store refused this status: onStatus is the only way it reaches the screens.
+    expect(statuses.at(-1)).toMatchObject({ storageFull: true, online: true, stored: false });
+    expect(retries).toEqual([500, 500]);
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
 
     full.now = false;
     await engine.nudge();
-    expect(statuses.at(-1)).toMatchObject({ storageFull: false, online: true, lastError: null });
+    expect(statuses.at(-1)).toMatchObject({ storageFull: false, online: true, lastError: null, stored: true });
     expect((await d.clips.get(CLIP))?.['Title']).toBe('From the server');
     expect(await readStatus(d)).toMatchObject({ storageFull: false });
     engine.stop();

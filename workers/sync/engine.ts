@@ -11,8 +11,9 @@
 //   start ──store owned by another user──> paused 'otherUser' (nothing sent or pulled) ──resume()
 //          after that user's data is discarded or they log in again──> flushing
 //   any ──the device's storage is full (a write refused for its quota)──> storageFull, retried
-//          with the same backoff (space may be freed at any time); online as it was: the server
-//          answered. The status still reaches the screens through onStatus when it cannot be stored.
+//          with the same backoff (space may be freed at any time); online is what the network
+//          last showed (true once any answer arrived). A status the store refuses still reaches
+//          the screens through onStatus, marked as not stored.
 //
 // A 403 of a whole push is first taken for a stale XSRF token (the server's XSRF refusal is a
 // 403 without a body, sync-server/auth.ts): a fresh token, the same batch again. Refused again,
@@ -70,7 +71,9 @@ export type EngineOptions = {
   random?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
-  onStatus?: (status: SyncStatus) => void;
+  /** Each status the engine publishes; `stored`: whether the store took it (false on a full disk,
+   * when this is the only way it reaches the screens). */
+  onStatus?: (status: SyncStatus, stored: boolean) => void;
 };
 
 export const MAX_BACKOFF_MS = 30_000;
@@ -154,6 +157,7 @@ export function createSyncEngine(options: EngineOptions) {
     try {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
       const res = await o.transport(base + path, init);
+      online = true; // the server answered, whatever a later step of this attempt makes of it
       if (res.status === 401) throw new AuthError('401');
       return res;
     } finally {
@@ -245,7 +249,8 @@ export function createSyncEngine(options: EngineOptions) {
   }
 
   /** Stores the status for every tab and hands it to onStatus. Never rejects: a full disk refuses
-   * the write (onStatus still carries it), and a closed store has no one left to tell. */
+   * the write (onStatus still carries it, marked not stored), and a closed store has no one left
+   * to tell. */
   async function publishStatus(): Promise<void> {
     let status: SyncStatus;
     try {
@@ -253,12 +258,29 @@ export function createSyncEngine(options: EngineOptions) {
     } catch {
       return;
     }
+    let stored = true;
     try {
       await writeStatus(d, status);
-    } catch {
-      // Refused for the quota, as everything else is until space is freed.
+    } catch (err) {
+      stored = false;
+      if (isStorageFull(err)) {
+        // A cycle that wrote nothing else learns of the full disk here; try again later, so the
+        // status clears once space is freed even if nothing else calls for a sync.
+        storageFull = true;
+        status = { ...status, storageFull: true };
+        if (timer === null) {
+          failures++;
+          scheduleRetry();
+        }
+      }
+      // Any other refusal (a store closed under us): onStatus still carries the status.
     }
-    o.onStatus?.(status);
+    if (stopped) return;
+    try {
+      o.onStatus?.(status, stored);
+    } catch {
+      // A listener that fails (a channel closed as the tab goes) must not fail the sync.
+    }
   }
 
   async function cycle(): Promise<void> {

@@ -31,11 +31,14 @@ let channel: BroadcastChannel | null = null;
 
 function startLeader(organizationId: string, user: StoreOwner | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
-    // A full disk cannot be told through the status row (its write is refused): every tab hears
-    // it here, after each attempt, and a tab that opens asks.
+    // A full disk refuses the status row too: every tab hears each status here, with whether the
+    // store took it, and a tab that opens asks for the last one (none before the first attempt).
     const statusChannel = new BroadcastChannel(SYNC_STATUS_CHANNEL);
-    let storageFull = false;
-    const tell = () => statusChannel.postMessage({ type: 'storageFull', storageFull } satisfies SyncStatusMessage);
+    let last: Extract<SyncStatusMessage, { type: 'status' }> | null = null;
+    let closed = false;
+    const tell = () => {
+      if (last && !closed) statusChannel.postMessage(last);
+    };
     statusChannel.onmessage = (ev: MessageEvent<SyncStatusMessage>) => {
       if (ev.data.type === 'ask') tell();
     };
@@ -45,8 +48,8 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
       organizationId,
       ...(user ? { user } : {}),
       transport: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
-      onStatus: (status) => {
-        storageFull = status.storageFull;
+      onStatus: (status, stored) => {
+        last = { type: 'status', status, stored };
         tell();
       },
     });
@@ -75,6 +78,7 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
     release = () => {
       e.stop();
       events.close();
+      closed = true;
       statusChannel.close();
       outbox.unsubscribe();
       self.removeEventListener('online', onOnline);

@@ -20,9 +20,10 @@ import { resetLocalData } from '../../db/reset.ts';
 import { api } from '../../lib/api.ts';
 import { clearSession, type SessionUser } from '../../lib/session.ts';
 import { stopSync } from '../../lib/sync-runner.ts';
-import { reportLocalWriteFailure } from '../../lib/local-write.ts';
+import { localWriteFailureText, reportLocalWriteFailure } from '../../lib/local-write.ts';
 
-type GateState = { kind: 'checking' } | StoreClaim;
+/** 'failed': the store could not be claimed (a full disk refuses the owner's row). */
+type GateState = { kind: 'checking' } | { kind: 'failed'; error: unknown } | StoreClaim;
 
 async function claimFor(user: StoreOwner): Promise<StoreClaim> {
   const claim = await claimStore(db, user);
@@ -35,26 +36,32 @@ async function claimFor(user: StoreOwner): Promise<StoreClaim> {
   return claim;
 }
 
-export type StoreOwnerCheck = { owner: StoreOwner | null; state: GateState; settle: (claim: StoreClaim) => void };
+export type StoreOwnerCheck = { owner: StoreOwner | null; state: GateState; settle: (claim: StoreClaim) => void; retry: () => void };
 
 /** Claims the local store for `user` (again only when the user changes). */
 export function useStoreOwnerCheck(user: SessionUser | null): StoreOwnerCheck {
   const owner: StoreOwner | null = user?.Id ? { userId: user.Id, name: user.Name, email: user.Email } : null;
   const [state, setState] = useState<GateState>({ kind: 'checking' });
+  const [attempt, setAttempt] = useState(0);
   const key = owner ? `${owner.userId}\n${owner.name}\n${owner.email}` : '';
   useEffect(() => {
     if (!key) return;
     const [userId = '', name = '', email = ''] = key.split('\n');
     let live = true;
     setState({ kind: 'checking' });
-    void claimFor({ userId, name, email }).then((claim) => {
-      if (live) setState(claim);
-    });
+    claimFor({ userId, name, email }).then(
+      (claim) => {
+        if (live) setState(claim);
+      },
+      (error: unknown) => {
+        if (live) setState({ kind: 'failed', error });
+      },
+    );
     return () => {
       live = false;
     };
-  }, [key]);
-  return { owner, state, settle: setState };
+  }, [key, attempt]);
+  return { owner, state, settle: setState, retry: () => setAttempt((n) => n + 1) };
 }
 
 /** Whether the signed-in screens may open: the store is this user's (or there is no user to check). */
@@ -64,9 +71,18 @@ export function storeIsReady({ owner, state }: StoreOwnerCheck): boolean {
 
 /** The page content once the store is this user's; until then the check's progress or the warning. */
 export function StoreOwnerGate({ check, children }: { check: StoreOwnerCheck; children: ReactNode }) {
-  const { owner, state, settle } = check;
+  const { owner, state, settle, retry } = check;
   if (!owner || state.kind === 'mine') return <>{children}</>;
   if (state.kind === 'checking') return <p className="muted">{m.app_loading()}</p>;
+  if (state.kind === 'failed') {
+    return (
+      <section className="card" aria-labelledby="store-failed-title">
+        <h1 id="store-failed-title">{m.app_store_open_failed()}</h1>
+        <p role="alert" className="alert alert-danger">{localWriteFailureText(state.error)}</p>
+        <button type="button" className="button primary" onClick={retry}>{m.app_try_again()}</button>
+      </section>
+    );
+  }
   return <OtherUserData claim={state} onDiscarded={settle} user={owner} />;
 }
 
@@ -83,7 +99,7 @@ function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim
       onDiscarded(await claimStore(db, user));
     } catch (error) {
       setBusy(false); // the button again, with why it failed
-      reportLocalWriteFailure(error);
+      reportLocalWriteFailure(error, m.app_discard_failed());
     }
   };
   const logInAsOwner = async () => {

@@ -55,6 +55,12 @@ function Conflicts() {
 function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: ConflictEntry; index: number; count: number; onPrev: () => void; onNext: () => void }) {
   const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() => Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])));
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
+  // One choice at a time: a second click would find the conflict already resolved.
+  const [busy, setBusy] = useState(false);
+  const act = (choose: () => Promise<void>) => {
+    setBusy(true);
+    void savedLocally(choose()).finally(() => setBusy(false));
+  };
   return (
     <div className="conflict">
       <div className="conflict-head">
@@ -97,9 +103,9 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
         <button type="button" className="button" disabled={index === 0} onClick={onPrev}>{m.app_conflict_previous()}</button>
         <button type="button" className="button" disabled={index >= count - 1} onClick={onNext}>{m.app_conflict_next()}</button>
         <span className="spacer" />
-        {conflict.fields.length > 1 && <button type="button" className="button" onClick={() => void savedLocally(resolveFields(conflict.id, choice))}>{m.app_conflict_apply_choices()}</button>}
-        <button type="button" className="button" onClick={() => void savedLocally(keepTheirs(conflict.id))}>{m.app_conflict_keep_theirs()}</button>
-        <button type="button" className="button primary" onClick={() => void savedLocally(keepMine(conflict.id))}>{m.app_conflict_keep_mine()}</button>
+        {conflict.fields.length > 1 && <button type="button" className="button" disabled={busy} onClick={() => act(() => resolveFields(conflict.id, choice))}>{m.app_conflict_apply_choices()}</button>}
+        <button type="button" className="button" disabled={busy} onClick={() => act(() => keepTheirs(conflict.id))}>{m.app_conflict_keep_theirs()}</button>
+        <button type="button" className="button primary" disabled={busy} onClick={() => act(() => keepMine(conflict.id))}>{m.app_conflict_keep_mine()}</button>
       </div>
     </div>
   );

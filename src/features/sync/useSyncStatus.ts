@@ -1,33 +1,10 @@
-// The sync status every tab reads from Dexie (the sync worker writes it under key 'status'),
+// The sync status every tab reads from Dexie (the sync worker writes it under key 'status'), or,
+// while the store refuses it (a full disk), as the leader last said it (src/lib/heard-status.ts);
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
 import { useSyncExternalStore } from 'react';
 import { db, EMPTY_STATUS, oldestPendingAge, useLiveQuery, type SyncStatus } from '../../db/db.ts';
-import { SYNC_STATUS_CHANNEL, type SyncStatusMessage } from '../../db/sync-status-channel.ts';
+import { heardStatus, newestStatus, subscribeHeardStatus } from '../../lib/heard-status.ts';
 import { useOnline } from '../../lib/connectivity.ts';
-
-// What the sync leader last said about the device's storage (null: nothing heard yet, the stored
-// status stands). One channel per tab, opened by the first screen that shows the status.
-let heardStorageFull: boolean | null = null;
-let statusChannel: BroadcastChannel | null = null;
-const storageListeners = new Set<() => void>();
-
-function subscribeStorageFull(listener: () => void): () => void {
-  storageListeners.add(listener);
-  if (!statusChannel && typeof BroadcastChannel !== 'undefined') {
-    statusChannel = new BroadcastChannel(SYNC_STATUS_CHANNEL);
-    statusChannel.onmessage = (ev: MessageEvent<SyncStatusMessage>) => {
-      if (ev.data.type !== 'storageFull' || ev.data.storageFull === heardStorageFull) return;
-      heardStorageFull = ev.data.storageFull;
-      storageListeners.forEach((l) => l());
-    };
-    statusChannel.postMessage({ type: 'ask' } satisfies SyncStatusMessage);
-  }
-  return () => storageListeners.delete(listener);
-}
-
-function useHeardStorageFull(): boolean | null {
-  return useSyncExternalStore(subscribeStorageFull, () => heardStorageFull);
-}
 
 export function useSyncStatus(): SyncStatus {
   const online = useOnline();
@@ -39,13 +16,13 @@ export function useSyncStatus(): SyncStatus {
   // The oldest pending edit's age from the outbox at this render, not from when the status was
   // written (an offline start writes none; an edit queued since is not in it).
   const oldest = useLiveQuery(async () => (await db.outbox.orderBy('seq').first())?.createdAt ?? null, []);
-  const heardFull = useHeardStorageFull();
-  const status = row && row.key === 'status' ? row.value : EMPTY_STATUS;
+  const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
+  const status = newestStatus(row && row.key === 'status' ? row.value : undefined, refused) ?? EMPTY_STATUS;
   return {
     ...status,
     online,
     // A status stored before this field existed has none.
-    storageFull: heardFull ?? status.storageFull ?? false,
+    storageFull: status.storageFull ?? false,
     pendingCount: pending ?? status.pendingCount,
     oldestPendingAgeMs: oldest === undefined ? status.oldestPendingAgeMs : oldestPendingAge(oldest, Date.now()),
     conflictCount: conflicts ?? status.conflictCount,

@@ -12,6 +12,7 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
+import { reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
 import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
 
@@ -80,7 +81,7 @@ function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipA
       <p className={alert ? 'alert alert-danger' : 'muted'} role={alert ? 'alert' : 'status'}>
         <strong>{upload.fileName}</strong> {text}
       </p>
-      <button type="button" className="button" onClick={() => void (finished ? dismissUpload(upload.id) : cancelUpload(upload.id))}>
+      <button type="button" className="button" onClick={() => void savedLocally(finished ? dismissUpload(upload.id) : cancelUpload(upload.id))}>
         {finished ? m.media_upload_dismiss() : m.media_upload_cancel()}
       </button>
     </li>
@@ -96,8 +97,14 @@ export function ClipUpload({ organizationId, clipId }: { organizationId: string;
 
   async function pick(file: File | undefined) {
     if (!file || !userId) return;
-    const problem = await queueUpload({ userId, organizationId, clipId, file });
-    setError(problem ? formatFormError(problem) : null);
+    try {
+      const problem = await queueUpload({ userId, organizationId, clipId, file });
+      setError(problem ? formatFormError(problem) : null);
+    } catch (failure) {
+      // The file is kept on this device until it is sent: a full disk refuses it.
+      setError(null);
+      reportLocalWriteFailure(failure, m.media_upload_not_queued());
+    }
   }
 
   return (

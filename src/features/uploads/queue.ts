@@ -182,7 +182,6 @@ export async function queueUpload(input: { userId: string; organizationId: strin
   const problem = validateFile({ name: file.name, size: file.size });
   if (problem) return problem;
   const earlier = await uploadsDb.uploads.where('clipId').equals(input.clipId).toArray();
-  for (const r of earlier) await cancelUpload(r.id);
   currentUser ??= input.userId;
   await uploadsDb.uploads.add({
     id: crypto.randomUUID(),
@@ -200,6 +199,9 @@ export async function queueUpload(input: { userId: string; organizationId: strin
     // Before the server has any of this file: a row with another ModifiedAtUtc is its outcome.
     clipModifiedAtUtc: await clipModifiedAt(input.clipId),
   });
+  // The earlier file goes only once this one is kept: a full disk refuses the new one (the add
+  // rejects) and leaves the earlier upload as it was.
+  for (const r of earlier) await cancelUpload(r.id);
   void kick();
   return null;
 }
