@@ -331,7 +331,12 @@ function postgresUrl(): string | null {
   return started.status === 0 && url.startsWith('postgres') ? url : null;
 }
 
-await browserBenches();
+// `npm run bench:sync -- --only rate` (or `--only browser`) runs one half.
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+if (only !== null && only !== 'rate' && only !== 'browser') throw new Error(`--only takes 'rate' or 'browser', not ${only}`);
+
+if (only !== 'rate') await browserBenches();
+if (only === 'browser') process.exit(0);
 
 // File-backed, as `npm start` runs it (.data/): an in-memory PGlite grows its WAL files by copying.
 const pgliteDir = mkdtempSync(join(tmpdir(), 'castaway-bench-rate-'));
