@@ -3,9 +3,17 @@
 //   - takes a new Version from the global sequence `row_version`,
 //   - sets ModifiedAtUtc strictly later than the row's previous value (the clock, or +1 ms when
 //     the clock has not moved past it: the concurrency token must change on every write),
-//   - records the row as written in row_revisions (the last REVISIONS_KEPT per row), which the
-//     sync module's three-way merge reads.
+//   - records the write in row_revisions (the last REVISIONS_KEPT per row), which the sync
+//     module's three-way merge and its answers to retried mutations read.
+//
+// A revision is an undo step, not a copy of the row: its Version, ModifiedAtUtc and author, the
+// sync client that made it (null outside a push), and `undo`, the values the fields it changed
+// had before it (null for a create). The row at any kept revision is the current row walked back
+// through the undo steps of every newer one (sync/revisions.ts). A clip edit's revision is then
+// a few dozen bytes where a copy was ~1.7 KB, and a batch write sends the database only the
+// fields that changed: both were most of what a push of 200 edits cost.
 import type { Queryable } from './store/store.ts';
+import { deepEqual } from '../src/protocol/json-equal.ts';
 
 export type EntityName = 'organization' | 'network' | 'program' | 'playlist' | 'clip' | 'recording' | 'annotation';
 
@@ -164,14 +172,30 @@ export function splitFields(entity: EntityName, fields: Record<string, unknown>)
   return { data, columns };
 }
 
-async function recordRevision(q: Queryable, entity: EntityName, wire: WireRow): Promise<void> {
-  await q.query(`INSERT INTO row_revisions (entity, id, version, modified_at_utc, row) VALUES ($1, $2, $3, $4, $5)`, [
-    entity,
-    wire.Id,
-    wire.Version,
-    wire.ModifiedAtUtc,
-    JSON.stringify(wire),
-  ]);
+/** Fields a revision's undo never holds: its own columns, and what is derived, never written. */
+const NOT_UNDONE: ReadonlySet<string> = new Set(['Id', 'OrganizationId', 'CreatedAtUtc', 'CreatedById', 'ModifiedAtUtc', 'ModifiedById', 'Version', 'PlaylistIds']);
+
+/** The fields a write changed (bookkeeping aside). Unchanged fields are mostly the same object
+ * (`{ ...current, ...patch }`), so the deep comparison runs for the changed few. */
+function changedKeys(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
+  const keys: string[] = [];
+  for (const k in before) if (!NOT_UNDONE.has(k) && !deepEqual(before[k], after[k])) keys.push(k);
+  for (const k in after) if (!(k in before) && !NOT_UNDONE.has(k) && after[k] !== undefined && after[k] !== null) keys.push(k);
+  return keys;
+}
+
+/** A write's undo step: the changed fields with the values they had before it (absent: null). */
+export function undoOf(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const undo: Record<string, unknown> = {};
+  for (const k of changedKeys(before, after)) undo[k] = before[k] ?? null;
+  return undo;
+}
+
+async function recordRevision(q: Queryable, entity: EntityName, wire: WireRow, undo: Record<string, unknown> | null, ctx: WriteContext): Promise<void> {
+  await q.query(
+    `INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [entity, wire.Id, wire.Version, wire.ModifiedAtUtc, wire.ModifiedById, ctx.clientId ?? null, undo === null ? null : JSON.stringify(undo)],
+  );
   await q.query(
     `DELETE FROM row_revisions WHERE entity = $1 AND id = $2 AND version <= (
        SELECT version FROM row_revisions WHERE entity = $1 AND id = $2 ORDER BY version DESC OFFSET ${REVISIONS_KEPT} LIMIT 1)`,
@@ -179,7 +203,13 @@ async function recordRevision(q: Queryable, entity: EntityName, wire: WireRow): 
   );
 }
 
-export type WriteContext = { organizationId: string; userId: string | null; now: Date };
+export type WriteContext = {
+  organizationId: string;
+  userId: string | null;
+  now: Date;
+  /** The sync client whose push makes the write: its revisions are that client's own to the merge. */
+  clientId?: string | null;
+};
 
 /** Inserts a new row (its Id chosen by the caller: clients may supply UUIDs). */
 export async function insertRow(
@@ -198,7 +228,7 @@ export async function insertRow(
     values,
   );
   const wire = toWire(entity, { ...row!, playlist_ids: [] });
-  await recordRevision(q, entity, wire);
+  await recordRevision(q, entity, wire, null, ctx);
   return wire;
 }
 
@@ -223,7 +253,7 @@ export async function updateRow(
   }
   const [row] = await q.query<DbRow>(`UPDATE ${ENTITIES[entity].table} SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
   const wire = toWire(entity, { ...row!, playlist_ids: (current.PlaylistIds as string[] | undefined) ?? [] });
-  await recordRevision(q, entity, wire);
+  await recordRevision(q, entity, wire, undoOf(current, wire), ctx);
   return wire;
 }
 
@@ -245,7 +275,14 @@ export async function loadRow(
  * insertRow/updateRow would return it. `Version` is 0 until writePlanned takes the versions from
  * the sequence and fills it in.
  */
-export type PlannedWrite = { entity: EntityName; kind: 'insert' | 'update'; wire: WireRow };
+export type PlannedWrite = {
+  entity: EntityName;
+  kind: 'insert' | 'update';
+  wire: WireRow;
+  /** The row the write was computed from (null for an insert): its undo step, and what the table must change. */
+  before: WireRow | null;
+  clientId: string | null;
+};
 
 export function planWrite(entity: EntityName, ctx: WriteContext, current: WireRow | null, id: string, fields: Record<string, unknown>): PlannedWrite {
   // The wire row straight away (what toWire would make of the stored row, as insertRow and
@@ -270,7 +307,7 @@ export function planWrite(entity: EntityName, ctx: WriteContext, current: WireRo
     wire[field] = value === undefined || value === null ? null : type === 'uuid' && typeof value === 'string' ? value.toLowerCase() : value;
   }
   if (entity === 'clip') wire.PlaylistIds = current ? ((current.PlaylistIds as string[] | undefined) ?? []) : [];
-  return { entity, kind: current ? 'update' : 'insert', wire: wire as WireRow };
+  return { entity, kind: current ? 'update' : 'insert', wire: wire as WireRow, before: current, clientId: ctx.clientId ?? null };
 }
 
 /** A wire field read back into its column (the inverse of toWire for one column). */
@@ -281,11 +318,12 @@ function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string
 }
 
 /**
- * The statement that stores a batch of planned writes (see writePlanned): the wire rows arrive as
- * one JSON document; each table's row is derived from its last wire row (`data` is the wire row
- * minus the bookkeeping fields, the column fields and PlaylistIds, exactly what splitFields keeps
- * there), every write is kept as a revision, and older revisions are pruned. Cached per set of
- * entities: a batch is nearly always clips alone.
+ * The statement that stores a batch of planned writes (see writePlanned). The writes arrive as
+ * one JSON document, each with its revision (time, author, client, undo) and, for the last write
+ * of each row, `row`: the whole wire row of a new row, or only the fields that changed since the
+ * table last had it (with `unset`, data fields it no longer has). Versions are taken in write
+ * order, every write is kept as a revision, older revisions are pruned, and each table's rows are
+ * inserted or changed field by field. Cached per set of entities: a batch is nearly always clips.
  */
 const writeStatements = new Map<string, string>();
 function writeStatement(entities: readonly EntityName[]): string {
@@ -293,13 +331,12 @@ function writeStatement(entities: readonly EntityName[]): string {
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
-    // Versions from the sequence in write order (next_row_version() runs as the ordered rows go by), set
-    // into each row here, so the batch needs no separate round trip for them.
-    `x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord int, entity text, id uuid, last boolean, fresh boolean, row jsonb))`,
-    `v AS MATERIALIZED (SELECT o.*, next_row_version() AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
-    `w AS MATERIALIZED (SELECT ord, entity, id, last, fresh, version, row || jsonb_build_object('Version', version) AS row FROM v)`,
-    `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
-       SELECT w.entity, w.id, w.version, (w.row->>'ModifiedAtUtc')::timestamptz, w.row FROM w)`,
+    `x AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
+       AS x(ord int, entity text, id uuid, last boolean, fresh boolean, at timestamptz, by uuid, client uuid, undo jsonb, row jsonb, unset text[]))`,
+    // Versions from the sequence in write order (next_row_version() runs as the ordered rows go by).
+    `w AS MATERIALIZED (SELECT o.*, next_row_version() AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
+    `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo)
+       SELECT w.entity, w.id, w.version, w.at, w.by, w.client, w.undo FROM w)`,
     // The statement's sub-statements see the revisions as they were before it: keep the newest
     // REVISIONS_KEPT - 1 of those, plus the one (or, for a row written twice, more) added here.
     // Each written row's older revisions are found through the primary key and deleted by ctid,
@@ -312,21 +349,28 @@ function writeStatement(entities: readonly EntityName[]): string {
   for (const entity of entities) {
     const def = ENTITIES[entity];
     const fields = Object.entries(def.columns);
-    const stripped = [...META, ...fields.map(([f]) => f), ...(entity === 'clip' ? ['PlaylistIds'] : [])];
-    const changed: Array<[string, string]> = [
-      ['modified_at_utc', columnFromWire('ModifiedAtUtc', 'timestamptz')],
-      ['modified_by_id', columnFromWire('ModifiedById', 'uuid')],
-      ['deleted', columnFromWire('Deleted', 'boolean')],
-      ['data', `w.row - '{${stripped.join(',')}}'::text[]`],
-      ['version', 'w.version'],
-      ...fields.map(([field, [column, type]]): [string, string] => [column, columnFromWire(field, type)]),
-    ];
+    const stripped = `'{${[...META, ...fields.map(([f]) => f), ...(entity === 'clip' ? ['PlaylistIds'] : [])].join(',')}}'::text[]`;
     const created: Array<[string, string]> = [
       ['id', 'w.id'],
       ['organization_id', columnFromWire('OrganizationId', 'uuid')],
       ['created_at_utc', columnFromWire('CreatedAtUtc', 'timestamptz')],
       ['created_by_id', columnFromWire('CreatedById', 'uuid')],
-      ...changed,
+      ['modified_at_utc', 'w.at'],
+      ['modified_by_id', 'w.by'],
+      ['deleted', columnFromWire('Deleted', 'boolean')],
+      ['data', `w.row - ${stripped}`],
+      ['version', 'w.version'],
+      ...fields.map(([field, [column, type]]): [string, string] => [column, columnFromWire(field, type)]),
+    ];
+    // Only what the write changed; a field it left alone keeps the table's value.
+    const kept = (field: string, column: string, value: string) => `CASE WHEN w.row ? '${field}' THEN ${value} ELSE t.${column} END`;
+    const changed: Array<[string, string]> = [
+      ['modified_at_utc', 'w.at'],
+      ['modified_by_id', 'w.by'],
+      ['deleted', kept('Deleted', 'deleted', columnFromWire('Deleted', 'boolean'))],
+      ['data', `(t.data - coalesce(w.unset, '{}')) || (w.row - ${stripped})`],
+      ['version', 'w.version'],
+      ...fields.map(([field, [column, type]]): [string, string] => [column, kept(field, column, columnFromWire(field, type))]),
     ];
     ctes.push(
       `ins_${entity} AS (INSERT INTO ${def.table} (${created.map(([c]) => c).join(', ')})
@@ -345,19 +389,43 @@ function writeStatement(entities: readonly EntityName[]): string {
  * sequence in write order, writes each table's rows (a row written twice is stored once, as last
  * written; inserted if its first write was an insert), every revision, and the prune of revisions
  * past REVISIONS_KEPT. Fills in each wire row's Version.
+ *
+ * A row's table write is the difference between the row the first of its writes here started
+ * from (which the caller read, locked, from the table) and its last wire row.
  */
 export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
+  const first = new Map<string, PlannedWrite>();
   const lastIndex = new Map<string, number>();
-  const fresh = new Set<string>();
   for (const [i, w] of writes.entries()) {
     const key = `${w.entity}:${w.wire.Id}`;
-    if (w.kind === 'insert' && !lastIndex.has(key)) fresh.add(key);
+    if (!first.has(key)) first.set(key, w);
     lastIndex.set(key, i);
   }
   const docs = writes.map((w, i) => {
     const key = `${w.entity}:${w.wire.Id}`;
-    return { ord: i, entity: w.entity, id: w.wire.Id, last: lastIndex.get(key) === i, fresh: fresh.has(key), row: w.wire };
+    const start = first.get(key)!;
+    const fresh = start.kind === 'insert';
+    const last = lastIndex.get(key) === i;
+    const changed = w.before ? changedKeys(w.before, w.wire) : null;
+    const undo: Record<string, unknown> | null = changed && {};
+    if (undo) for (const k of changed!) undo[k] = w.before![k] ?? null;
+    const doc: Record<string, unknown> = { ord: i, entity: w.entity, id: w.wire.Id, last, fresh, at: w.wire.ModifiedAtUtc, by: w.wire.ModifiedById, client: w.clientId, undo };
+    if (last) {
+      if (fresh || !start.before) doc.row = w.wire;
+      else {
+        // The row's only write here changed what its undo names; several: from the first one's start.
+        const row: Record<string, unknown> = {};
+        const unset: string[] = [];
+        for (const k of start === w ? changed! : changedKeys(start.before, w.wire)) {
+          if (w.wire[k] === undefined) unset.push(k);
+          else row[k] = w.wire[k];
+        }
+        doc.row = row;
+        if (unset.length > 0) doc.unset = unset;
+      }
+    }
+    return doc;
   });
   const entities = [...new Set(writes.map((w) => w.entity))].sort();
   const versions = await q.query<{ ord: number; version: number | string }>(writeStatement(entities), [JSON.stringify(docs)]);
@@ -394,7 +462,7 @@ export function wireSql(entity: EntityName, alias: string): string {
  * jsonb_to_recordset, not as text arrays of JSON (escaped and parsed twice). Clip rows are
  * ~1.7 KB of JSON each, so a 10,000-clip batch is ~17 MB: measured ~6 s on PGlite and ~3 s on
  * PostgreSQL per 10,000 clips with their revisions (ENVIRONMENT.md's 75 ms was for small rows).
- * The revision rows are built in SQL from what was inserted, so they equal toWire's output.
+ * Each row's revision is a create's: no undo step.
  */
 export async function bulkInsert(q: Queryable, entity: EntityName, organizationId: string, rows: BulkRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -423,15 +491,14 @@ export async function bulkInsert(q: Queryable, entity: EntityName, organizationI
   ].join(', ');
   const names = ['id', 'created_at_utc', 'created_by_id', 'modified_at_utc', 'modified_by_id', 'deleted', 'data', ...cols.map(([, [c]]) => c)];
   const select = ['r.id', 'r.created_at_utc', 'r.created_by_id', 'r.modified_at_utc', 'r.created_by_id', 'r.deleted', 'r.data', ...cols.map(([, [c]]) => `r.${c}`)];
-  const wire = `${wireSql(entity, 'ins')}${entity === 'clip' ? ` || jsonb_build_object('PlaylistIds', '[]'::jsonb)` : ''}`;
   await q.query(
     `WITH ins AS (
        INSERT INTO ${def.table} (organization_id, ${names.join(', ')}, version)
        SELECT $1::uuid, ${select.join(', ')}, next_row_version()
        FROM jsonb_to_recordset($2::jsonb) AS r(${recordType})
        RETURNING *)
-     INSERT INTO row_revisions (entity, id, version, modified_at_utc, row)
-     SELECT $3, ins.id, ins.version, ins.modified_at_utc, ${wire} FROM ins`,
+     INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id)
+     SELECT $3, ins.id, ins.version, ins.modified_at_utc, ins.modified_by_id FROM ins`,
     [organizationId, JSON.stringify(docs), entity],
   );
 }

@@ -24,14 +24,19 @@ export function migrationFiles(): string[] {
   return files.sort((a, b) => basename(a).localeCompare(basename(b)));
 }
 
-/** Applies every migration not yet recorded, each in its own transaction. Returns the names applied. */
-export async function migrate(store: Store): Promise<string[]> {
+/**
+ * Applies every migration not yet recorded, each in its own transaction. Returns the names applied.
+ * `before`: only those whose names sort before it (a store as an older release left it, for the
+ * tests of a later migration's upgrade).
+ */
+export async function migrate(store: Store, options: { before?: string } = {}): Promise<string[]> {
   await store.exec(
     `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
   const applied: string[] = [];
   for (const file of migrationFiles()) {
     const name = basename(file);
+    if (options.before !== undefined && name.localeCompare(options.before) >= 0) break;
     const sql = readFileSync(file, 'utf8');
     const did = await store.tx(async (q) => {
       // Several PostgreSQL instances may start at once: one migrates, the others wait and skip.

@@ -21,7 +21,7 @@ const key = (entity: EntityName, id: string) => `${entity}:${id}`;
  * was a fifth of a push's time). Rows of other organizations come back too (the caller tells
  * "absent" from "elsewhere").
  */
-async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: boolean): Promise<WireRow[]> {
+export async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: boolean): Promise<WireRow[]> {
   const [result] = await q.query<{ j: string }>(
     `SELECT coalesce(json_agg(t), '[]')::text AS j FROM (SELECT * FROM ${ENTITIES[entity].table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`,
     [ids],
@@ -31,7 +31,7 @@ async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: b
 
 /** Clip rows with their PlaylistIds (same order as rows.ts selectFrom: playlist title, then id).
  * A playlist holds clips of its own organization only (the playlist clips route checks). */
-async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<WireRow[]> {
+export async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<WireRow[]> {
   const rows = await loadWire(q, 'clip', ids, lock);
   if (rows.length === 0) return rows;
   const memberships = await q.query<{ clip_id: string; playlist_id: string }>(

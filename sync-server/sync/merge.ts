@@ -19,6 +19,9 @@
 // screen would name the user herself. Without the base revision, the current row's author.
 
 import { changeAuthor, type ChangeAuthor } from '../../src/protocol/change-author.ts';
+import { deepEqual } from '../../src/protocol/json-equal.ts';
+
+export { deepEqual };
 
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
@@ -34,19 +37,6 @@ export const SET_FIELDS: ReadonlySet<string> = new Set(['Tags']);
 
 /** Bookkeeping fields a mutation never carries meaningfully. */
 const IGNORED_FIELDS = new Set(['Id', 'ModifiedAtUtc', 'ModifiedById', 'CreatedAtUtc', 'CreatedById', 'OrganizationId', 'Version', 'PlaylistIds']);
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return (a ?? null) === (b ?? null);
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  }
-  const ak = Object.keys(a as Row).filter((k) => (a as Row)[k] !== undefined);
-  const bk = Object.keys(b as Row).filter((k) => (b as Row)[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => deepEqual((a as Row)[k], (b as Row)[k]));
-}
 
 function asStringSet(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

@@ -25,8 +25,9 @@ import type { Auth } from '../auth.ts';
 import { AppError } from '../errors.ts';
 import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
-import type { EntityName } from '../rows.ts';
-import { BatchStore } from './batch.ts';
+import type { EntityName, WireRow } from '../rows.ts';
+import { BatchStore, loadClips, loadWire } from './batch.ts';
+import { loadRevisions, rebuildRevisions, revisionsOf } from './revisions.ts';
 import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
@@ -104,22 +105,17 @@ type Caller = {
   call(method: string, path: string, body: unknown, ifMatch: string | null): Promise<Answer>;
   /** The row as a GET of the API answers it (null: not 200). */
   get(m: Mutation): Promise<(Row & { Id: string }) | null>;
-  revisions(m: Mutation): Promise<Revision[]>;
+  /** The kept revisions of the mutation's row as whole rows, oldest first (`current`: the row now). */
+  revisions(m: Mutation, current: Row): Promise<Revision[]>;
 };
 
 type Outcome = { result: MutationResult; written: string | null };
 
-async function revisionsOf(q: Queryable, clientId: string, m: Mutation, alsoOwn: Iterable<string> = []): Promise<Revision[]> {
-  const revs = await q.query<{ row: Row }>(`SELECT row FROM row_revisions WHERE entity = $1 AND id = $2 ORDER BY version`, [REVISION_ENTITY[m.entity], m.entityId]);
-  const own = await q.query<{ written_modified_at_utc: string }>(
-    `SELECT written_modified_at_utc FROM sync_mutations WHERE client_id = $1 AND entity_id = $2 AND written_modified_at_utc IS NOT NULL`,
-    [clientId, m.entityId],
-  );
-  const ownSet = new Set([...own.map((o) => o.written_modified_at_utc), ...alsoOwn]);
-  return revs.map(({ row }) => {
-    const modifiedAtUtc = String(row['ModifiedAtUtc']);
-    return { modifiedAtUtc, row, own: ownSet.has(modifiedAtUtc) };
-  });
+/** The merge's view of a row's kept revisions: whole rows, each marked when this client wrote it. */
+async function mergeRevisions(q: Queryable, clientId: string, m: Mutation, current: Row): Promise<Revision[]> {
+  const entity = REVISION_ENTITY[m.entity];
+  const stored = revisionsOf(await loadRevisions(q, [{ entity, id: m.entityId }]), entity, m.entityId);
+  return rebuildRevisions(current, stored).map((r) => ({ modifiedAtUtc: r.modifiedAtUtc, row: r.row, own: r.clientId === clientId }));
 }
 
 /** Calls over the API's router (its own session check and transaction per call). */
@@ -145,13 +141,13 @@ function routerCaller(input: PushInput): Caller {
       const res = await caller.call('GET', path(m.entityId), null, null);
       return res.status === 200 && isRow(res.body) ? res.body : null;
     },
-    revisions: (m) => revisionsOf(input.store, input.clientId, m),
+    revisions: (m, current) => mergeRevisions(input.store, input.clientId, m, current),
   };
   return caller;
 }
 
 /** Calls the shared operations inside the batch transaction. */
-function batchCaller(input: PushInput, unit: BatchStore, ownWritten: () => Iterable<string>): Caller {
+function batchCaller(input: PushInput, unit: BatchStore): Caller {
   return {
     async call(method, path, body, ifMatch) {
       try {
@@ -173,14 +169,14 @@ function batchCaller(input: PushInput, unit: BatchStore, ownWritten: () => Itera
       // Only a create answered 409 asks (rare): the router's GET applies the read rules.
       throw new NeedsRouter();
     },
-    revisions: async (m) => revisionsOf(unit.q, input.clientId, m, ownWritten()),
+    revisions: (m, current) => mergeRevisions(unit.q, input.clientId, m, current),
   };
 }
 
 /**
  * A result as stored in sync_mutations: an applied or merged result keeps the Version of the row
- * it answered instead of the row itself (the row is kept once, in row_revisions; storing it again
- * per mutation doubled what a push writes). Conflicts keep their rows (rare, and the user's view).
+ * it answered instead of the row itself (row_revisions can give that row again; storing it per
+ * mutation doubled what a push writes). Conflicts keep their rows (rare, and the user's view).
  */
 type StoredResult = MutationResult | (Omit<Extract<MutationResult, { status: 'applied' | 'merged' }>, 'row'> & { rowVersion: number });
 
@@ -193,42 +189,38 @@ function compact(result: MutationResult): StoredResult {
 }
 
 /**
- * The stored results again, with their rows from row_revisions: the revision the mutation wrote,
- * exactly. When it has been pruned, an applied result answers without a row (the client then
- * keeps its own copy until the next pull, and does not take a later row as the base of its later
- * edits) and a merged one with the row's newest revision.
+ * The stored results again, with their rows: the row as the mutation's write left it, rebuilt
+ * from the row now and its kept revisions (sync/revisions.ts). When that revision has been
+ * pruned, an applied result answers without a row (the client then keeps its own copy until the
+ * next pull, and does not take a later row as the base of its later edits) and a merged one with
+ * the row as it now is.
  */
-async function expand(q: Queryable, stored: Array<{ entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
+async function expand(q: Queryable, organizationId: string, stored: Array<{ entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
   const refOf = (entity: SyncEntity, entityId: string) => `${REVISION_ENTITY[entity]}:${entityId.toLowerCase()}`;
-  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id, version: result.rowVersion }] : []));
-  const exact = new Map<string, SyncRow>();
+  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id.toLowerCase() }] : []));
+  const current = new Map<string, WireRow>();
+  const written = new Map<string, Map<number, SyncRow>>();
   if (wanted.length > 0) {
-    const revs = await q.query<{ entity: string; id: string; version: number | string; row: SyncRow }>(
-      `SELECT r.entity, r.id, r.version, r.row FROM row_revisions r
-       JOIN unnest($1::text[], $2::uuid[], $3::bigint[]) AS w(entity, id, version) ON r.entity = w.entity AND r.id = w.id AND r.version = w.version`,
-      [wanted.map((w) => w.entity), wanted.map((w) => w.id), wanted.map((w) => w.version)],
-    );
-    for (const r of revs) exact.set(`${r.entity}:${r.id}:${Number(r.version)}`, r.row);
-  }
-  const rowOf = (entity: SyncEntity, entityId: string, version: number) => exact.get(`${refOf(entity, entityId)}:${version}`) ?? null;
-  // Merged results whose revision was pruned answer with the row's newest revision.
-  const gone = stored.filter(({ entity, entity_id, result }) => 'rowVersion' in result && result.status === 'merged' && !rowOf(entity, entity_id, result.rowVersion));
-  const newest = new Map<string, SyncRow>();
-  if (gone.length > 0) {
-    const revs = await q.query<{ entity: string; id: string; row: SyncRow }>(
-      `SELECT DISTINCT ON (r.entity, r.id) r.entity, r.id, r.row FROM row_revisions r
-       JOIN unnest($1::text[], $2::uuid[]) AS w(entity, id) ON r.entity = w.entity AND r.id = w.id ORDER BY r.entity, r.id, r.version DESC`,
-      [gone.map((g) => REVISION_ENTITY[g.entity]), gone.map((g) => g.entity_id)],
-    );
-    for (const r of revs) newest.set(`${r.entity}:${r.id}`, r.row);
+    const revisions = await loadRevisions(q, wanted);
+    const idsOf = new Map<EntityName, Set<string>>();
+    for (const w of wanted) idsOf.set(w.entity, (idsOf.get(w.entity) ?? new Set()).add(w.id));
+    for (const [entity, ids] of idsOf) {
+      const rows = entity === 'clip' ? await loadClips(q, organizationId, [...ids], false) : await loadWire(q, entity, [...ids], false);
+      for (const row of rows) {
+        const key = `${entity}:${row.Id}`;
+        current.set(key, row);
+        written.set(key, new Map(rebuildRevisions(row, revisionsOf(revisions, entity, row.Id)).map((r) => [r.version, r.row as SyncRow])));
+      }
+    }
   }
   return stored.map(({ entity, entity_id, result }): MutationResult => {
     if (!('rowVersion' in result)) return result;
     const { rowVersion, ...rest } = result;
-    const row = rowOf(entity, entity_id, rowVersion);
+    const key = refOf(entity, entity_id);
+    const row = written.get(key)?.get(rowVersion) ?? null;
     if (rest.status === 'applied') return { mutationId: rest.mutationId, status: 'applied', row };
-    const current = row ?? newest.get(refOf(entity, entity_id));
-    return current ? { ...rest, status: 'merged', row: current } : { mutationId: rest.mutationId, status: 'applied', row: null };
+    const now = row ?? (current.get(key) as SyncRow | undefined);
+    return now ? { ...rest, status: 'merged', row: now } : { mutationId: rest.mutationId, status: 'applied', row: null };
   });
 }
 
@@ -241,7 +233,7 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
       `SELECT id, user_id, entity, entity_id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`,
       [uuidIds],
     );
-    const results = await expand(input.store, rows);
+    const results = await expand(input.store, input.auth.organizationId, rows);
     for (const [i, r] of rows.entries()) stored.set(r.id, { user_id: r.user_id, result: results[i]! });
   }
 
@@ -326,12 +318,12 @@ const STORE_RESULT = `INSERT INTO sync_mutations (id, client_id, user_id, entity
 
 async function inTransaction(s: Session, segment: Item[]): Promise<MutationResult[]> {
   const { input } = s;
-  const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now };
+  const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now, clientId: input.clientId };
   const { results, version } = await input.store.tx(async (q) => {
     const unit = new BatchStore(q, input.auth, write);
     await unit.preload(segment.flatMap(({ parsed: p }) => (p.success ? [{ entity: REVISION_ENTITY[p.data.entity], id: p.data.entityId.toLowerCase() }] : [])));
     const done: Array<{ m: Mutation; outcome: Outcome }> = [];
-    const caller = batchCaller(input, unit, () => done.flatMap((d) => (d.outcome.written ? [d.outcome.written] : [])));
+    const caller = batchCaller(input, unit);
     const out: MutationResult[] = [];
     for (const item of segment) {
       const { raw } = item;
@@ -385,6 +377,15 @@ async function overRouter(s: Session, segment: Item[]): Promise<{ done: Mutation
       throw err;
     }
     const m = prepared.m;
+    // The API's route wrote its revision as nobody's: it is this client's own to later merges.
+    if (outcome.written) {
+      await input.store.query(`UPDATE row_revisions SET client_id = $1 WHERE entity = $2 AND id = $3 AND modified_at_utc = $4`, [
+        input.clientId,
+        REVISION_ENTITY[m.entity],
+        m.entityId.toLowerCase(),
+        outcome.written,
+      ]);
+    }
     await input.store.query(`${STORE_RESULT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, [
       m.id,
       input.clientId,
@@ -420,7 +421,7 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
     if (!isRow(res.body) || attempt >= MERGE_ATTEMPTS) throw new Transient(); // the row keeps changing: later
     const current = res.body;
     const base = m.baseModifiedAtUtc ?? '';
-    const revisions = await caller.revisions(m);
+    const revisions = await caller.revisions(m, current);
     let patch: Row | null;
     if (m.method === 'DELETE') {
       // A delete over someone else's edit conflicts on the row's existence; over nothing (or only

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../sync-server/auth.ts';
 import type { Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
+import type { WireRow } from '../../sync-server/rows.ts';
+import { revisionRows } from '../../sync-server/sync/revisions.ts';
 import { BadRequestBodySchema } from '../../src/protocol/errors.ts';
 import { ClipSchema, NetworkSchema, PlaylistSchema, ProgramSchema, RecordingSchema, SessionSchema, AnnotationSchema } from '../../src/protocol/entities.ts';
 import { AppClient, fields, seededApp, type Reply, type SeededApp, type TestClock } from './app-client.ts';
@@ -537,16 +539,18 @@ describe.each(storeKinds)('API on %s', (kind) => {
       ]);
     });
 
-    it('records every write in row_revisions with its Version', async () => {
+    it('records every write as a revision with its Version, from which each row it answered is rebuilt', async () => {
       const clip = await firstClip(seedId('program:business'));
       const written: Reply[] = [];
       for (const title of ['r1', 'r2']) written.push(await demo.patch(`/api/v1/clips/${clip.Id}`, { Title: title }));
-      const revs = await t.store.query<{ version: number; row: { Title: string } }>(
-        `SELECT version, row FROM row_revisions WHERE entity = 'clip' AND id = $1 ORDER BY version`,
-        [clip.Id],
-      );
-      expect(revs.map((r) => r.row.Title).slice(-2)).toEqual(['r1', 'r2']);
-      expect(revs.at(-1)!.version).toBe(ClipSchema.parse(written[1]!.body).Version);
+      const rows = written.map((w) => ClipSchema.parse(w.body));
+      const revs = await revisionRows(t.store, 'clip', written[1]!.body as WireRow);
+      expect(revs.map((r) => r.row['Title']).slice(-2)).toEqual(['r1', 'r2']);
+      expect(revs.slice(-2).map((r) => r.version)).toEqual(rows.map((r) => r.Version));
+      // Each revision stores only what its write changed; the whole rows come back exactly.
+      expect(revs.slice(-2).map((r) => r.row)).toEqual(written.map((w) => w.body));
+      const [stored] = await t.store.query<{ undo: Record<string, unknown> }>(`SELECT undo FROM row_revisions WHERE entity = 'clip' AND id = $1 AND version = $2`, [clip.Id, rows[1]!.Version]);
+      expect(stored!.undo).toEqual({ Title: 'r1' });
     });
   });
 });

@@ -11,8 +11,9 @@
 //      applied or merged (the row revision its result points to has the edited values: Tags of a
 //      merge with the user's additions and without their removals), a conflict the user was
 //      shown, or a needs-attention item; nothing is left in any outbox. Zero silently lost.
-// The server keeps only a row's last 50 revisions, so the simulation copies the revisions each
-// push writes (row_revisions by Version) to look up the ones results point to at the end.
+// The server keeps only a row's last 50 revisions, so the simulation copies the rows of the
+// revisions each push writes (rebuilt from row_revisions' undo steps, sync/revisions.ts) to look
+// up the ones results point to at the end.
 // All randomness comes from the seed: a failing seed replays exactly (`npm run sim -- --seed N`).
 import { randomUUID } from 'node:crypto';
 import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, setPermissions, type Client, type Server } from './harness.ts';
@@ -26,6 +27,9 @@ import type { MutationResult, PullResponse, SyncEntity } from '../../src/protoco
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import { deepEqual, mergeSet, SET_FIELDS } from '../../sync-server/sync/merge.ts';
 import { REVISION_ENTITY } from '../../sync-server/sync/push.ts';
+import { loadWire } from '../../sync-server/sync/batch.ts';
+import { loadRevisions, rebuildRevisions, revisionsOf } from '../../sync-server/sync/revisions.ts';
+import type { EntityName } from '../../sync-server/rows.ts';
 import type { LocalRow } from '../../src/db/db.ts';
 
 export type SimOptions = {
@@ -202,16 +206,27 @@ async function baseOf(c: Client, entity: SyncEntity, id: string): Promise<LocalR
   return (await c.db.shadows.get(`${entity}:${id}`))?.row ?? null;
 }
 
-/** Copies the revisions written since the last call (before the server prunes them). */
+/** Copies the rows of the revisions written since the last call (before the server prunes them),
+ * rebuilt from the current rows and their undo steps in one transaction (no write in between). */
 async function keepRevisions(s: Sim): Promise<void> {
-  const rows = await s.server.store.query<{ entity: string; id: string; version: number | string; row: Record<string, unknown> }>(
-    `SELECT entity, id::text AS id, version, row FROM row_revisions WHERE version > $1 ORDER BY version`,
-    [s.revisionsSeen],
-  );
-  for (const r of rows) {
-    s.revisions.set(`${r.entity}:${r.id}:${Number(r.version)}`, r.row);
-    s.revisionsSeen = Math.max(s.revisionsSeen, Number(r.version));
-  }
+  await s.server.store.tx(async (q) => {
+    const fresh = await q.query<{ entity: EntityName; id: string; version: number | string }>(
+      `SELECT entity, id::text AS id, version FROM row_revisions WHERE version > $1`,
+      [s.revisionsSeen],
+    );
+    if (fresh.length === 0) return;
+    const stored = await loadRevisions(q, fresh);
+    const idsOf = new Map<EntityName, Set<string>>();
+    for (const f of fresh) idsOf.set(f.entity, (idsOf.get(f.entity) ?? new Set()).add(f.id));
+    for (const [entity, ids] of idsOf) {
+      for (const row of await loadWire(q, entity, [...ids], false)) {
+        for (const r of rebuildRevisions(row, revisionsOf(stored, entity, row.Id))) {
+          if (r.version > s.revisionsSeen) s.revisions.set(`${entity}:${row.Id}:${r.version}`, r.row);
+        }
+      }
+    }
+    s.revisionsSeen = Math.max(s.revisionsSeen, ...fresh.map((f) => Number(f.version)));
+  });
 }
 
 async function lastSeq(c: Client): Promise<number> {

@@ -2,10 +2,12 @@
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { readStatus } from '../../src/db/sync-store.ts';
+import { getClientId, readStatus } from '../../src/db/sync-store.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
+import type { WireRow } from '../../sync-server/rows.ts';
+import { revisionRows } from '../../sync-server/sync/revisions.ts';
 
 let server: Server;
 let programId: string;
@@ -346,9 +348,11 @@ describe('push', () => {
       await a.engine.flush();
     }
     expect(await a.db.outbox.count()).toBe(0);
-    const revisions = await server.store.query<{ row: { Title: string } }>(`SELECT row FROM row_revisions WHERE entity = 'clip' AND id = $1 ORDER BY version`, [clipId]);
+    const revisions = await revisionRows(server.store, 'clip', (await serverClip()) as WireRow);
     expect(revisions).toHaveLength(50);
-    expect(revisions.at(-1)!.row.Title).toBe('Take 54');
+    expect(revisions.map((r) => r.row['Title'])).toEqual(Array.from({ length: 50 }, (_, i) => `Take ${i + 5}`));
+    // Each is this client's own write (the merge skips those).
+    expect(new Set(revisions.map((r) => r.clientId))).toEqual(new Set([await getClientId(a.db)]));
   });
 
   it('a 401 pauses sync and keeps the outbox until the user signs in again', async () => {
