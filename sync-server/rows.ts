@@ -4,7 +4,8 @@
 //   - sets ModifiedAtUtc strictly later than the row's previous value (the clock, or +1 ms when
 //     the clock has not moved past it: the concurrency token must change on every write),
 //   - records the write in row_revisions (the last REVISIONS_KEPT per row), which the sync
-//     module's three-way merge and its answers to retried mutations read.
+//     module's three-way merge and its answers to retried mutations read, and through which its
+//     pull finds the rows changed after a cursor (a row's newest revision is never pruned).
 //
 // A revision is an undo step, not a copy of the row: its Version, ModifiedAtUtc and author, the
 // sync client that made it (null outside a push), and `undo`, the values the fields it changed
@@ -59,7 +60,6 @@ export const ENTITIES: Record<EntityName, EntityDef> = {
 export const REVISIONS_KEPT = 50;
 
 const META = ['Id', 'OrganizationId', 'CreatedAtUtc', 'CreatedById', 'ModifiedAtUtc', 'ModifiedById', 'Deleted', 'Version'];
-const META_FIELDS: ReadonlySet<string> = new Set(META);
 
 /** The bookkeeping of every content row on the wire. */
 export type WireMeta = {
@@ -142,14 +142,25 @@ export function wireFromJson(entity: EntityName, row: Record<string, unknown>): 
   const wire = (row['data'] ?? {}) as Record<string, unknown>;
   wire.Id = row['id'];
   wire.OrganizationId = row['organization_id'];
-  wire.CreatedAtUtc = new Date(row['created_at_utc'] as string).toISOString();
+  wire.CreatedAtUtc = isoFromJson(row['created_at_utc'] as string);
   wire.CreatedById = row['created_by_id'] ?? null;
-  wire.ModifiedAtUtc = new Date(row['modified_at_utc'] as string).toISOString();
+  wire.ModifiedAtUtc = isoFromJson(row['modified_at_utc'] as string);
   wire.ModifiedById = row['modified_by_id'] ?? null;
   wire.Deleted = row['deleted'];
   wire.Version = Number(row['version']);
   for (const [field, column] of COLUMN_LIST[entity]) wire[field] = row[column] ?? null;
   return wire as WireRow;
+}
+
+/**
+ * A timestamptz as PostgreSQL's JSON gives it, as the wire's ISO-8601 UTC with milliseconds. In a
+ * UTC session a millisecond value reads '2026-11-26T15:00:51.964+00:00' and is only re-suffixed
+ * (a page of rows has two per row: parsing each into a Date took 35 times as long); any other
+ * form (fewer or more digits, another zone) is parsed.
+ */
+export function isoFromJson(text: string): string {
+  if (text.length === 29 && text.charCodeAt(19) === 46 && text.endsWith('+00:00')) return `${text.slice(0, 23)}Z`;
+  return new Date(text).toISOString();
 }
 
 /** ModifiedAtUtc of a write: the clock, but always at least 1 ms after the previous value. */
@@ -193,8 +204,8 @@ export function undoOf(before: Readonly<Record<string, unknown>>, after: Readonl
 
 async function recordRevision(q: Queryable, entity: EntityName, wire: WireRow, undo: Record<string, unknown> | null, ctx: WriteContext): Promise<void> {
   await q.query(
-    `INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [entity, wire.Id, wire.Version, wire.ModifiedAtUtc, wire.ModifiedById, ctx.clientId ?? null, undo === null ? null : JSON.stringify(undo)],
+    `INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo, organization_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [entity, wire.Id, wire.Version, wire.ModifiedAtUtc, wire.ModifiedById, ctx.clientId ?? null, undo === null ? null : JSON.stringify(undo), wire.OrganizationId],
   );
   await q.query(
     `DELETE FROM row_revisions WHERE entity = $1 AND id = $2 AND version <= (
@@ -284,19 +295,25 @@ export type PlannedWrite = {
   clientId: string | null;
 };
 
+/** Per entity, the fields that are not `data`: bookkeeping, columns, and the clips' derived PlaylistIds. */
+const NOT_DATA = Object.fromEntries(
+  Object.entries(ENTITIES).map(([entity, def]) => [entity, new Set([...META, 'PlaylistIds', ...Object.keys(def.columns)])]),
+) as unknown as Record<EntityName, ReadonlySet<string>>;
+
 export function planWrite(entity: EntityName, ctx: WriteContext, current: WireRow | null, id: string, fields: Record<string, unknown>): PlannedWrite {
   // The wire row straight away (what toWire would make of the stored row, as insertRow and
   // updateRow return it): the data fields, the bookkeeping, then the column fields, which an
   // update that leaves them out keeps. Values are JSON already (parsed bodies, stored rows), and
   // the row is stored and answered as JSON text, so nothing is deep-copied.
   const wire: Record<string, unknown> = {};
+  const notData = NOT_DATA[entity];
   for (const key in fields) {
     const value = fields[key];
-    if (value !== undefined && !META_FIELDS.has(key) && key !== 'PlaylistIds' && !(key in ENTITIES[entity].columns)) wire[key] = value;
+    if (value !== undefined && !notData.has(key)) wire[key] = value;
   }
   wire.Id = id;
   wire.OrganizationId = ctx.organizationId;
-  wire.CreatedAtUtc = current ? new Date(current.CreatedAtUtc).toISOString() : ctx.now.toISOString();
+  wire.CreatedAtUtc = current ? current.CreatedAtUtc : ctx.now.toISOString();
   wire.CreatedById = current ? current.CreatedById : ctx.userId;
   wire.ModifiedAtUtc = (current ? nextModified(ctx.now, current.ModifiedAtUtc) : ctx.now).toISOString();
   wire.ModifiedById = ctx.userId;
@@ -331,12 +348,13 @@ function writeStatement(entities: readonly EntityName[]): string {
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
+    // $2..$4: the organization, author and sync client, the same for every write of a batch.
     `x AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS x(ord int, entity text, id uuid, last boolean, fresh boolean, at timestamptz, by uuid, client uuid, undo jsonb, row jsonb, unset text[]))`,
+       AS x(ord int, entity text, id uuid, last boolean, fresh boolean, at timestamptz, undo jsonb, row jsonb, unset text[]))`,
     // Versions from the sequence in write order (next_row_version() runs as the ordered rows go by).
     `w AS MATERIALIZED (SELECT o.*, next_row_version() AS version FROM (SELECT * FROM x ORDER BY ord) o)`,
-    `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo)
-       SELECT w.entity, w.id, w.version, w.at, w.by, w.client, w.undo FROM w)`,
+    `rev AS (INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, client_id, undo, organization_id)
+       SELECT w.entity, w.id, w.version, w.at, $3::uuid, $4::uuid, w.undo, $2::uuid FROM w)`,
     // The statement's sub-statements see the revisions as they were before it: keep the newest
     // REVISIONS_KEPT - 1 of those, plus the one (or, for a row written twice, more) added here.
     // Each written row's older revisions are found through the primary key and deleted by ctid,
@@ -356,7 +374,7 @@ function writeStatement(entities: readonly EntityName[]): string {
       ['created_at_utc', columnFromWire('CreatedAtUtc', 'timestamptz')],
       ['created_by_id', columnFromWire('CreatedById', 'uuid')],
       ['modified_at_utc', 'w.at'],
-      ['modified_by_id', 'w.by'],
+      ['modified_by_id', '$3::uuid'],
       ['deleted', columnFromWire('Deleted', 'boolean')],
       ['data', `w.row - ${stripped}`],
       ['version', 'w.version'],
@@ -366,7 +384,7 @@ function writeStatement(entities: readonly EntityName[]): string {
     const kept = (field: string, column: string, value: string) => `CASE WHEN w.row ? '${field}' THEN ${value} ELSE t.${column} END`;
     const changed: Array<[string, string]> = [
       ['modified_at_utc', 'w.at'],
-      ['modified_by_id', 'w.by'],
+      ['modified_by_id', '$3::uuid'],
       ['deleted', kept('Deleted', 'deleted', columnFromWire('Deleted', 'boolean'))],
       ['data', `(t.data - coalesce(w.unset, '{}')) || (w.row - ${stripped})`],
       ['version', 'w.version'],
@@ -379,7 +397,8 @@ function writeStatement(entities: readonly EntityName[]): string {
          FROM w WHERE w.entity = '${entity}' AND w.last AND NOT w.fresh AND t.id = w.id)`,
     );
   }
-  const sql = `WITH ${ctes.join(',\n')}\nSELECT ord, version FROM w ORDER BY ord`;
+  // The Versions in write order as one value: 200 result rows cost the driver more than the text.
+  const sql = `WITH ${ctes.join(',\n')}\nSELECT array_to_string(array_agg(version ORDER BY ord), ',') AS versions FROM w`;
   writeStatements.set(cacheKey, sql);
   return sql;
 }
@@ -395,6 +414,12 @@ function writeStatement(entities: readonly EntityName[]): string {
  */
 export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
+  // One organization, author and sync client for the batch (each caller writes with one context).
+  const { OrganizationId: org, ModifiedById: by } = writes[0]!.wire;
+  const client = writes[0]!.clientId;
+  if (writes.some((w) => w.wire.OrganizationId !== org || w.wire.ModifiedById !== by || w.clientId !== client)) {
+    throw new Error('writePlanned: the writes of a batch must share organization, author and client');
+  }
   const first = new Map<string, PlannedWrite>();
   const lastIndex = new Map<string, number>();
   for (const [i, w] of writes.entries()) {
@@ -410,7 +435,7 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
     const changed = w.before ? changedKeys(w.before, w.wire) : null;
     const undo: Record<string, unknown> | null = changed && {};
     if (undo) for (const k of changed!) undo[k] = w.before![k] ?? null;
-    const doc: Record<string, unknown> = { ord: i, entity: w.entity, id: w.wire.Id, last, fresh, at: w.wire.ModifiedAtUtc, by: w.wire.ModifiedById, client: w.clientId, undo };
+    const doc: Record<string, unknown> = { ord: i, entity: w.entity, id: w.wire.Id, last, fresh, at: w.wire.ModifiedAtUtc, undo };
     if (last) {
       if (fresh || !start.before) doc.row = w.wire;
       else {
@@ -428,13 +453,15 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
     return doc;
   });
   const entities = [...new Set(writes.map((w) => w.entity))].sort();
-  const versions = await q.query<{ ord: number; version: number | string }>(writeStatement(entities), [JSON.stringify(docs)]);
+  const [result] = await q.query<{ versions: string }>(writeStatement(entities), [JSON.stringify(docs), org, by, client]);
+  const versions = (result?.versions ?? '').split(',').map(Number);
+  if (versions.length !== writes.length) throw new Error('row versions: one per write expected');
   let previous = 0;
-  for (const { ord, version } of versions) {
+  for (const [ord, version] of versions.entries()) {
     // Must never fail: PostgreSQL evaluates next_row_version() as the ordered rows go by.
-    if (Number(version) <= previous) throw new Error('row versions out of write order');
-    previous = Number(version);
-    writes[ord]!.wire.Version = previous;
+    if (!(version > previous)) throw new Error('row versions out of write order');
+    previous = version;
+    writes[ord]!.wire.Version = version;
   }
 }
 
@@ -497,8 +524,8 @@ export async function bulkInsert(q: Queryable, entity: EntityName, organizationI
        SELECT $1::uuid, ${select.join(', ')}, next_row_version()
        FROM jsonb_to_recordset($2::jsonb) AS r(${recordType})
        RETURNING *)
-     INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id)
-     SELECT $3, ins.id, ins.version, ins.modified_at_utc, ins.modified_by_id FROM ins`,
+     INSERT INTO row_revisions (entity, id, version, modified_at_utc, modified_by_id, organization_id)
+     SELECT $3, ins.id, ins.version, ins.modified_at_utc, ins.modified_by_id, $1 FROM ins`,
     [organizationId, JSON.stringify(docs), entity],
   );
 }

@@ -19,6 +19,9 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
 
 export const PUBLIC_BASE_URL = 'https://listen.castaway.example';
 
+/** The URLs a clip's Urls object holds (section 4). */
+const URL_FIELDS: readonly string[] = Object.keys(emptyClipUrls());
+
 /** A title of only whitespace becomes null (section 4). */
 export function normaliseTitle(title: string | null | undefined): string | null {
   if (title === null || title === undefined) return null;
@@ -107,10 +110,22 @@ export async function applyClipChange(
     });
   }
   if (visibility !== 'Private' && next.PublishedUtc == null) next.PublishedUtc = ctx.now.toISOString();
-  const urls = { ...emptyClipUrls(), ...((next.Urls as ClipUrls | undefined) ?? {}) };
-  Object.assign(urls, clipPublicUrls(ctx.clipId, ctx.programSlug, next.ProgramId as string, (next.Slug as string | null) ?? null, visibility));
-  if ('EmbedShareLinkOverrideUrl' in patch) urls.EmbedShareLinkOverrideUrl = patch.EmbedShareLinkOverrideUrl ?? null;
-  next.Urls = urls;
+  const held = next.Urls as ClipUrls | undefined;
+  const derived = clipPublicUrls(ctx.clipId, ctx.programSlug, next.ProgramId as string, (next.Slug as string | null) ?? null, visibility);
+  const override = 'EmbedShareLinkOverrideUrl' in patch ? (patch.EmbedShareLinkOverrideUrl ?? null) : undefined;
+  // Most edits (a title, tags) leave the URLs as they were: the row keeps its own object then,
+  // which the write's change detection sees as unchanged at once.
+  const unchanged =
+    held !== undefined &&
+    held.EmbedUrl === derived.EmbedUrl &&
+    held.ShowPageUrl === derived.ShowPageUrl &&
+    (override === undefined || held.EmbedShareLinkOverrideUrl === override) &&
+    URL_FIELDS.every((k) => k in held);
+  if (!unchanged) {
+    const urls = { ...emptyClipUrls(), ...(held ?? {}), ...derived };
+    if (override !== undefined) urls.EmbedShareLinkOverrideUrl = override;
+    next.Urls = urls;
+  }
   return next;
 }
 

@@ -87,10 +87,15 @@ export async function pull(
   // playlists.
   const fetched = await Promise.all(
     TABLES.map(async ({ entity, name }) => {
+      // The rows changed after the cursor are those whose revision at their current Version is
+      // after it (every write records one; a row's newest is never pruned): the revisions are
+      // indexed by organization and Version, the tables are not, so their edits can be HOT
+      // (migration 0103). Older revisions of a row changed again since are skipped by the join.
       const [result] = await q.query<{ j: string }>(
         `SELECT coalesce(json_agg(t ORDER BY t.version), '[]')::text AS j FROM (
-           SELECT * FROM ${ENTITIES[name].table} WHERE organization_id = $1 AND version > $2 AND version <= $4 ORDER BY version LIMIT $3) t`,
-        [input.organizationId, from, input.limit, settled],
+           SELECT t.* FROM row_revisions r JOIN ${ENTITIES[name].table} t ON t.id = r.id AND t.version = r.version
+           WHERE r.organization_id = $1 AND r.entity = $5 AND r.version > $2 AND r.version <= $4 ORDER BY r.version LIMIT $3) t`,
+        [input.organizationId, from, input.limit, settled, name],
       );
       const rows = (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(name, r));
       return { entity, rows, full: rows.length === input.limit };

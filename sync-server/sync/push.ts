@@ -174,16 +174,17 @@ function batchCaller(input: PushInput, unit: BatchStore): Caller {
 }
 
 /**
- * A result as stored in sync_mutations: an applied or merged result keeps the Version of the row
- * it answered instead of the row itself (row_revisions can give that row again; storing it per
- * mutation doubled what a push writes). Conflicts keep their rows (rare, and the user's view).
+ * A result as stored in sync_mutations: an applied or merged result keeps its status and the
+ * Version of the row it answered, nothing else (the row comes back from row_revisions, the
+ * mutation id is the stored row's own; storing both per mutation doubled what a push writes).
+ * Conflicts and refusals keep their whole answer (rare, and the user's view). Results stored by
+ * earlier releases may still name their mutation id; it is the row's id all the same.
  */
-type StoredResult = MutationResult | (Omit<Extract<MutationResult, { status: 'applied' | 'merged' }>, 'row'> & { rowVersion: number });
+type StoredResult = MutationResult | { status: 'applied' | 'merged'; rowVersion: number };
 
 function compact(result: MutationResult): StoredResult {
-  if ((result.status === 'applied' || result.status === 'merged') && result.row) {
-    const { row, ...rest } = result;
-    if (typeof row['Version'] === 'number') return { ...rest, rowVersion: row['Version'] };
+  if ((result.status === 'applied' || result.status === 'merged') && result.row && typeof result.row['Version'] === 'number') {
+    return { status: result.status, rowVersion: result.row['Version'] };
   }
   return result;
 }
@@ -195,7 +196,7 @@ function compact(result: MutationResult): StoredResult {
  * next pull, and does not take a later row as the base of its later edits) and a merged one with
  * the row as it now is.
  */
-async function expand(q: Queryable, organizationId: string, stored: Array<{ entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
+async function expand(q: Queryable, organizationId: string, stored: Array<{ id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
   const refOf = (entity: SyncEntity, entityId: string) => `${REVISION_ENTITY[entity]}:${entityId.toLowerCase()}`;
   const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id.toLowerCase() }] : []));
   const current = new Map<string, WireRow>();
@@ -213,14 +214,13 @@ async function expand(q: Queryable, organizationId: string, stored: Array<{ enti
       }
     }
   }
-  return stored.map(({ entity, entity_id, result }): MutationResult => {
+  return stored.map(({ id, entity, entity_id, result }): MutationResult => {
     if (!('rowVersion' in result)) return result;
-    const { rowVersion, ...rest } = result;
     const key = refOf(entity, entity_id);
-    const row = written.get(key)?.get(rowVersion) ?? null;
-    if (rest.status === 'applied') return { mutationId: rest.mutationId, status: 'applied', row };
+    const row = written.get(key)?.get(result.rowVersion) ?? null;
+    if (result.status === 'applied') return { mutationId: id, status: 'applied', row };
     const now = row ?? (current.get(key) as SyncRow | undefined);
-    return now ? { ...rest, status: 'merged', row: now } : { mutationId: rest.mutationId, status: 'applied', row: null };
+    return now ? { mutationId: id, status: 'merged', row: now } : { mutationId: id, status: 'applied', row: null };
   });
 }
 

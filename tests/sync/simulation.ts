@@ -325,7 +325,7 @@ type StoredMutation = {
   id: string;
   entity: SyncEntity;
   entity_id: string;
-  result: MutationResult | { mutationId: string; status: 'applied' | 'merged'; rowVersion: number };
+  result: MutationResult | { status: 'applied' | 'merged'; rowVersion: number };
   /** The ModifiedAtUtc of the revision this mutation wrote itself (null: it wrote none). */
   written_modified_at_utc: string | null;
 };
