@@ -30,7 +30,8 @@ export type Auth = {
   via: 'session' | 'apiKey';
 };
 
-export type SessionUser = { user: User; xsrfToken: string; tokenHash: string } | { user: User; apiKeyOrganizationId: string };
+/** A signed-in caller, with the memberships read in the same statement (requireSession needs them). */
+export type SessionUser = ({ user: User; xsrfToken: string; tokenHash: string } | { user: User; apiKeyOrganizationId: string }) & { memberships: MembershipRow[] };
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -112,25 +113,25 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match?.[1]) throw unauthorized();
-    const rows = await store.query<UserRow & { key_org: string }>(
-      `SELECT u.*, k.organization_id AS key_org FROM api_keys k JOIN users u ON u.id = k.user_id
+    const rows = await store.query<UserRow & { key_org: string; memberships: MembershipRow[] }>(
+      `SELECT u.*, k.organization_id AS key_org, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM api_keys k JOIN users u ON u.id = k.user_id
        WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`,
       [sha256(match[1])],
     );
     const row = rows[0];
     if (!row) throw unauthorized();
-    caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org };
+    caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org, memberships: row.memberships };
   } else {
     const token = getCookie(c, SESSION_COOKIE);
     if (!token) return null;
-    const rows = await store.query<UserRow & { xsrf_token: string }>(
-      `SELECT u.*, s.xsrf_token FROM sessions s JOIN users u ON u.id = s.user_id
+    const rows = await store.query<UserRow & { xsrf_token: string; memberships: MembershipRow[] }>(
+      `SELECT u.*, s.xsrf_token, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`,
       [sha256(token), now],
     );
     const row = rows[0];
     if (!row) return null;
-    caller = { user: userToWire(row), xsrfToken: row.xsrf_token, tokenHash: sha256(token) };
+    caller = { user: userToWire(row), xsrfToken: row.xsrf_token, tokenHash: sha256(token), memberships: row.memberships };
   }
   c.set('caller', caller);
   return caller;
@@ -156,13 +157,15 @@ export const requireUser: MiddlewareHandler = async (c, next) => {
 
 export type MembershipRow = { organization_id: string; permissions: PermissionEntry[] };
 
+/** The memberships of the user `userId` (an SQL expression) in live organizations, by
+ * organization name, as one JSON value: a column of the caller's own query, not a query more. */
+const MEMBERSHIPS_OF = (userId: string) => `(SELECT coalesce(json_agg(json_build_object('organization_id', m.organization_id, 'permissions', m.permissions) ORDER BY o.name, o.id), '[]'::json)
+  FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ${userId} AND NOT o.deleted)`;
+
 /** The user's memberships of live organizations, by organization name. */
 export async function membershipsOf(q: Queryable, userId: string): Promise<MembershipRow[]> {
-  return q.query<MembershipRow>(
-    `SELECT m.organization_id, m.permissions FROM memberships m JOIN organizations o ON o.id = m.organization_id
-     WHERE m.user_id = $1 AND NOT o.deleted ORDER BY o.name, o.id`,
-    [userId],
-  );
+  const [row] = await q.query<{ memberships: MembershipRow[] }>(`SELECT ${MEMBERSHIPS_OF('$1::uuid')} AS memberships`, [userId]);
+  return row?.memberships ?? [];
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -175,10 +178,9 @@ export const requireSession: MiddlewareHandler = async (c, next) => {
   const caller = await loadCaller(c);
   if (!caller) throw unauthorized();
   checkXsrf(c, caller);
-  const { store } = c.get('deps');
   const header = c.req.header(ORGANIZATION_HEADER)?.trim();
   if (header !== undefined && header !== '' && !GUID.test(header)) throw new AppError(404);
-  const memberships = await membershipsOf(store, caller.user.Id);
+  const { memberships } = caller;
   let wanted = header ? header.toLowerCase() : undefined;
   if ('apiKeyOrganizationId' in caller) {
     if (wanted !== undefined && wanted !== caller.apiKeyOrganizationId) throw new AppError(404);

@@ -127,11 +127,10 @@ export function sessionRoutes() {
     .get('/internal/session', async (c) => {
       const caller = await loadCaller(c);
       if (!caller) return c.json<Session>({ Type: 'loggedOut', User: null, UserBelongsToMultipleOrganizations: false });
-      const memberships = await membershipsOf(c.get('deps').store, caller.user.Id);
       return c.json<Session>({
         Type: sessionType(caller.user),
         User: caller.user,
-        UserBelongsToMultipleOrganizations: memberships.length > 1,
+        UserBelongsToMultipleOrganizations: caller.memberships.length > 1,
       });
     })
     .get('/internal/session/xsrf', async (c) => {

@@ -15,6 +15,10 @@ import type { Queryable } from '../store/store.ts';
 
 const key = (entity: EntityName, id: string) => `${entity}:${id}`;
 
+/** A table's rows with these Ids as ONE JSON text value (rows of other organizations too), locked when asked. */
+const ROWS_JSON = (table: string, lock: boolean) =>
+  `SELECT coalesce(json_agg(t), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`;
+
 /**
  * The rows of one table with these Ids as wire rows, locked when asked: ONE JSON text value made
  * into wire rows by rows.ts wireFromJson (decoding 200 full rows one by one and rebuilding them
@@ -22,31 +26,46 @@ const key = (entity: EntityName, id: string) => `${entity}:${id}`;
  * "absent" from "elsewhere").
  */
 export async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: boolean): Promise<WireRow[]> {
-  const [result] = await q.query<{ j: string }>(
-    `SELECT coalesce(json_agg(t), '[]')::text AS j FROM (SELECT * FROM ${ENTITIES[entity].table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`,
-    [ids],
-  );
+  const [result] = await q.query<{ j: string }>(`SELECT (${ROWS_JSON(ENTITIES[entity].table, lock)}) AS j`, [ids]);
   return (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(entity, r));
 }
 
-/** Clip rows with their PlaylistIds (same order as rows.ts selectFrom: playlist title, then id).
- * A playlist holds clips of its own organization only (the playlist clips route checks). */
-export async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<WireRow[]> {
-  const rows = await loadWire(q, 'clip', ids, lock);
-  if (rows.length === 0) return rows;
-  const memberships = await q.query<{ clip_id: string; playlist_id: string }>(
-    `SELECT e.clip_id, p.id AS playlist_id FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
-     WHERE p.organization_id = $2 AND e.clip_id = ANY($1::text[]) AND NOT p.deleted ORDER BY p.title, p.id`,
-    [rows.map((r) => r.Id), organizationId],
-  );
+/** [clip id, playlist id] pairs of the clips $1 in live playlists of organization $2 (a playlist
+ * holds clips of its own organization only), in the order of rows.ts selectFrom: title, then id. */
+const MEMBERSHIPS_JSON = `SELECT coalesce(json_agg(json_build_array(e.clip_id, p.id) ORDER BY p.title, p.id), '[]')::text
+  FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
+  WHERE p.organization_id = $2 AND e.clip_id = ANY($1::uuid[]::text[]) AND NOT p.deleted`;
+
+/** The organization $2's programs, for the permission and slug rules. */
+const PROGRAMS_JSON = `SELECT coalesce(json_agg(json_build_object('id', id, 'network_id', network_id, 'slug', slug, 'deleted', deleted)), '[]')::text
+  FROM programs WHERE organization_id = $2`;
+
+function clipsWithPlaylists(rowsJson: string | undefined, membershipsJson: string | undefined): WireRow[] {
+  const rows = (JSON.parse(rowsJson ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
   const byClip = new Map<string, string[]>();
-  for (const m of memberships) {
-    const list = byClip.get(m.clip_id) ?? [];
-    if (!list.includes(m.playlist_id)) list.push(m.playlist_id);
-    byClip.set(m.clip_id, list);
+  for (const [clipId, playlistId] of JSON.parse(membershipsJson ?? '[]') as Array<[string, string]>) {
+    const list = byClip.get(clipId) ?? [];
+    if (!list.includes(playlistId)) list.push(playlistId);
+    byClip.set(clipId, list);
   }
   for (const r of rows) r['PlaylistIds'] = byClip.get(r.Id) ?? [];
   return rows;
+}
+
+/** Clip rows with their PlaylistIds, in one statement. */
+export async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<WireRow[]> {
+  const [result] = await q.query<{ rows: string; memberships: string }>(`SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships`, [ids, organizationId]);
+  return clipsWithPlaylists(result?.rows, result?.memberships);
+}
+
+/** The batch's clips (locked) with their PlaylistIds, and the organization's programs: ONE
+ * statement, where three were three round trips of every push. */
+async function loadClipsAndPrograms(q: Queryable, organizationId: string, ids: string[]): Promise<{ rows: WireRow[]; programs: ProgramRef[] }> {
+  const [result] = await q.query<{ rows: string; memberships: string; programs: string }>(
+    `SELECT (${ROWS_JSON('clips', true)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships, (${PROGRAMS_JSON}) AS programs`,
+    [ids, organizationId],
+  );
+  return { rows: clipsWithPlaylists(result?.rows, result?.memberships), programs: JSON.parse(result?.programs ?? '[]') as ProgramRef[] };
 }
 
 export class BatchStore implements OpStore {
@@ -86,7 +105,12 @@ export class BatchStore implements OpStore {
   }
 
   private async load(entity: EntityName, ids: string[]): Promise<void> {
-    const rows = entity === 'clip' ? await loadClips(this.tx, this.auth.organizationId, ids, true) : await loadWire(this.tx, entity, ids, true);
+    let rows: WireRow[];
+    if (entity === 'clip' && !this.programs) {
+      const loaded = await loadClipsAndPrograms(this.tx, this.auth.organizationId, ids);
+      rows = loaded.rows;
+      this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
+    } else rows = entity === 'clip' ? await loadClips(this.tx, this.auth.organizationId, ids, true) : await loadWire(this.tx, entity, ids, true);
     for (const id of ids) this.rows.set(key(entity, id), { row: null, exists: false });
     for (const r of rows) {
       this.rows.set(key(entity, r.Id), { row: r.OrganizationId === this.auth.organizationId ? r : null, exists: true });
