@@ -247,10 +247,17 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
   await d.transaction('rw', allTables(d), async () => {
     if (page.rebuild) await clearForRebuild(d);
     // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
-    // (nearly all, on an initial sync) are stored in bulk.
-    const shadowed = new Set((await d.shadows.toCollection().primaryKeys()) as string[]);
-    await d.outbox.each((m) => shadowed.add(shadowKey(m.entity, m.entityId)));
-    await d.conflicts.each((c) => shadowed.add(shadowKey(c.entity, c.entityId)));
+    // (nearly all, on an initial sync) are stored in bulk. The reads that say which (and the stored
+    // permissions) go out together, one bulk request each, not a cursor walked entry by entry: the
+    // page's writes wait for them, and the outbox may hold a thousand edits made offline.
+    const [shadowKeys, pending, conflicts, storedPermissions] = await Promise.all([
+      d.shadows.toCollection().primaryKeys(),
+      d.outbox.toArray(),
+      d.conflicts.toArray(),
+      d.permissions.toArray(),
+    ]);
+    const shadowed = new Set(shadowKeys as string[]);
+    for (const x of [...pending, ...conflicts]) shadowed.add(shadowKey(x.entity, x.entityId));
     const byEntity = new Map<SyncEntity, LocalRow[]>();
     for (const { entity, row } of page.rows) {
       if (shadowed.has(shadowKey(entity, row.Id))) {
@@ -278,13 +285,21 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
       const storedVersion = new Map(stored.map((r) => [r.Id, version(r)]));
       await d[entity].bulkPut(storedVersion.size === 0 ? rows : rows.filter((r) => (storedVersion.get(r.Id) ?? -1) <= version(r)));
     }
+    // Tombstones of rows with nothing pending are deleted in one bulk request per table (a page
+    // after a permission is taken away can be thousands of them).
+    const gone = new Map<SyncEntity, string[]>();
     for (const t of page.tombstones) {
       if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);
-      else await d[t.entity].delete(t.id);
+      else {
+        const ids = gone.get(t.entity) ?? [];
+        ids.push(t.id);
+        gone.set(t.entity, ids);
+      }
     }
+    for (const [entity, ids] of gone) await d[entity].bulkDelete(ids);
     // Rewritten only when they changed (each write wakes every live query on permissions).
     const permissions = page.permissions.map((p, i) => ({ key: `${i}`, ...p }));
-    if (JSON.stringify(await d.permissions.toArray()) !== JSON.stringify(permissions)) {
+    if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) {
       await d.permissions.clear();
       await d.permissions.bulkPut(permissions);
     }

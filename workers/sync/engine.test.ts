@@ -5,7 +5,8 @@ import { createWrites } from '../../src/db/writes.ts';
 import { refuseWritesWhileFull } from '../../src/db/full-disk.testing.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
 import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
-import type { Mutation } from '../../src/protocol/sync.ts';
+import * as z from 'zod';
+import { parsePullResponse, PullResponseSchema, type Mutation } from '../../src/protocol/sync.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const CLIP = '00000000-0000-4000-8000-000000000003';
@@ -238,5 +239,32 @@ describe('a full disk', () => {
 describe('pull page sizes', () => {
   it('start at 250 rows and grow fourfold up to the server maximum of 5,000', () => {
     expect([0, 1, 2, 3, 4, 50].map((p) => pullPageSize(p))).toEqual([250, 1000, 4000, 5000, 5000, 5000]);
+  });
+});
+
+describe('a pulled page', () => {
+  const page = () => ({
+    cursor: '7.fp',
+    rows: [{ entity: 'clips', row: { Id: CLIP, Title: 'Pilot', Tags: ['news'], Version: 7 } }],
+    tombstones: [{ entity: 'clips', id: CLIP_2 }],
+    hasMore: false,
+    rebuild: false,
+    permissions: [{ ObjectType: null, ObjectId: null, Permissions: { HasContentAccess: true } }],
+  });
+
+  it('reads as the wire schema reads it, its rows kept as they came rather than copied', () => {
+    const json = page();
+    const parsed = parsePullResponse(json);
+    expect(parsed).toEqual(PullResponseSchema.parse(page()));
+    expect(parsed.rows[0]!.row).toBe(json.rows[0]!.row);
+  });
+
+  it('with a row or a field the wire schema refuses, fails as the schema does', () => {
+    const rows = [{ entity: 'clips', row: { Title: 'no Id' } }, { entity: 'clips', row: { Id: 7 } }, { entity: 'clips', row: [CLIP] }, { entity: 'reels', row: { Id: CLIP } }, null];
+    const pages: unknown[] = [...rows.map((row) => ({ ...page(), rows: [row] })), { ...page(), cursor: 7 }, { ...page(), rows: null }, null];
+    for (const json of pages) {
+      expect(() => PullResponseSchema.parse(json)).toThrow(z.ZodError);
+      expect(() => parsePullResponse(json)).toThrow(z.ZodError);
+    }
   });
 });

@@ -40,7 +40,7 @@ import type { StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
-import { PULL_LIMIT_MAX, PUSH_BATCH_MAX, PullResponseSchema, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
 export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string> };
 export type Transport = (
@@ -217,7 +217,7 @@ export function createSyncEngine(options: EngineOptions) {
     if (cursor) qs.set('cursor', cursor);
     const res = await request('GET', `/api/sync/pull?${qs}`);
     if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
-    return PullResponseSchema.parse(await res.json());
+    return parsePullResponse(await res.json());
   }
 
   /** Pages in order; the next page is fetched while the current one is stored. */

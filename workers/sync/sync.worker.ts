@@ -22,6 +22,10 @@ const CHANNEL_NAME = 'castaway-sync';
 // for the disk (measured by bench:sync: an initial sync of 10,000 clips ~5-10 % faster). The
 // user's own edits (outbox) keep the default durability, through `db`.
 const pullDb = openLocalDb(db.name, SCHEMA_VERSIONS, { durability: 'relaxed' });
+// Both connections are opened now, not at their first use: on a new device that is creating the
+// schema, which then overlaps the page's start() call and the leader election instead of
+// delaying the first pull. A failure is Dexie's to report again at that first use.
+for (const d of [db, pullDb]) d.open().catch(() => undefined);
 
 let engine: SyncEngine | null = null;
 let release: (() => void) | null = null;
