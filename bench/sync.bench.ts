@@ -161,10 +161,16 @@ window.bench = {
  * the machine's cores went during it.
  */
 type CpuSample = { machine: number; idle: number; self: number; chromium: Record<string, number> };
+const TICK_MS = 10; // USER_HZ is 100 on Linux: one tick is 10 ms
+
+/** The machine's CPU time so far, all cores, and its idle part, in ms (Linux /proc/stat). */
+function machineTimes(): { total: number; idle: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0) * TICK_MS, idle: fields[3]! * TICK_MS };
+}
+
 function cpuSample(profileDir: string): CpuSample | null {
   if (!existsSync('/proc/stat')) return null;
-  const tick = 10; // USER_HZ is 100 on Linux: one tick is 10 ms
-  const stat = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const chromium: Record<string, number> = {};
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -176,13 +182,14 @@ function cpuSample(profileDir: string): CpuSample | null {
       if (at < 0 || (next !== undefined && next !== '\0' && next !== ' ')) continue;
       const kind = cmd.includes('--top-chrome-webui') ? 'own UI (top-chrome WebUI)' : cmd.includes('--type=renderer') ? 'renderer' : cmd.includes('--type=') ? 'other' : 'browser';
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      chromium[kind] = (chromium[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick;
+      chromium[kind] = (chromium[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS;
     } catch {
       // the process ended meanwhile
     }
   }
   const self = process.cpuUsage();
-  return { machine: stat.reduce((a, b) => a + b, 0) * tick, idle: stat[3]! * tick, self: (self.user + self.system) / 1000, chromium };
+  const machine = machineTimes();
+  return { machine: machine.total, idle: machine.idle, self: (self.user + self.system) / 1000, chromium };
 }
 
 /**
@@ -195,15 +202,11 @@ function cpuSample(profileDir: string): CpuSample | null {
  */
 async function settle(): Promise<void> {
   if (!existsSync('/proc/stat')) return sleep(4000);
-  const times = () => {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return { total: fields.reduce((a, b) => a + b, 0), idle: fields[3]! };
-  };
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const before = times();
+    const before = machineTimes();
     await sleep(500);
-    const after = times();
+    const after = machineTimes();
     if ((after.idle - before.idle) / Math.max(1, after.total - before.total) >= 0.9) return;
   }
 }

@@ -183,8 +183,9 @@ export function splitFields(entity: EntityName, fields: Record<string, unknown>)
   return { data, columns };
 }
 
-/** Fields a revision's undo never holds: its own columns, and what is derived, never written. */
-const NOT_UNDONE: ReadonlySet<string> = new Set(['Id', 'OrganizationId', 'CreatedAtUtc', 'CreatedById', 'ModifiedAtUtc', 'ModifiedById', 'Version', 'PlaylistIds']);
+/** Fields a revision's undo never holds: the bookkeeping (its own columns) but Deleted, which a
+ * write changes like any field, and the clips' PlaylistIds, which are derived, never written. */
+const NOT_UNDONE: ReadonlySet<string> = new Set([...META.filter((f) => f !== 'Deleted'), 'PlaylistIds']);
 
 /** The fields a write changed (bookkeeping aside). Unchanged fields are mostly the same object
  * (`{ ...current, ...patch }`), so the deep comparison runs for the changed few. */
@@ -196,9 +197,13 @@ function changedKeys(before: Readonly<Record<string, unknown>>, after: Readonly<
 }
 
 /** A write's undo step: the changed fields with the values they had before it (absent: null). */
-export function undoOf(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function undoOf(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+  changed: readonly string[] = changedKeys(before, after),
+): Record<string, unknown> {
   const undo: Record<string, unknown> = {};
-  for (const k of changedKeys(before, after)) undo[k] = before[k] ?? null;
+  for (const k of changed) undo[k] = before[k] ?? null;
   return undo;
 }
 
@@ -367,7 +372,7 @@ function writeStatement(entities: readonly EntityName[]): string {
   for (const entity of entities) {
     const def = ENTITIES[entity];
     const fields = Object.entries(def.columns);
-    const stripped = `'{${[...META, ...fields.map(([f]) => f), ...(entity === 'clip' ? ['PlaylistIds'] : [])].join(',')}}'::text[]`;
+    const stripped = `'{${[...NOT_DATA[entity]].join(',')}}'::text[]`;
     const created: Array<[string, string]> = [
       ['id', 'w.id'],
       ['organization_id', columnFromWire('OrganizationId', 'uuid')],
@@ -432,17 +437,17 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
     const start = first.get(key)!;
     const fresh = start.kind === 'insert';
     const last = lastIndex.get(key) === i;
-    const changed = w.before ? changedKeys(w.before, w.wire) : null;
-    const undo: Record<string, unknown> | null = changed && {};
-    if (undo) for (const k of changed!) undo[k] = w.before![k] ?? null;
+    const changed = w.before ? changedKeys(w.before, w.wire) : [];
+    const undo = w.before ? undoOf(w.before, w.wire, changed) : null;
     const doc: Record<string, unknown> = { ord: i, entity: w.entity, id: w.wire.Id, last, fresh, at: w.wire.ModifiedAtUtc, undo };
     if (last) {
-      if (fresh || !start.before) doc.row = w.wire;
+      if (fresh) doc.row = w.wire;
       else {
-        // The row's only write here changed what its undo names; several: from the first one's start.
+        // The row's only write here changed what its undo names; several: from the first one's
+        // start (an update's, so planWrite gave it the row it started from).
         const row: Record<string, unknown> = {};
         const unset: string[] = [];
-        for (const k of start === w ? changed! : changedKeys(start.before, w.wire)) {
+        for (const k of start === w ? changed : changedKeys(start.before!, w.wire)) {
           if (w.wire[k] === undefined) unset.push(k);
           else row[k] = w.wire[k];
         }

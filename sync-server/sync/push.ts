@@ -25,9 +25,9 @@ import type { Auth } from '../auth.ts';
 import { AppError } from '../errors.ts';
 import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
-import type { EntityName, WireRow } from '../rows.ts';
-import { BatchStore, loadClips, loadWire } from './batch.ts';
-import { loadRevisions, rebuildRevisions, revisionsOf } from './revisions.ts';
+import type { EntityName } from '../rows.ts';
+import { BatchStore } from './batch.ts';
+import { loadRevisions, loadRowsWithRevisions, rebuildRevisions, revisionKey, revisionsOf } from './revisions.ts';
 import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
@@ -197,29 +197,14 @@ function compact(result: MutationResult): StoredResult {
  * the row as it now is.
  */
 async function expand(q: Queryable, organizationId: string, stored: Array<{ id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
-  const refOf = (entity: SyncEntity, entityId: string) => `${REVISION_ENTITY[entity]}:${entityId.toLowerCase()}`;
-  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id.toLowerCase() }] : []));
-  const current = new Map<string, WireRow>();
-  const written = new Map<string, Map<number, SyncRow>>();
-  if (wanted.length > 0) {
-    const revisions = await loadRevisions(q, wanted);
-    const idsOf = new Map<EntityName, Set<string>>();
-    for (const w of wanted) idsOf.set(w.entity, (idsOf.get(w.entity) ?? new Set()).add(w.id));
-    for (const [entity, ids] of idsOf) {
-      const rows = entity === 'clip' ? await loadClips(q, organizationId, [...ids], false) : await loadWire(q, entity, [...ids], false);
-      for (const row of rows) {
-        const key = `${entity}:${row.Id}`;
-        current.set(key, row);
-        written.set(key, new Map(rebuildRevisions(row, revisionsOf(revisions, entity, row.Id)).map((r) => [r.version, r.row as SyncRow])));
-      }
-    }
-  }
+  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id }] : []));
+  const loaded = await loadRowsWithRevisions(q, organizationId, wanted);
   return stored.map(({ id, entity, entity_id, result }): MutationResult => {
     if (!('rowVersion' in result)) return result;
-    const key = refOf(entity, entity_id);
-    const row = written.get(key)?.get(result.rowVersion) ?? null;
+    const found = loaded.get(revisionKey(REVISION_ENTITY[entity], entity_id));
+    const row = (found?.revisions.find((r) => r.version === result.rowVersion)?.row as SyncRow | undefined) ?? null;
     if (result.status === 'applied') return { mutationId: id, status: 'applied', row };
-    const now = row ?? (current.get(key) as SyncRow | undefined);
+    const now = row ?? (found?.current as SyncRow | undefined);
     return now ? { mutationId: id, status: 'merged', row: now } : { mutationId: id, status: 'applied', row: null };
   });
 }

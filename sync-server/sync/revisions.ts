@@ -8,6 +8,7 @@
 // which were this client's own) and the answers to retried mutations (the row a revision wrote).
 import type { Queryable } from '../store/store.ts';
 import type { EntityName, WireRow } from '../rows.ts';
+import { loadClips, loadWire } from './batch.ts';
 
 export type StoredRevision = {
   version: number;
@@ -21,7 +22,8 @@ export type StoredRevision = {
 /** A revision as a whole row: the row as that write left it. */
 export type RevisionRow = { version: number; modifiedAtUtc: string; clientId: string | null; row: Record<string, unknown> };
 
-const refKey = (entity: EntityName, id: string) => `${entity}:${id.toLowerCase()}`;
+/** How the maps of this module name a row. */
+export const revisionKey = (entity: EntityName, id: string) => `${entity}:${id.toLowerCase()}`;
 
 /** The kept revisions of each row named, oldest first, by `entity:id` (one statement). */
 export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: EntityName; id: string }>): Promise<Map<string, StoredRevision[]>> {
@@ -34,7 +36,7 @@ export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: 
     [refs.map((r) => r.entity), refs.map((r) => r.id.toLowerCase())],
   );
   for (const r of rows) {
-    const key = refKey(r.entity, r.id);
+    const key = revisionKey(r.entity, r.id);
     const list = out.get(key) ?? [];
     list.push({
       version: Number(r.version),
@@ -49,7 +51,7 @@ export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: 
 }
 
 export function revisionsOf(loaded: Map<string, StoredRevision[]>, entity: EntityName, id: string): StoredRevision[] {
-  return loaded.get(refKey(entity, id)) ?? [];
+  return loaded.get(revisionKey(entity, id)) ?? [];
 }
 
 /**
@@ -71,6 +73,27 @@ export function rebuildRevisions(current: Readonly<Record<string, unknown>>, rev
     row = { ...row, ...r.undo };
   }
   return out.reverse();
+}
+
+/**
+ * Each named row that exists, as it now is (clips with their PlaylistIds), with its kept
+ * revisions as whole rows, by revisionKey: two statements per entity named, one for revisions.
+ */
+export async function loadRowsWithRevisions(
+  q: Queryable,
+  organizationId: string,
+  refs: ReadonlyArray<{ entity: EntityName; id: string }>,
+): Promise<Map<string, { current: WireRow; revisions: RevisionRow[] }>> {
+  const out = new Map<string, { current: WireRow; revisions: RevisionRow[] }>();
+  if (refs.length === 0) return out;
+  const stored = await loadRevisions(q, refs);
+  const idsOf = new Map<EntityName, Set<string>>();
+  for (const r of refs) idsOf.set(r.entity, (idsOf.get(r.entity) ?? new Set()).add(r.id.toLowerCase()));
+  for (const [entity, ids] of idsOf) {
+    const rows = entity === 'clip' ? await loadClips(q, organizationId, [...ids], false) : await loadWire(q, entity, [...ids], false);
+    for (const current of rows) out.set(revisionKey(entity, current.Id), { current, revisions: rebuildRevisions(current, revisionsOf(stored, entity, current.Id)) });
+  }
+  return out;
 }
 
 /** Every kept revision of one row as whole rows, oldest first (the row as `current` gives it). */

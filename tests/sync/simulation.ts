@@ -27,8 +27,7 @@ import type { MutationResult, PullResponse, SyncEntity } from '../../src/protoco
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import { deepEqual, mergeSet, SET_FIELDS } from '../../sync-server/sync/merge.ts';
 import { REVISION_ENTITY } from '../../sync-server/sync/push.ts';
-import { loadWire } from '../../sync-server/sync/batch.ts';
-import { loadRevisions, rebuildRevisions, revisionsOf } from '../../sync-server/sync/revisions.ts';
+import { loadRowsWithRevisions } from '../../sync-server/sync/revisions.ts';
 import type { EntityName } from '../../sync-server/rows.ts';
 import type { LocalRow } from '../../src/db/db.ts';
 
@@ -210,22 +209,17 @@ async function baseOf(c: Client, entity: SyncEntity, id: string): Promise<LocalR
  * rebuilt from the current rows and their undo steps in one transaction (no write in between). */
 async function keepRevisions(s: Sim): Promise<void> {
   await s.server.store.tx(async (q) => {
-    const fresh = await q.query<{ entity: EntityName; id: string; version: number | string }>(
-      `SELECT entity, id::text AS id, version FROM row_revisions WHERE version > $1`,
+    const fresh = await q.query<{ organization_id: string; entity: EntityName; id: string; version: number | string }>(
+      `SELECT organization_id, entity, id::text AS id, version FROM row_revisions WHERE version > $1`,
       [s.revisionsSeen],
     );
-    if (fresh.length === 0) return;
-    const stored = await loadRevisions(q, fresh);
-    const idsOf = new Map<EntityName, Set<string>>();
-    for (const f of fresh) idsOf.set(f.entity, (idsOf.get(f.entity) ?? new Set()).add(f.id));
-    for (const [entity, ids] of idsOf) {
-      for (const row of await loadWire(q, entity, [...ids], false)) {
-        for (const r of rebuildRevisions(row, revisionsOf(stored, entity, row.Id))) {
-          if (r.version > s.revisionsSeen) s.revisions.set(`${entity}:${row.Id}:${r.version}`, r.row);
-        }
+    for (const organizationId of new Set(fresh.map((f) => f.organization_id))) {
+      const loaded = await loadRowsWithRevisions(q, organizationId, fresh.filter((f) => f.organization_id === organizationId));
+      for (const [key, { revisions }] of loaded) {
+        for (const r of revisions) if (r.version > s.revisionsSeen) s.revisions.set(`${key}:${r.version}`, r.row);
       }
     }
-    s.revisionsSeen = Math.max(s.revisionsSeen, ...fresh.map((f) => Number(f.version)));
+    s.revisionsSeen = fresh.reduce((max, f) => Math.max(max, Number(f.version)), s.revisionsSeen);
   });
 }
 
