@@ -4,7 +4,7 @@
 // demo organization, so this spec runs a server of its own: the other specs' edits stay out of it.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, logIn, openFirstClip, syncStatus } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 let server: OwnServer | null = null;
@@ -22,8 +22,7 @@ async function chooseFromOrganizationMenu(page: Page, item: string) {
 
 async function applyTitle(page: Page, title: string) {
   await page.getByLabel('Title', { exact: true }).fill(title);
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await applyAndSync(page);
 }
 
 test('save a snapshot, change the clip, restore: the clip screen shows the Title of the snapshot', async ({ browser }) => {

@@ -5,7 +5,7 @@
 // the sync details say so too, and Discard puts the server's value back. Works in the demo
 // organization's third program (the first program's clips are shared by position with other specs).
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, logIn, organizationIdOf, syncStatus } from './support.ts';
 
 const SLUG_IN_USE = 'This slug is already in use in this program';
 
@@ -36,8 +36,7 @@ test('a slug another clip of the program uses on this device is refused at the S
   const slug = `local-slug-${Date.now()}`;
   await page.goto(clips[0]!);
   await page.getByLabel('Slug').fill(slug);
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  await applyAndSync(page);
 
   await page.goto(clips[1]!);
   await page.getByLabel('Slug').fill(slug);
@@ -85,8 +84,7 @@ test('a slug taken on another device while offline is refused by the server: the
 
   // Corrected here, the title goes through with a free slug.
   await page.getByLabel('Slug').fill(`${slug}-2`);
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  await applyAndSync(page);
   await expect.poll(async () => (await apiGet<{ Title: string | null; Slug: string | null }>(page, `/v1/clips/${clipId}`, organizationId)).Slug, { timeout: 20_000 }).toBe(`${slug}-2`);
   expect((await apiGet<{ Title: string | null }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe(title);
 });

@@ -2,7 +2,7 @@
 // when"), for another user too, and still does offline (the names are kept on the device). Each
 // conflicting field names the author of the change it conflicts with, not the row's last writer.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO, logIn, syncStatus } from './support.ts';
+import { applyAndSync, DEMO, logIn, syncStatus } from './support.ts';
 import { firstSyncDone } from './local-data.ts';
 
 /** Dana opens the nth clip of Morning Briefing (each test its own clip); returns its address. */
@@ -40,8 +40,7 @@ async function patChangesTitle(browser: Browser, clipUrl: string, title: string)
   await logIn(theirs, 'producer@example.com', DEMO.password);
   await theirs.goto(clipUrl);
   await theirs.getByLabel('Title', { exact: true }).fill(title);
-  await theirs.getByRole('button', { name: 'Apply' }).click();
-  await expect(await syncStatus(theirs)).toHaveText('All changes saved');
+  await applyAndSync(theirs);
   await other.close();
 }
 

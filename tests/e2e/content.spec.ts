@@ -1,7 +1,7 @@
 // Playlist reordering (keyboard), recording edits with annotations, and a conflict made from a
 // second browser context resolved on the conflict screen.
 import { expect, test } from '@playwright/test';
-import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { allChangesSaved, apiGet, applyAndSync, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
 
 test('a playlist is reordered by keyboard and the order reaches the server', async ({ page }) => {
   await logIn(page);
@@ -21,7 +21,7 @@ test('a playlist is reordered by keyboard and the order reaches the server', asy
   await expect(page.getByRole('status').filter({ hasText: `${first} moved to position 2` })).toBeAttached();
   await expect(handles.nth(0)).toHaveAttribute('aria-label', `Move ${second}`);
   await expect(handles.nth(1)).toBeFocused();
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await allChangesSaved(page);
   const [, org, , , , playlistId] = new URL(page.url()).pathname.split('/');
   const playlist = await apiGet<{ ClipIds: string[] }>(page, `/v1/playlists/${playlistId}`, org!);
   const firstId = (await page.locator('.reorder-title').nth(1).getAttribute('href'))!.split('/').pop();
@@ -59,7 +59,7 @@ test('a recording: edit the title and reviewed flag, add and delete an annotatio
   await expect(annotations.getByRole('listitem').filter({ hasText: 'Sponsor read at the break' })).toContainText('00:00:05');
   await page.getByRole('button', { name: 'Delete annotation at 00:00:05' }).first().click();
   await expect(page.getByRole('region', { name: 'Annotations' }).getByText('Sponsor read at the break')).toHaveCount(0);
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await allChangesSaved(page);
 });
 
 test('a conflict made from a second context is resolved on the conflict screen', async ({ page, browser, context }) => {
@@ -78,10 +78,8 @@ test('a conflict made from a second context is resolved on the conflict screen',
   await logIn(theirs, DEMO.email, DEMO.password);
   await theirs.goto(clipUrl);
   await theirs.getByLabel('Title', { exact: true }).fill('Theirs, written online');
-  await theirs.getByRole('button', { name: 'Apply' }).click();
-  // "All changes saved" can read true before Apply reaches the outbox: wait for the server itself.
-  await expect.poll(async () => (await apiGet<{ Title: string }>(theirs, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Theirs, written online');
-  await expect(await syncStatus(theirs)).toHaveText('All changes saved');
+  await applyAndSync(theirs);
+  expect((await apiGet<{ Title: string }>(theirs, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Theirs, written online');
   await other.close();
 
   await context.setOffline(false);

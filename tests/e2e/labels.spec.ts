@@ -1,7 +1,7 @@
 // Clip labels (section 3): a clip without a title reads 'Untitled clip', and Season and Episode
 // read 'S{n}/E{m}', on the clip screen and in the program's clip list.
 import { expect, test } from '@playwright/test';
-import { logIn, openFirstClip, syncStatus } from './support.ts';
+import { allChangesSaved, logIn, openFirstClip } from './support.ts';
 
 test("a clip's cleared Title reads 'Untitled clip', and Season 2 Episode 5 reads 'S2/E5'", async ({ page }) => {
   await logIn(page);
@@ -13,7 +13,7 @@ test("a clip's cleared Title reads 'Untitled clip', and Season 2 Episode 5 reads
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Untitled clip');
   await expect(page.getByRole('main').getByText('S2/E5', { exact: true })).toBeVisible();
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await allChangesSaved(page);
 
   await page.getByRole('link', { name: 'Back' }).click();
   const row = page.getByTestId('clip-list').locator(`a[href$="/clips/${clipId}"]`);

@@ -1,7 +1,7 @@
 // The issue's headline: edit online, edit offline, reload offline (the service worker serves the
 // shell), see the edit and one change waiting, reconnect, and the server has the new Title.
 import { expect, test } from '@playwright/test';
-import { apiGet, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, logIn, openFirstClip, syncStatus } from './support.ts';
 
 test('a Title edited offline survives a reload and reaches the server when back online', async ({ page, context }) => {
   await logIn(page);
@@ -10,9 +10,8 @@ test('a Title edited offline survives a reload and reaches the server when back 
 
   const title = page.getByLabel('Title', { exact: true });
   await title.fill('Online edit from the studio');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
-  await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Online edit from the studio');
+  await applyAndSync(page);
+  expect((await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Online edit from the studio');
 
   await context.setOffline(true);
   await title.fill('Edited on the train');

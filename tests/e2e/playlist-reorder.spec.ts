@@ -3,7 +3,7 @@
 // pointer events of type 'touch'). The row follows the pointer while dragged; the new order is the
 // one shown after a reload and the one the server's API returns.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
+import { allChangesSaved, apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
 
 async function openPlaylist(page: Page, program: string): Promise<{ organizationId: string; playlistId: string }> {
   await logIn(page);
@@ -109,7 +109,7 @@ test('a clip deleted after it was added leaves the playlist, and the rest still 
   const dialog = page.getByRole('alertdialog', { name: 'Delete this clip?' });
   await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
   await dialog.getByRole('button', { name: 'Delete' }).click();
-  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await allChangesSaved(page);
 
   // The program's playlist card counts the clips left.
   await page.goto(`${playlistUrl.replace(/\/playlists\/[^/]+$/, '')}?tab=playlists`);

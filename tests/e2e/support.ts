@@ -1,6 +1,6 @@
 // Page helpers that read like a person using the studio.
 import { expect, type Locator, type Page } from '@playwright/test';
-import { firstSyncDone } from './local-data.ts';
+import { firstSyncDone, indexedDbCounts } from './local-data.ts';
 
 export const DEMO = { email: 'demo@example.com', password: 'castaway-demo' };
 
@@ -52,6 +52,26 @@ export async function openFirstClip(page: Page, index = 0): Promise<{ organizati
 
 export async function syncStatus(page: Page) {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('status');
+}
+
+/**
+ * Waits until every change made on the device has left it: the outbox in IndexedDB is empty and the
+ * status says so. The status alone is not enough right after an action: it still reads 'All changes
+ * saved' from before the action while the local write is on its way, and a navigation or a check of
+ * the server then races the write.
+ */
+export async function allChangesSaved(page: Page, timeout = 20_000): Promise<void> {
+  await expect.poll(async () => (await indexedDbCounts(page, 'castaway'))['outbox'] ?? 0, { timeout }).toBe(0);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout });
+}
+
+/** Presses the form's Apply, waits for the form to take the edit (Apply is disabled again once the
+ * local write is done), then for the edit to leave the device. */
+export async function applyAndSync(page: Page, timeout = 20_000): Promise<void> {
+  const apply = page.getByRole('button', { name: 'Apply' });
+  await apply.click();
+  await expect(apply).toBeDisabled();
+  await allChangesSaved(page, timeout);
 }
 
 /** GET through the page's own cookies (the same session the browser holds). */
