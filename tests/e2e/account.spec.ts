@@ -42,7 +42,7 @@ test('Account settings opens in the same tab: the name is changed and saved, the
 
   await name.fill('Robin R. Reseller');
   await profile.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByText('Changes saved')).toBeVisible();
+  await expect(page.getByText('Changes saved', { exact: true })).toBeVisible();
   await expect(profile.getByRole('button', { name: 'Reset' })).toHaveCount(0);
   expect((await sessionUser(page)).Name).toBe('Robin R. Reseller');
   await page.getByRole('button', { name: 'Account' }).click();
@@ -155,7 +155,7 @@ test.describe('the loading bar', () => {
     await profile.getByRole('button', { name: 'Apply' }).click();
     await expect(bar).toBeVisible();
     releaseSave();
-    await expect(page.getByText('Changes saved')).toBeVisible();
+    await expect(page.getByText('Changes saved', { exact: true })).toBeVisible();
     await expect(bar).toHaveCount(0);
     expect((await sessionUser(page)).Name).toBe('Robin Reseller');
   });
