@@ -26,7 +26,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { addUser, login, PASSWORD, startServer, type Server } from '../tests/sync/harness.ts';
+import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { bulkInsert } from '../sync-server/rows.ts';
+import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -44,18 +46,33 @@ function line(metric: string, value: number, unit: string, target?: { value: num
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const median = (xs: number[]) => pct(xs, 50);
 
+/**
+ * Clips as the API leaves them (section 4): every field of a clip, Public ones with a Slug,
+ * PublishedUtc and their public URLs, so that an edit in the apply rate is a plain edit and not
+ * also the repair content-rules.ts makes of a row without them, and a pulled row is full size.
+ */
 async function seedLarge(server: Server, userId: string, clips: number): Promise<void> {
   const now = new Date();
   const programs = Array.from({ length: 10 }, () => randomUUID());
   await server.store.tx(async (q) => {
     await bulkInsert(q, 'program', server.organizationId, programs.map((id, i) => ({ id, createdById: userId, createdAt: now, modifiedAt: now, fields: { Name: `Program ${i}`, NetworkId: null, Slug: null } })));
-    const rows = Array.from({ length: clips }, (_, i) => ({
-      id: randomUUID(),
-      createdById: userId,
-      createdAt: now,
-      modifiedAt: now,
-      fields: { ProgramId: programs[i % programs.length], Title: `Clip ${i}`, State: 'Ready', PublishState: 'Published', Visibility: 'Public', Description: 'x'.repeat(200), Tags: ['news', 'talk'], Season: 1, Episode: i },
-    }));
+    const rows = Array.from({ length: clips }, (_, i) => {
+      const id = randomUUID();
+      const programId = programs[i % programs.length]!;
+      const slug = `clip-${i + 1}`;
+      return {
+        id,
+        createdById: userId,
+        createdAt: now,
+        modifiedAt: now,
+        fields: {
+          ...clipDefaults(),
+          ProgramId: programId, Title: `Clip ${i}`, Description: 'x'.repeat(200), Tags: ['news', 'talk'], Season: 1, Episode: i, EpisodeType: 'Full',
+          State: 'Ready', PublishState: 'Published', Visibility: 'Public', Slug: slug, PublishedUtc: now.toISOString(), DurationSeconds: 1800, PublishedDurationSeconds: 1800,
+          Urls: { ...emptyClipUrls(), ...clipPublicUrls(id, null, programId, slug, 'Public') },
+        },
+      };
+    });
     await bulkInsert(q, 'clip', server.organizationId, rows);
     await bulkInsert(q, 'playlist', server.organizationId, programs.map((pid, i) => ({
       id: randomUUID(), createdById: userId, createdAt: now, modifiedAt: now,
@@ -112,7 +129,7 @@ window.bench = {
     const ms = now() - t;
     raw.close();
     await raw.delete();
-    return { ms, rows: programs.length + playlists.length + clips.length };
+    return { ms, rows: programs.length + playlists.length + clips.length, clipBytes: Math.round(JSON.stringify(clips).length / clips.length) };
   },
   /** The floor under both: the same clips put with IndexedDB itself, no Dexie, one object store
    *  with no index, one transaction with relaxed durability (nothing less can store 10,000 rows). */
@@ -230,7 +247,7 @@ async function openClient(context: BrowserContext, url: string, email: string): 
 type BenchApi = {
   start(org: string): number;
   synced(n: number): Promise<number>;
-  rawBulkPut(): Promise<{ ms: number; rows: number }>;
+  rawBulkPut(): Promise<{ ms: number; rows: number; clipBytes: number }>;
   nativePut(): Promise<number>;
   editMany(n: number): Promise<number>;
   outboxEmpty(): Promise<number>;
@@ -276,6 +293,7 @@ async function browserBenches(): Promise<void> {
     const syncs: number[] = [];
     const cpus: Array<Record<string, number>> = [];
     const raws: number[] = [];
+    let clipBytes = 0;
     const natives: number[] = [];
     let a: { context: BrowserContext; page: Page } | null = null;
     const RUNS = 5;
@@ -294,7 +312,9 @@ async function browserBenches(): Promise<void> {
         cpus.push(cpu);
       }
       syncs.push(t1 - t0);
-      raws.push((await call(page, 'rawBulkPut')).ms);
+      const raw = await call(page, 'rawBulkPut');
+      raws.push(raw.ms);
+      clipBytes = raw.clipBytes;
       natives.push(await call(page, 'nativePut'));
       if (run === RUNS - 1) a = { context, page };
       else await context.close();
@@ -307,6 +327,7 @@ async function browserBenches(): Promise<void> {
       const kinds = [...new Set(cpus.flatMap((c) => Object.keys(c)))];
       console.log(`bench: (initial sync, CPU time during it, medians: ${kinds.map((k) => `${k} ${median(cpus.map((c) => c[k] ?? 0)).toFixed(0)}`).join('; ')} ms; wall ${median(syncs).toFixed(0)} ms × ${os.availableParallelism()} cores)`);
     }
+    console.log(`bench: (a clip row as stored: ${clipBytes} bytes of JSON on average)`);
     line(`initial sync of ${CLIPS.toLocaleString('en')} clips (+10 programs, 10 playlists) into IndexedDB, Chromium sync worker`, median(syncs), 'ms', { value: 1500, better: 'lower' });
     line('raw Dexie bulkPut of the same rows, same page', median(raws), 'ms');
     line('initial sync / raw bulkPut', median(syncs) / median(raws), 'x', { value: 1.5, better: 'lower' });
