@@ -40,32 +40,35 @@ const MEMBERSHIPS_JSON = `SELECT coalesce(json_agg(json_build_array(e.clip_id, p
 const PROGRAMS_JSON = `SELECT coalesce(json_agg(json_build_object('id', id, 'network_id', network_id, 'slug', slug, 'deleted', deleted)), '[]')::text
   FROM programs WHERE organization_id = $2`;
 
-function clipsWithPlaylists(rowsJson: string | undefined, membershipsJson: string | undefined): WireRow[] {
-  const rows = (JSON.parse(rowsJson ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
+/**
+ * Clip rows with their PlaylistIds, and the organization's programs when asked for: ONE statement
+ * (a push's first clip read asks for both, where three statements were three round trips).
+ */
+async function queryClips(
+  q: Queryable,
+  organizationId: string,
+  ids: string[],
+  lock: boolean,
+  withPrograms: boolean,
+): Promise<{ rows: WireRow[]; programs: ProgramRef[] | null }> {
+  const [result] = await q.query<{ rows: string; memberships: string; programs?: string }>(
+    `SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships${withPrograms ? `, (${PROGRAMS_JSON}) AS programs` : ''}`,
+    [ids, organizationId],
+  );
+  const rows = (JSON.parse(result?.rows ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
   const byClip = new Map<string, string[]>();
-  for (const [clipId, playlistId] of JSON.parse(membershipsJson ?? '[]') as Array<[string, string]>) {
+  for (const [clipId, playlistId] of JSON.parse(result?.memberships ?? '[]') as Array<[string, string]>) {
     const list = byClip.get(clipId) ?? [];
     if (!list.includes(playlistId)) list.push(playlistId);
     byClip.set(clipId, list);
   }
   for (const r of rows) r['PlaylistIds'] = byClip.get(r.Id) ?? [];
-  return rows;
+  return { rows, programs: result?.programs === undefined ? null : (JSON.parse(result.programs) as ProgramRef[]) };
 }
 
 /** Clip rows with their PlaylistIds, in one statement. */
 export async function loadClips(q: Queryable, organizationId: string, ids: string[], lock: boolean): Promise<WireRow[]> {
-  const [result] = await q.query<{ rows: string; memberships: string }>(`SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships`, [ids, organizationId]);
-  return clipsWithPlaylists(result?.rows, result?.memberships);
-}
-
-/** The batch's clips (locked) with their PlaylistIds, and the organization's programs: ONE
- * statement, where three were three round trips of every push. */
-async function loadClipsAndPrograms(q: Queryable, organizationId: string, ids: string[]): Promise<{ rows: WireRow[]; programs: ProgramRef[] }> {
-  const [result] = await q.query<{ rows: string; memberships: string; programs: string }>(
-    `SELECT (${ROWS_JSON('clips', true)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships, (${PROGRAMS_JSON}) AS programs`,
-    [ids, organizationId],
-  );
-  return { rows: clipsWithPlaylists(result?.rows, result?.memberships), programs: JSON.parse(result?.programs ?? '[]') as ProgramRef[] };
+  return (await queryClips(q, organizationId, ids, lock, false)).rows;
 }
 
 export class BatchStore implements OpStore {
@@ -106,11 +109,12 @@ export class BatchStore implements OpStore {
 
   private async load(entity: EntityName, ids: string[]): Promise<void> {
     let rows: WireRow[];
-    if (entity === 'clip' && !this.programs) {
-      const loaded = await loadClipsAndPrograms(this.tx, this.auth.organizationId, ids);
+    if (entity === 'clip') {
+      // The organization's programs come with the first clips read (the rules need them).
+      const loaded = await queryClips(this.tx, this.auth.organizationId, ids, true, !this.programs);
       rows = loaded.rows;
-      this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
-    } else rows = entity === 'clip' ? await loadClips(this.tx, this.auth.organizationId, ids, true) : await loadWire(this.tx, entity, ids, true);
+      if (loaded.programs) this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
+    } else rows = await loadWire(this.tx, entity, ids, true);
     for (const id of ids) this.rows.set(key(entity, id), { row: null, exists: false });
     for (const r of rows) {
       this.rows.set(key(entity, r.Id), { row: r.OrganizationId === this.auth.organizationId ? r : null, exists: true });

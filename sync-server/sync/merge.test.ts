@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepEqual, mergeSet, threeWayMerge, type Revision } from './merge.ts';
+import { mergeSet, threeWayMerge, type Revision } from './merge.ts';
+import { deepEqual } from '../../src/protocol/json-equal.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:01.000Z';

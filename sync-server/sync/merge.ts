@@ -21,8 +21,6 @@
 import { changeAuthor, type ChangeAuthor } from '../../src/protocol/change-author.ts';
 import { deepEqual } from '../../src/protocol/json-equal.ts';
 
-export { deepEqual };
-
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
 export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor };

@@ -27,7 +27,7 @@ import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
 import type { EntityName } from '../rows.ts';
 import { BatchStore } from './batch.ts';
-import { loadRevisions, loadRowsWithRevisions, rebuildRevisions, revisionKey, revisionsOf } from './revisions.ts';
+import { loadRowsWithRevisions, revisionKey, revisionRows } from './revisions.ts';
 import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
@@ -106,16 +106,15 @@ type Caller = {
   /** The row as a GET of the API answers it (null: not 200). */
   get(m: Mutation): Promise<(Row & { Id: string }) | null>;
   /** The kept revisions of the mutation's row as whole rows, oldest first (`current`: the row now). */
-  revisions(m: Mutation, current: Row): Promise<Revision[]>;
+  revisions(m: Mutation, current: Row & { Id: string }): Promise<Revision[]>;
 };
 
 type Outcome = { result: MutationResult; written: string | null };
 
 /** The merge's view of a row's kept revisions: whole rows, each marked when this client wrote it. */
-async function mergeRevisions(q: Queryable, clientId: string, m: Mutation, current: Row): Promise<Revision[]> {
-  const entity = REVISION_ENTITY[m.entity];
-  const stored = revisionsOf(await loadRevisions(q, [{ entity, id: m.entityId }]), entity, m.entityId);
-  return rebuildRevisions(current, stored).map((r) => ({ modifiedAtUtc: r.modifiedAtUtc, row: r.row, own: r.clientId === clientId }));
+async function mergeRevisions(q: Queryable, clientId: string, m: Mutation, current: Row & { Id: string }): Promise<Revision[]> {
+  const rows = await revisionRows(q, REVISION_ENTITY[m.entity], current);
+  return rows.map((r) => ({ modifiedAtUtc: r.modifiedAtUtc, row: r.row, own: r.clientId === clientId }));
 }
 
 /** Calls over the API's router (its own session check and transaction per call). */

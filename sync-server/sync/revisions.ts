@@ -50,7 +50,7 @@ export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: 
   return out;
 }
 
-export function revisionsOf(loaded: Map<string, StoredRevision[]>, entity: EntityName, id: string): StoredRevision[] {
+function revisionsOf(loaded: Map<string, StoredRevision[]>, entity: EntityName, id: string): StoredRevision[] {
   return loaded.get(revisionKey(entity, id)) ?? [];
 }
 
@@ -97,6 +97,6 @@ export async function loadRowsWithRevisions(
 }
 
 /** Every kept revision of one row as whole rows, oldest first (the row as `current` gives it). */
-export async function revisionRows(q: Queryable, entity: EntityName, current: WireRow): Promise<RevisionRow[]> {
+export async function revisionRows(q: Queryable, entity: EntityName, current: Readonly<Record<string, unknown>> & { Id: string }): Promise<RevisionRow[]> {
   return rebuildRevisions(current, revisionsOf(await loadRevisions(q, [{ entity, id: current.Id }]), entity, current.Id));
 }

@@ -21,9 +21,8 @@ describe.each(storeKinds)('migration 0103: the pull through revisions (%s)', (ki
   });
 
   it('pulls every row after the upgrade (one without a revision at its Version too), keeps no Version index on clips, and pulls an edit after', async () => {
-    t = await openTestStore(kind, { skipMigrations: true });
+    t = await openTestStore(kind, { migratedBefore: '0103' });
     const { store } = t;
-    await migrate(store, { before: '0103' });
 
     const organizationId = randomUUID();
     const programId = randomUUID();

@@ -16,9 +16,8 @@ describe.each(storeKinds)('migration 0102: revisions as undo steps (%s)', (kind)
   });
 
   it('rebuilds every kept copy exactly and keeps each sync client’s writes its own', async () => {
-    t = await openTestStore(kind, { skipMigrations: true });
+    t = await openTestStore(kind, { migratedBefore: '0102' });
     const { store } = t;
-    await migrate(store, { before: '0102' });
 
     const org = randomUUID();
     const clip = randomUUID();

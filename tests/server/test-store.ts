@@ -3,6 +3,7 @@
 // PostgreSQL suites FAIL with this message rather than skip: CI must run both stores.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migrate } from '../../sync-server/store/migrate.ts';
 import { openStore } from '../../sync-server/store/open.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 
@@ -15,15 +16,24 @@ export const MISSING_DATABASE_URL =
 
 export type TestStore = { store: Store; drop: () => Promise<void> };
 
-/** A fresh, migrated store of the given kind; `drop` closes it (and drops the database). */
-export async function openTestStore(kind: StoreKind, options: { skipMigrations?: boolean } = {}): Promise<TestStore> {
+/**
+ * A fresh, migrated store of the given kind; `drop` closes it (and drops the database).
+ * `skipMigrations`: none applied. `migratedBefore`: only the migrations whose names sort before
+ * it, a store as the release before that migration left it (for the tests of its upgrade).
+ */
+export async function openTestStore(kind: StoreKind, options: { skipMigrations?: boolean; migratedBefore?: string } = {}): Promise<TestStore> {
+  const skip = (options.skipMigrations ?? false) || options.migratedBefore !== undefined;
+  let t: TestStore;
   if (kind === 'pglite') {
-    const store = await openStore({ dataDir: 'memory://', skipMigrations: options.skipMigrations ?? false });
-    return { store, drop: () => store.close() };
+    const store = await openStore({ dataDir: 'memory://', skipMigrations: skip });
+    t = { store, drop: () => store.close() };
+  } else {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error(MISSING_DATABASE_URL);
+    t = await openScratchPostgres(base, 'castaway_t', skip);
   }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error(MISSING_DATABASE_URL);
-  return openScratchPostgres(base, 'castaway_t', options.skipMigrations ?? false);
+  if (options.migratedBefore !== undefined) await migrate(t.store, { before: options.migratedBefore });
+  return t;
 }
 
 /** A new database made from `base` (a role that may CREATE DATABASE), opened as a store;
