@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeAudio, analyzeMp3Part, joinMp3Parts } from './analyze.ts';
 import { planMp3Split, readGaplessTag } from './mp3-split.ts';
 import { blobSource } from './source.ts';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
-const fixtures = join(import.meta.dirname, '../../../shared/fixtures/audio');
+const fixtures = SHARED_FIXTURES_DIR;
 
 async function source(name: string) {
   const src = blobSource(await openAsBlob(join(fixtures, name)));

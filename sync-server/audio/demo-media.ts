@@ -12,14 +12,13 @@
 // as it is, so seeding again over a kept blob store processes nothing.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
+import { SHARED_FIXTURES_DIR } from './shared-fixtures.ts';
 import { DEMO_SYNTH, synthesizeDemoVoice } from './demo-tone.ts';
 import { clipKeys, demoKeys, mediaFiles, recordingKeys, type CurrentAudio, type UploadMeta } from './media-paths.ts';
 import { audioContentType } from './upload-rules.ts';
 
-export const DEMO_FIXTURES_DIR = resolve(fileURLToPath(new URL('../../..', import.meta.url)), 'shared/fixtures/audio');
 const AUDIO_FIXTURES = ['speech-12s.mp3', 'speech-12s.flac', 'speech-12s-stereo.wav'];
 const VIDEO_FIXTURE = 'video-12s.mp4';
 
@@ -58,7 +57,7 @@ export function syntheticDemoMedia(): DemoMediaSet {
 }
 
 /** Stores and processes the demo files (or finds them prepared); never throws for a bad fixture. */
-export async function prepareDemoMedia(blobs: BlobStore, fixturesDir = DEMO_FIXTURES_DIR): Promise<DemoMediaSet> {
+export async function prepareDemoMedia(blobs: BlobStore, fixturesDir = SHARED_FIXTURES_DIR): Promise<DemoMediaSet> {
   // Loaded here: the decoders are needed only when something is processed.
   const { analyzeStoredAudio } = await import('./process.ts');
   async function prepare(fileName: string, bytes: Uint8Array): Promise<DemoMedia | null> {

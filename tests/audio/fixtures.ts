@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blobSource, type ByteSource } from '../../src/media/source.ts';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../..');
-export const fixturesDir = resolve(repoRoot, '../shared/fixtures/audio');
+export const fixturesDir = SHARED_FIXTURES_DIR;
 
 export function fixturePath(name: string): string {
   return join(fixturesDir, name);

@@ -8,9 +8,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { build } from 'esbuild';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const fixtures = resolve(root, '../shared/fixtures/audio');
+const fixtures = SHARED_FIXTURES_DIR;
 const ref = (name: string) => JSON.parse(readFileSync(join(root, 'tests/audio/fixtures-ref', `${name}.json`), 'utf8')) as {
   sampleRate: number; ffprobeDurationSeconds: number; ffmpegDecodedFrames: number; peaks: number[];
 };

@@ -9,12 +9,12 @@
 // (Chromium fixes an origin's quota when its storage is first used), then the test fills what is
 // left with a database of its own, and deletes that database to free the space again.
 // Clips 6 and 12 of the first program are this spec's.
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
+const fixtures = SHARED_FIXTURES_DIR;
 
 /** Room for the app shell's caches, the demo organization and the sync worker's state. */
 const QUOTA_BYTES = 40 * 1024 * 1024;

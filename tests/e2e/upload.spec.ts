@@ -3,12 +3,12 @@
 // clip then reaches Ready on the server. Cancel forgets the file; a file the rules refuse is never queued.
 // Clips 8, 9, 13 and 14 of the first program are this spec's (sync.spec.ts edits 10 to 12).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { apiGet, logIn, openFirstClip } from './support.ts';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/audio');
+const fixtures = SHARED_FIXTURES_DIR;
 
 /** The uploads kept on the device (database 'castaway-uploads'): file name and whether the file itself is still there. */
 function keptUploads(page: Page) {

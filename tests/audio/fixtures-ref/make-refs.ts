@@ -11,11 +11,12 @@
 // (round(x * 32767), clamped), written to tests/audio/fixtures-ref/<file>.json.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHARED_FIXTURES_DIR } from '../../../sync-server/audio/shared-fixtures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const fixtures = resolve(here, '../../../../shared/fixtures/audio');
+const fixtures = SHARED_FIXTURES_DIR;
 const files = [
   'speech-12s.mp3', 'speech-12s.m4a', 'speech-12s-audio-only.mp4', 'speech-12s.aac', 'speech-12s.flac',
   'speech-12s.aif', 'speech-12s.aiff', 'speech-12s-stereo.wav', 'video-12s.mp4', 'truncated.mp3',
