@@ -28,6 +28,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { addUser, login, PASSWORD, startServer, type Server } from '../tests/sync/harness.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { bulkInsert } from '../sync-server/rows.ts';
+import { PULL_LIMIT_MAX } from '../src/protocol/sync.ts';
 import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
 
@@ -92,6 +93,7 @@ const until = (check) => new Promise((resolve) => {
   const sub = liveQuery(check).subscribe({ next: (v) => { if (v) { sub.unsubscribe(); resolve(now()); } } });
 });
 let api = null;
+let rawInput = null;
 const writes = createWrites(db);
 window.bench = {
   async login(email, password) {
@@ -116,10 +118,14 @@ window.bench = {
     if (stored < n) throw new Error('first sync completed with ' + stored + ' clips, not ' + n);
     return t;
   },
+  /** Reads the synced rows and opens an empty database for rawBulkPut (outside its window). */
+  async rawPrepare() {
+    rawInput = { rows: await Promise.all([db.programs.toArray(), db.playlists.toArray(), db.clips.toArray()]), db: openLocalDb('bench-raw-' + Math.random()) };
+    await rawInput.db.open();
+  },
   async rawBulkPut() {
-    const [programs, playlists, clips] = await Promise.all([db.programs.toArray(), db.playlists.toArray(), db.clips.toArray()]);
-    const raw = openLocalDb('bench-raw-' + Math.random());
-    await raw.open();
+    const [programs, playlists, clips] = rawInput.rows;
+    const raw = rawInput.db;
     const t = now();
     await raw.transaction('rw', [raw.programs, raw.playlists, raw.clips], async () => {
       await raw.programs.bulkPut(programs);
@@ -127,9 +133,12 @@ window.bench = {
       await raw.clips.bulkPut(clips);
     });
     const ms = now() - t;
-    raw.close();
-    await raw.delete();
     return { ms, rows: programs.length + playlists.length + clips.length, clipBytes: Math.round(JSON.stringify(clips).length / clips.length) };
+  },
+  async rawCleanup() {
+    rawInput.db.close();
+    await rawInput.db.delete();
+    rawInput = null;
   },
   /** The floor under both: the same clips put with IndexedDB itself, no Dexie, one object store
    *  with no index, one transaction with relaxed durability (nothing less can store 10,000 rows). */
@@ -184,6 +193,14 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux: one tick is 10 ms
 function machineTimes(): { total: number; idle: number } {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   return { total: fields.reduce((a, b) => a + b, 0) * TICK_MS, idle: fields[3]! * TICK_MS };
+}
+
+/** CPU ms spent between two samples: the machine's, its idle part, this process's, Chromium's by kind. */
+function cpuSpent(before: CpuSample | null, after: CpuSample | null): Record<string, number> | null {
+  if (!before || !after) return null;
+  const cpu: Record<string, number> = { 'machine, all cores': after.machine - before.machine, 'of which idle': after.idle - before.idle, 'this process (server and bench)': after.self - before.self };
+  for (const kind of Object.keys(after.chromium)) cpu[`Chromium ${kind}`] = after.chromium[kind]! - (before.chromium[kind] ?? 0);
+  return cpu;
 }
 
 function cpuSample(profileDir: string): CpuSample | null {
@@ -247,7 +264,9 @@ async function openClient(context: BrowserContext, url: string, email: string): 
 type BenchApi = {
   start(org: string): number;
   synced(n: number): Promise<number>;
+  rawPrepare(): Promise<void>;
   rawBulkPut(): Promise<{ ms: number; rows: number; clipBytes: number }>;
+  rawCleanup(): Promise<void>;
   nativePut(): Promise<number>;
   editMany(n: number): Promise<number>;
   outboxEmpty(): Promise<number>;
@@ -267,6 +286,7 @@ async function browserBenches(): Promise<void> {
   const userId = await addUser(server, 'bench-init@example.com');
   await addUser(server, 'bench-b@example.com');
   await seedLarge(server, userId, CLIPS);
+  await serverPull(server, 'bench-init@example.com');
   const http = await serveHttp({ store: server.store, bus: server.bus, distDir, port: 0 });
   // The bench page and the app's sync worker are files the server serves, as it serves the built
   // PWA: not answered through Playwright's request interception, which once enabled stands in
@@ -292,6 +312,7 @@ async function browserBenches(): Promise<void> {
     //    one profile to the next); the medians are reported.
     const syncs: number[] = [];
     const cpus: Array<Record<string, number>> = [];
+    const rawCpus: Array<Record<string, number>> = [];
     const raws: number[] = [];
     let clipBytes = 0;
     const natives: number[] = [];
@@ -305,14 +326,18 @@ async function browserBenches(): Promise<void> {
       const before = cpuSample(profileDir);
       const t0 = await call(page, 'start', org);
       const t1 = await call(page, 'synced', CLIPS);
-      const after = cpuSample(profileDir);
-      if (before && after) {
-        const cpu: Record<string, number> = { 'machine, all cores': after.machine - before.machine, 'of which idle': after.idle - before.idle, 'this process (server and bench)': after.self - before.self };
-        for (const kind of Object.keys(after.chromium)) cpu[`Chromium ${kind}`] = after.chromium[kind]! - (before.chromium[kind] ?? 0);
-        cpus.push(cpu);
-      }
+      const syncCpu = cpuSpent(before, cpuSample(profileDir));
+      if (syncCpu) cpus.push(syncCpu);
       syncs.push(t1 - t0);
+      // The raw bulkPut's CPU is read around its timed transaction alone: its rows are read and
+      // its database opened before, and deleted after.
+      await call(page, 'rawPrepare');
+      await settle();
+      const rawBefore = cpuSample(profileDir);
       const raw = await call(page, 'rawBulkPut');
+      const rawCpu = cpuSpent(rawBefore, cpuSample(profileDir));
+      if (rawCpu) rawCpus.push(rawCpu);
+      await call(page, 'rawCleanup');
       raws.push(raw.ms);
       clipBytes = raw.clipBytes;
       natives.push(await call(page, 'nativePut'));
@@ -320,12 +345,15 @@ async function browserBenches(): Promise<void> {
       else await context.close();
     }
     console.log(`bench: (initial sync runs: ${syncs.map((x) => x.toFixed(0)).join(', ')} ms; raw bulkPut runs: ${raws.map((x) => x.toFixed(0)).join(', ')} ms; native put runs: ${natives.map((x) => x.toFixed(0)).join(', ')} ms)`);
-    if (cpus.length === RUNS) {
-      // Diagnostic: an initial sync that leaves the cores little idle time is bound by the CPU all
-      // of these take together (the server's, and Chromium's own UI loading after the launch,
-      // included), not by waiting. Medians over the runs, in CPU ms.
-      const kinds = [...new Set(cpus.flatMap((c) => Object.keys(c)))];
-      console.log(`bench: (initial sync, CPU time during it, medians: ${kinds.map((k) => `${k} ${median(cpus.map((c) => c[k] ?? 0)).toFixed(0)}`).join('; ')} ms; wall ${median(syncs).toFixed(0)} ms × ${os.availableParallelism()} cores)`);
+    // Diagnostic: an initial sync that leaves the cores little idle time is bound by the CPU all
+    // of these take together (the server's, and Chromium's own UI loading after the launch,
+    // included), not by waiting. The raw bulkPut's shows what storing alone takes: when it keeps
+    // every core busy, whatever the sync does besides (the server, reading and parsing the pages)
+    // adds its CPU time divided by the cores to the wall time. Medians over the runs, in CPU ms.
+    for (const [label, samples, wall] of [['initial sync', cpus, syncs], ['raw bulkPut', rawCpus, raws]] as const) {
+      if (samples.length !== RUNS) continue;
+      const kinds = [...new Set(samples.flatMap((c) => Object.keys(c)))];
+      console.log(`bench: (${label}, CPU time during it, medians: ${kinds.map((k) => `${k} ${median(samples.map((c) => c[k] ?? 0)).toFixed(0)}`).join('; ')} ms; wall ${median(wall).toFixed(0)} ms × ${os.availableParallelism()} cores)`);
     }
     console.log(`bench: (a clip row as stored: ${clipBytes} bytes of JSON on average)`);
     line(`initial sync of ${CLIPS.toLocaleString('en')} clips (+10 programs, 10 playlists) into IndexedDB, Chromium sync worker`, median(syncs), 'ms', { value: 1500, better: 'lower' });
@@ -373,6 +401,43 @@ async function browserBenches(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(distDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The server's part of an initial sync: every page of the 10,000 clips pulled straight from the
+ * app (no HTTP, no browser), each response body read as text as a client receives it. CPU time of
+ * this process (server and the reads), median of five after one warm-up.
+ */
+async function serverPull(server: Server, email: string): Promise<void> {
+  const headers = { cookie: await login(server, email), 'x-organization-id': server.organizationId };
+  const once = async () => {
+    let cursor: string | null = null;
+    let rows = 0;
+    for (;;) {
+      const qs = new URLSearchParams({ limit: String(PULL_LIMIT_MAX), ...(cursor ? { cursor } : {}) });
+      const res = await server.app.request(`/api/sync/pull?${qs}`, { headers });
+      if (res.status !== 200) throw new Error(`pull ${res.status}`);
+      const text = await res.text();
+      const page = JSON.parse(text) as { cursor: string; hasMore: boolean; rows: unknown[] };
+      rows += page.rows.length;
+      cursor = page.cursor;
+      if (!page.hasMore) return rows;
+    }
+  };
+  await once();
+  const cpus: number[] = [];
+  const walls: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const rows = await once();
+    walls.push(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    cpus.push((cpu.user + cpu.system) / 1000);
+    if (rows < CLIPS) throw new Error(`full pull returned ${rows} rows`);
+  }
+  line(`server: full pull of the ${CLIPS.toLocaleString('en')} clips in pages of ${PULL_LIMIT_MAX.toLocaleString('en')}, app only (no HTTP), CPU`, median(cpus), 'ms');
+  line('server: the same full pull, wall', median(walls), 'ms');
 }
 
 /** One client's pushes: its own organization, user and clips (one batch spare for the warm-up). */

@@ -110,6 +110,18 @@ export function pageOf(entity: EntityName, inner: string, order: string): string
   return `SELECT t.*, ${PLAYLIST_IDS('t')} FROM (${inner}) t ORDER BY ${order}`;
 }
 
+/** Clips' PlaylistIds from [clip id, playlist id] pairs given in selectFrom's order of playlists
+ * (title, then id), each playlist once per clip. */
+export function playlistIdsByClip(pairs: Iterable<readonly [string, string]>): Map<string, string[]> {
+  const byClip = new Map<string, string[]>();
+  for (const [clipId, playlistId] of pairs) {
+    const list = byClip.get(clipId);
+    if (!list) byClip.set(clipId, [playlistId]);
+    else if (!list.includes(playlistId)) list.push(playlistId);
+  }
+  return byClip;
+}
+
 /** Each entity's column fields as [field, column, type], listed once (toWire runs per row). */
 const COLUMN_LIST = Object.fromEntries(
   Object.entries(ENTITIES).map(([entity, def]) => [entity, Object.entries(def.columns).map(([field, [column, type]]) => [field, column, type] as const)]),
@@ -150,6 +162,50 @@ export function wireFromJson(entity: EntityName, row: Record<string, unknown>): 
   wire.Version = Number(row['version']);
   for (const [field, column] of COLUMN_LIST[entity]) wire[field] = row[column] ?? null;
   return wire as WireRow;
+}
+
+/**
+ * A page of an entity's rows (alias `t`, ordered by Version) as two aggregates: `d`, each row's
+ * `data` as PostgreSQL writes jsonb out, one per line (jsonb text never holds a raw newline), and
+ * `m`, a JSON array of each row's columns. wireTexts() joins them into the rows' wire JSON without
+ * parsing `data`, which is nearly all of a clip: a pull sends it on as the database wrote it.
+ */
+export function wireTextsSql(entity: EntityName): string {
+  const columns = COLUMN_LIST[entity].map(([, column]) => `, t.${column}`).join('');
+  return `coalesce(string_agg(t.data::text, E'\\n' ORDER BY t.version), '') AS d,
+    coalesce(json_agg(json_build_array(t.id, t.organization_id, t.created_at_utc, t.created_by_id, t.modified_at_utc, t.modified_by_id,
+      t.deleted, t.version${columns}) ORDER BY t.version), '[]')::text AS m`;
+}
+
+/** A row's wire JSON text, and the fields it holds outside `data` (its metadata and columns). */
+export type WireText = { meta: WireRow; json: string };
+
+/**
+ * The rows of wireTextsSql's `d` and `m`. `extra` adds fields to a row's metadata (a clip's
+ * PlaylistIds). The metadata comes after `data` in each text, so it wins as it does in toWire.
+ */
+export function wireTexts(entity: EntityName, d: string, m: string, extra?: (meta: WireRow) => Record<string, unknown>): WireText[] {
+  const metas = JSON.parse(m) as unknown[][];
+  if (metas.length === 0) return [];
+  const datas = d.split('\n');
+  if (datas.length !== metas.length) throw new Error(`pull: ${datas.length} data texts for ${metas.length} rows`);
+  const columns = COLUMN_LIST[entity];
+  return metas.map((c, i) => {
+    const meta: WireRow = {
+      Id: c[0] as string,
+      OrganizationId: c[1] as string,
+      CreatedAtUtc: isoFromJson(c[2] as string),
+      CreatedById: (c[3] as string | null) ?? null,
+      ModifiedAtUtc: isoFromJson(c[4] as string),
+      ModifiedById: (c[5] as string | null) ?? null,
+      Deleted: c[6] as boolean,
+      Version: Number(c[7]),
+    };
+    for (const [j, [field]] of columns.entries()) meta[field] = c[8 + j] ?? null;
+    const metaText = JSON.stringify(extra ? Object.assign(meta, extra(meta)) : meta);
+    const data = datas[i]!;
+    return { meta, json: data === '{}' ? metaText : `${data.slice(0, -1)},${metaText.slice(1)}` };
+  });
 }
 
 /**

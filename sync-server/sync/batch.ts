@@ -10,7 +10,7 @@
 //            rule read (q) and at the end, so every read sees the batch's earlier writes
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
-import { ENTITIES, planWrite, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext } from '../rows.ts';
+import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 
 const key = (entity: EntityName, id: string) => `${entity}:${id}`;
@@ -56,12 +56,7 @@ async function queryClips(
     [ids, organizationId],
   );
   const rows = (JSON.parse(result?.rows ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
-  const byClip = new Map<string, string[]>();
-  for (const [clipId, playlistId] of JSON.parse(result?.memberships ?? '[]') as Array<[string, string]>) {
-    const list = byClip.get(clipId) ?? [];
-    if (!list.includes(playlistId)) list.push(playlistId);
-    byClip.set(clipId, list);
-  }
+  const byClip = playlistIdsByClip(JSON.parse(result?.memberships ?? '[]') as Array<[string, string]>);
   for (const r of rows) r['PlaylistIds'] = byClip.get(r.Id) ?? [];
   return { rows, programs: result?.programs === undefined ? null : (JSON.parse(result.programs) as ProgramRef[]) };
 }

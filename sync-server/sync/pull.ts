@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
-import { ENTITIES, wireFromJson, type EntityName, type WireRow } from '../rows.ts';
+import { ENTITIES, playlistIdsByClip, wireTexts, wireTextsSql, type EntityName, type WireRow, type WireText } from '../rows.ts';
 import type { PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
 
 const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = [
@@ -54,10 +54,33 @@ export async function settledVersion(store: Store): Promise<number> {
   });
 }
 
-export async function pull(
-  store: Store,
-  input: { organizationId: string; userId: string; permissions: PermissionEntry[]; cursor: string | undefined; limit: number },
-): Promise<PullResponse> {
+/** Each clip's PlaylistIds, from one read of the organization's live playlists. */
+async function clipPlaylists(q: Queryable, organizationId: string): Promise<(clipId: string) => string[]> {
+  const playlists = await q.query<{ id: string; clip_ids: string[] }>(
+    `SELECT id, clip_ids FROM playlists WHERE organization_id = $1 AND NOT deleted ORDER BY title, id`,
+    [organizationId],
+  );
+  const byClip = playlistIdsByClip(playlists.flatMap((p) => p.clip_ids.map((clipId) => [clipId, p.id] as const)));
+  return (clipId) => byClip.get(clipId) ?? [];
+}
+
+/** A pull page whose rows are their wire JSON text, to be sent as they are (pullPageText). */
+export type PulledPage = Omit<PullResponse, 'rows'> & { rows: Array<{ entity: SyncEntity; json: string }> };
+
+/** The response body of a page: PullResponse's JSON, the rows' texts spliced in unparsed. */
+export function pullPageText(page: PulledPage): string {
+  const { rows, ...rest } = page;
+  return `{"rows":[${rows.map((r) => `{"entity":"${r.entity}","row":${r.json}}`).join(',')}],${JSON.stringify(rest).slice(1)}`;
+}
+
+/** A page as a client reads it (its JSON parsed). */
+export async function pull(store: Store, input: PullInput): Promise<PullResponse> {
+  return JSON.parse(pullPageText(await pullPage(store, input))) as PullResponse;
+}
+
+type PullInput = { organizationId: string; userId: string; permissions: PermissionEntry[]; cursor: string | undefined; limit: number };
+
+export async function pullPage(store: Store, input: PullInput): Promise<PulledPage> {
   const fingerprint = permissionFingerprint(input.userId, input.organizationId, input.permissions);
   const { version: from, rebuild } = parseCursor(input.cursor, fingerprint);
   const settled = await settledVersion(store);
@@ -80,50 +103,36 @@ export async function pull(
   }
 
   // Each table's next rows by version; the page ends at the smallest "last version" among the
-  // tables that had more, so nothing below the new cursor is ever skipped. Each table's page is
-  // ONE JSON text value (3× faster on PGlite than decoding 5,000 rows), made into wire rows by
-  // rows.ts wireFromJson (building the wire rows in SQL measured twice as slow). Clips skip
-  // selectFrom's per-row playlist subquery; PlaylistIds are filled in below from one read of the
-  // playlists.
+  // tables that had more, so nothing below the new cursor is ever skipped. Each table's page leaves
+  // the database as two text values (3× faster on PGlite than decoding 5,000 rows): the rows' data
+  // as jsonb writes it, passed on to the client unparsed, and their columns as JSON (rows.ts
+  // wireTexts). Parsing whole rows and writing them out again cost ~12 % more CPU per pull (bench:sync
+  // 'server: full pull'); building the wire rows in SQL, by jsonb or by text, measured twice as slow. Clips' PlaylistIds come from one read of the
+  // playlists, when the page has clips.
   const fetched = await Promise.all(
     TABLES.map(async ({ entity, name }) => {
       // The rows changed after the cursor are those whose revision at their current Version is
       // after it (every write records one; a row's newest is never pruned): the revisions are
       // indexed by organization and Version, the tables are not, so their edits can be HOT
       // (migration 0103). Older revisions of a row changed again since are skipped by the join.
-      const [result] = await q.query<{ j: string }>(
-        `SELECT coalesce(json_agg(t ORDER BY t.version), '[]')::text AS j FROM (
+      const [result] = await q.query<{ d: string; m: string }>(
+        `SELECT ${wireTextsSql(name)} FROM (
            SELECT t.* FROM row_revisions r JOIN ${ENTITIES[name].table} t ON t.id = r.id AND t.version = r.version
            WHERE r.organization_id = $1 AND r.entity = $5 AND r.version > $2 AND r.version <= $4 ORDER BY r.version LIMIT $3) t`,
         [input.organizationId, from, input.limit, settled, name],
       );
-      const rows = (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(name, r));
+      const m = result?.m ?? '[]';
+      const playlistsOf = name === 'clip' && m !== '[]' ? await clipPlaylists(q, input.organizationId) : null;
+      const rows = wireTexts(name, result?.d ?? '', m, playlistsOf ? (meta) => ({ PlaylistIds: playlistsOf(meta.Id) }) : undefined);
       return { entity, rows, full: rows.length === input.limit };
     }),
   );
-  const clipRows = fetched.find((f) => f.entity === 'clips')!.rows;
-  if (clipRows.length > 0) {
-    // Same order as rows.ts selectFrom('clip'): playlists by title, then id.
-    const playlists = await q.query<{ id: string; clip_ids: string[] }>(
-      `SELECT id, clip_ids FROM playlists WHERE organization_id = $1 AND NOT deleted ORDER BY title, id`,
-      [input.organizationId],
-    );
-    const byClip = new Map<string, string[]>();
-    for (const p of playlists) {
-      for (const clipId of p.clip_ids) {
-        const list = byClip.get(clipId) ?? [];
-        if (!list.includes(p.id)) list.push(p.id);
-        byClip.set(clipId, list);
-      }
-    }
-    for (const row of clipRows) row['PlaylistIds'] = byClip.get(row.Id) ?? [];
-  }
   let bound = Number.POSITIVE_INFINITY;
-  for (const f of fetched) if (f.full) bound = Math.min(bound, f.rows[f.rows.length - 1]!.Version);
+  for (const f of fetched) if (f.full) bound = Math.min(bound, f.rows[f.rows.length - 1]!.meta.Version);
   const hasMore = Number.isFinite(bound);
 
   const recordingProgram = new Map<string, string>();
-  const annotationRecordings = fetched.find((f) => f.entity === 'annotations')!.rows.map((r) => r['RecordingId'] as string);
+  const annotationRecordings = fetched.find((f) => f.entity === 'annotations')!.rows.map((r) => r.meta['RecordingId'] as string);
   if (annotationRecordings.length > 0) {
     const recs = await q.query<{ id: string; program_id: string }>(`SELECT id, program_id FROM recordings WHERE id = ANY($1::uuid[])`, [
       [...new Set(annotationRecordings)],
@@ -146,16 +155,16 @@ export async function pull(
     }
   };
 
-  const rows: PullResponse['rows'] = [];
+  const rows: PulledPage['rows'] = [];
   const tombstones: PullResponse['tombstones'] = [];
   let maxVersion = from;
-  const entries: Array<{ entity: SyncEntity; row: WireRow }> = [];
-  for (const f of fetched) for (const row of f.rows) if (row.Version <= bound) entries.push({ entity: f.entity, row });
-  entries.sort((a, b) => a.row.Version - b.row.Version);
-  for (const e of entries) {
-    maxVersion = Math.max(maxVersion, e.row.Version);
-    if (e.row.Deleted || !visible(e.entity, e.row)) tombstones.push({ entity: e.entity, id: e.row.Id });
-    else rows.push(e);
+  const entries: Array<{ entity: SyncEntity; row: WireText }> = [];
+  for (const f of fetched) for (const row of f.rows) if (row.meta.Version <= bound) entries.push({ entity: f.entity, row });
+  entries.sort((a, b) => a.row.meta.Version - b.row.meta.Version);
+  for (const { entity, row } of entries) {
+    maxVersion = Math.max(maxVersion, row.meta.Version);
+    if (row.meta.Deleted || !visible(entity, row.meta)) tombstones.push({ entity, id: row.meta.Id });
+    else rows.push({ entity, json: row.json });
   }
 
   // With no page full, every row up to the settled Version has been read: the cursor moves there

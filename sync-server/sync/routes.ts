@@ -9,7 +9,7 @@ import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.t
 import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import * as z from 'zod';
 import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
-import { pull } from './pull.ts';
+import { pullPage, pullPageText } from './pull.ts';
 
 /** The envelope; each mutation is checked on its own so one bad entry is rejected, not the batch. */
 const PushEnvelope = z.object({
@@ -90,14 +90,14 @@ export function syncRoutes(deps: AppDeps) {
       const raw = { cursor: c.req.query('cursor'), limit: c.req.query('limit') };
       const query = PullQuerySchema.safeParse(raw);
       if (!query.success) throw badRequest(zodFieldErrors(query.error, raw));
-      const page = await pull(deps.store, {
+      const page = await pullPage(deps.store, {
         organizationId: auth.organizationId,
         userId: auth.user.Id,
         permissions: auth.permissions,
         cursor: query.data.cursor,
         limit: query.data.limit,
       });
-      return c.json(page);
+      return c.body(pullPageText(page), 200, { 'content-type': 'application/json' });
     })
     .get('/events', requireSession, (c) => {
       const { organizationId } = getAuth(c);

@@ -67,7 +67,7 @@ async function push(cookie: string, mutations: unknown[]): Promise<PushAnswer> {
 
 describe('pull', () => {
   it('pulled rows are exactly what the API serves: a clip in a playlist, its program, the playlist', async () => {
-    await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Description: 'Ünïcode “quotes” \\ and\nlines', Season: 3, Episode: null, Tags: ['b', 'a'] });
+    await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Title: 'A "quoted" title\twith a tab', Description: 'Ünïcode “quotes” \\ and\nlines', Season: 3, Episode: null, Tags: ['b', 'a'] });
     const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' });
     const playlistId = playlist.json!['Id'] as string;
     await api(server, annaCookie, 'PATCH', `/v1/playlists/${playlistId}/clips`, { ClipIds: [clipId] });
