@@ -2,7 +2,7 @@
 // with app.route() per resource; errors are thrown (AppError, HTTPException) and mapped to
 // responses in the one onError below. createApp takes its dependencies so tests run it on any
 // store through app.request, and main.ts serves it over HTTP.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -36,6 +36,19 @@ declare module 'hono' {
 
 /** Largest JSON body accepted; larger ones get 413. Uploads (audio, images) set their own limits. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The Hono env of a call the sync server makes to the API in process (a push's mutation over the
+ * router): the sync client whose push makes the call, so the route's write records its revision
+ * as that client's own. An HTTP request cannot set it: its env is the Node request and response.
+ */
+export type InProcessEnv = { syncClientId: string };
+
+/** The sync client an in-process call is made for (null for every HTTP request). */
+export function syncClientOf(c: Context): string | null {
+  const id = (c.env as Partial<InProcessEnv> | undefined)?.syncClientId;
+  return typeof id === 'string' ? id : null;
+}
 
 export function now(deps: AppDeps): Date {
   return deps.clock ? deps.clock() : new Date();

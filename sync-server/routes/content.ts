@@ -15,7 +15,7 @@ import { AppError, assertValid, badRequest, fieldError, forbidden, notFound } fr
 import { boolParam, etagOf, idListParam, ifMatch, listParam, pageParams, paged, pathId, readJson, type PageParams } from '../http.ts';
 import { ENTITIES, loadRow, pageOf, toWire, type DbRow, type EntityName, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
-import { now, type AppDeps } from '../app.ts';
+import { now, syncClientOf, type AppDeps } from '../app.ts';
 import { invalid, slugExists, slugOwnerOfViolation } from './content-rules.ts';
 import { directStore, flagsForProgram, MUTATIONS, orgFlags, require, type MutationOp, type ProgramRef } from './content-ops.ts';
 
@@ -47,7 +47,7 @@ async function programAccess(q: Queryable, auth: Auth, programId: string): Promi
 function ctxOf(c: Context) {
   const deps: AppDeps = c.get('deps');
   const auth = getAuth(c);
-  return { deps, auth, write: { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps) } };
+  return { deps, auth, write: { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps), clientId: syncClientOf(c) } };
 }
 
 /** A failed write's database error as the API answers it: slug races → SlugExists, other unique ids → 409. */

@@ -22,6 +22,7 @@
 // and its mutations are called over the router one by one instead: the same answers, slower.
 import type { Queryable, Store } from '../store/store.ts';
 import type { Auth } from '../auth.ts';
+import type { InProcessEnv } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
@@ -32,7 +33,7 @@ import { MutationSchema, type ConflictField, type Mutation, type MutationResult,
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
 
-export type Dispatch = (path: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Response>;
+export type Dispatch = (path: string, init: { method: string; headers: Record<string, string>; body?: string }, env: InProcessEnv) => Promise<Response>;
 
 /** row_revisions.entity of each synced table. */
 export const REVISION_ENTITY: Record<SyncEntity, EntityName> = {
@@ -126,7 +127,7 @@ function routerCaller(input: PushInput): Caller {
       if (ifMatch) headers['if-match'] = `"${ifMatch}"`;
       let res: Response;
       try {
-        res = await input.dispatch(`/api${path}`, { method, headers, ...(body !== null && body !== undefined ? { body: JSON.stringify(body) } : {}) });
+        res = await input.dispatch(`/api${path}`, { method, headers, ...(body !== null && body !== undefined ? { body: JSON.stringify(body) } : {}) }, { syncClientId: input.clientId });
       } catch {
         throw new Transient();
       }
@@ -361,15 +362,6 @@ async function overRouter(s: Session, segment: Item[]): Promise<{ done: Mutation
       throw err;
     }
     const m = prepared.m;
-    // The API's route wrote its revision as nobody's: it is this client's own to later merges.
-    if (outcome.written) {
-      await input.store.query(`UPDATE row_revisions SET client_id = $1 WHERE entity = $2 AND id = $3 AND modified_at_utc = $4`, [
-        input.clientId,
-        REVISION_ENTITY[m.entity],
-        m.entityId.toLowerCase(),
-        outcome.written,
-      ]);
-    }
     await input.store.query(`${STORE_RESULT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, [
       m.id,
       input.clientId,

@@ -31,7 +31,7 @@ export function syncRoutes(deps: AppDeps) {
   // The mutations run through the API's own handlers: an app instance on the same deps (store,
   // bus, clock), created on first use (createApp mounts these routes, so not at construction).
   let inner: ReturnType<typeof createApp> | null = null;
-  const dispatch: Dispatch = async (path, init) => (inner ??= createApp(deps)).request(path, init);
+  const dispatch: Dispatch = async (path, init, env) => (inner ??= createApp(deps)).request(path, init, env);
   // One push at a time per client: a duplicated request waits and then finds the stored results.
   const clientQueues = new Map<string, Promise<unknown>>();
   let prunedAt = 0;

@@ -318,6 +318,27 @@ describe('push', () => {
     expect((await push(a.cookie, [mutation])).results[0]).toEqual({ mutationId: mutation.id, status: 'applied', row: null });
   });
 
+  it('an edit a push sends over the API router is that device’s own: its later edit from the same base is not a conflict with it', async () => {
+    const base = (await serverClip())['ModifiedAtUtc'] as string;
+    const clientId = crypto.randomUUID();
+    const send = async (mutations: unknown[]) => {
+      const res = await api(server, annaCookie, 'POST', '/sync/push', { protocolVersion: 1, clientId, mutations });
+      expect(res.status).toBe(200);
+      return (res.json as unknown as PushAnswer).results;
+    };
+    const m = (method: string, path: string, body: Record<string, unknown>, baseModifiedAtUtc: string | null) => ({
+      id: crypto.randomUUID(), entity: 'clips', entityId: clipId, method, path, body, baseModifiedAtUtc, createdAt: Date.now(),
+    });
+    // A create of a clip that already exists (the API's 409, then a GET: answered with the clip)
+    // sends its whole run of mutations over the router.
+    const first = await send([m('POST', `/v1/programs/${programId}/clips`, { Id: clipId, Title: 'Again' }, null), m('PATCH', `/v1/clips/${clipId}`, { Title: 'First' }, base)]);
+    expect(first.map((r) => r.status)).toEqual(['applied', 'applied']);
+    // The device did not hear the answer and edits the title again on the same base.
+    const [second] = await send([m('PATCH', `/v1/clips/${clipId}`, { Title: 'Second' }, base)]);
+    expect(second!.status).not.toBe('conflict');
+    expect((await serverClip())['Title']).toBe('Second');
+  });
+
   it('the rows a push answers are exactly the rows the API then serves (an edit, a create, a playlist order)', async () => {
     const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' });
     const newClip = crypto.randomUUID();
