@@ -36,9 +36,9 @@ const MEMBERSHIPS_JSON = `SELECT coalesce(json_agg(json_build_array(e.clip_id, p
   FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
   WHERE p.organization_id = $2 AND e.clip_id = ANY($1::uuid[]::text[]) AND NOT p.deleted`;
 
-/** The organization $2's programs, for the permission and slug rules. */
-const PROGRAMS_JSON = `SELECT coalesce(json_agg(json_build_object('id', id, 'network_id', network_id, 'slug', slug, 'deleted', deleted)), '[]')::text
-  FROM programs WHERE organization_id = $2`;
+/** The programs of the organization in parameter `org` (ProgramRefs), for the permission and slug rules. */
+const PROGRAMS_JSON = (org: string) => `SELECT coalesce(json_agg(json_build_object('id', id, 'network_id', network_id, 'slug', slug, 'deleted', deleted)), '[]')::text
+  FROM programs WHERE organization_id = ${org}`;
 
 /**
  * Clip rows with their PlaylistIds, and the organization's programs when asked for: ONE statement
@@ -52,7 +52,7 @@ async function queryClips(
   withPrograms: boolean,
 ): Promise<{ rows: WireRow[]; programs: ProgramRef[] | null }> {
   const [result] = await q.query<{ rows: string; memberships: string; programs?: string }>(
-    `SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships${withPrograms ? `, (${PROGRAMS_JSON}) AS programs` : ''}`,
+    `SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships${withPrograms ? `, (${PROGRAMS_JSON('$2')}) AS programs` : ''}`,
     [ids, organizationId],
   );
   const rows = (JSON.parse(result?.rows ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
@@ -149,8 +149,8 @@ export class BatchStore implements OpStore {
       return r ? { id: r.Id, network_id: (r.NetworkId as string | null) ?? null, slug: (r.Slug as string | null) ?? null, deleted: r.Deleted } : null;
     }
     if (!this.programs) {
-      const all = await this.tx.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE organization_id = $1`, [this.auth.organizationId]);
-      this.programs = new Map(all.map((p) => [p.id, p]));
+      const [result] = await this.tx.query<{ j: string }>(`SELECT (${PROGRAMS_JSON('$1')}) AS j`, [this.auth.organizationId]);
+      this.programs = new Map((JSON.parse(result?.j ?? '[]') as ProgramRef[]).map((p) => [p.id, p]));
     }
     return this.programs.get(id) ?? null;
   }
