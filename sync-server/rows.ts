@@ -147,8 +147,9 @@ export function toWire(entity: EntityName, row: DbRow): WireRow {
 /**
  * toWire for a table row decoded from PostgreSQL's JSON (row_to_json / json_agg of the table's
  * rows): timestamps arrive as PostgreSQL's text, and the row's own `data` object becomes the wire
- * row (no copy: the decoded row is used once). A page of thousands of rows leaves the database as
- * one JSON text and is turned into wire rows at a few microseconds each.
+ * row (no copy: the decoded row is used once). A push's rows leave the database as one JSON text
+ * and are turned into wire rows at a few microseconds each (a pull sends its rows' data unparsed:
+ * wireTexts).
  */
 export function wireFromJson(entity: EntityName, row: Record<string, unknown>): WireRow {
   const wire = (row['data'] ?? {}) as Record<string, unknown>;

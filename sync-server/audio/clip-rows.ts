@@ -30,15 +30,24 @@ export type AudioRowPatch = {
   urls?: Record<string, string | null>;
 };
 
-/** Applies the patch; false when the row is gone (deleted while processing). */
-export async function writeAudioRow(deps: AppDeps, entity: 'clip' | 'recording', organizationId: string, id: string, userId: string | null, patch: AudioRowPatch): Promise<boolean> {
+/** Applies the patch; false when the row is gone (deleted while processing). `clientId`: the sync
+ * client whose push makes the write (app.ts syncClientOf), whose own revision it then is. */
+export async function writeAudioRow(
+  deps: AppDeps,
+  entity: 'clip' | 'recording',
+  organizationId: string,
+  id: string,
+  userId: string | null,
+  patch: AudioRowPatch,
+  clientId: string | null = null,
+): Promise<boolean> {
   const now = deps.clock ? deps.clock() : new Date();
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
     const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
     const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    return updateRow(q, entity, current, { organizationId, userId, now }, next);
+    return updateRow(q, entity, current, { organizationId, userId, now, clientId }, next);
   });
   if (written === null) return false;
   deps.bus.publish({ organizationId, version: written.Version });

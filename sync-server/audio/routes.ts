@@ -16,7 +16,7 @@ import { isMediaError, type MediaError } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { AudioFromUrlSchema, CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
-import type { AppDeps } from '../app.ts';
+import { syncClientOf, type AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
 import { pathId, readJson } from '../http.ts';
@@ -62,12 +62,14 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
    */
   async function acceptAudio(upload: {
     organizationId: string; userId: string; clipId: string; fileName: string; size: number;
+    /** The sync client whose push sends the audio (null: an HTTP request). */
+    clientId?: string | null;
     /** Default: from the file name's extension. */
     contentType?: string;
     /** More fields of the clip row to set with State AudioUploaded. */
     fields?: Record<string, unknown>;
   }): Promise<AudioUploadAccepted> {
-    const { organizationId, userId, clipId, size } = upload;
+    const { organizationId, userId, clipId, size, clientId = null } = upload;
     const name = upload.fileName.trim();
     const meta: UploadMeta = { fileName: name, contentType: upload.contentType ?? audioContentType(name), size };
     await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
@@ -75,7 +77,7 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       State: 'AudioUploaded',
       fields: { ...upload.fields, UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
       urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
-    });
+    }, clientId);
     queue.enqueue({ organizationId, clipId, userId });
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
@@ -155,10 +157,10 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
         assertValid(audioUploadErrors(fileName, source.size, maxBytes));
         const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(clipId));
         const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
-        return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clipId, fileName, size, contentType: source.contentType, fields }), 202);
+        return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clientId: syncClientOf(c), clipId, fileName, size, contentType: source.contentType, fields }), 202);
       }
       const { fileName, size } = await receiveAudioUpload(c, blobs, clipKeys.audio(clipId), maxBytes);
-      return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clipId, fileName, size }), 202);
+      return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clientId: syncClientOf(c), clipId, fileName, size }), 202);
     })
     .on(['GET', 'HEAD'], '/media/clips/:clipId/audio', async (c) => {
       const { clipId } = await clipFor(c, false);

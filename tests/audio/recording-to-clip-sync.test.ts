@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClipFromRecording } from '../../src/db/writes.ts';
+import { getClientId } from '../../src/db/sync-store.ts';
 import { asRecording } from '../../src/lib/rows.ts';
 import { clipsFromRecording } from '../../src/features/recordings/clips-from-recording.ts';
 import { insertRow } from '../../sync-server/rows.ts';
@@ -108,5 +109,14 @@ describe('a clip made on a device from a recording\'s kept regions', () => {
     expect(local['audioUrl']).toBeUndefined();
     const listed = await clipsFromRecording(device.db, asRecording((await device.db.recordings.get(recordingId))!));
     expect(listed.map((c) => [c.clip.Id, c.waitingToSync])).toEqual([[clipId, false]]);
+
+    // The audio attach (a mutation the API's router serves: State Draft → AudioUploaded) is this
+    // device's own write to the three-way merge, as its create is: its later edits on a base from
+    // before them are not conflicts with them. The processing that follows is nobody's.
+    const own = await server.store.query<{ state: string | null }>(
+      `SELECT undo->>'State' AS state FROM row_revisions WHERE entity = 'clip' AND id = $1 AND client_id = $2 ORDER BY version`,
+      [clipId, await getClientId(device.db)],
+    );
+    expect(own.map((r) => r.state)).toEqual([null, 'Draft']);
   });
 });
