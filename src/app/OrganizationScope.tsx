@@ -7,7 +7,8 @@
 // scope says the organization is downloading (online) or not yet available offline (offline).
 import { useEffect, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
-import { db, useLiveQuery } from '../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
 import { ensureSync } from '../lib/sync-runner.ts';

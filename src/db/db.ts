@@ -12,7 +12,8 @@ import type { Mutation, MutationResult, SyncEntity, SyncRow } from '../protocol/
 import type { FieldError } from '../protocol/errors.ts';
 import type { ConflictField } from '../protocol/sync.ts';
 
-export { useLiveQuery } from 'dexie-react-hooks';
+// Screens take useLiveQuery from dexie-react-hooks itself: re-exported here, it put React into the
+// sync worker, which imports this module.
 export { liveQuery };
 
 export type LocalRow = SyncRow & Record<string, unknown>;

@@ -4,7 +4,8 @@
 // alone is not enough: it stays true on a captive portal or a dead Wi-Fi, and after a reload it
 // can read true before the browser has probed the link, while the worker's failed pull is proof.
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { db, useLiveQuery } from '../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../db/db.ts';
 import { heardStatus, newestStatus, subscribeHeardStatus } from './heard-status.ts';
 
 function useBrowserOnline(): boolean {

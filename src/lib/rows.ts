@@ -1,5 +1,6 @@
 // Typed views of the local rows (the wire entities of src/protocol/entities.ts).
-import { db, useLiveQuery, type LocalRow, type SyncStatus } from '../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type LocalRow, type SyncStatus } from '../db/db.ts';
 import type { Annotation, Clip, Playlist, Program, Recording } from '../protocol/entities.ts';
 
 export const asProgram = (r: LocalRow) => r as unknown as Program;

@@ -10,7 +10,8 @@ import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle,
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
-import { db, useLiveQuery, type NeedsAttentionEntry } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { attentionReason, refusedFieldText } from '../sync/sync-labels.ts';
 import { RefusedErrorList } from '../sync/RefusedErrorList.tsx';

@@ -2,7 +2,8 @@
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { canSeeAnyContent } from '../../domain/permissions.ts';
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../../db/db.ts';
 import { asClip, usePrograms } from '../../lib/rows.ts';
 import { Link } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery, type LocalRow } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type LocalRow } from '../../db/db.ts';
 import { setPlaylistClips } from '../../db/writes.ts';
 import { asClip, asPlaylist, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';

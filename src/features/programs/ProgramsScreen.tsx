@@ -1,6 +1,7 @@
 // /{organizationId}/programs — the organization's programs.
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../../db/db.ts';
 import { usePrograms } from '../../lib/rows.ts';
 import { clipCountLabel } from '../../lib/labels.ts';
 import { useIdParams } from '../../app/params.ts';

@@ -2,7 +2,8 @@
 // once: clips whose RecordingMetadata.RecordingId names the recording (the server sets it when it
 // copies the recording's audio into the clip), and clips whose audio from the recording is still
 // waiting in the outbox (PUT /v1/clips/{clipId}/audio with the recording's audioUrl).
-import { db, useLiveQuery, type CastawayDb } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type CastawayDb } from '../../db/db.ts';
 import { asClip, live } from '../../lib/rows.ts';
 import type { Clip, Recording } from '../../protocol/entities.ts';
 

@@ -3,7 +3,8 @@
 // the durability panel (persistent storage, quota, oldest unsynced edit, eviction warning).
 import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { db, useLiveQuery, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
 import type { SyncEntity } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';

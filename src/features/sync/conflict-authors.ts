@@ -2,7 +2,8 @@
 // fetched from GET /v1/user-profiles while online (conflicts are found while online) and kept on
 // the device (src/db/users-cache.ts), so the conflict screen names them offline too.
 import { useEffect } from 'react';
-import { db, useLiveQuery, type ConflictEntry } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, type ConflictEntry } from '../../db/db.ts';
 import type { ConflictField } from '../../protocol/sync.ts';
 import { changeAuthor, type ChangeAuthor } from '../../protocol/change-author.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';

@@ -2,7 +2,8 @@
 // while the store refuses it (a full disk), as the leader last said it (src/lib/heard-status.ts);
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
 import { useSyncExternalStore } from 'react';
-import { db, EMPTY_STATUS, oldestPendingAge, useLiveQuery, type SyncStatus } from '../../db/db.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db, EMPTY_STATUS, oldestPendingAge, type SyncStatus } from '../../db/db.ts';
 import { heardStatus, newestStatus, subscribeHeardStatus } from '../../lib/heard-status.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 
