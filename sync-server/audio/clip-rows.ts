@@ -2,7 +2,7 @@
 // (sync-server/rows.ts): each write takes a new Version, a strictly later ModifiedAtUtc and a
 // row_revisions entry there; the change is published on the bus AFTER commit here.
 import type { Queryable } from '../store/store.ts';
-import type { AppDeps } from '../app.ts';
+import { now, type AppDeps } from '../app.ts';
 import { loadRow, updateRow } from '../rows.ts';
 
 export type ClipRow = { id: string; program_id: string; network_id: string | null };
@@ -41,13 +41,13 @@ export async function writeAudioRow(
   patch: AudioRowPatch,
   clientId: string | null = null,
 ): Promise<boolean> {
-  const now = deps.clock ? deps.clock() : new Date();
+  const at = now(deps);
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
     const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
     const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    return updateRow(q, entity, current, { organizationId, userId, now, clientId }, next);
+    return updateRow(q, entity, current, { organizationId, userId, now: at, clientId }, next);
   });
   if (written === null) return false;
   deps.bus.publish({ organizationId, version: written.Version });
