@@ -280,6 +280,9 @@ type BenchApi = {
 const call = <K extends keyof BenchApi>(page: Page, name: K, ...args: Parameters<BenchApi[K]>) =>
   page.evaluate(([n, a]) => (window as never as { bench: Record<string, (...x: unknown[]) => unknown> }).bench[n as string]!(...(a as unknown[])), [name, args] as const) as Promise<Awaited<ReturnType<BenchApi[K]>>>;
 
+/** The issue's target for the initial sync against the raw bulkPut of the same rows. */
+const RATIO_TARGET = 1.5;
+
 async function browserBenches(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'castaway-bench-sync-'));
   const distDir = mkdtempSync(join(tmpdir(), 'castaway-bench-dist-'));
@@ -359,12 +362,12 @@ async function browserBenches(): Promise<void> {
       const busy = (c: Record<string, number>) => c['machine, all cores']! - c['of which idle']!;
       const extra = median(cpus.map(busy)) - median(rawCpus.map(busy));
       const cores = os.availableParallelism();
-      console.log(`bench: (the initial sync's busy CPU beyond the raw bulkPut's: ${extra.toFixed(0)} ms, at least ${(extra / cores).toFixed(0)} ms of wall on ${cores} cores; the ratio target leaves ${(median(raws) / 2).toFixed(0)} ms)`);
+      console.log(`bench: (the initial sync's busy CPU beyond the raw bulkPut's: ${extra.toFixed(0)} ms, at least ${(extra / cores).toFixed(0)} ms of wall on ${cores} cores; the ratio target leaves ${(median(raws) * (RATIO_TARGET - 1)).toFixed(0)} ms)`);
     }
     console.log(`bench: (a clip row as stored: ${clipBytes} bytes of JSON on average)`);
     line(`initial sync of ${CLIPS.toLocaleString('en')} clips (+10 programs, 10 playlists) into IndexedDB, Chromium sync worker`, median(syncs), 'ms', { value: 1500, better: 'lower' });
     line('raw Dexie bulkPut of the same rows, same page', median(raws), 'ms');
-    line('initial sync / raw bulkPut', median(syncs) / median(raws), 'x', { value: 1.5, better: 'lower' });
+    line('initial sync / raw bulkPut', median(syncs) / median(raws), 'x', { value: RATIO_TARGET, better: 'lower' });
     line(`native IndexedDB put of the same ${CLIPS.toLocaleString('en')} clips (no Dexie, no index, relaxed durability: this machine's floor)`, median(natives), 'ms');
 
     // 2. 1,000 offline edits, then reconnect.
