@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
 import { AppError } from './errors.ts';
-import { ServerErrorCode } from '../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, ServerErrorCode } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
 import { referenceDataRoutes } from './reference/routes.ts';
@@ -33,9 +33,6 @@ declare module 'hono' {
     deps: AppDeps;
   }
 }
-
-/** Largest JSON body accepted; larger ones get 413. Uploads (audio, images) set their own limits. */
-export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * The Hono env of a call the sync server makes to the API in process (a push's mutation over the

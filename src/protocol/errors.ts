@@ -3,6 +3,10 @@
 // 404 and other statuses carry none (412 carries the current row, see ARCHITECTURE.md).
 import * as z from 'zod';
 
+/** Largest JSON body the server accepts; larger ones get 413 PayloadTooLarge (uploads of audio
+ * and images set their own limits). Clients size their requests by it (the sync push). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** Codes of server-side errors beyond the form error types of section 5. */
 export const ServerErrorCode = {
   SlugExists: 'SlugExists',

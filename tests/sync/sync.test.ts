@@ -285,6 +285,58 @@ describe('push', () => {
     expect(online.json).toEqual({ Errors: items[0]!.errors });
   });
 
+  it('edits that together exceed the server’s 1 MB request limit all arrive: the device sends them in pushes that fit', async () => {
+    const a = await device('a', email('anna'));
+    // Each description is DESCRIPTION_MAX_LENGTH (10,000) characters of 2-byte UTF-8: ~20 KB a
+    // mutation, so 80 of them are ~1.6 MB, past the server's 1 MB limit for a JSON body.
+    const long = (i: number) => `${i} ${'é'.repeat(9_990)}`.slice(0, 10_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 80; i++) ids.push(await a.writes.createClip(programId, { Title: `Long notes ${i}`, Description: long(i) }));
+    await a.engine.flush();
+    expect(await readStatus(a.db)).toMatchObject({ pendingCount: 0, needsAttentionCount: 0 });
+    for (const i of [0, 41, 79]) expect(await serverClip(ids[i])).toMatchObject({ Title: `Long notes ${i}`, Description: long(i) });
+  });
+
+  it('a single edit larger than the server’s 1 MB request limit goes to needs attention with the server’s message, and the next one is sent', async () => {
+    const a = await device('a', email('anna'));
+    // Far past any field's limit: the server refuses the body before reading it (413).
+    await a.writes.updateClip(clipId, { Description: 'x'.repeat(1_100_000) });
+    await a.writes.updateClip(clipId, { Title: 'Sent after it' });
+    await a.engine.flush();
+    const [item] = await a.db.needsAttention.toArray();
+    expect(item).toMatchObject({ httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB' }] });
+    expect((await serverClip())['Title']).toBe('Sent after it');
+    expect(await readStatus(a.db)).toMatchObject({ pendingCount: 0, needsAttentionCount: 1 });
+  });
+
+  it('behind a proxy that refuses bodies over 64 KB with a bare 413, pushes shrink until they pass; an edit that never fits waits in needs attention', async () => {
+    const sizes: number[] = [];
+    const direct = appTransport(server, () => annaCookie);
+    const proxy: typeof direct = async (url, init) => {
+      if (init.method === 'POST' && typeof init.body === 'string') {
+        sizes.push(init.body.length);
+        if (init.body.length > 64 * 1024) return new Response(null, { status: 413 });
+      }
+      return direct(url, init);
+    };
+    const a = makeClient(server, 'a', annaCookie, { transport: proxy });
+    await a.engine.flush();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push(await a.writes.createClip(programId, { Title: `Notes ${i}`, Description: `${i} ${'n'.repeat(9_000)}` }));
+    await a.writes.updateClip(clipId, { Description: 'x'.repeat(70_000) });
+    await a.writes.updateClip(clipId, { Title: 'After the big one' });
+    await a.engine.flush();
+    expect(await readStatus(a.db)).toMatchObject({ pendingCount: 0, needsAttentionCount: 1 });
+    expect((await serverClip(ids[19]))['Title']).toBe('Notes 19');
+    expect((await serverClip())['Title']).toBe('After the big one');
+    const [item] = await a.db.needsAttention.toArray();
+    expect(item).toMatchObject({ entityId: clipId, httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The change is larger than the server accepts' }] });
+    // Halved, not one by one: 22 mutations (~257 KB) refused, 11 refused, then sixes pass; the
+    // last four shrink around the edit that never fits. Ten requests where one at a time is 24.
+    expect(sizes.length).toBe(10);
+    expect(sizes.slice(0, 3).map((s) => s > 64 * 1024)).toEqual([true, true, false]);
+  });
+
   it('a clip created offline, put in a playlist and edited arrives whole', async () => {
     const a = await device('a', email('anna'));
     const playlist = await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Main feed', Visibility: 'Public' });

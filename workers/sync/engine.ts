@@ -36,10 +36,10 @@ import {
   setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
-import type { StoreOwner } from '../../src/db/db.ts';
+import type { OutboxEntry, StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';
-import type { FieldError } from '../../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
 import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
 export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string> };
@@ -103,9 +103,9 @@ class HttpError extends Error {
 class AuthError extends Error {}
 class OtherUserError extends Error {}
 
-/** Why a push was refused with a 403: null for the server's XSRF refusal (no body), else the
- * errors of its body (an Errors body, or its text). */
-async function forbiddenReason(res: TransportResponse): Promise<FieldError[] | null> {
+/** Why a push was refused (403, 413): null when the answer has no body (the server's XSRF
+ * refusal), else the errors of its body (an Errors body, or its text). */
+async function refusalReason(res: TransportResponse): Promise<FieldError[] | null> {
   let text = '';
   try {
     text = res.text ? await res.text() : JSON.stringify(await res.json());
@@ -120,6 +120,31 @@ async function forbiddenReason(res: TransportResponse): Promise<FieldError[] | n
     // not JSON: the text itself is the reason
   }
   return [{ Field: '', Code: 'forbidden', Message: text.trim().slice(0, 300) }];
+}
+
+/** A 413 without a body (a proxy's, whose limit is not known): what the needs-attention list says. */
+const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge, Message: 'The change is larger than the server accepts' };
+
+const utf8 = new TextEncoder();
+const utf8Length = (text: string) => utf8.encode(text).byteLength;
+
+/**
+ * The push request for the oldest mutations of `batch` whose body fits the server's JSON limit
+ * (JSON_BODY_LIMIT_BYTES): a 413 would refuse them all, and the same batch would be sent again
+ * and again. Always at least one mutation (one larger than the limit is refused alone).
+ */
+export function pushBody(clientId: string, batch: readonly OutboxEntry[]): { sent: OutboxEntry[]; body: string } {
+  const head = `{"protocolVersion":${SYNC_PROTOCOL_VERSION},"clientId":${JSON.stringify(clientId)},"mutations":[`;
+  let bytes = utf8Length(head) + 2; // and the closing "]}"
+  const texts: string[] = [];
+  for (const { seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m } of batch) {
+    const text = JSON.stringify(m);
+    const more = utf8Length(text) + (texts.length > 0 ? 1 : 0);
+    if (texts.length > 0 && bytes + more > JSON_BODY_LIMIT_BYTES) break;
+    texts.push(text);
+    bytes += more;
+  }
+  return { sent: batch.slice(0, texts.length), body: `${head}${texts.join(',')}]}` };
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
@@ -148,14 +173,15 @@ export function createSyncEngine(options: EngineOptions) {
   let stopped = false;
   let clientId: string | null = null;
 
-  async function request(method: string, path: string, body?: unknown): Promise<TransportResponse> {
+  /** `body`: JSON text. */
+  async function request(method: string, path: string, body?: string): Promise<TransportResponse> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
     const controller = new AbortController();
     const t = setTimer(() => controller.abort(), timeoutMs);
     try {
-      const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+      const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
       if (res.status === 401) throw new AuthError('401');
@@ -177,38 +203,40 @@ export function createSyncEngine(options: EngineOptions) {
   async function push(clientId: string): Promise<void> {
     // A 403 without a body is retried once per push with a fresh XSRF token.
     let tokenRenewed = false;
-    // After a refused push: one mutation at a time, to find the refused ones.
-    let oneByOne = false;
+    // Most mutations a push may carry: after a refused push (403), one at a time to find the
+    // refused ones; after a 413 (a body some proxy on the way thought too large), half as many.
+    let cap = Math.min(batchSize, PUSH_BATCH_MAX);
     for (;;) {
       if (stopped) return;
-      const batch = await readBatch(d, oneByOne ? 1 : Math.min(batchSize, PUSH_BATCH_MAX), o.organizationId, o.user?.userId);
+      const batch = await readBatch(d, cap, o.organizationId, o.user?.userId);
       if (batch.length === 0) return;
       await ensureXsrf();
-      const mutations = batch.map(({ seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m }) => m);
-      const res = await request('POST', '/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId, mutations });
-      if (res.status === 403) {
-        const reason = await forbiddenReason(res);
-        if (reason === null && !tokenRenewed) {
+      const { sent, body } = pushBody(clientId, batch);
+      const res = await request('POST', '/api/sync/push', body);
+      if (res.status === 403 || res.status === 413) {
+        const reason = await refusalReason(res);
+        if (res.status === 403 && reason === null && !tokenRenewed) {
           xsrf = null; // a stale XSRF token: a fresh one, and the same batch again
           tokenRenewed = true;
           continue;
         }
-        if (batch.length > 1) {
-          oneByOne = true;
+        if (sent.length > 1) {
+          cap = res.status === 403 ? 1 : Math.ceil(sent.length / 2);
           continue;
         }
         if (stopped) return;
-        await recordRefused(d, batch[0]!.id, 403, reason ?? []);
+        // One mutation the server will never take: it waits for the user, the others go on.
+        await recordRefused(d, sent[0]!.id, res.status, reason ?? (res.status === 413 ? [tooLarge] : []));
         continue;
       }
       if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
       const parsed = PushResponseSchema.parse(await res.json());
       if (stopped) return;
       if (parsed.results.length === 0) {
-        await recordServerError(d, batch[0]!.id, 500, 'The server could not apply this change');
+        await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
-      await applyPushResults(d, parsed.results, batch, now());
+      await applyPushResults(d, parsed.results, sent, now());
     }
   }
 
