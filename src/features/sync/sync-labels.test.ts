@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusedErrorLines, refusedFieldText } from './sync-labels.ts';
+import { attentionReason, refusedErrorLines, refusedFieldText } from './sync-labels.ts';
 
 // Tests run in en-US (the base locale); the server's words are checked against that catalogue.
 describe('refused change texts', () => {
@@ -21,5 +21,12 @@ describe('refused change texts', () => {
     expect(refusedErrorLines({ entity: 'recordings', errors: [{ Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB' }] })).toEqual([
       'The request body is larger than 1 MB',
     ]);
+  });
+});
+
+describe('why a change needs attention', () => {
+  it('says a change too large to send is too large, and names any other status', () => {
+    expect(attentionReason(413)).toBe('This change is too large to send to the server. Shorten the long texts in it and make it again.');
+    expect(attentionReason(422)).toBe('The server refused this change (HTTP 422).');
   });
 });

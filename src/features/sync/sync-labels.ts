@@ -40,6 +40,7 @@ export function attentionReason(status: number): string {
   if (status === 403) return m.app_attention_reason_403();
   if (status === 404 || status === 410) return m.app_attention_reason_404();
   if (status === 409) return m.app_attention_reason_409();
+  if (status === 413) return m.app_attention_reason_413();
   return m.app_attention_reason_other({ status });
 }
 
