@@ -15,7 +15,7 @@
 //   3. edit-to-visible between two browser contexts: A's local write until B's page sees it
 //      (A's worker pushes, the server pokes B over SSE, B's worker pulls, B's page reads Dexie).
 // On Linux it also prints, as a diagnostic, where the CPU time went during the initial syncs.
-// Server apply rate (pushes of 200 PATCHes straight into the app, no HTTP) on PGlite and on
+// Server apply rate (pushes of PATCHes, the sync worker's batch, straight into the app, no HTTP) on PGlite and on
 // PostgreSQL (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { addUser, login, PASSWORD, startServer, type Server } from '../tests/sync/harness.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { bulkInsert } from '../sync-server/rows.ts';
-import { PULL_LIMIT_MAX } from '../src/protocol/sync.ts';
+import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
 import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
 
@@ -472,16 +472,17 @@ async function rateClient(server: Server, name: string, batches: number, size: n
 }
 
 /**
- * The server's apply rate: clients push batches of 200 clip PATCHes (the sync worker's batch) into
+ * The server's apply rate: clients push batches of clip PATCHes (the sync worker's batch, PUSH_BATCH_MAX) into
  * the app, each after one warm-up push. One client alone (each push waits for the last: latency
  * bound), then four at once, each in its own organization (the server's throughput: with
  * PostgreSQL one client's JavaScript runs while another's statements do).
  */
 async function applyRate(server: Server, label: string, target: number) {
-  // 40 pushes a client: with 10 (half a second on PGlite) one garbage collection or checkpoint
-  // moved the figure by a third from one run to the next.
-  const batches = 40;
-  const size = 200;
+  // 8,000 mutations a client, in pushes of the sync worker's batch: with a tenth of that (half a
+  // second on PGlite) one garbage collection or checkpoint moved the figure by a third from one
+  // run to the next.
+  const size = PUSH_BATCH_MAX;
+  const batches = Math.ceil(8_000 / size);
   for (const clients of [1, 4]) {
     const pushers = [];
     for (let c = 0; c < clients; c++) pushers.push(await rateClient(server, `bench-rate-${label}-${clients}-${c}`, batches, size));

@@ -268,3 +268,54 @@ describe('a pulled page', () => {
     }
   });
 });
+
+describe('a slow link', () => {
+  /** A server whose answers to pushes of more than `fits` mutations stall halfway (the headers
+   * arrive, the body never does) until the request is aborted, as fetch does on a dying link. */
+  function stallingServer() {
+    const state = { fits: 4, sizes: [] as number[] };
+    const transport: Transport = async (url, init) => {
+      if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
+      if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
+      const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
+      state.sizes.push(mutations.length);
+      if (mutations.length <= state.fits) return applied(mutations);
+      const stalled = () =>
+        new Promise<never>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError'))));
+      return { status: 200, json: stalled, text: stalled };
+    };
+    return { transport, state };
+  }
+
+  it('an answer that stalls past the timeout ends the attempt; pushes halve until answers arrive, then grow back', async () => {
+    const d = openLocalDb(`engine-slow-${Date.now()}-${Math.random()}`);
+    await pullClip(d, CLIP, 'Pilot', 1);
+    const writes = createWrites(d);
+    for (let i = 0; i < 30; i++) await writes.updateClip(CLIP, { Title: `Take ${i}` });
+    const { transport, state } = stallingServer();
+    // Only the request timeout (40 ms) really fires; retries are driven by flush() below.
+    const engine = createSyncEngine({
+      db: d, organizationId: ORG, transport, batchSize: 16, requestTimeoutMs: 40,
+      setTimer: (fn, ms) => (ms === 40 ? setTimeout(fn, ms) : null),
+      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    });
+    await engine.flush();
+    expect(state.sizes).toEqual([16]);
+    expect(await readStatus(d)).toMatchObject({ online: false, pendingCount: 30, lastError: 'POST /api/sync/push took longer than 40 ms' });
+    for (let i = 0; i < 20 && (await d.outbox.count()) > 0; i++) await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    // 16 and 8 stall; from then on each attempt sends 4 and tries 8, which stalls and halves it
+    // back; the last 6 stall, then 3 and 3 pass (the limit doubling to 12 after each).
+    expect(state.sizes).toEqual([16, 8, 4, ...Array(5).fill([8, 4]).flat(), 6, 3, 3]);
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Take 29');
+
+    // The link recovers: each push that is answered doubles the next, back to the batch size.
+    state.fits = 16;
+    state.sizes.length = 0;
+    for (let i = 0; i < 40; i++) await writes.updateClip(CLIP, { Title: `Later ${i}` });
+    await engine.flush();
+    expect(state.sizes).toEqual([12, 16, 12]);
+    expect(await readStatus(d)).toMatchObject({ online: true, pendingCount: 0, lastError: null });
+    engine.stop();
+  });
+});

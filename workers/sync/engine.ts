@@ -102,16 +102,27 @@ class HttpError extends Error {
 }
 class AuthError extends Error {}
 class OtherUserError extends Error {}
+/** The request took longer than requestTimeoutMs, its answer's body included. */
+class TimeoutError extends Error {}
+
+/** An answer of the server, its body read in full. */
+type Answer = { status: number; text: string };
+
+/** A response's body as text (a transport may offer only json(): tests, the simulation). */
+async function bodyText(res: TransportResponse): Promise<string> {
+  if (res.text) return res.text();
+  const json = await res.json().catch(() => null);
+  return json === null || json === undefined ? '' : JSON.stringify(json);
+}
+
+/** The body of an answer as JSON (an empty body is null). */
+function bodyJson(answer: Answer): unknown {
+  return answer.text === '' ? null : (JSON.parse(answer.text) as unknown);
+}
 
 /** Why a push was refused (403, 413): null when the answer has no body (the server's XSRF
  * refusal), else the errors of its body (an Errors body, or its text). */
-async function refusalReason(res: TransportResponse): Promise<FieldError[] | null> {
-  let text = '';
-  try {
-    text = res.text ? await res.text() : JSON.stringify(await res.json());
-  } catch {
-    return null;
-  }
+function refusalReason({ text }: Answer): FieldError[] | null {
   if (text.trim() === '' || text.trim() === 'null') return null;
   try {
     const errors = (JSON.parse(text) as { Errors?: unknown } | null)?.Errors;
@@ -157,7 +168,7 @@ export function createSyncEngine(options: EngineOptions) {
   const random = o.random ?? Math.random;
   const setTimer = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = o.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-  const batchSize = o.batchSize ?? PUSH_BATCH_MAX;
+  const batchMax = Math.min(o.batchSize ?? PUSH_BATCH_MAX, PUSH_BATCH_MAX);
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
   let xsrf: string | null = null;
   let online = true;
@@ -172,9 +183,17 @@ export function createSyncEngine(options: EngineOptions) {
   let again = false;
   let stopped = false;
   let clientId: string | null = null;
+  /** Most mutations the next push carries: halved after a push that timed out (on a slow link, a
+   * push whose answer can be read in time; its mutations are sent again, and answered from the
+   * server's stored results if they were applied), doubled back after each push that did not. */
+  let pushLimit = batchMax;
 
-  /** `body`: JSON text. */
-  async function request(method: string, path: string, body?: string): Promise<TransportResponse> {
+  /**
+   * One request (`body`: JSON text) and its whole answer. The timeout covers reading the body too:
+   * a connection that stalls halfway through a large answer (a train entering a tunnel) must not
+   * hold the sync cycle until the browser gives up on it.
+   */
+  async function request(method: string, path: string, body?: string): Promise<Answer> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
@@ -185,7 +204,10 @@ export function createSyncEngine(options: EngineOptions) {
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
       if (res.status === 401) throw new AuthError('401');
-      return res;
+      return { status: res.status, text: await bodyText(res) };
+    } catch (err) {
+      if (controller.signal.aborted && !(err instanceof AuthError)) throw new TimeoutError(`${method} ${path.split('?')[0]} took longer than ${timeoutMs} ms`);
+      throw err;
     } finally {
       clearTimer(t);
     }
@@ -195,8 +217,8 @@ export function createSyncEngine(options: EngineOptions) {
     if (xsrf) return;
     const res = await request('GET', '/api/internal/session/xsrf');
     if (res.status !== 200) throw new HttpError(res.status, `xsrf ${res.status}`);
-    const json = (await res.json()) as { XsrfToken?: unknown };
-    if (typeof json.XsrfToken !== 'string') throw new HttpError(500, 'xsrf token missing');
+    const json = bodyJson(res) as { XsrfToken?: unknown } | null;
+    if (typeof json?.XsrfToken !== 'string') throw new HttpError(500, 'xsrf token missing');
     xsrf = json.XsrfToken;
   }
 
@@ -205,16 +227,22 @@ export function createSyncEngine(options: EngineOptions) {
     let tokenRenewed = false;
     // Most mutations a push may carry: after a refused push (403), one at a time to find the
     // refused ones; after a 413 (a body some proxy on the way thought too large), half as many.
-    let cap = Math.min(batchSize, PUSH_BATCH_MAX);
+    let cap = batchMax;
     for (;;) {
       if (stopped) return;
-      const batch = await readBatch(d, cap, o.organizationId, o.user?.userId);
+      const batch = await readBatch(d, Math.min(cap, pushLimit), o.organizationId, o.user?.userId);
       if (batch.length === 0) return;
       await ensureXsrf();
       const { sent, body } = pushBody(clientId, batch);
-      const res = await request('POST', '/api/sync/push', body);
+      let res: Answer;
+      try {
+        res = await request('POST', '/api/sync/push', body);
+      } catch (err) {
+        if (err instanceof TimeoutError) pushLimit = Math.ceil(sent.length / 2);
+        throw err;
+      }
       if (res.status === 403 || res.status === 413) {
-        const reason = await refusalReason(res);
+        const reason = refusalReason(res);
         if (res.status === 403 && reason === null && !tokenRenewed) {
           xsrf = null; // a stale XSRF token: a fresh one, and the same batch again
           tokenRenewed = true;
@@ -230,13 +258,14 @@ export function createSyncEngine(options: EngineOptions) {
         continue;
       }
       if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
-      const parsed = PushResponseSchema.parse(await res.json());
+      const parsed = PushResponseSchema.parse(bodyJson(res));
       if (stopped) return;
       if (parsed.results.length === 0) {
         await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
       await applyPushResults(d, parsed.results, sent, now());
+      pushLimit = Math.min(batchMax, pushLimit * 2);
     }
   }
 
@@ -245,7 +274,7 @@ export function createSyncEngine(options: EngineOptions) {
     if (cursor) qs.set('cursor', cursor);
     const res = await request('GET', `/api/sync/pull?${qs}`);
     if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
-    return parsePullResponse(await res.json());
+    return parsePullResponse(bodyJson(res));
   }
 
   /** Pages in order; the next page is fetched while the current one is stored. */
