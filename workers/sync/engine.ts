@@ -20,6 +20,12 @@
 // or refused with a body (another reason), the push is retried one mutation at a time to find
 // the refused ones, which go to needs-attention with the server's reason; the rest go on.
 //
+// How much a push carries: the oldest mutations, at most PUSH_BATCH_MAX, whose body fits the
+// server's JSON limit. A 413 of several (a proxy with a smaller limit) halves the body size from
+// then on; a 413 of one sends it to needs-attention. A push that times out halves the count, and
+// an answer well within the timeout doubles it back. A 400 naming `mutations` (a server of an
+// earlier release, which takes fewer) halves the count for good.
+//
 // Mutations leave the outbox only in the transaction that records their result (sync-store.ts),
 // so nothing is dropped whatever fails, and one flush runs at a time, so same-row order is kept.
 import type { CastawayDb, SyncStatus } from '../../src/db/db.ts';
@@ -42,7 +48,7 @@ import { isStorageFull } from '../../src/db/storage-errors.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
 import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
-export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string> };
+export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string>; body?: ReadableStream<Uint8Array> | null };
 export type Transport = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
@@ -108,11 +114,43 @@ class TimeoutError extends Error {}
 /** An answer of the server, its body read in full. */
 type Answer = { status: number; text: string };
 
-/** A response's body as text (a transport may offer only json(): tests, the simulation). */
-async function bodyText(res: TransportResponse): Promise<string> {
+/**
+ * A response's body as text. A body stream (fetch's) is read part by part, calling `progress`
+ * for each; otherwise text(), or json() (a transport of the tests and the simulation may offer
+ * only that: an unreadable body is empty, unless the request was aborted meanwhile).
+ */
+async function bodyText(res: TransportResponse, progress: () => void, signal: AbortSignal): Promise<string> {
+  if (res.body) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      progress();
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+    parts.push(decoder.decode());
+    return parts.join('');
+  }
   if (res.text) return res.text();
-  const json = await res.json().catch(() => null);
-  return json === null || json === undefined ? '' : JSON.stringify(json);
+  try {
+    const json = await res.json();
+    return json === null || json === undefined ? '' : JSON.stringify(json);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return '';
+  }
+}
+
+/** Whether a 400 of a whole push is about its `mutations` (more than the server takes). */
+function namesMutations(answer: Answer): boolean {
+  try {
+    const errors = (bodyJson(answer) as { Errors?: Array<{ Field?: unknown }> } | null)?.Errors;
+    return Array.isArray(errors) && errors.some((e) => e?.Field === 'mutations');
+  } catch {
+    return false;
+  }
 }
 
 /** The body of an answer as JSON (an empty body is null). */
@@ -120,42 +158,46 @@ function bodyJson(answer: Answer): unknown {
   return answer.text === '' ? null : (JSON.parse(answer.text) as unknown);
 }
 
-/** Why a push was refused (403, 413): null when the answer has no body (the server's XSRF
- * refusal), else the errors of its body (an Errors body, or its text). */
-function refusalReason({ text }: Answer): FieldError[] | null {
-  if (text.trim() === '' || text.trim() === 'null') return null;
+/** A 413 that is not the server's (a proxy's page, whose limit is not known): what the
+ * needs-attention list says. */
+const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge, Message: 'The change is larger than the server accepts' };
+
+/** Why a push was refused (403, 413): null when a 403 has no body (the server's XSRF refusal),
+ * else the errors of an Errors body; otherwise, for a 403 its text, for a 413 `tooLarge` (a
+ * proxy's 413 is an HTML page). */
+function refusalReason({ status, text }: Answer): FieldError[] | null {
   try {
     const errors = (JSON.parse(text) as { Errors?: unknown } | null)?.Errors;
     if (Array.isArray(errors) && errors.length > 0) return errors as FieldError[];
   } catch {
-    // not JSON: the text itself is the reason
+    // not JSON
   }
+  if (status === 413) return [tooLarge];
+  if (text.trim() === '' || text.trim() === 'null') return null;
   return [{ Field: '', Code: 'forbidden', Message: text.trim().slice(0, 300) }];
 }
-
-/** A 413 without a body (a proxy's, whose limit is not known): what the needs-attention list says. */
-const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge, Message: 'The change is larger than the server accepts' };
 
 const utf8 = new TextEncoder();
 const utf8Length = (text: string) => utf8.encode(text).byteLength;
 
 /**
- * The push request for the oldest mutations of `batch` whose body fits the server's JSON limit
- * (JSON_BODY_LIMIT_BYTES): a 413 would refuse them all, and the same batch would be sent again
- * and again. Always at least one mutation (one larger than the limit is refused alone).
+ * The push request for the oldest mutations of `batch` whose body fits `limit` bytes (the server's
+ * JSON_BODY_LIMIT_BYTES, or less behind a proxy): a 413 would refuse them all, and the same batch
+ * would be sent again and again. Always at least one mutation (one larger than the limit is
+ * refused alone). `bytes`: the body's size.
  */
-export function pushBody(clientId: string, batch: readonly OutboxEntry[]): { sent: OutboxEntry[]; body: string } {
+export function pushBody(clientId: string, batch: readonly OutboxEntry[], limit: number = JSON_BODY_LIMIT_BYTES): { sent: OutboxEntry[]; body: string; bytes: number } {
   const head = `{"protocolVersion":${SYNC_PROTOCOL_VERSION},"clientId":${JSON.stringify(clientId)},"mutations":[`;
   let bytes = utf8Length(head) + 2; // and the closing "]}"
   const texts: string[] = [];
   for (const { seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m } of batch) {
     const text = JSON.stringify(m);
     const more = utf8Length(text) + (texts.length > 0 ? 1 : 0);
-    if (texts.length > 0 && bytes + more > JSON_BODY_LIMIT_BYTES) break;
+    if (texts.length > 0 && bytes + more > limit) break;
     texts.push(text);
     bytes += more;
   }
-  return { sent: batch.slice(0, texts.length), body: `${head}${texts.join(',')}]}` };
+  return { sent: batch.slice(0, texts.length), body: `${head}${texts.join(',')}]}`, bytes };
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
@@ -184,27 +226,35 @@ export function createSyncEngine(options: EngineOptions) {
   let stopped = false;
   let clientId: string | null = null;
   /** Most mutations the next push carries: halved after a push that timed out (on a slow link, a
-   * push whose answer can be read in time; its mutations are sent again, and answered from the
-   * server's stored results if they were applied), doubled back after each push that did not. */
+   * push whose answer can be read in time), doubled back after one answered quickly, never above
+   * pushCeiling (lowered by a server that takes fewer). */
   let pushLimit = batchMax;
+  let pushCeiling = batchMax;
+  /** Largest push body: the server's limit, lowered by a proxy's 413. */
+  let bodyLimit = JSON_BODY_LIMIT_BYTES;
 
   /**
-   * One request (`body`: JSON text) and its whole answer. The timeout covers reading the body too:
-   * a connection that stalls halfway through a large answer (a train entering a tunnel) must not
-   * hold the sync cycle until the browser gives up on it.
+   * One request (`body`: JSON text) and its whole answer. The timeout is one of inactivity and
+   * covers reading the body: it runs again with each part of the answer that arrives, so a slow
+   * link still brings a large page, and a connection that stalls halfway (a train entering a
+   * tunnel) does not hold the sync cycle until the browser gives up on it.
    */
   async function request(method: string, path: string, body?: string): Promise<Answer> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
     const controller = new AbortController();
-    const t = setTimer(() => controller.abort(), timeoutMs);
+    let t = setTimer(() => controller.abort(), timeoutMs);
+    const progress = () => {
+      clearTimer(t);
+      t = setTimer(() => controller.abort(), timeoutMs);
+    };
     try {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
       if (res.status === 401) throw new AuthError('401');
-      return { status: res.status, text: await bodyText(res) };
+      return { status: res.status, text: await bodyText(res, progress, controller.signal) };
     } catch (err) {
       if (controller.signal.aborted && !(err instanceof AuthError)) throw new TimeoutError(`${method} ${path.split('?')[0]} took longer than ${timeoutMs} ms`);
       throw err;
@@ -225,19 +275,20 @@ export function createSyncEngine(options: EngineOptions) {
   async function push(clientId: string): Promise<void> {
     // A 403 without a body is retried once per push with a fresh XSRF token.
     let tokenRenewed = false;
-    // Most mutations a push may carry: after a refused push (403), one at a time to find the
-    // refused ones; after a 413 (a body some proxy on the way thought too large), half as many.
-    let cap = batchMax;
+    // After a refused push (403): one mutation at a time, to find the refused ones.
+    let oneByOne = false;
     for (;;) {
       if (stopped) return;
-      const batch = await readBatch(d, Math.min(cap, pushLimit), o.organizationId, o.user?.userId);
+      const batch = await readBatch(d, oneByOne ? 1 : pushLimit, o.organizationId, o.user?.userId);
       if (batch.length === 0) return;
       await ensureXsrf();
-      const { sent, body } = pushBody(clientId, batch);
+      const { sent, body, bytes } = pushBody(clientId, batch, bodyLimit);
+      const started = now();
       let res: Answer;
       try {
         res = await request('POST', '/api/sync/push', body);
       } catch (err) {
+        // Its mutations are sent again (the server answers the applied ones from its stored results).
         if (err instanceof TimeoutError) pushLimit = Math.ceil(sent.length / 2);
         throw err;
       }
@@ -249,12 +300,19 @@ export function createSyncEngine(options: EngineOptions) {
           continue;
         }
         if (sent.length > 1) {
-          cap = res.status === 403 ? 1 : Math.ceil(sent.length / 2);
+          // 413 of several: a proxy on the way takes less than the server; bodies half this size.
+          if (res.status === 403) oneByOne = true;
+          else bodyLimit = Math.floor(bytes / 2);
           continue;
         }
         if (stopped) return;
         // One mutation the server will never take: it waits for the user, the others go on.
-        await recordRefused(d, sent[0]!.id, res.status, reason ?? (res.status === 413 ? [tooLarge] : []));
+        await recordRefused(d, sent[0]!.id, res.status, reason ?? []);
+        continue;
+      }
+      if (res.status === 400 && sent.length > 1 && namesMutations(res)) {
+        // A server of an earlier release, which takes fewer mutations a push (a rolling deploy).
+        pushCeiling = pushLimit = Math.ceil(sent.length / 2);
         continue;
       }
       if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
@@ -265,7 +323,9 @@ export function createSyncEngine(options: EngineOptions) {
         throw new HttpError(500, 'push made no progress');
       }
       await applyPushResults(d, parsed.results, sent, now());
-      pushLimit = Math.min(batchMax, pushLimit * 2);
+      // Grow back only on an answer that came well within the timeout: twice as many mutations
+      // take about twice as long, and a push that times out is a wasted round.
+      if (sent.length === pushLimit && now() - started < timeoutMs / 4) pushLimit = Math.min(pushCeiling, pushLimit * 2);
     }
   }
 
