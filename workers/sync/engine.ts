@@ -84,6 +84,10 @@ export type EngineOptions = {
 
 export const MAX_BACKOFF_MS = 30_000;
 
+/** A push that times out halves the next one, but not below this: a few mutations are a small
+ * answer, and their timeout says more about the link dropping (a tunnel) than about their size. */
+const TIMEOUT_SHRINK_FLOOR = 8;
+
 /**
  * Rows per pulled page: the first page of a pull is small so the first rows land (and a screen
  * fills) within a few tens of milliseconds; each next page is four times larger, up to the
@@ -108,7 +112,7 @@ class HttpError extends Error {
 }
 class AuthError extends Error {}
 class OtherUserError extends Error {}
-/** The request took longer than requestTimeoutMs, its answer's body included. */
+/** Nothing of the answer arrived for requestTimeoutMs (its headers, or the next part of its body). */
 class TimeoutError extends Error {}
 
 /** An answer of the server, its body read in full. */
@@ -225,9 +229,10 @@ export function createSyncEngine(options: EngineOptions) {
   let again = false;
   let stopped = false;
   let clientId: string | null = null;
-  /** Most mutations the next push carries: halved after a push that timed out (on a slow link, a
-   * push whose answer can be read in time), doubled back after one answered quickly, never above
-   * pushCeiling (lowered by a server that takes fewer). */
+  /** Most mutations the next push carries: half of what a push that timed out carried (on a slow
+   * link, a push whose answer can be read in time; not below TIMEOUT_SHRINK_FLOOR), twice as many
+   * after a full push answered quickly, never above pushCeiling (lowered by a server that takes
+   * fewer). */
   let pushLimit = batchMax;
   let pushCeiling = batchMax;
   /** Largest push body: the server's limit, lowered by a proxy's 413. */
@@ -253,10 +258,13 @@ export function createSyncEngine(options: EngineOptions) {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
-      if (res.status === 401) throw new AuthError('401');
+      if (res.status === 401) {
+        void res.body?.cancel().catch(() => undefined); // not read: let the connection go
+        throw new AuthError('401');
+      }
       return { status: res.status, text: await bodyText(res, progress, controller.signal) };
     } catch (err) {
-      if (controller.signal.aborted && !(err instanceof AuthError)) throw new TimeoutError(`${method} ${path.split('?')[0]} took longer than ${timeoutMs} ms`);
+      if (controller.signal.aborted && !(err instanceof AuthError)) throw new TimeoutError(`${method} ${path.split('?')[0]}: nothing arrived for ${timeoutMs} ms`);
       throw err;
     } finally {
       clearTimer(t);
@@ -289,7 +297,7 @@ export function createSyncEngine(options: EngineOptions) {
         res = await request('POST', '/api/sync/push', body);
       } catch (err) {
         // Its mutations are sent again (the server answers the applied ones from its stored results).
-        if (err instanceof TimeoutError) pushLimit = Math.ceil(sent.length / 2);
+        if (err instanceof TimeoutError) pushLimit = Math.min(pushLimit, Math.max(Math.ceil(sent.length / 2), TIMEOUT_SHRINK_FLOOR));
         throw err;
       }
       if (res.status === 403 || res.status === 413) {
@@ -323,8 +331,9 @@ export function createSyncEngine(options: EngineOptions) {
         throw new HttpError(500, 'push made no progress');
       }
       await applyPushResults(d, parsed.results, sent, now());
-      // Grow back only on an answer that came well within the timeout: twice as many mutations
-      // take about twice as long, and a push that times out is a wasted round.
+      // Grow back only after a full push whose round (sending, the answer, storing the results)
+      // took well within the timeout: twice as many mutations take about twice as long, and a
+      // push that times out is a wasted round.
       if (sent.length === pushLimit && now() - started < timeoutMs / 4) pushLimit = Math.min(pushCeiling, pushLimit * 2);
     }
   }
