@@ -278,12 +278,11 @@ describe('how much a push carries', () => {
     return { d, writes };
   }
 
-  it('on a slow link a push that times out halves the next; answers that come quickly double it back', async () => {
-    const { d, writes } = await dbWithEdits(30);
-    // A link that takes `msPer` ms per mutation pushed; requests time out after 40 ms. Time is
-    // the test's: the transport advances the clock and fires the engine's timeout itself.
+  /** A link on which a push of n mutations takes `takes(n)` ms of the test's clock; requests time
+   * out after 40 ms (the transport fires the engine's timeout itself). Retries are not scheduled:
+   * the test calls flush(). */
+  function clockedLink(takes: (n: number) => number) {
     let clock = 0;
-    let msPer = 5;
     let timeout: { fire: () => void } | null = null;
     const sizes: number[] = [];
     const transport: Transport = async (url, init) => {
@@ -291,21 +290,32 @@ describe('how much a push carries', () => {
       if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
       const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
       sizes.push(mutations.length);
-      const takes = mutations.length * msPer;
-      clock += Math.min(takes, 40);
-      if (takes > 40) {
+      const ms = takes(mutations.length);
+      clock += Math.min(ms, 40);
+      if (ms > 40) {
         timeout?.fire();
         throw new DOMException('The operation was aborted.', 'AbortError');
       }
       return applied(mutations);
     };
-    const engine = createSyncEngine({
-      db: d, organizationId: ORG, transport, batchSize: 16, requestTimeoutMs: 40, now: () => clock,
-      setTimer: (fn, ms) => (ms === 40 ? (timeout = { fire: fn }) : null),
-      clearTimer: (h) => {
+    const options = {
+      transport,
+      batchSize: 16,
+      requestTimeoutMs: 40,
+      now: () => clock,
+      setTimer: (fn: () => void, ms: number) => (ms === 40 ? (timeout = { fire: fn }) : null),
+      clearTimer: (h: unknown) => {
         if (h === timeout) timeout = null;
       },
-    });
+    };
+    return { sizes, options };
+  }
+
+  it('on a slow link a push that times out halves the next; answers that come quickly double it back', async () => {
+    const { d, writes } = await dbWithEdits(30);
+    let msPer = 5;
+    const { sizes, options } = clockedLink((n) => n * msPer);
+    const engine = createSyncEngine({ db: d, organizationId: ORG, ...options });
     await engine.flush();
     expect(sizes).toEqual([16]);
     expect(await readStatus(d)).toMatchObject({ online: false, pendingCount: 30, lastError: 'POST /api/sync/push: nothing arrived for 40 ms' });
@@ -326,26 +336,8 @@ describe('how much a push carries', () => {
   it('a tunnel that drops a push of a few edits does not shrink the pushes after it below 8', async () => {
     const { d, writes } = await dbWithEdits(3);
     let tunnel = true;
-    let timeout: { fire: () => void } | null = null;
-    const sizes: number[] = [];
-    const transport: Transport = async (url, init) => {
-      if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
-      if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
-      const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
-      sizes.push(mutations.length);
-      if (tunnel) {
-        timeout?.fire();
-        throw new DOMException('The operation was aborted.', 'AbortError');
-      }
-      return applied(mutations);
-    };
-    const engine = createSyncEngine({
-      db: d, organizationId: ORG, transport, batchSize: 16, requestTimeoutMs: 40, now: () => 0,
-      setTimer: (fn, ms) => (ms === 40 ? (timeout = { fire: fn }) : null),
-      clearTimer: (h) => {
-        if (h === timeout) timeout = null;
-      },
-    });
+    const { sizes, options } = clockedLink(() => (tunnel ? Infinity : 0));
+    const engine = createSyncEngine({ db: d, organizationId: ORG, ...options });
     await engine.flush();
     tunnel = false;
     for (let i = 0; i < 20; i++) await writes.updateClip(CLIP, { Title: `After the tunnel ${i}` });
