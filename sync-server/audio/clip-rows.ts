@@ -30,24 +30,23 @@ export type AudioRowPatch = {
   urls?: Record<string, string | null>;
 };
 
-/** Applies the patch; false when the row is gone (deleted while processing). `clientId`: the sync
- * client whose push makes the write (app.ts syncClientOf), whose own revision it then is. */
-export async function writeAudioRow(
-  deps: AppDeps,
-  entity: 'clip' | 'recording',
-  organizationId: string,
-  id: string,
-  userId: string | null,
-  patch: AudioRowPatch,
-  clientId: string | null = null,
-): Promise<boolean> {
+/** The row an audio write changes. */
+export type AudioRowRef = { entity: 'clip' | 'recording'; organizationId: string; id: string };
+
+/** Who makes an audio write: the user (null: none, e.g. a job whose user is gone) and, for a
+ * sync push, the client (app.ts syncClientOf), whose own revision the write then is. */
+export type AudioAuthor = { userId: string | null; clientId?: string | null };
+
+/** Applies the patch; false when the row is gone (deleted while processing). */
+export async function writeAudioRow(deps: AppDeps, row: AudioRowRef, patch: AudioRowPatch, author: AudioAuthor): Promise<boolean> {
+  const { entity, organizationId, id } = row;
   const at = now(deps);
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
     const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
     const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    return updateRow(q, entity, current, { organizationId, userId, now: at, clientId }, next);
+    return updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, next);
   });
   if (written === null) return false;
   deps.bus.publish({ organizationId, version: written.Version });

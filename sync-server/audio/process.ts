@@ -116,7 +116,8 @@ export function createAudioQueue(deps: AppDeps, blobs: BlobStore) {
     tail = tail.then(task).catch((e: unknown) => console.error('audio queue', e)).finally(() => { pending--; });
   };
   const run = async (job: Job) => {
-    if (!(await writeAudioRow(deps, 'clip', job.organizationId, job.clipId, job.userId, { State: 'Processing' }))) return;
+    const row = { entity: 'clip', organizationId: job.organizationId, id: job.clipId } as const;
+    if (!(await writeAudioRow(deps, row, { State: 'Processing' }, { userId: job.userId }))) return;
     let result: ProcessingResult;
     try {
       result = await processStoredAudio(blobs, job.clipId);
@@ -127,7 +128,7 @@ export function createAudioQueue(deps: AppDeps, blobs: BlobStore) {
       };
       console.error('audio processing failed for clip', job.clipId, e);
     }
-    await writeAudioRow(deps, 'clip', job.organizationId, job.clipId, job.userId, result);
+    await writeAudioRow(deps, row, result, { userId: job.userId });
   };
   return {
     enqueue(job: Job): void {

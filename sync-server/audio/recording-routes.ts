@@ -66,14 +66,14 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
     const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
     const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds, fileName: ingest.UploadedAudioFileName };
     await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
-    await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, finalizedPatch(recordingId, a.durationSeconds));
+    await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId });
     await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
     if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
   }
   // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-  await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before);
+  await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId });
   await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: a.problem }));
   await blobs.remove(recordingKeys.upload(recordingId, uploadId));
 }
@@ -95,11 +95,12 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
   };
   await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
   // Section 4: a Processing recording has no duration and no links.
-  await writeAudioRow(deps, 'recording', organizationId, recordingId, userId, {
-    State: 'Processing',
-    fields: { DurationSeconds: null },
-    urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
-  });
+  await writeAudioRow(
+    deps,
+    { entity: 'recording', organizationId, id: recordingId },
+    { State: 'Processing', fields: { DurationSeconds: null }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } },
+    { userId },
+  );
   return ingest;
 }
 

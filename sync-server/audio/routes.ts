@@ -73,11 +73,16 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     const name = upload.fileName.trim();
     const meta: UploadMeta = { fileName: name, contentType: upload.contentType ?? audioContentType(name), size };
     await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
-    await writeAudioRow(deps, 'clip', organizationId, clipId, userId, {
-      State: 'AudioUploaded',
-      fields: { ...upload.fields, UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
-      urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
-    }, clientId);
+    await writeAudioRow(
+      deps,
+      { entity: 'clip', organizationId, id: clipId },
+      {
+        State: 'AudioUploaded',
+        fields: { ...upload.fields, UploadedAudioFileName: name, DurationSeconds: null, AudioProcessingProblem: null },
+        urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+      },
+      { userId, clientId },
+    );
     queue.enqueue({ organizationId, clipId, userId });
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
