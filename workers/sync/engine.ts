@@ -147,14 +147,19 @@ async function bodyText(res: TransportResponse, progress: () => void, signal: Ab
   }
 }
 
+/** The errors of an answer whose body is the server's Errors body; null for any other body. */
+function bodyErrors({ text }: Answer): FieldError[] | null {
+  try {
+    const errors = (JSON.parse(text) as { Errors?: unknown } | null)?.Errors;
+    return Array.isArray(errors) && errors.length > 0 ? (errors as FieldError[]) : null;
+  } catch {
+    return null; // not JSON (a proxy's page, an empty body)
+  }
+}
+
 /** Whether a 400 of a whole push is about its `mutations` (more than the server takes). */
 function namesMutations(answer: Answer): boolean {
-  try {
-    const errors = (bodyJson(answer) as { Errors?: Array<{ Field?: unknown }> } | null)?.Errors;
-    return Array.isArray(errors) && errors.some((e) => e?.Field === 'mutations');
-  } catch {
-    return false;
-  }
+  return bodyErrors(answer)?.some((e) => e?.Field === 'mutations') ?? false;
 }
 
 /** The body of an answer as JSON (an empty body is null). */
@@ -169,13 +174,10 @@ const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge,
 /** Why a push was refused (403, 413): null when a 403 has no body (the server's XSRF refusal),
  * else the errors of an Errors body; otherwise, for a 403 its text, for a 413 `tooLarge` (a
  * proxy's 413 is an HTML page). */
-function refusalReason({ status, text }: Answer): FieldError[] | null {
-  try {
-    const errors = (JSON.parse(text) as { Errors?: unknown } | null)?.Errors;
-    if (Array.isArray(errors) && errors.length > 0) return errors as FieldError[];
-  } catch {
-    // not JSON
-  }
+function refusalReason(answer: Answer): FieldError[] | null {
+  const errors = bodyErrors(answer);
+  if (errors) return errors;
+  const { status, text } = answer;
   if (status === 413) return [tooLarge];
   if (text.trim() === '' || text.trim() === 'null') return null;
   return [{ Field: '', Code: 'forbidden', Message: text.trim().slice(0, 300) }];
@@ -240,9 +242,10 @@ export function createSyncEngine(options: EngineOptions) {
 
   /**
    * One request (`body`: JSON text) and its whole answer. The timeout is one of inactivity and
-   * covers reading the body: it runs again with each part of the answer that arrives, so a slow
-   * link still brings a large page, and a connection that stalls halfway (a train entering a
-   * tunnel) does not hold the sync cycle until the browser gives up on it.
+   * covers reading the body: with a body stream (fetch's, the worker's transport) it runs again
+   * with each part of the answer that arrives, so a slow link still brings a large page, and a
+   * connection that stalls halfway (a train entering a tunnel) does not hold the sync cycle until
+   * the browser gives up on it. A transport without a stream is given the timeout as a whole.
    */
   async function request(method: string, path: string, body?: string): Promise<Answer> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
