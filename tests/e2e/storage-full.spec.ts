@@ -7,7 +7,7 @@
 // its data could not be opened, with a Try again that works once space is freed.
 // The origin's quota is set low through the DevTools protocol before the studio first opens
 // (Chromium fixes an origin's quota when its storage is first used), then the test fills what is
-// left with a database of its own, and deletes that database to free the space again.
+// left with a cache and a database of its own, and deletes them to free the space again.
 // Clips 6 and 12 of the first program are this spec's.
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -26,41 +26,64 @@ async function lowerQuota(page: Page): Promise<void> {
 }
 
 /** Fills the origin's quota with random (incompressible) bytes, in ever smaller pieces, until not
- * even 256 bytes fit. Returns how many bytes were written. */
-function fillStorage(page: Page): Promise<number> {
+ * even 256 bytes fit, and returns how many bytes each store took.
+ * - The bulk goes to a Cache Storage cache of the test's own: a cache entry takes exactly its size,
+ *   and nothing gives it back until it is deleted. A filler database alone was flaky (1 sign-in in
+ *   3 succeeded on a "full" device): its log is compacted in the background, and the few hundred
+ *   kilobytes that gave back were room enough for the demo organization.
+ * - Then a filler database tops up until IndexedDB itself refuses. Once the app's database is
+ *   open, IndexedDB spends the room it last heard of before it asks again: after the cache had
+ *   filled the quota it still took 32–37 MB more (or 256-byte writes for ~28 s), so without the
+ *   top-up the app's next edit would be stored. Before the app opens a database (the sign-in
+ *   test) the top-up is refused at once. */
+function fillStorage(page: Page): Promise<{ cache: number; database: number }> {
   return page.evaluate(async (name) => {
+    const random = (size: number) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i += 65536) crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65536)));
+      return bytes;
+    };
+    const fill = async (put: (bytes: Uint8Array<ArrayBuffer>) => Promise<boolean>) => {
+      let written = 0;
+      for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8]) while (await put(random(size))) written += size;
+      return written;
+    };
+    const cache = await caches.open(name);
+    let key = 0;
+    const cached = await fill((bytes) => cache.put(`/__${name}/${key++}`, new Response(bytes)).then(() => true, () => false));
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open(name, 1);
       open.onupgradeneeded = () => open.result.createObjectStore('fill', { autoIncrement: true });
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => reject(open.error);
     });
-    const put = (size: number) =>
-      new Promise<boolean>((resolve) => {
-        const bytes = new Uint8Array(size);
-        for (let i = 0; i < size; i += 65536) crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65536)));
-        const tx = db.transaction('fill', 'readwrite');
-        tx.objectStore('fill').add(bytes);
-        tx.oncomplete = () => resolve(true);
-        tx.onabort = () => resolve(false);
-      });
-    let written = 0;
-    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8]) while (await put(size)) written += size;
+    const stored = await fill(
+      (bytes) =>
+        new Promise<boolean>((resolve) => {
+          const tx = db.transaction('fill', 'readwrite');
+          tx.objectStore('fill').add(bytes);
+          tx.oncomplete = () => resolve(true);
+          tx.onabort = () => resolve(false);
+        }),
+    );
     db.close();
-    return written;
+    return { cache: cached, database: stored };
   }, FILLER);
 }
 
+/** Deletes the filler database, then the filler cache's entries one by one before the cache itself:
+ * Chromium keeps the bytes of a deleted cache until every handle to it (fillStorage's) is collected. */
 function freeStorage(page: Page): Promise<void> {
-  return page.evaluate(
-    (name) =>
-      new Promise<void>((resolve, reject) => {
-        const del = indexedDB.deleteDatabase(name);
-        del.onsuccess = () => resolve();
-        del.onerror = () => reject(del.error);
-      }),
-    FILLER,
-  );
+  return page.evaluate(async (name) => {
+    await new Promise<void>((resolve, reject) => {
+      const del = indexedDB.deleteDatabase(name);
+      del.onsuccess = () => resolve();
+      del.onerror = () => reject(del.error);
+    });
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) await cache.delete(request);
+    await caches.delete(name);
+  }, FILLER);
 }
 
 test('storage full: Apply says the change was not saved and why, keeps the typed title, an audio file is not queued, and the title saves once space is freed', async ({ page }) => {
@@ -70,7 +93,7 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   const title = `Saved after space was freed ${Date.now()}`;
   await page.getByLabel('Title', { exact: true }).fill(title);
 
-  expect(await fillStorage(page)).toBeGreaterThan(0);
+  expect((await fillStorage(page)).cache).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Apply' }).click();
   const refused = page.locator('.toast').filter({ hasText: 'Your change was not saved' });
   await expect(refused).toContainText('The storage on this device is full. Free up some space, then try again.');
