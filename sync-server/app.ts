@@ -8,7 +8,9 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
-import { AppError } from './errors.ts';
+import { AppError, fieldError } from './errors.ts';
+import { formError } from '../src/domain/form-errors.ts';
+import { formatFileSize } from '../src/domain/file.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
@@ -54,19 +56,7 @@ export function now(deps: AppDeps): Date {
 const jsonBodyLimit = bodyLimit({
   maxSize: JSON_BODY_LIMIT_BYTES,
   onError: (c) =>
-    c.json(
-      {
-        Errors: [
-          {
-            Field: '',
-            Code: ServerErrorCode.PayloadTooLarge,
-            Message: `The request body is larger than ${JSON_BODY_LIMIT_BYTES / 1024 / 1024} MB`,
-            Params: { maxBytes: JSON_BODY_LIMIT_BYTES },
-          },
-        ],
-      },
-      413,
-    ),
+    c.json({ Errors: [fieldError('', formError('invalid', 'domain_body_too_large', { maxSize: formatFileSize(JSON_BODY_LIMIT_BYTES) }, ServerErrorCode.PayloadTooLarge))] }, 413),
 });
 
 export function createApp(deps: AppDeps) {

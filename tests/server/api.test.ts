@@ -337,6 +337,10 @@ describe.each(storeKinds)('API on %s', (kind) => {
       const huge = await demo.send('PATCH', `/api/v1/clips/${clip.Id}`, { raw: JSON.stringify({ Description: 'x'.repeat(1_100_000) }) });
       expect(huge.status).toBe(413);
       expect(fields(huge)).toEqual([['', 'payloadTooLarge']]);
+      // In English with the catalogue key and the limit, so a client says it in its user's language.
+      expect((huge.body as { Errors: unknown[] }).Errors).toEqual([
+        { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: '1 MB' } },
+      ]);
     });
   });
 

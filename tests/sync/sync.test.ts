@@ -304,7 +304,7 @@ describe('push', () => {
     await a.writes.updateClip(clipId, { Title: 'Sent after it' });
     await a.engine.flush();
     const [item] = await a.db.needsAttention.toArray();
-    expect(item).toMatchObject({ httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB' }] });
+    expect(item).toMatchObject({ httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large' }] });
     expect((await serverClip())['Title']).toBe('Sent after it');
     expect(await readStatus(a.db)).toMatchObject({ pendingCount: 0, needsAttentionCount: 1 });
   });
@@ -332,7 +332,7 @@ describe('push', () => {
     expect((await serverClip(ids[19]))['Title']).toBe('Notes 19');
     expect((await serverClip())['Title']).toBe('After the big one');
     const [item] = await a.db.needsAttention.toArray();
-    expect(item).toMatchObject({ entityId: clipId, httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The change is larger than the server accepts' }] });
+    expect(item).toMatchObject({ entityId: clipId, httpStatus: 413, errors: [{ Code: 'payloadTooLarge', Message: 'The change is larger than the server accepts', MessageKey: 'domain_change_too_large' }] });
     // The body size halves until a push passes (~257 KB, ~128 KB, then under 64 KB), and stays
     // learnt: later bodies are under 64 KB but for the one edit that never fits, alone.
     expect(sizes.slice(0, 3).map((s) => s > 64 * 1024)).toEqual([true, true, false]);

@@ -46,6 +46,7 @@ import type { OutboxEntry, StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
+import { domain_change_too_large } from '../../locales/domain/en-US.json';
 import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
 export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string>; body?: ReadableStream<Uint8Array> | null };
@@ -168,8 +169,9 @@ function bodyJson(answer: Answer): unknown {
 }
 
 /** A 413 that is not the server's (a proxy's page, whose limit is not known): what the
- * needs-attention list says. */
-const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge, Message: 'The change is larger than the server accepts' };
+ * needs-attention list says, in English with its catalogue key, as a server's error is (the
+ * screens say it in their user's language). The one message is imported, not the catalogue. */
+const tooLarge: FieldError = { Field: '', Code: ServerErrorCode.PayloadTooLarge, Message: domain_change_too_large, MessageKey: 'domain_change_too_large' };
 
 /** Why a push was refused (403, 413): null when a 403 has no body (the server's XSRF refusal),
  * else the errors of an Errors body; otherwise, for a 403 its text, for a 413 `tooLarge` (a

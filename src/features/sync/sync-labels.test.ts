@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { attentionReason, refusedErrorLines, refusedFieldText } from './sync-labels.ts';
+
+afterEach(() => setLocale(baseLocale, { reload: false }));
 
 // Tests run in en-US (the base locale); the server's words are checked against that catalogue.
 describe('refused change texts', () => {
@@ -17,10 +20,20 @@ describe('refused change texts', () => {
     expect(refusedFieldText({ ...stored, MessageKey: 'domain_slug_taken_v2' }, 'clips')).toBe('This slug is already in use in this program');
   });
 
-  it("keeps the server's words for anything else, and a whole-body error has no label", () => {
+  it("keeps the server's words for anything else, and a whole-body error has no label", async () => {
+    // A 413 of a server of an earlier release, which named no key: English in every language.
+    await setLocale('de-DE', { reload: false });
     expect(refusedErrorLines({ entity: 'recordings', errors: [{ Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB' }] })).toEqual([
       'The request body is larger than 1 MB',
     ]);
+  });
+
+  it("says a change too large in the user's language: the server's 413 and the sync's own for a proxy's page", async () => {
+    const server = { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: '1 MB' } };
+    const proxy = { Field: '', Code: 'payloadTooLarge', Message: 'The change is larger than the server accepts', MessageKey: 'domain_change_too_large' };
+    expect(refusedErrorLines({ entity: 'clips', errors: [server, proxy] })).toEqual(['The request body is larger than 1 MB', 'The change is larger than the server accepts']);
+    await setLocale('de-DE', { reload: false });
+    expect(refusedErrorLines({ entity: 'clips', errors: [server, proxy] })).toEqual(['Die Anfrage ist größer als 1 MB', 'Die Änderung ist größer, als der Server annimmt']);
   });
 });
 
