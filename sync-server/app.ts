@@ -10,7 +10,6 @@ import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
 import { AppError, fieldError } from './errors.ts';
 import { formError } from '../src/domain/form-errors.ts';
-import { formatFileSize } from '../src/domain/file.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
@@ -56,7 +55,7 @@ export function now(deps: AppDeps): Date {
 const jsonBodyLimit = bodyLimit({
   maxSize: JSON_BODY_LIMIT_BYTES,
   onError: (c) =>
-    c.json({ Errors: [fieldError('', formError('invalid', 'domain_body_too_large', { maxSize: formatFileSize(JSON_BODY_LIMIT_BYTES) }, ServerErrorCode.PayloadTooLarge))] }, 413),
+    c.json({ Errors: [fieldError('', formError('invalid', 'domain_body_too_large', { maxSize: JSON_BODY_LIMIT_BYTES }, ServerErrorCode.PayloadTooLarge))] }, 413),
 });
 
 export function createApp(deps: AppDeps) {

@@ -35,7 +35,7 @@ export function validateFile(file: FileFacts | null | undefined, options: FileOp
   if (file.size === 0) return formError('emptyFile', 'domain_file_empty');
   if (file.name.trim() === '') return formError('emptyFileName', 'domain_file_name_empty');
   if (file.size > maxBytes) {
-    return formError('fileTooLarge', 'domain_file_too_large', { maxSize: formatFileSize(maxBytes), size: formatFileSize(file.size) });
+    return formError('fileTooLarge', 'domain_file_too_large', { maxSize: maxBytes, size: file.size });
   }
   if (!extensions.includes(fileExtension(file.name))) {
     return formError('invalidFileExtension', 'domain_file_extension', { formats: extensions.join(', ') });
@@ -59,7 +59,7 @@ export function fileErrors(file: FileFacts, options: FileOptions = {}): Array<{ 
   const named = file.name.trim() !== '';
   if (!named) add('fileName', formError('emptyFileName', 'domain_file_name_empty'));
   if (file.size > maxBytes) {
-    add('file', formError('fileTooLarge', 'domain_file_too_large', { maxSize: formatFileSize(maxBytes), size: formatFileSize(file.size) }));
+    add('file', formError('fileTooLarge', 'domain_file_too_large', { maxSize: maxBytes, size: file.size }));
   }
   if (named && !extensions.includes(fileExtension(file.name))) {
     add('fileName', formError('invalidFileExtension', 'domain_file_extension', { formats: extensions.join(', ') }));

@@ -53,6 +53,19 @@ describe("a server's field error in the user's language", () => {
     expect(fieldErrorText(tooLarge, 'en-US')).toBe(tooLarge.Message);
   });
 
+  it("words sizes given in bytes in the user's language, and sizes given as text (an earlier server) as they are", () => {
+    const sized = { ...tooLarge, Message: 'File cannot be larger than 2 MB (received 2.5 MB)', Params: { maxSize: 2 * 1024 * 1024, size: 2.5 * 1024 * 1024 } };
+    expect(fieldErrorText(sized, 'en-US')).toBe('File cannot be larger than 2 MB (received 2.5 MB)');
+    expect(fieldErrorText(sized, 'de-DE')).toBe('Die Datei darf nicht größer als 2 MB sein (erhalten: 2,5 MB)');
+    expect(fieldErrorText(sized, 'fr-FR')).toBe('Le fichier ne peut pas dépasser 2 MB (reçu : 2,5 MB)');
+    expect(fieldErrorText({ ...tooLarge, Message: 'File cannot be larger than 2 MB (received 2.5 MB)', Params: { maxSize: '2 MB', size: '2.5 MB' } }, 'de-DE')).toBe(
+      'Die Datei darf nicht größer als 2 MB sein (erhalten: 2.5 MB)',
+    );
+    expect(formatFormError(formError('fileTooLarge', 'domain_file_too_large', { maxSize: 512 * 1024, size: 600 * 1024 + 512 }), 'it-IT')).toBe(
+      'Il file non può superare 512 KB (ricevuto: 600,5 KB)',
+    );
+  });
+
   it("keeps the server's words without a key this client knows", () => {
     expect(fieldErrorText({ Message: 'The request body is larger than 1 MB' }, 'de-DE')).toBe('The request body is larger than 1 MB');
     expect(fieldErrorText({ Message: 'Something new', MessageKey: 'domain_from_a_newer_server' }, 'de-DE')).toBe('Something new');

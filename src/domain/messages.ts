@@ -2,7 +2,8 @@
 // The English wording lives only in locales/domain/en-US.json; the six other locales translate it.
 // The domain area only (scripts/message-areas.ts): a lookup by key keeps every member it could reach.
 import * as messages from '../paraglide/areas/domain.js';
-import type { Locale } from '../paraglide/runtime.js';
+import { getLocale, type Locale } from '../paraglide/runtime.js';
+import { formatFileSize } from './file.ts';
 import type { DomainMessageKey, FormError, FormErrorType, FormErrorParams } from './form-errors.ts';
 import type { FieldError } from '../protocol/errors.ts';
 
@@ -31,10 +32,30 @@ const DEFAULT_MESSAGE: Record<FormErrorType, DomainMessageKey> = {
   cloudOnlyFile: 'domain_file_cloud_only',
 };
 
+/**
+ * The inputs of a message that are sizes in bytes. They are given as numbers and put into words
+ * in the message's own language here ('2.5 MB', '2,5 MB' in German), so a server's error sent in
+ * English reads right in the user's language. A size given as text is used as it is: servers
+ * of an earlier release sent '3 MB'.
+ */
+const SIZE_INPUTS: Partial<Record<DomainMessageKey, readonly string[]>> = {
+  domain_file_too_large: ['maxSize', 'size'],
+  domain_body_too_large: ['maxSize'],
+};
+
 /** Text of one domain catalogue message; `locale` defaults to Paraglide's current locale. */
 export function domainMessage(key: DomainMessageKey, params: FormErrorParams = {}, locale?: Locale): string {
   const fn = (messages as unknown as Record<DomainMessageKey, MessageFn>)[key];
-  return locale === undefined ? fn(params) : fn(params, { locale });
+  let inputs = params;
+  const sizes = SIZE_INPUTS[key];
+  if (sizes) {
+    inputs = { ...params };
+    for (const name of sizes) {
+      const bytes = params[name];
+      if (typeof bytes === 'number') inputs[name] = formatFileSize(bytes, locale ?? getLocale());
+    }
+  }
+  return locale === undefined ? fn(inputs) : fn(inputs, { locale });
 }
 
 /** The catalogue key whose message explains this error. */

@@ -82,7 +82,7 @@ describe.each(storeKinds)('refused audio requests change nothing (%s)', (kind) =
     const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(big.subarray(0, 1024 * 1024)); c.enqueue(big.subarray(1024 * 1024)); c.close(); } });
     const res = await put(clipId, body, '?fileName=episode.wav');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', MessageKey: 'domain_file_too_large', Params: { maxSize: '3 MB', size: '3 MB' } }] });
+    expect(await res.json()).toEqual({ Errors: [{ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 3 MB (received 3 MB)', MessageKey: 'domain_file_too_large', Params: { maxSize: 3 * 1024 * 1024, size: 3 * 1024 * 1024 + 1 } }] });
     expect(await seen(clipId)).toEqual(before);
   });
 

@@ -339,7 +339,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect(fields(huge)).toEqual([['', 'payloadTooLarge']]);
       // In English with the catalogue key and the limit, so a client says it in its user's language.
       expect((huge.body as { Errors: unknown[] }).Errors).toEqual([
-        { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: '1 MB' } },
+        { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: 1048576 } },
       ]);
     });
   });

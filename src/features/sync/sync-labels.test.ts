@@ -29,7 +29,7 @@ describe('refused change texts', () => {
   });
 
   it("says a change too large in the user's language: the server's 413 and the sync's own for a proxy's page", async () => {
-    const server = { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: '1 MB' } };
+    const server = { Field: '', Code: 'payloadTooLarge', Message: 'The request body is larger than 1 MB', MessageKey: 'domain_body_too_large', Params: { maxSize: 1048576 } };
     const proxy = { Field: '', Code: 'payloadTooLarge', Message: 'The change is larger than the server accepts', MessageKey: 'domain_change_too_large' };
     expect(refusedErrorLines({ entity: 'clips', errors: [server, proxy] })).toEqual(['The request body is larger than 1 MB', 'The change is larger than the server accepts']);
     await setLocale('de-DE', { reload: false });
