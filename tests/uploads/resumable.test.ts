@@ -128,8 +128,10 @@ describe('creation applies the file rules of section 5 with the PUT route\'s 400
     const clip = s.clips[3]!;
     const res = await create(s.clipHeaders(clip), { filename: 'huge.wav', clipId: clip.id }, 3 * 1024 ** 3);
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { Errors: Array<{ Field: string; Code: string; Params: Record<string, string> }> };
-    expect(body.Errors).toEqual([expect.objectContaining({ Field: 'file', Code: 'fileTooLarge', Params: { maxSize: '2048 MB', size: '3072 MB' } })]);
+    const body = (await res.json()) as { Errors: Array<{ Field: string; Code: string; Message: string; Params: Record<string, number> }> };
+    expect(body.Errors).toEqual([
+      expect.objectContaining({ Field: 'file', Code: 'fileTooLarge', Message: 'File cannot be larger than 2048 MB (received 3072 MB)', Params: { maxSize: 2 * 1024 ** 3, size: 3 * 1024 ** 3 } }),
+    ]);
   });
 
   it('no Upload-Length, a clip id that is not a GUID, and an unknown clip are refused', async () => {
