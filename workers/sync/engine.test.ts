@@ -47,6 +47,13 @@ function fakeServer(onPush: (token: string | undefined, mutations: Mutation[]) =
   };
   return { transport, log };
 }
+/** Engine timer options in which only the request timeout (`ms`) is a real timer: retries are not
+ * scheduled, the test calls flush(). */
+const onlyRequestTimer = (ms: number) => ({
+  requestTimeoutMs: ms,
+  setTimer: (fn: () => void, delay: number) => (delay === ms ? setTimeout(fn, delay) : null),
+  clearTimer: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>),
+});
 const applied = (mutations: Mutation[]) => answer(200, { results: mutations.map((m) => ({ mutationId: m.id, status: 'applied', row: null })) });
 
 describe('sync engine', () => {
@@ -378,12 +385,7 @@ describe('how much a push carries', () => {
         }
         return reads === 'text' ? { status: 200, json: stalled, text: stalled } : { status: 200, json: stalled };
       };
-      // Only the request timeout is a real timer here (30 ms); retries are not scheduled.
-      const engine = createSyncEngine({
-        db: d, organizationId: ORG, transport, requestTimeoutMs: 30,
-        setTimer: (fn, ms) => (ms === 30 ? setTimeout(fn, ms) : null),
-        clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-      });
+      const engine = createSyncEngine({ db: d, organizationId: ORG, transport, ...onlyRequestTimer(30) });
       await engine.flush();
       expect(await readStatus(d), reads).toMatchObject({ online: false, pendingCount: 1, lastError: 'POST /api/sync/push: nothing arrived for 30 ms' });
       engine.stop();
@@ -414,11 +416,7 @@ describe('how much a push carries', () => {
       });
       return { status: 200, json: async () => JSON.parse(text), body };
     };
-    const engine = createSyncEngine({
-      db: d, organizationId: ORG, transport, requestTimeoutMs: 100,
-      setTimer: (fn, ms) => (ms === 100 ? setTimeout(fn, ms) : null),
-      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    });
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, ...onlyRequestTimer(100) });
     await engine.flush();
     expect(text.length).toBeGreaterThan(90);
     expect(await readStatus(d)).toMatchObject({ online: true, pendingCount: 0, lastError: null });
