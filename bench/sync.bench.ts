@@ -31,6 +31,7 @@ import { bulkInsert } from '../sync-server/rows.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
 import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
+import { pushBody } from '../workers/sync/engine.ts';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const CLIPS = 10_000;
@@ -463,9 +464,12 @@ async function rateClient(server: Server, name: string, batches: number, size: n
   const clientId = randomUUID();
   return async (b: number): Promise<number> => {
     const mutations = ids.slice(b * size, b * size + size).map((id) => ({
-      id: randomUUID(), entity: 'clips', entityId: id, method: 'PATCH', path: `/v1/clips/${id}`, body: { Title: `Rate ${b}` }, baseModifiedAtUtc: null, createdAt: Date.now(),
+      id: randomUUID(), entity: 'clips' as const, entityId: id, method: 'PATCH' as const, path: `/v1/clips/${id}`, body: { Title: `Rate ${b}` }, baseModifiedAtUtc: null, createdAt: Date.now(),
     }));
-    const res = await server.app.request('/api/sync/push', { method: 'POST', headers, body: JSON.stringify({ protocolVersion: 1, clientId, mutations }) });
+    // The request body exactly as the sync worker makes it.
+    const { body, sent } = pushBody(clientId, mutations);
+    if (sent.length !== mutations.length) throw new Error(`a push of ${size} edits does not fit one request`);
+    const res = await server.app.request('/api/sync/push', { method: 'POST', headers, body });
     if (res.status !== 200) throw new Error(`push ${res.status}`);
     return ((await res.json()) as { results: Array<{ status: string }> }).results.filter((r) => r.status === 'applied').length;
   };

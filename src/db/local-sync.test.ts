@@ -135,6 +135,31 @@ describe('push results', () => {
     expect(status).toMatchObject({ pendingCount: 0, conflictCount: 0, needsAttentionCount: 0, oldestPendingAgeMs: null });
   });
 
+  it('an applied patch is laid over the server copy it was written on; the next edit of the row gets its ModifiedAtUtc as base', async () => {
+    const d = await seeded();
+    const writes = createWrites(d);
+    await writes.updateClip(CLIP, { Title: 'Mine' });
+    await writes.updateClip(CLIP, { Description: 'Later' });
+    const [first, second] = await readBatch(d, 10);
+    expect(second!.baseModifiedAtUtc).toBe(T0);
+    await applyPushResults(d, [{ mutationId: first!.id, status: 'applied', patch: { fromVersion: 5, fields: { Title: 'Mine', ModifiedAtUtc: T1, Version: 9 } } }], [first!]);
+    // The server copy is the pulled row with the patch over it; the pending Description stays on top.
+    expect((await d.shadows.toArray())[0]!.row).toEqual(clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }));
+    expect(await d.clips.get(CLIP)).toEqual(clip({ Title: 'Mine', Description: 'Later', ModifiedAtUtc: T1, Version: 9 }));
+    expect((await readBatch(d, 10)).map((m) => m.baseModifiedAtUtc)).toEqual([T1]);
+  });
+
+  it('a patch over a Version the device does not hold is not laid over another copy: the edit shows until the next pull', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', patch: { fromVersion: 7, fields: { Title: 'Mine', Season: 4, ModifiedAtUtc: T1, Version: 9 } } }], [m!]);
+    const row = await d.clips.get(CLIP);
+    expect(row).toMatchObject({ Title: 'Mine', ModifiedAtUtc: T0, Version: 5 });
+    expect(row).not.toHaveProperty('Season');
+    expect(await d.outbox.count()).toBe(0);
+  });
+
   it('a rejected mutation goes to needs attention with the errors and the row shows the server copy', async () => {
     const d = await seeded();
     await createWrites(d).updateClip(CLIP, { Title: '' });

@@ -4,7 +4,7 @@
 // a mutation leaves the outbox in the same transaction that records its result.
 import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
 import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
-import type { Mutation, MutationResult, PullResponse, SyncEntity } from '../protocol/sync.ts';
+import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
 
 const allTables = (d: CastawayDb) => [...SYNCED_TABLES.map((t) => d[t]), d.outbox, d.shadows, d.conflicts, d.needsAttention, d.syncState, d.permissions];
@@ -44,6 +44,11 @@ export async function setCurrentOrganization(d: CastawayDb, organizationId: stri
 }
 
 const version = (row: LocalRow | null | undefined) => (typeof row?.['Version'] === 'number' ? (row['Version'] as number) : -1);
+
+/** The server row an applied patch describes, when we hold the row it was written over. */
+function patchedRow(known: LocalRow | null | undefined, patch: RowPatch): LocalRow | null {
+  return known && version(known) === patch.fromVersion ? ({ ...known, ...patch.fields } as LocalRow) : null;
+}
 
 /** The server copy we currently hold for a row (its shadow, else the local row itself). */
 async function knownServerRow(d: CastawayDb, entity: SyncEntity, id: string): Promise<LocalRow | null | undefined> {
@@ -137,9 +142,12 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
         case 'applied':
         case 'merged': {
           let row: LocalRow | null;
+          const patched = r.status === 'applied' && r.patch ? patchedRow(st.shadow ? st.shadow.row : st.local, r.patch) : null;
           if (r.row) row = r.row as LocalRow;
+          else if (patched) row = patched;
           else if (m.method === 'DELETE') row = null;
-          // No row in the answer: assume the server now holds our change until the next pull.
+          // No row in the answer (or a patch over a row we do not hold): assume the server now
+          // holds our change until the next pull.
           else row = applyMutation(st.shadow?.row ?? null, mutation);
           rebaseState(st, newerOf(st, row));
           const written = row?.['ModifiedAtUtc'];

@@ -6,6 +6,8 @@
 //   1 — first version: push results applied | merged | conflict | rejected; pull by Version with
 //       a cursor that also fingerprints the caller's permissions (a change → rebuild). Conflict
 //       fields later gained optional theirsById/theirsAtUtc (older peers ignore or omit them).
+//       A push may ask for applied rows as patches (`patches: true`); a server that does not
+//       know the flag answers whole rows, which such a client takes as well.
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 
@@ -16,7 +18,8 @@ export const SYNC_PROTOCOL_VERSION = 1;
  * server's JSON body limit (errors.ts JSON_BODY_LIMIT_BYTES), fewer after a push timed out. Each
  * push has a fixed cost (session, idempotency lookup, transaction, commit): bench:sync's apply
  * rate with pushes of 500 against 200 was ~+50% on PostgreSQL with 4 clients (7,300–8,900 →
- * 11,100–11,350 /s) and ~+25% on PGlite. A push of 500 clip edits answers ~1 MB of rows.
+ * 11,100–11,350 /s) and ~+25% on PGlite. A push of 500 clip title edits answers ~1 MB as whole
+ * rows, ~94 KB as patches (PushRequest.patches).
  */
 export const PUSH_BATCH_MAX = 500;
 /** Rows per pull page: default and most. */
@@ -61,6 +64,9 @@ export const PushRequestSchema = z.object({
    * own earlier writes from other people's when merging. */
   clientId: z.uuid(),
   mutations: z.array(MutationSchema).min(1).max(PUSH_BATCH_MAX),
+  /** Answer an applied write with the fields it changed (RowPatch) where the server can, not the
+   * whole row: the client holds the row it was written over. */
+  patches: z.boolean().optional(),
 });
 export type PushRequest = z.infer<typeof PushRequestSchema>;
 
@@ -78,9 +84,17 @@ export const ConflictFieldSchema = z.object({
 });
 export type ConflictField = z.infer<typeof ConflictFieldSchema>;
 
+/** An applied write as the fields it changed (with the new ModifiedAtUtc, ModifiedById and
+ * Version), over the row whose Version was `fromVersion`: that row with `fields` laid over it is
+ * the server row after the write. */
+export const RowPatchSchema = z.object({ fromVersion: z.number().int(), fields: z.record(z.string(), z.unknown()) });
+export type RowPatch = z.infer<typeof RowPatchSchema>;
+
 export const MutationResultSchema = z.discriminatedUnion('status', [
-  /** Applied as sent. `row` is the server row after the write (null when the row is gone). */
-  z.object({ mutationId: z.string(), status: z.literal('applied'), row: SyncRowSchema.nullable() }),
+  /** Applied as sent. `row` is the server row after the write (null when the row is gone, or
+   * when the revision it answered with is no longer kept); or, when the push asked for patches,
+   * `patch` in its place where the server can tell the change. */
+  z.object({ mutationId: z.string(), status: z.literal('applied'), row: SyncRowSchema.nullable().optional(), patch: RowPatchSchema.optional() }),
   /** The base was stale; the fields merged with changes made since (three-way) and were written. */
   z.object({ mutationId: z.string(), status: z.literal('merged'), row: SyncRowSchema }),
   /** Some fields were changed by someone else to other values: those are NOT written (the

@@ -189,6 +189,12 @@ export class BatchStore implements OpStore {
     }
   }
 
+  /** The row a write of this batch that answered `row` was made on (null: an insert, or no such write). */
+  writtenOver(row: unknown): WireRow | null {
+    for (let i = this.written.length - 1; i >= 0; i--) if (this.written[i]!.wire === row) return this.written[i]!.before;
+    return null;
+  }
+
   /** Stores the writes made so far (their Versions are known afterwards). */
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;

@@ -16,6 +16,7 @@ const PushEnvelope = z.object({
   protocolVersion: z.literal(SYNC_PROTOCOL_VERSION),
   clientId: z.uuid(),
   mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX),
+  patches: z.boolean().optional(),
 });
 
 /** Processed mutation ids are remembered this long. A mutation sent again later still cannot
@@ -52,7 +53,7 @@ export function syncRoutes(deps: AppDeps) {
       }
       const parsed = PushEnvelope.safeParse(json);
       if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, json));
-      const { clientId, mutations } = parsed.data;
+      const { clientId, mutations, patches } = parsed.data;
       const forward: Record<string, string> = { [ORGANIZATION_HEADER]: auth.organizationId };
       for (const h of ['cookie', 'authorization', XSRF_HEADER]) {
         const v = c.req.header(h);
@@ -69,6 +70,7 @@ export function syncRoutes(deps: AppDeps) {
             auth,
             clientId,
             mutations,
+            patches: patches === true,
             now: deps.clock ? deps.clock() : new Date(),
             onCommit: (version) => deps.bus.publish({ organizationId: auth.organizationId, version }),
           }),

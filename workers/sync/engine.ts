@@ -195,7 +195,8 @@ const utf8Length = (text: string) => utf8.encode(text).byteLength;
  * refused alone). `bytes`: the body's size.
  */
 export function pushBody(clientId: string, batch: readonly OutboxEntry[], limit: number = JSON_BODY_LIMIT_BYTES): { sent: OutboxEntry[]; body: string; bytes: number } {
-  const head = `{"protocolVersion":${SYNC_PROTOCOL_VERSION},"clientId":${JSON.stringify(clientId)},"mutations":[`;
+  // patches: applied rows come back as the fields each write changed (sync-store.ts patchedRow).
+  const head = `{"protocolVersion":${SYNC_PROTOCOL_VERSION},"clientId":${JSON.stringify(clientId)},"patches":true,"mutations":[`;
   let bytes = utf8Length(head) + 2; // and the closing "]}"
   const texts: string[] = [];
   for (const { seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m } of batch) {
