@@ -15,9 +15,9 @@
 //   3. edit-to-visible between two browser contexts: A's local write until B's page sees it
 //      (A's worker pushes, the server pokes B over SSE, B's worker pulls, B's page reads Dexie).
 // On Linux it also prints, as a diagnostic, where the CPU time went during the initial syncs.
-// Server apply rate (pushes of PATCHes, the sync worker's batch, straight into the app, no HTTP; median of three runs, the
-// later two editing the same rows again) on PGlite and on
-// PostgreSQL (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh).
+// Server apply rate (pushes of PATCHes, the sync worker's batch, straight into the app, no HTTP;
+// median of three runs, the later two editing the same rows again) on PGlite and on PostgreSQL
+// (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
