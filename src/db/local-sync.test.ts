@@ -229,6 +229,21 @@ describe('pulled pages', () => {
     });
   }
 
+  for (const size of [3, 500]) {
+    it(`a page of ${size} rows does not write again a row the device holds as it is, and writes one whose PlaylistIds changed at the same Version`, async () => {
+      const d = await seeded();
+      const rows = many(size, 10).map((r) => ({ ...r, PlaylistIds: [] }));
+      await applyPullPage(d, page(rows));
+      const written: string[] = [];
+      d.clips.hook('creating', (id) => void written.push(String(id)));
+      d.clips.hook('updating', (_changes, id) => void written.push(String(id)));
+      const inPlaylist = { ...rows[0]!, PlaylistIds: ['00000000-0000-4000-8000-0000000000aa'] };
+      await applyPullPage(d, page([inPlaylist, ...rows.slice(1)]));
+      expect(written).toEqual([inPlaylist.Id]);
+      expect(await d.clips.get(inPlaylist.Id as string)).toMatchObject({ PlaylistIds: inPlaylist.PlaylistIds, Version: 10 });
+    });
+  }
+
   it("the organization's recently changed clips come newest first from the compound index", async () => {
     const d = await seeded();
     await applyPullPage(d, page(many(20, 10).map((r, i) => ({ ...r, ModifiedAtUtc: `2026-02-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }))));

@@ -6,6 +6,7 @@ import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type Co
 import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
+import { deepEqual } from '../protocol/json-equal.ts';
 
 const allTables = (d: CastawayDb) => [...SYNCED_TABLES.map((t) => d[t]), d.outbox, d.shadows, d.conflicts, d.needsAttention, d.syncState, d.permissions];
 
@@ -290,8 +291,17 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
         ids = ids.filter((id) => keys.has(id));
       }
       const stored = ids.length === 0 ? [] : (await d[entity].bulkGet(ids)).filter((r): r is LocalRow => r !== undefined);
-      const storedVersion = new Map(stored.map((r) => [r.Id, version(r)]));
-      await d[entity].bulkPut(storedVersion.size === 0 ? rows : rows.filter((r) => (storedVersion.get(r.Id) ?? -1) <= version(r)));
+      const held = new Map(stored.map((r) => [r.Id, r]));
+      // Nor is a row written again that the device holds as it is: after a flush the pull brings
+      // back every row the push answered (1,000 edits: 1,000 rows), and each write would wake the
+      // live queries showing it. Same Version is not enough: a clip's PlaylistIds change with
+      // its playlists, not its Version.
+      const changed = (r: LocalRow) => {
+        const mine = held.get(r.Id);
+        return !mine || version(mine) < version(r) || (version(mine) === version(r) && !deepEqual(mine, r));
+      };
+      const puts = held.size === 0 ? rows : rows.filter(changed);
+      if (puts.length > 0) await d[entity].bulkPut(puts);
     }
     // Tombstones of rows with nothing pending are deleted in one bulk request per table (a page
     // after a permission is taken away can be thousands of them).
