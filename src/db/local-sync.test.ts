@@ -160,6 +160,19 @@ describe('push results', () => {
     expect(await d.outbox.count()).toBe(0);
   });
 
+  it('a patch to a Version older than the copy the device holds leaves that copy', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    // Our write became Version 9; someone else's title over it, Version 12, was pulled before the
+    // push answer came.
+    const theirs = clip({ Title: 'Theirs', ModifiedAtUtc: T1, Version: 12 });
+    await applyPullPage(d, { cursor: 'c2', rows: [{ entity: 'clips', row: theirs }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', patch: { fromVersion: 5, fields: { Title: 'Mine', ModifiedAtUtc: '2026-01-01T00:00:00.500Z', Version: 9 } } }], [m!]);
+    expect(await d.clips.get(CLIP)).toEqual(theirs);
+    expect(await d.shadows.count()).toBe(0);
+  });
+
   it('a rejected mutation goes to needs attention with the errors and the row shows the server copy', async () => {
     const d = await seeded();
     await createWrites(d).updateClip(CLIP, { Title: '' });

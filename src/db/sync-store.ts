@@ -46,9 +46,16 @@ export async function setCurrentOrganization(d: CastawayDb, organizationId: stri
 
 const version = (row: LocalRow | null | undefined) => (typeof row?.['Version'] === 'number' ? (row['Version'] as number) : -1);
 
-/** The server row an applied patch describes, when we hold the row it was written over. */
+/**
+ * The server row an applied patch describes, when we hold the row it was written over; the copy
+ * we hold when it is already at the patch's Version or later (a pull stored it first). Null
+ * otherwise: the patch says nothing about the copy we hold.
+ */
 function patchedRow(known: LocalRow | null | undefined, patch: RowPatch): LocalRow | null {
-  return known && version(known) === patch.fromVersion ? ({ ...known, ...patch.fields } as LocalRow) : null;
+  if (!known) return null;
+  if (version(known) === patch.fromVersion) return { ...known, ...patch.fields } as LocalRow;
+  const to = patch.fields['Version'];
+  return typeof to === 'number' && version(known) >= to ? known : null;
 }
 
 /** The server copy we currently hold for a row (its shadow, else the local row itself). */

@@ -14,5 +14,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const bo = b as Record<string, unknown>;
   const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
   const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
+  // The same keys on both sides (counted, then each of a's found in b): comparing a's keys alone
+  // took {a: null} for {b: 'x'}, since b's missing `a` reads as null.
+  return ak.length === bk.length && ak.every((k) => bo[k] !== undefined && deepEqual(ao[k], bo[k]));
 }

@@ -19,7 +19,7 @@ export const SYNC_PROTOCOL_VERSION = 1;
  * push has a fixed cost (session, idempotency lookup, transaction, commit): bench:sync's apply
  * rate with pushes of 500 against 200 was ~+50% on PostgreSQL with 4 clients (7,300–8,900 →
  * 11,100–11,350 /s) and ~+25% on PGlite. A push of 500 clip title edits answers ~1 MB as whole
- * rows, ~94 KB as patches (PushRequest.patches).
+ * rows, ~103 KB as patches (PushRequest.patches).
  */
 export const PUSH_BATCH_MAX = 500;
 /** Rows per pull page: default and most. */
@@ -93,7 +93,8 @@ export type RowPatch = z.infer<typeof RowPatchSchema>;
 export const MutationResultSchema = z.discriminatedUnion('status', [
   /** Applied as sent. `row` is the server row after the write (null when the row is gone, or
    * when the revision it answered with is no longer kept); or, when the push asked for patches,
-   * `patch` in its place where the server can tell the change. */
+   * `patch` in its place where the server can tell the change. With neither, the client keeps
+   * its own copy until the next pull, as for a null row. */
   z.object({ mutationId: z.string(), status: z.literal('applied'), row: SyncRowSchema.nullable().optional(), patch: RowPatchSchema.optional() }),
   /** The base was stale; the fields merged with changes made since (three-way) and were written. */
   z.object({ mutationId: z.string(), status: z.literal('merged'), row: SyncRowSchema }),

@@ -99,6 +99,9 @@ describe('helpers', () => {
     expect(deepEqual(undefined, null)).toBe(true);
     expect(deepEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }], c: undefined })).toBe(true);
     expect(deepEqual(['a', 'b'], ['b', 'a'])).toBe(false);
+    // Objects with different keys differ, whichever side holds the null.
+    expect(deepEqual({ a: null }, { b: 'x' })).toBe(false);
+    expect(deepEqual({ b: 'x' }, { a: null })).toBe(false);
     expect(deepEqual({ a: 1 }, [1])).toBe(false);
   });
   it('mergeSet ignores non-strings and keeps order theirs then mine', () => {

@@ -276,7 +276,7 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
 /**
  * An applied result as a patch when the client asks (PushRequest.patches): the fields the write
  * changed, with the Version of the row it was made on. A push of 500 clip title edits answered
- * 1,013,513 bytes of whole rows; as patches, 94,013 bytes. Whole rows stay where no patch can say
+ * 1,013,513 bytes of whole rows; as patches, 102,513 bytes. Whole rows stay where no patch can say
  * it: a create, a row a field went away from, a write over the router (its row before is not
  * known here), a result answered again from storage.
  */
@@ -289,6 +289,9 @@ function asPatch(result: MutationResult, before: Row | null | undefined): Mutati
     const value = after[k];
     if (value !== before[k] && (!(k in before) || !deepEqual(before[k], value))) fields[k] = value;
   }
+  // A clip's PlaylistIds change with its playlists, not its Version: the device's copy at
+  // fromVersion may predate a playlist write of this very push, so they always come along.
+  if ('PlaylistIds' in after) fields['PlaylistIds'] = after['PlaylistIds'];
   return { mutationId: result.mutationId, status: 'applied', patch: { fromVersion: before['Version'], fields } };
 }
 

@@ -419,12 +419,15 @@ describe('push', () => {
   });
 
   it('asked for patches, a push answers an applied edit with the fields it changed over the Version it was written on, and a create with its whole row', async () => {
+    const playlistId = (await api(server, annaCookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' })).json!['Id'] as string;
     const before = await serverClip();
     const newClip = crypto.randomUUID();
-    const m = (entityId: string, method: string, path: string, body: Record<string, unknown>) => ({
-      id: crypto.randomUUID(), entity: 'clips', entityId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now(),
+    const m = (entityId: string, method: string, path: string, body: Record<string, unknown>, entity = 'clips') => ({
+      id: crypto.randomUUID(), entity, entityId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now(),
     });
     const mutations = [
+      // The clip joins a playlist first: its PlaylistIds change in this push, its Version does not.
+      m(playlistId, 'PATCH', `/v1/playlists/${playlistId}/clips`, { ClipIds: [clipId] }, 'playlists'),
       m(clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Patched' }),
       m(clipId, 'PATCH', `/v1/clips/${clipId}`, { Description: 'Then this' }),
       m(newClip, 'POST', `/v1/programs/${programId}/clips`, { Id: newClip, Title: 'Made offline' }),
@@ -432,15 +435,19 @@ describe('push', () => {
     const res = await api(server, annaCookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), patches: true, mutations });
     expect(res.status).toBe(200);
     type Patched = { mutationId: string; status: string; patch?: { fromVersion: number; fields: Record<string, unknown> }; row?: Record<string, unknown> };
-    const [title, description, created] = (res.json as unknown as { results: Patched[] }).results as [Patched, Patched, Patched];
-    expect(title).toEqual({ mutationId: mutations[0]!.id, status: 'applied', patch: { fromVersion: before['Version'], fields: expect.any(Object) } });
-    expect(Object.keys(title.patch!.fields).sort()).toEqual(['ModifiedAtUtc', 'Title', 'Version']);
+    const [playlist, title, description, created] = (res.json as unknown as { results: Patched[] }).results as [Patched, Patched, Patched, Patched];
+    expect(playlist.status).toBe('applied');
+    expect(title).toEqual({ mutationId: mutations[1]!.id, status: 'applied', patch: { fromVersion: before['Version'], fields: expect.any(Object) } });
+    // PlaylistIds always come along: the device's copy at fromVersion predates the playlist write.
+    expect(Object.keys(title.patch!.fields).sort()).toEqual(['ModifiedAtUtc', 'PlaylistIds', 'Title', 'Version']);
+    expect(title.patch!.fields['PlaylistIds']).toEqual([playlistId]);
     // The second edit of the row is over the first one's write.
     expect(description.patch!.fromVersion).toBe(title.patch!.fields['Version']);
-    expect(Object.keys(description.patch!.fields).sort()).toEqual(['Description', 'ModifiedAtUtc', 'Version']);
+    expect(Object.keys(description.patch!.fields).sort()).toEqual(['Description', 'ModifiedAtUtc', 'PlaylistIds', 'Version']);
     // Laid over the row a device held, the patches make the row the API now serves.
+    expect(before['PlaylistIds']).toEqual([]);
     expect({ ...before, ...title.patch!.fields, ...description.patch!.fields }).toEqual(await serverClip());
-    expect(created).toEqual({ mutationId: mutations[2]!.id, status: 'applied', row: await serverClip(newClip) });
+    expect(created).toEqual({ mutationId: mutations[3]!.id, status: 'applied', row: await serverClip(newClip) });
     // Without the flag (a device of an earlier release), the same edit is answered with its whole row.
     const { results } = await push(annaCookie, [m(clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Whole' })]);
     expect(results[0]).toEqual({ mutationId: expect.any(String), status: 'applied', row: await serverClip() });
