@@ -5,8 +5,34 @@ import type { Queryable, Store } from './store.ts';
 // counts stay far below 2^53, so both stores hand out numbers.
 pg.types.setTypeParser(20, Number);
 
+const POOL_MAX = 10;
+
+/**
+ * The database is ending the connection the statement went to (SQLSTATE 57P01, an
+ * administrator's terminate; 57P02, a crash of another backend). Its transaction was aborted, so
+ * the statement did not take effect and a fresh connection can take it. pg_terminate_backend
+ * only signals: until the backend acts on it, the pool still hands its connection out (seen in
+ * CI on a busy machine, 200 ms after the terminate).
+ */
+function connectionEnding(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '57P01' || code === '57P02';
+}
+
+/** Runs `attempt` again while the connection it got is being ended (each such connection is
+ * dropped from the pool, so at most one try per pooled connection and one fresh). */
+async function onLiveConnection<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!connectionEnding(err) || tries > POOL_MAX) throw err;
+    }
+  }
+}
+
 export async function openPostgresStore(databaseUrl: string): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX });
   // An idle pooled connection that the database ends (a restart, an administrator's terminate)
   // is dropped by the pool and replaced on the next query; without a listener Node would turn
   // the event into an uncaught error and stop the whole server.
@@ -19,27 +45,40 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const result = await pool.query(sql, params ? [...params] : undefined);
+      // pool.query drops a connection whose query failed.
+      const result = await onLiveConnection(() => pool.query(sql, params ? [...params] : undefined));
       return result.rows as T[];
     },
     async tx(fn) {
-      const client = await pool.connect();
+      // Only BEGIN is tried again: once `fn` has run, its effects outside the database are done.
+      const client = await onLiveConnection(async () => {
+        const c = await pool.connect();
+        try {
+          await c.query('BEGIN');
+          return c;
+        } catch (err) {
+          c.release(err instanceof Error ? err : true);
+          throw err;
+        }
+      });
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
           const result = await client.query(sql, params ? [...params] : undefined);
           return result.rows as T[];
         },
       };
+      let failed: unknown = null;
       try {
-        await client.query('BEGIN');
         const out = await fn(q);
         await client.query('COMMIT');
         return out;
       } catch (err) {
+        failed = err;
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        client.release();
+        // A connection the database is ending is dropped, not handed to the next caller.
+        client.release(connectionEnding(failed) ? (failed as Error) : undefined);
       }
     },
     async exec(sql) {

@@ -32,3 +32,24 @@ test('the store keeps answering after PostgreSQL terminates its idle connections
   const rows = await t.store.query<{ one: number }>('SELECT 1 AS one');
   expect(rows).toEqual([{ one: 1 }]);
 });
+
+test('a statement whose connection the database ends under it runs again on a fresh one, and a transaction begins after', async () => {
+  const [{ db }] = (await t.store.query<{ db: string }>('SELECT current_database() AS db')) as [{ db: string }];
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  // The first run of the statement is ended by the administrator while it sleeps.
+  const answer = t.store.query<{ one: number }>(`SELECT 1 AS one, 'ended-under-it' AS tag FROM pg_sleep(0.4)`);
+  let terminated = 0;
+  for (let i = 0; i < 50 && terminated === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const r = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%ended-under-it%' AND pid <> pg_backend_pid()`,
+      [db],
+    );
+    terminated = r.rowCount ?? 0;
+  }
+  await admin.end();
+  expect(terminated).toBe(1);
+  expect(await answer).toEqual([{ one: 1, tag: 'ended-under-it' }]);
+  expect(await t.store.tx((q) => q.query<{ two: number }>('SELECT 2 AS two'))).toEqual([{ two: 2 }]);
+});
