@@ -134,9 +134,11 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
       st.local = rebaseRow(base, mine.map(stripLocal), open);
       st.localChanged = true;
     };
-    /** The server copy we hold (shadow, else the local row), replaced only by a newer one. */
+    /** The server copy we hold: the shadow, else the local row. */
+    const held = (st: RowState): LocalRow | null => (st.shadow ? st.shadow.row : st.local);
+    /** The server copy we hold, replaced only by a newer one. */
     const newerOf = (st: RowState, incoming: LocalRow | null): LocalRow | null => {
-      const known = st.shadow ? st.shadow.row : st.local;
+      const known = held(st);
       return incoming && known && version(known) > version(incoming) ? known : incoming;
     };
 
@@ -150,7 +152,7 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
         case 'applied':
         case 'merged': {
           let row: LocalRow | null;
-          const patched = r.status === 'applied' && r.patch ? patchedRow(st.shadow ? st.shadow.row : st.local, r.patch) : null;
+          const patched = r.status === 'applied' && r.patch ? patchedRow(held(st), r.patch) : null;
           if (r.row) row = r.row as LocalRow;
           else if (patched) row = patched;
           else if (m.method === 'DELETE') row = null;
