@@ -14,6 +14,7 @@
 //      outbox is empty;
 //   3. edit-to-visible between two browser contexts: A's local write until B's page sees it
 //      (A's worker pushes, the server pokes B over SSE, B's worker pulls, B's page reads Dexie).
+// Then the bytes an initial sync downloads, brotli as Chromium asks for it and uncompressed.
 // On Linux it also prints, as a diagnostic, where the CPU time went during the initial syncs.
 // Server apply rate (pushes of PATCHes, the sync worker's batch, straight into the app, no HTTP;
 // median of three runs, the later two editing the same rows again) on PGlite and on PostgreSQL
@@ -23,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -32,7 +34,7 @@ import { bulkInsert } from '../sync-server/rows.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
 import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
-import { pushBody } from '../workers/sync/engine.ts';
+import { pullPageSize, pushBody } from '../workers/sync/engine.ts';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const CLIPS = 10_000;
@@ -451,6 +453,27 @@ async function serverPull(server: Server, email: string): Promise<void> {
   }
   line(`server: full pull of the ${CLIPS.toLocaleString('en')} clips in pages of ${PULL_LIMIT_MAX.toLocaleString('en')}, app only (no HTTP), CPU`, median(cpus), 'ms');
   line('server: the same full pull, wall', median(walls), 'ms');
+
+  // The bytes an initial sync downloads, in the sync worker's page sizes, as a browser asks for them
+  // (brotli) and as they are (sync-server/compress.ts).
+  const bytes = async (acceptEncoding: string) => {
+    let cursor: string | null = null;
+    let total = 0;
+    for (let page = 0; ; page++) {
+      const qs = new URLSearchParams({ limit: String(pullPageSize(page)), ...(cursor ? { cursor } : {}) });
+      const res = await server.app.request(`/api/sync/pull?${qs}`, { headers: { ...headers, 'accept-encoding': acceptEncoding } });
+      const body = Buffer.from(await res.arrayBuffer());
+      total += body.byteLength;
+      const text = res.headers.get('content-encoding') === 'br' ? brotliDecompressSync(body).toString('utf8') : body.toString('utf8');
+      const parsed = JSON.parse(text) as { cursor: string; hasMore: boolean };
+      cursor = parsed.cursor;
+      if (!parsed.hasMore) return total;
+    }
+  };
+  const plain = await bytes('identity');
+  const br = await bytes('gzip, deflate, br, zstd');
+  line(`initial sync of the ${CLIPS.toLocaleString('en')} clips, bytes downloaded as Chromium asks (brotli)`, br / 1e6, 'MB');
+  line('the same, uncompressed', plain / 1e6, 'MB');
 }
 
 /** One client's pushes: its own organization, user and clips (one batch spare for the warm-up). */

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
 import { AppError, fieldError } from './errors.ts';
+import { compression } from './compress.ts';
 import { formError } from '../src/domain/form-errors.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -61,6 +62,7 @@ const jsonBodyLimit = bodyLimit({
 export function createApp(deps: AppDeps) {
   const audio = audioRoutes(deps);
   const app = new Hono()
+    .use('*', compression())
     .use('*', async (c, next) => {
       c.set('deps', deps);
       await next();

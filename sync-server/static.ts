@@ -5,7 +5,8 @@
 // copy to publish a "new version" without touching dist/).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { bytes, compress, isCompressible, MIN_COMPRESS_BYTES, negotiateEncoding, varyOnEncoding, type Encoding } from './compress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -49,8 +50,38 @@ export function serveDist(app: Hono<any, any, any>, distDir: string): void {
       file = index;
     }
     const name = file.slice(root.length + 1);
-    c.header('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    c.header('Content-Type', type);
     c.header('Cache-Control', NO_CACHE.has(name) ? 'no-cache' : name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    return c.body(readFileSync(file));
+    if (!isCompressible(type)) return c.body(readFileSync(file));
+    return compressedFile(c, file);
   });
+}
+
+/**
+ * The build's files compressed once each, at the higher effort, and kept while the file is the same
+ * (its size and modification time): every install and update of the PWA downloads them all (the
+ * service worker's precache), ~2.4 MB of JavaScript as built, about a quarter of that as brotli.
+ */
+const compressedFiles = new Map<string, { stamp: string; body: Promise<Buffer> }>();
+
+async function compressedFile(c: Context, file: string): Promise<Response> {
+  const body = readFileSync(file);
+  const encoding: Encoding | null = body.byteLength < MIN_COMPRESS_BYTES ? null : negotiateEncoding(c.req.header('accept-encoding'));
+  const response = encoding === null ? c.body(body) : c.body(bytes(await compressedOnce(file, body, encoding)));
+  varyOnEncoding(response.headers);
+  if (encoding !== null) response.headers.set('content-encoding', encoding);
+  return response;
+}
+
+function compressedOnce(file: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
+  const stat = statSync(file);
+  const key = `${encoding} ${file}`;
+  const stamp = `${stat.size} ${stat.mtimeMs}`;
+  const kept = compressedFiles.get(key);
+  if (kept?.stamp === stamp) return kept.body;
+  const made = compress(body, encoding, 'small');
+  compressedFiles.set(key, { stamp, body: made });
+  made.catch(() => compressedFiles.delete(key));
+  return made;
 }

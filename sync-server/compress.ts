@@ -1,0 +1,114 @@
+// Response compression. A first sync of 10,000 clips is ~20 MB of JSON; brotli makes it ~2 MB, which
+// on a phone's link is the difference between seconds and most of a minute, and between a page
+// that arrives before the connection drops and one that does not. Hono's own compress middleware
+// streams through CompressionStream (gzip and deflate only, at zlib's default level, on the event
+// loop); this one uses node:zlib: brotli where the client takes it, at fast settings for answers
+// made per request, on the thread pool, so the event loop (and PGlite on it) keeps going.
+//
+// What is compressed: text-like bodies (JSON, text, JavaScript, CSS, SVG, the manifest) of at least
+// MIN_COMPRESS_BYTES, to a GET or POST, that carry no Content-Encoding and no ETag. Never: server-sent
+// events (a stream that must flush each poke), audio (already compressed, and served in ranges),
+// 206/204/304 answers, HEAD, `Cache-Control: no-transform`. A row's ETag is its ModifiedAtUtc, which
+// If-Match compares (specification section 7); a compressed body would need its own strong ETag, so
+// rows with an ETag, a single row's small answer, go out as they are.
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+
+export type Encoding = 'br' | 'gzip';
+
+/** Below this, the bytes saved do not pay for the work (a body this small fits in a packet or two). */
+export const MIN_COMPRESS_BYTES = 1024;
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * The coding to answer with for an Accept-Encoding header (RFC 9110 section 12.5.3): brotli or gzip,
+ * whichever has the higher weight, brotli on a tie; `*` stands for any coding not named; a weight
+ * of 0 refuses. Null when neither is acceptable (the body goes out as it is).
+ */
+export function negotiateEncoding(header: string | null | undefined): Encoding | null {
+  if (!header) return null;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let q = 1;
+    for (const p of params) {
+      const [k, v] = p.trim().split('=');
+      if (k === 'q') q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v ?? '') ? Number(v) : 0;
+    }
+    weights.set(name, q);
+  }
+  const weight = (coding: string) => weights.get(coding) ?? (coding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
+  const br = weight('br');
+  const gz = weight('gzip');
+  if (br <= 0 && gz <= 0) return null;
+  return br >= gz ? 'br' : 'gzip';
+}
+
+/** Content types worth compressing: text of some kind, never a stream of events. */
+export function isCompressible(contentType: string | null | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'text/event-stream') return false;
+  return type.startsWith('text/') || /^application\/(.+\+)?(json|javascript|xml|manifest\+json)$/.test(type) || type === 'image/svg+xml';
+}
+
+/**
+ * `fast` for answers made per request (brotli quality 1, gzip level 1: ~10× smaller for the sync's
+ * JSON at ~2 ms per MB); `small` for files compressed once and kept (the built PWA).
+ */
+export function compress(body: Uint8Array, encoding: Encoding, effort: 'fast' | 'small'): Promise<Buffer> {
+  if (encoding === 'br') {
+    return brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 9,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      },
+    });
+  }
+  return gzipAsync(body, { level: effort === 'fast' ? 1 : 9 });
+}
+
+/** Adds Accept-Encoding to a response's Vary (a cache must not hand one client's coding to another). */
+export function varyOnEncoding(headers: Headers): void {
+  const vary = headers.get('vary');
+  if (!vary) headers.set('vary', 'Accept-Encoding');
+  else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set('vary', `${vary}, Accept-Encoding`);
+}
+
+/** A body of bytes (zlib's output is never over a SharedArrayBuffer; the DOM types cannot know). */
+export const bytes = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
+
+const SKIPPED_STATUS = new Set([204, 206, 304]);
+
+/** Compresses the answers of the routes after it (see the header for which). */
+export function compression(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (c.req.method === 'HEAD' || res.body === null || SKIPPED_STATUS.has(res.status)) return;
+    if (!isCompressible(res.headers.get('content-type'))) return;
+    if (res.headers.has('content-encoding') || res.headers.has('etag')) return;
+    if (/(^|,)\s*no-transform\s*(,|$)/i.test(res.headers.get('cache-control') ?? '')) return;
+    varyOnEncoding(res.headers);
+    const encoding = negotiateEncoding(c.req.header('accept-encoding'));
+    const length = Number(res.headers.get('content-length') ?? Number.NaN);
+    if (encoding === null || length < MIN_COMPRESS_BYTES) return;
+    const body = new Uint8Array(await res.arrayBuffer());
+    const headers = new Headers(res.headers);
+    if (body.byteLength < MIN_COMPRESS_BYTES) {
+      c.res = undefined; // replaced, not merged: the answer goes out as it was
+      c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+      return;
+    }
+    const out = await compress(body, encoding, 'fast');
+    headers.set('content-encoding', encoding);
+    headers.set('content-length', String(out.byteLength));
+    c.res = undefined;
+    c.res = new Response(bytes(out), { status: res.status, statusText: res.statusText, headers });
+  };
+}

@@ -1,0 +1,156 @@
+// Answers over real HTTP as a phone's browser gets them: the sync's pages and the built app's files
+// compressed (brotli, else gzip, as Accept-Encoding asks), byte for byte the same once decoded;
+// rows with an ETag, server-sent events, small answers and clients that ask for nothing as they
+// were. Read with node:http, which, unlike fetch, hands over the bytes as they came. The store
+// plays no part here: PGlite only.
+import { request } from 'node:http';
+import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seed, seedId } from '../../sync-server/seed.ts';
+import { startServer, type RunningServer } from '../../sync-server/server.ts';
+import { MIN_COMPRESS_BYTES } from '../../sync-server/compress.ts';
+import { openTestStore, type TestStore } from './test-store.ts';
+
+type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+
+describe('compressed answers over HTTP', () => {
+  let t: TestStore;
+  let server: RunningServer;
+  let dist: string;
+  let cookie = '';
+  const org = seedId('org:demo');
+
+  function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method, headers: { cookie, 'x-organization-id': org, ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+  const decoded = (r: Raw) =>
+    r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
+
+  beforeAll(async () => {
+    t = await openTestStore('pglite');
+    await seed(t.store, { clips: 60 });
+    dist = mkdtempSync(join(tmpdir(), 'castaway-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Castaway Studio</title>');
+    writeFileSync(join(dist, 'assets', 'app-1234.js'), `export const messages = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `message ${i}`))};`);
+    writeFileSync(join(dist, 'assets', 'logo.png'), Buffer.alloc(4096, 7));
+    server = await startServer({ store: t.store, distDir: dist, port: 0 });
+    const login = await fetch(`${server.url}/api/internal/session/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: 'demo@example.com', Password: 'castaway-demo' }),
+    });
+    cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await t?.drop();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('sends a pull page as brotli to a browser, as gzip to a client without brotli, and as it is to one that asks for neither', async () => {
+    const plain = await get('/api/sync/pull?limit=500');
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    const page = JSON.parse(plain.body.toString('utf8')) as { rows: unknown[] };
+    expect(page.rows.length).toBeGreaterThan(60);
+
+    const br = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
+    expect(decoded(br).equals(plain.body)).toBe(true);
+    expect(br.body.byteLength).toBeLessThan(plain.body.byteLength / 4);
+
+    const gz = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'gzip, deflate' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decoded(gz).equals(plain.body)).toBe(true);
+
+    const refused = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.equals(plain.body)).toBe(true);
+  });
+
+  it('compresses a list and an error answer of the API, but not an answer under MIN_COMPRESS_BYTES', async () => {
+    const list = await get('/api/v1/clips?pageSize=50', { 'accept-encoding': 'br' });
+    expect(list.status).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    expect(decoded(list).equals((await get('/api/v1/clips?pageSize=50')).body)).toBe(true);
+    expect((JSON.parse(decoded(list).toString('utf8')) as { Items: unknown[] }).Items.length).toBeGreaterThan(40);
+
+    const small = await get('/api/internal/session/xsrf', { 'accept-encoding': 'br' });
+    expect(small.status).toBe(200);
+    expect(small.body.byteLength).toBeLessThan(MIN_COMPRESS_BYTES);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(small.body.toString('utf8')) as { XsrfToken: string }).XsrfToken.length).toBeGreaterThan(20);
+
+    const bad = await get('/api/sync/pull?limit=0', { 'accept-encoding': 'br' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(JSON.parse(decoded(bad).toString('utf8')))).toContain('limit');
+  });
+
+  it("leaves a row with an ETag as it is: If-Match compares that ETag, the row's ModifiedAtUtc", async () => {
+    const list = JSON.parse((await get('/api/v1/clips?pageSize=1')).body.toString('utf8')) as { Items: Array<{ Id: string; ModifiedAtUtc: string }> };
+    const clip = list.Items[0]!;
+    const one = await get(`/api/v1/clips/${clip.Id}`, { 'accept-encoding': 'br, gzip' });
+    expect(one.status).toBe(200);
+    expect(one.body.byteLength).toBeGreaterThan(MIN_COMPRESS_BYTES);
+    expect(one.headers.etag).toBe(`"${clip.ModifiedAtUtc}"`);
+    expect(one.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(one.body.toString('utf8')) as { Id: string }).Id).toBe(clip.Id);
+  });
+
+  it('never buffers the server-sent events of pokes', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/api/sync/events`, { headers: { cookie, 'x-organization-id': org, 'accept-encoding': 'br, gzip' }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('content-encoding')).toBeNull();
+    const first = await res.body!.getReader().read();
+    expect(first.done).toBe(false);
+    controller.abort();
+  });
+
+  it("serves the built app's files compressed, once per version of a file, and images as they are", async () => {
+    const file = join(dist, 'assets', 'app-1234.js');
+    const plain = await get('/assets/app-1234.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const first = await get('/assets/app-1234.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers['cache-control']).toContain('immutable');
+    expect(first.headers['content-type']).toContain('javascript');
+    expect(first.headers.vary).toMatch(/Accept-Encoding/);
+    expect(decoded(first).equals(plain.body)).toBe(true);
+    expect(first.body.byteLength).toBeLessThan(plain.body.byteLength / 3);
+    const again = await get('/assets/app-1234.js', { 'accept-encoding': 'br' });
+    expect(again.body.equals(first.body)).toBe(true);
+    const gz = await get('/assets/app-1234.js', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const head = await get('/assets/app-1234.js', { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+
+    // A new build writes the file again: the next answer is the new file, not the kept one.
+    writeFileSync(file, `export const messages = ${JSON.stringify(Array.from({ length: 500 }, (_, i) => `changed ${i}`))};`);
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const changed = await get('/assets/app-1234.js', { 'accept-encoding': 'br' });
+    expect(decoded(changed).toString('utf8')).toContain('changed 499');
+
+    const png = await get('/assets/logo.png', { 'accept-encoding': 'br, gzip' });
+    expect(png.headers['content-encoding']).toBeUndefined();
+    expect(png.body.byteLength).toBe(4096);
+  });
+});
