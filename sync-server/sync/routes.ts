@@ -6,18 +6,14 @@ import type { AppDeps } from '../app.ts';
 import { createApp } from '../app.ts';
 import { getAuth, ORGANIZATION_HEADER, requireSession, XSRF_HEADER } from '../auth.ts';
 import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.ts';
-import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, PushRequestSchema } from '../../src/protocol/sync.ts';
 import * as z from 'zod';
 import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
 import { pullPage, pullPageText } from './pull.ts';
 
-/** The envelope; each mutation is checked on its own so one bad entry is rejected, not the batch. */
-const PushEnvelope = z.object({
-  protocolVersion: z.literal(SYNC_PROTOCOL_VERSION),
-  clientId: z.uuid(),
-  mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX),
-  patches: z.boolean().optional(),
-});
+/** The push request with its mutations left unchecked: each is checked on its own (processPush),
+ * so one bad entry is rejected, not the batch. */
+const PushEnvelope = PushRequestSchema.extend({ mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX) });
 
 /** Processed mutation ids are remembered this long. A mutation sent again later still cannot
  * apply twice: its stale base turns it into a merge with its own earlier values (a no-op), a
