@@ -8,10 +8,9 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
-import { AppError, fieldError } from './errors.ts';
-import { compression } from './compress.ts';
-import { formError } from '../src/domain/form-errors.ts';
-import { JSON_BODY_LIMIT_BYTES, ServerErrorCode } from '../src/protocol/errors.ts';
+import { AppError, payloadTooLarge } from './errors.ts';
+import { advertiseRequestEncodings, compression, decodeRequestBody } from './compress.ts';
+import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
 import { referenceDataRoutes } from './reference/routes.ts';
@@ -55,8 +54,9 @@ export function now(deps: AppDeps): Date {
 
 const jsonBodyLimit = bodyLimit({
   maxSize: JSON_BODY_LIMIT_BYTES,
-  onError: (c) =>
-    c.json({ Errors: [fieldError('', formError('invalid', 'domain_body_too_large', { maxSize: JSON_BODY_LIMIT_BYTES }, ServerErrorCode.PayloadTooLarge))] }, 413),
+  onError: () => {
+    throw payloadTooLarge();
+  },
 });
 
 export function createApp(deps: AppDeps) {
@@ -69,9 +69,11 @@ export function createApp(deps: AppDeps) {
     })
     .use('/api/*', async (c, next) => {
       const type = c.req.header('content-type') ?? '';
-      // Only JSON and text bodies are capped here: audio and image uploads stream with their own limits.
-      if (type === '' || type.includes('json') || type.startsWith('text/')) return jsonBodyLimit(c, next);
-      await next();
+      // Only JSON and text bodies are capped here: audio and image uploads stream with their own
+      // limits. The cap holds for the body as sent and, when it comes compressed, once decoded.
+      if (type === '' || type.includes('json') || type.startsWith('text/')) await jsonBodyLimit(c, () => decodeRequestBody(c, next));
+      else await next();
+      advertiseRequestEncodings(c.res.headers);
     })
     .route('/api', sessionRoutes())
     .route('/api', contentRoutes())

@@ -5,6 +5,13 @@
 // loop); this one uses node:zlib: brotli where the client takes it, at fast settings for answers
 // made per request, on the thread pool, so the event loop (and PGlite on it) keeps going.
 //
+// Requests: a JSON body may come gzip-compressed (Content-Encoding: gzip), which is what a browser's
+// CompressionStream makes: the sync worker sends its pushes so (on a phone the uplink is the slow
+// way). The answers under /api say so with Accept-Encoding (RFC 7694), and a client compresses only
+// once it has seen that: a server of an earlier release, which would read the bytes as JSON, never
+// says it. The body's limit holds for it as sent and once decoded (a small body must not decode
+// into a huge one).
+//
 // What is compressed: text-like bodies (JSON, text, JavaScript, CSS, SVG, the manifest) of at least
 // MIN_COMPRESS_BYTES, to a GET or POST, that carry no Content-Encoding and no ETag. Never: server-sent
 // events (a stream that must flush each poke), audio (already compressed, and served in ranges),
@@ -12,8 +19,11 @@
 // If-Match compares (specification section 7); a compressed body would need its own strong ETag, so
 // rows with an ETag, a single row's small answer, go out as they are.
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
+import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import { formError } from '../src/domain/form-errors.ts';
+import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
+import { AppError, badRequest, fieldError, payloadTooLarge } from './errors.ts';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -22,6 +32,7 @@ export const MIN_COMPRESS_BYTES = 1024;
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /**
  * The coding to answer with for an Accept-Encoding header (RFC 9110 section 12.5.3): brotli or gzip,
@@ -111,4 +122,41 @@ export function compression(): MiddlewareHandler {
     c.res = undefined;
     c.res = new Response(bytes(out), { status: res.status, statusText: res.statusText, headers });
   };
+}
+
+/** The content codings of request bodies the server decodes (RFC 7694's Accept-Encoding answer). */
+export const REQUEST_ENCODINGS = 'gzip';
+
+/** Says, on an answer, which codings a request body may come in. */
+export function advertiseRequestEncodings(headers: Headers): void {
+  headers.set('accept-encoding', REQUEST_ENCODINGS);
+}
+
+/**
+ * Decodes a gzip request body before the routes read it, at most JSON_BODY_LIMIT_BYTES of it
+ * (413 beyond, as for a body sent as it is); a body that is not gzip is a 400 naming
+ * Content-Encoding, and a coding the server does not take is a 415 that names the one it does.
+ */
+export async function decodeRequestBody(c: Context, next: Next): Promise<void> {
+  const coding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (!coding || coding === 'identity' || !c.req.raw.body) return next();
+  if (coding !== 'gzip' && coding !== 'x-gzip') {
+    throw new AppError(415, { Errors: [fieldError('Content-Encoding', formError('invalid'))] }, { 'Accept-Encoding': REQUEST_ENCODINGS });
+  }
+  // Read from the raw request, not c.req: Hono keeps what c.req reads and would hand the
+  // compressed bytes to the route.
+  const sent = new Uint8Array(await c.req.raw.arrayBuffer());
+  let body: Buffer;
+  try {
+    body = await gunzipAsync(sent, { maxOutputLength: JSON_BODY_LIMIT_BYTES + 1 });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw payloadTooLarge();
+    throw badRequest([fieldError('Content-Encoding', formError('invalid'))]);
+  }
+  if (body.byteLength > JSON_BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete('content-encoding');
+  headers.set('content-length', String(body.byteLength));
+  c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: bytes(body) });
+  await next();
 }

@@ -6,7 +6,7 @@
 import type * as z from 'zod';
 import { formErrorMessageKey, formatFormError } from '../src/domain/messages.ts';
 import { formError, type FormError } from '../src/domain/form-errors.ts';
-import { ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';
 
 /** Messages of the server are English; the client says them in its user's language from
  * MessageKey and Params. */
@@ -14,7 +14,7 @@ const LOCALE = 'en-US' as const;
 
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429,
     readonly body?: unknown,
     readonly headers?: Record<string, string>,
   ) {
@@ -74,4 +74,11 @@ export function zodFieldErrors(error: z.ZodError, input: unknown): FieldError[] 
 
 export function malformedJson(): AppError {
   return badRequest([fieldError('', formError('invalid', undefined, undefined, ServerErrorCode.MalformedJson))]);
+}
+
+/** 413: a JSON body (as sent, or once decoded) larger than JSON_BODY_LIMIT_BYTES. */
+export function payloadTooLarge(): AppError {
+  return new AppError(413, {
+    Errors: [fieldError('', formError('invalid', 'domain_body_too_large', { maxSize: JSON_BODY_LIMIT_BYTES }, ServerErrorCode.PayloadTooLarge))],
+  });
 }

@@ -1,17 +1,20 @@
 // Answers over real HTTP as a phone's browser gets them: the sync's pages and the built app's files
 // compressed (brotli, else gzip, as Accept-Encoding asks), byte for byte the same once decoded;
 // rows with an ETag, server-sent events, small answers and clients that ask for nothing as they
-// were. Read with node:http, which, unlike fetch, hands over the bytes as they came. The store
+// were. And pushes sent gzip-compressed, as the sync worker sends them once the server says it
+// takes them. Read with node:http, which, unlike fetch, hands over the bytes as they came. The store
 // plays no part here: PGlite only.
 import { request } from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, seedId } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { MIN_COMPRESS_BYTES } from '../../sync-server/compress.ts';
+import { JSON_BODY_LIMIT_BYTES } from '../../src/protocol/errors.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
@@ -152,5 +155,57 @@ describe('compressed answers over HTTP', () => {
     const png = await get('/assets/logo.png', { 'accept-encoding': 'br, gzip' });
     expect(png.headers['content-encoding']).toBeUndefined();
     expect(png.body.byteLength).toBe(4096);
+  });
+
+  describe('a push sent gzip-compressed', () => {
+    let xsrf = '';
+    const clipIds: string[] = [];
+    beforeAll(async () => {
+      xsrf = (JSON.parse((await get('/api/internal/session/xsrf')).body.toString('utf8')) as { XsrfToken: string }).XsrfToken;
+      const list = JSON.parse((await get('/api/v1/clips?pageSize=20')).body.toString('utf8')) as { Items: Array<{ Id: string }> };
+      clipIds.push(...list.Items.map((c) => c.Id));
+    });
+    const push = (body: Uint8Array<ArrayBuffer>, encoding?: string) =>
+      fetch(`${server.url}/api/sync/push`, {
+        method: 'POST',
+        headers: { cookie, 'x-xsrf-token': xsrf, 'x-organization-id': org, 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) },
+        body,
+      });
+    const mutations = (title: string) =>
+      clipIds.map((id) => ({ id: randomUUID(), entity: 'clips', entityId: id, method: 'PATCH', path: `/v1/clips/${id}`, body: { Title: title }, baseModifiedAtUtc: null, createdAt: Date.now() }));
+
+    it('is applied as if sent as it is, and every API answer says the server takes gzip', async () => {
+      const json = JSON.stringify({ protocolVersion: 1, clientId: randomUUID(), mutations: mutations('Sent compressed') });
+      const body = new Uint8Array(gzipSync(json));
+      expect(body.byteLength).toBeLessThan(json.length / 3);
+      const res = await push(body, 'gzip');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('accept-encoding')).toBe('gzip');
+      const { results } = (await res.json()) as { results: Array<{ status: string }> };
+      expect(results.map((r) => r.status)).toEqual(clipIds.map(() => 'applied'));
+      const clip = JSON.parse((await get(`/api/v1/clips/${clipIds[0]}`)).body.toString('utf8')) as { Title: string };
+      expect(clip.Title).toBe('Sent compressed');
+      expect((await get('/api/sync/pull?limit=1')).headers['accept-encoding']).toBe('gzip');
+    });
+
+    it('that is not gzip is a 400 naming Content-Encoding; a coding the server does not take is a 415 naming the one it does', async () => {
+      const bad = await push(new TextEncoder().encode('{"protocolVersion": 1, "not": "gzip"}'), 'gzip');
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['Content-Encoding']);
+
+      const br = await push(new Uint8Array([1, 2, 3]), 'br');
+      expect(br.status).toBe(415);
+      expect(br.headers.get('accept-encoding')).toBe('gzip');
+      expect(((await br.json()) as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['Content-Encoding']);
+    });
+
+    it('that decodes to more than JSON_BODY_LIMIT_BYTES is a 413, however small as sent', async () => {
+      const json = JSON.stringify({ protocolVersion: 1, clientId: randomUUID(), mutations: mutations('x'), pad: ' '.repeat(JSON_BODY_LIMIT_BYTES) });
+      const body = new Uint8Array(gzipSync(json));
+      expect(body.byteLength).toBeLessThan(10_000);
+      const res = await push(body, 'gzip');
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { Errors: Array<{ Code: string }> }).Errors.map((e) => e.Code)).toEqual(['payloadTooLarge']);
+    });
   });
 });

@@ -2,6 +2,7 @@
 // engine against it, for the sync tests, the simulation and the benchmark.
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus, type ChangeBus } from '../../sync-server/bus.ts';
 import { openStore } from '../../sync-server/store/open.ts';
@@ -113,6 +114,14 @@ export async function api(server: Server, cookie: string, method: string, path: 
   const res = await server.app.request(`/api${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null, etag: res.headers.get('etag') };
+}
+
+/** A request body as JSON text, decoded when the engine sent it gzip-compressed. */
+export function requestText(init: Parameters<Transport>[1]): string {
+  if (init.body === undefined) return '';
+  if (typeof init.body === 'string') return init.body;
+  if (init.headers['content-encoding'] !== 'gzip') throw new Error('a body of bytes that does not say it is gzip');
+  return gunzipSync(init.body).toString('utf8');
 }
 
 /** A transport straight into the server's app (the current one: restarts swap it). */

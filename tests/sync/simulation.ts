@@ -16,7 +16,7 @@
 // up the ones results point to at the end.
 // All randomness comes from the seed: a failing seed replays exactly (`npm run sim -- --seed N`).
 import { randomUUID } from 'node:crypto';
-import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, setPermissions, type Client, type Server } from './harness.ts';
+import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, requestText, setPermissions, type Client, type Server } from './harness.ts';
 import type { Transport } from '../../workers/sync/engine.ts';
 import { openLocalDb, SYNCED_TABLES } from '../../src/db/db.ts';
 import { createWrites } from '../../src/db/writes.ts';
@@ -156,10 +156,12 @@ function faultyTransport(s: Sim, index: number): Transport {
 /** The server commits the first k mutations of the batch (k ≥ 1 also makes the next one's REST
  * write without recording its result, the crash window between the two), then restarts. */
 async function restartMidBatch(s: Sim, c: Client, url: string, init: Parameters<Transport>[1]): Promise<void> {
-  const body = JSON.parse(init.body ?? '{}') as { mutations: Array<{ method: string; path: string; body: unknown; baseModifiedAtUtc: string | null }> };
+  const body = JSON.parse(requestText(init) || '{}') as { mutations: Array<{ method: string; path: string; body: unknown; baseModifiedAtUtc: string | null }> };
   const k = s.r.int(body.mutations.length + 1);
   if (k > 0) {
-    await appTransport(s.server, () => c.cookie)(url, { ...init, body: JSON.stringify({ ...body, mutations: body.mutations.slice(0, k) }) });
+    const headers = { ...init.headers };
+    delete headers['content-encoding'];
+    await appTransport(s.server, () => c.cookie)(url, { ...init, headers, body: JSON.stringify({ ...body, mutations: body.mutations.slice(0, k) }) });
   }
   const next = body.mutations[k];
   if (next && s.r.chance(0.5)) {

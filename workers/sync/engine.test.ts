@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { openLocalDb, type CastawayDb, type SyncStatus } from '../../src/db/db.ts';
 import { createWrites } from '../../src/db/writes.ts';
 import { refuseWritesWhileFull } from '../../src/db/full-disk.testing.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
-import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
+import { createSyncEngine, GZIP_PUSH_MIN_BYTES, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
 import * as z from 'zod';
 import { parsePullResponse, PullResponseSchema, type Mutation } from '../../src/protocol/sync.ts';
 
@@ -40,7 +41,9 @@ function fakeServer(onPush: (token: string | undefined, mutations: Mutation[]) =
   const transport: Transport = async (url, init) => {
     if (url.includes('/xsrf')) return answer(200, { XsrfToken: `t${++log.tokens}` });
     if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
-    const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
+    // This server never says it takes gzip (no Accept-Encoding on its answers): bodies come as text.
+    if (typeof init.body !== 'string') throw new Error('a compressed push to a server that never offered to take one');
+    const { mutations } = JSON.parse(init.body) as { mutations: Mutation[] };
     const token = init.headers['x-xsrf-token'];
     log.pushes.push({ token, ids: mutations.map((m) => m.id) });
     return onPush(token, mutations);
@@ -295,7 +298,9 @@ describe('how much a push carries', () => {
     const transport: Transport = async (url, init) => {
       if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
       if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
-      const { mutations } = JSON.parse(init.body ?? '{}') as { mutations: Mutation[] };
+      // This server never says it takes gzip (no Accept-Encoding on its answers): bodies come as text.
+    if (typeof init.body !== 'string') throw new Error('a compressed push to a server that never offered to take one');
+    const { mutations } = JSON.parse(init.body) as { mutations: Mutation[] };
       sizes.push(mutations.length);
       const ms = takes(mutations.length);
       clock += Math.min(ms, 40);
@@ -421,5 +426,87 @@ describe('how much a push carries', () => {
     expect(text.length).toBeGreaterThan(90);
     expect(await readStatus(d)).toMatchObject({ online: true, pendingCount: 0, lastError: null });
     engine.stop();
+  });
+});
+
+describe('pushes sent compressed', () => {
+  /** A server whose answers say it takes gzip bodies (`offers`), and which refuses them with a
+   *  415 while `refuses` says so (a proxy on the way). Records each push as it came. */
+  function gzipServer(options: { offers: boolean; refuses?: () => boolean }) {
+    const pushes: Array<{ encoding: string | undefined; sentBytes: number; jsonBytes?: number; ids: string[] }> = [];
+    const headers = { get: (name: string) => (options.offers && name.toLowerCase() === 'accept-encoding' ? 'gzip' : null) };
+    const withOffer = (res: TransportResponse): TransportResponse => ({ ...res, headers });
+    const transport: Transport = async (url, init) => {
+      if (url.includes('/xsrf')) return withOffer(answer(200, { XsrfToken: 't1' }));
+      if (url.includes('/sync/pull')) return withOffer(answer(200, EMPTY_PULL));
+      const encoding = init.headers['content-encoding'];
+      const sent = init.body!;
+      if (encoding === 'gzip' && options.refuses?.()) {
+        pushes.push({ encoding, sentBytes: (sent as Uint8Array).byteLength, ids: [] });
+        return withOffer(answer(415, { Errors: [{ Field: 'Content-Encoding', Code: 'invalid', Message: 'unsupported' }] }));
+      }
+      const text = typeof sent === 'string' ? sent : gunzipSync(sent).toString('utf8');
+      if (typeof sent !== 'string') expect(encoding).toBe('gzip');
+      const { mutations } = JSON.parse(text) as { mutations: Mutation[] };
+      const jsonBytes = new TextEncoder().encode(text).byteLength;
+      pushes.push({ encoding, sentBytes: typeof sent === 'string' ? jsonBytes : sent.byteLength, jsonBytes, ids: mutations.map((m) => m.id) });
+      return withOffer(applied(mutations));
+    };
+    return { transport, pushes };
+  }
+  async function tenEdits() {
+    const d = openLocalDb(`engine-gzip-${Date.now()}-${Math.random()}`);
+    const writes = createWrites(d);
+    for (let i = 0; i < 10; i++) {
+      const id = `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`;
+      await pullClip(d, id, `Clip ${i}`, i + 1);
+      await writes.updateClip(id, { Title: `Renamed on the train ${i}`, Description: `Notes for episode ${i}: guests, timings and the sponsor read.` });
+    }
+    return d;
+  }
+
+  it('go gzip-compressed once the server has said it takes them, several times smaller; a push under 1 KB goes as it is', async () => {
+    const d = await tenEdits();
+    const { transport, pushes } = gzipServer({ offers: true });
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    // The XSRF token's answer already said so: the first push of ten edits is compressed.
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]).toMatchObject({ encoding: 'gzip' });
+    expect(pushes[0]!.ids).toHaveLength(10);
+    expect(pushes[0]!.jsonBytes).toBeGreaterThan(GZIP_PUSH_MIN_BYTES);
+    expect(pushes[0]!.sentBytes).toBeLessThan(pushes[0]!.jsonBytes! / 2);
+
+    await createWrites(d).updateClip('00000000-0000-4000-8000-000000000100', { Title: 'One small edit' });
+    await engine.flush();
+    expect(pushes[1]).toMatchObject({ encoding: undefined, ids: [expect.any(String)] });
+    expect(pushes[1]!.sentBytes).toBeLessThan(GZIP_PUSH_MIN_BYTES);
+  });
+
+  it('are sent as they are to a server that never says it takes them', async () => {
+    const d = await tenEdits();
+    const { transport, pushes } = gzipServer({ offers: false });
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    expect(pushes.map((p) => p.encoding)).toEqual([undefined]);
+    expect(pushes[0]!.sentBytes).toBeGreaterThan(GZIP_PUSH_MIN_BYTES);
+  });
+
+  it('a 415 (something on the way refuses them) sends the same push again as it is, and later pushes too', async () => {
+    const d = await tenEdits();
+    const { transport, pushes } = gzipServer({ offers: true, refuses: () => true });
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.count()).toBe(0);
+    expect(pushes.map((p) => [p.encoding, p.ids.length])).toEqual([
+      ['gzip', 0],
+      [undefined, 10],
+    ]);
+    for (let i = 0; i < 10; i++) await createWrites(d).updateClip(`00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, { Title: `Again ${i}` });
+    await engine.flush();
+    expect(pushes.slice(2).map((p) => [p.encoding, p.ids.length])).toEqual([[undefined, 10]]);
   });
 });

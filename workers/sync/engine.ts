@@ -26,6 +26,12 @@
 // an answer well within the timeout doubles it back. A 400 naming `mutations` (a server of an
 // earlier release, which takes fewer) halves the count for good.
 //
+// A push body of 1 KB or more goes gzip-compressed (CompressionStream) once an answer of the server
+// has said it takes that (Accept-Encoding: gzip, RFC 7694): a push of 500 title edits goes up in
+// 26 KB, not 151 KB (its ids and paths do not compress), on a phone the slow way of its link. A
+// server of an earlier release never says it; a 415 (a proxy that refuses it) ends it for this
+// engine, and the push goes again as it is.
+//
 // Mutations leave the outbox only in the transaction that records their result (sync-store.ts),
 // so nothing is dropped whatever fails, and one flush runs at a time, so same-row order is kept.
 import type { CastawayDb, SyncStatus } from '../../src/db/db.ts';
@@ -49,10 +55,16 @@ import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type FieldError } from '../../s
 import { domain_change_too_large } from '../../locales/domain/en-US.json';
 import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
-export type TransportResponse = { status: number; json(): Promise<unknown>; text?(): Promise<string>; body?: ReadableStream<Uint8Array> | null };
+export type TransportResponse = {
+  status: number;
+  json(): Promise<unknown>;
+  text?(): Promise<string>;
+  body?: ReadableStream<Uint8Array> | null;
+  headers?: { get(name: string): string | null };
+};
 export type Transport = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer>; signal?: AbortSignal },
 ) => Promise<TransportResponse>;
 
 export type EngineOptions = {
@@ -209,6 +221,20 @@ export function pushBody(clientId: string, batch: readonly OutboxEntry[], limit:
   return { sent: batch.slice(0, texts.length), body: `${head}${texts.join(',')}]}`, bytes };
 }
 
+/** Smaller push bodies go as they are: one packet either way. */
+export const GZIP_PUSH_MIN_BYTES = 1024;
+
+/** Whether an answer's Accept-Encoding (the codings the server decodes in a request) names gzip. */
+function takesGzip(res: TransportResponse): boolean {
+  const header = res.headers?.get('accept-encoding');
+  return header != null && header.split(',').some((c) => c.trim().split(';')[0]!.toLowerCase() === 'gzip');
+}
+
+async function gzipText(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
 export function createSyncEngine(options: EngineOptions) {
@@ -242,6 +268,9 @@ export function createSyncEngine(options: EngineOptions) {
   let pushCeiling = batchMax;
   /** Largest push body: the server's limit, lowered by a proxy's 413. */
   let bodyLimit = JSON_BODY_LIMIT_BYTES;
+  /** An answer said the server decodes gzip request bodies, and no 415 has said otherwise since. */
+  let gzipPushes = false;
+  let gzipRefused = false;
 
   /**
    * One request (`body`: JSON text) and its whole answer. The timeout is one of inactivity and
@@ -250,9 +279,10 @@ export function createSyncEngine(options: EngineOptions) {
    * connection that stalls halfway (a train entering a tunnel) does not hold the sync cycle until
    * the browser gives up on it. A transport without a stream is given the timeout as a whole.
    */
-  async function request(method: string, path: string, body?: string): Promise<Answer> {
+  async function request(method: string, path: string, body?: string | Uint8Array<ArrayBuffer>): Promise<Answer> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body instanceof Uint8Array) headers['content-encoding'] = 'gzip';
     if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
     const controller = new AbortController();
     let t = setTimer(() => controller.abort(), timeoutMs);
@@ -264,6 +294,7 @@ export function createSyncEngine(options: EngineOptions) {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
+      if (!gzipRefused && takesGzip(res)) gzipPushes = true;
       if (res.status === 401) {
         void res.body?.cancel().catch(() => undefined); // not read: let the connection go
         throw new AuthError('401');
@@ -298,13 +329,19 @@ export function createSyncEngine(options: EngineOptions) {
       await ensureXsrf();
       const { sent, body, bytes } = pushBody(clientId, batch, bodyLimit);
       const started = now();
+      const compressed = gzipPushes && bytes >= GZIP_PUSH_MIN_BYTES && typeof CompressionStream === 'function';
       let res: Answer;
       try {
-        res = await request('POST', '/api/sync/push', body);
+        res = await request('POST', '/api/sync/push', compressed ? await gzipText(body) : body);
       } catch (err) {
         // Its mutations are sent again (the server answers the applied ones from its stored results).
         if (err instanceof TimeoutError) pushLimit = Math.min(pushLimit, Math.max(Math.ceil(sent.length / 2), TIMEOUT_SHRINK_FLOOR));
         throw err;
+      }
+      if (res.status === 415 && compressed) {
+        gzipPushes = false; // something on the way does not take it: as it is, from now on
+        gzipRefused = true;
+        continue;
       }
       if (res.status === 403 || res.status === 413) {
         const reason = refusalReason(res);
