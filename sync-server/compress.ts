@@ -13,9 +13,11 @@
 // into a huge one).
 //
 // What is compressed: text-like bodies (JSON, text, JavaScript, CSS, SVG, the manifest) of at least
-// MIN_COMPRESS_BYTES, to a GET or POST, that carry no Content-Encoding and no ETag. Never: server-sent
-// events (a stream that must flush each poke), audio (already compressed, and served in ranges),
-// 206/204/304 answers, HEAD, `Cache-Control: no-transform`. A row's ETag is its ModifiedAtUtc, which
+// MIN_COMPRESS_BYTES that carry no Content-Encoding and no ETag. Never: server-sent events (a
+// stream that must flush each poke), audio (already compressed), answers served in byte ranges
+// (a waveform's JSON: its 206s must be ranges of the 200's bytes), 206/204/304 answers, HEAD
+// (which says Vary all the same), `Cache-Control: no-transform`. A body is read whole to be
+// compressed: a text-like answer streamed as it is made would need its own rule here. A row's ETag is its ModifiedAtUtc, which
 // If-Match compares (specification section 7); a compressed body would need its own strong ETag, so
 // rows with an ETag, a single row's small answer, go out as they are.
 import { promisify } from 'node:util';
@@ -101,11 +103,11 @@ export function compression(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || res.body === null || SKIPPED_STATUS.has(res.status)) return;
-    if (!isCompressible(res.headers.get('content-type'))) return;
-    if (res.headers.has('content-encoding') || res.headers.has('etag')) return;
+    if (SKIPPED_STATUS.has(res.status) || !isCompressible(res.headers.get('content-type'))) return;
+    if (res.headers.has('content-encoding') || res.headers.has('etag') || res.headers.has('accept-ranges') || res.headers.has('content-range')) return;
     if (/(^|,)\s*no-transform\s*(,|$)/i.test(res.headers.get('cache-control') ?? '')) return;
     varyOnEncoding(res.headers);
+    if (c.req.method === 'HEAD' || res.body === null) return;
     const encoding = negotiateEncoding(c.req.header('accept-encoding'));
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
     if (encoding === null || length < MIN_COMPRESS_BYTES) return;

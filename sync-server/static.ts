@@ -62,26 +62,39 @@ export function serveDist(app: Hono<any, any, any>, distDir: string): void {
  * The build's files compressed once each, at the higher effort, and kept while the file is the same
  * (its size and modification time): every install and update of the PWA downloads them all (the
  * service worker's precache), ~2.4 MB of JavaScript as built, about a quarter of that as brotli.
+ * At most MAX_KEPT_FILES (a build has ~100 files; older builds' hashed files are dropped first).
  */
 const compressedFiles = new Map<string, { stamp: string; body: Promise<Buffer> }>();
+const MAX_KEPT_FILES = 400;
+
+const stampOf = (file: string) => {
+  const stat = statSync(file);
+  return `${stat.size} ${stat.mtimeMs}`;
+};
 
 async function compressedFile(c: Context, file: string): Promise<Response> {
+  // The stamp is read before and after the file: a file rewritten meanwhile (a build writing
+  // sw.js in place) is sent as read but not kept under a stamp it may not match.
+  const stamp = stampOf(file);
   const body = readFileSync(file);
   const encoding: Encoding | null = body.byteLength < MIN_COMPRESS_BYTES ? null : negotiateEncoding(c.req.header('accept-encoding'));
-  const response = encoding === null ? c.body(body) : c.body(bytes(await compressedOnce(file, body, encoding)));
+  const response = encoding === null ? c.body(body) : c.body(bytes(await compressedOnce(file, stamp, body, encoding)));
   varyOnEncoding(response.headers);
   if (encoding !== null) response.headers.set('content-encoding', encoding);
   return response;
 }
 
-function compressedOnce(file: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
-  const stat = statSync(file);
+function compressedOnce(file: string, stamp: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
   const key = `${encoding} ${file}`;
-  const stamp = `${stat.size} ${stat.mtimeMs}`;
   const kept = compressedFiles.get(key);
   if (kept?.stamp === stamp) return kept.body;
   const made = compress(body, encoding, 'small');
+  if (stampOf(file) !== stamp) return made;
+  compressedFiles.delete(key); // re-inserted last: the oldest entries are the ones dropped
   compressedFiles.set(key, { stamp, body: made });
-  made.catch(() => compressedFiles.delete(key));
+  if (compressedFiles.size > MAX_KEPT_FILES) compressedFiles.delete(compressedFiles.keys().next().value!);
+  made.catch(() => {
+    if (compressedFiles.get(key)?.body === made) compressedFiles.delete(key);
+  });
   return made;
 }

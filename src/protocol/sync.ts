@@ -8,6 +8,9 @@
 //       fields later gained optional theirsById/theirsAtUtc (older peers ignore or omit them).
 //       A push may ask for applied rows as patches (`patches: true`); a server that does not
 //       know the flag answers whole rows, which such a client takes as well.
+//       Transport, not the protocol: answers come compressed as Accept-Encoding asks, and a push
+//       may go gzip-compressed once the server's answers offer it (Accept-Encoding: gzip on the
+//       answer, RFC 7694; sync-server/compress.ts). A server that does not offer is never sent one.
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 

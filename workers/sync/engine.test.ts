@@ -299,8 +299,8 @@ describe('how much a push carries', () => {
       if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
       if (url.includes('/sync/pull')) return answer(200, EMPTY_PULL);
       // This server never says it takes gzip (no Accept-Encoding on its answers): bodies come as text.
-    if (typeof init.body !== 'string') throw new Error('a compressed push to a server that never offered to take one');
-    const { mutations } = JSON.parse(init.body) as { mutations: Mutation[] };
+      if (typeof init.body !== 'string') throw new Error('a compressed push to a server that never offered to take one');
+      const { mutations } = JSON.parse(init.body) as { mutations: Mutation[] };
       sizes.push(mutations.length);
       const ms = takes(mutations.length);
       clock += Math.min(ms, 40);
@@ -432,7 +432,7 @@ describe('how much a push carries', () => {
 describe('pushes sent compressed', () => {
   /** A server whose answers say it takes gzip bodies (`offers`), and which refuses them with a
    *  415 while `refuses` says so (a proxy on the way). Records each push as it came. */
-  function gzipServer(options: { offers: boolean; refuses?: () => boolean }) {
+  function gzipServer(options: { offers: boolean; refuses?: () => boolean; earlierReleaseTakesPushes?: boolean }) {
     const pushes: Array<{ encoding: string | undefined; sentBytes: number; jsonBytes?: number; ids: string[] }> = [];
     const headers = { get: (name: string) => (options.offers && name.toLowerCase() === 'accept-encoding' ? 'gzip' : null) };
     const withOffer = (res: TransportResponse): TransportResponse => ({ ...res, headers });
@@ -444,6 +444,17 @@ describe('pushes sent compressed', () => {
       if (encoding === 'gzip' && options.refuses?.()) {
         pushes.push({ encoding, sentBytes: (sent as Uint8Array).byteLength, ids: [] });
         return withOffer(answer(415, { Errors: [{ Field: 'Content-Encoding', Code: 'invalid', Message: 'unsupported' }] }));
+      }
+      if (options.earlierReleaseTakesPushes) {
+        // A balancer in a rolling deploy sends pushes to a server of an earlier release: it reads
+        // the bytes as JSON (a 400 for the whole body) and offers nothing.
+        if (encoding === 'gzip') {
+          pushes.push({ encoding, sentBytes: (sent as Uint8Array).byteLength, ids: [] });
+          return answer(400, { Errors: [{ Field: '', Code: 'malformedJson', Message: 'The value is not valid' }] });
+        }
+        const { mutations } = JSON.parse(sent as string) as { mutations: Mutation[] };
+        pushes.push({ encoding, sentBytes: (sent as string).length, ids: mutations.map((m) => m.id) });
+        return applied(mutations);
       }
       const text = typeof sent === 'string' ? sent : gunzipSync(sent).toString('utf8');
       if (typeof sent !== 'string') expect(encoding).toBe('gzip');
@@ -508,5 +519,18 @@ describe('pushes sent compressed', () => {
     for (let i = 0; i < 10; i++) await createWrites(d).updateClip(`00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, { Title: `Again ${i}` });
     await engine.flush();
     expect(pushes.slice(2).map((p) => [p.encoding, p.ids.length])).toEqual([[undefined, 10]]);
+  });
+
+  it('a push that reaches a server of an earlier release (a 400 for its bytes) goes again as it is, and no edit is lost', async () => {
+    const d = await tenEdits();
+    const { transport, pushes } = gzipServer({ offers: true, earlierReleaseTakesPushes: true });
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.count()).toBe(0);
+    expect(pushes.map((p) => [p.encoding, p.ids.length])).toEqual([
+      ['gzip', 0],
+      [undefined, 10],
+    ]);
   });
 });

@@ -26,11 +26,13 @@
 // an answer well within the timeout doubles it back. A 400 naming `mutations` (a server of an
 // earlier release, which takes fewer) halves the count for good.
 //
-// A push body of 1 KB or more goes gzip-compressed (CompressionStream) once an answer of the server
-// has said it takes that (Accept-Encoding: gzip, RFC 7694): a push of 500 title edits goes up in
-// 26 KB, not 151 KB (its ids and paths do not compress), on a phone the slow way of its link. A
-// server of an earlier release never says it; a 415 (a proxy that refuses it) ends it for this
-// engine, and the push goes again as it is.
+// A push body of 1 KB or more goes gzip-compressed (CompressionStream) while the server's last
+// answer said it takes that (Accept-Encoding: gzip, RFC 7694): a push of 500 title edits goes up
+// in 26 KB, not 151 KB (its ids and paths do not compress), on a phone the slow way of its link.
+// A server of an earlier release never says it. Behind a balancer in a rolling deploy, the push
+// may still reach one: its 400 (the bytes read as JSON) sends the push again as it is. A 415, or a
+// 400 naming Content-Encoding (something on the way spoils or refuses it), ends compression for
+// this engine, and the push goes again as it is.
 //
 // Mutations leave the outbox only in the transaction that records their result (sync-store.ts),
 // so nothing is dropped whatever fails, and one flush runs at a time, so same-row order is kept.
@@ -170,9 +172,9 @@ function bodyErrors({ text }: Answer): FieldError[] | null {
   }
 }
 
-/** Whether a 400 of a whole push is about its `mutations` (more than the server takes). */
-function namesMutations(answer: Answer): boolean {
-  return bodyErrors(answer)?.some((e) => e?.Field === 'mutations') ?? false;
+/** Whether an answer's Errors body names `field` (a 400 naming `mutations`: more than the server takes). */
+function namesField(answer: Answer, field: string): boolean {
+  return bodyErrors(answer)?.some((e) => e?.Field === field) ?? false;
 }
 
 /** The body of an answer as JSON (an empty body is null). */
@@ -268,7 +270,7 @@ export function createSyncEngine(options: EngineOptions) {
   let pushCeiling = batchMax;
   /** Largest push body: the server's limit, lowered by a proxy's 413. */
   let bodyLimit = JSON_BODY_LIMIT_BYTES;
-  /** An answer said the server decodes gzip request bodies, and no 415 has said otherwise since. */
+  /** The last answer said the server decodes gzip request bodies (and nothing refused one). */
   let gzipPushes = false;
   let gzipRefused = false;
 
@@ -294,7 +296,7 @@ export function createSyncEngine(options: EngineOptions) {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
-      if (!gzipRefused && takesGzip(res)) gzipPushes = true;
+      gzipPushes = !gzipRefused && takesGzip(res);
       if (res.status === 401) {
         void res.body?.cancel().catch(() => undefined); // not read: let the connection go
         throw new AuthError('401');
@@ -322,6 +324,9 @@ export function createSyncEngine(options: EngineOptions) {
     let tokenRenewed = false;
     // After a refused push (403): one mutation at a time, to find the refused ones.
     let oneByOne = false;
+    // After a 400 to a compressed push that a server of an earlier release read as JSON: the same
+    // push as it is.
+    let plainOnce = false;
     for (;;) {
       if (stopped) return;
       const batch = await readBatch(d, oneByOne ? 1 : pushLimit, o.organizationId, o.user?.userId);
@@ -329,7 +334,8 @@ export function createSyncEngine(options: EngineOptions) {
       await ensureXsrf();
       const { sent, body, bytes } = pushBody(clientId, batch, bodyLimit);
       const started = now();
-      const compressed = gzipPushes && bytes >= GZIP_PUSH_MIN_BYTES && typeof CompressionStream === 'function';
+      const compressed = !plainOnce && gzipPushes && bytes >= GZIP_PUSH_MIN_BYTES && typeof CompressionStream === 'function';
+      plainOnce = false;
       let res: Answer;
       try {
         res = await request('POST', '/api/sync/push', compressed ? await gzipText(body) : body);
@@ -338,9 +344,13 @@ export function createSyncEngine(options: EngineOptions) {
         if (err instanceof TimeoutError) pushLimit = Math.min(pushLimit, Math.max(Math.ceil(sent.length / 2), TIMEOUT_SHRINK_FLOOR));
         throw err;
       }
-      if (res.status === 415 && compressed) {
+      if (compressed && (res.status === 415 || (res.status === 400 && namesField(res, 'Content-Encoding')))) {
         gzipPushes = false; // something on the way does not take it: as it is, from now on
         gzipRefused = true;
+        continue;
+      }
+      if (compressed && res.status === 400 && !namesField(res, 'mutations')) {
+        plainOnce = true; // a server of an earlier release read the bytes as JSON
         continue;
       }
       if (res.status === 403 || res.status === 413) {
@@ -361,7 +371,7 @@ export function createSyncEngine(options: EngineOptions) {
         await recordRefused(d, sent[0]!.id, res.status, reason ?? []);
         continue;
       }
-      if (res.status === 400 && sent.length > 1 && namesMutations(res)) {
+      if (res.status === 400 && sent.length > 1 && namesField(res, 'mutations')) {
         // A server of an earlier release, which takes fewer mutations a push (a rolling deploy).
         pushCeiling = pushLimit = Math.ceil(sent.length / 2);
         continue;
