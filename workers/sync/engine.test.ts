@@ -475,13 +475,19 @@ describe('pushes sent compressed', () => {
     }
     return d;
   }
-
-  it('go gzip-compressed once the server has said it takes them, several times smaller; a push under 1 KB goes as it is', async () => {
+  /** Ten edits flushed to a gzipServer with `options`: the device's store, the pushes as they came. */
+  async function flushTenEdits(options: Parameters<typeof gzipServer>[0]) {
     const d = await tenEdits();
-    const { transport, pushes } = gzipServer({ offers: true });
+    const { transport, pushes } = gzipServer(options);
     const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
     await engine.flush();
     expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.count()).toBe(0);
+    return { d, engine, pushes };
+  }
+
+  it('go gzip-compressed once the server has said it takes them, several times smaller; a push under 1 KB goes as it is', async () => {
+    const { d, engine, pushes } = await flushTenEdits({ offers: true });
     // The XSRF token's answer already said so: the first push of ten edits is compressed.
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({ encoding: 'gzip' });
@@ -496,22 +502,13 @@ describe('pushes sent compressed', () => {
   });
 
   it('are sent as they are to a server that never says it takes them', async () => {
-    const d = await tenEdits();
-    const { transport, pushes } = gzipServer({ offers: false });
-    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
-    await engine.flush();
-    expect(await d.outbox.count()).toBe(0);
+    const { pushes } = await flushTenEdits({ offers: false });
     expect(pushes.map((p) => p.encoding)).toEqual([undefined]);
     expect(pushes[0]!.sentBytes).toBeGreaterThan(GZIP_PUSH_MIN_BYTES);
   });
 
   it('a 415 (something on the way refuses them) sends the same push again as it is, and later pushes too', async () => {
-    const d = await tenEdits();
-    const { transport, pushes } = gzipServer({ offers: true, refuses: () => true });
-    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
-    await engine.flush();
-    expect(await d.outbox.count()).toBe(0);
-    expect(await d.needsAttention.count()).toBe(0);
+    const { d, engine, pushes } = await flushTenEdits({ offers: true, refuses: () => true });
     expect(pushes.map((p) => [p.encoding, p.ids.length])).toEqual([
       ['gzip', 0],
       [undefined, 10],
@@ -522,12 +519,7 @@ describe('pushes sent compressed', () => {
   });
 
   it('a push that reaches a server of an earlier release (a 400 for its bytes) goes again as it is, and no edit is lost', async () => {
-    const d = await tenEdits();
-    const { transport, pushes } = gzipServer({ offers: true, earlierReleaseTakesPushes: true });
-    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
-    await engine.flush();
-    expect(await d.outbox.count()).toBe(0);
-    expect(await d.needsAttention.count()).toBe(0);
+    const { pushes } = await flushTenEdits({ offers: true, earlierReleaseTakesPushes: true });
     expect(pushes.map((p) => [p.encoding, p.ids.length])).toEqual([
       ['gzip', 0],
       [undefined, 10],
