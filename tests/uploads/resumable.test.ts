@@ -53,7 +53,7 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
     expect(cuts).toBeGreaterThanOrEqual(8);
     expect(result.resumes).toBeGreaterThanOrEqual(8);
     expect(result.lastProgress).toEqual([bytes.length, bytes.length]);
-    expect(await s.settledState(clip)).toBe('Ready');
+    expect(await s.settled(clip)).toEqual({ State: 'Ready', AudioProcessingProblem: null });
     // A client that missed the last response asks again: complete, so it never sends the file twice.
     const head = await fetch(`${s.url}${new URL(result.url!).pathname}`, { method: 'HEAD', headers: { ...s.clipHeaders(clip), 'tus-resumable': '1.0.0' } });
     expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([200, String(bytes.length), String(bytes.length)]);
@@ -77,7 +77,7 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
     } finally {
       await proxy.close();
     }
-    expect(await s.settledState(clip)).toBe('Ready');
+    expect(await s.settled(clip)).toEqual({ State: 'Ready', AudioProcessingProblem: null });
     const back = new Uint8Array(await (await fetch(`${s.url}/api/media/clips/${clip.id}/audio`, { headers: s.clipHeaders(clip) })).arrayBuffer());
     expect(sha(back)).toBe(sha(bytes));
   });
@@ -245,7 +245,7 @@ describe('on PostgreSQL', () => {
     const clip = pg.clips[0]!;
     const { bytes, result } = await wavThroughCuts(pg, clip);
     expect(result.resumes).toBeGreaterThanOrEqual(8);
-    expect(await pg.settledState(clip)).toBe('Ready');
+    expect(await pg.settled(clip)).toEqual({ State: 'Ready', AudioProcessingProblem: null });
     const back = new Uint8Array(await (await fetch(`${pg.url}/api/media/clips/${clip.id}/audio`, { headers: pg.clipHeaders(clip) })).arrayBuffer());
     expect(sha(back)).toBe(sha(bytes));
   });
