@@ -17,20 +17,17 @@
 // stream that must flush each poke), audio (already compressed), answers served in byte ranges
 // (a waveform's JSON: its 206s must be ranges of the 200's bytes), 206/204/304 answers, HEAD
 // (which says Vary all the same), `Cache-Control: no-transform`. A body is read whole to be
-// compressed: a text-like answer streamed as it is made would need its own rule here. A row's ETag is its ModifiedAtUtc, which
-// If-Match compares (specification section 7); a compressed body would need its own strong ETag, so
+// compressed: a text-like answer streamed as it is made would need its own rule here. A row's ETag
+// is its ModifiedAtUtc, which If-Match compares (specification section 7); a compressed body would need its own strong ETag, so
 // rows with an ETag, a single row's small answer, go out as they are.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { formError } from '../src/domain/form-errors.ts';
-import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, MIN_COMPRESS_BYTES } from '../src/protocol/errors.ts';
 import { AppError, badRequest, fieldError, payloadTooLarge } from './errors.ts';
 
 export type Encoding = 'br' | 'gzip';
-
-/** Below this, the bytes saved do not pay for the work (a body this small fits in a packet or two). */
-export const MIN_COMPRESS_BYTES = 1024;
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -111,18 +108,17 @@ export function compression(): MiddlewareHandler {
     const encoding = negotiateEncoding(c.req.header('accept-encoding'));
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
     if (encoding === null || length < MIN_COMPRESS_BYTES) return;
-    const body = new Uint8Array(await res.arrayBuffer());
+    // Read whole (the body was read to learn its length when it has no Content-Length): what goes
+    // out is this body, compressed unless it is under MIN_COMPRESS_BYTES after all.
+    let body = new Uint8Array(await res.arrayBuffer());
     const headers = new Headers(res.headers);
-    if (body.byteLength < MIN_COMPRESS_BYTES) {
-      c.res = undefined; // replaced, not merged: the answer goes out as it was
-      c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
-      return;
+    if (body.byteLength >= MIN_COMPRESS_BYTES) {
+      body = bytes(await compress(body, encoding, 'fast'));
+      headers.set('content-encoding', encoding);
+      headers.set('content-length', String(body.byteLength));
     }
-    const out = await compress(body, encoding, 'fast');
-    headers.set('content-encoding', encoding);
-    headers.set('content-length', String(out.byteLength));
-    c.res = undefined;
-    c.res = new Response(bytes(out), { status: res.status, statusText: res.statusText, headers });
+    c.res = undefined; // replaced, not merged with the answer read above
+    c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
   };
 }
 
@@ -134,6 +130,8 @@ export function advertiseRequestEncodings(headers: Headers): void {
   headers.set('accept-encoding', REQUEST_ENCODINGS);
 }
 
+const contentEncodingErrors = () => [fieldError('Content-Encoding', formError('invalid'))];
+
 /**
  * Decodes a gzip request body before the routes read it, at most JSON_BODY_LIMIT_BYTES of it
  * (413 beyond, as for a body sent as it is); a body that is not gzip is a 400 naming
@@ -143,7 +141,7 @@ export async function decodeRequestBody(c: Context, next: Next): Promise<void> {
   const coding = c.req.header('content-encoding')?.trim().toLowerCase();
   if (!coding || coding === 'identity' || !c.req.raw.body) return next();
   if (coding !== 'gzip' && coding !== 'x-gzip') {
-    throw new AppError(415, { Errors: [fieldError('Content-Encoding', formError('invalid'))] }, { 'Accept-Encoding': REQUEST_ENCODINGS });
+    throw new AppError(415, { Errors: contentEncodingErrors() }, { 'Accept-Encoding': REQUEST_ENCODINGS });
   }
   // Read from the raw request, not c.req: Hono keeps what c.req reads and would hand the
   // compressed bytes to the route.
@@ -153,7 +151,7 @@ export async function decodeRequestBody(c: Context, next: Next): Promise<void> {
     body = await gunzipAsync(sent, { maxOutputLength: JSON_BODY_LIMIT_BYTES + 1 });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw payloadTooLarge();
-    throw badRequest([fieldError('Content-Encoding', formError('invalid'))]);
+    throw badRequest(contentEncodingErrors());
   }
   if (body.byteLength > JSON_BODY_LIMIT_BYTES) throw payloadTooLarge();
   const headers = new Headers(c.req.raw.headers);

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { bytes, compress, isCompressible, MIN_COMPRESS_BYTES, negotiateEncoding, varyOnEncoding, type Encoding } from './compress.ts';
+import { bytes, compress, isCompressible, negotiateEncoding, varyOnEncoding, type Encoding } from './compress.ts';
+import { MIN_COMPRESS_BYTES } from '../src/protocol/errors.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -69,27 +70,27 @@ const MAX_KEPT_FILES = 400;
 
 const stampOf = (file: string) => {
   const stat = statSync(file);
-  return `${stat.size} ${stat.mtimeMs}`;
+  return { size: stat.size, stamp: `${stat.size} ${stat.mtimeMs}` };
 };
 
 async function compressedFile(c: Context, file: string): Promise<Response> {
   // The stamp is read before and after the file: a file rewritten meanwhile (a build writing
-  // sw.js in place) is sent as read but not kept under a stamp it may not match.
-  const stamp = stampOf(file);
-  const body = readFileSync(file);
-  const encoding: Encoding | null = body.byteLength < MIN_COMPRESS_BYTES ? null : negotiateEncoding(c.req.header('accept-encoding'));
-  const response = encoding === null ? c.body(body) : c.body(bytes(await compressedOnce(file, stamp, body, encoding)));
+  // sw.js in place) is sent as read but not kept under a stamp it may not match. A kept file is
+  // not read at all.
+  const { size, stamp } = stampOf(file);
+  const encoding: Encoding | null = size < MIN_COMPRESS_BYTES ? null : negotiateEncoding(c.req.header('accept-encoding'));
+  const response = encoding === null ? c.body(readFileSync(file)) : c.body(bytes(await compressedOnce(file, stamp, encoding)));
   varyOnEncoding(response.headers);
   if (encoding !== null) response.headers.set('content-encoding', encoding);
   return response;
 }
 
-function compressedOnce(file: string, stamp: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
+function compressedOnce(file: string, stamp: string, encoding: Encoding): Promise<Buffer> {
   const key = `${encoding} ${file}`;
   const kept = compressedFiles.get(key);
   if (kept?.stamp === stamp) return kept.body;
-  const made = compress(body, encoding, 'small');
-  if (stampOf(file) !== stamp) return made;
+  const made = compress(readFileSync(file), encoding, 'small');
+  if (stampOf(file).stamp !== stamp) return made;
   compressedFiles.delete(key); // re-inserted last: the oldest entries are the ones dropped
   compressedFiles.set(key, { stamp, body: made });
   if (compressedFiles.size > MAX_KEPT_FILES) compressedFiles.delete(compressedFiles.keys().next().value!);

@@ -7,6 +7,10 @@ import * as z from 'zod';
  * and images set their own limits). Clients size their requests by it (the sync push). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Bodies smaller than this go uncompressed, both ways (answers and sync pushes): the bytes saved
+ * do not pay for the work, and a body this small fits in a packet or two. */
+export const MIN_COMPRESS_BYTES = 1024;
+
 /** Codes of server-side errors beyond the form error types of section 5. */
 export const ServerErrorCode = {
   SlugExists: 'SlugExists',

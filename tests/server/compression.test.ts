@@ -13,8 +13,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, seedId } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
-import { MIN_COMPRESS_BYTES } from '../../sync-server/compress.ts';
-import { JSON_BODY_LIMIT_BYTES } from '../../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };

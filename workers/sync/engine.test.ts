@@ -5,9 +5,10 @@ import { openLocalDb, type CastawayDb, type SyncStatus } from '../../src/db/db.t
 import { createWrites } from '../../src/db/writes.ts';
 import { refuseWritesWhileFull } from '../../src/db/full-disk.testing.ts';
 import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
-import { createSyncEngine, GZIP_PUSH_MIN_BYTES, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
+import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
 import * as z from 'zod';
 import { parsePullResponse, PullResponseSchema, type Mutation } from '../../src/protocol/sync.ts';
+import { MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const CLIP = '00000000-0000-4000-8000-000000000003';
@@ -492,19 +493,19 @@ describe('pushes sent compressed', () => {
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({ encoding: 'gzip' });
     expect(pushes[0]!.ids).toHaveLength(10);
-    expect(pushes[0]!.jsonBytes).toBeGreaterThan(GZIP_PUSH_MIN_BYTES);
+    expect(pushes[0]!.jsonBytes).toBeGreaterThan(MIN_COMPRESS_BYTES);
     expect(pushes[0]!.sentBytes).toBeLessThan(pushes[0]!.jsonBytes! / 2);
 
     await createWrites(d).updateClip('00000000-0000-4000-8000-000000000100', { Title: 'One small edit' });
     await engine.flush();
     expect(pushes[1]).toMatchObject({ encoding: undefined, ids: [expect.any(String)] });
-    expect(pushes[1]!.sentBytes).toBeLessThan(GZIP_PUSH_MIN_BYTES);
+    expect(pushes[1]!.sentBytes).toBeLessThan(MIN_COMPRESS_BYTES);
   });
 
   it('are sent as they are to a server that never says it takes them', async () => {
     const { pushes } = await flushTenEdits({ offers: false });
     expect(pushes.map((p) => p.encoding)).toEqual([undefined]);
-    expect(pushes[0]!.sentBytes).toBeGreaterThan(GZIP_PUSH_MIN_BYTES);
+    expect(pushes[0]!.sentBytes).toBeGreaterThan(MIN_COMPRESS_BYTES);
   });
 
   it('a 415 (something on the way refuses them) sends the same push again as it is, and later pushes too', async () => {

@@ -53,7 +53,7 @@ import {
 import type { OutboxEntry, StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';
-import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
+import { JSON_BODY_LIMIT_BYTES, MIN_COMPRESS_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
 import { domain_change_too_large } from '../../locales/domain/en-US.json';
 import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 
@@ -223,9 +223,6 @@ export function pushBody(clientId: string, batch: readonly OutboxEntry[], limit:
   return { sent: batch.slice(0, texts.length), body: `${head}${texts.join(',')}]}`, bytes };
 }
 
-/** Smaller push bodies go as they are: one packet either way. */
-export const GZIP_PUSH_MIN_BYTES = 1024;
-
 /** Whether an answer's Accept-Encoding (the codings the server decodes in a request) names gzip. */
 function takesGzip(res: TransportResponse): boolean {
   const header = res.headers?.get('accept-encoding');
@@ -334,7 +331,7 @@ export function createSyncEngine(options: EngineOptions) {
       await ensureXsrf();
       const { sent, body, bytes } = pushBody(clientId, batch, bodyLimit);
       const started = now();
-      const compressed = !plainOnce && gzipPushes && bytes >= GZIP_PUSH_MIN_BYTES && typeof CompressionStream === 'function';
+      const compressed = !plainOnce && gzipPushes && bytes >= MIN_COMPRESS_BYTES && typeof CompressionStream === 'function';
       plainOnce = false;
       let res: Answer;
       try {
