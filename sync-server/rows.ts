@@ -405,8 +405,8 @@ function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string
  * inserted or changed field by field. Cached per set of entities: a batch is nearly always clips.
  */
 const writeStatements = new Map<string, string>();
-function writeStatement(entities: readonly EntityName[]): string {
-  const cacheKey = entities.join(',');
+function writeStatement(entities: readonly EntityName[], tail?: WriteTail): string {
+  const cacheKey = `${entities.join(',')}${tail ? `+${tail.key}` : ''}`;
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
@@ -459,11 +459,28 @@ function writeStatement(entities: readonly EntityName[]): string {
          FROM w WHERE w.entity = '${entity}' AND w.last AND NOT w.fresh AND t.id = w.id)`,
     );
   }
+  if (tail) ctes.push(tail.cte(WRITE_PARAMS + 1));
   // The Versions in write order as one value: 200 result rows cost the driver more than the text.
   const sql = `WITH ${ctes.join(',\n')}\nSELECT array_to_string(array_agg(version ORDER BY ord), ',') AS versions FROM w`;
   writeStatements.set(cacheKey, sql);
   return sql;
 }
+
+/** The parameters of the write statement ($1: the writes, $2..$4: organization, author, client). */
+const WRITE_PARAMS = 4;
+
+/**
+ * A statement of the caller's that runs inside the write statement, as one more of its CTEs: it
+ * sees `w`, the writes (ord: the write's index in the batch, entity, id, at, version), so it can
+ * store what depends on the Versions the statement takes without another round trip.
+ */
+export type WriteTail = {
+  /** Names the CTE's text in the statement cache (the same key, the same text). */
+  key: string;
+  /** `name AS (…)`, its own parameters numbered from `firstParam`. */
+  cte: (firstParam: number) => string;
+  params: readonly unknown[];
+};
 
 /**
  * Stores planned writes with one statement whatever their number: it takes their Versions from the
@@ -472,10 +489,15 @@ function writeStatement(entities: readonly EntityName[]): string {
  * past REVISIONS_KEPT. Fills in each wire row's Version.
  *
  * A row's table write is the difference between the row the first of its writes here started
- * from (which the caller read, locked, from the table) and its last wire row.
+ * from (which the caller read, locked, from the table) and its last wire row. `tail` runs in the
+ * same statement (on its own when there is nothing to write).
  */
-export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]): Promise<void> {
-  if (writes.length === 0) return;
+export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[], tail?: WriteTail): Promise<void> {
+  if (writes.length === 0) {
+    // Nothing to write: the tail runs over no writes.
+    if (tail) await q.query(`WITH w AS (SELECT NULL::int AS ord, NULL::text AS entity, NULL::uuid AS id, NULL::timestamptz AS at, NULL::bigint AS version WHERE false),\n${tail.cte(1)}\nSELECT 1`, [...tail.params]);
+    return;
+  }
   // One organization, author and sync client for the batch (each caller writes with one context).
   const { OrganizationId: org, ModifiedById: by } = writes[0]!.wire;
   const client = writes[0]!.clientId;
@@ -515,7 +537,8 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
     return doc;
   });
   const entities = [...new Set(writes.map((w) => w.entity))].sort();
-  const [result] = await q.query<{ versions: string }>(writeStatement(entities), [JSON.stringify(docs), org, by, client]);
+  const params = [JSON.stringify(docs), org, by, client]; // WRITE_PARAMS of them
+  const [result] = await q.query<{ versions: string }>(writeStatement(entities, tail), tail ? [...params, ...tail.params] : params);
   const versions = (result?.versions ?? '').split(',').map(Number);
   if (versions.length !== writes.length) throw new Error('row versions: one per write expected');
   let previous = 0;

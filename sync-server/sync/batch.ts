@@ -7,10 +7,11 @@
 //   run:     each operation reads and writes the in-memory rows; its writes are kept only if it
 //            succeeds (a rejected mutation leaves nothing behind)
 //   flush:   rows.ts writePlanned (Versions, then one statement: rows, revisions, prune) before any
-//            rule read (q) and at the end, so every read sees the batch's earlier writes
+//            rule read (q) and at the end, so every read sees the batch's earlier writes; the
+//            last one also stores the push's results (push.ts), in the same statement
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
-import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext } from '../rows.ts';
+import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 
 const key = (entity: EntityName, id: string) => `${entity}:${id}`;
@@ -195,12 +196,20 @@ export class BatchStore implements OpStore {
     return null;
   }
 
-  /** Stores the writes made so far (their Versions are known afterwards). */
-  async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
+  /**
+   * Stores the writes made so far (their Versions are known afterwards). `tail`: a statement to
+   * run with them (rows.ts WriteTail), made from where a row stands among them (its `w.ord`;
+   * undefined for a row this flush does not write, whose Version is known). It may answer null:
+   * it cannot be made yet, and the writes go alone. Resolves whether the tail ran.
+   */
+  async flush(tail?: (ordOf: (row: unknown) => number | undefined) => WriteTail | null): Promise<boolean> {
     const writes = this.pending;
+    const ords = tail ? new Map<unknown, number>(writes.map((w, i) => [w.wire, i])) : null;
+    const made = tail?.((row) => ords!.get(row)) ?? undefined;
+    if (writes.length === 0 && !made) return false;
     this.pending = [];
-    await writePlanned(this.tx, writes);
+    await writePlanned(this.tx, writes, made);
     for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
+    return made !== undefined;
   }
 }

@@ -26,7 +26,7 @@ import type { InProcessEnv } from '../app.ts';
 import { AppError } from '../errors.ts';
 import { parseJsonBody } from '../http.ts';
 import { matchMutation } from '../routes/content-ops.ts';
-import type { EntityName } from '../rows.ts';
+import type { EntityName, WriteTail } from '../rows.ts';
 import { BatchStore } from './batch.ts';
 import { loadRowsWithRevisions, revisionKey, revisionRows } from './revisions.ts';
 import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
@@ -353,25 +353,40 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
       remember(s, prepared.m, raw as Mutation, outcome);
       out.push(outcome.result);
     }
-    await unit.flush();
-    if (done.length > 0) {
-      await q.query(
-        `${STORE_RESULT}
-         SELECT r.id, $1, $2, r.entity, r.entity_id, r.result, r.written, $3
-         FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, entity text, entity_id text, result jsonb, written text)
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          input.clientId,
-          input.auth.user.Id,
-          input.now,
-          JSON.stringify(done.map(({ m, outcome }) => ({ id: m.id, entity: m.entity, entity_id: m.entityId, result: compact(outcome.result), written: outcome.written }))),
-        ],
-      );
-    }
+    // The results go in the statement of the batch's last writes; when a result names a row of
+    // those writes in a way no `w` column can say, they are stored after them, on their own.
+    const results = (ordOf: (row: unknown) => number | undefined) => (done.length > 0 ? resultsTail(input, done, ordOf) : null);
+    if (!(await unit.flush(results)) && done.length > 0) await unit.flush(results);
     return { results: out, version: unit.maxVersion };
   });
   if (version > 0) input.onCommit(version);
   return results;
+}
+
+/**
+ * The results of a batch transaction's mutations as a CTE of its last write statement (rows.ts
+ * WriteTail): an applied or merged result whose row that statement writes takes its rowVersion
+ * from the statement's `w`, so storing the results costs no statement of its own. Null while a
+ * conflict's server row is one of those writes: its whole row, Version included, is stored.
+ */
+function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcome: Outcome }>, ordOf: (row: unknown) => number | undefined): WriteTail | null {
+  const docs = [];
+  for (const { m, outcome } of done) {
+    const { result } = outcome;
+    const row = result.status === 'applied' || result.status === 'merged' ? result.row : null;
+    const ord = row ? ordOf(row) : undefined;
+    if (result.status === 'conflict' && ordOf(result.serverRow) !== undefined) return null;
+    docs.push({ id: m.id, entity: m.entity, entity_id: m.entityId, written: outcome.written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) });
+  }
+  return {
+    key: 'sync_mutations',
+    cte: (p) => `stored AS (${STORE_RESULT}
+       SELECT r.id, $${p}, $${p + 1}, r.entity, r.entity_id, coalesce(r.result, jsonb_build_object('status', r.status, 'rowVersion', w.version)), r.written, $${p + 2}
+       FROM jsonb_to_recordset($${p + 3}::jsonb) AS r(id uuid, entity text, entity_id text, result jsonb, written text, status text, ord int)
+       LEFT JOIN w ON w.ord = r.ord
+       ON CONFLICT (id) DO NOTHING)`,
+    params: [input.clientId, input.auth.user.Id, input.now, JSON.stringify(docs)],
+  };
 }
 
 async function overRouter(s: Session, segment: Item[]): Promise<{ done: MutationResult[]; stop: boolean }> {
