@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
 import { AppError, payloadTooLarge } from './errors.ts';
-import { advertiseRequestEncodings, compression, decodeRequestBody } from './compress.ts';
+import { advertiseRequestEncodings, compression, decodeRequestBody, REQUEST_ENCODINGS } from './compress.ts';
 import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
@@ -71,8 +71,15 @@ export function createApp(deps: AppDeps) {
       const type = c.req.header('content-type') ?? '';
       // Only JSON and text bodies are capped here: audio and image uploads stream with their own
       // limits. The cap holds for the body as sent and, when it comes compressed, once decoded.
-      if (type === '' || type.includes('json') || type.startsWith('text/')) await jsonBodyLimit(c, () => decodeRequestBody(c, next));
-      else await next();
+      try {
+        if (type === '' || type.includes('json') || type.startsWith('text/')) await jsonBodyLimit(c, () => decodeRequestBody(c, next));
+        else await next();
+      } catch (err) {
+        // Refused before any route ran (a body too large, not gzip, another coding): the answer,
+        // made by onError, carries the offer too, so a client learns it even from a refusal.
+        if (err instanceof AppError) throw new AppError(err.status, err.body, { ...err.headers, 'Accept-Encoding': REQUEST_ENCODINGS });
+        throw err;
+      }
       advertiseRequestEncodings(c.res.headers);
     })
     .route('/api', sessionRoutes())

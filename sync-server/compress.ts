@@ -135,13 +135,14 @@ const contentEncodingErrors = () => [fieldError('Content-Encoding', formError('i
 /**
  * Decodes a gzip request body before the routes read it, at most JSON_BODY_LIMIT_BYTES of it
  * (413 beyond, as for a body sent as it is); a body that is not gzip is a 400 naming
- * Content-Encoding, and a coding the server does not take is a 415 that names the one it does.
+ * Content-Encoding, and a coding the server does not take is a 415 (the `/api` middleware in
+ * app.ts adds the Accept-Encoding offer to these refusals as to every answer).
  */
 export async function decodeRequestBody(c: Context, next: Next): Promise<void> {
   const coding = c.req.header('content-encoding')?.trim().toLowerCase();
   if (!coding || coding === 'identity' || !c.req.raw.body) return next();
   if (coding !== 'gzip' && coding !== 'x-gzip') {
-    throw new AppError(415, { Errors: contentEncodingErrors() }, { 'Accept-Encoding': REQUEST_ENCODINGS });
+    throw new AppError(415, { Errors: contentEncodingErrors() });
   }
   // Read from the raw request, not c.req: Hono keeps what c.req reads and would hand the
   // compressed bytes to the route.

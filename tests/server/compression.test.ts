@@ -201,6 +201,7 @@ describe('compressed answers over HTTP', () => {
     it('that is not gzip is a 400 naming Content-Encoding; a coding the server does not take is a 415 naming the one it does', async () => {
       const bad = await push(new TextEncoder().encode('{"protocolVersion": 1, "not": "gzip"}'), 'gzip');
       expect(bad.status).toBe(400);
+      expect(bad.headers.get('accept-encoding')).toBe('gzip');
       expect(((await bad.json()) as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['Content-Encoding']);
 
       const br = await push(new Uint8Array([1, 2, 3]), 'br');
@@ -215,6 +216,7 @@ describe('compressed answers over HTTP', () => {
       expect(body.byteLength).toBeLessThan(10_000);
       const res = await push(body, 'gzip');
       expect(res.status).toBe(413);
+      expect(res.headers.get('accept-encoding')).toBe('gzip');
       expect(((await res.json()) as { Errors: Array<{ Code: string }> }).Errors.map((e) => e.Code)).toEqual(['payloadTooLarge']);
     });
   });
