@@ -5,11 +5,11 @@
 // takes them. Read with node:http, which, unlike fetch, hands over the bytes as they came. The store
 // plays no part here: PGlite only.
 import { request } from 'node:http';
-import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, seedId } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
@@ -208,6 +208,33 @@ describe('compressed answers over HTTP', () => {
       expect(br.status).toBe(415);
       expect(br.headers.get('accept-encoding')).toBe('gzip');
       expect(((await br.json()) as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['Content-Encoding']);
+    });
+
+    it('that would decode to 600 MB is a 413 with the memory of the server all but untouched: it stops decoding past the limit', async () => {
+      // 600 MB of JSON whitespace after a push's opening, gzipped as a stream (never held whole
+      // here): ~0.6 MB as sent, under the limit, so only the decoder's own cap stands in its way.
+      const chunk = Buffer.alloc(1 << 20, ' ');
+      const gzip = createGzip({ level: 9 });
+      const parts: Buffer[] = [];
+      gzip.on('data', (b: Buffer) => parts.push(b));
+      const ended = new Promise((resolve) => gzip.on('end', resolve));
+      gzip.write(`{"protocolVersion": 1, "clientId": "${randomUUID()}", "mutations": [], "pad": "`);
+      for (let i = 0; i < 600; i++) if (!gzip.write(chunk)) await new Promise((resolve) => gzip.once('drain', resolve));
+      gzip.end('"}');
+      await ended;
+      const body = new Uint8Array(Buffer.concat(parts));
+      expect(body.byteLength).toBeLessThan(JSON_BODY_LIMIT_BYTES);
+
+      // The server runs in this process. Linux keeps its peak resident memory (VmHWM) and sets
+      // it back to the present one when 5 is written to clear_refs: the peak while the request
+      // is answered stays within 100 MB of where it started; decoding it whole would add 600 MB.
+      const peakKiB = () => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+      writeFileSync('/proc/self/clear_refs', '5');
+      const before = peakKiB();
+      const res = await push(body, 'gzip');
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { Errors: Array<{ Code: string }> }).Errors.map((e) => e.Code)).toEqual(['payloadTooLarge']);
+      expect((peakKiB() - before) / 1024).toBeLessThan(100);
     });
 
     it('that decodes to more than JSON_BODY_LIMIT_BYTES is a 413, however small as sent', async () => {
