@@ -404,9 +404,13 @@ function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string
  * order, every write is kept as a revision, older revisions are pruned, and each table's rows are
  * inserted or changed field by field. Cached per set of entities: a batch is nearly always clips.
  */
+/** The parameters of the write statement ($1: the writes, $2..$4: organization, author, client). */
+const WRITE_PARAMS = 4;
+
 const writeStatements = new Map<string, string>();
 function writeStatement(entities: readonly EntityName[], tail?: WriteTail): string {
-  const cacheKey = `${entities.join(',')}${tail ? `+${tail.key}` : ''}`;
+  const tailCte = tail?.cte(WRITE_PARAMS + 1);
+  const cacheKey = tailCte === undefined ? entities.join(',') : `${entities.join(',')}\n${tailCte}`;
   const cached = writeStatements.get(cacheKey);
   if (cached) return cached;
   const ctes = [
@@ -459,15 +463,12 @@ function writeStatement(entities: readonly EntityName[], tail?: WriteTail): stri
          FROM w WHERE w.entity = '${entity}' AND w.last AND NOT w.fresh AND t.id = w.id)`,
     );
   }
-  if (tail) ctes.push(tail.cte(WRITE_PARAMS + 1));
+  if (tailCte !== undefined) ctes.push(tailCte);
   // The Versions in write order as one value: 200 result rows cost the driver more than the text.
   const sql = `WITH ${ctes.join(',\n')}\nSELECT array_to_string(array_agg(version ORDER BY ord), ',') AS versions FROM w`;
   writeStatements.set(cacheKey, sql);
   return sql;
 }
-
-/** The parameters of the write statement ($1: the writes, $2..$4: organization, author, client). */
-const WRITE_PARAMS = 4;
 
 /**
  * A statement of the caller's that runs inside the write statement, as one more of its CTEs: it
@@ -475,9 +476,8 @@ const WRITE_PARAMS = 4;
  * store what depends on the Versions the statement takes without another round trip.
  */
 export type WriteTail = {
-  /** Names the CTE's text in the statement cache (the same key, the same text). */
-  key: string;
-  /** `name AS (…)`, its own parameters numbered from `firstParam`. */
+  /** `name AS (…)`, its own parameters numbered from `firstParam`. When there is nothing to
+   * write, `w` has only the columns ord, entity, id, at and version. */
   cte: (firstParam: number) => string;
   params: readonly unknown[];
 };

@@ -315,8 +315,13 @@ function prepare(s: Session, { raw, parsed }: Item): { answer: MutationResult } 
     };
   }
   const m = parsed.data;
-  const seen = s.stored.get(m.id);
-  if (seen) return { answer: seen.user_id === s.input.auth.user.Id ? seen.result : rejected(m.id, 409, []) };
+  // Ids are UUIDs in any case (the database gives them back in lower case): stored by the lower
+  // case, answered with the id as this push sent it.
+  const seen = s.stored.get(m.id.toLowerCase());
+  if (seen) {
+    if (seen.user_id !== s.input.auth.user.Id) return { answer: rejected(m.id, 409, []) };
+    return { answer: seen.result.mutationId === m.id ? seen.result : { ...seen.result, mutationId: m.id } };
+  }
   // A mutation made on top of an earlier one of this batch that applied exactly (base + its
   // fields = the row it wrote) really has that row as its base: send it so (saves a 412).
   const link = s.chain.get(m.entityId);
@@ -324,7 +329,7 @@ function prepare(s: Session, { raw, parsed }: Item): { answer: MutationResult } 
 }
 
 function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome): void {
-  s.stored.set(m.id, { user_id: s.input.auth.user.Id, result: outcome.result });
+  s.stored.set(m.id.toLowerCase(), { user_id: s.input.auth.user.Id, result: outcome.result });
   if (outcome.before) s.before.set(outcome.result, outcome.before);
   if (outcome.result.status === 'applied' && outcome.written) s.chain.set(m.entityId, { base: original.baseModifiedAtUtc, written: outcome.written });
   else s.chain.delete(m.entityId);
@@ -379,7 +384,6 @@ function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcom
     docs.push({ id: m.id, entity: m.entity, entity_id: m.entityId, written: outcome.written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) });
   }
   return {
-    key: 'sync_mutations',
     cte: (p) => `stored AS (${STORE_RESULT}
        SELECT r.id, $${p}, $${p + 1}, r.entity, r.entity_id, coalesce(r.result, jsonb_build_object('status', r.status, 'rowVersion', w.version)), r.written, $${p + 2}
        FROM jsonb_to_recordset($${p + 3}::jsonb) AS r(id uuid, entity text, entity_id text, result jsonb, written text, status text, ord int)

@@ -31,8 +31,9 @@ export type Server = {
   close(): Promise<void>;
 };
 
-export async function startServer(options: { dataDir?: string; databaseUrl?: string } = {}): Promise<Server> {
-  const store = await openStore({ dataDir: options.dataDir ?? 'memory://', databaseUrl: options.databaseUrl });
+export async function startServer(options: { dataDir?: string; databaseUrl?: string; store?: Store } = {}): Promise<Server> {
+  // `store`: one the caller opened (tests/server/test-store.ts: either kind, dropped by the caller).
+  const store = options.store ?? (await openStore({ dataDir: options.dataDir ?? 'memory://', databaseUrl: options.databaseUrl }));
   const bus = createMemoryBus();
   const server: Server = {
     store,

@@ -370,32 +370,6 @@ describe('push', () => {
     expect((await serverClip())['Version']).toBe(version);
   });
 
-
-  it('a push sent again is answered as the first time: merged and applied rows with their Versions, and a conflict over a row the same push wrote', async () => {
-    const other = (await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Second' })).json!['Id'] as string;
-    const base = (await serverClip())['ModifiedAtUtc'] as string;
-    const otherBase = (await serverClip(other))['ModifiedAtUtc'] as string;
-    expect((await api(server, annaCookie, 'PATCH', `/v1/clips/${clipId}`, { Description: 'Changed on the web' })).status).toBe(200);
-    const m = (id: string, body: Record<string, unknown>, baseModifiedAtUtc: string) => ({
-      id: crypto.randomUUID(), entity: 'clips', entityId: id, method: 'PATCH', path: `/v1/clips/${id}`, body, baseModifiedAtUtc, createdAt: Date.now(),
-    });
-    // Merged over the web edit, and applied: both rows written by the push's last statement.
-    const first = [m(clipId, { Title: 'From the train' }, base), m(other, { Title: 'Second, edited' }, otherBase)];
-    const answer = await push(annaCookie, first);
-    expect(answer.results.map((r) => r.status)).toEqual(['merged', 'applied']);
-    expect(answer.results[0]!.row).toMatchObject({ Title: 'From the train', Description: 'Changed on the web', Version: (await serverClip())['Version'] });
-    expect(answer.results[1]!.row).toMatchObject({ Title: 'Second, edited', Version: (await serverClip(other))['Version'] });
-    expect(await push(annaCookie, first)).toEqual(answer);
-    // Another device on the old base: its Title is a conflict, its Season is written, and the
-    // conflict's server row is the row that write made in the push's last statement.
-    const second = [m(clipId, { Title: 'From the plane', Season: 3 }, base)];
-    const conflicted = await push(annaCookie, second);
-    expect(conflicted.results.map((r) => r.status)).toEqual(['conflict']);
-    const now = await serverClip();
-    expect(now).toMatchObject({ Season: 3, Title: 'From the train' });
-    expect((conflicted.results[0] as unknown as { serverRow: Record<string, unknown> }).serverRow).toMatchObject({ Season: 3, Version: now['Version'] });
-    expect(await push(annaCookie, second)).toEqual(conflicted);
-  });
   it('a mutation answered again after 50 later writes: applied, without a later row taken for its own; the row keeps its last 50 revisions', async () => {
     const { a, mutation } = await queuedEdit({ Title: 'Early' });
     const first = await push(a.cookie, [mutation]);
