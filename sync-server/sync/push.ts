@@ -14,7 +14,7 @@
 //
 // How the calls run: consecutive mutations that a shared operation serves form one transaction
 // (sync/batch.ts: their rows loaded with one query per table, written with a few bulk
-// statements, results stored in the same transaction, one poke after commit). A mutation no
+// statements, the results stored by the last of them (resultsTail), one poke after commit). A mutation no
 // shared operation serves (the clip cut) is called over the API's router, one transaction each,
 // its result stored after the call commits; a crash in between means the call is made again on
 // retry, which the precondition and the merge turn into a no-op rather than a double write. When
