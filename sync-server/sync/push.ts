@@ -215,18 +215,6 @@ async function expand(q: Queryable, organizationId: string, stored: Array<{ id: 
 }
 
 export async function processPush(input: PushInput): Promise<MutationResult[]> {
-  const ids = input.mutations.map((m) => (m as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
-  const uuidIds = ids.filter((id) => MutationSchema.shape.id.safeParse(id).success);
-  const stored = new Map<string, { user_id: string; result: MutationResult }>();
-  if (uuidIds.length > 0) {
-    const rows = await input.store.query<{ id: string; user_id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>(
-      `SELECT id, user_id, entity, entity_id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`,
-      [uuidIds],
-    );
-    const results = await expand(input.store, input.auth.organizationId, rows);
-    for (const [i, r] of rows.entries()) stored.set(r.id, { user_id: r.user_id, result: results[i]! });
-  }
-
   // Segments: consecutive mutations the batch transaction serves, or one the router serves.
   const items: Item[] = input.mutations.map((raw) => {
     const parsed = MutationSchema.safeParse(raw);
@@ -239,6 +227,20 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
     }
     return { raw, parsed, router };
   });
+
+  // The results of the mutations already processed (a mutation that does not parse is refused
+  // before its id is looked at).
+  const ids = items.flatMap(({ parsed }) => (parsed.success ? [parsed.data.id] : []));
+  const stored = new Map<string, { user_id: string; result: MutationResult }>();
+  if (ids.length > 0) {
+    const rows = await input.store.query<{ id: string; user_id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>(
+      `SELECT id, user_id, entity, entity_id, result FROM sync_mutations WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const results = await expand(input.store, input.auth.organizationId, rows);
+    for (const [i, r] of rows.entries()) stored.set(r.id, { user_id: r.user_id, result: results[i]! });
+  }
+
   const segments: Item[][] = [];
   for (const item of items) {
     const last = segments[segments.length - 1];
