@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
 import { AppError, payloadTooLarge } from './errors.ts';
-import { advertiseRequestEncodings, compression, decodeRequestBody, REQUEST_ENCODINGS } from './compress.ts';
+import { advertiseRequestEncodings, compression, decodeRequestBody } from './compress.ts';
 import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { contentRoutes } from './routes/content.ts';
@@ -75,10 +75,9 @@ export function createApp(deps: AppDeps) {
         if (type === '' || type.includes('json') || type.startsWith('text/')) await jsonBodyLimit(c, () => decodeRequestBody(c, next));
         else await next();
       } catch (err) {
-        // Refused before any route ran (a body too large, not gzip, another coding): the answer,
-        // made by onError, carries the offer too, so a client learns it even from a refusal.
-        if (err instanceof AppError) throw new AppError(err.status, err.body, { ...err.headers, 'Accept-Encoding': REQUEST_ENCODINGS });
-        throw err;
+        // Refused before any route ran (a body too large, not gzip, another coding): answered here
+        // (a route's errors are answered where they are thrown), so the offer goes on it too.
+        c.res = errorResponse(err, c);
       }
       advertiseRequestEncodings(c.res.headers);
     })
@@ -92,17 +91,20 @@ export function createApp(deps: AppDeps) {
     .route('/api', uploadRoutes(deps, audio));
 
   app.notFound((c) => c.body(null, 404));
-  app.onError((err, c) => {
-    if (err instanceof AppError) {
-      for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-      if (err.body === undefined) return c.body(null, err.status);
-      return c.json(err.body as object, err.status as ContentfulStatusCode);
-    }
-    if (err instanceof HTTPException) return err.getResponse();
-    console.error('Unhandled error on', c.req.method, c.req.path, err);
-    return c.body(null, 500);
-  });
+  app.onError(errorResponse);
   return app;
+}
+
+/** The answer to an error thrown while answering (app.onError, and the /api middleware's own refusals). */
+function errorResponse(err: unknown, c: Context): Response {
+  if (err instanceof AppError) {
+    for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+    if (err.body === undefined) return c.body(null, err.status);
+    return c.json(err.body as object, err.status as ContentfulStatusCode);
+  }
+  if (err instanceof HTTPException) return err.getResponse();
+  console.error('Unhandled error on', c.req.method, c.req.path, err);
+  return c.body(null, 500);
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -123,7 +123,7 @@ export function compression(): MiddlewareHandler {
 }
 
 /** The content codings of request bodies the server decodes (RFC 7694's Accept-Encoding answer). */
-export const REQUEST_ENCODINGS = 'gzip';
+const REQUEST_ENCODINGS = 'gzip';
 
 /** Says, on an answer, which codings a request body may come in. */
 export function advertiseRequestEncodings(headers: Headers): void {

@@ -476,8 +476,7 @@ function writeStatement(entities: readonly EntityName[], tail?: WriteTail): stri
  * store what depends on the Versions the statement takes without another round trip.
  */
 export type WriteTail = {
-  /** `name AS (…)`, its own parameters numbered from `firstParam`. When there is nothing to
-   * write, `w` has only the columns ord, entity, id, at and version. */
+  /** `name AS (…)`, its own parameters numbered from `firstParam`. */
   cte: (firstParam: number) => string;
   params: readonly unknown[];
 };
@@ -490,17 +489,15 @@ export type WriteTail = {
  *
  * A row's table write is the difference between the row the first of its writes here started
  * from (which the caller read, locked, from the table) and its last wire row. `tail` runs in the
- * same statement (on its own when there is nothing to write).
+ * same statement (over no writes when there is nothing to write).
  */
 export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[], tail?: WriteTail): Promise<void> {
-  if (writes.length === 0) {
-    // Nothing to write: the tail runs over no writes.
-    if (tail) await q.query(`WITH w AS (SELECT NULL::int AS ord, NULL::text AS entity, NULL::uuid AS id, NULL::timestamptz AS at, NULL::bigint AS version WHERE false),\n${tail.cte(1)}\nSELECT 1`, [...tail.params]);
-    return;
-  }
-  // One organization, author and sync client for the batch (each caller writes with one context).
-  const { OrganizationId: org, ModifiedById: by } = writes[0]!.wire;
-  const client = writes[0]!.clientId;
+  if (writes.length === 0 && !tail) return;
+  // One organization, author and sync client for the batch (each caller writes with one context;
+  // with nothing to write, the statement writes nothing and runs for its tail).
+  const org = writes[0]?.wire.OrganizationId ?? null;
+  const by = writes[0]?.wire.ModifiedById ?? null;
+  const client = writes[0]?.clientId ?? null;
   if (writes.some((w) => w.wire.OrganizationId !== org || w.wire.ModifiedById !== by || w.clientId !== client)) {
     throw new Error('writePlanned: the writes of a batch must share organization, author and client');
   }
@@ -538,8 +535,8 @@ export async function writePlanned(q: Queryable, writes: readonly PlannedWrite[]
   });
   const entities = [...new Set(writes.map((w) => w.entity))].sort();
   const params = [JSON.stringify(docs), org, by, client]; // WRITE_PARAMS of them
-  const [result] = await q.query<{ versions: string }>(writeStatement(entities, tail), tail ? [...params, ...tail.params] : params);
-  const versions = (result?.versions ?? '').split(',').map(Number);
+  const [result] = await q.query<{ versions: string | null }>(writeStatement(entities, tail), tail ? [...params, ...tail.params] : params);
+  const versions = result?.versions ? result.versions.split(',').map(Number) : [];
   if (versions.length !== writes.length) throw new Error('row versions: one per write expected');
   let previous = 0;
   for (const [ord, version] of versions.entries()) {

@@ -196,20 +196,22 @@ export class BatchStore implements OpStore {
     return null;
   }
 
+  /** Whether `row` is the row of a write not yet stored (its Version is not known yet). */
+  isPending(row: unknown): boolean {
+    return this.pending.some((w) => w.wire === row);
+  }
+
   /**
    * Stores the writes made so far (their Versions are known afterwards). `tail`: a statement to
    * run with them (rows.ts WriteTail), made from where a row stands among them (its `w.ord`;
-   * undefined for a row this flush does not write, whose Version is known). It may answer null:
-   * it cannot be made yet, and the writes go alone. Resolves whether the tail ran.
+   * undefined for a row this flush does not write, whose Version is known).
    */
-  async flush(tail?: (ordOf: (row: unknown) => number | undefined) => WriteTail | null): Promise<boolean> {
+  async flush(tail?: (ordOf: (row: unknown) => number | undefined) => WriteTail): Promise<void> {
     const writes = this.pending;
-    const ords = tail ? new Map<unknown, number>(writes.map((w, i) => [w.wire, i])) : null;
-    const made = tail?.((row) => ords!.get(row)) ?? undefined;
-    if (writes.length === 0 && !made) return false;
+    if (writes.length === 0 && !tail) return;
     this.pending = [];
-    await writePlanned(this.tx, writes, made);
+    const ords = tail && new Map<unknown, number>(writes.map((w, i) => [w.wire, i]));
+    await writePlanned(this.tx, writes, tail?.((row) => ords!.get(row)));
     for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
-    return made !== undefined;
   }
 }

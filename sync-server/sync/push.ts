@@ -360,10 +360,10 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
       remember(s, prepared.m, raw as Mutation, outcome);
       out.push(outcome.result);
     }
-    // The results go in the statement of the batch's last writes; when a result names a row of
-    // those writes in a way no `w` column can say, they are stored after them, on their own.
-    const results = (ordOf: (row: unknown) => number | undefined) => (done.length > 0 ? resultsTail(input, done, ordOf) : null);
-    if (!(await unit.flush(results)) && done.length > 0) await unit.flush(results);
+    // The results go in the statement of the batch's last writes. A conflict's server row is
+    // stored whole, Version included: when it is one of those writes, they are stored first.
+    if (done.some(({ outcome: { result } }) => result.status === 'conflict' && unit.isPending(result.serverRow))) await unit.flush();
+    await unit.flush(done.length > 0 ? (ordOf) => resultsTail(input, done, ordOf) : undefined);
     return { results: out, version: unit.maxVersion };
   });
   if (version > 0) input.onCommit(version);
@@ -373,18 +373,15 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
 /**
  * The results of a batch transaction's mutations as a CTE of its last write statement (rows.ts
  * WriteTail): an applied or merged result whose row that statement writes takes its rowVersion
- * from the statement's `w`, so storing the results costs no statement of its own. Null while a
- * conflict's server row is one of those writes: its whole row, Version included, is stored.
+ * from the statement's `w`, so storing the results costs no statement of its own. Every other
+ * result is stored as compact() makes it, its Versions known.
  */
-function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcome: Outcome }>, ordOf: (row: unknown) => number | undefined): WriteTail | null {
-  const docs = [];
-  for (const { m, outcome } of done) {
-    const { result } = outcome;
+function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcome: Outcome }>, ordOf: (row: unknown) => number | undefined): WriteTail {
+  const docs = done.map(({ m, outcome: { result, written } }) => {
     const row = result.status === 'applied' || result.status === 'merged' ? result.row : null;
     const ord = row ? ordOf(row) : undefined;
-    if (result.status === 'conflict' && ordOf(result.serverRow) !== undefined) return null;
-    docs.push({ id: m.id, entity: m.entity, entity_id: m.entityId, written: outcome.written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) });
-  }
+    return { id: m.id, entity: m.entity, entity_id: m.entityId, written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) };
+  });
   return {
     cte: (p) => `stored AS (${STORE_RESULT}
        SELECT r.id, $${p}, $${p + 1}, r.entity, r.entity_id, coalesce(r.result, jsonb_build_object('status', r.status, 'rowVersion', w.version)), r.written, $${p + 2}

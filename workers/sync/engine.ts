@@ -267,8 +267,8 @@ export function createSyncEngine(options: EngineOptions) {
   let pushCeiling = batchMax;
   /** Largest push body: the server's limit, lowered by a proxy's 413. */
   let bodyLimit = JSON_BODY_LIMIT_BYTES;
-  /** The last answer said the server decodes gzip request bodies (and nothing refused one). */
-  let gzipPushes = false;
+  /** The last answer said the server decodes gzip request bodies; something on the way refused one. */
+  let offersGzip = false;
   let gzipRefused = false;
 
   /**
@@ -293,7 +293,7 @@ export function createSyncEngine(options: EngineOptions) {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
       const res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
-      gzipPushes = !gzipRefused && takesGzip(res);
+      offersGzip = takesGzip(res);
       if (res.status === 401) {
         void res.body?.cancel().catch(() => undefined); // not read: let the connection go
         throw new AuthError('401');
@@ -331,7 +331,7 @@ export function createSyncEngine(options: EngineOptions) {
       await ensureXsrf();
       const { sent, body, bytes } = pushBody(clientId, batch, bodyLimit);
       const started = now();
-      const compressed = !plainOnce && gzipPushes && bytes >= MIN_COMPRESS_BYTES && typeof CompressionStream === 'function';
+      const compressed = !plainOnce && !gzipRefused && offersGzip && bytes >= MIN_COMPRESS_BYTES && typeof CompressionStream === 'function';
       plainOnce = false;
       let res: Answer;
       try {
@@ -342,8 +342,7 @@ export function createSyncEngine(options: EngineOptions) {
         throw err;
       }
       if (compressed && (res.status === 415 || (res.status === 400 && namesField(res, 'Content-Encoding')))) {
-        gzipPushes = false; // something on the way does not take it: as it is, from now on
-        gzipRefused = true;
+        gzipRefused = true; // something on the way does not take it: as it is, from now on
         continue;
       }
       if (compressed && res.status === 400 && !namesField(res, 'mutations')) {
