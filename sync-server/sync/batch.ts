@@ -9,6 +9,12 @@
 //   flush:   rows.ts writePlanned (Versions, then one statement: rows, revisions, prune) before any
 //            rule read (q) and at the end, so every read sees the batch's earlier writes; the
 //            last one also stores the push's results (push.ts), in the same statement
+//
+// Pipelining (push.ts runs a large batch in two halves): `prefetch` sends the second half's read
+// and `startFlush` the first half's writes without waiting for them, so PostgreSQL reads and
+// writes while Node runs the other half's operations. Statements on the transaction's connection
+// run in the order they are sent; what an operation needs waits for its own statement (a row
+// being loaded, the Versions of writes sent).
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
 import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
@@ -78,7 +84,14 @@ export class BatchStore implements OpStore {
   private staged: PlannedWrite[] = [];
   /** Clips whose PlaylistIds are known to follow every playlist write of the batch. */
   private freshClips = new Set<string>();
-  private playlistsWritten = false;
+  /** Playlist writes made in this batch, and how many of them were sent before the last write
+   * statement: a read sent after it sees those (not later ones) in clips' PlaylistIds. */
+  private playlistWrites = 0;
+  private playlistWritesSent = 0;
+  /** Rows whose read has been sent and not answered (prefetch), by key. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** The writes sent by startFlush, until they are answered (their Versions known). */
+  private writing: Promise<void> | null = null;
   /** Highest Version written (for the poke after commit). */
   maxVersion = 0;
   readonly written: PlannedWrite[] = [];
@@ -93,38 +106,62 @@ export class BatchStore implements OpStore {
 
   /** Loads and locks the rows the batch names, one statement per table. */
   async preload(targets: ReadonlyArray<{ entity: EntityName; id: string }>): Promise<void> {
+    await Promise.all(this.sendLoads(targets));
+  }
+
+  /** Sends the read of rows a later part of the batch names without waiting for it: an operation
+   * that needs one of them waits then (and meets the read's failure, if it failed). */
+  prefetch(targets: ReadonlyArray<{ entity: EntityName; id: string }>): void {
+    for (const loading of this.sendLoads(targets)) loading.catch(() => undefined);
+  }
+
+  /** One read per table of the rows not yet read or being read. */
+  private sendLoads(targets: ReadonlyArray<{ entity: EntityName; id: string }>): Array<Promise<void>> {
     const byEntity = new Map<EntityName, Set<string>>();
     for (const t of targets) {
-      if (this.rows.has(key(t.entity, t.id))) continue;
+      const k = key(t.entity, t.id);
+      if (this.rows.has(k) || this.loading.has(k)) continue;
       const set = byEntity.get(t.entity) ?? new Set();
       set.add(t.id);
       byEntity.set(t.entity, set);
     }
-    for (const [entity, idSet] of byEntity) await this.load(entity, [...idSet]);
+    return [...byEntity].map(([entity, idSet]) => {
+      const ids = [...idSet];
+      const loading = this.load(entity, ids);
+      for (const id of ids) this.loading.set(key(entity, id), loading);
+      return loading;
+    });
   }
 
   private async load(entity: EntityName, ids: string[]): Promise<void> {
+    // The clips' PlaylistIds follow the playlist writes sent before this read, and no later ones.
+    const sees = this.playlistWritesSent;
     let rows: WireRow[];
     if (entity === 'clip') {
       // The organization's programs come with the first clips read (the rules need them).
       const loaded = await queryClips(this.tx, this.auth.organizationId, ids, true, !this.programs);
       rows = loaded.rows;
-      if (loaded.programs) this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
+      if (loaded.programs && !this.programs) this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
     } else rows = await loadWire(this.tx, entity, ids, true);
-    for (const id of ids) this.rows.set(key(entity, id), { row: null, exists: false });
-    for (const r of rows) {
-      this.rows.set(key(entity, r.Id), { row: r.OrganizationId === this.auth.organizationId ? r : null, exists: true });
-      if (entity === 'clip') this.freshClips.add(r.Id);
+    const fresh = sees === this.playlistWrites;
+    // A row written while this read was on its way is kept as written. (Each operation writes
+    // only the row its mutation names, read before it runs; this keeps a read sent early from
+    // ever undoing a write all the same.)
+    const answer = new Map(rows.map((r) => [r.Id, r]));
+    for (const id of ids) {
+      const k = key(entity, id);
+      if (this.rows.has(k)) continue;
+      const r = answer.get(id);
+      this.rows.set(k, r ? { row: r.OrganizationId === this.auth.organizationId ? r : null, exists: true } : { row: null, exists: false });
+      if (r && entity === 'clip' && fresh) this.freshClips.add(id);
     }
   }
 
   private async known(entity: EntityName, id: string) {
     const k = key(entity, id);
-    let entry = this.rows.get(k);
-    if (!entry) {
-      await this.load(entity, [id]);
-      entry = this.rows.get(k)!;
-    } else if (entity === 'clip' && entry.row && this.playlistsWritten && !this.freshClips.has(id)) {
+    if (!this.rows.has(k)) await (this.loading.get(k) ?? this.load(entity, [id]));
+    let entry = this.rows.get(k)!;
+    if (entity === 'clip' && entry.row && !this.freshClips.has(id)) {
       // A playlist of this batch changed its clips since the row was read: take PlaylistIds anew.
       await this.flush();
       const [fresh] = await loadClips(this.tx, this.auth.organizationId, [id], false);
@@ -179,7 +216,7 @@ export class BatchStore implements OpStore {
         this.written.push(w);
         this.rows.set(key(w.entity, w.wire.Id), { row: w.wire, exists: true });
         if (w.entity === 'playlist') {
-          this.playlistsWritten = true;
+          this.playlistWrites++;
           this.freshClips.clear();
         }
         if (w.entity === 'clip') this.freshClips.add(w.wire.Id);
@@ -207,11 +244,32 @@ export class BatchStore implements OpStore {
    * undefined for a row this flush does not write, whose Version is known).
    */
   async flush(tail?: (ordOf: (row: unknown) => number | undefined) => WriteTail): Promise<void> {
+    // The writes startFlush sent first: the tail names their Versions, and a failure is the batch's.
+    if (this.writing) {
+      await this.writing;
+      this.writing = null;
+    }
     const writes = this.pending;
     if (writes.length === 0 && !tail) return;
     this.pending = [];
+    this.playlistWritesSent = this.playlistWrites;
     const ords = tail && new Map<unknown, number>(writes.map((w, i) => [w.wire, i]));
     await writePlanned(this.tx, writes, tail?.((row) => ords!.get(row)));
     for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
+  }
+
+  /** Sends the writes made so far without waiting for their answer; flush (and every rule read
+   * through q) waits for it. Versions are set on the rows once it arrives. */
+  startFlush(): void {
+    const writes = this.pending;
+    if (writes.length === 0) return;
+    this.pending = [];
+    this.playlistWritesSent = this.playlistWrites;
+    const sent = writePlanned(this.tx, writes).then(() => {
+      for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
+    });
+    const before = this.writing;
+    this.writing = before ? Promise.all([before, sent]).then(() => undefined) : sent;
+    this.writing.catch(() => undefined); // met by the next flush, which every batch ends with
   }
 }

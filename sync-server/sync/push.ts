@@ -337,6 +337,15 @@ function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome)
   else s.chain.delete(m.entityId);
 }
 
+/**
+ * Mutations from which a batch transaction on PostgreSQL runs in two halves, each with a read and
+ * a write statement of its own, so that the database works while Node does. Measured on 2 cores
+ * with pushes of 500 title edits alternating in one process: 5-10 % less time per push. Not on
+ * PGlite, which runs in Node's own thread: nothing overlaps there, and the extra statements made
+ * pushes 9-14 % slower.
+ */
+export const PIPELINE_MIN = 100;
+
 const STORE_RESULT = `INSERT INTO sync_mutations (id, client_id, user_id, entity, entity_id, result, written_modified_at_utc, processed_at_utc)`;
 
 async function inTransaction(s: Session, segment: Item[]): Promise<MutationResult[]> {
@@ -344,11 +353,17 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
   const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now, clientId: input.clientId };
   const { results, version } = await input.store.tx(async (q) => {
     const unit = new BatchStore(q, input.auth, write);
-    await unit.preload(segment.flatMap(({ parsed: p }) => (p.success ? [{ entity: REVISION_ENTITY[p.data.entity], id: p.data.entityId.toLowerCase() }] : [])));
+    const targets = (items: Item[]) => items.flatMap(({ parsed: p }) => (p.success ? [{ entity: REVISION_ENTITY[p.data.entity], id: p.data.entityId.toLowerCase() }] : []));
+    // A large batch on PostgreSQL runs in two halves (batch.ts, pipelining): the second half's
+    // rows are read, and the first half's writes stored, while Node runs the other half.
+    const half = input.store.kind === 'postgres' && segment.length >= PIPELINE_MIN ? Math.ceil(segment.length / 2) : segment.length;
+    await unit.preload(targets(segment.slice(0, half)));
+    unit.prefetch(targets(segment.slice(half)));
     const done: Array<{ m: Mutation; outcome: Outcome }> = [];
     const caller = batchCaller(input, unit);
     const out: MutationResult[] = [];
-    for (const item of segment) {
+    for (const [i, item] of segment.entries()) {
+      if (i === half) unit.startFlush();
       const { raw } = item;
       const prepared = prepare(s, item);
       if ('answer' in prepared) {

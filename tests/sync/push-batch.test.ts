@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addUser, api, login, startServer, type Server } from './harness.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
 import type { Store } from '../../sync-server/store/store.ts';
+import { PIPELINE_MIN } from '../../sync-server/sync/push.ts';
 
 type Result = { mutationId: string; status: string; row?: Record<string, unknown> | null; serverRow?: Record<string, unknown> };
 
@@ -17,6 +18,9 @@ describe.each(storeKinds)('a push on %s', (kind) => {
   let n = 0;
   /** Transactions begun, and statements that failed inside one, since the last push. */
   const watch = { transactions: 0, failures: [] as unknown[] };
+  /** A delay before each statement's answer reaches the server's code (the database runs them in
+   * the order they were sent all the same), as a slow link to the database would make it. */
+  let answerDelayMs = 0;
 
   beforeAll(async () => {
     t = await openTestStore(kind);
@@ -28,10 +32,16 @@ describe.each(storeKinds)('a push on %s', (kind) => {
         return store.tx((q) =>
           fn({
             query: <T,>(sql: string, params?: readonly unknown[]) =>
-              q.query<T>(sql, params).catch((err: unknown) => {
-                watch.failures.push(err);
-                throw err;
-              }),
+              q.query<T>(sql, params).then(
+                async (rows) => {
+                  if (answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, answerDelayMs));
+                  return rows;
+                },
+                (err: unknown) => {
+                  watch.failures.push(err);
+                  throw err;
+                },
+              ),
           }),
         );
       },
@@ -42,6 +52,7 @@ describe.each(storeKinds)('a push on %s', (kind) => {
     await t.drop();
   });
   beforeEach(async () => {
+    answerDelayMs = 0;
     n++;
     await server.newOrganization();
     await addUser(server, `anna.${n}@example.com`);
@@ -60,7 +71,7 @@ describe.each(storeKinds)('a push on %s', (kind) => {
     watch.transactions = 0;
     watch.failures = [];
     const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
-    expect(res.status).toBe(200);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
     return (res.json as unknown as { results: Result[] }).results;
   }
 
@@ -140,6 +151,69 @@ describe.each(storeKinds)('a push on %s', (kind) => {
     expect(watch).toEqual({ transactions: 1, failures: [] });
     expect(results.map((r) => r.status)).toEqual(['merged', 'rejected']);
     expect((await row(`/v1/clips/${one}`))['Version']).toBe(version);
+    await expectStoredAsAnswered(results);
+    expect(await push(mutations)).toEqual(results);
+  });
+
+  /** PIPELINE_MIN mutations: `first` and then edits of a filler clip, then `second` and more
+   * edits of it, so that on PostgreSQL the push runs in two halves (push.ts), `first` and `second`
+   * starting each; on PGlite it runs whole, with the same answers. */
+  async function inTwoHalves(first: unknown[], second: unknown[]) {
+    const filler = await clip('Filler');
+    const fill = (count: number) => Array.from({ length: count }, (_, i) => mutation(filler, 'PATCH', `/v1/clips/${filler}`, { Episode: i }, null));
+    const half = PIPELINE_MIN / 2;
+    const mutations = [...first, ...fill(half - first.length), ...second, ...fill(half - second.length)];
+    // Answers late enough that the second half's rows, and the first half's Versions, arrive after
+    // the operations that run meanwhile (what the halves overlap).
+    answerDelayMs = 30;
+    const results = await push(mutations);
+    expect(watch).toEqual({ transactions: 1, failures: [] });
+    expect((await row(`/v1/clips/${filler}`))['Episode']).toBe(half - second.length - 1);
+    return { mutations, results, half };
+  }
+
+  it('a push large enough to run in two halves: the second half sees what the first wrote, in one transaction', async () => {
+    const [one, listed] = [await clip('One'), await clip('Listed')];
+    const playlist = (await api(server, cookie, 'POST', `/v1/programs/${programId}/playlists`, { Title: 'Feed' })).json!;
+    expect((await api(server, cookie, 'PATCH', `/v1/playlists/${playlist['Id']}/clips`, { ClipIds: [listed] })).status).toBe(204);
+    const created = crypto.randomUUID();
+    const { mutations, results, half } = await inTwoHalves(
+      [
+        mutation(playlist['Id'] as string, 'DELETE', `/v1/playlists/${playlist['Id']}`, null, null, 'playlists'),
+        mutation(created, 'POST', `/v1/programs/${programId}/clips`, { Id: created, Title: 'Made offline' }, null),
+        mutation(one, 'PATCH', `/v1/clips/${one}`, { Title: 'One, first half' }, null),
+      ],
+      [
+        mutation(created, 'PATCH', `/v1/clips/${created}`, { Title: 'Made offline, edited' }, null),
+        mutation(one, 'PATCH', `/v1/clips/${one}`, { Season: 3 }, null),
+        mutation(listed, 'PATCH', `/v1/clips/${listed}`, { Title: 'Listed, edited' }, null),
+      ],
+    );
+    expect(results.every((r) => r.status === 'applied')).toBe(true);
+    // The clip made in the first half is there for the second; the playlist the first half
+    // deleted is no longer among the PlaylistIds of a clip the second half edits.
+    expect(results[half]!.row).toMatchObject({ Id: created, Title: 'Made offline, edited' });
+    const oneNow = await row(`/v1/clips/${one}`);
+    expect(oneNow).toMatchObject({ Title: 'One, first half', Season: 3 });
+    expect(results[half + 1]!.row).toMatchObject({ Title: 'One, first half', Season: 3, Version: oneNow['Version'] });
+    expect(results[half + 2]!.row).toMatchObject({ Title: 'Listed, edited', PlaylistIds: [] });
+    await expectStoredAsAnswered(results);
+    const again = await push(mutations);
+    expect(watch.failures).toEqual([]);
+    expect(again).toEqual(results);
+  });
+
+  it('a conflict in the first half of a push in two halves is stored with the Version its merge’s write was given', async () => {
+    const three = await clip('Three');
+    const threeBase = (await row(`/v1/clips/${three}`))['ModifiedAtUtc'] as string;
+    await api(server, cookie, 'PATCH', `/v1/clips/${three}`, { Title: 'Three, from the web' });
+    const { mutations, results } = await inTwoHalves([mutation(three, 'PATCH', `/v1/clips/${three}`, { Title: 'Three, from the train', Description: 'From the train' }, threeBase)], []);
+    expect(results.map((r) => r.status)).toEqual(['conflict', ...Array<string>(PIPELINE_MIN - 1).fill('applied')]);
+    // Its server row is what the merge wrote (the field only the device changed), with that
+    // write's Version, known only once the first half's writes are answered.
+    const threeNow = await row(`/v1/clips/${three}`);
+    expect(threeNow).toMatchObject({ Title: 'Three, from the web', Description: 'From the train' });
+    expect(results[0]!.serverRow).toMatchObject({ Title: 'Three, from the web', Description: 'From the train', Version: threeNow['Version'] });
     await expectStoredAsAnswered(results);
     expect(await push(mutations)).toEqual(results);
   });
