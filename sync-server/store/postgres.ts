@@ -61,20 +61,28 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
           throw err;
         }
       });
+      // A statement may be sent before the one before it is answered (sync/batch.ts sends the
+      // next rows' read and a batch's first writes so): they go to the connection one after
+      // another from here, not queued inside the driver (deprecated in pg 8, gone in pg 9).
+      let last: Promise<unknown> = Promise.resolve();
+      const send = (sql: string, params?: readonly unknown[]) => {
+        const sent = last.then(() => client.query(sql, params ? [...params] : undefined));
+        last = sent.catch(() => undefined);
+        return sent;
+      };
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
-          const result = await client.query(sql, params ? [...params] : undefined);
-          return result.rows as T[];
+          return (await send(sql, params)).rows as T[];
         },
       };
       let failed: unknown = null;
       try {
         const out = await fn(q);
-        await client.query('COMMIT');
+        await send('COMMIT');
         return out;
       } catch (err) {
         failed = err;
-        await client.query('ROLLBACK').catch(() => undefined);
+        await send('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
         // A connection the database is ending is dropped, not handed to the next caller.

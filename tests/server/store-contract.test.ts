@@ -83,6 +83,31 @@ describe.each(storeKinds)('store contract on %s', (kind) => {
     expect(rows).toEqual([]);
   });
 
+  it('runs the statements a transaction sends without waiting one after another, in the order sent, and commits after the last', async () => {
+    await store.query(`CREATE TABLE IF NOT EXISTS contract_order (k text PRIMARY KEY)`);
+    // The driver may queue statements itself; pg 8 warns that it will stop (DeprecationWarning).
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const seen = await store.tx(async (q) => {
+        const first = q.query(`INSERT INTO contract_order (k) SELECT 'first' FROM pg_sleep(0.05)`);
+        const count = q.query<{ n: number }>(`SELECT count(*)::int AS n FROM contract_order`);
+        const second = q.query(`INSERT INTO contract_order (k) VALUES ('second')`);
+        void q.query(`INSERT INTO contract_order (k) VALUES ('unawaited')`).catch(() => undefined);
+        await Promise.all([first, second]);
+        return (await count)[0]!.n;
+      });
+      expect(seen).toBe(1);
+      const rows = await store.query<{ k: string }>(`SELECT k FROM contract_order ORDER BY k`);
+      expect(rows.map((r) => r.k)).toEqual(['first', 'second', 'unawaited']);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((m) => m.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('keeps concurrent transactions apart: 20 increments in parallel all land', async () => {
     await store.query(`CREATE TABLE IF NOT EXISTS contract_counter (id int PRIMARY KEY, n int NOT NULL)`);
     await store.query(`INSERT INTO contract_counter VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0`);
