@@ -340,9 +340,10 @@ function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome)
 /**
  * Mutations from which a batch transaction on PostgreSQL runs in two halves, each with a read and
  * a write statement of its own, so that the database works while Node does. Measured on 2 cores
- * with pushes of 500 title edits alternating in one process: 5-10 % less time per push. Not on
- * PGlite, which runs in Node's own thread: nothing overlaps there, and the extra statements made
- * pushes 9-14 % slower.
+ * with pushes of 500 title edits, whole and in halves alternating in one process: ~5 % less time
+ * per push in halves (from -1 % to 10 % over seven runs; thirds or quarters did worse than
+ * halves). Not on PGlite, which runs in Node's own thread: nothing overlaps there, and the extra
+ * statements made pushes 10-16 % slower.
  */
 export const PIPELINE_MIN = 100;
 
