@@ -50,13 +50,23 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
       return result.rows as T[];
     },
     async tx(fn) {
+      // A connection checked out of the pool has lost the pool's 'error' listener: one the
+      // database ends while this transaction holds it (a restart, an administrator's terminate)
+      // emits an 'error' nobody hears, which Node makes an uncaught exception that stops the
+      // server. Its statements fail on their own; the event only marks it not to be reused.
+      let broken: Error | null = null;
+      const onError = (err: Error) => {
+        broken = err;
+      };
       // Only BEGIN is tried again: once `fn` has run, its effects outside the database are done.
       const client = await onLiveConnection(async () => {
         const c = await pool.connect();
+        c.on('error', onError);
         try {
           await c.query('BEGIN');
           return c;
         } catch (err) {
+          c.off('error', onError);
           c.release(err instanceof Error ? err : true);
           throw err;
         }
@@ -65,6 +75,7 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
       // next rows' read and a batch's first writes so): they go to the connection one after
       // another from here, not queued inside the driver (deprecated in pg 8, gone in pg 9).
       let last: Promise<unknown> = Promise.resolve();
+      let ended = false;
       const send = (sql: string, params?: readonly unknown[]) => {
         const sent = last.then(() => client.query(sql, params ? [...params] : undefined));
         last = sent.catch(() => undefined);
@@ -72,21 +83,31 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
       };
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
+          // After COMMIT or ROLLBACK the connection goes back to the pool: a statement sent then
+          // would run outside this transaction, or in someone else's.
+          if (ended) throw new Error('statement sent after its transaction ended');
           return (await send(sql, params)).rows as T[];
         },
       };
       let failed: unknown = null;
       try {
         const out = await fn(q);
-        await send('COMMIT');
+        ended = true;
+        const committed = await send('COMMIT');
+        // A statement that failed without anyone waiting for it leaves the transaction aborted,
+        // and PostgreSQL answers COMMIT by rolling back: nothing was stored, which must not pass
+        // for success.
+        if (committed.command === 'ROLLBACK') throw new Error('the transaction was rolled back at COMMIT: one of its statements failed');
         return out;
       } catch (err) {
         failed = err;
+        ended = true;
         await send('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        // A connection the database is ending is dropped, not handed to the next caller.
-        client.release(connectionEnding(failed) ? (failed as Error) : undefined);
+        client.off('error', onError);
+        // A connection the database ended, or is ending, is dropped, not handed to the next caller.
+        client.release(broken ?? (connectionEnding(failed) ? (failed as Error) : undefined));
       }
     },
     async exec(sql) {

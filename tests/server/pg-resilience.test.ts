@@ -53,3 +53,35 @@ test('a statement whose connection the database ends under it runs again on a fr
   expect(await answer).toEqual([{ one: 1, tag: 'ended-under-it' }]);
   expect(await t.store.tx((q) => q.query<{ two: number }>('SELECT 2 AS two'))).toEqual([{ two: 2 }]);
 });
+
+test('a transaction whose connection the database ends while it holds it fails with the database’s error, the process carries on and nothing of it is stored', async () => {
+  await t.store.query(`CREATE TABLE IF NOT EXISTS resilience_t (k text PRIMARY KEY)`);
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const failure = await t.store
+    .tx(async (q) => {
+      await q.query(`INSERT INTO resilience_t (k) VALUES ('in the ended transaction')`);
+      const [{ pid }] = (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The driver hears of the ended connection on its own (an 'error' event) before this asks.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await q.query('SELECT 1');
+    })
+    .catch((err: unknown) => err);
+  await admin.end();
+  expect(failure).toBeInstanceOf(Error);
+  expect(await t.store.query(`SELECT k FROM resilience_t`)).toEqual([]);
+  expect(await t.store.tx((q) => q.query<{ three: number }>('SELECT 3 AS three'))).toEqual([{ three: 3 }]);
+});
+
+test('a transaction in which a statement nobody waited for failed is not reported as committed: PostgreSQL rolled it back', async () => {
+  await t.store.query(`CREATE TABLE IF NOT EXISTS resilience_t (k text PRIMARY KEY)`);
+  const failure = await t.store
+    .tx(async (q) => {
+      await q.query(`INSERT INTO resilience_t (k) VALUES ('before the failure')`);
+      void q.query(`SELECT 1 / 0`).catch(() => undefined);
+    })
+    .catch((err: unknown) => err);
+  expect(String(failure)).toContain('rolled back at COMMIT');
+  expect(await t.store.query(`SELECT k FROM resilience_t WHERE k = 'before the failure'`)).toEqual([]);
+});
