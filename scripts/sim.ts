@@ -19,6 +19,10 @@ if (![seed, ops, clients, seeds].every((x) => Number.isInteger(x) && x >= 0) || 
 // --data-dir: a file-backed PGlite, so the mid-batch restarts reopen the store from disk too.
 const dataDir = values['data-dir'];
 const databaseUrl = values['database-url'];
+if (dataDir && databaseUrl) {
+  console.error('--data-dir (PGlite) and --database-url (PostgreSQL) name two stores: give one');
+  process.exit(2);
+}
 const server = await startServer(databaseUrl ? { databaseUrl } : dataDir ? { dataDir } : {});
 let failed = false;
 for (let s = seed; s < seed + seeds; s++) {

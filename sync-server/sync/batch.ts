@@ -14,7 +14,8 @@
 // and `startFlush` the first half's writes without waiting for them, so PostgreSQL reads and
 // writes while Node runs the other half's operations. Statements on the transaction's connection
 // run in the order they are sent; what an operation needs waits for its own statement (a row
-// being loaded, the Versions of writes sent).
+// being loaded, the Versions of writes sent). The second half's rows are locked with the first
+// half's, in the one order every batch locks in (sendLoads).
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
 import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
@@ -22,9 +23,15 @@ import type { Queryable } from '../store/store.ts';
 
 const key = (entity: EntityName, id: string) => `${entity}:${id}`;
 
-/** A table's rows with these Ids as ONE JSON text value (rows of other organizations too), locked when asked. */
-const ROWS_JSON = (table: string, lock: boolean) =>
-  `SELECT coalesce(json_agg(t), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`;
+/**
+ * A table's rows with the Ids in $1 as ONE JSON text value (rows of other organizations too),
+ * locked when asked. `lockAll`: the parameter of a larger set of Ids to lock in the same pass,
+ * in id order, of which only $1's rows are read.
+ */
+const ROWS_JSON = (table: string, lock: boolean, lockAll?: string) =>
+  lockAll
+    ? `SELECT coalesce(json_agg(t) FILTER (WHERE t.id = ANY($1::uuid[])), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY(${lockAll}::uuid[]) ORDER BY id FOR UPDATE) t`
+    : `SELECT coalesce(json_agg(t), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`;
 
 /**
  * The rows of one table with these Ids as wire rows, locked when asked: ONE JSON text value made
@@ -32,8 +39,11 @@ const ROWS_JSON = (table: string, lock: boolean) =>
  * was a fifth of a push's time). Rows of other organizations come back too (the caller tells
  * "absent" from "elsewhere").
  */
-export async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: boolean): Promise<WireRow[]> {
-  const [result] = await q.query<{ j: string }>(`SELECT (${ROWS_JSON(ENTITIES[entity].table, lock)}) AS j`, [ids]);
+export async function loadWire(q: Queryable, entity: EntityName, ids: string[], lock: boolean, lockAll?: string[]): Promise<WireRow[]> {
+  const [result] = await q.query<{ j: string }>(
+    `SELECT (${ROWS_JSON(ENTITIES[entity].table, lock, lockAll && '$2')}) AS j`,
+    lockAll ? [ids, lockAll] : [ids],
+  );
   return (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(entity, r));
 }
 
@@ -57,10 +67,11 @@ async function queryClips(
   ids: string[],
   lock: boolean,
   withPrograms: boolean,
+  lockAll?: string[],
 ): Promise<{ rows: WireRow[]; programs: ProgramRef[] | null }> {
   const [result] = await q.query<{ rows: string; memberships: string; programs?: string }>(
-    `SELECT (${ROWS_JSON('clips', lock)}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships${withPrograms ? `, (${PROGRAMS_JSON('$2')}) AS programs` : ''}`,
-    [ids, organizationId],
+    `SELECT (${ROWS_JSON('clips', lock, lockAll && '$3')}) AS rows, (${MEMBERSHIPS_JSON}) AS memberships${withPrograms ? `, (${PROGRAMS_JSON('$2')}) AS programs` : ''}`,
+    lockAll ? [ids, organizationId, lockAll] : [ids, organizationId],
   );
   const rows = (JSON.parse(result?.rows ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson('clip', r));
   const byClip = playlistIdsByClip(JSON.parse(result?.memberships ?? '[]') as Array<[string, string]>);
@@ -104,9 +115,12 @@ export class BatchStore implements OpStore {
     this.q = { query: async (sql, params) => (await this.flush(), this.tx.query(sql, params)) };
   }
 
-  /** Loads and locks the rows the batch names, one statement per table. */
-  async preload(targets: ReadonlyArray<{ entity: EntityName; id: string }>): Promise<void> {
-    await Promise.all(this.sendLoads(targets));
+  /**
+   * Loads and locks the rows the batch names, one statement per table. `later`: rows a later
+   * part of the batch names (prefetch), locked now and read then.
+   */
+  async preload(targets: ReadonlyArray<{ entity: EntityName; id: string }>, later: ReadonlyArray<{ entity: EntityName; id: string }> = []): Promise<void> {
+    await Promise.all(this.sendLoads(targets, later));
   }
 
   /** Sends the read of rows a later part of the batch names without waiting for it: an operation
@@ -115,34 +129,44 @@ export class BatchStore implements OpStore {
     for (const loading of this.sendLoads(targets)) loading.catch(() => undefined);
   }
 
-  /** One read per table of the rows not yet read or being read. */
-  private sendLoads(targets: ReadonlyArray<{ entity: EntityName; id: string }>): Array<Promise<void>> {
-    const byEntity = new Map<EntityName, Set<string>>();
-    for (const t of targets) {
+  /**
+   * One read per table of the rows not yet read or being read, `alsoLock` locked with them.
+   * Tables go in one order (by name) and rows by id within each: two batches that lock some of
+   * the same rows take them in the same order, so one waits for the other rather than each for
+   * the other (a deadlock, which PostgreSQL ends after a second by failing one of them).
+   */
+  private sendLoads(targets: ReadonlyArray<{ entity: EntityName; id: string }>, alsoLock: ReadonlyArray<{ entity: EntityName; id: string }> = []): Array<Promise<void>> {
+    const byEntity = new Map<EntityName, { read: Set<string>; lock: Set<string> }>();
+    const add = (t: { entity: EntityName; id: string }, read: boolean) => {
       const k = key(t.entity, t.id);
-      if (this.rows.has(k) || this.loading.has(k)) continue;
-      const set = byEntity.get(t.entity) ?? new Set();
-      set.add(t.id);
-      byEntity.set(t.entity, set);
-    }
-    return [...byEntity].map(([entity, idSet]) => {
-      const ids = [...idSet];
-      const loading = this.load(entity, ids);
-      for (const id of ids) this.loading.set(key(entity, id), loading);
-      return loading;
-    });
+      if (this.rows.has(k) || this.loading.has(k)) return;
+      const sets = byEntity.get(t.entity) ?? { read: new Set<string>(), lock: new Set<string>() };
+      if (read) sets.read.add(t.id);
+      sets.lock.add(t.id);
+      byEntity.set(t.entity, sets);
+    };
+    for (const t of targets) add(t, true);
+    for (const t of alsoLock) add(t, false);
+    return [...byEntity]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([entity, { read, lock }]) => {
+        const ids = [...read];
+        const loading = this.load(entity, ids, lock.size > read.size ? [...lock] : undefined);
+        for (const id of ids) this.loading.set(key(entity, id), loading);
+        return loading;
+      });
   }
 
-  private async load(entity: EntityName, ids: string[]): Promise<void> {
+  private async load(entity: EntityName, ids: string[], lockAll?: string[]): Promise<void> {
     // The clips' PlaylistIds follow the playlist writes sent before this read, and no later ones.
     const sees = this.playlistWritesSent;
     let rows: WireRow[];
     if (entity === 'clip') {
       // The organization's programs come with the first clips read (the rules need them).
-      const loaded = await queryClips(this.tx, this.auth.organizationId, ids, true, !this.programs);
+      const loaded = await queryClips(this.tx, this.auth.organizationId, ids, true, !this.programs, lockAll);
       rows = loaded.rows;
       if (loaded.programs && !this.programs) this.programs = new Map(loaded.programs.map((p) => [p.id, p]));
-    } else rows = await loadWire(this.tx, entity, ids, true);
+    } else rows = await loadWire(this.tx, entity, ids, true, lockAll);
     const fresh = sees === this.playlistWrites;
     // A row written while this read was on its way is kept as written. (Each operation writes
     // only the row its mutation names, read before it runs; this keeps a read sent early from

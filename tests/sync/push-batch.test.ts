@@ -21,6 +21,10 @@ describe.each(storeKinds)('a push on %s', (kind) => {
   /** A delay before each statement's answer reaches the server's code (the database runs them in
    * the order they were sent all the same), as a slow link to the database would make it. */
   let answerDelayMs = 0;
+  /** Reads sent and not yet answered, and whether a push's write statement was sent while one
+   * was (on PostgreSQL a push in two halves sends its first half's writes while the second
+   * half's rows are being read). */
+  const overlap = { reads: 0, writeDuringRead: false };
 
   beforeAll(async () => {
     t = await openTestStore(kind);
@@ -31,8 +35,11 @@ describe.each(storeKinds)('a push on %s', (kind) => {
         watch.transactions++;
         return store.tx((q) =>
           fn({
-            query: <T,>(sql: string, params?: readonly unknown[]) =>
-              q.query<T>(sql, params).then(
+            query: <T,>(sql: string, params?: readonly unknown[]) => {
+              const write = sql.startsWith('WITH x AS');
+              if (write && overlap.reads > 0) overlap.writeDuringRead = true;
+              if (!write) overlap.reads++;
+              return q.query<T>(sql, params).finally(() => !write && overlap.reads--).then(
                 async (rows) => {
                   if (answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, answerDelayMs));
                   return rows;
@@ -41,7 +48,8 @@ describe.each(storeKinds)('a push on %s', (kind) => {
                   watch.failures.push(err);
                   throw err;
                 },
-              ),
+              );
+            },
           }),
         );
       },
@@ -68,11 +76,21 @@ describe.each(storeKinds)('a push on %s', (kind) => {
 
   /** POST /api/sync/push (a fresh clientId each time: the server knows the device by nothing else). */
   async function push(mutations: unknown[]): Promise<Result[]> {
+    return (await pushAtOnce([mutations]))[0]!;
+  }
+
+  /** Several pushes sent together, from as many devices. */
+  async function pushAtOnce(pushes: unknown[][]): Promise<Result[][]> {
     watch.transactions = 0;
     watch.failures = [];
-    const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-    return (res.json as unknown as { results: Result[] }).results;
+    overlap.writeDuringRead = false;
+    return Promise.all(
+      pushes.map(async (mutations) => {
+        const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
+        expect(res.status, JSON.stringify(res.json)).toBe(200);
+        return (res.json as unknown as { results: Result[] }).results;
+      }),
+    );
   }
 
   /** What sync_mutations holds for each answered mutation, against what the answer said: an
@@ -158,11 +176,15 @@ describe.each(storeKinds)('a push on %s', (kind) => {
   /** PIPELINE_MIN mutations: `first` and then edits of a filler clip, then `second` and more
    * edits of it, so that on PostgreSQL the push runs in two halves (push.ts), `first` and `second`
    * starting each; on PGlite it runs whole, with the same answers. */
-  async function inTwoHalves(first: unknown[], second: unknown[]) {
+  async function halves(first: unknown[], second: unknown[]) {
     const filler = await clip('Filler');
     const fill = (count: number) => Array.from({ length: count }, (_, i) => mutation(filler, 'PATCH', `/v1/clips/${filler}`, { Episode: i }, null));
     const half = PIPELINE_MIN / 2;
-    const mutations = [...first, ...fill(half - first.length), ...second, ...fill(half - second.length)];
+    return { filler, half, mutations: [...first, ...fill(half - first.length), ...second, ...fill(half - second.length)] };
+  }
+
+  async function inTwoHalves(first: unknown[], second: unknown[]) {
+    const { filler, half, mutations } = await halves(first, second);
     // Answers late enough that the second half's rows, and the first half's Versions, arrive after
     // the operations that run meanwhile (what the halves overlap).
     answerDelayMs = 30;
@@ -190,6 +212,9 @@ describe.each(storeKinds)('a push on %s', (kind) => {
       ],
     );
     expect(results.every((r) => r.status === 'applied')).toBe(true);
+    // On PostgreSQL the halves overlapped: the first half's writes went out while the second
+    // half's rows were being read.
+    expect(overlap.writeDuringRead).toBe(kind === 'postgres');
     // The clip made in the first half is there for the second; the playlist the first half
     // deleted is no longer among the PlaylistIds of a clip the second half edits.
     expect(results[half]!.row).toMatchObject({ Id: created, Title: 'Made offline, edited' });
@@ -216,6 +241,20 @@ describe.each(storeKinds)('a push on %s', (kind) => {
     expect(results[0]!.serverRow).toMatchObject({ Title: 'Three, from the web', Description: 'From the train', Version: threeNow['Version'] });
     await expectStoredAsAnswered(results);
     expect(await push(mutations)).toEqual(results);
+  });
+
+  it('two pushes in two halves at once over the same rows, crossing: one waits for the other, in one transaction each', async () => {
+    const [one, two] = [await clip('One'), await clip('Two')];
+    const a = await halves([mutation(one, 'PATCH', `/v1/clips/${one}`, { Season: 1 }, null)], [mutation(two, 'PATCH', `/v1/clips/${two}`, { Season: 1 }, null)]);
+    const b = await halves([mutation(two, 'PATCH', `/v1/clips/${two}`, { Episode: 2 }, null)], [mutation(one, 'PATCH', `/v1/clips/${one}`, { Episode: 2 }, null)]);
+    // Each locks its first half's rows, then its second half's: taken in that order, each would
+    // wait for the other's first row until PostgreSQL ended one of them (a deadlock, 40P01).
+    answerDelayMs = 30;
+    const [ra, rb] = await pushAtOnce([a.mutations, b.mutations]);
+    expect(watch).toEqual({ transactions: 2, failures: [] });
+    expect([...ra!, ...rb!].every((r) => r.status === 'applied')).toBe(true);
+    expect(await row(`/v1/clips/${one}`)).toMatchObject({ Season: 1, Episode: 2 });
+    expect(await row(`/v1/clips/${two}`)).toMatchObject({ Season: 1, Episode: 2 });
   });
 
   it('a mutation id in capitals sent again is answered from what was stored, with the id as sent, and not applied twice', async () => {
