@@ -25,6 +25,8 @@ describe.each(storeKinds)('a push on %s', (kind) => {
    * was (on PostgreSQL a push in two halves sends its first half's writes while the second
    * half's rows are being read). */
   const overlap = { reads: 0, writeDuringRead: false };
+  /** Fails the n-th write statement, or read, from now on (counting from 1) before it is sent. */
+  const inject = { write: 0, read: 0 };
 
   beforeAll(async () => {
     t = await openTestStore(kind);
@@ -37,6 +39,12 @@ describe.each(storeKinds)('a push on %s', (kind) => {
           fn({
             query: <T,>(sql: string, params?: readonly unknown[]) => {
               const write = sql.startsWith('WITH x AS');
+              if (write ? --inject.write === 0 : --inject.read === 0) {
+                const err = new Error(`injected: ${write ? 'a write' : 'a read'} fails`);
+                watch.failures.push(err);
+                answerDelayMs = 0; // what follows (the redo over the router, 100 transactions) at full speed
+                return Promise.reject(err);
+              }
               if (write && overlap.reads > 0) overlap.writeDuringRead = true;
               if (!write) overlap.reads++;
               return q.query<T>(sql, params).finally(() => !write && overlap.reads--).then(
@@ -61,6 +69,7 @@ describe.each(storeKinds)('a push on %s', (kind) => {
   });
   beforeEach(async () => {
     answerDelayMs = 0;
+    inject.write = inject.read = 0;
     n++;
     await server.newOrganization();
     await addUser(server, `anna.${n}@example.com`);
@@ -255,6 +264,29 @@ describe.each(storeKinds)('a push on %s', (kind) => {
     expect([...ra!, ...rb!].every((r) => r.status === 'applied')).toBe(true);
     expect(await row(`/v1/clips/${one}`)).toMatchObject({ Season: 1, Episode: 2 });
     expect(await row(`/v1/clips/${two}`)).toMatchObject({ Season: 1, Episode: 2 });
+  });
+
+  it('a push in two halves whose first half’s writes, or second half’s read, fail midway is redone over the router: the same answers, nothing left behind', async () => {
+    const [one, two] = [await clip('One'), await clip('Two')];
+    for (const failing of ['write', 'read'] as const) {
+      const { filler, half, mutations } = await halves([mutation(one, 'PATCH', `/v1/clips/${one}`, { Title: `One, ${failing}` }, null)], [mutation(two, 'PATCH', `/v1/clips/${two}`, { Title: `Two, ${failing}` }, null)]);
+      answerDelayMs = 30;
+      // On PostgreSQL the first write statement is the first half's (sent while the second half
+      // runs) and the second read the second half's (sent while the first half runs).
+      inject[failing] = failing === 'write' ? 1 : 2;
+      const results = await push(mutations);
+      answerDelayMs = 0;
+      inject.write = inject.read = 0;
+      const failed = failing === 'write' || kind === 'postgres';
+      expect(watch.failures.map(String), failing).toEqual(failed ? [`Error: injected: a ${failing} fails`] : []);
+      // Rolled back and redone one mutation at a time over the router.
+      expect(watch.transactions, failing).toBe(failed ? PIPELINE_MIN + 1 : 1);
+      expect(results.every((r) => r.status === 'applied')).toBe(true);
+      expect(results[0]!.row).toMatchObject({ Title: `One, ${failing}` });
+      expect(results[half]!.row).toMatchObject({ Title: `Two, ${failing}` });
+      expect((await row(`/v1/clips/${filler}`))['Episode']).toBe(half - 2);
+      await expectStoredAsAnswered(results);
+    }
   });
 
   it('a mutation id in capitals sent again is answered from what was stored, with the id as sent, and not applied twice', async () => {
