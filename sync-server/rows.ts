@@ -396,6 +396,9 @@ function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string
   return `(w.row->>'${field}')::${type}`;
 }
 
+/** The parameters of the write statement ($1: the writes, $2..$4: organization, author, client). */
+const WRITE_PARAMS = 4;
+
 /**
  * The statement that stores a batch of planned writes (see writePlanned). The writes arrive as
  * one JSON document, each with its revision (time, author, client, undo) and, for the last write
@@ -404,9 +407,6 @@ function columnFromWire(field: string, type: ColumnType | 'timestamptz'): string
  * order, every write is kept as a revision, older revisions are pruned, and each table's rows are
  * inserted or changed field by field. Cached per set of entities: a batch is nearly always clips.
  */
-/** The parameters of the write statement ($1: the writes, $2..$4: organization, author, client). */
-const WRITE_PARAMS = 4;
-
 const writeStatements = new Map<string, string>();
 function writeStatement(entities: readonly EntityName[], tail?: WriteTail): string {
   const tailCte = tail?.cte(WRITE_PARAMS + 1);

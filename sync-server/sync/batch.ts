@@ -29,9 +29,8 @@ const key = (entity: EntityName, id: string) => `${entity}:${id}`;
  * in id order, of which only $1's rows are read.
  */
 const ROWS_JSON = (table: string, lock: boolean, lockAll?: string) =>
-  lockAll
-    ? `SELECT coalesce(json_agg(t) FILTER (WHERE t.id = ANY($1::uuid[])), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY(${lockAll}::uuid[]) ORDER BY id FOR UPDATE) t`
-    : `SELECT coalesce(json_agg(t), '[]')::text FROM (SELECT * FROM ${table} WHERE id = ANY($1::uuid[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}) t`;
+  `SELECT coalesce(json_agg(t)${lockAll ? ` FILTER (WHERE t.id = ANY($1::uuid[]))` : ''}, '[]')::text
+   FROM (SELECT * FROM ${table} WHERE id = ANY(${lockAll ?? '$1'}::uuid[]) ORDER BY id${lock || lockAll ? ' FOR UPDATE' : ''}) t`;
 
 /**
  * The rows of one table with these Ids as wire rows, locked when asked: ONE JSON text value made
@@ -273,27 +272,25 @@ export class BatchStore implements OpStore {
       await this.writing;
       this.writing = null;
     }
-    const writes = this.pending;
-    if (writes.length === 0 && !tail) return;
-    this.pending = [];
-    this.playlistWritesSent = this.playlistWrites;
-    const ords = tail && new Map<unknown, number>(writes.map((w, i) => [w.wire, i]));
-    await writePlanned(this.tx, writes, tail?.((row) => ords!.get(row)));
-    for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
+    if (this.pending.length > 0 || tail) await this.sendPending(tail);
   }
 
   /** Sends the writes made so far without waiting for their answer; flush (and every rule read
    * through q) waits for it. Versions are set on the rows once it arrives. */
   startFlush(): void {
+    if (this.pending.length === 0) return;
+    const sent = this.sendPending();
+    this.writing = this.writing ? Promise.all([this.writing, sent]).then(() => undefined) : sent;
+    this.writing.catch(() => undefined); // met by the next flush, which every batch ends with
+  }
+
+  /** One write statement for the pending writes (and the tail); resolves once their Versions are set. */
+  private async sendPending(tail?: (ordOf: (row: unknown) => number | undefined) => WriteTail): Promise<void> {
     const writes = this.pending;
-    if (writes.length === 0) return;
     this.pending = [];
     this.playlistWritesSent = this.playlistWrites;
-    const sent = writePlanned(this.tx, writes).then(() => {
-      for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
-    });
-    const before = this.writing;
-    this.writing = before ? Promise.all([before, sent]).then(() => undefined) : sent;
-    this.writing.catch(() => undefined); // met by the next flush, which every batch ends with
+    const ords = tail && new Map<unknown, number>(writes.map((w, i) => [w.wire, i]));
+    await writePlanned(this.tx, writes, tail?.((row) => ords!.get(row)));
+    for (const w of writes) this.maxVersion = Math.max(this.maxVersion, w.wire.Version);
   }
 }

@@ -358,8 +358,9 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
     // A large batch on PostgreSQL runs in two halves (batch.ts, pipelining): the second half's
     // rows are read, and the first half's writes stored, while Node runs the other half.
     const half = input.store.kind === 'postgres' && segment.length >= PIPELINE_MIN ? Math.ceil(segment.length / 2) : segment.length;
-    await unit.preload(targets(segment.slice(0, half)), targets(segment.slice(half)));
-    unit.prefetch(targets(segment.slice(half)));
+    const later = targets(segment.slice(half));
+    await unit.preload(targets(segment.slice(0, half)), later);
+    unit.prefetch(later);
     const done: Array<{ m: Mutation; outcome: Outcome }> = [];
     const caller = batchCaller(input, unit);
     const out: MutationResult[] = [];
