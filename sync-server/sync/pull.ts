@@ -9,7 +9,11 @@
 //   recording's program.
 //
 // The cursor is "<version>.<fingerprint of the caller's permission entries>": when the entries
-// change, the fingerprint does not match and the client is told to rebuild from version 0.
+// change, the fingerprint does not match and the client is told to rebuild from version 0. What
+// the caller sees also changes, with the same entries, when a program moves to another network
+// (a Network-scope entry covers it, or no longer does; a Program-scope user's program brings its
+// new network): the rows that come or go then are not newer than the cursor, so the client is told
+// to rebuild as well (viewChangedSince).
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
@@ -31,14 +35,109 @@ export function permissionFingerprint(userId: string, organizationId: string, en
   return createHash('sha256').update(JSON.stringify([userId, organizationId, entries])).digest('base64url').slice(0, 16);
 }
 
-export function parseCursor(cursor: string | undefined, fingerprint: string): { version: number; rebuild: boolean } {
-  if (cursor === undefined || cursor === '') return { version: 0, rebuild: false };
-  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(cursor);
-  if (!match || match[2] !== fingerprint) return { version: 0, rebuild: true };
-  return { version: Number(match[1]), rebuild: false };
+/**
+ * `seenAt`: the settled Version at which the caller's view was last applied to its rows (what it
+ * may see is read when a page is served, whatever the page's Versions). A cursor says it after a
+ * third dot only when it differs from `version`: between the pages of one pull.
+ */
+export function parseCursor(cursor: string | undefined, fingerprint: string): { version: number; seenAt: number; rebuild: boolean } {
+  if (cursor === undefined || cursor === '') return { version: 0, seenAt: 0, rebuild: false };
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})(?:\.(\d{1,15}))?$/.exec(cursor);
+  if (!match || match[2] !== fingerprint) return { version: 0, seenAt: 0, rebuild: true };
+  const version = Number(match[1]);
+  return { version, seenAt: match[3] === undefined ? version : Math.max(version, Number(match[3])), rebuild: false };
 }
 
 const anyFlag = (f: PermissionFlags) => Object.values(f).some(Boolean);
+
+type ProgramNetwork = { id: string; network_id: string | null };
+
+/**
+ * What the caller may see for one placing of the programs in networks. `networksOfVisible`: the
+ * networks seen only because a visible program is in them (a network any of the caller's flags
+ * covers is seen anyway, wherever the programs are).
+ */
+type CallerView = { visiblePrograms: Set<string>; contentPrograms: Set<string>; networksOfVisible: Set<string> };
+
+function callerView(permissions: readonly PermissionEntry[], programs: readonly ProgramNetwork[]): CallerView {
+  const view: CallerView = { visiblePrograms: new Set(), contentPrograms: new Set(), networksOfVisible: new Set() };
+  const flagged = new Map<string, boolean>();
+  const seenByFlags = (networkId: string) => {
+    let seen = flagged.get(networkId);
+    if (seen === undefined) flagged.set(networkId, (seen = anyFlag(permissionsFor(permissions, { kind: 'network', networkId }))));
+    return seen;
+  };
+  for (const p of programs) {
+    const flags = permissionsFor(permissions, { kind: 'program', programId: p.id, networkId: p.network_id });
+    if (anyFlag(flags)) {
+      view.visiblePrograms.add(p.id);
+      if (p.network_id && !seenByFlags(p.network_id)) view.networksOfVisible.add(p.network_id);
+    }
+    if (flags.HasContentAccess) view.contentPrograms.add(p.id);
+  }
+  return view;
+}
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+const sameView = (a: CallerView, b: CallerView) =>
+  sameSet(a.visiblePrograms, b.visiblePrograms) && sameSet(a.contentPrograms, b.contentPrograms) && sameSet(a.networksOfVisible, b.networksOfVisible);
+
+/**
+ * Whether programs that moved to another network after Version `from` (the cursor's seenAt)
+ * changed what the caller sees. The network each program had at `from` is read off its revisions (the undo step of its
+ * first move after `from` holds it): the caller's view with those networks is compared with the
+ * view now. A program created after `from` had none, and its rows are all newer than `from`.
+ * When a program's revisions back to `from` are no longer kept (REVISIONS_KEPT), where it was is
+ * not known: if its network could matter to the caller (it is visible under some network, and
+ * not every network is the caller's by its entries), the answer is yes. Only the organization's
+ * program revisions after `from` are read: one small statement per pull, none of them moves.
+ */
+async function viewChangedSince(
+  q: Queryable,
+  organizationId: string,
+  from: number,
+  permissions: readonly PermissionEntry[],
+  programs: readonly ProgramNetwork[],
+  now: CallerView,
+): Promise<boolean> {
+  const revisions = await q.query<{ id: string; created: boolean; moved: boolean; before: string | null; known: boolean }>(
+    `SELECT r.id, r.undo IS NULL AS created, coalesce(r.undo ? 'NetworkId', false) AS moved, r.undo->>'NetworkId' AS before,
+       EXISTS (SELECT 1 FROM row_revisions o WHERE o.entity = 'program' AND o.id = r.id AND o.version <= $2) AS known
+     FROM row_revisions r WHERE r.organization_id = $1 AND r.entity = 'program' AND r.version > $2
+     ORDER BY r.id, r.version`,
+    [organizationId, from],
+  );
+  const then = new Map<string, string | null>();
+  const unknown = new Set<string>();
+  for (let i = 0; i < revisions.length; i++) {
+    const first = revisions[i]!;
+    let end = i;
+    while (end + 1 < revisions.length && revisions[end + 1]!.id === first.id) end++;
+    const own = revisions.slice(i, end + 1);
+    i = end;
+    if (first.created) continue;
+    if (!first.known) unknown.add(first.id);
+    else {
+      const move = own.find((r) => r.moved);
+      if (move) then.set(move.id, move.before?.toLowerCase() ?? null);
+    }
+  }
+  if (then.size === 0 && unknown.size === 0) return false;
+  const placedThen = programs.map((p) => (then.has(p.id) ? { id: p.id, network_id: then.get(p.id)! } : p));
+  if (!sameView(callerView(permissions, placedThen), now)) return true;
+  if (unknown.size === 0) return false;
+  const networks = await q.query<{ id: string }>(`SELECT id FROM networks WHERE organization_id = $1`, [organizationId]);
+  const everywhere = [null, ...networks.map((n) => n.id)];
+  const allNetworksSeen = networks.every((n) => anyFlag(permissionsFor(permissions, { kind: 'network', networkId: n.id })));
+  return programs.some((p) => {
+    if (!unknown.has(p.id)) return false;
+    const placings = everywhere.map((networkId) => permissionsFor(permissions, { kind: 'program', programId: p.id, networkId }));
+    const visible = placings.map(anyFlag);
+    const content = placings.map((f) => f.HasContentAccess);
+    if (visible.some((v) => v !== visible[0]) || content.some((c) => c !== content[0])) return true;
+    return visible[0]! && !allNetworksSeen;
+  });
+}
 
 /**
  * The highest Version at or below which every row is final: no transaction still holds a lower
@@ -82,24 +181,18 @@ type PullInput = { organizationId: string; userId: string; permissions: Permissi
 
 export async function pullPage(store: Store, input: PullInput): Promise<PulledPage> {
   const fingerprint = permissionFingerprint(input.userId, input.organizationId, input.permissions);
-  const { version: from, rebuild } = parseCursor(input.cursor, fingerprint);
+  const cursor = parseCursor(input.cursor, fingerprint);
+  let { version: from, rebuild } = cursor;
   const settled = await settledVersion(store);
   const q: Queryable = store;
 
   // Which programs (and networks) the caller may see: programs are few per organization.
-  const programs = await q.query<{ id: string; network_id: string | null }>(`SELECT id, network_id FROM programs WHERE organization_id = $1`, [
-    input.organizationId,
-  ]);
-  const visiblePrograms = new Set<string>();
-  const contentPrograms = new Set<string>();
-  const networksOfVisible = new Set<string>();
-  for (const p of programs) {
-    const flags = permissionsFor(input.permissions, { kind: 'program', programId: p.id, networkId: p.network_id });
-    if (anyFlag(flags)) {
-      visiblePrograms.add(p.id);
-      if (p.network_id) networksOfVisible.add(p.network_id);
-    }
-    if (flags.HasContentAccess) contentPrograms.add(p.id);
+  const programs = await q.query<ProgramNetwork>(`SELECT id, network_id FROM programs WHERE organization_id = $1`, [input.organizationId]);
+  const view = callerView(input.permissions, programs);
+  const { visiblePrograms, contentPrograms, networksOfVisible } = view;
+  if (!rebuild && from > 0 && (await viewChangedSince(q, input.organizationId, cursor.seenAt, input.permissions, programs, view))) {
+    from = 0;
+    rebuild = true;
   }
 
   // Each table's next rows by version; the page ends at the smallest "last version" among the
@@ -170,7 +263,7 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
   // With no page full, every row up to the settled Version has been read: the cursor moves there
   // even past Versions of other organizations' rows, so the next pull starts above them.
   return {
-    cursor: `${hasMore ? bound : Math.max(maxVersion, settled)}.${fingerprint}`,
+    cursor: hasMore ? `${bound}.${fingerprint}${bound < settled ? `.${settled}` : ''}` : `${Math.max(maxVersion, settled)}.${fingerprint}`,
     rows,
     tombstones,
     hasMore,

@@ -8,6 +8,8 @@ import { resetLocalData } from '../../src/db/reset.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 import type { WireRow } from '../../sync-server/rows.ts';
 import { revisionRows } from '../../sync-server/sync/revisions.ts';
+import { REVISIONS_KEPT } from '../../sync-server/rows.ts';
+import type { EngineOptions } from '../../workers/sync/engine.ts';
 
 let server: Server;
 let programId: string;
@@ -127,6 +129,114 @@ describe('pull', () => {
     expect(await serverClip()).toMatchObject({ Title: 'Before the rebuild', Description: 'offline note' });
     expect(await a.db.clips.get(clipId)).toMatchObject({ Title: 'Before the rebuild', Description: 'offline note' });
     expect(await a.db.outbox.count()).toBe(0);
+  });
+
+  describe('a program moved to another network', () => {
+    let n1: string;
+    let n2: string;
+    const move = async (networkId: string | null) =>
+      expect((await api(server, annaCookie, 'PATCH', `/v1/programs/${programId}`, { NetworkId: networkId })).status).toBe(200);
+    beforeEach(async () => {
+      n1 = (await api(server, annaCookie, 'POST', '/v1/networks', { Name: 'North' })).json!['Id'] as string;
+      n2 = (await api(server, annaCookie, 'POST', '/v1/networks', { Name: 'South' })).json!['Id'] as string;
+      await move(n1);
+    });
+    /** A device that counts the pull answers telling it to rebuild. */
+    async function counting(name: string, who: string, engine: Partial<EngineOptions> = {}) {
+      const cookie = await login(server, who);
+      const toServer = appTransport(server, () => cookie);
+      const seen = { rebuilds: 0 };
+      const c = makeClient(server, name, cookie, {
+        engine,
+        transport: async (url, init) => {
+          const res = await toServer(url, init);
+          if (url.startsWith('/api/sync/pull') && ((await (res as Response).clone().json()) as { rebuild: boolean }).rebuild) seen.rebuilds++;
+          return res;
+        },
+      });
+      await c.engine.flush();
+      return { c, seen };
+    }
+    const networkScoped = () =>
+      addUser(server, email('nina'), [{ ObjectType: 'Network', ObjectId: n1, Permissions: { HasContentAccess: true } }]);
+
+    it('out of a Network-scope user’s network: their next pull rebuilds without it and its clips; moved back, they return', async () => {
+      await networkScoped();
+      const { c, seen } = await counting('nina', email('nina'));
+      expect(await c.db.programs.get(programId)).toBeDefined();
+      expect(await c.db.clips.get(clipId)).toBeDefined();
+      expect((await api(server, await login(server, email('nina')), 'GET', `/v1/clips/${clipId}`)).status).toBe(200);
+
+      await move(n2);
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(1);
+      // What the API now refuses her is gone from the device too.
+      expect((await api(server, await login(server, email('nina')), 'GET', `/v1/clips/${clipId}`)).status).toBe(403);
+      expect(await c.db.programs.count()).toBe(0);
+      expect(await c.db.clips.count()).toBe(0);
+      expect((await c.db.networks.toArray()).map((x) => x.Id)).toEqual([n1]);
+
+      await move(n1);
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(2);
+      expect(await c.db.programs.get(programId)).toMatchObject({ NetworkId: n1 });
+      expect(await c.db.clips.get(clipId)).toMatchObject({ Title: 'Pilot' });
+      // Nothing moved since: no more rebuilds.
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(2);
+    });
+
+    it('for a Program-scope user the program’s new network arrives and the old one goes; an Organization-scope user never rebuilds', async () => {
+      await addUser(server, email('pia'), [{ ObjectType: 'Program', ObjectId: programId, Permissions: { HasContentAccess: true } }]);
+      const pia = await counting('pia', email('pia'));
+      const anna = await counting('anna', email('anna'));
+      expect((await pia.c.db.networks.toArray()).map((x) => x.Id)).toEqual([n1]);
+
+      await move(n2);
+      await pia.c.engine.flush();
+      await anna.c.engine.flush();
+      expect((await pia.c.db.networks.toArray()).map((x) => x.Id)).toEqual([n2]);
+      expect(await pia.c.db.clips.get(clipId)).toMatchObject({ Title: 'Pilot' });
+      expect(pia.seen.rebuilds).toBe(1);
+      expect(anna.seen.rebuilds).toBe(0);
+      expect(await anna.c.db.programs.get(programId)).toMatchObject({ NetworkId: n2 });
+      expect(await anna.c.db.networks.count()).toBe(2);
+    });
+
+    it('a rebuild of many pages after a move ends: the pages after the first are not taken for a new move', async () => {
+      await networkScoped();
+      for (let i = 0; i < 4; i++) await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: `More ${i}` });
+      const { c, seen } = await counting('nina', email('nina'), { pullLimit: 2 });
+      expect(await c.db.clips.count()).toBe(5);
+      await move(n2);
+      await move(n1);
+      await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'After the moves' });
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(0); // back where it was: nothing she sees changed
+      await move(n2);
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(1);
+      expect(await c.db.clips.count()).toBe(0);
+      await move(n1);
+      await c.engine.flush();
+      expect(seen.rebuilds).toBe(2);
+      expect(await c.db.clips.count()).toBe(6);
+    });
+
+    it(`when the program’s revisions since the device’s cursor are no longer kept (${REVISIONS_KEPT} later edits), a user whose view depends on its network rebuilds`, async () => {
+      await networkScoped();
+      const nina = await counting('nina', email('nina'));
+      const anna = await counting('anna', email('anna'));
+      for (let i = 0; i <= REVISIONS_KEPT; i++) await api(server, annaCookie, 'PATCH', `/v1/programs/${programId}`, { Name: `Morning Show ${i}` });
+      await nina.c.engine.flush();
+      await anna.c.engine.flush();
+      // Where the program was at her cursor is not known: her device rebuilds (and finds it where
+      // it was); Anna sees every network whatever it was, and does not.
+      expect(nina.seen.rebuilds).toBe(1);
+      expect(anna.seen.rebuilds).toBe(0);
+      expect(await nina.c.db.programs.get(programId)).toMatchObject({ Name: `Morning Show ${REVISIONS_KEPT}` });
+      expect(await nina.c.db.clips.get(clipId)).toBeDefined();
+    });
   });
 
   it('small pages bring every row exactly once, in Version order', async () => {
