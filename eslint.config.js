@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/paraglide/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/paraglide/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.data/**', '.cache/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

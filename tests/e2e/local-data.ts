@@ -1,6 +1,31 @@
 // Reads what the browser holds on the device (IndexedDB, Cache Storage) the way DevTools would:
-// without the app's code, so a test sees the store itself, not the app's view of it.
+// without the app's code, so a test sees the store itself, not the app's view of it. A test's
+// setup writes the same way (writeStores): rows the sync worker would have recorded.
 import type { Page } from '@playwright/test';
+
+/** Puts and deletes rows of an existing IndexedDB database's object stores, in one transaction. */
+export function writeStores(page: Page, name: string, changes: Record<string, { put?: unknown[]; delete?: string[] }>): Promise<void> {
+  return page.evaluate(
+    ([dbName, byStore]) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(dbName);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(Object.keys(byStore), 'readwrite');
+          for (const [store, { put = [], delete: keys = [] }] of Object.entries(byStore)) {
+            for (const row of put) tx.objectStore(store).put(row);
+            for (const key of keys) tx.objectStore(store).delete(key);
+          }
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    [name, changes] as const,
+  );
+}
 
 /** Row counts per object store of an IndexedDB database ({} when it does not exist). */
 export function indexedDbCounts(page: Page, name: string): Promise<Record<string, number>> {

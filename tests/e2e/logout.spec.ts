@@ -4,7 +4,7 @@
 // nothing of the first user's organization.
 import { expect, test } from '@playwright/test';
 import { DEMO, logIn, syncStatus } from './support.ts';
-import { cacheNames, indexedDbCounts, indexedDbKeys } from './local-data.ts';
+import { cacheNames, indexedDbCounts, indexedDbKeys, writeStores } from './local-data.ts';
 
 const SYNCED = ['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations'];
 
@@ -69,6 +69,19 @@ test('log-out warns about unsent edits, then clears the device for the next user
 
   await context.setOffline(false);
   await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  // An edit the server refused (Sync details, "Needs attention") has not reached it either: log-out
+  // would delete it too, so the dialog counts it. (Written as the worker records one; the app hears
+  // only writes made through Dexie, so the page is loaded again to read it.)
+  const mutation = { id: 'logout-refused', entity: 'clips', entityId: 'logout-clip', method: 'PATCH', path: '/v1/clips/logout-clip', body: { Title: '' } };
+  await writeStores(page, 'castaway', { needsAttention: { put: [{ id: 'logout-refused', entity: 'clips', entityId: 'logout-clip', mutation, httpStatus: 400, errors: [], createdAt: Date.now() }] } });
+  await page.reload();
+  await expect(await syncStatus(page)).toHaveText('Needs your decision');
+  dialog = await openLogout(page);
+  await expect(dialog).toContainText('1 change on this device has not reached the server yet. Logging out deletes it from this device.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await writeStores(page, 'castaway', { needsAttention: { delete: ['logout-refused'] } });
+  await page.reload();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
   dialog = await openLogout(page);
   await expect(dialog).toContainText('Are you sure you want to log out?');
   await expect(dialog).not.toContainText('has not reached the server');

@@ -4,7 +4,7 @@
 // ligne · 1 modification en attente de synch…'). Clip 4 of the first program is this spec's;
 // the offline test's edit of clip 7 never leaves the device (audio-select uploads to that clip).
 import { expect, test, type Page } from '@playwright/test';
-import { firstSyncDone } from './local-data.ts';
+import { firstSyncDone, writeStores } from './local-data.ts';
 import { logIn, openFirstClip, syncStatus } from './support.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -47,24 +47,11 @@ test('the "Changes saved" toast leaves the Apply button uncovered', async ({ pag
 
 /** One conflict and one refused change in the device's store, as the sync worker records them. */
 function addConflictAndAttention(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<void>((done, fail) => {
-        const open = indexedDB.open('castaway');
-        open.onerror = () => fail(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction(['conflicts', 'needsAttention'], 'readwrite');
-          const mutation = { id: 'phone-layout-m1', entity: 'clips', entityId: 'phone-layout-clip', method: 'PATCH', path: '/v1/clips/phone-layout-clip', body: { Title: 'x' } };
-          tx.objectStore('conflicts').put({ id: 'phone-layout-c1', entity: 'clips', entityId: 'phone-layout-clip', mutation, fields: [], serverRow: {}, createdAt: Date.now() });
-          tx.objectStore('needsAttention').put({ id: 'phone-layout-a1', entity: 'clips', entityId: 'phone-layout-clip', mutation, httpStatus: 400, errors: [], createdAt: Date.now() });
-          tx.oncomplete = () => {
-            open.result.close();
-            done();
-          };
-          tx.onerror = () => fail(tx.error);
-        };
-      }),
-  );
+  const mutation = { id: 'phone-layout-m1', entity: 'clips', entityId: 'phone-layout-clip', method: 'PATCH', path: '/v1/clips/phone-layout-clip', body: { Title: 'x' } };
+  return writeStores(page, 'castaway', {
+    conflicts: { put: [{ id: 'phone-layout-c1', entity: 'clips', entityId: 'phone-layout-clip', mutation, fields: [], serverRow: {}, createdAt: Date.now() }] },
+    needsAttention: { put: [{ id: 'phone-layout-a1', entity: 'clips', entityId: 'phone-layout-clip', mutation, httpStatus: 400, errors: [], createdAt: Date.now() }] },
+  });
 }
 
 test('with a conflict and a refused change the phone header shows the whole status and each count on one line, in English and German', async ({ page, context }) => {

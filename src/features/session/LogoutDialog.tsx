@@ -1,5 +1,5 @@
 // Log-out dialog (section 4): open, then confirm submits the logout. Edits that have not reached
-// the server (the outbox, unresolved conflicts) are named first, because log-out clears this
+// the server (the outbox, unresolved conflicts, edits the server refused) are named first, because log-out clears this
 // device's copy of the user's data (src/db/reset.ts) so the next user sees nothing of theirs.
 // The server's POST /logout ends the session; afterwards the browser goes to the route's
 // redirectUrl when it is a place on this site (src/domain/redirect.ts), else to /.
@@ -9,6 +9,7 @@ import { clearSession } from '../../lib/session.ts';
 import { ensureSync, stopSync } from '../../lib/sync-runner.ts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
+import { unsyncedCount } from '../../db/owner.ts';
 import { resetLocalData } from '../../db/reset.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { navigate } from '../../lib/router.ts';
@@ -28,9 +29,9 @@ export async function logOut(): Promise<void> {
   clearSession();
 }
 
-/** Edits on this device that have not reached the server. */
+/** Edits on this device that have not reached the server (owner.ts: queued, in conflict or refused). */
 function useUnsentCount(): number {
-  return useLiveQuery(async () => (await db.outbox.count()) + (await db.conflicts.count()), []) ?? 0;
+  return useLiveQuery(() => unsyncedCount(db), []) ?? 0;
 }
 
 /** Where to go once logged out: the redirectUrl on this site (never /logout itself), else /. */
