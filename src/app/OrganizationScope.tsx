@@ -5,13 +5,16 @@
 // Until the first pull has brought the organization to this device the local store is empty,
 // which says nothing about the server: instead of empty lists or a wrong 'not found' page the
 // scope says the organization is downloading (online) or not yet available offline (offline).
-import { useEffect, type ReactNode } from 'react';
+// The device keeps one organization at a time, the one the syncing tab shows (sync.worker.ts): a
+// tab that shows another one while another tab syncs says which one the device keeps, and offers
+// to keep this tab's instead.
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
-import { ensureSync } from '../lib/sync-runner.ts';
+import { claimSync, ensureSync, subscribeSyncRole, syncRole } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../features/errors/ErrorPage.tsx';
 import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
 import { usePrefetchConflictAuthors } from '../features/sync/conflict-authors.ts';
@@ -33,9 +36,27 @@ export function OrganizationScope({ children, needsLocalData = true }: { childre
 
 function WhenDownloaded({ organizationId, children }: { organizationId: string; children: ReactNode }) {
   const downloaded = useLiveQuery(async () => (await db.organizations.get(organizationId)) !== undefined, [organizationId]);
+  const kept = useLiveQuery(async () => {
+    const row = await db.syncState.get('organizationId');
+    return row?.key === 'organizationId' ? row.value : null;
+  }, []);
+  const role = useSyncExternalStore(subscribeSyncRole, syncRole);
+  const session = useSession()?.session;
   const { online } = useSyncStatus();
   if (downloaded === undefined) return <p className="muted">{m.app_loading()}</p>;
   if (downloaded) return <>{children}</>;
+  if (role === 'follower' && kept && kept !== organizationId) {
+    const name = (id: string) => (session ? organizationById(session, id)?.Name : undefined) ?? id;
+    return (
+      <section className="first-sync" aria-labelledby="first-sync-title">
+        <h1 id="first-sync-title">{m.app_other_tab_title({ organization: name(kept) })}</h1>
+        <p>{m.app_other_tab_text()}</p>
+        <button type="button" className="button primary" onClick={claimSync}>
+          {m.app_other_tab_claim({ organization: name(organizationId) })}
+        </button>
+      </section>
+    );
+  }
   if (online) {
     return (
       <section className="first-sync" aria-labelledby="first-sync-title">

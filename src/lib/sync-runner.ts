@@ -1,18 +1,34 @@
 // The one sync worker of this tab: started for the organization being viewed and the signed-in
-// user, restarted when the user switches organization, stopped on log-out before the local data
-// is cleared.
+// user, told when the user switches organization (it switches in place), started again for
+// another user, stopped on log-out before the local data is cleared. Its role (leader or
+// follower) is kept here for the screens (OrganizationScope).
 //
 // It also connects the sync status to the session: a status paused 'auth' written after the
 // server last confirmed the session means the session expired (the worker got a 401), so the
 // app shows the login screen (session.ts expireSession; the outbox stays). After the login the
 // signed-in screens mount again and call ensureSync, which resumes the paused sync. A tab that
 // still shows the login screen when another tab's login has resumed the sync loads the session.
-import { startSync, type SyncHandle } from './sync-client.ts';
+import { startSync, type SyncHandle, type SyncRole } from './sync-client.ts';
 import { currentSessionState, expireSession, loadSession, sessionConfirmedAt } from './session.ts';
 import { db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
 import { heardStatus, subscribeHeardStatus } from './heard-status.ts';
 
 let running: { organizationId: string; userId: string | null; handle: SyncHandle } | null = null;
+/** Whether this tab's worker syncs (null until it knows): a follower tab shows what the leader keeps. */
+let role: SyncRole | null = null;
+const roleListeners = new Set<() => void>();
+function setRole(next: SyncRole | null): void {
+  if (role === next) return;
+  role = next;
+  for (const l of roleListeners) l();
+}
+export function syncRole(): SyncRole | null {
+  return role;
+}
+export function subscribeSyncRole(listener: () => void): () => void {
+  roleListeners.add(listener);
+  return () => roleListeners.delete(listener);
+}
 /** Set when a 401 expired the session: the next ensureSync resumes the paused sync. */
 let resumeNeeded = false;
 let watching = false;
@@ -67,8 +83,19 @@ export function ensureSync(organizationId: string): void {
     }
     return;
   }
+  if (running && running.userId === userId) {
+    // Another organization in this tab: the same worker (and its place as leader or follower).
+    running.organizationId = organizationId;
+    running.handle.switchTo(organizationId);
+    if (resumeNeeded) {
+      resumeNeeded = false;
+      void running.handle.resume(user);
+    }
+    return;
+  }
   running?.handle.stop();
-  running = { organizationId, userId, handle: startSync({ organizationId, ...(user ? { user } : {}) }) };
+  setRole(null);
+  running = { organizationId, userId, handle: startSync({ organizationId, ...(user ? { user } : {}), onRole: setRole }) };
   if (resumeNeeded || userId !== null) {
     // The leader may be another tab's worker, paused or started for the user before: it resumes
     // as this user (the store is theirs: StoreOwnerGate claimed it before these screens mounted).
@@ -82,10 +109,16 @@ export function syncNow(): Promise<void> {
   return running?.handle.flush() ?? Promise.resolve();
 }
 
+/** Makes this tab the one that syncs: the device keeps this tab's organization. */
+export function claimSync(): void {
+  running?.handle.claim();
+}
+
 /** Stops the worker; returns the organization it served (to start it again if log-out fails). */
 export function stopSync(): string | null {
   const was = running?.organizationId ?? null;
   running?.handle.stop();
   running = null;
+  setRole(null);
   return was;
 }

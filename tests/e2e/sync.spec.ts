@@ -94,6 +94,33 @@ test('two tabs of one context: only the leader tab pushes, both see both edits, 
   expect(clip.Title).toBe(takeover);
 });
 
+// The device keeps one organization at a time (workers/sync/sync.worker.ts): a second tab on the
+// other organization waits for the first tab's sync, says so, and can take the device over.
+test('a tab on another organization says which one the device keeps and keeps its own when asked; when it closes the first tab gets its organization back', async ({ context }) => {
+  const first = await context.newPage();
+  await logIn(first);
+  const orgOf = async (name: RegExp) => new URL((await first.getByRole('link', { name }).getAttribute('href'))!, 'http://x').pathname.split('/')[1]!;
+  const radio = await orgOf(/Castaway Demo Radio/);
+  await first.getByRole('link', { name: /Castaway Podcasts/ }).click();
+  const programs = (page: Page) => page.getByRole('region', { name: 'Programs' }).getByRole('link');
+  await expect(programs(first).filter({ hasText: 'Deep Dive' })).toBeVisible();
+
+  const second = await context.newPage();
+  await second.goto(`/${radio}`);
+  await expect(second.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('This device is keeping Castaway Podcasts in another tab');
+  // Waiting changes nothing: the first tab's sync goes on with its organization.
+  await expect(programs(first).filter({ hasText: 'Deep Dive' })).toBeVisible();
+  await second.getByRole('button', { name: 'Keep Castaway Demo Radio here instead' }).click();
+  await expect(programs(second).filter({ hasText: 'Morning Briefing' })).toBeVisible({ timeout: 20_000 });
+  await expect(first.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('This device is keeping Castaway Demo Radio in another tab');
+  await expect(first.getByRole('button', { name: 'Keep Castaway Podcasts here instead' })).toBeVisible();
+
+  // The tab that took it closes: the first tab's worker syncs again, for its own organization.
+  await second.close();
+  await expect(programs(first).filter({ hasText: 'Deep Dive' })).toBeVisible({ timeout: 20_000 });
+  await expect(await syncStatus(first)).toHaveText('All changes saved', { timeout: 20_000 });
+});
+
 test('an offline edit survives closing the whole browser and reaches the server after it is opened again', async ({ baseURL, launchOptions }) => {
   expect(baseURL, 'baseURL from playwright.config.ts').toBeTruthy();
   const profile = mkdtempSync(join(tmpdir(), 'castaway-profile-'));

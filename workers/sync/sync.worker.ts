@@ -4,9 +4,16 @@
 // tabs see every change through Dexie's cross-tab notifications and forward flush requests to
 // the leader over a BroadcastChannel.
 //
-//   follower (waiting for the lock) ──lock granted──> leader: engine + EventSource + outbox watch
-//        ▲                                                 │
-//        └───────────── tab closed / stop() ◄──────────────┘ (lock released)
+// The device keeps one organization at a time (the store's cursor is one organization's): the
+// leader's. A tab showing another organization is told so by its role (start's onRole) and the
+// store's organization, and claim() makes it the leader (the lock is stolen, so it is this tab's
+// organization that is kept); the tab it was taken from waits for the lock again, and gets it back
+// when the claiming tab closes. A tab that switches organization while it leads switches its
+// engine in place (switchTo), keeping the lock.
+//
+//   follower (waiting for the lock) ──lock granted / claim()──> leader: engine + EventSource + outbox watch
+//        ▲                                                          │   └─ switchTo(org): new engine, same lock
+//        └───────── tab closed / stop() / lock stolen ◄─────────────┘ (lock released)
 import * as Comlink from 'comlink';
 import { liveQuery } from 'dexie';
 import { db, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
@@ -27,8 +34,18 @@ const pullDb = openLocalDb(db.name, SCHEMA_VERSIONS, { durability: 'relaxed' });
 // delaying the first pull. A failure is Dexie's to report again at that first use.
 for (const d of [db, pullDb]) d.open().catch(() => undefined);
 
+export type SyncRole = 'leader' | 'follower';
+
 let engine: SyncEngine | null = null;
 let release: (() => void) | null = null;
+/** What this tab syncs when it leads (switchTo changes it). */
+let wanted: { organizationId: string; user: StoreOwner | undefined } | null = null;
+/** Ends this worker's queued lock request (before a claim, or on stop). */
+let queued: AbortController | null = null;
+/** Set while the engine is restarted for another organization under the same lock. */
+let switching = false;
+let stopped = false;
+let tellRole: ((role: SyncRole) => void) | null = null;
 /** Resumes the leader's paused engine as `user` (after a login). */
 let resumeLeader: ((user?: StoreOwner) => Promise<void>) | null = null;
 let channel: BroadcastChannel | null = null;
@@ -94,16 +111,71 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
   });
 }
 
+/**
+ * Holds the lock: leads with the organization `wanted` names, again after each switchTo, until
+ * the lock is released (stop) or stolen.
+ */
+async function lead(): Promise<void> {
+  tellRole?.('leader');
+  do {
+    switching = false;
+    await startLeader(wanted!.organizationId, wanted!.user);
+  } while (switching && !stopped);
+}
+
+/** Waits for the lock (a follower meanwhile), then leads. A lock stolen by a claiming tab ends
+ * this tab's engine; it then waits again. */
+function joinElection(options: { steal?: boolean } = {}): void {
+  queued?.abort();
+  const controller = new AbortController();
+  queued = options.steal ? null : controller;
+  const request = options.steal
+    ? navigator.locks.request(LOCK_NAME, { steal: true }, lead)
+    : navigator.locks.request(LOCK_NAME, { signal: controller.signal }, lead);
+  request.catch(() => {
+    // Stolen (another tab claimed the device for its organization) or our own abort: a stolen
+    // lock's callback is still running, so its engine is stopped here.
+    if (controller.signal.aborted || stopped) return;
+    release?.();
+    tellRole?.('follower');
+    joinElection();
+  });
+  if (!options.steal) {
+    // Leader at once when the lock is free; else a follower until it is granted.
+    void navigator.locks.query().then((state) => {
+      if (engine === null && !stopped && (state.held ?? []).some((l) => l.name === LOCK_NAME)) tellRole?.('follower');
+    });
+  }
+}
+
 const api = {
-  /** Joins the election for the signed-in user; resolves at once (leadership may come later). */
-  start(organizationId: string, user?: StoreOwner): void {
+  /** Joins the election for the signed-in user; resolves at once (leadership may come later).
+   * `onRole` hears whether this tab leads, at the start and on each change. */
+  start(organizationId: string, user?: StoreOwner, onRole?: (role: SyncRole) => void): void {
+    wanted = { organizationId, user };
+    tellRole = onRole ?? null;
     channel = new BroadcastChannel(CHANNEL_NAME);
     channel.onmessage = (ev: MessageEvent<{ type: string; user?: StoreOwner }>) => {
       if (!engine) return;
       if (ev.data.type === 'flush') void engine.nudge();
       if (ev.data.type === 'resume') void resumeLeader?.(ev.data.user);
     };
-    void navigator.locks.request(LOCK_NAME, () => startLeader(organizationId, user));
+    joinElection();
+  },
+  /** This tab now shows `organizationId`: when it leads, the engine starts again for it (the store
+   * rebuilds for that organization); else it is the organization it will sync when it leads. */
+  switchTo(organizationId: string): void {
+    if (!wanted || wanted.organizationId === organizationId) return;
+    wanted = { ...wanted, organizationId };
+    if (engine) {
+      switching = true;
+      release?.();
+    }
+  },
+  /** Makes this tab the leader, so that the device keeps this tab's organization. */
+  claim(): void {
+    if (engine || stopped) return;
+    joinElection({ steal: true });
   },
   /** Flushes now: here when this tab leads, else through the leader. */
   async flush(): Promise<void> {
@@ -112,11 +184,14 @@ const api = {
   },
   /** After signing in again (as `user`): the paused sync resumes with the kept outbox. */
   async resume(user?: StoreOwner): Promise<void> {
+    if (wanted) wanted = { ...wanted, user };
     if (resumeLeader) return resumeLeader(user);
     channel?.postMessage({ type: 'resume', user });
   },
   isLeader: () => engine !== null,
   stop(): void {
+    stopped = true;
+    queued?.abort();
     release?.();
     channel?.close();
     channel = null;
