@@ -38,7 +38,7 @@ export async function openTestStore(kind: StoreKind, options: { skipMigrations?:
 
 /** A new database made from `base` (a role that may CREATE DATABASE), opened as a store;
  *  `drop` closes it and drops the database. Shared by the test suites and bench:server. */
-export async function openScratchPostgres(base: string, prefix: string, skipMigrations = false): Promise<TestStore> {
+export async function openScratchPostgres(base: string, prefix: string, skipMigrations = false): Promise<TestStore & { url: string }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -49,6 +49,7 @@ export async function openScratchPostgres(base: string, prefix: string, skipMigr
   const store = await openStore({ databaseUrl: url.toString(), skipMigrations });
   return {
     store,
+    url: url.toString(),
     drop: async () => {
       await store.close();
       const cleanup = new pg.Client({ connectionString: base });

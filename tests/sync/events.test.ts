@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { addUser, api, login, startServer, type Server } from './harness.ts';
 import { createPgBus } from '../../sync-server/sync/pg-bus.ts';
-import { MISSING_DATABASE_URL } from '../server/test-store.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { MISSING_DATABASE_URL, openScratchPostgres } from '../server/test-store.ts';
 import type { Change } from '../../sync-server/bus.ts';
 
 let server: Server;
@@ -58,6 +59,33 @@ describe('PostgreSQL LISTEN/NOTIFY bus', () => {
     one.publish({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
     expect(await heard).toEqual({ organizationId: '00000000-0000-4000-8000-00000000000a', version: 42 });
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it('a write through one server instance pokes a client connected to another, over the same PostgreSQL database', async () => {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error(MISSING_DATABASE_URL);
+    const db = await openScratchPostgres(base, 'castaway_poke');
+    const buses = [createPgBus(db.url), createPgBus(db.url)];
+    try {
+      await Promise.all(buses.map((b) => b.ready));
+      // Two instances of the server, as two processes behind a load balancer: one store, a bus each.
+      const shared = await startServer({ store: db.store });
+      const [one, two] = buses.map((bus) => ({ ...shared, app: createApp({ store: db.store, bus }) }));
+      await addUser(shared, 'two-instances@example.com');
+      const cookie = await login(one!, 'two-instances@example.com');
+      const res = await two!.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': shared.organizationId } });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      await readUntil(reader, 'event: ready');
+      const created = await api(one!, cookie, 'POST', '/v1/programs', { Name: 'Written on one, poked on two' });
+      expect(created.status).toBe(201);
+      const text = await readUntil(reader, 'event: poke');
+      expect(text).toContain(`"version":${created.json!['Version']}`);
+      await reader.cancel();
+    } finally {
+      await Promise.all(buses.map((b) => b.close()));
+      await db.drop();
+    }
   });
 
   it('after the database ends its listening connection, the bus listens again and pokes every client once', async () => {
