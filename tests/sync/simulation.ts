@@ -93,6 +93,9 @@ type Sim = {
   revisionsSeen: number;
   /** The server's record of each processed edit (filled for the final checks). */
   landed: Map<string, StoredMutation>;
+  /** The organization's two networks, and user 0's session for the moves of programs between them. */
+  networks: string[];
+  adminCookie: string;
 };
 
 type Edit = {
@@ -277,6 +280,9 @@ async function randomOp(s: Sim): Promise<void> {
     } else if (roll < 0.73) {
       count(s, 'permissionChange');
       await changePermissions(s);
+    } else if (roll < 0.74) {
+      count(s, 'programMove');
+      await moveProgram(s);
     } else if (roll < 0.76) {
       await deliverLate(s);
     } else {
@@ -302,13 +308,25 @@ async function resolveOne(s: Sim, c: Client, how: number): Promise<boolean> {
   return true;
 }
 
-/** The program-scoped user (users[2]) gains or loses the second program. */
+/** The scoped user (users[2]) gains or loses the second program; or, a third of the time, holds
+ * the first network instead, so that what they see follows the programs moved in and out of it. */
 async function changePermissions(s: Sim): Promise<void> {
   const programs = await s.server.store.query<{ id: string }>(`SELECT id FROM programs WHERE organization_id = $1 ORDER BY name`, [s.server.organizationId]);
-  const entries: PermissionEntry[] = programs
-    .filter((_, i) => i === 0 || s.r.chance(0.5))
-    .map((p) => ({ ObjectType: 'Program', ObjectId: p.id, Permissions: { HasContentAccess: true, HasManageSettingsAccess: true } }));
+  const flags = { HasContentAccess: true, HasManageSettingsAccess: true };
+  const entries: PermissionEntry[] =
+    s.networks.length > 0 && s.r.chance(1 / 3)
+      ? [{ ObjectType: 'Network', ObjectId: s.networks[0]!, Permissions: flags }]
+      : programs.filter((_, i) => i === 0 || s.r.chance(0.5)).map((p) => ({ ObjectType: 'Program', ObjectId: p.id, Permissions: flags }));
   await setPermissions(s.server, s.users[2]!.id, entries);
+}
+
+/** A program moves to the other network, or out of both (as an administrator does, on the server). */
+async function moveProgram(s: Sim): Promise<void> {
+  const programs = await s.server.store.query<{ id: string }>(`SELECT id FROM programs WHERE organization_id = $1 ORDER BY name`, [s.server.organizationId]);
+  const program = s.r.pick(programs);
+  const to = s.r.pick([...s.networks, null]);
+  const res = await api(s.server, s.adminCookie, 'PATCH', `/v1/programs/${program.id}`, { NetworkId: to });
+  if (res.status !== 200) throw new Error(`moving a program: ${res.status} ${JSON.stringify(res.json)}`);
 }
 
 async function fullPull(s: Sim, cookie: string): Promise<PullResponse> {
@@ -388,13 +406,15 @@ export async function runSimulation(o: SimOptions): Promise<SimReport> {
     const id = await addUser(server, email, perms === null ? [{ ObjectType: 'Organization', ObjectId: server.organizationId, Permissions: ALL_FLAGS }] : []);
     users.push({ id, email });
   }
-  const s: Sim = { server, r, clients: [], users, faults: {}, late: [], faultsOn: false, edits: new Map(), shownConflicts: new Set(), revisions: new Map(), revisionsSeen: 0, landed: new Map() };
+  const s: Sim = { server, r, clients: [], users, faults: {}, late: [], faultsOn: false, edits: new Map(), shownConflicts: new Set(), revisions: new Map(), revisionsSeen: 0, landed: new Map(), networks: [], adminCookie: '' };
   // Test-only index so copying the new revisions after each operation does not scan them all.
   await server.store.query(`CREATE INDEX IF NOT EXISTS sim_row_revisions_version ON row_revisions (version)`);
   await changePermissions(s);
 
-  // Seed content as user 0: two programs, six clips each, one playlist each.
+  // Seed content as user 0: two networks; two programs, six clips each, one playlist each.
   const admin = await login(server, users[0]!.email);
+  s.adminCookie = admin;
+  for (const name of ['North', 'South']) s.networks.push((await api(server, admin, 'POST', '/v1/networks', { Id: idOf(), Name: name })).json!['Id'] as string);
   for (const name of ['Evening', 'Morning']) {
     // Ids from the seed: the operations pick rows in Id order, so they must replay the same.
     const p = await api(server, admin, 'POST', '/v1/programs', { Id: idOf(), Name: name });
