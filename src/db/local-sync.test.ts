@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalDb, SCHEMA_VERSIONS, type CastawayDb } from './db.ts';
 import { createWrites } from './writes.ts';
-import { applyPullPage, applyPushResults, computeStatus, readBatch } from './sync-store.ts';
+import { applyPullPage, applyPushResults, computeStatus, readBatch, setCurrentOrganization } from './sync-store.ts';
 import { conflictsApi, needsAttentionApi } from './conflicts.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
@@ -120,6 +120,34 @@ describe('rebase', () => {
     expect(await d.outbox.count()).toBe(2);
     await applyPullPage(d, { cursor: 'c4', rows: [{ entity: 'clips', row: clip() }], tombstones: [], hasMore: false, rebuild: false, permissions: [] });
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
+  });
+});
+
+describe('answers for an organization the device no longer keeps', () => {
+  // A tab whose sync lock another tab took for its organization may still be storing a page or a
+  // push answer of the organization it synced (workers/sync/sync.worker.ts claim).
+  const OTHER = '00000000-0000-4000-8000-0000000000ff';
+
+  it('a pulled page is not stored: no rows, the cursor stays', async () => {
+    const d = await seeded();
+    await setCurrentOrganization(d, OTHER);
+    await applyPullPage(d, { cursor: 'c9', rows: [{ entity: 'clips', row: clip({ Title: 'From the other organization', Version: 9 }) }], tombstones: [], hasMore: false, rebuild: false, permissions: [] }, { organizationId: ORG });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+    expect(await d.syncState.get('cursor')).toMatchObject({ value: 'c1' });
+    // For the organization it keeps, the same page is stored.
+    await setCurrentOrganization(d, ORG);
+    await applyPullPage(d, { cursor: 'c9', rows: [{ entity: 'clips', row: clip({ Title: 'From the other organization', Version: 9 }) }], tombstones: [], hasMore: false, rebuild: false, permissions: [] }, { organizationId: ORG });
+    expect((await d.clips.get(CLIP))?.['Title']).toBe('From the other organization');
+  });
+
+  it('a push answer is not stored: the edit stays queued, to be answered again when its organization is synced', async () => {
+    const d = await seeded();
+    await createWrites(d).updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    await setCurrentOrganization(d, OTHER);
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'applied', row: clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }) }], [m!], Date.now(), ORG);
+    expect(await d.outbox.count()).toBe(1);
+    expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', Version: 5 });
   });
 });
 

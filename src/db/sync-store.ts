@@ -36,6 +36,19 @@ export async function readBatch(d: CastawayDb, max: number, organizationId?: str
   return d.outbox.orderBy('seq').filter(isMine).limit(max).toArray();
 }
 
+/**
+ * Whether the store keeps `organizationId` (undefined: any). An engine's answer for another
+ * organization is not stored: a tab whose sync lock another tab took for its organization
+ * (sync.worker.ts claim) can be in the middle of a push or pull when the other tab's engine
+ * starts; its rows would land in the other organization's store. Its outbox entries stay, and
+ * their answers come again when that organization is synced (pushes are idempotent).
+ */
+async function keepsOrganization(d: CastawayDb, organizationId: string | undefined): Promise<boolean> {
+  if (organizationId === undefined) return true;
+  const kept = await d.syncState.get('organizationId');
+  return kept?.key !== 'organizationId' || kept.value === organizationId;
+}
+
 /** Makes `organizationId` the one new edits are stamped with. */
 export async function setCurrentOrganization(d: CastawayDb, organizationId: string): Promise<void> {
   // Written only when it changes: every write wakes each tab's live queries on syncState.
@@ -91,8 +104,9 @@ type RowState = {
  * bulk request per table, instead of about ten IndexedDB requests per result. `sent` is the
  * batch the results answer, as readBatch returned it.
  */
-export async function applyPushResults(d: CastawayDb, results: MutationResult[], sent: readonly OutboxEntry[], now = Date.now()): Promise<void> {
+export async function applyPushResults(d: CastawayDb, results: MutationResult[], sent: readonly OutboxEntry[], now = Date.now(), organizationId?: string): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
+    if (!(await keepsOrganization(d, organizationId))) return;
     // The entries still queued, read by primary key in one bulk read (looking 200 ids up through
     // the id index walks a cursor key by key, about 100 ms a batch in Chromium). An entry gone
     // since (another tab's flush) is not found.
@@ -252,17 +266,19 @@ function stripLocal(m: OutboxEntry): Mutation {
   return mutation;
 }
 
-/** Stores one pulled page: rows and tombstones rebased under pending edits, cursor advanced. */
 /** Above this many rows of one table in a page, reading the table's keys beats reading the rows. */
 const PAGE_KEYS_THRESHOLD = 200;
 
 /**
- * Stores one pulled page. `initial`: this page belongs to a pull that started with no cursor (the
- * first sync of this database) and the engine has stored nothing else since it began, so rows not
- * shadowed (no pending edit, no conflict) cannot already be here: they are stored without looking.
+ * Stores one pulled page: rows and tombstones rebased under pending edits, cursor advanced.
+ * `initial`: this page belongs to a pull that started with no cursor (the first sync of this
+ * database) and the engine has stored nothing else since it began, so rows not shadowed (no
+ * pending edit, no conflict) cannot already be here: they are stored without looking.
+ * `organizationId`: the organization the page was pulled for (keepsOrganization).
  */
-export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean } = {}): Promise<void> {
+export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean; organizationId?: string } = {}): Promise<void> {
   await d.transaction('rw', allTables(d), async () => {
+    if (!(await keepsOrganization(d, options.organizationId))) return;
     if (page.rebuild) await clearForRebuild(d);
     // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
     // (nearly all, on an initial sync) are stored in bulk. The reads that say which (and the stored

@@ -379,7 +379,7 @@ export function createSyncEngine(options: EngineOptions) {
         await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
-      await applyPushResults(d, parsed.results, sent, now());
+      await applyPushResults(d, parsed.results, sent, now(), o.organizationId);
       // Grow back only after a full push whose round (sending, the answer, storing the results)
       // took well within the timeout: twice as many mutations take about twice as long, and a
       // push that times out is a wasted round.
@@ -409,7 +409,7 @@ export function createSyncEngine(options: EngineOptions) {
         next = fetchPage(parsed.cursor, page + 1);
         next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
       }
-      await applyPullPage(o.pullDb ?? d, parsed, { initial });
+      await applyPullPage(o.pullDb ?? d, parsed, { initial, organizationId: o.organizationId });
       if (!parsed.hasMore) return;
     }
   }
