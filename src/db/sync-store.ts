@@ -104,15 +104,16 @@ type RowState = {
  * bulk request per table, instead of about ten IndexedDB requests per result. `sent` is the
  * batch the results answer, as readBatch returned it.
  */
-export async function applyPushResults(d: CastawayDb, results: MutationResult[], sent: readonly OutboxEntry[], now = Date.now(), organizationId?: string): Promise<void> {
-  await d.transaction('rw', allTables(d), async () => {
-    if (!(await keepsOrganization(d, organizationId))) return;
+/** False when nothing was stored because the store keeps another organization (keepsOrganization). */
+export async function applyPushResults(d: CastawayDb, results: MutationResult[], sent: readonly OutboxEntry[], now = Date.now(), organizationId?: string): Promise<boolean> {
+  return d.transaction('rw', allTables(d), async () => {
+    if (!(await keepsOrganization(d, organizationId))) return false;
     // The entries still queued, read by primary key in one bulk read (looking 200 ids up through
     // the id index walks a cursor key by key, about 100 ms a batch in Chromium). An entry gone
     // since (another tab's flush) is not found.
     const answered = new Set(results.map((r) => r.mutationId));
     const found = (await d.outbox.bulkGet(sent.map((m) => m.seq!))).filter((m): m is OutboxEntry => m !== undefined && answered.has(m.id));
-    if (found.length === 0) return; // already handled (a duplicated response)
+    if (found.length === 0) return true; // already handled (a duplicated response)
     const entityIds = [...new Set(found.map((m) => m.entityId))];
     const pending = (await d.outbox.where('entityId').anyOf(entityIds).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     // The same objects as `pending`, so a base advanced by an earlier result is seen by a later one.
@@ -226,6 +227,7 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
       if (puts.length > 0) await d[entity].bulkPut(puts);
       if (deletes.length > 0) await d[entity].bulkDelete(deletes);
     }
+    return true;
   });
 }
 
@@ -274,11 +276,12 @@ const PAGE_KEYS_THRESHOLD = 200;
  * `initial`: this page belongs to a pull that started with no cursor (the first sync of this
  * database) and the engine has stored nothing else since it began, so rows not shadowed (no
  * pending edit, no conflict) cannot already be here: they are stored without looking.
- * `organizationId`: the organization the page was pulled for (keepsOrganization).
+ * `organizationId`: the organization the page was pulled for; false when nothing was stored
+ * because the store keeps another (keepsOrganization).
  */
-export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean; organizationId?: string } = {}): Promise<void> {
-  await d.transaction('rw', allTables(d), async () => {
-    if (!(await keepsOrganization(d, options.organizationId))) return;
+export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean; organizationId?: string } = {}): Promise<boolean> {
+  return d.transaction('rw', allTables(d), async () => {
+    if (!(await keepsOrganization(d, options.organizationId))) return false;
     if (page.rebuild) await clearForRebuild(d);
     // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
     // (nearly all, on an initial sync) are stored in bulk. The reads that say which (and the stored
@@ -347,6 +350,7 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
       await d.permissions.bulkPut(permissions);
     }
     await d.syncState.put({ key: 'cursor', value: page.cursor });
+    return true;
   });
 }
 

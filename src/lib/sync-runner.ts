@@ -95,7 +95,10 @@ export function ensureSync(organizationId: string): void {
   }
   running?.handle.stop();
   setRole(null);
-  running = { organizationId, userId, handle: startSync({ organizationId, ...(user ? { user } : {}), onRole: setRole }) };
+  // Only this worker's word counts: a stopped one may still report as it ends.
+  const entry: NonNullable<typeof running> = { organizationId, userId, handle: null as unknown as SyncHandle };
+  entry.handle = startSync({ organizationId, ...(user ? { user } : {}), onRole: (r) => running === entry && setRole(r) });
+  running = entry;
   if (resumeNeeded || userId !== null) {
     // The leader may be another tab's worker, paused or started for the user before: it resumes
     // as this user (the store is theirs: StoreOwnerGate claimed it before these screens mounted).

@@ -84,9 +84,11 @@ const sameView = (a: CallerView, b: CallerView) =>
 
 /**
  * Whether programs that moved to another network after Version `from` (the cursor's seenAt)
- * changed what the caller sees. The network each program had at `from` is read off its revisions (the undo step of its
- * first move after `from` holds it): the caller's view with those networks is compared with the
- * view now. A program created after `from` had none, and its rows are all newer than `from`.
+ * changed what the caller sees. The network each program had at `from` is read off its revisions
+ * (the undo step of its first move after `from` holds it): the caller's view with those networks
+ * is compared with the view now. A program created after `from` is placed where it was created:
+ * its rows are all newer than `from` anyway, and a move of it since can only make a rebuild that
+ * was not needed.
  * When a program's revisions back to `from` are no longer kept (REVISIONS_KEPT), where it was is
  * not known: if its network could matter to the caller (it is visible under some network, and
  * not every network is the caller's by its entries), the answer is yes. Only the organization's
@@ -100,10 +102,16 @@ async function viewChangedSince(
   programs: readonly ProgramNetwork[],
   now: CallerView,
 ): Promise<boolean> {
+  // A revision without an undo step is a create, or the oldest kept revision of a store converted
+  // by migrations 0102/0103. A create was written at the row's creation time; a converted one at
+  // its last change before the conversion: where that was its creation too, the program had not
+  // moved before it, so its later revisions tell the whole story either way.
   const revisions = await q.query<{ id: string; created: boolean; moved: boolean; before: string | null; known: boolean }>(
-    `SELECT r.id, r.undo IS NULL AS created, coalesce(r.undo ? 'NetworkId', false) AS moved, r.undo->>'NetworkId' AS before,
+    `SELECT r.id, (r.undo IS NULL AND r.modified_at_utc = p.created_at_utc) AS created, coalesce(r.undo ? 'NetworkId', false) AS moved,
+       r.undo->>'NetworkId' AS before,
        EXISTS (SELECT 1 FROM row_revisions o WHERE o.entity = 'program' AND o.id = r.id AND o.version <= $2) AS known
-     FROM row_revisions r WHERE r.organization_id = $1 AND r.entity = 'program' AND r.version > $2
+     FROM row_revisions r JOIN programs p ON p.id = r.id
+     WHERE r.organization_id = $1 AND r.entity = 'program' AND r.version > $2
      ORDER BY r.id, r.version`,
     [organizationId, from],
   );
@@ -115,8 +123,7 @@ async function viewChangedSince(
     while (end + 1 < revisions.length && revisions[end + 1]!.id === first.id) end++;
     const own = revisions.slice(i, end + 1);
     i = end;
-    if (first.created) continue;
-    if (!first.known) unknown.add(first.id);
+    if (!first.known && !first.created) unknown.add(first.id);
     else {
       const move = own.find((r) => r.moved);
       if (move) then.set(move.id, move.before?.toLowerCase() ?? null);

@@ -1,14 +1,13 @@
 // The sync engine against the real server (createApp on PGlite): push, pull, merge, conflicts,
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, requestText, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { getClientId, readStatus } from '../../src/db/sync-store.ts';
+import { getClientId, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
-import type { WireRow } from '../../sync-server/rows.ts';
+import { REVISIONS_KEPT, type WireRow } from '../../sync-server/rows.ts';
 import { revisionRows } from '../../sync-server/sync/revisions.ts';
-import { REVISIONS_KEPT } from '../../sync-server/rows.ts';
 import type { EngineOptions } from '../../workers/sync/engine.ts';
 
 let server: Server;
@@ -221,6 +220,20 @@ describe('pull', () => {
       await c.engine.flush();
       expect(seen.rebuilds).toBe(2);
       expect(await c.db.clips.count()).toBe(6);
+    });
+
+    it('a move between two pages of one pull is seen by the next page, which answers with a rebuild', async () => {
+      await networkScoped();
+      const cookie = await login(server, email('nina'));
+      const pull = async (cursor: string, limit: number) =>
+        (await api(server, cookie, 'GET', `/sync/pull?limit=${limit}&cursor=${encodeURIComponent(cursor)}`)).json as unknown as { cursor: string; hasMore: boolean; rebuild: boolean };
+      const synced = await pull('', 5000);
+      expect(synced.hasMore).toBe(false);
+      for (let i = 0; i < 4; i++) await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: `Later ${i}` });
+      const first = await pull(synced.cursor, 2);
+      expect(first).toMatchObject({ hasMore: true, rebuild: false });
+      await move(n2);
+      expect(await pull(first.cursor, 2)).toMatchObject({ rebuild: true });
     });
 
     it(`when the program’s revisions since the device’s cursor are no longer kept (${REVISIONS_KEPT} later edits), a user whose view depends on its network rebuilds`, async () => {
@@ -650,6 +663,28 @@ describe('push', () => {
       expect((await serverClip())['Title']).toBe('Anna’s unsent title'); // her second edit was discarded, not sent
       expect((await b.db.clips.get(clipId))?.['Title']).toBe('Anna’s unsent title');
     });
+  });
+
+  it('a page pulled while another tab’s stopped engine made its organization the store’s is not stored, and the engine tries again', async () => {
+    // As when one tab takes the sync lock from another (workers/sync/sync.worker.ts claim): the
+    // stopped engine's last step writes its organization after the new engine began its pull.
+    const cookie = await login(server, email('anna'));
+    const toServer = appTransport(server, () => cookie);
+    let meddled = false;
+    const a: Client = makeClient(server, 'a', cookie, {
+      transport: async (url, init) => {
+        const res = await toServer(url, init);
+        if (!meddled && url.startsWith('/api/sync/pull')) {
+          meddled = true;
+          await setCurrentOrganization(a.db, '00000000-0000-4000-8000-0000000000ff');
+        }
+        return res;
+      },
+    });
+    await a.engine.flush();
+    expect(meddled).toBe(true);
+    await vi.waitFor(async () => expect(await a.db.clips.get(clipId)).toMatchObject({ Title: 'Pilot' }));
+    expect(await a.db.syncState.get('organizationId')).toMatchObject({ value: server.organizationId });
   });
 
   it('edits made in one organization wait while another is synced, and go out on return', async () => {

@@ -126,6 +126,10 @@ class HttpError extends Error {
   }
 }
 class AuthError extends Error {}
+/** The store keeps another organization than this engine's: an engine of another tab, stopped
+ * since, wrote its own at the start of its cycle (sync.worker.ts claim). Tried again: the next
+ * cycle makes this engine's organization the store's again. */
+class OtherOrganizationError extends Error {}
 class OtherUserError extends Error {}
 /** Nothing of the answer arrived for requestTimeoutMs (its headers, or the next part of its body). */
 class TimeoutError extends Error {}
@@ -379,7 +383,7 @@ export function createSyncEngine(options: EngineOptions) {
         await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
-      await applyPushResults(d, parsed.results, sent, now(), o.organizationId);
+      if (!(await applyPushResults(d, parsed.results, sent, now(), o.organizationId))) throw new OtherOrganizationError('the store keeps another organization');
       // Grow back only after a full push whose round (sending, the answer, storing the results)
       // took well within the timeout: twice as many mutations take about twice as long, and a
       // push that times out is a wasted round.
@@ -409,7 +413,10 @@ export function createSyncEngine(options: EngineOptions) {
         next = fetchPage(parsed.cursor, page + 1);
         next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
       }
-      await applyPullPage(o.pullDb ?? d, parsed, { initial, organizationId: o.organizationId });
+      if (!(await applyPullPage(o.pullDb ?? d, parsed, { initial, organizationId: o.organizationId }))) {
+        if (stopped) return;
+        throw new OtherOrganizationError('the store keeps another organization');
+      }
       if (!parsed.hasMore) return;
     }
   }
@@ -464,6 +471,8 @@ export function createSyncEngine(options: EngineOptions) {
       await restoreLastSynced();
       if (o.user && (await claimStore(d, o.user)).kind === 'otherUser') throw new OtherUserError();
       clientId ??= await getClientId(d);
+      // A stopped engine (its tab's lock taken by another tab) must not make its organization the store's.
+      if (stopped) return;
       await setCurrentOrganization(d, o.organizationId);
       await push(clientId);
       await pull();
@@ -487,7 +496,7 @@ export function createSyncEngine(options: EngineOptions) {
         lastError = "This device holds another user's data";
       } else {
         if (isStorageFull(err)) storageFull = true;
-        else online = err instanceof HttpError;
+        else online = err instanceof HttpError || err instanceof OtherOrganizationError;
         lastError = err instanceof Error ? err.message : String(err);
         failures++;
         scheduleRetry();

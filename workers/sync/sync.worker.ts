@@ -111,41 +111,58 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
   });
 }
 
+/** Counts the grants this worker led under: a grant that arrives while an earlier one still runs
+ * (a claim racing the queued request's grant) ends the earlier engine, one engine per worker. */
+let generation = 0;
+/** A claim's steal is on its way (a second click must not steal from this worker itself). */
+let claiming = false;
+
 /**
  * Holds the lock: leads with the organization `wanted` names, again after each switchTo, until
- * the lock is released (stop) or stolen.
+ * the lock is released (stop), stolen, or granted again to a later request of this worker.
  */
 async function lead(): Promise<void> {
+  const mine = ++generation;
+  claiming = false;
+  release?.();
+  if (stopped) return;
   tellRole?.('leader');
   do {
     switching = false;
     await startLeader(wanted!.organizationId, wanted!.user);
-  } while (switching && !stopped);
+  } while (switching && !stopped && mine === generation);
 }
 
-/** Waits for the lock (a follower meanwhile), then leads. A lock stolen by a claiming tab ends
- * this tab's engine; it then waits again. */
-function joinElection(options: { steal?: boolean } = {}): void {
-  queued?.abort();
-  const controller = new AbortController();
-  queued = options.steal ? null : controller;
-  const request = options.steal
-    ? navigator.locks.request(LOCK_NAME, { steal: true }, lead)
-    : navigator.locks.request(LOCK_NAME, { signal: controller.signal }, lead);
-  request.catch(() => {
-    // Stolen (another tab claimed the device for its organization) or our own abort: a stolen
-    // lock's callback is still running, so its engine is stopped here.
-    if (controller.signal.aborted || stopped) return;
+/** Another tab stole the lock (or our own request was aborted): a stolen lock's callback is still
+ * running, so its engine is stopped here, and the worker waits for the lock again. */
+function lost(controller: AbortController | null) {
+  return () => {
+    claiming = false;
+    if (controller?.signal.aborted || stopped) return;
     release?.();
     tellRole?.('follower');
-    joinElection();
-  });
-  if (!options.steal) {
-    // Leader at once when the lock is free; else a follower until it is granted.
-    void navigator.locks.query().then((state) => {
-      if (engine === null && !stopped && (state.held ?? []).some((l) => l.name === LOCK_NAME)) tellRole?.('follower');
-    });
-  }
+    waitForLock();
+  };
+}
+
+/** A follower until the lock is granted, then the leader. */
+function waitForLock(): void {
+  queued?.abort();
+  const controller = new AbortController();
+  queued = controller;
+  navigator.locks.request(LOCK_NAME, { signal: controller.signal }, lead).catch(lost(controller));
+}
+
+/** Leads at once when the lock is free; else says it follows, and waits for it. */
+function joinElection(): void {
+  navigator.locks
+    .request(LOCK_NAME, { ifAvailable: true }, async (lock) => {
+      if (lock) return lead();
+      if (stopped) return;
+      tellRole?.('follower');
+      waitForLock();
+    })
+    .catch(lost(null));
 }
 
 const api = {
@@ -174,8 +191,11 @@ const api = {
   },
   /** Makes this tab the leader, so that the device keeps this tab's organization. */
   claim(): void {
-    if (engine || stopped) return;
-    joinElection({ steal: true });
+    if (engine || stopped || claiming) return;
+    claiming = true;
+    queued?.abort();
+    queued = null;
+    navigator.locks.request(LOCK_NAME, { steal: true }, lead).catch(lost(null));
   },
   /** Flushes now: here when this tab leads, else through the leader. */
   async flush(): Promise<void> {
