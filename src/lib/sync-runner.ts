@@ -76,17 +76,13 @@ export function ensureSync(organizationId: string): void {
   watchStatus();
   const user = signedInUser();
   const userId = user?.userId ?? null;
-  if (running?.organizationId === organizationId && running.userId === userId) {
-    if (resumeNeeded) {
-      resumeNeeded = false;
-      void running.handle.resume(user);
-    }
-    return;
-  }
   if (running && running.userId === userId) {
-    // Another organization in this tab: the same worker (and its place as leader or follower).
-    running.organizationId = organizationId;
-    running.handle.switchTo(organizationId);
+    // The same user: the same worker (and its place as leader or follower), switched in place when
+    // this tab now shows another organization.
+    if (running.organizationId !== organizationId) {
+      running.organizationId = organizationId;
+      running.handle.switchTo(organizationId);
+    }
     if (resumeNeeded) {
       resumeNeeded = false;
       void running.handle.resume(user);

@@ -115,19 +115,17 @@ async function viewChangedSince(
      ORDER BY r.id, r.version`,
     [organizationId, from],
   );
+  // Each program's first revision after `from` says whether its history is known; its first move,
+  // where it was at `from`.
   const then = new Map<string, string | null>();
   const unknown = new Set<string>();
-  for (let i = 0; i < revisions.length; i++) {
-    const first = revisions[i]!;
-    let end = i;
-    while (end + 1 < revisions.length && revisions[end + 1]!.id === first.id) end++;
-    const own = revisions.slice(i, end + 1);
-    i = end;
-    if (!first.known && !first.created) unknown.add(first.id);
-    else {
-      const move = own.find((r) => r.moved);
-      if (move) then.set(move.id, move.before?.toLowerCase() ?? null);
+  const seen = new Set<string>();
+  for (const r of revisions) {
+    if (!seen.has(r.id)) {
+      seen.add(r.id);
+      if (!r.known && !r.created) unknown.add(r.id);
     }
+    if (r.moved && !unknown.has(r.id) && !then.has(r.id)) then.set(r.id, r.before?.toLowerCase() ?? null);
   }
   if (then.size === 0 && unknown.size === 0) return false;
   const placedThen = programs.map((p) => (then.has(p.id) ? { id: p.id, network_id: then.get(p.id)! } : p));
