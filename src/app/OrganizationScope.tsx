@@ -11,7 +11,7 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from '../db/db.ts';
+import { currentOrganization, db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
 import { claimSync, ensureSync, subscribeSyncRole, syncRole } from '../lib/sync-runner.ts';
@@ -36,10 +36,7 @@ export function OrganizationScope({ children, needsLocalData = true }: { childre
 
 function WhenDownloaded({ organizationId, children }: { organizationId: string; children: ReactNode }) {
   const downloaded = useLiveQuery(async () => (await db.organizations.get(organizationId)) !== undefined, [organizationId]);
-  const kept = useLiveQuery(async () => {
-    const row = await db.syncState.get('organizationId');
-    return row?.key === 'organizationId' ? row.value : null;
-  }, []);
+  const kept = useLiveQuery(() => currentOrganization(db), []);
   const role = useSyncExternalStore(subscribeSyncRole, syncRole);
   const session = useSession()?.session;
   const { online } = useSyncStatus();

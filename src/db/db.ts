@@ -160,6 +160,13 @@ export const db: CastawayDb = openLocalDb();
 
 export type { Mutation, MutationResult, SyncEntity };
 
+/** The organization the store keeps (the sync engine works for, new edits are stamped with); null
+ * before the first sync. Written only by sync-store.ts setCurrentOrganization. */
+export async function currentOrganization(d: CastawayDb): Promise<string | null> {
+  const row = await d.syncState.get('organizationId');
+  return row?.key === 'organizationId' ? row.value : null;
+}
+
 export const EMPTY_STATUS: SyncStatus = {
   online: true,
   pendingCount: 0,

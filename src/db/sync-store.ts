@@ -2,7 +2,7 @@
 // pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
-import { EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
+import { currentOrganization, EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
 import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
@@ -45,15 +45,14 @@ export async function readBatch(d: CastawayDb, max: number, organizationId?: str
  */
 async function keepsOrganization(d: CastawayDb, organizationId: string | undefined): Promise<boolean> {
   if (organizationId === undefined) return true;
-  const kept = await d.syncState.get('organizationId');
-  return kept?.key !== 'organizationId' || kept.value === organizationId;
+  const kept = await currentOrganization(d);
+  return kept === null || kept === organizationId;
 }
 
 /** Makes `organizationId` the one new edits are stamped with. */
 export async function setCurrentOrganization(d: CastawayDb, organizationId: string): Promise<void> {
   // Written only when it changes: every write wakes each tab's live queries on syncState.
-  const current = await d.syncState.get('organizationId');
-  if (current?.key === 'organizationId' && current.value === organizationId) return;
+  if ((await currentOrganization(d)) === organizationId) return;
   await d.syncState.put({ key: 'organizationId', value: organizationId });
 }
 

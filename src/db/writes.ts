@@ -2,7 +2,7 @@
 // appends the mutation (the API call the screen would have made online, plus its base
 // ModifiedAtUtc) to the outbox in ONE Dexie transaction, so an edit is either fully recorded or
 // not at all, and survives reloads, crashes and restarts.
-import { db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
+import { currentOrganization, db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
 import { ensureShadow, rebase, shadowKey } from './rebase.ts';
 import type { Mutation, MutationMethod, SyncEntity } from '../protocol/sync.ts';
 import type { AudioFromUrl } from '../protocol/media.ts';
@@ -31,10 +31,10 @@ function clean(fields: Fields): Fields {
 /** What every outbox entry is stamped with: the organization the sync engine works for and the
  * user who owns the local store (whose edit this is). */
 export async function outboxStamp(d: CastawayDb): Promise<{ organizationId?: string; userId?: string }> {
-  const organization = await d.syncState.get('organizationId');
+  const organizationId = await currentOrganization(d);
   const owner = await d.syncState.get('owner');
   return {
-    ...(organization?.key === 'organizationId' ? { organizationId: organization.value } : {}),
+    ...(organizationId !== null ? { organizationId } : {}),
     ...(owner?.key === 'owner' ? { userId: owner.value.userId } : {}),
   };
 }

@@ -59,12 +59,15 @@ type ProgramNetwork = { id: string; network_id: string | null };
  */
 type CallerView = { visiblePrograms: Set<string>; contentPrograms: Set<string>; networksOfVisible: Set<string> };
 
+/** Whether the caller's entries show `networkId` by themselves (not through a program in it). */
+const networkFlagged = (permissions: readonly PermissionEntry[], networkId: string) => anyFlag(permissionsFor(permissions, { kind: 'network', networkId }));
+
 function callerView(permissions: readonly PermissionEntry[], programs: readonly ProgramNetwork[]): CallerView {
   const view: CallerView = { visiblePrograms: new Set(), contentPrograms: new Set(), networksOfVisible: new Set() };
   const flagged = new Map<string, boolean>();
   const seenByFlags = (networkId: string) => {
     let seen = flagged.get(networkId);
-    if (seen === undefined) flagged.set(networkId, (seen = anyFlag(permissionsFor(permissions, { kind: 'network', networkId }))));
+    if (seen === undefined) flagged.set(networkId, (seen = networkFlagged(permissions, networkId)));
     return seen;
   };
   for (const p of programs) {
@@ -133,7 +136,7 @@ async function viewChangedSince(
   if (unknown.size === 0) return false;
   const networks = await q.query<{ id: string }>(`SELECT id FROM networks WHERE organization_id = $1`, [organizationId]);
   const everywhere = [null, ...networks.map((n) => n.id)];
-  const allNetworksSeen = networks.every((n) => anyFlag(permissionsFor(permissions, { kind: 'network', networkId: n.id })));
+  const allNetworksSeen = networks.every((n) => networkFlagged(permissions, n.id));
   return programs.some((p) => {
     if (!unknown.has(p.id)) return false;
     const placings = everywhere.map((networkId) => permissionsFor(permissions, { kind: 'program', programId: p.id, networkId }));
@@ -243,7 +246,7 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
       case 'organizations':
         return row.Id === input.organizationId;
       case 'networks':
-        return networksOfVisible.has(row.Id) || anyFlag(permissionsFor(input.permissions, { kind: 'network', networkId: row.Id }));
+        return networksOfVisible.has(row.Id) || networkFlagged(input.permissions, row.Id);
       case 'programs':
         return visiblePrograms.has(row.Id);
       case 'annotations':

@@ -129,7 +129,11 @@ class AuthError extends Error {}
 /** The store keeps another organization than this engine's: an engine of another tab, stopped
  * since, wrote its own at the start of its cycle (sync.worker.ts claim). Tried again: the next
  * cycle makes this engine's organization the store's again. */
-class OtherOrganizationError extends Error {}
+class OtherOrganizationError extends Error {
+  constructor() {
+    super('the store keeps another organization');
+  }
+}
 class OtherUserError extends Error {}
 /** Nothing of the answer arrived for requestTimeoutMs (its headers, or the next part of its body). */
 class TimeoutError extends Error {}
@@ -383,7 +387,7 @@ export function createSyncEngine(options: EngineOptions) {
         await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
         throw new HttpError(500, 'push made no progress');
       }
-      if (!(await applyPushResults(d, parsed.results, sent, now(), o.organizationId))) throw new OtherOrganizationError('the store keeps another organization');
+      if (!(await applyPushResults(d, parsed.results, sent, now(), o.organizationId))) throw new OtherOrganizationError();
       // Grow back only after a full push whose round (sending, the answer, storing the results)
       // took well within the timeout: twice as many mutations take about twice as long, and a
       // push that times out is a wasted round.
@@ -415,7 +419,7 @@ export function createSyncEngine(options: EngineOptions) {
       }
       if (!(await applyPullPage(o.pullDb ?? d, parsed, { initial, organizationId: o.organizationId }))) {
         if (stopped) return;
-        throw new OtherOrganizationError('the store keeps another organization');
+        throw new OtherOrganizationError();
       }
       if (!parsed.hasMore) return;
     }
