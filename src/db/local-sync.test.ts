@@ -4,6 +4,7 @@ import { openLocalDb, SCHEMA_VERSIONS, type CastawayDb } from './db.ts';
 import { createWrites } from './writes.ts';
 import { applyPullPage, applyPushResults, computeStatus, readBatch, setCurrentOrganization } from './sync-store.ts';
 import { conflictsApi, needsAttentionApi } from './conflicts.ts';
+import { oldestUnsyncedEdit } from './owner.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const PROGRAM = '00000000-0000-4000-8000-000000000002';
@@ -322,5 +323,28 @@ describe('needs attention', () => {
     await api.dismiss(again!.id);
     expect(await d.needsAttention.count()).toBe(0);
     await expect(api.retry(again!.id)).rejects.toThrow('no longer exists');
+  });
+});
+
+describe('the oldest edit not on the server', () => {
+  it('counts a conflict and a refused edit, not only the queue: nothing to lose only when all three are empty', async () => {
+    const d = await seeded();
+    expect(await oldestUnsyncedEdit(d)).toBeNull();
+    const writes = createWrites(d);
+    await writes.updateClip(CLIP, { Title: 'Mine' });
+    const [m] = await readBatch(d, 10);
+    expect(await oldestUnsyncedEdit(d)).toBe(m!.createdAt);
+    // The server answers with a conflict: the edit leaves the queue and waits for a decision.
+    await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow: clip({ Title: 'Theirs', ModifiedAtUtc: T1, Version: 9 }), fields: [{ field: 'Title', base: 'Pilot', mine: 'Mine', theirs: 'Theirs' }] }], [m!]);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await oldestUnsyncedEdit(d)).toBe(m!.createdAt);
+    await conflictsApi(d).keepTheirs(m!.id);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await oldestUnsyncedEdit(d)).toBeNull();
+    await writes.updateClip(CLIP, { Episode: -1 });
+    const [refused] = await readBatch(d, 10);
+    await applyPushResults(d, [{ mutationId: refused!.id, status: 'rejected', httpStatus: 400, errors: [] }], [refused!]);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await oldestUnsyncedEdit(d)).toBe(refused!.createdAt);
   });
 });

@@ -15,6 +15,22 @@ export async function unsyncedCount(d: CastawayDb): Promise<number> {
   return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => (await d.outbox.count()) + (await d.conflicts.count()) + (await d.needsAttention.count()));
 }
 
+/**
+ * When the oldest of those edits was made (null: none). A conflict's or refused edit's value is
+ * as much on this device only as a queued one's: the storage panel must not say there is nothing
+ * to lose while one waits for a decision. The outbox's first entry stands for the outbox (its
+ * order is the order edits were made in); conflicts and refusals are few and read whole.
+ */
+export async function oldestUnsyncedEdit(d: CastawayDb): Promise<number | null> {
+  return d.transaction('r', [d.outbox, d.conflicts, d.needsAttention], async () => {
+    const first = await d.outbox.orderBy('seq').first();
+    const times = first ? [first.createdAt] : [];
+    await d.conflicts.each((c) => void times.push(c.mutation.createdAt));
+    await d.needsAttention.each((n) => void times.push(n.mutation.createdAt));
+    return times.length > 0 ? Math.min(...times) : null;
+  });
+}
+
 export type StoreClaim = { kind: 'mine' } | { kind: 'otherUser'; owner: StoreOwner; unsynced: number };
 
 /** The sync status row says whether sync is paused for another user's data; written only when that

@@ -189,12 +189,16 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   expect((await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
   await a.getByRole('link', { name: '1 conflict' }).click();
   await expect(a.getByText('Conflict 1 of 1')).toBeVisible();
+  // The held edit is on this device only: the storage panel does not say there is nothing to lose.
+  const storage = a.getByRole('region', { name: 'Storage on this device' });
+  await expect(storage).toContainText('Oldest unsynced edit:');
   const row = a.getByRole('row', { name: /Title/ });
   await expect(row).toContainText(mine);
   await expect(row).toContainText(theirs);
   await a.getByRole('button', { name: 'Keep mine' }).click();
   await expect(a.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
   await expect(await syncStatus(a)).toHaveText('All changes saved');
+  await expect(storage).toContainText('No unsynced edits');
 
   // Converged: the server, A and B (which was told by a poke) all show A's Title.
   await expect.poll(async () => (await apiGet<ClipBody>(a, `/v1/clips/${clipId}`, organizationId)).Title).toBe(mine);

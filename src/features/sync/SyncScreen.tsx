@@ -10,6 +10,7 @@ import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
 import { storageEstimate } from '../../db/writes.ts';
+import { oldestUnsyncedEdit } from '../../db/owner.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
@@ -189,7 +190,7 @@ function AttentionItem({ item }: { item: NeedsAttentionEntry }) {
 function DurabilityPanel() {
   const status = useSyncStatus();
   const [estimate, setEstimate] = useState<{ usage: number; quota: number; persisted: boolean } | null>(null);
-  const oldest = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
+  const oldest = useLiveQuery(() => oldestUnsyncedEdit(db), []);
   useEffect(() => {
     void storageEstimate().then(setEstimate);
   }, [status.pendingCount, status.storageFull]);
@@ -212,7 +213,7 @@ function DurabilityPanel() {
           )}
         </li>
         {estimate && <li>{m.app_durability_quota({ used: formatStorage(estimate.usage), quota: formatStorage(estimate.quota) })}</li>}
-        <li>{oldest ? m.app_durability_oldest({ age: relativeTime(oldest.createdAt, Date.now(), getLocale()) }) : m.app_durability_no_pending()}</li>
+        <li>{typeof oldest === 'number' ? m.app_durability_oldest({ age: relativeTime(oldest, Date.now(), getLocale()) }) : m.app_durability_no_pending()}</li>
       </ul>
       {estimate && !estimate.persisted && (
         <button type="button" className="button" onClick={() => void request()}>{m.app_durability_request()}</button>
