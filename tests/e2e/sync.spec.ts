@@ -211,3 +211,41 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   await contextA.close();
   await contextB.close();
 });
+
+// "flushes on start, online, visibilitychange and every poke": a device whose pokes do not arrive
+// (a proxy that drops server-sent events, a stream the phone cut while the app was in the
+// background) catches up when the user comes back to the tab, not only at the next edit.
+test('a tab that misses pokes pulls when it becomes visible again', async ({ browser }) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  // A's sync worker never gets its event stream: the only poke-free way to learn of B's edit is a
+  // flush, which nothing but the return to the tab starts here.
+  await contextA.route('**/api/sync/events', (route) => route.abort());
+  const a = await contextA.newPage();
+  const b = await contextB.newPage();
+  const aSync = watchSync(a);
+  await logIn(a);
+  await openFirstClip(a, 10);
+  const clipUrl = a.url();
+  await expect(await syncStatus(a)).toHaveText('All changes saved');
+  await logIn(b);
+  await b.goto(clipUrl);
+  await expect(b.getByRole('form', { name: 'Details' })).toBeVisible();
+
+  const theirs = `B wrote this while A was away ${Date.now()}`;
+  const pullsBefore = aSync.pulls.length;
+  await applyField(b, 'Title', theirs);
+  await expect(await syncStatus(b)).toHaveText('All changes saved', { timeout: 20_000 });
+  // Without a poke, A neither pulls nor shows B's title (two seconds: pokes arrive in tens of ms).
+  await a.waitForTimeout(2_000);
+  expect(aSync.pulls.length, 'pulls of A before it becomes visible').toBe(pullsBefore);
+  await expect(a.getByLabel('Title', { exact: true })).not.toHaveValue(theirs);
+
+  // The user comes back to the tab (the browser fires visibilitychange with the page visible).
+  await a.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(theirs, { timeout: 10_000 });
+  await expect(a.getByRole('heading', { level: 1 })).toHaveText(theirs);
+  expect(aSync.pulls.length).toBeGreaterThan(pullsBefore);
+  await contextA.close();
+  await contextB.close();
+});
