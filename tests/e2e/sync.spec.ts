@@ -249,3 +249,31 @@ test('a tab that misses pokes pulls when it becomes visible again', async ({ bro
   await contextA.close();
   await contextB.close();
 });
+
+// "Ask for persistent storage (navigator.storage.persist()) at the first local edit": not when the
+// app opens (a prompt-like request out of the blue), and once, not at every edit.
+test('the first local edit asks the browser to keep the data, once', async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    const w = window as unknown as { persistCalls: number };
+    w.persistCalls = 0;
+    const persist = StorageManager.prototype.persist;
+    StorageManager.prototype.persist = function (this: StorageManager) {
+      w.persistCalls++;
+      return persist.call(this);
+    };
+  });
+  const page = await context.newPage();
+  const persistCalls = () => page.evaluate(() => (window as unknown as { persistCalls: number }).persistCalls);
+  await logIn(page);
+  await openFirstClip(page, 11);
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  expect(await persistCalls(), 'persist() calls before any edit').toBe(0);
+  const stamp = Date.now();
+  await applyField(page, 'Title', `First edit ${stamp}`);
+  await expect.poll(persistCalls).toBe(1);
+  await applyField(page, 'Title', `Second edit ${stamp}`);
+  await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
+  expect(await persistCalls(), 'persist() calls after a second edit').toBe(1);
+  await context.close();
+});
