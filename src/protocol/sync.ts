@@ -84,6 +84,11 @@ export const ConflictFieldSchema = z.object({
    * fields. Absent in results stored before these were sent. */
   theirsById: z.string().nullable().optional(),
   theirsAtUtc: z.string().nullable().optional(),
+  /** A delete's conflict (field Deleted): what others changed since the row the delete was made
+   * on, each field as it was then and is now, so that the user deciding whether the row still
+   * goes sees what would go with it. Absent when that row is no longer kept, and from earlier
+   * releases. */
+  theirChanges: z.array(z.object({ field: z.string(), base: z.unknown(), theirs: z.unknown() })).optional(),
 });
 export type ConflictField = z.infer<typeof ConflictFieldSchema>;
 

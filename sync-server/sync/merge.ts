@@ -23,7 +23,8 @@ import { deepEqual } from '../../src/protocol/json-equal.ts';
 
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
-export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor };
+export type TheirChange = { field: string; base: unknown; theirs: unknown };
+export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor; theirChanges?: TheirChange[] };
 export type MergeResult = {
   /** Fields to write on top of the current row (possibly empty). */
   patch: Row;

@@ -471,7 +471,10 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
       const theirs = theirChangedFields(base, current, revisions);
       // Against their newest change (the map's last entry), or the row's author without the base.
       const theirsBy = theirs === null ? authorOf(current) : [...theirs.values()].at(-1);
-      conflicts = theirsBy ? [{ field: 'Deleted', base: false, mine: true, theirs: false, theirsBy }] : [];
+      // What would go with the row: each field they changed, as it was at the base and is now.
+      const baseRow = theirs === null ? undefined : revisions.find((r) => r.modifiedAtUtc === base)?.row;
+      const theirChanges = baseRow && theirs ? [...theirs.keys()].map((field) => ({ field, base: baseRow[field] ?? null, theirs: current[field] ?? null })) : undefined;
+      conflicts = theirsBy ? [{ field: 'Deleted', base: false, mine: true, theirs: false, theirsBy, ...(theirChanges ? { theirChanges } : {}) }] : [];
       patch = conflicts.length > 0 ? null : {};
     } else {
       const result = threeWayMerge(m.body ?? {}, base, current, revisions);
@@ -513,5 +516,5 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
 }
 
 function toWireConflict(c: MergeConflict): ConflictField {
-  return { field: c.field, base: c.base ?? null, mine: c.mine ?? null, theirs: c.theirs ?? null, theirsById: c.theirsBy.byId, theirsAtUtc: c.theirsBy.atUtc };
+  return { field: c.field, base: c.base ?? null, mine: c.mine ?? null, theirs: c.theirs ?? null, theirsById: c.theirsBy.byId, theirsAtUtc: c.theirsBy.atUtc, ...(c.theirChanges ? { theirChanges: c.theirChanges } : {}) };
 }

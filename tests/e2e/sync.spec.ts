@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { chromium, expect, test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
 
 /** Every /api/sync/… request a tab's sync worker sends (dedicated workers report to their page). */
@@ -159,18 +159,27 @@ test('an offline edit survives closing the whole browser and reaches the server 
   }
 });
 
-test('A edits offline, B edits the same field online, A reconnects and holds a conflict; resolving it makes A and B converge', async ({ browser }) => {
+/**
+ * Two devices (browser contexts) on clip `index` of the first program: A has it open, ready to go
+ * offline (its service worker ready, so the app still loads), and B has the same clip open.
+ */
+async function twoDevicesOnClip(browser: Browser, index: number) {
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
   const a = await contextA.newPage();
   const b = await contextB.newPage();
   await logIn(a);
-  const { organizationId, clipId } = await openFirstClip(a, 12);
+  const { organizationId, clipId } = await openFirstClip(a, index);
   const clipUrl = a.url();
   await a.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await logIn(b, DEMO.email, DEMO.password);
   await b.goto(clipUrl);
   await expect(b.getByRole('form', { name: 'Details' })).toBeVisible();
+  return { contextA, contextB, a, b, organizationId, clipId, clipUrl };
+}
+
+test('A edits offline, B edits the same field online, A reconnects and holds a conflict; resolving it makes A and B converge', async ({ browser }) => {
+  const { contextA, contextB, a, b, organizationId, clipId, clipUrl } = await twoDevicesOnClip(browser, 12);
 
   const stamp = Date.now();
   const mine = `A wrote this offline ${stamp}`;
@@ -208,6 +217,36 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   await a.goto(clipUrl);
   await expect(a.getByLabel('Title', { exact: true })).toHaveValue(mine);
   for (const page of [a, b]) await expect(page.getByRole('link', { name: /conflicts/ })).toHaveCount(0);
+  await contextA.close();
+  await contextB.close();
+});
+
+test('a delete made offline over an edit from another device is held as a conflict that shows what they changed; Keep theirs brings the clip back', async ({ browser }) => {
+  const { contextA, contextB, a, b, organizationId, clipId, clipUrl } = await twoDevicesOnClip(browser, 12);
+  const before = await a.getByLabel('Title', { exact: true }).inputValue();
+
+  await contextA.setOffline(true);
+  await a.getByRole('button', { name: 'Delete clip' }).click();
+  await a.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await a.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(await syncStatus(a)).toHaveText('Offline · 1 change waiting to sync');
+  const theirs = `B still wants this clip ${Date.now()}`;
+  await applyField(b, 'Title', theirs);
+  // On the server before A reconnects (B's status reads 'All changes saved' before its write too).
+  await expect.poll(async () => (await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
+
+  await contextA.setOffline(false);
+  await expect(a.getByRole('link', { name: '1 conflict' })).toBeVisible({ timeout: 30_000 });
+  expect((await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
+  await a.getByRole('link', { name: '1 conflict' }).click();
+  const row = a.getByRole('row', { name: /Deleted/ });
+  await expect(row).toContainText('Changed since the version you deleted:');
+  await expect(row.getByRole('listitem')).toHaveText(`Title: ${before} → ${theirs}`);
+  await a.getByRole('button', { name: 'Keep theirs' }).click();
+  await expect(a.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
+  await expect(await syncStatus(a)).toHaveText('All changes saved', { timeout: 20_000 });
+  await a.goto(clipUrl);
+  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(theirs);
   await contextA.close();
   await contextB.close();
 });

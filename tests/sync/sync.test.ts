@@ -376,6 +376,8 @@ describe('push', () => {
     const [conflict] = await a.db.conflicts.toArray();
     expect(conflict?.fields.map((f) => f.field)).toEqual(['Deleted']);
     expect(conflict?.fields[0]).toMatchObject({ theirsById: benId, theirsAtUtc: (await serverClip())['ModifiedAtUtc'] });
+    // What would go with the clip: Ben's title, as it was when Anna deleted and as it is now.
+    expect(conflict?.fields[0]?.theirChanges).toEqual([{ field: 'Title', base: 'Pilot', theirs: 'Still wanted' }]);
     await a.conflicts.keepTheirs(conflict!.id);
     expect((await a.db.clips.get(clipId))?.['Title']).toBe('Still wanted');
   });

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
-import type { SyncEntity } from '../../protocol/sync.ts';
+import type { ConflictField, SyncEntity } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
@@ -94,6 +94,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
                     <span>{show(f.theirs)}</span>
                   </label>
                   <ChangedBy {...fieldAuthor(conflict, f)} />
+                  {f.theirChanges && f.theirChanges.length > 0 && <TheirChanges changes={f.theirChanges} />}
                 </td>
                 <td className="muted" data-label={m.app_conflict_base()}>{show(f.base)}</td>
               </tr>
@@ -109,6 +110,23 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
         <button type="button" className="button" disabled={busy} onClick={() => act(() => keepTheirs(conflict.id))}>{m.app_conflict_keep_theirs()}</button>
         <button type="button" className="button primary" disabled={busy} onClick={() => act(() => keepMine(conflict.id))}>{m.app_conflict_keep_mine()}</button>
       </div>
+    </div>
+  );
+}
+
+/** A delete's conflict: what the others changed since the row the user deleted, each field as it
+ * was then and is now (the user deciding whether the row still goes sees what would go with it). */
+function TheirChanges({ changes }: { changes: NonNullable<ConflictField['theirChanges']> }) {
+  return (
+    <div className="their-changes">
+      <p className="muted">{m.app_conflict_their_changes()}</p>
+      <ul>
+        {changes.map((c) => (
+          <li key={c.field}>
+            <strong>{fieldLabel(c.field)}</strong>: <del>{show(c.base)}</del> → <ins>{show(c.theirs)}</ins>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
