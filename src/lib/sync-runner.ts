@@ -92,9 +92,9 @@ export function ensureSync(organizationId: string): void {
   running?.handle.stop();
   setRole(null);
   // Only this worker's word counts: a stopped one may still report as it ends.
-  const entry: NonNullable<typeof running> = { organizationId, userId, handle: null as unknown as SyncHandle };
-  entry.handle = startSync({ organizationId, ...(user ? { user } : {}), onRole: (r) => running === entry && setRole(r) });
-  running = entry;
+  // (The worker reports its role asynchronously, after `handle` is set.)
+  const handle: SyncHandle = startSync({ organizationId, ...(user ? { user } : {}), onRole: (r) => running?.handle === handle && setRole(r) });
+  running = { organizationId, userId, handle };
   if (resumeNeeded || userId !== null) {
     // The leader may be another tab's worker, paused or started for the user before: it resumes
     // as this user (the store is theirs: StoreOwnerGate claimed it before these screens mounted).

@@ -73,6 +73,10 @@ export const PushRequestSchema = z.object({
 });
 export type PushRequest = z.infer<typeof PushRequestSchema>;
 
+/** A field someone else changed since the base of a delete: its value then and now. */
+export const TheirChangeSchema = z.object({ field: z.string(), base: z.unknown(), theirs: z.unknown() });
+export type TheirChange = z.infer<typeof TheirChangeSchema>;
+
 export const ConflictFieldSchema = z.object({
   field: z.string(),
   /** undefined when the base revision is no longer kept */
@@ -88,7 +92,7 @@ export const ConflictFieldSchema = z.object({
    * on, each field as it was then and is now, so that the user deciding whether the row still
    * goes sees what would go with it. Absent when that row is no longer kept, and from earlier
    * releases. */
-  theirChanges: z.array(z.object({ field: z.string(), base: z.unknown(), theirs: z.unknown() })).optional(),
+  theirChanges: z.array(TheirChangeSchema).optional(),
 });
 export type ConflictField = z.infer<typeof ConflictFieldSchema>;
 

@@ -20,10 +20,10 @@
 
 import { changeAuthor, type ChangeAuthor } from '../../src/protocol/change-author.ts';
 import { deepEqual } from '../../src/protocol/json-equal.ts';
+import type { TheirChange } from '../../src/protocol/sync.ts';
 
 export type Row = Record<string, unknown>;
 export type Revision = { modifiedAtUtc: string; row: Row; own: boolean };
-export type TheirChange = { field: string; base: unknown; theirs: unknown };
 export type MergeConflict = { field: string; base: unknown; mine: unknown; theirs: unknown; theirsBy: ChangeAuthor; theirChanges?: TheirChange[] };
 export type MergeResult = {
   /** Fields to write on top of the current row (possibly empty). */

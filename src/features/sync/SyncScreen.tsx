@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
-import type { ConflictField, SyncEntity } from '../../protocol/sync.ts';
+import type { SyncEntity, TheirChange } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
@@ -116,7 +116,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
 
 /** A delete's conflict: what the others changed since the row the user deleted, each field as it
  * was then and is now (the user deciding whether the row still goes sees what would go with it). */
-function TheirChanges({ changes }: { changes: NonNullable<ConflictField['theirChanges']> }) {
+function TheirChanges({ changes }: { changes: TheirChange[] }) {
   return (
     <div className="their-changes">
       <p className="muted">{m.app_conflict_their_changes()}</p>
