@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Kept apart from vite.config.ts: the PWA and Paraglide plugins have no place in unit tests
@@ -9,8 +10,11 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances and PostgreSQL databases are per file; two cores on these machines.
+    // PGlite instances and PostgreSQL databases are per file, so files run side by side. Vitest's
+    // default (cores − 1) is one worker on these two-core machines: every file, the 10,000-operation
+    // simulation included, would then run one after the other with a core idle.
     pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     coverage: {
       provider: 'v8',
       include: ['src/domain/**/*.ts'],

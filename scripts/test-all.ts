@@ -14,7 +14,9 @@ const failures: string[] = [];
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): boolean {
   console.log(`\n== ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env });
+  console.log(`== ${cmd} ${args.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')}: ${Math.round((Date.now() - started) / 1000)} s`);
   if (r.status === 0) return true;
   failures.push(`${cmd} ${args.join(' ')} (exit ${r.status ?? r.signal})`);
   return false;
