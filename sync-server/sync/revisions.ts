@@ -25,15 +25,17 @@ export type RevisionRow = { version: number; modifiedAtUtc: string; clientId: st
 /** How the maps of this module name a row. */
 export const revisionKey = (entity: EntityName, id: string) => `${entity}:${id.toLowerCase()}`;
 
-/** The kept revisions of each row named, oldest first, by `entity:id` (one statement). */
-export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: EntityName; id: string }>): Promise<Map<string, StoredRevision[]>> {
+/** The kept revisions of each row named, oldest first, by `entity:id` (one statement); with
+ * `afterVersion`, only those newer than it (enough to rebuild them: the walk starts at the row). */
+export async function loadRevisions(q: Queryable, refs: ReadonlyArray<{ entity: EntityName; id: string }>, afterVersion = 0): Promise<Map<string, StoredRevision[]>> {
   const out = new Map<string, StoredRevision[]>();
   if (refs.length === 0) return out;
   const rows = await q.query<{ entity: EntityName; id: string; version: number | string; modified_at_utc: Date | string; modified_by_id: string | null; client_id: string | null; undo: Record<string, unknown> | null }>(
     `SELECT r.entity, r.id, r.version, r.modified_at_utc, r.modified_by_id, r.client_id, r.undo
      FROM row_revisions r JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::uuid[]) AS w(entity, id)) w ON r.entity = w.entity AND r.id = w.id
+     WHERE r.version > $3
      ORDER BY r.entity, r.id, r.version`,
-    [refs.map((r) => r.entity), refs.map((r) => r.id.toLowerCase())],
+    [refs.map((r) => r.entity), refs.map((r) => r.id.toLowerCase()), afterVersion],
   );
   for (const r of rows) {
     const key = revisionKey(r.entity, r.id);
@@ -78,15 +80,17 @@ export function rebuildRevisions(current: Readonly<Record<string, unknown>>, rev
 /**
  * Each named row that exists, as it now is (clips with their PlaylistIds), with its kept
  * revisions as whole rows, by revisionKey: two statements per entity named, one for revisions.
+ * `afterVersion`: only the revisions newer than it.
  */
 export async function loadRowsWithRevisions(
   q: Queryable,
   organizationId: string,
   refs: ReadonlyArray<{ entity: EntityName; id: string }>,
+  afterVersion = 0,
 ): Promise<Map<string, { current: WireRow; revisions: RevisionRow[] }>> {
   const out = new Map<string, { current: WireRow; revisions: RevisionRow[] }>();
   if (refs.length === 0) return out;
-  const stored = await loadRevisions(q, refs);
+  const stored = await loadRevisions(q, refs, afterVersion);
   const idsOf = new Map<EntityName, Set<string>>();
   for (const r of refs) idsOf.set(r.entity, (idsOf.get(r.entity) ?? new Set()).add(r.id.toLowerCase()));
   for (const [entity, ids] of idsOf) {

@@ -10,7 +10,7 @@ import { startServer, type Server } from './harness.ts';
 import { runSimulation } from './simulation.ts';
 
 /** Fixed seeds and operations per seed: four short worlds with different fault mixes, and one of
- * the issue's full size (5 clients, 10,000 operations; about 80 s on CI machines). */
+ * the issue's full size (5 clients, 10,000 operations; about 4 minutes on these two-core machines). */
 export const CI_SEEDS = [11, 23, 37, 41];
 export const CI_OPS = 220;
 export const CI_LONG = { seed: 2026, ops: 10_000 };
