@@ -2,7 +2,7 @@
 // opens it, and the program lists it (a user without content access: analyst.spec.ts). Works in the demo organization's SECOND program: the first program's clip
 // list is shared by the other specs by position, and a new clip would move every row down.
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
+import { allChangesSaved, apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
 
 async function openSecondProgram(page: Page): Promise<void> {
   await page.getByRole('list').getByRole('link').first().click();
@@ -46,6 +46,9 @@ test('New clip asks for a title, then creates and opens the clip, online and off
 
   const online = await createClip(page, 'Made online');
   await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${online}`, organizationId)).Title).toBe('Made online');
+  // The server has it before this device has the answer: leaving the page now ends the flush, and
+  // the create stays queued to be sent again (a second change waiting below).
+  await allChangesSaved(page);
 
   // Offline: the clip opens at once (no error page), waits in the outbox, and arrives later.
   await page.goto(programUrl);
