@@ -202,8 +202,10 @@ function compact(result: MutationResult): StoredResult {
  * the row as it now is.
  */
 async function expand(q: Queryable, organizationId: string, stored: Array<{ id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
-  const wanted = stored.flatMap(({ entity, entity_id, result }) => ('rowVersion' in result ? [{ entity: REVISION_ENTITY[entity], id: entity_id }] : []));
-  const loaded = await loadRowsWithRevisions(q, organizationId, wanted);
+  const answered = stored.flatMap((m) => ('rowVersion' in m.result ? [{ ref: { entity: REVISION_ENTITY[m.entity], id: m.entity_id }, version: m.result.rowVersion }] : []));
+  // A revision is rebuilt from the row back through the newer ones: older ones are not needed.
+  const oldest = Math.min(...answered.map((a) => a.version));
+  const loaded = await loadRowsWithRevisions(q, organizationId, answered.map((a) => a.ref), Number.isFinite(oldest) ? oldest - 1 : 0);
   return stored.map(({ id, entity, entity_id, result }): MutationResult => {
     if (!('rowVersion' in result)) return result;
     const found = loaded.get(revisionKey(REVISION_ENTITY[entity], entity_id));
