@@ -155,6 +155,10 @@ export const PullResponseSchema = z.object({
   rebuild: z.boolean(),
   /** The caller's permission entries in this organization. */
   permissions: z.array(PullPermissionSchema),
+  /** Every change at or below this Version is in this page or an earlier one of the pull (the
+   * Version its cursor stands at): a poke for it brings nothing new. Absent from servers of
+   * earlier releases. */
+  upToVersion: z.number().int().nonnegative().optional(),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 
@@ -184,3 +188,14 @@ export function parsePullResponse(json: unknown): PullResponse {
 
 /** Server-sent event name of a poke; its data is `{ "version": n }`. */
 export const POKE_EVENT = 'poke';
+
+/** The Version a poke's data names (null: none readable, which asks for a pull all the same). */
+export function pokeVersion(data: unknown): number | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const version = (JSON.parse(data) as { version?: unknown } | null)?.version;
+    return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0 ? version : null;
+  } catch {
+    return null;
+  }
+}

@@ -272,8 +272,10 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
 
   // With no page full, every row up to the settled Version has been read: the cursor moves there
   // even past Versions of other organizations' rows, so the next pull starts above them.
+  const upToVersion = hasMore ? bound : Math.max(maxVersion, settled);
   return {
-    cursor: hasMore ? `${bound}.${fingerprint}${bound < settled ? `.${settled}` : ''}` : `${Math.max(maxVersion, settled)}.${fingerprint}`,
+    cursor: hasMore ? `${bound}.${fingerprint}${bound < settled ? `.${settled}` : ''}` : `${upToVersion}.${fingerprint}`,
+    upToVersion,
     rows,
     tombstones,
     hasMore,

@@ -42,6 +42,33 @@ describe('server-sent pokes', () => {
     await reader.cancel();
   });
 
+  it("a pull says how far it brings the device: at or past a poke's Version, none of which it then needs again", async () => {
+    await addUser(server, 'poke-pull@example.com');
+    const cookie = await login(server, 'poke-pull@example.com');
+    const headers = { cookie, 'x-organization-id': server.organizationId };
+    const res = await server.app.request('/api/sync/events', { headers });
+    const reader = res.body!.getReader();
+    await readUntil(reader, 'event: ready');
+    const created = await api(server, cookie, 'POST', '/v1/programs', { Name: 'Pulled up to' });
+    const poke = await readUntil(reader, 'event: poke');
+    const version = Number(/"version":(\d+)/.exec(poke)![1]);
+    expect(version).toBe(created.json!['Version']);
+    // Pages of one row: every page says the Version its cursor stands at, the last one at least the poke's.
+    const reached: number[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = (await (await server.app.request(`/api/sync/pull?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { headers })).json()) as { cursor: string; hasMore: boolean; upToVersion: number };
+      reached.push(page.upToVersion);
+      expect(page.cursor.startsWith(`${page.upToVersion}.`)).toBe(true);
+      cursor = page.cursor;
+      if (!page.hasMore) break;
+    }
+    expect(reached.length).toBeGreaterThan(1);
+    expect(reached).toEqual([...reached].sort((a, b) => a - b));
+    expect(reached.at(-1)).toBeGreaterThanOrEqual(version);
+    await reader.cancel();
+  });
+
   it('events need a session: 401 without one', async () => {
     const res = await server.app.request('/api/sync/events');
     expect(res.status).toBe(401);

@@ -247,6 +247,116 @@ describe('a full disk', () => {
   });
 });
 
+describe('pokes', () => {
+  /** A server whose writes so far reach Version `version`: each pull brings the device up to it
+   * (upToVersion, unless `says` is false: a server of an earlier release). `onPush` runs while a
+   * push is on its way, before it is answered. */
+  function pokingServer(options: { says?: boolean; onPush?: () => void | Promise<void> } = {}) {
+    const server = { version: 10, pulls: 0, pushes: 0 };
+    const transport: Transport = async (url, init) => {
+      if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });
+      if (url.includes('/sync/pull')) {
+        server.pulls++;
+        return answer(200, { ...EMPTY_PULL, cursor: `${server.version}.fp`, ...(options.says === false ? {} : { upToVersion: server.version }) });
+      }
+      server.pushes++;
+      const { mutations } = JSON.parse(init.body as string) as { mutations: Mutation[] };
+      server.version++;
+      await options.onPush?.();
+      return applied(mutations);
+    };
+    return { server, transport };
+  }
+  const engineOn = (d: CastawayDb, transport: Transport) => createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: () => null, clearTimer: () => undefined });
+
+  it('a poke for a Version the device has already pulled starts no pull; a newer one pulls once', async () => {
+    const d = openLocalDb(`engine-${Date.now()}-${Math.random()}`);
+    const { server, transport } = pokingServer();
+    const engine = engineOn(d, transport);
+    await engine.flush();
+    expect(server.pulls).toBe(1);
+    await engine.nudge(10);
+    await engine.nudge(9);
+    expect(server.pulls).toBe(1);
+    server.version = 12;
+    await engine.nudge(12);
+    expect(server.pulls).toBe(2);
+    engine.stop();
+  });
+
+  it('the poke of its own push, arriving before the push is answered, costs no second pull', async () => {
+    const d = openLocalDb(`engine-${Date.now()}-${Math.random()}`);
+    await pullClip(d, CLIP, 'Pilot', 1);
+    let engine: ReturnType<typeof createSyncEngine> | null = null;
+    let poke: Promise<void> | null = null;
+    const { server, transport } = pokingServer({ onPush: () => void (poke = engine!.nudge(server.version)) });
+    engine = engineOn(d, transport);
+    await engine.flush();
+    expect(server).toMatchObject({ pushes: 0, pulls: 1 });
+    await createWrites(d).updateClip(CLIP, { Title: 'Edited' });
+    await engine.flush();
+    await poke;
+    // The flush pulled once after its push, and that pull brought Version 11: nothing more.
+    expect(server).toMatchObject({ pushes: 1, pulls: 2, version: 11 });
+    expect(await d.outbox.count()).toBe(0);
+    engine.stop();
+  });
+
+  it('a poke newer than what the running flush pulled goes round again, once', async () => {
+    const d = await dbWithEdit();
+    const { server, transport } = pokingServer();
+    const engine = engineOn(d, transport);
+    await engine.flush(); // the first cycle: the server now says how far its pulls reach
+    expect(server).toMatchObject({ pushes: 1, pulls: 1 });
+    await createWrites(d).updateClip(CLIP, { Title: 'Again' });
+    // Someone else writes (Version 13) while this device's flush is past its pull.
+    const flushing = engine.flush();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const during = (async () => {
+      while (server.pulls < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+      server.version = 13;
+      await engine.nudge(13);
+    })();
+    await Promise.all([flushing, during]);
+    await engine.idle();
+    expect(server).toMatchObject({ pushes: 2, pulls: 3 });
+    engine.stop();
+  });
+
+  it('from a server that does not say how far its pulls reach, every poke pulls', async () => {
+    const d = openLocalDb(`engine-${Date.now()}-${Math.random()}`);
+    const { server, transport } = pokingServer({ says: false });
+    const engine = engineOn(d, transport);
+    await engine.flush();
+    await engine.nudge(10);
+    await engine.nudge(10);
+    expect(server.pulls).toBe(3);
+    engine.stop();
+  });
+
+  it('a poke while a retry waits (the network is back) sends the queued edit at once, whatever its Version', async () => {
+    const d = await dbWithEdit();
+    let up = true;
+    const { server, transport: serve } = pokingServer();
+    const transport: Transport = async (url, init) => {
+      if (!up) throw new TypeError('Failed to fetch');
+      return serve(url, init);
+    };
+    const timers: Array<() => void> = [];
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: (fn) => timers.push(fn), clearTimer: () => undefined });
+    await engine.flush();
+    await createWrites(d).updateClip(CLIP, { Title: 'In the tunnel' });
+    up = false;
+    await engine.flush();
+    expect(await d.outbox.count()).toBe(1);
+    up = true;
+    await engine.nudge(5);
+    expect(await d.outbox.count()).toBe(0);
+    expect(server.pushes).toBe(2);
+    engine.stop();
+  });
+});
+
 describe('pull page sizes', () => {
   it('start at 250 rows and grow fourfold up to the server maximum of 5,000', () => {
     expect([0, 1, 2, 3, 4, 50].map((p) => pullPageSize(p))).toEqual([250, 1000, 4000, 5000, 5000, 5000]);

@@ -265,6 +265,11 @@ export function createSyncEngine(options: EngineOptions) {
   let timer: unknown = null;
   let running: Promise<void> | null = null;
   let again = false;
+  /** The highest Version a poke has named, and the Version the last stored pull page brought this
+   * device up to (null: the server does not say, PullResponse.upToVersion). A poke at or below
+   * it asks for nothing new: most often this device's own push, whose cycle pulls right after. */
+  let poked = 0;
+  let pulledUpTo: number | null = null;
   let stopped = false;
   let clientId: string | null = null;
   /** Most mutations the next push carries: half of what a push that timed out carried (on a slow
@@ -421,6 +426,7 @@ export function createSyncEngine(options: EngineOptions) {
         if (stopped) return;
         throw new OtherOrganizationError();
       }
+      pulledUpTo = parsed.upToVersion ?? null;
       if (!parsed.hasMore) return;
     }
   }
@@ -534,7 +540,9 @@ export function createSyncEngine(options: EngineOptions) {
       do {
         again = false;
         await cycle();
-      } while (again && !paused && !stopped);
+        // A poke that came during the cycle and is newer than what its pull brought goes round
+        // again (a failed cycle has its retry timer instead).
+      } while ((again || (pulledUpTo !== null && poked > pulledUpTo && timer === null)) && !paused && !stopped);
     })().finally(() => {
       running = null;
     });
@@ -552,9 +560,19 @@ export function createSyncEngine(options: EngineOptions) {
       xsrf = null;
       return flush();
     },
-    /** The network came back (or a poke arrived): try at once, forgetting the backoff. */
-    nudge(): Promise<void> {
+    /**
+     * The network came back, or a poke arrived (`version`: the Version it names): try at once,
+     * forgetting the backoff. A poke for what the device has already pulled starts nothing, and
+     * one during a flush waits for it: its pull most often brings the poked change already (every
+     * push pokes its own device too, whose cycle pulls right after the push). Without the server
+     * saying how far its pulls reach, every poke flushes.
+     */
+    nudge(version?: number | null): Promise<void> {
       failures = 0;
+      if (version === undefined || version === null || pulledUpTo === null) return flush();
+      poked = Math.max(poked, version);
+      if (running) return running;
+      if (timer === null && version <= pulledUpTo) return Promise.resolve();
       return flush();
     },
     stop(): void {

@@ -18,7 +18,7 @@ import * as Comlink from 'comlink';
 import { liveQuery } from 'dexie';
 import { db, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
-import { POKE_EVENT } from '../../src/protocol/sync.ts';
+import { POKE_EVENT, pokeVersion } from '../../src/protocol/sync.ts';
 import { SYNC_STATUS_CHANNEL, type SyncStatusMessage } from '../../src/db/sync-status-channel.ts';
 
 const LOCK_NAME = 'castaway-sync';
@@ -77,7 +77,7 @@ function startLeader(organizationId: string, user: StoreOwner | undefined): Prom
     engine = e;
     const listen = () => {
       const source = new EventSource('/api/sync/events', { withCredentials: true });
-      source.addEventListener(POKE_EVENT, () => void e.nudge());
+      source.addEventListener(POKE_EVENT, (ev: MessageEvent<unknown>) => void e.nudge(pokeVersion(ev.data)));
       source.addEventListener('open', () => void e.nudge());
       return source;
     };
