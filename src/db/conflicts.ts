@@ -2,8 +2,7 @@
 // server row the conflict was found against), in the same transaction that removes the conflict.
 // If the row changed again meanwhile, the server merges or reports a new conflict: never silent.
 import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
-import { ensureShadow, rebase } from './rebase.ts';
-import { outboxStamp } from './writes.ts';
+import { enqueue } from './writes.ts';
 import type { Mutation } from '../protocol/sync.ts';
 
 export class ConflictNotFoundError extends Error {
@@ -37,11 +36,7 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
       for (const f of c.fields) if (chosen.includes(f.field)) body[f.field] = f.mine;
       m = { ...common, method: c.mutation.method, body };
     }
-    if (m) {
-      await ensureShadow(d, c.entity, c.entityId);
-      await d.outbox.add({ ...m, attempts: 0, ...(await outboxStamp(d)) });
-    }
-    await rebase(d, c.entity, c.entityId);
+    await enqueue(d, c.entity, c.entityId, () => m);
   });
 }
 
@@ -87,17 +82,12 @@ export function needsAttentionApi(d: CastawayDb, options: { newId?: () => string
         const item = await d.needsAttention.get(itemId);
         if (!item) throw new NeedsAttentionNotFoundError(itemId);
         await d.needsAttention.delete(itemId);
-        await ensureShadow(d, item.entity, item.entityId);
-        const shadow = await d.shadows.get(`${item.entity}:${item.entityId}`);
-        const base = shadow?.row?.['ModifiedAtUtc'];
-        const m: Mutation = {
+        await enqueue(d, item.entity, item.entityId, (_current, base) => ({
           ...item.mutation,
           id: newId(),
-          baseModifiedAtUtc: item.mutation.method === 'POST' || typeof base !== 'string' ? null : base,
+          baseModifiedAtUtc: item.mutation.method === 'POST' ? null : base,
           createdAt: Date.now(),
-        };
-        await d.outbox.add({ ...m, attempts: 0, ...(await outboxStamp(d)) });
-        await rebase(d, item.entity, item.entityId);
+        }));
       });
     },
   };

@@ -63,6 +63,12 @@ export async function pendingFor(d: CastawayDb, entity: SyncEntity, entityId: st
   return list.filter((m) => m.entity === entity).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
+/** Unresolved conflicts of one row, oldest first. Call inside a transaction over conflicts. */
+export async function conflictsFor(d: CastawayDb, entity: SyncEntity, entityId: string): Promise<ConflictEntry[]> {
+  const list = await d.conflicts.where('entityId').equals(entityId).toArray();
+  return list.filter((c) => c.entity === entity).sort((a, b) => a.createdAt - b.createdAt);
+}
+
 /**
  * Recomputes the local row from its shadow. Call inside a rw transaction over the entity table,
  * outbox, shadows and conflicts. `serverRow` (when given) replaces the shadow first; `undefined`
@@ -73,9 +79,7 @@ export async function rebase(d: CastawayDb, entity: SyncEntity, entityId: string
   const key = shadowKey(entity, entityId);
   const shadow = await d.shadows.get(key);
   const pending = await pendingFor(d, entity, entityId);
-  const conflicts = (await d.conflicts.where('entityId').equals(entityId).toArray())
-    .filter((c) => c.entity === entity)
-    .sort((a, b) => a.createdAt - b.createdAt);
+  const conflicts = await conflictsFor(d, entity, entityId);
   let base: LocalRow | null;
   if (serverRow !== undefined) base = serverRow;
   else if (shadow) base = shadow.row;
@@ -89,12 +93,4 @@ export async function rebase(d: CastawayDb, entity: SyncEntity, entityId: string
   const table = d[entity];
   if (row) await table.put(row);
   else await table.delete(entityId);
-}
-
-/** Makes sure a row about to get a pending edit has its server copy saved. */
-export async function ensureShadow(d: CastawayDb, entity: SyncEntity, entityId: string): Promise<void> {
-  const key = shadowKey(entity, entityId);
-  if (await d.shadows.get(key)) return;
-  const current = (await d[entity].get(entityId)) ?? null;
-  await d.shadows.put({ key, entity, entityId, row: current });
 }

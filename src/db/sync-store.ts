@@ -280,45 +280,44 @@ const PAGE_KEYS_THRESHOLD = 200;
  */
 export async function applyPullPage(d: CastawayDb, page: PullResponse, options: { initial?: boolean; organizationId?: string } = {}): Promise<boolean> {
   return d.transaction('rw', allTables(d), async () => {
-    if (!(await keepsOrganization(d, options.organizationId))) return false;
-    if (page.rebuild) await clearForRebuild(d);
-    // Rows with a server copy kept, pending edits or conflicts are rebased one by one; the rest
-    // (nearly all, on an initial sync) are stored in bulk. The reads that say which (and the stored
-    // permissions) go out together, one bulk request each, not a cursor walked entry by entry: the
-    // page's writes wait for them, and the outbox may hold a thousand edits made offline.
-    const [shadowKeys, pending, conflicts, storedPermissions] = await Promise.all([
+    if (page.rebuild) {
+      if (!(await keepsOrganization(d, options.organizationId))) return false;
+      await clearForRebuild(d);
+    }
+    const byEntity = new Map<SyncEntity, LocalRow[]>();
+    for (const { entity, row } of page.rows) {
+      const list = byEntity.get(entity);
+      if (list) list.push(row as LocalRow);
+      else byEntity.set(entity, [row as LocalRow]);
+    }
+    // Every read goes out at once, then every write (in Chromium each request waits for the
+    // browser process: one after another they were most of the time a one-row page took to
+    // store). Rows with a server copy kept, pending edits or conflicts are rebased one by one;
+    // the rest (nearly all, on an initial sync) are stored in bulk. The reads that say which (and
+    // the stored permissions) are one bulk request each, not a cursor walked entry by entry: the
+    // outbox may hold a thousand edits made offline. A local row newer than the pulled one (a push
+    // result stored after this page was read) is kept, so the page's rows as stored are read too,
+    // but on an initial sync: nothing can be stored there yet.
+    const readStored = !(options.initial && !page.rebuild);
+    const [keeps, shadowKeys, pending, conflicts, storedPermissions, stored] = await Promise.all([
+      page.rebuild || keepsOrganization(d, options.organizationId),
       d.shadows.toCollection().primaryKeys(),
       d.outbox.toArray(),
       d.conflicts.toArray(),
       d.permissions.toArray(),
+      Promise.all([...byEntity].map(async ([entity, rows]) => [entity, readStored ? await storedOf(d, entity, rows) : new Map()] as const)),
     ]);
+    if (!keeps) return false;
     const shadowed = new Set(shadowKeys as string[]);
     for (const x of [...pending, ...conflicts]) shadowed.add(shadowKey(x.entity, x.entityId));
-    const byEntity = new Map<SyncEntity, LocalRow[]>();
     for (const { entity, row } of page.rows) {
-      if (shadowed.has(shadowKey(entity, row.Id))) {
-        await rebase(d, entity, row.Id, await newerOf(d, entity, row.Id, row as LocalRow));
-      } else {
-        const list = byEntity.get(entity) ?? [];
-        list.push(row as LocalRow);
-        byEntity.set(entity, list);
-      }
+      if (shadowed.has(shadowKey(entity, row.Id))) await rebase(d, entity, row.Id, await newerOf(d, entity, row.Id, row as LocalRow));
     }
-    for (const [entity, rows] of byEntity) {
-      // A local row newer than the pulled one (a push result stored after this page was read) is
-      // kept. Only rows already stored can be newer: for a large page, the table's keys (no values
-      // read) say which those are, so the pages of an initial sync read no rows back at all.
-      if (options.initial && !page.rebuild) {
-        await d[entity].bulkPut(rows);
-        continue;
-      }
-      let ids = rows.map((r) => r.Id);
-      if (rows.length > PAGE_KEYS_THRESHOLD) {
-        const keys = new Set((await d[entity].toCollection().primaryKeys()) as string[]);
-        ids = ids.filter((id) => keys.has(id));
-      }
-      const stored = ids.length === 0 ? [] : (await d[entity].bulkGet(ids)).filter((r): r is LocalRow => r !== undefined);
-      const held = new Map(stored.map((r) => [r.Id, r]));
+    for (const t of page.tombstones) if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);
+
+    const writes: Array<Promise<unknown>> = [];
+    for (const [entity, held] of stored) {
+      const rows = byEntity.get(entity)!.filter((r) => !shadowed.has(shadowKey(entity, r.Id)));
       // Nor is a row written again that the device holds as it is: after a flush the pull brings
       // back every row the push answered (1,000 edits: 1,000 rows), and each write would wake the
       // live queries showing it. Same Version is not enough: a clip's PlaylistIds change with
@@ -328,29 +327,37 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
         return !mine || version(mine) < version(r) || (version(mine) === version(r) && !deepEqual(mine, r));
       };
       const puts = held.size === 0 ? rows : rows.filter(changed);
-      if (puts.length > 0) await d[entity].bulkPut(puts);
+      if (puts.length > 0) writes.push(d[entity].bulkPut(puts));
     }
     // Tombstones of rows with nothing pending are deleted in one bulk request per table (a page
     // after a permission is taken away can be thousands of them).
     const gone = new Map<SyncEntity, string[]>();
     for (const t of page.tombstones) {
-      if (shadowed.has(shadowKey(t.entity, t.id))) await rebase(d, t.entity, t.id, null);
-      else {
-        const ids = gone.get(t.entity) ?? [];
-        ids.push(t.id);
-        gone.set(t.entity, ids);
-      }
+      if (shadowed.has(shadowKey(t.entity, t.id))) continue;
+      const ids = gone.get(t.entity);
+      if (ids) ids.push(t.id);
+      else gone.set(t.entity, [t.id]);
     }
-    for (const [entity, ids] of gone) await d[entity].bulkDelete(ids);
+    for (const [entity, ids] of gone) writes.push(d[entity].bulkDelete(ids));
     // Rewritten only when they changed (each write wakes every live query on permissions).
     const permissions = page.permissions.map((p, i) => ({ key: `${i}`, ...p }));
-    if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) {
-      await d.permissions.clear();
-      await d.permissions.bulkPut(permissions);
-    }
-    await d.syncState.put({ key: 'cursor', value: page.cursor });
+    if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) writes.push(d.permissions.clear().then(() => d.permissions.bulkPut(permissions)));
+    writes.push(d.syncState.put({ key: 'cursor', value: page.cursor }));
+    await Promise.all(writes);
     return true;
   });
+}
+
+/** The stored copies of a page's rows of one table, by Id. For a large page the table's keys (no
+ * values read) say which of its rows are stored, and only those are read. */
+async function storedOf(d: CastawayDb, entity: SyncEntity, rows: readonly LocalRow[]): Promise<Map<string, LocalRow>> {
+  let ids = rows.map((r) => r.Id);
+  if (rows.length > PAGE_KEYS_THRESHOLD) {
+    const keys = new Set((await d[entity].toCollection().primaryKeys()) as string[]);
+    ids = ids.filter((id) => keys.has(id));
+  }
+  const stored = ids.length === 0 ? [] : await d[entity].bulkGet(ids);
+  return new Map(stored.filter((r): r is LocalRow => r !== undefined).map((r) => [r.Id, r]));
 }
 
 /** Drops every synced row (the caller's view changed); the outbox, conflicts and needs-attention
