@@ -19,6 +19,8 @@ import { mulberry32 } from './audio/demo-tone.ts';
 import { fsBlobStore } from './audio/blob-store.ts';
 import { clipUrls, recordingUrls } from './audio/media-paths.ts';
 import type { Queryable, Store } from './store/store.ts';
+import { mediaProblemText } from '../src/media/messages.ts';
+import { MediaWarningCode } from '../src/media/errors.ts';
 
 export const DEMO_PASSWORD = 'castaway-demo';
 export const DEMO_CLIP_COUNT = 2000;
@@ -241,7 +243,8 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     MediaType: video ? 'AudioAndVideo' : 'Audio',
     UploadedMediaInfo: audio?.video ? { MediaType: 'AudioAndVideo', VideoInfo: { Height: audio.video.height, Width: audio.video.width } } : audio ? { MediaType: 'Audio', VideoInfo: null } : null,
     UploadedAudioFileName: state === 'None' || state === 'Draft' ? null : `episode-${i}.${extension}`,
-    AudioProcessingProblem: state === 'Warning' ? 'The audio is quieter than the loudness target' : null,
+    // A warning of the studio's own pipeline (audio/process.ts writes it so), not free text.
+    AudioProcessingProblem: state === 'Warning' ? mediaProblemText({ code: MediaWarningCode.DamagedFrames }, 'en-US') : null,
     AudioProcessingProblemDismissed: state === 'Warning' && i % 2 === 1,
     TranscriptStatus: ready ? 'Completed' : null,
     Urls: urls,

@@ -24,11 +24,47 @@ const KEYS: Record<ErrorCode | WarningCode, string> = {
   [MediaWarningCode.DamagedFrames]: 'media_problem_damaged_frames',
 };
 
+/** The values a media message may name; absent ones read as empty. */
+const PARAMS = ['encoding', 'codec', 'status'] as const;
+
 export function mediaProblemText(problem: { code: ErrorCode | WarningCode; details?: Record<string, string | number> }, locale?: Locale): string {
   const fn = catalogue[KEYS[problem.code]];
   if (!fn) throw new Error(`no media message for ${problem.code}`);
-  const params = { encoding: '', codec: '', status: '', ...(problem.details ?? {}) };
+  const params = { ...Object.fromEntries(PARAMS.map((p) => [p, ''])), ...(problem.details ?? {}) };
   return locale === undefined ? fn(params) : fn(params, { locale });
+}
+
+/** Each media message as the server writes it (en-US), as a pattern that gives back its values. */
+let englishPatterns: Array<{ key: string; pattern: RegExp }> | null = null;
+
+function patterns(): Array<{ key: string; pattern: RegExp }> {
+  if (englishPatterns) return englishPatterns;
+  const marker = (p: string) => `\u0000${p}\u0000`;
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  englishPatterns = [...new Set(Object.values(KEYS))].map((key) => {
+    const template = catalogue[key]!(Object.fromEntries(PARAMS.map((p) => [p, marker(p)])), { locale: 'en-US' });
+    let source = escape(template);
+    for (const p of PARAMS) source = source.replace(escape(marker(p)), `(?<${p}>.*)`);
+    return { key, pattern: new RegExp(`^${source}$`, 's') };
+  });
+  return englishPatterns;
+}
+
+/**
+ * A clip's AudioProcessingProblem in the user's language. The server writes the field in English
+ * (mediaProblemText(…, 'en-US'): it is text in the specification, the same for every reader), so
+ * a German user read "Warnung: The file ends before…". A text one of the media messages makes in
+ * English is made again in `locale` (default: the current one), with the values it names (an
+ * encoding, a codec, a status); any other text (an earlier release's, another tool's) stays as it is.
+ */
+export function processingProblemText(text: string, locale?: Locale): string {
+  for (const { key, pattern } of patterns()) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const params = { ...Object.fromEntries(PARAMS.map((p) => [p, ''])), ...match.groups };
+    return locale === undefined ? catalogue[key]!(params) : catalogue[key]!(params, { locale });
+  }
+  return text;
 }
 
 /**

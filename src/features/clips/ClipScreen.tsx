@@ -5,6 +5,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { clipLabel, clipStateDisplay, holdsClipSlug, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
 import { MAX_INT } from '../../domain/constants.ts';
 import { formatFormError, domainMessage } from '../../domain/messages.ts';
+import { processingProblemText } from '../../media/messages.ts';
 import { slugServerError } from '../../domain/server-errors.ts';
 import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle, validateUrl } from '../../domain/validators.ts';
 import type { FormError } from '../../domain/form-errors.ts';
@@ -388,7 +389,7 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
       {problem && (
         <div className="alert alert-warning" role="alert">
           <p>
-            <strong>{m.app_clip_processing_problem()}:</strong> {problem}
+            <strong>{m.app_clip_processing_problem()}:</strong> {processingProblemText(problem)}
           </p>
           <button type="button" className="button small" onClick={() => void savedLocally(dismissProcessingProblem(clip.Id))}>
             {m.app_clip_dismiss_problem()}

@@ -11,6 +11,7 @@ import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
 import { queueUpload, retryDelayMs } from './queue.ts';
 import { uploadsDb, type UploadRecord } from './upload-db.ts';
+import { baseLocale, setLocale } from '../../lib/i18n.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -100,6 +101,19 @@ describe('the upload list on the clip screen', () => {
     await pulled({ State: 'Error', ModifiedAtUtc: '2026-01-01T10:00:04.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
     expect(text()).toBe('Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept');
     expect(el.querySelector('[role="alert"]')!.textContent).toContain('take-2.flac');
+  });
+
+  it('in German, the problem the server wrote in English reads in German too', async () => {
+    setOnline(true);
+    await setLocale('de-DE', { reload: false });
+    try {
+      await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Warning', ModifiedAtUtc: '2026-01-01T10:00:03.000Z', AudioProcessingProblem: 'Some damaged audio frames were skipped' });
+      await uploadsDb.uploads.add(record({ fileName: 'take-3.mp3', state: 'done', offset: 200 * 1024 * 1024, clipModifiedAtUtc: '2026-01-01T10:00:00.000Z' }));
+      const el = await render();
+      expect(bars(el)[0]!.getAttribute('aria-valuetext')).toBe('Hochgeladen und verarbeitet, mit einer Warnung: Einige beschädigte Audio-Frames wurden übersprungen');
+    } finally {
+      await setLocale(baseLocale, { reload: false });
+    }
   });
 
   it('Cancel upload removes the file from the device', async () => {

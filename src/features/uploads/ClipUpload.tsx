@@ -11,6 +11,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { getLocale } from '../../lib/i18n.ts';
+import { processingProblemText } from '../../media/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
@@ -40,7 +41,7 @@ const FILL: Record<Phase, string> = { sending: 'var(--brand)', processing: 'var(
 
 function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
   const raw = clip?.['AudioProcessingProblem'];
-  const problem = typeof raw === 'string' ? raw : '';
+  const problem = typeof raw === 'string' ? processingProblemText(raw) : '';
   switch (phase) {
     case 'processing':
       return m.media_upload_status_done();
