@@ -188,10 +188,17 @@ const PAGE_SQL = `WITH c AS MATERIALIZED (${changedRows('clip')})
 /** A pull page whose rows are their wire JSON text, to be sent as they are (pullPageText). */
 export type PulledPage = Omit<PullResponse, 'rows'> & { rows: Array<{ entity: SyncEntity; json: string }> };
 
-/** The response body of a page: PullResponse's JSON, the rows' texts spliced in unparsed. */
-export function pullPageText(page: PulledPage): string {
+/** The response body of a page in parts: PullResponse's JSON, the rows' texts spliced in unparsed. */
+export function* pullPageParts(page: PulledPage): Generator<string> {
   const { rows, ...rest } = page;
-  return `{"rows":[${rows.map((r) => `{"entity":"${r.entity}","row":${r.json}}`).join(',')}],${JSON.stringify(rest).slice(1)}`;
+  yield '{"rows":[';
+  for (const [i, r] of rows.entries()) yield `${i === 0 ? '' : ','}{"entity":"${r.entity}","row":${r.json}}`;
+  yield `],${JSON.stringify(rest).slice(1)}`;
+}
+
+/** The response body of a page as one text. */
+export function pullPageText(page: PulledPage): string {
+  return [...pullPageParts(page)].join('');
 }
 
 /** A page as a client reads it (its JSON parsed). */

@@ -9,7 +9,8 @@ import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.t
 import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, PushRequestSchema } from '../../src/protocol/sync.ts';
 import * as z from 'zod';
 import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
-import { pullPage, pullPageText } from './pull.ts';
+import { pullPage, pullPageParts } from './pull.ts';
+import { textPartsResponse } from '../compress.ts';
 
 /** The push request with its mutations left unchecked: each is checked on its own (processPush),
  * so one bad entry is rejected, not the batch. */
@@ -95,7 +96,7 @@ export function syncRoutes(deps: AppDeps) {
         cursor: query.data.cursor,
         limit: query.data.limit,
       });
-      return c.body(pullPageText(page), 200, { 'content-type': 'application/json' });
+      return textPartsResponse(c, pullPageParts(page), 'application/json');
     })
     .get('/events', requireSession, (c) => {
       const { organizationId } = getAuth(c);

@@ -42,7 +42,9 @@ describe('compressed answers over HTTP', () => {
 
   beforeAll(async () => {
     t = await openTestStore('pglite');
-    await seed(t.store, { clips: 60 });
+    // Enough clips that a page of 1,000 is over a mebibyte of JSON: it is encoded and compressed
+    // piece by piece (compress.ts textPartsResponse), not as one body.
+    await seed(t.store, { clips: 800 });
     dist = mkdtempSync(join(tmpdir(), 'castaway-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Castaway Studio</title>');
@@ -63,25 +65,27 @@ describe('compressed answers over HTTP', () => {
   });
 
   it('sends a pull page as brotli to a browser, as gzip to a client without brotli, and as it is to one that asks for neither', async () => {
-    const plain = await get('/api/sync/pull?limit=500');
+    const plain = await get('/api/sync/pull?limit=1000');
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/Accept-Encoding/);
     const page = JSON.parse(plain.body.toString('utf8')) as { rows: unknown[] };
-    expect(page.rows.length).toBeGreaterThan(60);
+    expect(page.rows.length).toBeGreaterThan(600);
+    expect(plain.body.byteLength).toBeGreaterThan(1024 * 1024);
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.byteLength);
 
-    const br = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const br = await get('/api/sync/pull?limit=1000', { 'accept-encoding': 'gzip, deflate, br, zstd' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/Accept-Encoding/);
     expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
     expect(decoded(br).equals(plain.body)).toBe(true);
     expect(br.body.byteLength).toBeLessThan(plain.body.byteLength / 4);
 
-    const gz = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'gzip, deflate' });
+    const gz = await get('/api/sync/pull?limit=1000', { 'accept-encoding': 'gzip, deflate' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(decoded(gz).equals(plain.body)).toBe(true);
 
-    const refused = await get('/api/sync/pull?limit=500', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    const refused = await get('/api/sync/pull?limit=1000', { 'accept-encoding': 'br;q=0, gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body.equals(plain.body)).toBe(true);
   });
