@@ -19,7 +19,8 @@
 // On Linux it also prints, as a diagnostic, where the CPU time went during the initial syncs.
 // Server apply rate (pushes of PATCHes, the sync worker's batch, straight into the app, no HTTP;
 // median of three runs, the later two editing the same rows again) on PGlite and on PostgreSQL
-// (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh).
+// (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh), each with the floor under
+// it on this machine: the same batches' rows read and updated with nothing else (floorRate).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -518,12 +519,13 @@ async function rateClient(server: Server, name: string, batches: number, size: n
  */
 const RATE_ROUNDS = 3;
 
-async function applyRate(server: Server, label: string, target: number) {
+async function applyRate(server: Server, label: string, target: number): Promise<number> {
   // 8,000 mutations a client, in pushes of the sync worker's batch: with a tenth of that (half a
   // second on PGlite) one garbage collection or checkpoint moved the figure by a third from one
   // run to the next.
   const size = PUSH_BATCH_MAX;
   const batches = Math.ceil(8_000 / size);
+  let oneClient = 0;
   for (const clients of [1, 4]) {
     const pushers = [];
     for (let c = 0; c < clients; c++) pushers.push(await rateClient(server, `bench-rate-${label}-${clients}-${c}`, batches, size));
@@ -542,7 +544,43 @@ async function applyRate(server: Server, label: string, target: number) {
     const what = clients === 1 ? 'one client' : `${clients} clients at once`;
     console.log(`bench: (server apply rate, ${label}, ${what}, runs: ${rates.map((r) => r.toFixed(0)).join(', ')} mutations/s)`);
     line(`server apply rate (${label}, ${what}, ${batches} pushes of ${size} clip PATCHes each, median of ${RATE_ROUNDS} runs)`, median(rates), 'mutations/s', { value: target, better: 'higher' });
+    if (clients === 1) oneClient = median(rates);
   }
+  return oneClient;
+}
+
+/**
+ * The database's floor under the apply rate, on this machine: the same pushes' work reduced to
+ * reading and writing the rows. Each batch of PUSH_BATCH_MAX clips is read whole and locked as
+ * one JSON value (how a push reads its rows) and parsed, then its titles set with one plain UPDATE
+ * taking new Versions, and committed: no revision kept, no result stored, no rule checked, no
+ * HTTP. Batches as in applyRate, one warm-up batch first, the median of RATE_ROUNDS runs; the
+ * apply rate's ratio to it is what the server's own work costs.
+ */
+async function floorRate(server: Server, label: string, applied: number) {
+  const size = PUSH_BATCH_MAX;
+  const batches = Math.ceil(8_000 / size);
+  const organizationId = await server.newOrganization();
+  const userId = await addUser(server, `bench-floor-${label}@example.com`);
+  await seedLarge(server, userId, (batches + 1) * size);
+  const ids = (await server.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1`, [organizationId])).map((r) => r.id);
+  const batch = (b: number, round: number) =>
+    server.store.tx(async (q) => {
+      const slice = ids.slice(b * size, b * size + size);
+      const [read] = await q.query<{ j: string }>(`SELECT coalesce(json_agg(t), '[]')::text AS j FROM (SELECT * FROM clips WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE) t`, [slice]);
+      if ((JSON.parse(read!.j) as unknown[]).length !== slice.length) throw new Error('floor: rows missing');
+      await q.query(`UPDATE clips SET title = $2, modified_at_utc = now(), version = next_row_version() WHERE id = ANY($1::uuid[])`, [slice, `Floor ${round}.${b}`]);
+    });
+  await batch(batches, 0);
+  const rates: number[] = [];
+  for (let round = 0; round < RATE_ROUNDS; round++) {
+    const t0 = performance.now();
+    for (let b = 0; b < batches; b++) await batch(b, round);
+    rates.push((batches * size) / ((performance.now() - t0) / 1000));
+  }
+  console.log(`bench: (${label} floor runs: ${rates.map((r) => r.toFixed(0)).join(', ')} mutations/s)`);
+  line(`${label} floor: the same batches only read locked as JSON and their titles set by one plain UPDATE (no revisions, results or rules)`, median(rates), 'mutations/s');
+  line(`server apply rate (${label}, one client) / floor`, applied / median(rates), 'x');
 }
 
 function postgresUrl(): string | null {
@@ -563,7 +601,7 @@ if (only === 'browser') process.exit(0);
 // File-backed, as `npm start` runs it (.data/): an in-memory PGlite grows its WAL files by copying.
 const pgliteDir = mkdtempSync(join(tmpdir(), 'castaway-bench-rate-'));
 const pglite = await startServer({ dataDir: join(pgliteDir, 'pg') });
-await applyRate(pglite, 'PGlite', 5000);
+await floorRate(pglite, 'PGlite', await applyRate(pglite, 'PGlite', 5000));
 await pglite.close();
 rmSync(pgliteDir, { recursive: true, force: true });
 
@@ -577,7 +615,7 @@ if (pgUrl) {
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
   const server = await startServer({ databaseUrl: url.toString() });
-  await applyRate(server, 'PostgreSQL', 10_000);
+  await floorRate(server, 'PostgreSQL', await applyRate(server, 'PostgreSQL', 10_000));
   await server.close();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
