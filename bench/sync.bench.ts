@@ -483,23 +483,55 @@ async function serverPull(server: Server, email: string): Promise<void> {
   line('the same, uncompressed', plain / 1e6, 'MB');
 }
 
-/** One client's pushes: its own organization, user and clips (one batch spare for the warm-up). */
-async function rateClient(server: Server, name: string, batches: number, size: number) {
+/**
+ * Runs of each apply rate, the median reported: on this shared 2-core machine one run of the
+ * same commit ranged from 7,241 to 8,982 /s (PostgreSQL, one client) within the hour. Each run
+ * edits the same rows again, under a new title.
+ */
+const RATE_ROUNDS = 3;
+/** Clip PATCHes a push carries: the sync worker's batch. */
+const RATE_SIZE = PUSH_BATCH_MAX;
+/** Pushes a client makes in a run: 8,000 mutations, where a tenth of that (half a second on
+ * PGlite) let one garbage collection or checkpoint move the figure by a third between runs. */
+const RATE_BATCHES = Math.ceil(8_000 / RATE_SIZE);
+
+/** An organization of its own with a user and clips for RATE_BATCHES batches and one spare for
+ * the warm-up, the clips' Ids in table order. */
+async function rateOrganization(server: Server, name: string) {
   const organizationId = await server.newOrganization();
   const userId = await addUser(server, `${name}@example.com`);
-  await seedLarge(server, userId, (batches + 1) * size);
-  const cookie = await login(server, `${name}@example.com`);
+  await seedLarge(server, userId, (RATE_BATCHES + 1) * RATE_SIZE);
   const ids = (await server.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1`, [organizationId])).map((r) => r.id);
+  return { organizationId, ids, batch: (b: number) => ids.slice(b * RATE_SIZE, (b + 1) * RATE_SIZE) };
+}
+
+/** RATE_ROUNDS timed runs of `run` (which says how many mutations it made), in mutations per
+ * second, after one warm-up batch. */
+async function timedRuns(warmUp: () => Promise<unknown>, run: (round: number) => Promise<number>): Promise<number[]> {
+  await warmUp();
+  const rates: number[] = [];
+  for (let round = 0; round < RATE_ROUNDS; round++) {
+    const t0 = performance.now();
+    const made = await run(round);
+    rates.push(made / ((performance.now() - t0) / 1000));
+  }
+  return rates;
+}
+
+/** One client's pushes of a batch of its clips (RATE_BATCHES: the spare one), answering how many applied. */
+async function rateClient(server: Server, name: string) {
+  const { organizationId, batch } = await rateOrganization(server, name);
+  const cookie = await login(server, `${name}@example.com`);
   const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string }).XsrfToken;
   const headers = { cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json', 'x-organization-id': organizationId };
   const clientId = randomUUID();
   return async (b: number, round = 0): Promise<number> => {
-    const mutations = ids.slice(b * size, b * size + size).map((id) => ({
+    const mutations = batch(b).map((id) => ({
       id: randomUUID(), entity: 'clips' as const, entityId: id, method: 'PATCH' as const, path: `/v1/clips/${id}`, body: { Title: `Rate ${round}.${b}` }, baseModifiedAtUtc: null, createdAt: Date.now(),
     }));
     // The request body exactly as the sync worker makes it.
     const { body, sent } = pushBody(clientId, mutations);
-    if (sent.length !== mutations.length) throw new Error(`a push of ${size} edits does not fit one request`);
+    if (sent.length !== mutations.length) throw new Error(`a push of ${RATE_SIZE} edits does not fit one request`);
     const res = await server.app.request('/api/sync/push', { method: 'POST', headers, body });
     if (res.status !== 200) throw new Error(`push ${res.status}`);
     return ((await res.json()) as { results: Array<{ status: string }> }).results.filter((r) => r.status === 'applied').length;
@@ -507,43 +539,32 @@ async function rateClient(server: Server, name: string, batches: number, size: n
 }
 
 /**
- * The server's apply rate: clients push batches of clip PATCHes (the sync worker's batch, PUSH_BATCH_MAX) into
- * the app, each after one warm-up push. One client alone (each push waits for the last: latency
- * bound), then four at once, each in its own organization (the server's throughput: with
- * PostgreSQL one client's JavaScript runs while another's statements do).
+ * The server's apply rate: clients push batches of clip PATCHes into the app, each after one
+ * warm-up push. One client alone (each push waits for the last: latency bound), then four at
+ * once, each in its own organization (the server's throughput: with PostgreSQL one client's
+ * JavaScript runs while another's statements do). Answers the one client's rate.
  */
-/**
- * Runs of each apply rate, the median reported: on this shared 2-core machine one run of the
- * same commit ranged from 7,241 to 8,982 /s (PostgreSQL, one client) within the hour. Each run
- * edits the same rows again, under a new title.
- */
-const RATE_ROUNDS = 3;
-
 async function applyRate(server: Server, label: string, target: number): Promise<number> {
-  // 8,000 mutations a client, in pushes of the sync worker's batch: with a tenth of that (half a
-  // second on PGlite) one garbage collection or checkpoint moved the figure by a third from one
-  // run to the next.
-  const size = PUSH_BATCH_MAX;
-  const batches = Math.ceil(8_000 / size);
   let oneClient = 0;
   for (const clients of [1, 4]) {
-    const pushers = [];
-    for (let c = 0; c < clients; c++) pushers.push(await rateClient(server, `bench-rate-${label}-${clients}-${c}`, batches, size));
-    await Promise.all(pushers.map((push) => push(batches)));
-    const rates: number[] = [];
-    for (let round = 0; round < RATE_ROUNDS; round++) {
-      const t0 = performance.now();
-      const applied = (await Promise.all(pushers.map(async (push) => {
-        let n = 0;
-        for (let b = 0; b < batches; b++) n += await push(b, round);
-        return n;
-      }))).reduce((a, b) => a + b, 0);
-      rates.push(applied / ((performance.now() - t0) / 1000));
-      if (applied !== clients * batches * size) console.log(`bench: warning: ${applied} of ${clients * batches * size} mutations applied`);
-    }
+    const pushers: Array<Awaited<ReturnType<typeof rateClient>>> = [];
+    for (let c = 0; c < clients; c++) pushers.push(await rateClient(server, `bench-rate-${label}-${clients}-${c}`));
+    const expected = clients * RATE_BATCHES * RATE_SIZE;
+    const rates = await timedRuns(
+      () => Promise.all(pushers.map((push) => push(RATE_BATCHES))),
+      async (round) => {
+        const applied = (await Promise.all(pushers.map(async (push) => {
+          let n = 0;
+          for (let b = 0; b < RATE_BATCHES; b++) n += await push(b, round);
+          return n;
+        }))).reduce((a, b) => a + b, 0);
+        if (applied !== expected) console.log(`bench: warning: ${applied} of ${expected} mutations applied`);
+        return applied;
+      },
+    );
     const what = clients === 1 ? 'one client' : `${clients} clients at once`;
     console.log(`bench: (server apply rate, ${label}, ${what}, runs: ${rates.map((r) => r.toFixed(0)).join(', ')} mutations/s)`);
-    line(`server apply rate (${label}, ${what}, ${batches} pushes of ${size} clip PATCHes each, median of ${RATE_ROUNDS} runs)`, median(rates), 'mutations/s', { value: target, better: 'higher' });
+    line(`server apply rate (${label}, ${what}, ${RATE_BATCHES} pushes of ${RATE_SIZE} clip PATCHes each, median of ${RATE_ROUNDS} runs)`, median(rates), 'mutations/s', { value: target, better: 'higher' });
     if (clients === 1) oneClient = median(rates);
   }
   return oneClient;
@@ -551,33 +572,27 @@ async function applyRate(server: Server, label: string, target: number): Promise
 
 /**
  * The database's floor under the apply rate, on this machine: the same pushes' work reduced to
- * reading and writing the rows. Each batch of PUSH_BATCH_MAX clips is read whole and locked as
- * one JSON value (how a push reads its rows) and parsed, then its titles set with one plain UPDATE
- * taking new Versions, and committed: no revision kept, no result stored, no rule checked, no
- * HTTP. Batches as in applyRate, one warm-up batch first, the median of RATE_ROUNDS runs; the
- * apply rate's ratio to it is what the server's own work costs.
+ * reading and writing the rows. Each batch of clips is read whole and locked as one JSON value
+ * (how a push reads its rows) and parsed, then its titles set with one plain UPDATE taking new
+ * Versions, and committed: no revision kept, no result stored, no rule checked, no HTTP. Runs as
+ * applyRate's; the apply rate's ratio to it is what the server's own work costs.
  */
 async function floorRate(server: Server, label: string, applied: number) {
-  const size = PUSH_BATCH_MAX;
-  const batches = Math.ceil(8_000 / size);
-  const organizationId = await server.newOrganization();
-  const userId = await addUser(server, `bench-floor-${label}@example.com`);
-  await seedLarge(server, userId, (batches + 1) * size);
-  const ids = (await server.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1`, [organizationId])).map((r) => r.id);
-  const batch = (b: number, round: number) =>
+  const { batch } = await rateOrganization(server, `bench-floor-${label}`);
+  const write = (b: number, round: number) =>
     server.store.tx(async (q) => {
-      const slice = ids.slice(b * size, b * size + size);
-      const [read] = await q.query<{ j: string }>(`SELECT coalesce(json_agg(t), '[]')::text AS j FROM (SELECT * FROM clips WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE) t`, [slice]);
-      if ((JSON.parse(read!.j) as unknown[]).length !== slice.length) throw new Error('floor: rows missing');
-      await q.query(`UPDATE clips SET title = $2, modified_at_utc = now(), version = next_row_version() WHERE id = ANY($1::uuid[])`, [slice, `Floor ${round}.${b}`]);
+      const ids = batch(b);
+      const [read] = await q.query<{ j: string }>(`SELECT coalesce(json_agg(t), '[]')::text AS j FROM (SELECT * FROM clips WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE) t`, [ids]);
+      if ((JSON.parse(read!.j) as unknown[]).length !== ids.length) throw new Error('floor: rows missing');
+      await q.query(`UPDATE clips SET title = $2, modified_at_utc = now(), version = next_row_version() WHERE id = ANY($1::uuid[])`, [ids, `Floor ${round}.${b}`]);
     });
-  await batch(batches, 0);
-  const rates: number[] = [];
-  for (let round = 0; round < RATE_ROUNDS; round++) {
-    const t0 = performance.now();
-    for (let b = 0; b < batches; b++) await batch(b, round);
-    rates.push((batches * size) / ((performance.now() - t0) / 1000));
-  }
+  const rates = await timedRuns(
+    () => write(RATE_BATCHES, 0),
+    async (round) => {
+      for (let b = 0; b < RATE_BATCHES; b++) await write(b, round);
+      return RATE_BATCHES * RATE_SIZE;
+    },
+  );
   console.log(`bench: (${label} floor runs: ${rates.map((r) => r.toFixed(0)).join(', ')} mutations/s)`);
   line(`${label} floor: the same batches only read locked as JSON and their titles set by one plain UPDATE (no revisions, results or rules)`, median(rates), 'mutations/s');
   line(`server apply rate (${label}, one client) / floor`, applied / median(rates), 'x');

@@ -109,25 +109,25 @@ export async function textPartsResponse(c: Context, parts: Iterable<string>, con
   let compressor = null as PieceCompressor | null;
   let piece: string[] = [];
   let chars = 0;
-  const cut = () => {
+  /** The piece so far, encoded: to the compressor once the answer has a full piece, else kept. */
+  const cut = (full: boolean) => {
     const encoded = Buffer.from(piece.join(''), 'utf8');
     piece = [];
     chars = 0;
-    if (encoding === null) plain.push(encoded);
-    else (compressor ??= pieceCompressor(encoding)).write(encoded);
+    if (encoding !== null && (full || compressor)) (compressor ??= pieceCompressor(encoding)).write(encoded);
+    else plain.push(encoded);
   };
   for (const part of parts) {
     piece.push(part);
     chars += part.length;
-    if (chars >= PIECE_CHARS) cut();
+    if (chars >= PIECE_CHARS) cut(true);
   }
+  if (piece.length > 0) cut(false);
   if (compressor === null) {
-    if (piece.length > 0) plain.push(Buffer.from(piece.join(''), 'utf8'));
     const body = plain.length === 1 ? plain[0]! : Buffer.concat(plain);
     headers.set('content-length', String(body.byteLength));
     return new Response(bytes(body), { status: 200, headers });
   }
-  if (piece.length > 0) cut();
   const compressed = await compressor.end();
   headers.set('content-encoding', compressor.encoding);
   headers.set('content-length', String(compressed.byteLength));

@@ -110,6 +110,18 @@ export function pageOf(entity: EntityName, inner: string, order: string): string
   return `SELECT t.*, ${PLAYLIST_IDS('t')} FROM (${inner}) t ORDER BY ${order}`;
 }
 
+/**
+ * The [clip id, playlist id] pairs of clips in live playlists of organization `org` (a playlist
+ * holds clips of its own organization only), as ONE JSON text value in selectFrom's order of
+ * playlists (title, then id), for playlistIdsByClip. `clipIn`: the SQL condition on the clip id
+ * as text (`e.clip_id`) that says which clips.
+ */
+export function clipMembershipsJsonSql(org: string, clipIn: string): string {
+  return `SELECT coalesce(json_agg(json_build_array(e.clip_id, p.id) ORDER BY p.title, p.id), '[]')::text
+    FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
+    WHERE p.organization_id = ${org} AND NOT p.deleted AND ${clipIn}`;
+}
+
 /** Clips' PlaylistIds from [clip id, playlist id] pairs given in selectFrom's order of playlists
  * (title, then id), each playlist once per clip. */
 export function playlistIdsByClip(pairs: Iterable<readonly [string, string]>): Map<string, string[]> {

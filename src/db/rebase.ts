@@ -4,7 +4,7 @@
 //   shadow (server truth) ──apply pending outbox entries──> ──overlay conflicts' mine──> local row
 //
 // A row without pending mutations or conflicts has no shadow: the local row IS the server copy.
-import type { CastawayDb, ConflictEntry, LocalRow, OutboxEntry } from './db.ts';
+import type { CastawayDb, ConflictEntry, LocalRow, OutboxEntry, Shadow } from './db.ts';
 import type { Mutation, SyncEntity } from '../protocol/sync.ts';
 import { clipDefaults } from '../domain/clip-defaults.ts';
 
@@ -70,6 +70,17 @@ export async function conflictsFor(d: CastawayDb, entity: SyncEntity, entityId: 
 }
 
 /**
+ * A row rebased on `base` (its server copy): the shadow it keeps (none once nothing is pending on
+ * it and no conflict is open: the row is then the server copy itself) and the row to show. Pure;
+ * rebase() and every batch that rebases many rows at once (writes.ts enqueue, sync-store.ts
+ * applyPushResults) keep a shadow by this one rule.
+ */
+export function rebased(entity: SyncEntity, entityId: string, base: LocalRow | null, pending: Mutation[], conflicts: ConflictEntry[]): { shadow: Shadow | undefined; row: LocalRow | null } {
+  const shadow = pending.length === 0 && conflicts.length === 0 ? undefined : { key: shadowKey(entity, entityId), entity, entityId, row: base };
+  return { shadow, row: rebaseRow(base, pending, conflicts) };
+}
+
+/**
  * Recomputes the local row from its shadow. Call inside a rw transaction over the entity table,
  * outbox, shadows and conflicts. `serverRow` (when given) replaces the shadow first; `undefined`
  * keeps it. Without a shadow the local row is left as it is (it is already server truth), unless
@@ -77,20 +88,16 @@ export async function conflictsFor(d: CastawayDb, entity: SyncEntity, entityId: 
  */
 export async function rebase(d: CastawayDb, entity: SyncEntity, entityId: string, serverRow?: LocalRow | null): Promise<void> {
   const key = shadowKey(entity, entityId);
-  const shadow = await d.shadows.get(key);
-  const pending = await pendingFor(d, entity, entityId);
-  const conflicts = await conflictsFor(d, entity, entityId);
+  // Together: in Chromium each request waits for the browser process (writes.ts enqueue).
+  const [shadow, pending, conflicts] = await Promise.all([d.shadows.get(key), pendingFor(d, entity, entityId), conflictsFor(d, entity, entityId)]);
   let base: LocalRow | null;
   if (serverRow !== undefined) base = serverRow;
   else if (shadow) base = shadow.row;
   else return;
-  if (pending.length === 0 && conflicts.length === 0) {
-    if (shadow) await d.shadows.delete(key);
-  } else {
-    await d.shadows.put({ key, entity, entityId, row: base });
-  }
-  const row = rebaseRow(base, pending, conflicts);
+  const next = rebased(entity, entityId, base, pending, conflicts);
   const table = d[entity];
-  if (row) await table.put(row);
-  else await table.delete(entityId);
+  await Promise.all([
+    next.shadow ? d.shadows.put(next.shadow) : shadow ? d.shadows.delete(key) : null,
+    next.row ? table.put(next.row) : table.delete(entityId),
+  ]);
 }

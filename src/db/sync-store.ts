@@ -3,7 +3,7 @@
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
 import { currentOrganization, EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
-import { applyMutation, rebase, rebaseRow, shadowKey } from './rebase.ts';
+import { applyMutation, rebase, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
 import { deepEqual } from '../protocol/json-equal.ts';
@@ -130,15 +130,12 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
     const pendingOf = groupBy(pending, (m) => shadowKey(m.entity, m.entityId));
     const conflictsOf = groupBy(conflictList, (c) => shadowKey(c.entity, c.entityId));
     const states = new Map<string, RowState>();
-    const unshadowed = new Map<SyncEntity, RowState[]>();
     const sentOf = groupBy(sent.filter((x) => byId.has(x.id)), (x) => shadowKey(x.entity, x.entityId));
     for (const [i, key] of keys.entries()) {
       const m = sentOf.get(key)?.[0];
-      if (!m) continue;
-      const st: RowState = { entity: m.entity, entityId: m.entityId, shadow: shadowList[i], local: null, shadowChanged: false, localChanged: false };
-      states.set(key, st);
-      if (!st.shadow) unshadowed.set(m.entity, [...(unshadowed.get(m.entity) ?? []), st]);
+      if (m) states.set(key, { entity: m.entity, entityId: m.entityId, shadow: shadowList[i], local: null, shadowChanged: false, localChanged: false });
     }
+    const unshadowed = groupBy([...states.values()].filter((st) => !st.shadow), (st) => st.entity);
     await Promise.all(
       [...unshadowed].map(async ([entity, list]) => {
         const rows = await d[entity].bulkGet(list.map((st) => st.entityId));
@@ -158,9 +155,8 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
       if (serverRow !== undefined) base = serverRow;
       else if (st.shadow) base = st.shadow.row;
       else return;
-      st.shadow = mine.length === 0 && open.length === 0 ? undefined : { key, entity: st.entity, entityId: st.entityId, row: base };
+      ({ shadow: st.shadow, row: st.local } = rebased(st.entity, st.entityId, base, mine.map(stripLocal), open));
       st.shadowChanged = true;
-      st.local = rebaseRow(base, mine.map(stripLocal), open);
       st.localChanged = true;
     };
     /** The server copy we hold: the shadow, else the local row. */
@@ -243,8 +239,8 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
     for (const [entity, changed] of groupBy(all.filter((st) => st.localChanged), (st) => st.entity)) {
       const puts = changed.filter((st) => st.local).map((st) => st.local!);
       const deletes = changed.filter((st) => !st.local).map((st) => st.entityId);
-      if (puts.length > 0) writes.push(d[entity as SyncEntity].bulkPut(puts));
-      if (deletes.length > 0) writes.push(d[entity as SyncEntity].bulkDelete(deletes));
+      if (puts.length > 0) writes.push(d[entity].bulkPut(puts));
+      if (deletes.length > 0) writes.push(d[entity].bulkDelete(deletes));
     }
     await Promise.all(writes);
     return true;
@@ -252,8 +248,8 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
 }
 
 /** `items` by `keyOf`, each group in the order of `items`. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
+function groupBy<T, K>(items: Iterable<T>, keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
   for (const item of items) {
     const key = keyOf(item);
     const group = groups.get(key);
@@ -317,12 +313,7 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
       if (!(await keepsOrganization(d, options.organizationId))) return false;
       await clearForRebuild(d);
     }
-    const byEntity = new Map<SyncEntity, LocalRow[]>();
-    for (const { entity, row } of page.rows) {
-      const list = byEntity.get(entity);
-      if (list) list.push(row as LocalRow);
-      else byEntity.set(entity, [row as LocalRow]);
-    }
+    const byEntity = new Map([...groupBy(page.rows, (r) => r.entity)].map(([entity, rows]) => [entity, rows.map((r) => r.row as LocalRow)]));
     // Every read goes out at once, then every write (in Chromium each request waits for the
     // browser process: one after another they were most of the time a one-row page took to
     // store). Rows with a server copy kept, pending edits or conflicts are rebased one by one;
@@ -364,14 +355,8 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
     }
     // Tombstones of rows with nothing pending are deleted in one bulk request per table (a page
     // after a permission is taken away can be thousands of them).
-    const gone = new Map<SyncEntity, string[]>();
-    for (const t of page.tombstones) {
-      if (shadowed.has(shadowKey(t.entity, t.id))) continue;
-      const ids = gone.get(t.entity);
-      if (ids) ids.push(t.id);
-      else gone.set(t.entity, [t.id]);
-    }
-    for (const [entity, ids] of gone) writes.push(d[entity].bulkDelete(ids));
+    const gone = groupBy(page.tombstones.filter((t) => !shadowed.has(shadowKey(t.entity, t.id))), (t) => t.entity);
+    for (const [entity, tombstones] of gone) writes.push(d[entity].bulkDelete(tombstones.map((t) => t.id)));
     // Rewritten only when they changed (each write wakes every live query on permissions).
     const permissions = page.permissions.map((p, i) => ({ key: `${i}`, ...p }));
     if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) writes.push(d.permissions.clear().then(() => d.permissions.bulkPut(permissions)));

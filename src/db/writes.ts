@@ -3,7 +3,7 @@
 // ModifiedAtUtc) to the outbox in ONE Dexie transaction, so an edit is either fully recorded or
 // not at all, and survives reloads, crashes and restarts.
 import { currentOrganization, db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
-import { conflictsFor, pendingFor, rebaseRow, shadowKey } from './rebase.ts';
+import { conflictsFor, pendingFor, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, MutationMethod, SyncEntity } from '../protocol/sync.ts';
 import type { AudioFromUrl } from '../protocol/media.ts';
 
@@ -70,14 +70,13 @@ export async function enqueue(
   const m = make(current, typeof base === 'string' ? base : null);
   // Nothing queued and no server copy kept: the row is the server's copy already (rebase()).
   if (!m && !shadow) return;
-  const queued = m ? [...pending, m] : pending;
-  const writes: Array<Promise<unknown>> = [];
-  if (m) writes.push(d.outbox.add({ ...m, attempts: 0, ...stamp }));
-  if (queued.length === 0 && conflicts.length === 0) writes.push(d.shadows.delete(key));
-  else if (!shadow) writes.push(d.shadows.put({ key, entity, entityId, row: serverCopy }));
-  const row = rebaseRow(serverCopy, queued, conflicts);
-  writes.push(row ? d[entity].put(row) : d[entity].delete(entityId));
-  await Promise.all(writes);
+  const next = rebased(entity, entityId, serverCopy, m ? [...pending, m] : pending, conflicts);
+  await Promise.all([
+    m ? d.outbox.add({ ...m, attempts: 0, ...stamp }) : null,
+    // The copy kept already is the server's: it is written only when it comes or goes.
+    next.shadow ? (shadow ? null : d.shadows.put(next.shadow)) : d.shadows.delete(key),
+    next.row ? d[entity].put(next.row) : d[entity].delete(entityId),
+  ]);
 }
 
 export type WriteOptions = {

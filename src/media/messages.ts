@@ -27,11 +27,17 @@ const KEYS: Record<ErrorCode | WarningCode, string> = {
 /** The values a media message may name; absent ones read as empty. */
 const PARAMS = ['encoding', 'codec', 'status'] as const;
 
-export function mediaProblemText(problem: { code: ErrorCode | WarningCode; details?: Record<string, string | number> }, locale?: Locale): string {
-  const fn = catalogue[KEYS[problem.code]];
-  if (!fn) throw new Error(`no media message for ${problem.code}`);
-  const params = { ...Object.fromEntries(PARAMS.map((p) => [p, ''])), ...(problem.details ?? {}) };
+/** The catalogue's message `key` with `values` (a value not given reads as empty), in `locale`
+ * (default: the current one). */
+function render(key: string, values: Record<string, string | number> | undefined, locale?: Locale): string {
+  const fn = catalogue[key];
+  if (!fn) throw new Error(`no media message ${key}`);
+  const params = { ...Object.fromEntries(PARAMS.map((p) => [p, ''])), ...(values ?? {}) };
   return locale === undefined ? fn(params) : fn(params, { locale });
+}
+
+export function mediaProblemText(problem: { code: ErrorCode | WarningCode; details?: Record<string, string | number> }, locale?: Locale): string {
+  return render(KEYS[problem.code], problem.details, locale);
 }
 
 /** Each media message as the server writes it (en-US), as a pattern that gives back its values. */
@@ -42,7 +48,7 @@ function patterns(): Array<{ key: string; pattern: RegExp }> {
   const marker = (p: string) => `\u0000${p}\u0000`;
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   englishPatterns = [...new Set(Object.values(KEYS))].map((key) => {
-    const template = catalogue[key]!(Object.fromEntries(PARAMS.map((p) => [p, marker(p)])), { locale: 'en-US' });
+    const template = render(key, Object.fromEntries(PARAMS.map((p) => [p, marker(p)])), 'en-US');
     let source = escape(template);
     for (const p of PARAMS) source = source.replace(escape(marker(p)), `(?<${p}>.*)`);
     return { key, pattern: new RegExp(`^${source}$`, 's') };
@@ -60,9 +66,7 @@ function patterns(): Array<{ key: string; pattern: RegExp }> {
 export function processingProblemText(text: string, locale?: Locale): string {
   for (const { key, pattern } of patterns()) {
     const match = pattern.exec(text);
-    if (!match) continue;
-    const params = { ...Object.fromEntries(PARAMS.map((p) => [p, ''])), ...match.groups };
-    return locale === undefined ? catalogue[key]!(params) : catalogue[key]!(params, { locale });
+    if (match) return render(key, match.groups, locale);
   }
   return text;
 }

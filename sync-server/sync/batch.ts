@@ -18,7 +18,7 @@
 // half's, in the one order every batch locks in (sendLoads).
 import type { Auth } from '../auth.ts';
 import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
-import { ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
+import { clipMembershipsJsonSql, ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 
 const key = (entity: EntityName, id: string) => `${entity}:${id}`;
@@ -46,11 +46,8 @@ export async function loadWire(q: Queryable, entity: EntityName, ids: string[], 
   return (JSON.parse(result?.j ?? '[]') as Array<Record<string, unknown>>).map((r) => wireFromJson(entity, r));
 }
 
-/** [clip id, playlist id] pairs of the clips $1 in live playlists of organization $2 (a playlist
- * holds clips of its own organization only), in the order of rows.ts selectFrom: title, then id. */
-const MEMBERSHIPS_JSON = `SELECT coalesce(json_agg(json_build_array(e.clip_id, p.id) ORDER BY p.title, p.id), '[]')::text
-  FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
-  WHERE p.organization_id = $2 AND e.clip_id = ANY($1::uuid[]::text[]) AND NOT p.deleted`;
+/** [clip id, playlist id] pairs of the clips $1 in live playlists of organization $2. */
+const MEMBERSHIPS_JSON = clipMembershipsJsonSql('$2', 'e.clip_id = ANY($1::uuid[]::text[])');
 
 /** The programs of the organization in parameter `org` (ProgramRefs), for the permission and slug rules. */
 const PROGRAMS_JSON = (org: string) => `SELECT coalesce(json_agg(json_build_object('id', id, 'network_id', network_id, 'slug', slug, 'deleted', deleted)), '[]')::text

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
-import { ENTITIES, playlistIdsByClip, wireTexts, wireTextsSql, type EntityName, type WireRow, type WireText } from '../rows.ts';
+import { clipMembershipsJsonSql, ENTITIES, playlistIdsByClip, wireTexts, wireTextsSql, type EntityName, type WireRow, type WireText } from '../rows.ts';
 import type { PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
 
 const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = [
@@ -181,9 +181,7 @@ const changedRows = (name: EntityName) =>
  */
 const PAGE_SQL = `WITH c AS MATERIALIZED (${changedRows('clip')})
   ${TABLES.map(({ name }, i) => `SELECT ${i} AS i, ${wireTextsSql(name)} FROM ${name === 'clip' ? 'c' : `(${changedRows(name)})`} t`).join('\n  UNION ALL ')}
-  UNION ALL SELECT ${TABLES.length}, NULL, (SELECT coalesce(json_agg(json_build_array(e.clip_id, p.id) ORDER BY p.title, p.id), '[]')::text
-    FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(clip_id)
-    WHERE p.organization_id = $1 AND NOT p.deleted AND e.clip_id IN (SELECT id::text FROM c))`;
+  UNION ALL SELECT ${TABLES.length}, NULL, (${clipMembershipsJsonSql('$1', 'e.clip_id IN (SELECT id::text FROM c)')})`;
 
 /** A pull page whose rows are their wire JSON text, to be sent as they are (pullPageText). */
 export type PulledPage = Omit<PullResponse, 'rows'> & { rows: Array<{ entity: SyncEntity; json: string }> };
