@@ -7,13 +7,13 @@
 //                                                        └─> Error     (AudioProcessingProblem: not audio, empty…)
 //
 // The same src/media code as the decode worker makes the waveform files, so they are the same thing;
-// AAC (m4a, mp4, aac) decodes through src/media/node-decoder.ts, registered below, where the
+// AAC (m4a, mp4, aac) decodes through sync-server/media/node-decoder.ts, registered below, where the
 // browser has WebCodecs.
 import { analyzeAudio } from '../../src/media/analyze.ts';
 import { readContainerInfo, type ContainerInfo } from '../../src/media/container.ts';
 import { MediaError, MediaErrorCode } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
-import { registerNodeAudioDecoders } from '../../src/media/node-decoder.ts';
+import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { waveformToDat, waveformToJson } from '../../src/media/waveform-format.ts';
 import { WAVEFORM_HIGH_RES_SPP, WAVEFORM_LOW_RES_SPP } from '../../src/protocol/media.ts';

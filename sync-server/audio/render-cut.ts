@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { renderCut } from '../../src/media/cut.ts';
 import { openAudioDecoding } from '../../src/media/decode.ts';
-import { registerNodeAudioDecoders } from '../../src/media/node-decoder.ts';
+import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { pcm16, wavHeader } from '../../src/media/wav.ts';
 import type { CutEdit } from '../../src/protocol/media.ts';

@@ -3,7 +3,7 @@ import { analyzeAudio } from '../../src/media/analyze.ts';
 import { readContainerInfo } from '../../src/media/container.ts';
 import { openAudioDecoding, type DecodeProgress } from '../../src/media/decode.ts';
 import { MediaError, MediaErrorCode, MediaWarningCode } from '../../src/media/errors.ts';
-import { adtsFrame, aacConfigOf, preloadNodeAacDecoder, RECYCLE_AFTER_RUNS } from '../../src/media/node-decoder.ts';
+import { adtsFrame, aacConfigOf, preloadNodeAacDecoder, RECYCLE_AFTER_RUNS } from '../../sync-server/media/node-decoder.ts';
 import type { ByteSource } from '../../src/media/source.ts';
 import { readPcmHeader } from '../../src/media/pcm.ts';
 import { fixtureSource, reference } from './fixtures.ts';
@@ -64,7 +64,7 @@ describe('decoding every accepted format that has a decoder in Node', () => {
 });
 
 // AAC in Node: the worker's path (mediabunny demux → AudioSampleSink → trim → peaks) with FFmpeg's
-// AAC decoder in WebAssembly where the browser has WebCodecs (src/media/node-decoder.ts). Within a
+// AAC decoder in WebAssembly where the browser has WebCodecs (sync-server/media/node-decoder.ts). Within a
 // decoder batch (512 packets) the samples are FFmpeg's own; after a batch join only the noise-
 // substituted bands differ. Tolerance, measured on these fixtures: at least 99 % of min/max values
 // within PEAK_TOLERANCE steps of ffmpeg's, and every one within 0.25 % of full scale (82 steps).

@@ -72,7 +72,7 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     expect(row.data.Urls).toMatchObject({ VideoPrivateUrl: `/api/media/clips/${clipId}/audio`, WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat` });
   });
 
-  // AAC decodes in Node (src/media/node-decoder.ts): what a client sees after PUT audio is the
+  // AAC decodes in Node (sync-server/media/node-decoder.ts): what a client sees after PUT audio is the
   // clip Ready, DurationSeconds within one AAC frame of ffprobe's (ffmpeg's decoded length for raw
   // ADTS, whose ffprobe duration is a bitrate estimate), and waveform files that match ffmpeg's
   // decode (tolerance as in decode.test.ts: 99 % within 3 steps, all within 0.25 % of full scale).

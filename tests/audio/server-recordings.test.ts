@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRecording, type RecordingFields } from '../../src/domain/recording.ts';
-import { preloadNodeAacDecoder } from '../../src/media/node-decoder.ts';
+import { preloadNodeAacDecoder } from '../../sync-server/media/node-decoder.ts';
 import { waveformFromDat, waveformFromJson } from '../../src/media/waveform-format.ts';
 import { RecordingAudioAcceptedSchema, RecordingAudioIngestSchema } from '../../src/protocol/media.ts';
 import { fixturePath, reference } from './fixtures.ts';
