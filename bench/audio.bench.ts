@@ -84,8 +84,8 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
   const page = await build({
     stdin: {
       contents: `import * as Comlink from 'comlink';
-        import { createPreviewPlayer } from './src/features/audio/preview-player.ts';
-        import { cutReducer, initialCut } from './src/features/audio/cut-model.ts';
+        import { createPreviewPlayer } from './src/ui/audio/preview-player.ts';
+        import { cutReducer, initialCut } from './src/ui/audio/cut-model.ts';
         import { analyzeOnCores } from './workers/audio/parallel.ts';
         // Edit-to-audible: an edit (remove 2–5 s) then preview; audible = the later of the first deck's
         // 'playing' event and the first segment's scheduled start, plus the context's output latency.

@@ -5,8 +5,8 @@
 import type { ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { HttpError } from '../lib/api.ts';
-import { NotFoundPage, StatusErrorPage, type NotFoundKind } from '../features/errors/ErrorPage.tsx';
-import { RouteParamError } from './params.ts';
+import { NotFoundPage, StatusErrorPage, type NotFoundKind } from '../ui/ErrorPage.tsx';
+import { RouteParamError } from '../lib/params.ts';
 import { EntityKind, entityLabel } from '../domain/entities.ts';
 import { CrashBoundary } from './AppErrorBoundary.tsx';
 

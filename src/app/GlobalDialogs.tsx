@@ -4,7 +4,7 @@ import { useLocation, useSearch } from '../lib/router.ts';
 import { closeDialog, useGlobalDialog } from '../lib/dialogs.ts';
 import { currentSession } from '../lib/session.ts';
 import { resolvePendingLeave, usePendingLeave } from '../lib/unsaved.ts';
-import { UnsavedChangesDialog } from '../components/Dialog.tsx';
+import { UnsavedChangesDialog } from '../ui/Dialog.tsx';
 import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
 import { ContactDialog } from '../features/support/ContactDialog.tsx';
 

@@ -3,7 +3,7 @@
 // (560px max), default and wide (1400px max).
 import type { ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
-import { LogoMark } from './Logo.tsx';
+import { LogoMark } from '../ui/Logo.tsx';
 
 export type HeaderMode = 'none' | 'navigation' | 'logo';
 export type ContentWidth = 'narrow' | 'default' | 'wide';

@@ -15,10 +15,10 @@ import { currentOrganization, db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
 import { claimSync, ensureSync, subscribeSyncRole, syncRole } from '../lib/sync-runner.ts';
-import { NotFoundPage } from '../features/errors/ErrorPage.tsx';
+import { NotFoundPage } from '../ui/ErrorPage.tsx';
 import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
 import { usePrefetchConflictAuthors } from '../features/sync/conflict-authors.ts';
-import { useIdParams } from './params.ts';
+import { useIdParams } from '../lib/params.ts';
 
 export function OrganizationScope({ children, needsLocalData = true }: { children: ReactNode; needsLocalData?: boolean }) {
   const { organizationId } = useIdParams('organizationId');

@@ -11,11 +11,11 @@ import { adminLinks, docsLink, learnLink, policiesLink, STATUS_PAGE } from '../l
 import { openDialog } from '../lib/dialogs.ts';
 import { organizationById, type Session } from '../lib/session.ts';
 import { changeLanguage, LANGUAGE_NAMES } from '../lib/language.ts';
-import { MenuButton, type MenuEntry } from '../components/Menu.tsx';
+import { MenuButton, type MenuEntry } from '../ui/Menu.tsx';
 import { SyncStatusBadge } from '../features/sync/SyncStatusBadge.tsx';
 import { openSnapshotDialog, SnapshotDialogHost } from '../features/organizations/snapshot-menu.tsx';
 import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
-import { LogoMark } from './Logo.tsx';
+import { LogoMark } from '../ui/Logo.tsx';
 
 const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
   programs: () => m.app_menu_programs(),

@@ -9,17 +9,17 @@ import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
 import { showsAccountSettings } from '../domain/permissions.ts';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
-import { StatusErrorPage } from '../features/errors/ErrorPage.tsx';
+import { StatusErrorPage } from '../ui/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
 import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
 import { StoreOwnerGate, storeIsReady, useStoreOwnerCheck } from '../features/sync/StoreOwnerGate.tsx';
-import { useUploadQueue } from '../features/uploads/useUploadQueue.ts';
+import { useUploadQueue } from '../lib/upload-runner.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLayout, type ContentWidth } from './Layout.tsx';
 import { NavigationBar } from './Shell.tsx';
-import { LoadingFallback } from '../components/LoadingBar.tsx';
+import { LoadingFallback } from '../ui/LoadingBar.tsx';
 
 // Content screens load on demand (all chunks are precached by the service worker, so this costs
 // nothing offline) to keep the JS of the first screen small.

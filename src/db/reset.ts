@@ -5,8 +5,7 @@
 // session; the app shell's precache stays.
 import { Dexie } from 'dexie';
 import { db as defaultDb, type CastawayDb } from './db.ts';
-import { WAVEFORM_CACHE_NAME } from '../../workers/audio/waveform-cache.ts';
-import { IMAGE_CACHE_NAME } from '../../sw/cache-names.ts';
+import { IMAGE_CACHE_NAME, WAVEFORM_CACHE_NAME } from '../protocol/cache-names.ts';
 
 export const USER_CACHE_NAMES: readonly string[] = [WAVEFORM_CACHE_NAME, IMAGE_CACHE_NAME];
 const USER_DATABASE_PREFIX = 'castaway';

@@ -8,7 +8,7 @@ import { openLocalDb, type CastawayDb } from '../db/db.ts';
 import { createWrites } from '../db/writes.ts';
 import { ConflictNotFoundError, NeedsAttentionNotFoundError } from '../db/conflicts.ts';
 import { refuseWritesWhileFull } from '../db/full-disk.testing.ts';
-import { Toaster } from '../components/Toaster.tsx';
+import { Toaster } from '../ui/Toaster.tsx';
 import { localWriteFailure, savedLocally } from './local-write.ts';
 import { dismissToast, showToast } from './toast.ts';
 

@@ -1,7 +1,7 @@
 // Route parameters (section 2): each id must be a valid id of its kind; a missing parameter
 // raises a missing-parameter error, an invalid id an invalid-id error naming the entity type.
 import { isGuid } from '../domain/validators.ts';
-import { useParams } from '../lib/router.ts';
+import { useParams } from './router.ts';
 
 export type IdParam = 'organizationId' | 'programId' | 'clipId' | 'playlistId' | 'recordingId' | 'networkId' | 'enterpriseId';
 const ENTITY: Record<IdParam, string> = {

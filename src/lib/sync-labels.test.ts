@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseLocale, setLocale } from '../../lib/i18n.ts';
+import { baseLocale, setLocale } from './i18n.ts';
 import { attentionReason, refusedErrorLines, refusedFieldText } from './sync-labels.ts';
 
 afterEach(() => setLocale(baseLocale, { reload: false }));

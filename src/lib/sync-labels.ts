@@ -1,11 +1,11 @@
 // Words for the sync details screen: synced fields named as the forms name them, storage sizes.
 // Kept out of src/lib/labels.ts so the signed-in first screen does not carry their messages.
-import { m } from '../../paraglide/messages.js';
-import { getLocale } from '../../lib/i18n.ts';
-import { domainFieldErrorText, formatFormError } from '../../domain/messages.ts';
-import { slugServerError, type SlugOwner } from '../../domain/server-errors.ts';
-import type { FieldError } from '../../protocol/errors.ts';
-import type { SyncEntity } from '../../protocol/sync.ts';
+import { m } from '../paraglide/messages.js';
+import { getLocale } from './i18n.ts';
+import { domainFieldErrorText, formatFormError } from '../domain/messages.ts';
+import { slugServerError, type SlugOwner } from '../domain/server-errors.ts';
+import type { FieldError } from '../protocol/errors.ts';
+import type { SyncEntity } from '../protocol/sync.ts';
 
 /** The label of a synced field, as the forms name it (conflicts, needs-attention errors). */
 export function fieldLabel(field: string): string {

@@ -9,12 +9,12 @@
 //      └─ other failure ───────> queued, retried after 1 s, 2 s, 4 s … capped at 30 s
 // tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
 import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
-import { validateFile } from '../../domain/file.ts';
-import type { FormError } from '../../domain/form-errors.ts';
-import { db } from '../../db/db.ts';
-import { api } from '../../lib/api.ts';
-import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../../protocol/uploads.ts';
-import { uploadsDb, type UploadRecord } from './upload-db.ts';
+import { validateFile } from '../domain/file.ts';
+import type { FormError } from '../domain/form-errors.ts';
+import { db } from '../db/db.ts';
+import { api } from './api.ts';
+import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
+import { uploadsDb, type UploadRecord } from '../db/upload-db.ts';
 
 export const RETRY_BASE_MS = 1000;
 export const RETRY_CAP_MS = 30_000;

@@ -3,8 +3,8 @@
 // tus-js-client load in their own chunk, and only once the user has a file waiting: most visits
 // have none, and the signed-in first screen stays within its 180 KB budget (bench:app).
 import { useEffect, useState } from 'react';
-import { liveQuery } from '../../db/db.ts';
-import { uploadsDb } from './upload-db.ts';
+import { liveQuery } from '../db/db.ts';
+import { uploadsDb } from '../db/upload-db.ts';
 
 export function useUploadQueue(userId: string | null | undefined): void {
   const [needed, setNeeded] = useState(false);
@@ -23,7 +23,7 @@ export function useUploadQueue(userId: string | null | undefined): void {
     if (!userId || !needed) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void import('./queue.ts').then((queue) => {
+    void import('./upload-queue.ts').then((queue) => {
       if (!cancelled) stop = queue.startUploadQueue(userId);
     });
     return () => {

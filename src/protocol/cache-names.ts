@@ -1,2 +1,5 @@
-// Cache Storage names shared by the service worker and the page (log-out deletes the user's).
+// Cache Storage names that the page, the service worker and the audio workers agree on: each side
+// opens or deletes them by name (log-out deletes the user's), so they live where all three may
+// import them and none of them imports another.
 export const IMAGE_CACHE_NAME = 'images';
+export const WAVEFORM_CACHE_NAME = 'castaway-waveforms-v1';

@@ -1,6 +1,6 @@
 // Resumable uploads of clip audio: the tus 1.0 protocol (https://tus.io/protocols/resumable-upload)
 // under one path, served by @tus/server (sync-server/uploads) and spoken by tus-js-client
-// (src/features/uploads). Extensions: creation, termination, expiration.
+// (src/lib/upload-queue.ts). Extensions: creation, termination, expiration.
 //
 //   POST   /api/internal/uploads          Upload-Length, Upload-Metadata: filename, clipId
 //                                         → 201 Location /api/internal/uploads/{id}

@@ -2,8 +2,8 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/api.ts';
-import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
+import { HttpError } from '../lib/api.ts';
+import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
 import { StatusErrorPage } from './ErrorPage.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

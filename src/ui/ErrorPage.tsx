@@ -2,13 +2,13 @@
 // 451 'Not available in your location', anything else 'Server error'; the nine not-found pages;
 // 'Home' (the organization root when the route has one, else /) and 'Reload page'.
 import { useState, type ReactNode } from 'react';
-import { showsGrantAccess } from '../../domain/permissions.ts';
-import { grantAccessOutcome } from '../../domain/dialogs.ts';
-import { domainMessage } from '../../domain/messages.ts';
-import { m } from '../../paraglide/messages.js';
-import { api } from '../../lib/api.ts';
-import { withLoading } from '../../lib/loading.ts';
-import { useSession } from '../../lib/session.ts';
+import { showsGrantAccess } from '../domain/permissions.ts';
+import { grantAccessOutcome } from '../domain/dialogs.ts';
+import { domainMessage } from '../domain/messages.ts';
+import { m } from '../paraglide/messages.js';
+import { api } from '../lib/api.ts';
+import { withLoading } from '../lib/loading.ts';
+import { useSession } from '../lib/session.ts';
 
 export type NotFoundKind = 'organization' | 'clip' | 'enterprise' | 'enterpriseOrganization' | 'program' | 'playlist' | 'network' | 'recording' | 'memo';
 

@@ -19,7 +19,7 @@ const ref = (name: string) => JSON.parse(readFileSync(join(root, 'tests/audio/fi
 const PAGE = `
 import * as Comlink from 'comlink';
 import { cacheStorageWaveformCacheOf } from './workers/audio/waveform-cache.ts';
-import { createPreviewPlayer } from './src/features/audio/preview-player.ts';
+import { createPreviewPlayer } from './src/ui/audio/preview-player.ts';
 const api = Comlink.wrap(new Worker('/__audio-test/worker.js', { type: 'module' }));
 globalThis.analyze = async (name) => {
   const blob = await (await fetch('/__audio-test/files/' + name)).blob();

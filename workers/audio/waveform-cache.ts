@@ -4,6 +4,7 @@
 // Cache Storage (where IndexedDB is missing).
 import type { Waveform } from '../../src/media/peaks.ts';
 import { waveformFromDat, waveformToDat } from '../../src/media/waveform-format.ts';
+import { WAVEFORM_CACHE_NAME } from '../../src/protocol/cache-names.ts';
 
 export type CachedWaveforms = { durationSeconds: number; sampleRate: number; waveforms: Waveform[] };
 
@@ -12,8 +13,6 @@ export interface WaveformCache {
   put(key: string, value: CachedWaveforms): Promise<void>;
   delete(key: string): Promise<void>;
 }
-
-export const WAVEFORM_CACHE_NAME = 'castaway-waveforms-v1';
 
 /** One entry per audio: a small index JSON plus one audiowaveform .dat per level. */
 export function cacheStorageWaveformCacheOf(caches: CacheStorage, name = WAVEFORM_CACHE_NAME): WaveformCache {

@@ -15,8 +15,7 @@
 //        ▲                                                          │   └─ switchTo(org): new engine, same lock
 //        └───────── tab closed / stop() / lock stolen ◄─────────────┘ (lock released)
 import * as Comlink from 'comlink';
-import { liveQuery } from 'dexie';
-import { db, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
+import { db, liveQuery, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { POKE_EVENT, pokeVersion } from '../../src/protocol/sync.ts';
 import { SYNC_STATUS_CHANNEL, type SyncStatusMessage } from '../../src/db/sync-status-channel.ts';

@@ -17,8 +17,8 @@ import { Link, useSearch } from '../../lib/router.ts';
 import { loadSession, useSession, type SessionUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
-import { Field } from '../../components/Field.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { Field } from '../../ui/Field.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
 
 /** /account: the account's settings, with the `error` a flow that sent the user here reports. */
 export function AccountScreen() {

@@ -14,8 +14,8 @@ import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { dismissNeedsAttention } from '../../db/conflicts.ts';
-import { attentionReason, refusedFieldText } from '../sync/sync-labels.ts';
-import { RefusedErrorList } from '../sync/RefusedErrorList.tsx';
+import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
+import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -24,18 +24,18 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
-import { useIdParams } from '../../app/params.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { CheckboxField, Field } from '../../components/Field.tsx';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { NotFoundPage } from '../errors/ErrorPage.tsx';
+import { useIdParams } from '../../lib/params.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { CheckboxField, Field } from '../../ui/Field.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 
 // The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
-const ClipAudioPanel = lazy(() => import('../audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
+const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 // The uploads helper's resumable upload (tus-js-client): a file picked offline is kept and sent later.
-const ClipUpload = lazy(() => import('../uploads/ClipUpload.tsx').then((mod) => ({ default: mod.ClipUpload })));
+const ClipUpload = lazy(() => import('./ClipUpload.tsx').then((mod) => ({ default: mod.ClipUpload })));
 
 const VISIBILITIES = ['Private', 'Public', 'Unlisted', 'Restricted'] as const;
 

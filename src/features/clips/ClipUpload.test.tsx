@@ -9,8 +9,8 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
-import { queueUpload, retryDelayMs } from './queue.ts';
-import { uploadsDb, type UploadRecord } from './upload-db.ts';
+import { queueUpload, retryDelayMs } from '../../lib/upload-queue.ts';
+import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -15,8 +15,8 @@ import { processingProblemText } from '../../media/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
-import { cancelUpload, dismissUpload, queueUpload } from './queue.ts';
-import { uploadsDb, type UploadRecord } from './upload-db.ts';
+import { cancelUpload, dismissUpload, queueUpload } from '../../lib/upload-queue.ts';
+import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 

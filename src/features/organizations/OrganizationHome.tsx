@@ -7,9 +7,9 @@ import { db } from '../../db/db.ts';
 import { asClip, usePrograms } from '../../lib/rows.ts';
 import { Link } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
-import { useIdParams } from '../../app/params.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { CardList } from '../../components/CardList.tsx';
+import { useIdParams } from '../../lib/params.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { CardList } from '../../ui/CardList.tsx';
 
 const RECENT_CLIPS = 8;
 

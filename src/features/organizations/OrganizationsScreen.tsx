@@ -4,8 +4,8 @@ import { m } from '../../paraglide/messages.js';
 import { useSession } from '../../lib/session.ts';
 import { Redirect } from '../../lib/router.ts';
 import { landingOrganizationId } from '../../domain/permissions.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { CardList } from '../../components/CardList.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { CardList } from '../../ui/CardList.tsx';
 
 export function OrganizationsScreen() {
   const session = useSession()?.session;

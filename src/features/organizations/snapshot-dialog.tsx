@@ -5,7 +5,7 @@
 // dialog opens.
 import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useOnline } from '../../lib/connectivity.ts';
 import { syncNow } from '../../lib/sync-runner.ts';
 import { showToast } from '../../lib/toast.ts';

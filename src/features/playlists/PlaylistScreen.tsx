@@ -12,9 +12,9 @@ import { asClip, asPlaylist, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
 import { Link } from '../../lib/router.ts';
 import { savedLocally } from '../../lib/local-write.ts';
-import { useIdParams } from '../../app/params.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { NotFoundPage } from '../errors/ErrorPage.tsx';
+import { useIdParams } from '../../lib/params.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import { slideOf, usePointerReorder } from './usePointerReorder.ts';
 

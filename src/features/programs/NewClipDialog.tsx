@@ -8,8 +8,8 @@ import { m } from '../../paraglide/messages.js';
 import { createClip } from '../../db/writes.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { reportLocalWriteFailure } from '../../lib/local-write.ts';
-import { Dialog, useDialogVeto } from '../../components/Dialog.tsx';
-import { Field } from '../../components/Field.tsx';
+import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
+import { Field } from '../../ui/Field.tsx';
 
 export function NewClipDialog({ open, programId, onClose, onCreated }: { open: boolean; programId: string; onClose: () => void; onCreated: (clipId: string) => void }) {
   const formId = useId();

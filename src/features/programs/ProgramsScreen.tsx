@@ -4,9 +4,9 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
 import { usePrograms } from '../../lib/rows.ts';
 import { clipCountLabel } from '../../lib/labels.ts';
-import { useIdParams } from '../../app/params.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { CardList } from '../../components/CardList.tsx';
+import { useIdParams } from '../../lib/params.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { CardList } from '../../ui/CardList.tsx';
 
 export function ProgramsScreen() {
   const { organizationId } = useIdParams('organizationId');

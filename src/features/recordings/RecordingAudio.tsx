@@ -19,10 +19,10 @@ import { reportLocalWriteFailure } from '../../lib/local-write.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Recording } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
-import { Field } from '../../components/Field.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { useClipsFromRecording } from './clips-from-recording.ts';
 
-const ClipAudioPanel = lazy(() => import('../audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
+const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 
 const keptSeconds = (edit: CutEdit) => edit.KeptRegions.reduce((t, r) => t + (r.EndSeconds - r.StartSeconds), 0);
 

@@ -18,10 +18,10 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { savedLocally } from '../../lib/local-write.ts';
-import { useIdParams } from '../../app/params.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { CheckboxField, Field } from '../../components/Field.tsx';
-import { NotFoundPage } from '../errors/ErrorPage.tsx';
+import { useIdParams } from '../../lib/params.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { CheckboxField, Field } from '../../ui/Field.tsx';
+import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { RecordingAudio } from './RecordingAudio.tsx';
 import type { Recording } from '../../protocol/entities.ts';
 

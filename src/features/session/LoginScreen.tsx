@@ -6,7 +6,7 @@ import { api, setXsrfToken } from '../../lib/api.ts';
 import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { LogoMark } from '../../app/Logo.tsx';
+import { LogoMark } from '../../ui/Logo.tsx';
 
 export function LoginScreen() {
   const [email, setEmail] = useState('');

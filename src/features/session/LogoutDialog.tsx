@@ -11,7 +11,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
 import { unsyncedCount } from '../../db/owner.ts';
 import { resetLocalData } from '../../db/reset.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { navigate } from '../../lib/router.ts';
 import { sameOriginPath } from '../../domain/redirect.ts';
 

@@ -1,6 +1,6 @@
 // The browser-translation warning dialog itself (loaded only when the warning shows).
 import { m } from '../../paraglide/messages.js';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../lib/router.ts';
 
 /** `onOpenProfile` is absent for users without a profile page (/account/profile is for activated

@@ -16,7 +16,7 @@ import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { Dialog, useDialogVeto } from '../../components/Dialog.tsx';
+import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
 
 export function ContactDialog({ open, onClose, organizationId, defaultMessage = '' }: { open: boolean; onClose: () => void; organizationId?: string; defaultMessage?: string }) {
   const [state, setState] = useState<ContactDialogState>('closed');

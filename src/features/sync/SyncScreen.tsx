@@ -15,9 +15,9 @@ import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { formatDateTime, relativeTime } from '../../lib/labels.ts';
 import { savedLocally } from '../../lib/local-write.ts';
-import { attentionReason, fieldLabel, formatStorage } from './sync-labels.ts';
-import { RefusedErrorList } from './RefusedErrorList.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { attentionReason, fieldLabel, formatStorage } from '../../lib/sync-labels.ts';
+import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { fieldAuthor, useUserName } from './conflict-authors.ts';
 
