@@ -2,7 +2,7 @@
 // State and PublishState, and labels. A clip that breaks a rule is a data error, not a crash:
 // the caller shows it as broken content.
 import { domainMessage } from './messages.ts';
-import type { Locale } from '../paraglide/runtime.js';
+import type { InterfaceLocale as Locale } from './locales.ts';
 import type { DomainMessageKey } from './form-errors.ts';
 
 export const ClipState = {

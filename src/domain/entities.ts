@@ -1,5 +1,5 @@
 // Entity kinds (section 3), their labels, references, titles, and route id parameters (section 2).
-import type { Locale } from '../paraglide/runtime.js';
+import type { InterfaceLocale as Locale } from './locales.ts';
 import type { DomainMessageKey } from './form-errors.ts';
 import { domainMessage } from './messages.ts';
 import { isGuid } from './validators.ts';

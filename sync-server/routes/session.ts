@@ -10,7 +10,7 @@ import { validateEmail, validateRequired } from '../../src/domain/validators.ts'
 import { validateContactForm } from '../../src/domain/contact.ts';
 import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../src/domain/constants.ts';
 import { ContactEnquirySchema, LoginRequestSchema, UserPatchSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
-import { locales } from '../../src/paraglide/runtime.js';
+import { INTERFACE_LOCALES as locales } from '../../src/domain/locales.ts';
 import { validateName } from '../../src/domain/validators.ts';
 import { sameOriginPath } from '../../src/domain/redirect.ts';
 import { formError as domainFormError } from '../../src/domain/form-errors.ts';
