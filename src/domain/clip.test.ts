@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { clipLabel, clipStateDisplay, holdsClipSlug, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem, CLIP_STATE_LABEL, type ClipFields } from './clip.ts';
+import {
+  clipLabel,
+  clipStateDisplay,
+  holdsClipSlug,
+  isPublishPending,
+  normaliseTitle,
+  normalizeClip,
+  seasonEpisodeLabel,
+  visibilityNeeds,
+  visibleProcessingProblem,
+  ClipState,
+  CLIP_STATE_LABEL,
+  PublishState,
+  Visibility,
+  VISIBILITIES,
+  type ClipFields,
+} from './clip.ts';
+import { ClipState as ClipStateSchema, PublishState as PublishStateSchema } from '../protocol/entities.ts';
 import { normalizeRecording, type RecordingFields } from './recording.ts';
 import { slugServerError, slugErrorMessageKey } from './server-errors.ts';
 import { domainMessage, formatFormError } from './messages.ts';
@@ -65,6 +82,39 @@ describe('Clip normalisation', () => {
     expect(normalizeClip({ ...ready, ScheduledVisibility: 'Public', VisibleAtUtc: '2030-01-01T00:00:00Z' }).ok).toBe(true);
     expect(normalizeClip({ ...ready, ScheduledVisibility: 'Public', VisibleAtUtc: null })).toMatchObject({ ok: false, error: 'ScheduledVisibilityMismatch' });
     expect(normalizeClip({ ...ready, ScheduledVisibility: null, VisibleAtUtc: '2030-01-01T00:00:00Z' }).ok).toBe(false);
+  });
+});
+
+describe('one list of each value set: the wire schema\'s', () => {
+  it('"Visibility values: Private, Public, Restricted, Unlisted", in that order', () => {
+    expect(VISIBILITIES).toEqual(['Private', 'Public', 'Restricted', 'Unlisted']);
+    expect(Visibility).toEqual({ Private: 'Private', Public: 'Public', Restricted: 'Restricted', Unlisted: 'Unlisted' });
+  });
+
+  it('every State and PublishState the wire carries has its constant, and no other', () => {
+    expect(Object.values(ClipState).sort()).toEqual([...ClipStateSchema.options].sort());
+    expect(Object.values(PublishState).sort()).toEqual([...PublishStateSchema.options].sort());
+    for (const state of ClipStateSchema.options) expect(clipStateDisplay(state), state).not.toBeNull();
+  });
+});
+
+describe('what each Visibility needs (section 4)', () => {
+  it.each([
+    ['Public', { PublishedUtc: true, Slug: true, EmbedUrl: true, ShowPageUrl: true }],
+    ['Unlisted', { PublishedUtc: true, Slug: true, EmbedUrl: true, ShowPageUrl: true }],
+    ['Restricted', { PublishedUtc: true, Slug: true, EmbedUrl: false, ShowPageUrl: false }],
+    ['Private', { PublishedUtc: false, Slug: false, EmbedUrl: false, ShowPageUrl: false }],
+    ['Everyone', { PublishedUtc: false, Slug: false, EmbedUrl: false, ShowPageUrl: false }],
+    ['toString', { PublishedUtc: false, Slug: false, EmbedUrl: false, ShowPageUrl: false }],
+    [null, { PublishedUtc: false, Slug: false, EmbedUrl: false, ShowPageUrl: false }],
+  ] as const)('%s', (visibility, needs) => {
+    for (const [field, needed] of Object.entries(needs)) expect(visibilityNeeds(visibility, field as keyof typeof needs), field).toBe(needed);
+  });
+
+  it('"A title of only whitespace becomes null"; other titles stay as they are', () => {
+    expect(normaliseTitle(' \t ')).toBeNull();
+    expect(normaliseTitle(undefined)).toBeNull();
+    expect(normaliseTitle(' Pilot ')).toBe(' Pilot ');
   });
 });
 

@@ -4,28 +4,19 @@
 import { domainMessage } from './messages.ts';
 import type { InterfaceLocale as Locale } from './locales.ts';
 import type { DomainMessageKey } from './form-errors.ts';
+import { ClipState as ClipStateSchema, PublishState as PublishStateSchema, Visibility as VisibilitySchema } from '../protocol/entities.ts';
 
-export const ClipState = {
-  None: 'None',
-  AudioUploaded: 'AudioUploaded',
-  Processing: 'Processing',
-  Draft: 'Draft',
-  Error: 'Error',
-  Ready: 'Ready',
-  Warning: 'Warning',
-} as const;
+// One list of each value set: the wire's (src/protocol/entities.ts), as constants by name.
+export const ClipState = ClipStateSchema.enum;
 export type ClipState = (typeof ClipState)[keyof typeof ClipState];
 
-export const PublishState = {
-  Published: 'Published',
-  Unpublished: 'Unpublished',
-  Publishing: 'Publishing',
-  Unpublishing: 'Unpublishing',
-} as const;
+export const PublishState = PublishStateSchema.enum;
 export type PublishState = (typeof PublishState)[keyof typeof PublishState];
 
-export const Visibility = { Private: 'Private', Public: 'Public', Restricted: 'Restricted', Unlisted: 'Unlisted' } as const;
+/** Private, Public, Restricted, Unlisted (section 3's order, which the screens list them in). */
+export const Visibility = VisibilitySchema.enum;
 export type Visibility = (typeof Visibility)[keyof typeof Visibility];
+export const VISIBILITIES: readonly Visibility[] = VisibilitySchema.options;
 
 export type MediaType = 'Audio' | 'AudioAndVideo';
 
@@ -90,8 +81,20 @@ const VISIBILITY_NEEDS: Record<Visibility, ReadonlyArray<keyof ClipFields>> = {
   Private: [],
 };
 
+/** Whether a clip of this visibility must have the field (section 4): a Slug and PublishedUtc
+ * for all but Private, the embed and show-page URLs for Public and Unlisted only. */
+export function visibilityNeeds(visibility: string | null | undefined, field: 'PublishedUtc' | 'Slug' | 'EmbedUrl' | 'ShowPageUrl'): boolean {
+  return typeof visibility === 'string' && Object.hasOwn(VISIBILITY_NEEDS, visibility) && VISIBILITY_NEEDS[visibility as Visibility].includes(field);
+}
+
+/** A title of only whitespace becomes null (section 4); any other title is kept as it is. */
+export function normaliseTitle(title: string | null | undefined): string | null {
+  if (title === null || title === undefined) return null;
+  return title.trim() === '' ? null : title;
+}
+
 export function normalizeClip<T extends ClipFields>(raw: T): Normalised<T, ClipDataError> {
-  const clip: T = { ...raw, Title: raw.Title !== null && raw.Title.trim() === '' ? null : raw.Title };
+  const clip: T = { ...raw, Title: normaliseTitle(raw.Title) };
   const ready = readyError(clip);
   if (ready) return ready;
   const needs = VISIBILITY_NEEDS[clip.Visibility as Visibility] ?? [];

@@ -1,55 +1,58 @@
 // What the server does to a row before it is written: defaults of new rows, the field rules of
-// specification section 5 (through src/domain, never a second copy), and the derived fields of
-// section 4 (PublishedUtc and the embed and show-page URLs follow Visibility).
+// specification sections 4 and 5 (through src/domain, never a second copy: the clip screen runs
+// the same clipFieldErrors before it saves), the uniqueness of slugs (the one rule only the
+// database can tell), and the derived fields of section 4 (PublishedUtc and the embed and
+// show-page URLs follow Visibility).
 import type { FormError } from '../../src/domain/form-errors.ts';
 import { formError } from '../../src/domain/form-errors.ts';
-import { slugServerError } from '../../src/domain/server-errors.ts';
-import { validateInteger, validateName, validateRequired, validateSlug, validateTitle } from '../../src/domain/validators.ts';
+import { clipFieldErrors, clipSlugToCheck, normaliseClipPatch } from '../../src/domain/clip-rules.ts';
+import { visibilityNeeds } from '../../src/domain/clip.ts';
+import { slugServerError, type SlugOwner } from '../../src/domain/server-errors.ts';
+import { slugFieldError } from '../../src/domain/slugs.ts';
+import { validateName, validateTitle } from '../../src/domain/validators.ts';
 import { type ClipPatch, type ClipUrls } from '../../src/protocol/entities.ts';
 import { emptyClipUrls } from '../../src/domain/clip-defaults.ts';
 import { assertValid, badRequest, fieldError } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
 import type { WireRow } from '../rows.ts';
 
-/** Slugs the product keeps for its own pages and feeds (SlugReservationFailed). */
-export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
-  'admin', 'api', 'app', 'assets', 'castaway', 'edit', 'embed', 'feed', 'feeds', 'help', 'login', 'logout',
-  'new', 'rss', 'settings', 'static', 'support', 'www',
-]);
+// Kept as exports of this module for its callers; the rules themselves live in src/domain.
+export { RESERVED_SLUGS } from '../../src/domain/slugs.ts';
+export { normaliseTitle } from '../../src/domain/clip.ts';
+export type { SlugOwner };
 
 export const PUBLIC_BASE_URL = 'https://listen.castaway.example';
 
 /** The URLs a clip's Urls object holds (section 4). */
 const URL_FIELDS: readonly string[] = Object.keys(emptyClipUrls());
 
-/** A title of only whitespace becomes null (section 4). */
-export function normaliseTitle(title: string | null | undefined): string | null {
-  if (title === null || title === undefined) return null;
-  return title.trim() === '' ? null : title;
+type SlugPlace = { organizationId: string; programId?: string | undefined; selfId: string };
+
+/** Whether another row holds the slug: a clip's within its program, a playlist's or a program's
+ * within the organization (section 5: SlugExists). */
+async function slugTaken(q: Queryable, owner: SlugOwner, slug: string, place: SlugPlace): Promise<boolean> {
+  const taken =
+    owner === 'clip'
+      ? await q.query(`SELECT 1 FROM clips WHERE program_id = $1 AND slug = $2 AND id <> $3 AND NOT deleted`, [place.programId, slug, place.selfId])
+      : await q.query(`SELECT 1 FROM ${owner === 'program' ? 'programs' : 'playlists'} WHERE organization_id = $1 AND slug = $2 AND id <> $3 AND NOT deleted`, [
+          place.organizationId,
+          slug,
+          place.selfId,
+        ]);
+  return taken.length > 0;
 }
 
-export type SlugOwner = 'clip' | 'playlist' | 'program';
-
-/** Format rules, then the reserved list, then uniqueness (clips: per program; others: per organization). */
+/** The rules of src/domain (format, required, reserved), then uniqueness (clips: per program;
+ * others: per organization). */
 export async function checkSlug(
   q: Queryable,
   owner: SlugOwner,
   slug: string | null,
-  options: { alwaysRequired: boolean; savedSlug: string | null; organizationId: string; programId?: string; selfId: string },
+  options: { alwaysRequired: boolean; savedSlug: string | null } & SlugPlace,
 ): Promise<void> {
-  const format = validateSlug(slug, { alwaysRequired: options.alwaysRequired, savedSlug: options.savedSlug });
-  assertValid([['Slug', format]]);
+  assertValid([['Slug', slugFieldError(slug, { owner, alwaysRequired: options.alwaysRequired, savedSlug: options.savedSlug })]]);
   if (slug === null || slug === '' || slug === options.savedSlug) return;
-  if (RESERVED_SLUGS.has(slug)) throw badRequest([fieldError('Slug', slugServerError('SlugReservationFailed', owner)!)]);
-  const taken =
-    owner === 'clip'
-      ? await q.query(`SELECT 1 FROM clips WHERE program_id = $1 AND slug = $2 AND id <> $3 AND NOT deleted`, [options.programId, slug, options.selfId])
-      : await q.query(`SELECT 1 FROM ${owner === 'program' ? 'programs' : 'playlists'} WHERE organization_id = $1 AND slug = $2 AND id <> $3 AND NOT deleted`, [
-          options.organizationId,
-          slug,
-          options.selfId,
-        ]);
-  if (taken.length > 0) throw slugExists(owner);
+  if (await slugTaken(q, owner, slug, options)) throw slugExists(owner);
 }
 
 export function slugExists(owner: SlugOwner) {
@@ -67,9 +70,9 @@ export function slugOwnerOfViolation(err: unknown): SlugOwner | null {
   return null;
 }
 
-/** Embed and show-page URLs exist for Public and Unlisted clips only (section 4). */
+/** Embed and show-page URLs exist for Public and Unlisted clips with a slug only (section 4). */
 export function clipPublicUrls(clipId: string, programSlug: string | null, programId: string, slug: string | null, visibility: string) {
-  if ((visibility !== 'Public' && visibility !== 'Unlisted') || !slug) return { EmbedUrl: null, ShowPageUrl: null };
+  if (!visibilityNeeds(visibility, 'EmbedUrl') || !slug) return { EmbedUrl: null, ShowPageUrl: null };
   return {
     EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`,
     ShowPageUrl: `${PUBLIC_BASE_URL}/${programSlug ?? programId}/${slug}`,
@@ -77,9 +80,10 @@ export function clipPublicUrls(clipId: string, programSlug: string | null, progr
 }
 
 /**
- * The clip after a change: field rules (400 naming every invalid field), then the section-4
- * invariants: non-Private clips need a Slug and get PublishedUtc; ScheduledVisibility and
- * VisibleAtUtc both or neither.
+ * The clip after a change: the rules of src/domain/clip-rules.ts (a 400 naming every invalid
+ * field, as the clip screen names them before saving), then the slug's uniqueness in the program,
+ * then the derived fields: a clip that is not Private gets PublishedUtc, and the embed and
+ * show-page URLs follow its visibility and slug.
  */
 export async function applyClipChange(
   q: Queryable,
@@ -87,29 +91,15 @@ export async function applyClipChange(
   patch: ClipPatch,
   ctx: { organizationId: string; clipId: string; programSlug: string | null; now: Date; isNew: boolean },
 ): Promise<Record<string, unknown>> {
-  const next: Record<string, unknown> = { ...current, ...patch };
-  if ('Title' in patch) next.Title = normaliseTitle(patch.Title);
-  if (patch.VisibleAtUtc) next.VisibleAtUtc = new Date(patch.VisibleAtUtc).toISOString();
-  const checks: Array<[string, FormError | null]> = [];
-  if ('Title' in patch) checks.push(['Title', validateTitle(next.Title as string | null, { required: false })]);
-  if ('Episode' in patch && patch.Episode !== null) checks.push(['Episode', validateInteger(patch.Episode, { min: 0 })]);
-  if ('Season' in patch && patch.Season !== null) checks.push(['Season', validateInteger(patch.Season, { min: 0 })]);
-  const scheduled = next.ScheduledVisibility ?? null;
-  const visibleAt = next.VisibleAtUtc ?? null;
-  if (scheduled !== null && visibleAt === null) checks.push(['VisibleAtUtc', validateRequired(null)]);
-  if (scheduled === null && visibleAt !== null) checks.push(['ScheduledVisibility', validateRequired(null)]);
-  assertValid(checks);
-  const visibility = next.Visibility as string;
-  if ('Slug' in patch || 'Visibility' in patch || ctx.isNew) {
-    await checkSlug(q, 'clip', (next.Slug as string | null) ?? null, {
-      alwaysRequired: visibility !== 'Private',
-      savedSlug: ctx.isNew ? null : ((current.Slug as string | null) ?? null),
-      organizationId: ctx.organizationId,
-      programId: next.ProgramId as string,
-      selfId: ctx.clipId,
-    });
+  const rules = { isNew: ctx.isNew };
+  assertValid(Object.entries(clipFieldErrors(current, patch, rules)));
+  const next: Record<string, unknown> = { ...current, ...normaliseClipPatch(patch) };
+  const slug = clipSlugToCheck(current, patch, rules);
+  if (slug !== null && (await slugTaken(q, 'clip', slug, { organizationId: ctx.organizationId, programId: next.ProgramId as string, selfId: ctx.clipId }))) {
+    throw slugExists('clip');
   }
-  if (visibility !== 'Private' && next.PublishedUtc == null) next.PublishedUtc = ctx.now.toISOString();
+  const visibility = next.Visibility as string;
+  if (visibilityNeeds(visibility, 'PublishedUtc') && next.PublishedUtc == null) next.PublishedUtc = ctx.now.toISOString();
   const held = next.Urls as ClipUrls | undefined;
   const derived = clipPublicUrls(ctx.clipId, ctx.programSlug, next.ProgramId as string, (next.Slug as string | null) ?? null, visibility);
   const override = 'EmbedShareLinkOverrideUrl' in patch ? (patch.EmbedShareLinkOverrideUrl ?? null) : undefined;
