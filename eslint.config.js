@@ -1,6 +1,8 @@
 // Lint: typescript-eslint's recommended rules, floating promises as errors (a dropped promise in
-// the sync path is a lost edit), and no console in the sync path (it reports through status).
+// the sync path is a lost edit), no console in the sync path (it reports through status), and the
+// layers' dependency directions (docs/architecture.md, eslint-rules/boundaries.js).
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint-rules/boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'src/paraglide/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.data/**', '.cache/**'] },
@@ -16,5 +18,13 @@ export default tseslint.config(
   {
     files: ['workers/sync/**/*.ts', 'src/db/**/*.ts', 'sync-server/sync/**/*.ts'],
     rules: { 'no-console': 'error' },
+  },
+  {
+    // Tests, benchmarks and scripts reach across layers on purpose (a test of the server drives a
+    // client's store; a benchmark builds both ends).
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['tests/**', 'bench/**', 'scripts/**', '**/*.test.{ts,tsx}'],
+    plugins: { castaway: { rules: { boundaries } } },
+    rules: { 'castaway/boundaries': ['error', { root: import.meta.dirname }] },
   },
 );
