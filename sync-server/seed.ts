@@ -12,6 +12,7 @@ import { allPermissions, type PermissionEntry } from '../src/domain/permissions.
 import { hashPassword } from './passwords.ts';
 import { bulkInsert, type BulkRow } from './rows.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
+import { ClipState, PublishState, Visibility } from '../src/protocol/entities.ts';
 import { normalizeSlug } from '../src/domain/validators.ts';
 import { clipPublicUrls } from './routes/content-rules.ts';
 import { linkDemoMedia, prepareDemoMedia, syntheticDemoMedia, type DemoLink, type DemoMedia, type DemoMediaSet } from './audio/demo-media.ts';
@@ -26,9 +27,10 @@ export const DEMO_PASSWORD = 'castaway-demo';
 export const DEMO_CLIP_COUNT = 2000;
 const BASE_DATE = Date.UTC(2025, 0, 6, 9, 0, 0);
 
-const CLIP_STATES = ['AudioUploaded', 'None', 'Processing', 'Draft', 'Error', 'Ready', 'Warning'] as const;
-const PUBLISH_STATES = ['Published', 'Unpublished', 'Publishing', 'Unpublishing'] as const;
-const VISIBILITIES = ['Private', 'Public', 'Restricted', 'Unlisted'] as const;
+// The wire's lists, in their order (the demo data walks them by position).
+const CLIP_STATES = ClipState.options;
+const PUBLISH_STATES = PublishState.options;
+const VISIBILITIES = Visibility.options;
 const COMBINATIONS = CLIP_STATES.length * PUBLISH_STATES.length * VISIBILITIES.length;
 
 /** A stable UUID (version 5 layout) for a seed key, so every run makes the same ids. */

@@ -9,21 +9,16 @@
 //      └─ other failure ───────> queued, retried after 1 s, 2 s, 4 s … capped at 30 s
 // tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
 import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
+import { RETRY_MAX_DELAY_MS } from '../domain/constants.ts';
 import { validateFile } from '../domain/file.ts';
+import { retryDelayMs } from '../domain/timing.ts';
 import type { FormError } from '../domain/form-errors.ts';
 import { db } from '../db/db.ts';
 import { api } from './api.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
 import { uploadsDb, type UploadRecord } from '../db/upload-db.ts';
 
-export const RETRY_BASE_MS = 1000;
-export const RETRY_CAP_MS = 30_000;
 const PROGRESS_WRITE_MS = 250;
-
-/** The queue's wait before the next try after `attempt` failures in a row: 1 s doubling, at most 30 s. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
-}
 
 let currentUser: string | null = null;
 const running = new Map<string, { upload: Upload; stop: () => void }>();
@@ -52,6 +47,8 @@ function isRefusal(status: number): boolean {
   return status === 400 || status === 404 || status === 410 || status === 413;
 }
 
+/** The next try after a failure, by the client retry delays of section 9 (1 s doubling, at most
+ * 30 s); unlike a query, an upload is never given up after 3. */
 function schedule(id: string): void {
   const attempt = failures.get(id) ?? 0;
   failures.set(id, attempt + 1);
@@ -160,7 +157,7 @@ export function startUploadQueue(userId: string): () => void {
   if (!listening) {
     window.addEventListener('online', onOnline);
     // Also every 30 s: an upload another tab was sending when it closed is picked up here.
-    sweep = setInterval(() => void kick(), RETRY_CAP_MS);
+    sweep = setInterval(() => void kick(), RETRY_MAX_DELAY_MS);
     listening = true;
   }
   void kick();

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The clip screen's upload list as a user reads it (a progress bar per file with its percent,
 // paused while offline, done, refused; cancel forgets the file) and the queue's rules that need no
-// server: the section-5 file rules before anything is kept, and a backoff capped at 30 s.
+// server: the section-5 file rules before anything is kept. (Its backoff is section 9's client
+// retry delays, src/domain/timing.ts retryDelayMs, tested there.)
 // (tests/e2e/upload.spec.ts sends real files through the real server in Chromium.)
 import 'fake-indexeddb/auto';
 import { act } from 'react';
@@ -9,7 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
-import { queueUpload, retryDelayMs } from '../../lib/upload-queue.ts';
+import { queueUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 
@@ -158,9 +159,5 @@ describe('the upload queue', () => {
     const txt = await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File(['x'], 'notes.txt') });
     expect(txt?.type).toBe('invalidFileExtension');
     expect(await uploadsDb.uploads.count()).toBe(0);
-  });
-
-  it('retries after 1 s, 2 s, 4 s … and never waits more than 30 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 20].map(retryDelayMs)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
   });
 });

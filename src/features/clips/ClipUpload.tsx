@@ -4,6 +4,7 @@
 // so it never says "processing" about audio that is long ready.
 //   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
 import { useState } from 'react';
+import { ClipState } from '../../domain/clip.ts';
 import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
 import { formatFileSize } from '../../domain/file.ts';
 import { formatFormError } from '../../domain/messages.ts';
@@ -31,9 +32,9 @@ export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): 
   if (u.state !== 'done') return 'sending';
   // The row from before the server took the file says nothing about this file.
   if (!clip || (u.clipModifiedAtUtc && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc)) return 'processing';
-  if (clip['State'] === 'Ready') return 'ready';
-  if (clip['State'] === 'Warning') return 'warning';
-  if (clip['State'] === 'Error') return 'error';
+  if (clip['State'] === ClipState.Ready) return 'ready';
+  if (clip['State'] === ClipState.Warning) return 'warning';
+  if (clip['State'] === ClipState.Error) return 'error';
   return 'processing';
 }
 
