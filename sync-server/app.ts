@@ -19,6 +19,8 @@ import { audioRoutes } from './audio/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { demoDataRoutes } from './demo-data/routes.ts';
+import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
+import { sessionSweepJobs } from './jobs/session-sweep.ts';
 
 export type AppDeps = {
   store: Store;
@@ -27,6 +29,8 @@ export type AppDeps = {
   clock?: (() => Date) | undefined;
   /** Mark cookies Secure even when the request URL is http (behind a TLS proxy). */
   secureCookies?: boolean | undefined;
+  /** How the app's job runner (`app.jobs`) runs: server.ts starts it, tests drain it. */
+  jobs?: JobRunnerSettings | undefined;
 };
 
 declare module 'hono' {
@@ -61,6 +65,7 @@ const jsonBodyLimit = bodyLimit({
 
 export function createApp(deps: AppDeps) {
   const audio = audioRoutes(deps);
+  const uploads = uploadRoutes(deps, audio);
   const app = new Hono()
     .use('*', compression())
     .use('*', async (c, next) => {
@@ -88,11 +93,13 @@ export function createApp(deps: AppDeps) {
     .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
     .route('/api/sync', syncRoutes(deps))
     .route('/api', audio)
-    .route('/api', uploadRoutes(deps, audio));
+    .route('/api', uploads);
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
-  return app;
+  // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps) } });
+  return Object.assign(app, { jobs });
 }
 
 /** The answer to an error thrown while answering (app.onError, and the /api middleware's own refusals). */

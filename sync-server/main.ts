@@ -1,6 +1,8 @@
 // `npm start`: build the PWA when dist/ lacks it, open the store (PGlite in .data/ or
 // CASTAWAY_DATA_DIR; PostgreSQL with DATABASE_URL), migrate, seed the demo into an empty store,
-// and serve the app and /api on PORT (default 8787).
+// resume the jobs left in flight, and serve the app and /api on PORT (default 8787).
+// CASTAWAY_DIST_DIR serves another build (and never builds); CASTAWAY_DEMO_CLIPS seeds that many
+// clips instead of the demo's 2,000 (tests that start the server as a process).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');
 
 function buildIfMissing(): void {
-  if (existsSync(join(distDir, 'index.html'))) return;
+  if (process.env.CASTAWAY_DIST_DIR || existsSync(join(distDir, 'index.html'))) return;
   if (!existsSync(join(projectRoot, 'vite.config.ts')) || !existsSync(join(projectRoot, 'index.html'))) {
     console.log('No web app sources to build yet: serving the API only.');
     return;
@@ -32,7 +34,9 @@ async function main(): Promise<void> {
   // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
   const bus = databaseUrl ? createPgBus(databaseUrl) : undefined;
   if (bus) await bus.ready;
-  const seeded = await seedIfEmpty(store, { blobDir: defaultBlobDir() });
+  const demoClips = process.env.CASTAWAY_DEMO_CLIPS ? Number(process.env.CASTAWAY_DEMO_CLIPS) : undefined;
+  if (demoClips !== undefined && !(Number.isInteger(demoClips) && demoClips >= 0)) throw new Error(`CASTAWAY_DEMO_CLIPS must be a whole number (got "${process.env.CASTAWAY_DEMO_CLIPS}")`);
+  const seeded = await seedIfEmpty(store, { blobDir: defaultBlobDir(), ...(demoClips === undefined ? {} : { clips: demoClips }) });
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
   const server = await startServer({
     store,
@@ -40,6 +44,8 @@ async function main(): Promise<void> {
     distDir,
     port: Number(process.env.PORT ?? 8787),
     secureCookies: process.env.CASTAWAY_SECURE_COOKIES === '1',
+    // With PostgreSQL the runner LISTENs for jobs that any instance commits.
+    jobs: { databaseUrl },
   });
   console.log(`Castaway Studio on ${server.url}/ (store: ${store.kind})`);
   console.log(`Demo logins (password ${DEMO_PASSWORD}):`);

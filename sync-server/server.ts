@@ -1,31 +1,44 @@
-// One running Castaway server: the app (createApp) plus the built PWA on one port. main.ts uses
-// it for `npm start`; the HTTP tests start it on a random port.
+// One running Castaway server: the app (createApp) plus the built PWA on one port, and the app's
+// job runner (audio processing, sweeps: sync-server/jobs). main.ts uses it for `npm start`; the
+// HTTP tests start it on a random port.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createMemoryBus, type ChangeBus } from './bus.ts';
+import type { JobRunner, JobRunnerSettings } from './jobs/runner.ts';
 import { serveDist } from './static.ts';
 import type { Store } from './store/store.ts';
 
-export type RunningServer = { url: string; port: number; close: () => Promise<void> };
+export type RunningServer = { url: string; port: number; jobs: JobRunner; close: () => Promise<void> };
 
-export function startServer(options: {
+export async function startServer(options: {
   store: Store;
   distDir: string;
   port?: number;
   bus?: ChangeBus;
   secureCookies?: boolean;
+  /** The job runner's settings; with PostgreSQL, `databaseUrl` lets it hear new jobs at once. */
+  jobs?: JobRunnerSettings;
 }): Promise<RunningServer> {
-  const app = createApp({ store: options.store, bus: options.bus ?? createMemoryBus(), secureCookies: options.secureCookies });
+  const app = createApp({ store: options.store, bus: options.bus ?? createMemoryBus(), secureCookies: options.secureCookies, jobs: options.jobs });
   serveDist(app, options.distDir);
+  // Work left in flight by the last run resumes before the first request is answered.
+  await app.jobs.start();
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 8787 }, (info: AddressInfo) => {
       resolve({
         url: `http://localhost:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        jobs: app.jobs,
+        close: async () => {
+          await new Promise<void>((done) => server.close(() => done()));
+          await app.jobs.stop();
+        },
       });
     });
-    server.on('error', reject);
+    server.on('error', (err) => {
+      void app.jobs.stop();
+      reject(err);
+    });
   });
 }

@@ -37,8 +37,13 @@ export type AudioRowRef = { entity: 'clip' | 'recording'; organizationId: string
  * sync push, the client (app.ts syncClientOf), whose own revision the write then is. */
 export type AudioAuthor = { userId: string | null; clientId?: string | null };
 
-/** Applies the patch; false when the row is gone (deleted while processing). */
-export async function writeAudioRow(deps: AppDeps, row: AudioRowRef, patch: AudioRowPatch, author: AudioAuthor): Promise<boolean> {
+/**
+ * Applies the patch; false when the row is gone (deleted while processing). `alsoInTransaction`
+ * runs in the write's transaction once the row is written: the job it causes (sync-server/jobs).
+ */
+export async function writeAudioRow(
+  deps: AppDeps, row: AudioRowRef, patch: AudioRowPatch, author: AudioAuthor, alsoInTransaction?: (q: Queryable) => Promise<unknown>,
+): Promise<boolean> {
   const { entity, organizationId, id } = row;
   const at = now(deps);
   const written = await deps.store.tx(async (q) => {
@@ -46,7 +51,9 @@ export async function writeAudioRow(deps: AppDeps, row: AudioRowRef, patch: Audi
     if (!current || current.Deleted) return null;
     const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
     const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    return updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, next);
+    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, next);
+    await alsoInTransaction?.(q);
+    return updated;
   });
   if (written === null) return false;
   deps.bus.publish({ organizationId, version: written.Version });

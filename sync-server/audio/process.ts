@@ -1,11 +1,16 @@
-// Server-side audio processing of an uploaded clip file, in-process and one file at a time (so
-// memory stays bounded by one streaming decode, whatever the upload sizes):
+// Server-side audio processing of an uploaded clip file: a durable job (sync-server/jobs) queued in
+// the transaction that makes the clip AudioUploaded, run in the runner's 'audio' pool, one file at
+// a time per instance (so memory stays bounded by one streaming decode, whatever the upload sizes):
 //
-//   PUT audio ──> AudioUploaded ──(queue)──> Processing ──┬─> Ready     (duration + waveforms)
-//                                                        ├─> Warning   (AudioProcessingProblem: file cut short,
-//                                                        │             damaged frames, no decoder for the codec)
-//                                                        └─> Error     (AudioProcessingProblem: not audio, empty…)
+//   PUT audio ──> AudioUploaded ──(job)──> Processing ──┬─> Ready     (duration + waveforms)
+//                       ▲                     │         ├─> Warning   (AudioProcessingProblem: file cut short,
+//                       │                     │         │             damaged frames, no decoder for the codec)
+//                       │                     │         └─> Error     (AudioProcessingProblem: not audio, empty…;
+//                       │                     │                        or the job gave up: its attempts threw, or
+//                       │                     │                        took the server down)
+//                       └── server stopped ───┘ the job runs again (it is idempotent: Processing, then the result)
 //
+// One job per clip (singleton key): audio uploaded again while the job runs makes it run once more.
 // The same src/media code as the decode worker makes the waveform files, so they are the same thing;
 // AAC (m4a, mp4, aac) decodes through sync-server/media/node-decoder.ts, registered below, where the
 // browser has WebCodecs.
@@ -17,7 +22,11 @@ import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { waveformToDat, waveformToJson } from '../../src/media/waveform-format.ts';
 import { WAVEFORM_HIGH_RES_SPP, WAVEFORM_LOW_RES_SPP } from '../../src/protocol/media.ts';
+import * as z from 'zod';
 import type { AppDeps } from '../app.ts';
+import { enqueueJob } from '../jobs/queue.ts';
+import { defineJob, type JobHandlers } from '../jobs/runner.ts';
+import type { Queryable } from '../store/store.ts';
 import type { BlobStore } from './blob-store.ts';
 import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { clipKeys, clipUrls } from './media-paths.ts';
@@ -102,41 +111,32 @@ export async function processStoredAudio(blobs: BlobStore, clipId: string): Prom
   };
 }
 
-type Job = { organizationId: string; clipId: string; userId: string | null };
+export const CLIP_AUDIO_JOB = 'clip.processAudio';
 
-/**
- * One processing queue per app, for clips and recordings: jobs run one after another, in upload
- * order, so memory stays that of one streaming decode.
- */
-export function createAudioQueue(deps: AppDeps, blobs: BlobStore) {
-  let tail: Promise<void> = Promise.resolve();
-  let pending = 0;
-  const schedule = (task: () => Promise<void>) => {
-    pending++;
-    tail = tail.then(task).catch((e: unknown) => console.error('audio queue', e)).finally(() => { pending--; });
-  };
-  const run = async (job: Job) => {
-    const row = { entity: 'clip', organizationId: job.organizationId, id: job.clipId } as const;
-    if (!(await writeAudioRow(deps, row, { State: 'Processing' }, { userId: job.userId }))) return;
-    let result: ProcessingResult;
-    try {
-      result = await processStoredAudio(blobs, job.clipId);
-    } catch (e) {
-      result = {
-        State: 'Error',
-        fields: { AudioProcessingProblem: mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US'), DurationSeconds: null },
-      };
-      console.error('audio processing failed for clip', job.clipId, e);
-    }
-    await writeAudioRow(deps, row, result, { userId: job.userId });
-  };
+const ClipAudioJobSchema = z.object({ organizationId: z.string(), clipId: z.string(), userId: z.string().nullable() });
+export type ClipAudioJob = z.infer<typeof ClipAudioJobSchema>;
+
+/** Queues the processing of a clip's stored upload, in the transaction that makes it AudioUploaded. */
+export function enqueueClipAudio(q: Queryable, job: ClipAudioJob): Promise<number | null> {
+  return enqueueJob(q, CLIP_AUDIO_JOB, job, { singletonKey: `${CLIP_AUDIO_JOB}:${job.clipId}`, rerunIfRunning: true, maxAttempts: 3 });
+}
+
+/** The clip processing job. An attempt that throws (the disk, the database: bad media is a result,
+ *  not a throw) is tried again; after the last one the clip goes to Error. */
+export function clipAudioJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
+  const rowOf = (job: ClipAudioJob) => ({ entity: 'clip', organizationId: job.organizationId, id: job.clipId }) as const;
   return {
-    enqueue(job: Job): void {
-      schedule(() => run(job));
-    },
-    /** Any other processing task (recordings), in the same order as clip jobs. */
-    schedule,
-    /** Resolves when every queued job has finished (tests, graceful shutdown). */
-    idle: async () => { while (pending > 0) await tail; },
+    [CLIP_AUDIO_JOB]: defineJob({
+      pool: 'audio',
+      payload: ClipAudioJobSchema,
+      async run(job) {
+        if (!(await writeAudioRow(deps, rowOf(job), { State: 'Processing' }, { userId: job.userId }))) return;
+        await writeAudioRow(deps, rowOf(job), await processStoredAudio(blobs, job.clipId), { userId: job.userId });
+      },
+      async giveUp(job) {
+        const problem = mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US');
+        await writeAudioRow(deps, rowOf(job), { State: 'Error', fields: { AudioProcessingProblem: problem, DurationSeconds: null } }, { userId: job.userId });
+      },
+    }),
   };
 }

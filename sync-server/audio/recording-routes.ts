@@ -2,10 +2,11 @@
 // but no upload route (audio comes from recording agents), so agents ingest through an internal
 // route that runs the clips' pipeline (analyzeStoredAudio: the worker's decode and peaks code).
 //
-//   PUT audio ──> stored as a new upload ──> row Processing ──(queue)──┬─> Finalized  DurationSeconds, Urls → this upload
-//   (400: file rules)    (no links, section 4)                      │               (previous upload removed after commit)
-//                                                                    └─> the row as it was before the ingest
-//                                                                        (the upload removed; ingest says Failed + why)
+//   PUT audio ──> stored as a new upload ──> row Processing ──(job)──┬─> Finalized  DurationSeconds, Urls → this upload
+//   (400: file rules)    (no links, section 4)  + the job, one       │               (previous upload removed after commit)
+//                                               transaction          └─> the row as it was before the ingest
+//                                                                        (the upload removed; ingest says Failed + why;
+//                                                                        also when the job gives up after its attempts)
 //
 // Each ingest is its own folder (recordings/{id}/{uploadId}/…) and current.json names the one the
 // media URLs serve, so a failed ingest never replaces working audio. (A demo recording's
@@ -15,18 +16,21 @@
 // RecordingMetadata.RecordingId, set when a clip's audio is copied from it: routes.ts).
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import * as z from 'zod';
 import { permissionsFor } from '../../src/domain/permissions.ts';
-import type { RecordingAudioAccepted, RecordingAudioIngest } from '../../src/protocol/media.ts';
+import { RecordingAudioIngestSchema, type RecordingAudioAccepted, type RecordingAudioIngest } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError } from '../errors.ts';
 import { paged, pageParams, pathId } from '../http.ts';
+import { enqueueJob } from '../jobs/queue.ts';
+import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { loadRow, pageOf, toWire, type DbRow } from '../rows.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { loadAudioOwner, writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { MediaErrorCode } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
-import { analyzeStoredAudio, type createAudioQueue, type StoredAudioAnalysis } from './process.ts';
+import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
 import { mediaFiles, recordingKeys, recordingMediaFolder, recordingUrls, type CurrentAudio } from './media-paths.ts';
 import { rangedBlobResponse } from './range.ts';
 import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
@@ -48,8 +52,8 @@ function finalizedPatch(id: string, durationSeconds: number): AudioRowPatch {
 
 /**
  * Turns a stored ingest (recordingKeys.audio(id, ingest.uploadId)) into the recording's audio:
- * Finalized with it, or the recording as it was (see the header). Used by the route's queue job
- * and by the demo seed.
+ * Finalized with it, or the recording as it was (see the header). The route's job runs it; run
+ * again after a crash it does the same (the upload is still there, or the ingest fails again).
  */
 export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord): Promise<void> {
   const { uploadId } = ingest;
@@ -71,16 +75,49 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
     if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
   }
-  // Back to what it was: the audio it served (if an earlier ingest succeeded) or its fields before this ingest.
+  await failRecordingIngest(deps, blobs, organizationId, userId, recordingId, ingest, a.problem);
+}
+
+/** The ingest failed: the recording back to what it was (the audio it served, if an earlier ingest
+ *  succeeded, or its fields before this ingest), the ingest Failed with why, the upload removed. */
+async function failRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord, problem: string | null): Promise<void> {
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
   await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId });
-  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: a.problem }));
-  await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: problem }));
+  await blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
+}
+
+export const RECORDING_INGEST_JOB = 'recording.processIngest';
+
+const IngestRecordSchema = RecordingAudioIngestSchema.extend({
+  uploadId: z.string(),
+  before: z.object({ State: z.string(), fields: z.record(z.string(), z.unknown()).optional(), urls: z.record(z.string(), z.string().nullable()).optional() }),
+});
+const RecordingIngestJobSchema = z.object({
+  organizationId: z.string(),
+  userId: z.string().nullable(),
+  recordingId: z.string(),
+  ingest: z.custom<IngestRecord>((v) => IngestRecordSchema.safeParse(v).success),
+});
+type RecordingIngestJob = z.infer<typeof RecordingIngestJobSchema>;
+
+/** The ingest processing job. Bad media is a result (processRecordingIngest); an attempt that throws
+ *  (the disk, the database) is tried again, and after the last one the ingest fails as bad media does. */
+export function recordingIngestJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
+  return {
+    [RECORDING_INGEST_JOB]: defineJob({
+      pool: 'audio',
+      payload: RecordingIngestJobSchema,
+      run: (job) => processRecordingIngest(deps, blobs, job.organizationId, job.userId, job.recordingId, job.ingest),
+      giveUp: (job) =>
+        failRecordingIngest(deps, blobs, job.organizationId, job.userId, job.recordingId, job.ingest, mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US')),
+    }),
+  };
 }
 
 /**
  * Records an ingest whose file is stored at recordingKeys.audio(id, uploadId) and makes the row
- * Processing; processRecordingIngest then finishes it.
+ * Processing, queueing in the same transaction the job (processRecordingIngest) that finishes it.
  */
 export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, upload: { uploadId: string; fileName: string; size: number }): Promise<IngestRecord> {
   // What the row had before: kept from an ingest still in flight, so two quick ingests that
@@ -100,14 +137,13 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
     { entity: 'recording', organizationId, id: recordingId },
     { State: 'Processing', fields: { DurationSeconds: null }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } },
     { userId },
+    (q) => enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 }),
   );
   return ingest;
 }
 
-type Queue = ReturnType<typeof createAudioQueue>;
-
-export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore; queue: Queue; maxUploadBytes: number }) {
-  const { blobs, queue, maxUploadBytes } = options;
+export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore; maxUploadBytes: number }) {
+  const { blobs, maxUploadBytes } = options;
 
   /** The recording, if the caller may see it (content access on its program to ingest); 404 otherwise. */
   async function recordingFor(c: Context, needContent: boolean) {
@@ -136,8 +172,7 @@ export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore;
       const { auth, recordingId } = await recordingFor(c, true);
       const uploadId = randomUUID();
       const { fileName, size } = await receiveAudioUpload(c, blobs, recordingKeys.audio(recordingId, uploadId), maxUploadBytes);
-      const ingest = await startRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, { uploadId, fileName, size });
-      queue.schedule(() => processRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, ingest));
+      await startRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, { uploadId, fileName, size });
       const accepted: RecordingAudioAccepted = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size };
       return c.json(accepted, 202);
     })

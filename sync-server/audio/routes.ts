@@ -23,9 +23,9 @@ import { pathId, readJson } from '../http.ts';
 import { fsBlobStore, readJsonBlob, type BlobStore } from './blob-store.ts';
 import { loadAudioOwner, loadClip, writeAudioRow } from './clip-rows.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
-import { createAudioQueue } from './process.ts';
+import { clipAudioJobs, enqueueClipAudio } from './process.ts';
 import { rangedBlobResponse } from './range.ts';
-import { recordingAudioRoutes } from './recording-routes.ts';
+import { recordingAudioRoutes, recordingIngestJobs } from './recording-routes.ts';
 import { audioContentType, audioUploadErrors, receiveAudioUpload } from './upload-rules.ts';
 import { renderCutWav } from './render-cut.ts';
 
@@ -44,7 +44,8 @@ export function defaultBlobDir(): string {
 export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   const blobs = options.blobs ?? fsBlobStore(options.blobDir ?? defaultBlobDir());
   const maxBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
-  const queue = createAudioQueue(deps, blobs);
+  /** The audio jobs: the app's job runner runs them (sync-server/jobs). */
+  const jobHandlers = { ...clipAudioJobs(deps, blobs), ...recordingIngestJobs(deps, blobs) };
 
   /** The clip, if the caller may see it (content access on its program); 404 otherwise. */
   async function clipFor(c: Context, needContent: boolean, clipId = pathId(c, 'clipId')) {
@@ -57,8 +58,8 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
   }
 
   /**
-   * The file is in the blob store at clipKeys.audio(clipId): State AudioUploaded, then the
-   * processing queue. Shared by PUT audio and the resumable uploads (sync-server/uploads).
+   * The file is in the blob store at clipKeys.audio(clipId): State AudioUploaded and, in the same
+   * transaction, the processing job. Shared by PUT audio and the resumable uploads (sync-server/uploads).
    */
   async function acceptAudio(upload: {
     organizationId: string; userId: string; clipId: string; fileName: string; size: number;
@@ -82,8 +83,8 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
         urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
       },
       { userId, clientId },
+      (q) => enqueueClipAudio(q, { organizationId, clipId, userId }),
     );
-    queue.enqueue({ organizationId, clipId, userId });
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
 
@@ -208,7 +209,7 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
         throw e;
       }
     })
-    .route('/', recordingAudioRoutes(deps, { blobs, queue, maxUploadBytes: maxBytes }));
+    .route('/', recordingAudioRoutes(deps, { blobs, maxUploadBytes: maxBytes }));
 
-  return Object.assign(app, { audioQueue: queue, blobs, acceptAudio, clipFor, maxUploadBytes: maxBytes });
+  return Object.assign(app, { jobHandlers, blobs, acceptAudio, clipFor, maxUploadBytes: maxBytes });
 }

@@ -7,7 +7,7 @@
 //     │                   │                            connections; HEAD tells the client where)
 //     └─400/404/429       ├─DELETE──────────> gone      │
 //                         └─24 h unfinished─> expired   └─offset = length──> blob store ──> acceptAudio
-//                                                                              (AudioUploaded → Processing → …)
+//                           (the sweep: a recurring job)                       (AudioUploaded → Processing → …)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ import { clipKeys } from '../audio/process.ts';
 import type { audioRoutes } from '../audio/routes.ts';
 import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { formError } from '../../src/domain/form-errors.ts';
+import * as z from 'zod';
+import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 
 export type UploadRouteOptions = {
   /** Where partial uploads live; default $CASTAWAY_UPLOAD_DIR or <CASTAWAY_DATA_DIR|.data>/uploads. */
@@ -46,6 +48,8 @@ const HANDED_OVER_KEEP_MS = 60 * 60 * 1000;
 
 type Audio = ReturnType<typeof audioRoutes>;
 type TusFailure = { status_code: number; body: string };
+
+export const UPLOAD_SWEEP_JOB = 'uploads.sweep';
 
 export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOptions = {}) {
   const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), expirationPeriodInMilliseconds: options.expiresMs ?? UPLOAD_EXPIRES_MS });
@@ -176,8 +180,12 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
     }
     return removed + (await tus.cleanUpExpiredUploads());
   }
-  const sweep = setInterval(() => void cleanUpExpired().catch((e: unknown) => console.error('upload expiry sweep', e)), 10 * 60 * 1000);
-  sweep.unref();
 
-  return Object.assign(app, { cleanUpExpired, stop: () => clearInterval(sweep) });
+  /** The sweep, every 10 minutes on one instance: the upload folder is shared by every instance
+   *  (a PATCH resumes an upload on whichever instance it reaches), so one sweep serves all. */
+  const jobHandlers: JobHandlers = {
+    [UPLOAD_SWEEP_JOB]: defineJob({ payload: z.object({}), everyMs: 10 * 60 * 1000, run: async () => void (await cleanUpExpired()) }),
+  };
+
+  return Object.assign(app, { cleanUpExpired, jobHandlers });
 }

@@ -24,10 +24,13 @@ let programId: string;
 let recordingId: string;
 const previous = process.env.CASTAWAY_BLOB_DIR;
 
+/** Runs the server's jobs (audio processing) and reads, until ok. */
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  await server.app.jobs.drain();
   let v = await read();
   for (let i = 0; i < 200 && !ok(v); i++) {
     await new Promise((r) => setTimeout(r, 25));
+    await server.app.jobs.drain();
     v = await read();
   }
   return v;

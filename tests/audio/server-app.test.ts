@@ -52,6 +52,7 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(put.status).toBe(202);
     let row = clip;
     for (let i = 0; i < 100 && !['Ready', 'Warning', 'Error'].includes(row.State); i++) {
+      await app.jobs.drain();
       await new Promise((r) => setTimeout(r, 50));
       row = ClipSchema.parse((await demo.get(`/api/v1/clips/${clip.Id}`)).body);
     }
@@ -78,6 +79,7 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(put.status).toBe(202);
     let row = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${id}`)).body);
     for (let i = 0; i < 100 && row.State !== 'Finalized'; i++) {
+      await app.jobs.drain();
       await new Promise((r) => setTimeout(r, 50));
       row = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${id}`)).body);
     }
@@ -103,6 +105,7 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(ingest.status).toBe(202);
     let recording = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${recordingId}`)).body);
     for (let i = 0; i < 100 && recording.State !== 'Finalized'; i++) {
+      await app.jobs.drain();
       await new Promise((r) => setTimeout(r, 50));
       recording = RecordingSchema.parse((await demo.get(`/api/v1/recordings/${recordingId}`)).body);
     }
@@ -120,6 +123,7 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
     let clip = ClipSchema.parse((await demo.get(`/api/v1/clips/${clipId}`)).body);
     for (let i = 0; i < 100 && clip.State !== 'Ready'; i++) {
+      await app.jobs.drain();
       await new Promise((r) => setTimeout(r, 50));
       clip = ClipSchema.parse((await demo.get(`/api/v1/clips/${clipId}`)).body);
     }

@@ -1,7 +1,7 @@
 // A server for the audio route tests: a fresh store (in-memory PGlite by default, or a scratch
 // PostgreSQL database with `store: 'postgres'`, tests/server/test-store.ts) with one organization, one
 // program, clips, recordings, and two signed-in users (content access / none), and the audio routes mounted
-// under /api exactly as the app mounts them.
+// under /api exactly as the app mounts them. Their jobs run when a test drains them (`queue.idle()`).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from 
 import { AppError } from '../../sync-server/errors.ts';
 import type { AppDeps } from '../../sync-server/app.ts';
 import { audioRoutes } from '../../sync-server/audio/routes.ts';
+import { createJobRunner } from '../../sync-server/jobs/runner.ts';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 
 export async function startAudioServer(options: { maxUploadBytes?: number; store?: StoreKind } = {}) {
@@ -62,6 +63,7 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
     return row!;
   }
   const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
+  const jobs = createJobRunner({ store, handlers: routes.jobHandlers });
   const app = new Hono()
     .use('*', async (c, next) => { c.set('deps', deps); await next(); })
     .route('/api', routes);
@@ -75,7 +77,9 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
     return row!;
   }
   return {
-    app, deps, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes, queue: routes.audioQueue,
-    close: async () => { await routes.audioQueue.idle(); await drop(); await rm(blobDir, { recursive: true, force: true }); },
+    app, deps, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes,
+    /** Runs the queued audio jobs until none is left. */
+    queue: { idle: () => jobs.drain() },
+    close: async () => { await jobs.drain(); await drop(); await rm(blobDir, { recursive: true, force: true }); },
   };
 }
