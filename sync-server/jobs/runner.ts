@@ -218,7 +218,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return rows.length > 0;
   }
 
-  /** Queued again: at once (rerun asked), after `afterMs`, or deleted when neither applies. */
+  /** The job's end: queued again at once (rerun asked) or after `afterMs` (recurring); else
+   *  deleted (error null) or kept as failed. */
   async function finish(job: Claimed & { token: string }, afterMs: number | null, error: unknown): Promise<void> {
     await store.tx(async (q) => {
       const again = await q.query(
