@@ -1,6 +1,8 @@
 // "New clip" (issue 5): asks for a title first, creates the clip on the device (online or not),
-// opens it, and the program lists it (a user without content access: analyst.spec.ts). Works in the demo organization's SECOND program: the first program's clip
-// list is shared by the other specs by position, and a new clip would move every row down.
+// opens it, and the program lists it (a user without content access: analyst.spec.ts); a Public
+// one gets its slug from the title (issue 28). Works in the demo organization's SECOND program:
+// the first program's clip list is shared by the other specs by position, and a new clip would
+// move every row down.
 import { expect, test, type Page } from '@playwright/test';
 import { allChangesSaved, apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
 
@@ -22,7 +24,7 @@ async function createClip(page: Page, title: string): Promise<string> {
   return new URL(page.url()).pathname.split('/').at(-1)!;
 }
 
-test('New clip asks for a title, then creates and opens the clip, online and offline, and the program lists it', async ({ page, context }) => {
+test('New clip asks for a title, then creates and opens the clip, online and offline, and the program lists it; Public makes the slug from the title', async ({ page, context }) => {
   await logIn(page);
   await openSecondProgram(page);
   const organizationId = organizationIdOf(page);
@@ -61,4 +63,23 @@ test('New clip asks for a title, then creates and opens the clip, online and off
   await context.setOffline(false);
   await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
   expect((await apiGet<{ Title: string; State: string }>(page, `/v1/clips/${offline}`, organizationId))).toMatchObject({ Title: 'Made on a train', State: 'Draft' });
+
+  // Public from the start: a Public clip needs a slug (section 4), so the Slug field appears, made
+  // from the title, and the server takes both.
+  await page.goto(programUrl);
+  const publicTitle = `Made public ${Date.now()}`;
+  const slug = publicTitle.toLowerCase().replaceAll(' ', '-');
+  await page.getByRole('button', { name: 'New clip' }).click();
+  const publicDialog = page.getByRole('dialog', { name: 'New clip' });
+  await publicDialog.getByLabel('Title').fill(publicTitle);
+  await publicDialog.getByLabel('Visibility').selectOption('Public');
+  await expect(publicDialog.getByLabel('Slug')).toHaveValue(slug);
+  await expect(publicDialog.getByText('Made from the title; you can change it')).toBeVisible();
+  await publicDialog.getByRole('button', { name: 'Create clip' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: publicTitle })).toBeVisible();
+  await expect(page.getByLabel('Slug')).toHaveValue(slug);
+  const madePublic = new URL(page.url()).pathname.split('/').at(-1)!;
+  await expect
+    .poll(async () => apiGet<{ Visibility: string; Slug: string | null }>(page, `/v1/clips/${madePublic}`, organizationId), { timeout: 20_000 })
+    .toMatchObject({ Visibility: 'Public', Slug: slug });
 });
