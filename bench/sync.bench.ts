@@ -527,7 +527,7 @@ async function rateClient(server: Server, name: string) {
   const clientId = randomUUID();
   return async (b: number, round = 0): Promise<number> => {
     const mutations = batch(b).map((id) => ({
-      id: randomUUID(), entity: 'clips' as const, entityId: id, method: 'PATCH' as const, path: `/v1/clips/${id}`, body: { Title: `Rate ${round}.${b}` }, baseModifiedAtUtc: null, createdAt: Date.now(),
+      id: randomUUID(), entity: 'clips' as const, entityId: id, name: 'clip.update', args: { clipId: id, fields: { Title: `Rate ${round}.${b}` } }, base: null, createdAt: Date.now(),
     }));
     // The request body exactly as the sync worker makes it.
     const { body, sent } = pushBody(clientId, mutations);

@@ -2,17 +2,27 @@
 // with app.route() per resource; errors are thrown (AppError, HTTPException) and mapped to
 // responses in the one onError below. createApp takes its dependencies so tests run it on any
 // store through app.request, and main.ts serves it over HTTP.
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
-import { AppError, payloadTooLarge } from './errors.ts';
-import { advertiseRequestEncodings, compression, decodeRequestBody } from './compress.ts';
-import { JSON_BODY_LIMIT_BYTES } from '../src/protocol/errors.ts';
+import { AppError, fieldError } from './errors.ts';
+import { advertiseRequestEncodings, compression } from './compress.ts';
+import { bodyReader } from './body.ts';
+import { formError } from '../src/domain/form-errors.ts';
 import { sessionRoutes } from './routes/session.ts';
-import { contentRoutes } from './routes/content.ts';
+import { clipRoutes } from './api/clips.ts';
+import { programRoutes } from './api/programs.ts';
+import { networkRoutes } from './api/networks.ts';
+import { playlistRoutes } from './api/playlists.ts';
+import { recordingRoutes } from './api/recordings.ts';
+import { userRoutes } from './api/users.ts';
+import { apiDocsRoutes } from './api/docs.ts';
+import { CONTENT_RUNS } from './mutations/content.ts';
+import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
+import { audioMutationRuns } from './audio/mutations.ts';
 import { referenceDataRoutes } from './reference/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { audioRoutes } from './audio/routes.ts';
@@ -36,6 +46,8 @@ export type AppDeps = {
 declare module 'hono' {
   interface ContextVariableMap {
     deps: AppDeps;
+    /** The named mutations' server runs, by name (sync-server/mutations). */
+    mutations: ReadonlyMap<string, ServerMutation>;
   }
 }
 
@@ -56,44 +68,57 @@ export function now(deps: AppDeps): Date {
   return deps.clock ? deps.clock() : new Date();
 }
 
-const jsonBodyLimit = bodyLimit({
-  maxSize: JSON_BODY_LIMIT_BYTES,
-  onError: () => {
-    throw payloadTooLarge();
-  },
-});
+/** Bodies that are files, streamed to storage with limits of their own (sync-server/body.ts). */
+function isUpload(method: string, path: string, contentType: string | undefined): boolean {
+  if (path.startsWith('/api/internal/uploads')) return true;
+  if (method !== 'PUT') return false;
+  // PUT clip audio takes a file, or (audioUrl) a JSON body that the body reader reads as any other.
+  if (/^\/api\/v1\/clips\/[^/]+\/audio$/.test(path)) return !(contentType ?? '').toLowerCase().includes('json');
+  return /^\/api\/internal\/recordings\/[^/]+\/audio$/.test(path);
+}
 
 export function createApp(deps: AppDeps) {
   const audio = audioRoutes(deps);
   const uploads = uploadRoutes(deps, audio);
-  const app = new Hono()
+  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const readBody = bodyReader({
+    isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
+    checksOwnStrings: (c) => c.req.path === '/api/sync/push',
+  });
+  // The root collects the OpenAPI declarations of every resource module mounted on it.
+  const root = new OpenAPIHono();
+  const app = root
     .use('*', compression())
     .use('*', async (c, next) => {
       c.set('deps', deps);
+      c.set('mutations', mutations);
       await next();
     })
     .use('/api/*', async (c, next) => {
-      const type = c.req.header('content-type') ?? '';
-      // Only JSON and text bodies are capped here: audio and image uploads stream with their own
-      // limits. The cap holds for the body as sent and, when it comes compressed, once decoded.
+      // Refused before any route ran (a body too large, not gzip, another coding, a NUL in a
+      // query): answered here (a route's errors are answered where they are thrown), so the offer
+      // of request encodings goes on it too.
       try {
-        if (type === '' || type.includes('json') || type.startsWith('text/')) await jsonBodyLimit(c, () => decodeRequestBody(c, next));
-        else await next();
+        await readBody(c, next);
       } catch (err) {
-        // Refused before any route ran (a body too large, not gzip, another coding): answered here
-        // (a route's errors are answered where they are thrown), so the offer goes on it too.
         c.res = errorResponse(err, c);
       }
       advertiseRequestEncodings(c.res.headers);
     })
     .route('/api', sessionRoutes())
-    .route('/api', contentRoutes())
+    .route('/api', networkRoutes())
+    .route('/api', programRoutes())
+    .route('/api', playlistRoutes())
+    .route('/api', clipRoutes())
+    .route('/api', recordingRoutes())
+    .route('/api', userRoutes())
     .route('/api', adminRoutes())
     .route('/api', demoDataRoutes())
     .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
     .route('/api/sync', syncRoutes(deps))
     .route('/api', audio)
     .route('/api', uploads);
+  app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
@@ -109,7 +134,11 @@ function errorResponse(err: unknown, c: Context): Response {
     if (err.body === undefined) return c.body(null, err.status);
     return c.json(err.body as object, err.status as ContentfulStatusCode);
   }
-  if (err instanceof HTTPException) return err.getResponse();
+  if (err instanceof HTTPException) {
+    // A body of a type the route does not take (the route's media type gate): a 415 naming it.
+    if (err.status === 415) return errorResponse(new AppError(415, { Errors: [fieldError('Content-Type', formError('invalid'))] }), c);
+    return err.getResponse();
+  }
   console.error('Unhandled error on', c.req.method, c.req.path, err);
   return c.body(null, 500);
 }

@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import { formErrorMessageKey, formatFormError } from '../src/domain/messages.ts';
 import { formError, type FormError } from '../src/domain/form-errors.ts';
 import { JSON_BODY_LIMIT_BYTES, ServerErrorCode, type BadRequestBody, type FieldError } from '../src/protocol/errors.ts';
+import type { DomainIssueParams } from '../src/protocol/api/common.ts';
 
 /** Messages of the server are English; the client says them in its user's language from
  * MessageKey and Params. */
@@ -47,13 +48,13 @@ export const notFound = () => new AppError(404);
 export const forbidden = () => new AppError(403);
 export const unauthorized = () => new AppError(401);
 
-/** zod issues (wrong types, unknown fields, missing fields) as field errors of the 400 body. */
 /**
  * The 400 body's field errors for a failed parse of `input`: a field that is absent is
- * 'required', one that is there but wrong is 'invalid'. (zod 4 leaves issue.input out unless the
- * parse asked for it, so the value is looked up in the input itself.)
+ * 'required', one that is there but wrong is 'invalid', one a domain validator refused says that
+ * validator's own error (src/protocol/api/common.ts checkedString). (zod 4 leaves issue.input out
+ * unless the parse asked for it, so the value is looked up in the input itself.)
  */
-export function zodFieldErrors(error: z.ZodError, input: unknown): FieldError[] {
+export function zodFieldErrors(error: z.ZodError, input: unknown, fieldOf: (path: readonly PropertyKey[]) => string = (path) => path.map(String).join('.')): FieldError[] {
   const at = (path: readonly PropertyKey[]): unknown => {
     let v: unknown = input;
     for (const key of path) {
@@ -63,17 +64,21 @@ export function zodFieldErrors(error: z.ZodError, input: unknown): FieldError[] 
     return v;
   };
   return error.issues.flatMap((issue): FieldError[] => {
-    const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => fieldError(path ? `${path}.${key}` : key, formError('invalid')));
+      return issue.keys.map((key) => fieldError(fieldOf([...issue.path, key]), formError('invalid')));
     }
+    // An issue of the whole value (a body that is not an object) names the body.
+    const field = fieldOf(issue.path) || 'body';
+    const domain = issue.code === 'custom' ? (issue.params as Partial<DomainIssueParams> | undefined)?.formError : undefined;
+    if (domain) return [fieldError(field, domain)];
     const missing = issue.code === 'invalid_type' && at(issue.path) === undefined;
-    return [fieldError(path, formError(missing ? 'required' : 'invalid'))];
+    return [fieldError(field, formError(missing ? 'required' : 'invalid'))];
   });
 }
 
+/** A body that is not JSON: the whole body is the field. */
 export function malformedJson(): AppError {
-  return badRequest([fieldError('', formError('invalid', undefined, undefined, ServerErrorCode.MalformedJson))]);
+  return badRequest([fieldError('body', formError('invalid', undefined, undefined, ServerErrorCode.MalformedJson))]);
 }
 
 /** 413: a JSON body (as sent, or once decoded) larger than JSON_BODY_LIMIT_BYTES. */

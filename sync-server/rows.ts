@@ -16,46 +16,21 @@
 import type { Queryable } from './store/store.ts';
 import { deepEqual } from '../src/protocol/json-equal.ts';
 
-export type EntityName = 'organization' | 'network' | 'program' | 'playlist' | 'clip' | 'recording' | 'annotation';
+import { ENTITY_KINDS, SYNC_ENTITIES, type ColumnType, type EntityName } from '../src/protocol/entity-kinds.ts';
 
-type ColumnType = 'text' | 'uuid' | 'boolean' | 'jsonb';
+export type { EntityName };
+
 type EntityDef = {
   table: string;
   /** Wire field → [column, type]: the fields kept as real columns; the rest live in `data`. */
-  columns: Record<string, readonly [string, ColumnType]>;
+  columns: Readonly<Record<string, readonly [string, ColumnType]>>;
 };
 
-export const ENTITIES: Record<EntityName, EntityDef> = {
-  organization: {
-    table: 'organizations',
-    columns: { Name: ['name', 'text'], IsDemoOrganization: ['is_demo', 'boolean'], Provider: ['provider', 'text'] },
-  },
-  network: { table: 'networks', columns: { Name: ['name', 'text'] } },
-  program: { table: 'programs', columns: { Name: ['name', 'text'], NetworkId: ['network_id', 'uuid'], Slug: ['slug', 'text'] } },
-  playlist: {
-    table: 'playlists',
-    columns: {
-      ProgramId: ['program_id', 'uuid'],
-      Title: ['title', 'text'],
-      Slug: ['slug', 'text'],
-      Visibility: ['visibility', 'text'],
-      ClipIds: ['clip_ids', 'jsonb'],
-    },
-  },
-  clip: {
-    table: 'clips',
-    columns: {
-      ProgramId: ['program_id', 'uuid'],
-      Title: ['title', 'text'],
-      Slug: ['slug', 'text'],
-      State: ['state', 'text'],
-      PublishState: ['publish_state', 'text'],
-      Visibility: ['visibility', 'text'],
-    },
-  },
-  recording: { table: 'recordings', columns: { ProgramId: ['program_id', 'uuid'], Title: ['title', 'text'], State: ['state', 'text'] } },
-  annotation: { table: 'annotations', columns: { RecordingId: ['recording_id', 'uuid'] } },
-};
+/** Each kind's table and columns, by kind name (src/protocol/entity-kinds.ts is the registry). */
+export const ENTITIES = Object.fromEntries(SYNC_ENTITIES.map((e) => [ENTITY_KINDS[e].kind, { table: ENTITY_KINDS[e].table, columns: ENTITY_KINDS[e].columns }])) as unknown as Record<
+  EntityName,
+  EntityDef
+>;
 
 export const REVISIONS_KEPT = 50;
 

@@ -4,6 +4,8 @@
 import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
 import { enqueue } from './writes.ts';
 import type { Mutation } from '../protocol/sync.ts';
+import { mutationDef, mutationKind } from '../mutations/registry.ts';
+import { hasPrecondition } from '../mutations/define.ts';
 
 export class ConflictNotFoundError extends Error {
   constructor(readonly conflictId: string) {
@@ -21,20 +23,15 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     const chosen = pick(c);
     await d.conflicts.delete(conflictId);
     const base = c.serverRow['ModifiedAtUtc'];
-    const common = {
-      id: newId(),
-      entity: c.entity,
-      entityId: c.entityId,
-      path: c.mutation.path,
-      baseModifiedAtUtc: typeof base === 'string' ? base : null,
-      createdAt: Date.now(),
-    };
+    const def = mutationDef(c.mutation.name);
+    // The same mutation again on the new base: the delete, or the update with the chosen fields.
+    const common = { id: newId(), name: c.mutation.name, base: typeof base === 'string' ? base : null, createdAt: Date.now() };
     let m: Mutation | null = null;
-    if (chosen === 'delete') m = { ...common, method: 'DELETE', body: null };
-    else if (chosen.length > 0) {
-      const body: Record<string, unknown> = {};
-      for (const f of c.fields) if (chosen.includes(f.field)) body[f.field] = f.mine;
-      m = { ...common, method: c.mutation.method, body };
+    if (chosen === 'delete') m = { ...common, args: c.mutation.args };
+    else if (def && chosen.length > 0) {
+      const fields: Record<string, unknown> = {};
+      for (const f of c.fields) if (chosen.includes(f.field)) fields[f.field] = f.mine;
+      m = { ...common, args: def.withFields(c.mutation.args, fields) as Record<string, unknown> };
     }
     await enqueue(d, c.entity, c.entityId, () => m);
   });
@@ -44,14 +41,14 @@ export function conflictsApi(d: CastawayDb, options: { newId?: () => string } = 
   const newId = options.newId ?? (() => crypto.randomUUID());
   return {
     /** Sends the user's values of every conflicting field (or the delete) again, on the new base. */
-    keepMine: (conflictId: string) => resolve(d, conflictId, (c) => (c.mutation.method === 'DELETE' ? 'delete' : c.fields.map((f) => f.field)), newId),
+    keepMine: (conflictId: string) => resolve(d, conflictId, (c) => (mutationKind(c.mutation) === 'delete' ? 'delete' : c.fields.map((f) => f.field)), newId),
     /** Accepts the server's values: nothing to send, the row shows the server copy. */
     keepTheirs: (conflictId: string) => resolve(d, conflictId, () => [], newId),
     /** Per field: 'mine' fields are sent again on the new base, 'theirs' fields are dropped. Fields
      * not named count as 'theirs'. A delete conflict takes `{ Deleted: 'mine' }` to delete. */
     resolveFields: (conflictId: string, choice: FieldChoice) =>
       resolve(d, conflictId, (c) => {
-        if (c.mutation.method === 'DELETE') return choice['Deleted'] === 'mine' ? 'delete' : [];
+        if (mutationKind(c.mutation) === 'delete') return choice['Deleted'] === 'mine' ? 'delete' : [];
         return c.fields.filter((f) => choice[f.field] === 'mine').map((f) => f.field);
       }, newId),
   };
@@ -85,7 +82,7 @@ export function needsAttentionApi(d: CastawayDb, options: { newId?: () => string
         await enqueue(d, item.entity, item.entityId, (_current, base) => ({
           ...item.mutation,
           id: newId(),
-          baseModifiedAtUtc: item.mutation.method === 'POST' ? null : base,
+          base: mutationDef(item.mutation.name) && hasPrecondition(mutationDef(item.mutation.name)!) ? base : null,
           createdAt: Date.now(),
         }));
       });

@@ -7,8 +7,10 @@
 // Schema upgrades: add a new `.version(n)` entry to SCHEMA_VERSIONS; never drop or rename
 // `outbox`, `conflicts` or `needsAttention` (they hold the user's unsent work). A version that
 // changes synced tables may clear them and reset the cursor: the next pull refills them.
-import { Dexie, liveQuery, type EntityTable, type Table } from 'dexie';
-import type { Mutation, MutationResult, SyncEntity, SyncRow } from '../protocol/sync.ts';
+import { Dexie, liveQuery, type EntityTable, type Table, type Transaction } from 'dexie';
+import type { LegacyMutation, Mutation, MutationResult, SyncEntity, SyncRow } from '../protocol/sync.ts';
+import { SYNC_ENTITIES } from '../protocol/entity-kinds.ts';
+import { fromLegacy } from '../mutations/legacy.ts';
 import type { FieldError } from '../protocol/errors.ts';
 import type { ConflictField } from '../protocol/sync.ts';
 
@@ -18,8 +20,12 @@ export { liveQuery };
 
 export type LocalRow = SyncRow & Record<string, unknown>;
 
-/** A queued mutation; `seq` orders the outbox (same-row order is outbox order). */
+/** A queued named mutation (src/mutations) with the row it names; `seq` orders the outbox
+ * (same-row order is outbox order). */
 export type OutboxEntry = Mutation & {
+  /** The row the mutation names (its definition's entity and rowId(args)), kept for the indexes. */
+  entity: SyncEntity;
+  entityId: string;
   seq?: number;
   /** Push attempts that ended in a server error (5xx) for this mutation. */
   attempts?: number;
@@ -112,9 +118,55 @@ export type CastawayDb = Dexie & {
   syncState: Table<SyncStateRow, string>;
 };
 
-export const SYNCED_TABLES: readonly SyncEntity[] = ['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations'];
+/** Every synced kind's local table (src/protocol/entity-kinds.ts). */
+export const SYNCED_TABLES: readonly SyncEntity[] = SYNC_ENTITIES;
 
-export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string | null> }> = [
+/** A mutation queued by a release before mutations were named (protocol version 1). */
+type StoredLegacy = LegacyMutation & Record<string, unknown>;
+
+/** A version 1 mutation as its named mutation; null when it names no change of this release. */
+function upgraded(m: StoredLegacy): Mutation | null {
+  return 'name' in m ? (m as unknown as Mutation) : fromLegacy(m);
+}
+
+/**
+ * Version 3: the outbox, conflicts and needs-attention items hold named mutations. The entries the
+ * earlier release queued (API calls) are converted where they lie, so an outbox written before the
+ * upgrade still flushes after it. An entry that names no change of this release (none that release
+ * could make) is not dropped: it becomes an item in needs attention, which says so.
+ */
+async function toNamedMutations(tx: Transaction): Promise<void> {
+  const unknown: NeedsAttentionEntry[] = [];
+  await tx.table('outbox').toCollection().modify((stored: OutboxEntry | StoredLegacy, ref: { value: unknown }) => {
+    if ('name' in stored) return;
+    const entry = stored as StoredLegacy & { seq?: number };
+    const named = upgraded(entry);
+    if (named) {
+      const { method: _m, path: _p, body: _b, baseModifiedAtUtc: _base, ...rest } = entry;
+      ref.value = { ...rest, ...named };
+      return;
+    }
+    unknown.push({
+      id: entry.id,
+      entity: entry.entity,
+      entityId: entry.entityId,
+      mutation: { id: entry.id, name: 'unknown', args: { method: entry.method, path: entry.path, body: entry.body }, base: entry.baseModifiedAtUtc, createdAt: entry.createdAt },
+      httpStatus: 400,
+      errors: [{ Field: 'name', Code: 'invalid', Message: 'This change was made by an earlier version of the studio and cannot be sent' }],
+      createdAt: Date.now(),
+    });
+    delete (ref as { value?: unknown }).value;
+  });
+  for (const table of ['conflicts', 'needsAttention']) {
+    await tx.table(table).toCollection().modify((item: { mutation: StoredLegacy }) => {
+      const named = upgraded(item.mutation);
+      if (named) item.mutation = named as unknown as StoredLegacy;
+    });
+  }
+  if (unknown.length > 0) await tx.table('needsAttention').bulkPut(unknown);
+}
+
+export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string | null>; upgrade?: (tx: Transaction) => Promise<void> }> = [
   {
     version: 1,
     stores: {
@@ -140,6 +192,7 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<st
     version: 2,
     stores: { clips: 'Id, ProgramId, [OrganizationId+ModifiedAtUtc]' },
   },
+  { version: 3, stores: {}, upgrade: toNamedMutations },
 ];
 
 export const DEFAULT_DB_NAME = 'castaway';
@@ -151,7 +204,10 @@ export const DEFAULT_DB_NAME = 'castaway';
  */
 export function openLocalDb(name: string = DEFAULT_DB_NAME, versions = SCHEMA_VERSIONS, options: { durability?: 'relaxed' } = {}): CastawayDb {
   const d = new Dexie(name, options.durability ? { chromeTransactionDurability: options.durability } : {}) as CastawayDb;
-  for (const v of versions) d.version(v.version).stores(v.stores);
+  for (const v of versions) {
+    const version = d.version(v.version).stores(v.stores);
+    if (v.upgrade) version.upgrade(v.upgrade);
+  }
   return d;
 }
 

@@ -51,7 +51,7 @@ describe('local writes', () => {
     await w.updateClip(CLIP, { Title: 'Mine', ModifiedAtUtc: 'ignored' });
     expect((await d.clips.get(CLIP))?.['Title']).toBe('Mine');
     const [m] = await readBatch(d, 10);
-    expect(m).toMatchObject({ entity: 'clips', entityId: CLIP, method: 'PATCH', path: `/v1/clips/${CLIP}`, body: { Title: 'Mine' }, baseModifiedAtUtc: T0 });
+    expect(m).toMatchObject({ entity: 'clips', entityId: CLIP, name: 'clip.update', args: { clipId: CLIP, fields: { Title: 'Mine' } }, base: T0 });
   });
 
   it('a clip created offline has a client UUID, can be edited and deleted before it syncs', async () => {
@@ -63,7 +63,7 @@ describe('local writes', () => {
     expect(await d.clips.get(id)).toMatchObject({ Id: id, ProgramId: PROGRAM, Title: 'Newer', Deleted: false });
     await w.deleteClip(id);
     expect(await d.clips.get(id)).toBeUndefined();
-    expect((await readBatch(d, 10)).map((m) => m.method)).toEqual(['POST', 'PATCH', 'DELETE']);
+    expect((await readBatch(d, 10)).map((m) => m.name)).toEqual(['clip.create', 'clip.update', 'clip.delete']);
   });
 
   it('a clip created offline is dated by the edit until the server row arrives, so lists sorted by date can place it', async () => {
@@ -80,7 +80,8 @@ describe('local writes', () => {
 
   it('editing a row that is not in the local store fails and queues nothing', async () => {
     const d = await seeded();
-    await expect(createWrites(d).updateClip('nope', { Title: 'x' })).rejects.toThrow('clips nope is not in the local store');
+    const absent = '00000000-0000-4000-8000-0000000000ff';
+    await expect(createWrites(d).updateClip(absent, { Title: 'x' })).rejects.toThrow(`clips ${absent} is not in the local store`);
     expect(await d.outbox.count()).toBe(0);
   });
 
@@ -170,12 +171,12 @@ describe('push results', () => {
     await writes.updateClip(CLIP, { Title: 'Mine' });
     await writes.updateClip(CLIP, { Description: 'Later' });
     const [first, second] = await readBatch(d, 10);
-    expect(second!.baseModifiedAtUtc).toBe(T0);
+    expect(second!.base).toBe(T0);
     await applyPushResults(d, [{ mutationId: first!.id, status: 'applied', patch: { fromVersion: 5, fields: { Title: 'Mine', ModifiedAtUtc: T1, Version: 9 } } }], [first!]);
     // The server copy is the pulled row with the patch over it; the pending Description stays on top.
     expect((await d.shadows.toArray())[0]!.row).toEqual(clip({ Title: 'Mine', ModifiedAtUtc: T1, Version: 9 }));
     expect(await d.clips.get(CLIP)).toEqual(clip({ Title: 'Mine', Description: 'Later', ModifiedAtUtc: T1, Version: 9 }));
-    expect((await readBatch(d, 10)).map((m) => m.baseModifiedAtUtc)).toEqual([T1]);
+    expect((await readBatch(d, 10)).map((m) => m.base)).toEqual([T1]);
   });
 
   it('a patch over a Version the device does not hold is not laid over another copy: the edit shows until the next pull', async () => {
@@ -238,7 +239,7 @@ describe('push results', () => {
     await applyPushResults(d, [{ mutationId: m!.id, status: 'conflict', serverRow, fields }], [m!]);
     await conflictsApi(d).resolveFields(m!.id, { Title: 'mine', Description: 'theirs' });
     const [next] = await readBatch(d, 10);
-    expect(next).toMatchObject({ method: 'PATCH', body: { Title: 'Mine' }, baseModifiedAtUtc: T1 });
+    expect(next).toMatchObject({ name: 'clip.update', args: { clipId: CLIP, fields: { Title: 'Mine' } }, base: T1 });
     expect(await d.clips.get(CLIP)).toMatchObject({ Title: 'Mine', Description: 'theirs' });
     await expect(conflictsApi(d).keepMine(m!.id)).rejects.toThrow('no longer exists');
   });
@@ -303,7 +304,7 @@ describe('schema upgrades', () => {
     v1.close();
     const v2 = openLocalDb(name, [...SCHEMA_VERSIONS, { version: 99, stores: { clips: 'Id, OrganizationId, ProgramId, ModifiedAtUtc, Title' } }]);
     opened.push(v2);
-    expect((await readBatch(v2, 10)).map((m) => m.body)).toEqual([{ Title: 'Mine' }]);
+    expect((await readBatch(v2, 10)).map((m) => m.args)).toEqual([{ clipId: CLIP, fields: { Title: 'Mine' } }]);
   });
 });
 
@@ -316,7 +317,7 @@ describe('needs attention', () => {
     const api = needsAttentionApi(d);
     await api.retry(m!.id);
     const [again] = await readBatch(d, 10);
-    expect(again).toMatchObject({ method: 'PATCH', body: { Episode: -1 }, baseModifiedAtUtc: T0 });
+    expect(again).toMatchObject({ name: 'clip.update', args: { clipId: CLIP, fields: { Episode: -1 } }, base: T0 });
     expect(again!.id).not.toBe(m!.id);
     expect((await d.clips.get(CLIP))?.['Episode']).toBe(-1);
     await applyPushResults(d, [{ mutationId: again!.id, status: 'rejected', httpStatus: 400, errors: [] }], [again!]);

@@ -6,44 +6,23 @@
 // A row without pending mutations or conflicts has no shadow: the local row IS the server copy.
 import type { CastawayDb, ConflictEntry, LocalRow, OutboxEntry, Shadow } from './db.ts';
 import type { Mutation, SyncEntity } from '../protocol/sync.ts';
-import { clipDefaults } from '../domain/clip-defaults.ts';
+import { mutationDef, mutationKind } from '../mutations/registry.ts';
 
 export const shadowKey = (entity: SyncEntity, id: string) => `${entity}:${id}`;
 
-/** The parent named by a create's path (the API takes it from the path, not the body). */
-function parentOf(path: string): Record<string, string> {
-  const m = /^\/v1\/(programs|recordings)\/([^/]+)\/(clips|playlists|annotations)$/.exec(path);
-  if (!m) return {};
-  return m[1] === 'programs' ? { ProgramId: m[2]! } : { RecordingId: m[2]! };
-}
-
-/** The local effect of one mutation on its row (null: the row does not exist). Pure. */
+/** The local effect of one mutation on its row (null: the row does not exist): its named
+ * mutation's own apply (src/mutations). A name this release does not know leaves the row as it is.
+ * Pure. */
 export function applyMutation(row: LocalRow | null, m: Mutation): LocalRow | null {
-  switch (m.method) {
-    case 'DELETE':
-      return null;
-    case 'POST': {
-      // Until the server's row arrives, a row made here is dated by the edit itself, so lists
-      // that sort by creation or change time place it first instead of failing on a missing date.
-      // A clip has every field the server gives a new clip, so its screen has what it reads.
-      const at = new Date(m.createdAt).toISOString();
-      const defaults = m.entity === 'clips' ? clipDefaults() : {};
-      return { ...defaults, Deleted: false, CreatedAtUtc: at, ModifiedAtUtc: at, ...parentOf(m.path), ...(row ?? {}), ...(m.body ?? {}), Id: m.entityId } as LocalRow;
-    }
-    case 'PATCH':
-    case 'PUT':
-      if (!row) return null;
-      // The cut edit list is not a field of the clip row: shown as PendingCut until it is sent.
-      if (m.path.endsWith('/cut')) return { ...row, PendingCut: m.body };
-      // New audio (from a recording's URL) changes the row only once the server has processed it.
-      if (m.path.endsWith('/audio')) return row;
-      return { ...row, ...(m.body ?? {}), Id: row.Id } as LocalRow;
-  }
+  const def = mutationDef(m.name);
+  if (!def) return row;
+  // The arguments were checked by the mutation's schema when the edit was queued (writes.ts).
+  return def.apply(row, m.args as never, { createdAt: m.createdAt }) as LocalRow | null;
 }
 
 /** The user's side of an unresolved conflict, shown until they choose. Pure. */
 export function applyConflict(row: LocalRow | null, c: ConflictEntry): LocalRow | null {
-  if (c.mutation.method === 'DELETE') return null;
+  if (mutationKind(c.mutation) === 'delete') return null;
   if (!row) return row;
   const out: LocalRow = { ...row };
   for (const f of c.fields) out[f.field] = f.mine;

@@ -21,7 +21,7 @@ describe('resetLocalData (log-out on a shared device)', () => {
     const main: CastawayDb = openLocalDb('castaway-reset-main');
     opened.push(main);
     await main.clips.put({ Id: 'c1', OrganizationId: 'o1', ProgramId: 'p1', ModifiedAtUtc: '2025-01-01T00:00:00.000Z', Version: 1 } as never);
-    await main.outbox.add({ id: 'm1', entity: 'clips', entityId: 'c1', method: 'PATCH', path: '/v1/clips/c1', body: { Title: 'x' }, baseModifiedAtUtc: null, createdAt: 1 });
+    await main.outbox.add({ id: 'm1', entity: 'clips', entityId: 'c1', name: 'clip.update', args: { clipId: 'c1', fields: { Title: 'x' } }, base: null, createdAt: 1 });
     await main.syncState.put({ key: 'cursor', value: '12.abc' });
     const uploads = dexie('castaway-reset-uploads', { uploads: 'id' });
     await uploads.table('uploads').put({ id: 'u1', fileName: 'take.wav' });

@@ -7,6 +7,7 @@ import { applyMutation, rebase, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
 import { deepEqual } from '../protocol/json-equal.ts';
+import { mutationDef, mutationKind } from '../mutations/registry.ts';
 
 const allTables = (d: CastawayDb) => [...SYNCED_TABLES.map((t) => d[t]), d.outbox, d.shadows, d.conflicts, d.needsAttention, d.syncState, d.permissions];
 
@@ -181,19 +182,19 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
           const patched = r.status === 'applied' && r.patch ? patchedRow(held(st), r.patch) : null;
           if (r.row) row = r.row as LocalRow;
           else if (patched) row = patched;
-          else if (m.method === 'DELETE') row = null;
+          else if (mutationKind(m) === 'delete') row = null;
           // No row in the answer (or a patch over a row we do not hold): assume the server now
           // holds our change until the next pull.
           else row = applyMutation(st.shadow?.row ?? null, mutation);
           rebaseState(st, newerOf(st, row));
           const written = row?.['ModifiedAtUtc'];
-          if (r.status === 'applied' && typeof written === 'string' && !m.path.startsWith('/internal/')) {
+          if (r.status === 'applied' && typeof written === 'string' && mutationDef(m.name)?.writesRow) {
             // An applied mutation wrote exactly base + its fields; later pending edits of the row
             // made on top of it (same base) now have the written row as base.
             for (const p of pendingOf.get(key) ?? []) {
-              if (removed.has(p.seq!) || p.method === 'POST') continue;
-              if (p.baseModifiedAtUtc === m.baseModifiedAtUtc) {
-                p.baseModifiedAtUtc = written;
+              if (removed.has(p.seq!) || mutationKind(p) === 'create') continue;
+              if (p.base === m.base) {
+                p.base = written;
                 basesChanged.add(p);
               }
             }
@@ -292,7 +293,7 @@ async function toNeedsAttention(d: CastawayDb, m: OutboxEntry, httpStatus: numbe
 }
 
 function stripLocal(m: OutboxEntry): Mutation {
-  const { seq: _seq, attempts: _attempts, organizationId: _org, userId: _user, ...mutation } = m;
+  const { seq: _seq, attempts: _attempts, organizationId: _org, userId: _user, entity: _entity, entityId: _entityId, ...mutation } = m;
   return mutation;
 }
 

@@ -1,11 +1,14 @@
-// Local writes: one function per user action. Each applies the change to the local row and
-// appends the mutation (the API call the screen would have made online, plus its base
-// ModifiedAtUtc) to the outbox in ONE Dexie transaction, so an edit is either fully recorded or
-// not at all, and survives reloads, crashes and restarts.
+// Local writes: one function per user action. Each applies a named mutation (src/mutations) to the
+// local row and appends it to the outbox ({ id, name, args, base: the row's ModifiedAtUtc }) in ONE
+// Dexie transaction, so an edit is either fully recorded or not at all, and survives reloads,
+// crashes and restarts.
 import { currentOrganization, db as defaultDb, type CastawayDb, type LocalRow } from './db.ts';
 import { conflictsFor, pendingFor, rebased, shadowKey } from './rebase.ts';
-import type { Mutation, MutationMethod, SyncEntity } from '../protocol/sync.ts';
-import type { AudioFromUrl } from '../protocol/media.ts';
+import type { Mutation, SyncEntity } from '../protocol/sync.ts';
+import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
+import * as m from '../mutations/content.ts';
+import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
+import type { OutboxEntry } from './db.ts';
 
 export class LocalRowNotFoundError extends Error {
   constructor(
@@ -26,6 +29,33 @@ function clean(fields: Fields): Fields {
   const out: Fields = {};
   for (const [k, v] of Object.entries(fields)) if (!SERVER_OWNED.includes(k) && v !== undefined) out[k] = v;
   return out;
+}
+
+/** A change the mutation's own schema refuses (a screen sent what no server would take). */
+export class InvalidMutationError extends Error {
+  constructor(
+    readonly mutation: string,
+    readonly issues: string[],
+  ) {
+    super(`${mutation}: ${issues.join('; ')}`);
+    this.name = 'InvalidMutationError';
+  }
+}
+
+/** A queued mutation: its arguments through the mutation's own schema (their normal form: ids in
+ * lower case), the row it names, and its base when it has one. */
+export function makeMutation<A>(def: MutationDef<string, A>, args: A, base: string | null, id: string, createdAt: number): OutboxEntry {
+  const parsed = def.args.safeParse(args);
+  if (!parsed.success) throw new InvalidMutationError(def.name, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  return {
+    id,
+    name: def.name,
+    args: parsed.data as Record<string, unknown>,
+    base: hasPrecondition(def) ? base : null,
+    createdAt,
+    entity: def.entity,
+    entityId: def.rowId(parsed.data),
+  };
 }
 
 /** What every outbox entry is stamped with: the organization the sync engine works for and the
@@ -72,7 +102,7 @@ export async function enqueue(
   if (!m && !shadow) return;
   const next = rebased(entity, entityId, serverCopy, m ? [...pending, m] : pending, conflicts);
   await Promise.all([
-    m ? d.outbox.add({ ...m, attempts: 0, ...stamp }) : null,
+    m ? d.outbox.add({ ...m, entity, entityId, attempts: 0, ...stamp }) : null,
     // The copy kept already is the server's: it is written only when it comes or goes.
     next.shadow ? (shadow ? null : d.shadows.put(next.shadow)) : d.shadows.delete(key),
     next.row ? d[entity].put(next.row) : d[entity].delete(entityId),
@@ -91,27 +121,15 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
   const now = options.now ?? (() => Date.now());
   let firstEditSeen = false;
 
-  async function queue(
-    entity: SyncEntity,
-    entityId: string,
-    method: MutationMethod,
-    path: string,
-    body: Fields | null,
-    mustExist: boolean,
-  ): Promise<void> {
+  /** Queues a named mutation on the row it names and shows it there, in one transaction. */
+  async function queue<A>(def: MutationDef<string, A>, args: A, mustExist: boolean): Promise<void> {
+    const entity = def.entity;
+    const probe = makeMutation(def, args, null, newId(), now());
     await d.transaction('rw', [d[entity], d.outbox, d.shadows, d.conflicts, d.syncState], () =>
-      enqueue(d, entity, entityId, (current, base) => {
-        if (mustExist && !current) throw new LocalRowNotFoundError(entity, entityId);
-        return {
-          id: newId(),
-          entity,
-          entityId,
-          method,
-          path,
-          body,
-          baseModifiedAtUtc: method === 'POST' || path.startsWith('/internal/') ? null : base,
-          createdAt: now(),
-        };
+      enqueue(d, entity, probe.entityId, (current, base) => {
+        if (mustExist && !current) throw new LocalRowNotFoundError(entity, probe.entityId);
+        const { entity: _e, entityId: _id, ...mutation } = probe;
+        return { ...mutation, base: hasPrecondition(def) ? base : null };
       }),
     );
     if (!firstEditSeen) {
@@ -127,49 +145,46 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
   }
 
   return {
-    updateClip: (clipId: string, patch: Fields) => queue('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, clean(patch), true),
+    updateClip: (clipId: string, patch: Fields) => queue(m.clipUpdate, { clipId, fields: clean(patch) }, true),
 
     /** Creates a clip with a client-made Id; it can be edited, listed and deleted before it syncs. */
     async createClip(programId: string, fields: Fields = {}): Promise<string> {
       await parentOrganization('programs', programId);
-      const id = newId();
-      const body = { ...clean(fields), Id: id };
-      await queue('clips', id, 'POST', `/v1/programs/${programId}/clips`, body, false);
-      return id;
+      const clipId = newId();
+      await queue(m.clipCreate, { programId, clipId, fields: clean(fields) }, false);
+      return clipId;
     },
 
-    deleteClip: (clipId: string) => queue('clips', clipId, 'DELETE', `/v1/clips/${clipId}`, null, true),
+    deleteClip: (clipId: string) => queue(m.clipDelete, { clipId }, true),
 
-    updatePlaylist: (playlistId: string, patch: Fields) =>
-      queue('playlists', playlistId, 'PATCH', `/v1/playlists/${playlistId}`, clean(patch), true),
+    updatePlaylist: (playlistId: string, patch: Fields) => queue(m.playlistUpdate, { playlistId, fields: clean(patch) }, true),
 
     /** Sets the playlist's clips in this order. */
-    setPlaylistClips: (playlistId: string, clipIds: string[]) =>
-      queue('playlists', playlistId, 'PATCH', `/v1/playlists/${playlistId}/clips`, { ClipIds: [...clipIds] }, true),
+    setPlaylistClips: (playlistId: string, clipIds: string[]) => queue(m.playlistSetClips, { playlistId, ClipIds: [...clipIds] }, true),
 
-    updateRecording: (recordingId: string, patch: Fields) =>
-      queue('recordings', recordingId, 'PATCH', `/v1/recordings/${recordingId}`, clean(patch), true),
+    updateRecording: (recordingId: string, patch: Fields) => queue(m.recordingUpdate, { recordingId, fields: clean(patch) }, true),
 
-    deleteRecording: (recordingId: string) => queue('recordings', recordingId, 'DELETE', `/v1/recordings/${recordingId}`, null, true),
+    deleteRecording: (recordingId: string) => queue(m.recordingDelete, { recordingId }, true),
 
     async addAnnotation(recordingId: string, fields: Fields): Promise<string> {
       await parentOrganization('recordings', recordingId);
-      const id = newId();
-      await queue('annotations', id, 'POST', `/v1/recordings/${recordingId}/annotations`, { ...clean(fields), Id: id }, false);
-      return id;
+      const annotationId = newId();
+      await queue(m.annotationAdd, { recordingId, annotationId, fields: clean(fields) as never }, false);
+      return annotationId;
     },
 
-    deleteAnnotation: (recordingId: string, annotationId: string) =>
-      queue('annotations', annotationId, 'DELETE', `/v1/recordings/${recordingId}/annotations/${annotationId}`, null, true),
+    deleteAnnotation: (recordingId: string, annotationId: string) => queue(m.annotationDelete, { recordingId, annotationId }, true),
 
-    updateProgram: (programId: string, patch: Fields) => queue('programs', programId, 'PATCH', `/v1/programs/${programId}`, clean(patch), true),
+    updateProgram: (programId: string, patch: Fields) => queue(m.programUpdate, { programId, fields: clean(patch) }, true),
 
-    /** Saves the clip's cut (edit list, PUT /internal/clips/{clipId}/cut). The cut has no
-     * ModifiedAtUtc: the last one sent wins. Until sent, the local clip shows it as PendingCut. */
-    saveClipCut: (clipId: string, edit: Fields) => queue('clips', clipId, 'PUT', `/internal/clips/${clipId}/cut`, { ...edit }, true),
+    /** Saves the clip's cut (its edit list: clip.saveCut). The cut has no ModifiedAtUtc: the last
+     * one sent wins. Until sent, the local clip shows it as PendingCut. */
+    saveClipCut: (clipId: string, cut: CutEdit) => queue(m.clipSaveCut, { clipId, cut }, true),
 
-    dismissProcessingProblem: (clipId: string) =>
-      queue('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { AudioProcessingProblemDismissed: true }, true),
+    /** New audio for the clip from audio the studio serves (clip.setAudioFromUrl). */
+    setClipAudioFromUrl: (clipId: string, audio: AudioFromUrl) => queue(m.clipSetAudioFromUrl, { clipId, ...audio }, true),
+
+    dismissProcessingProblem: (clipId: string) => queue(m.clipUpdate, { clipId, fields: { AudioProcessingProblemDismissed: true } }, true),
   };
 }
 
@@ -208,36 +223,26 @@ export const {
   updateProgram,
   dismissProcessingProblem,
   saveClipCut,
+  setClipAudioFromUrl,
 } = writes;
 
 export type { LocalRow };
 
 /**
  * A new clip of a recording's kept regions (issue 6: "keep regions, a recording turned into a
- * clip"): created in the recording's program with `fields`, given the recording's audio
- * (`PUT /v1/clips/{clipId}/audio` with the recording's audioUrl; a queued path carries no query, so
- * the server takes the same parameter as a JSON body) and `edit` as its cut. The three mutations are
- * queued in ONE Dexie transaction, in that order: all or nothing, offline too. Until the audio
- * mutation is sent the local row also shows its body (audioUrl), as a pending cut shows PendingCut.
+ * clip"): created in the recording's program with `fields` (clip.create), given the recording's
+ * audio (clip.setAudioFromUrl with the recording's AudioUrl) and `edit` as its cut (clip.saveCut).
+ * The three mutations are queued in ONE Dexie transaction, in that order: all or nothing, offline
+ * too. Until the audio mutation is sent the clips-from-recording list finds it in the outbox.
  */
-export async function createClipFromRecording(recordingId: string, fields: Fields, edit: Fields, d: CastawayDb = defaultDb, w: Writes = writes): Promise<string> {
+export async function createClipFromRecording(recordingId: string, fields: Fields, edit: CutEdit, d: CastawayDb = defaultDb, w: Writes = writes): Promise<string> {
   return d.transaction('rw', [d.recordings, d.programs, d.clips, d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
     const recording = await d.recordings.get(recordingId);
     const urls = recording?.['Urls'] as { AudioUrl?: string | null } | undefined;
     const audioUrl = urls?.AudioUrl;
     if (!recording || recording['Deleted'] || !audioUrl) throw new LocalRowNotFoundError('recordings', recordingId);
     const clipId = await w.createClip(String(recording['ProgramId']), fields);
-    await enqueue(d, 'clips', clipId, () => ({
-      id: crypto.randomUUID(),
-      entity: 'clips',
-      entityId: clipId,
-      method: 'PUT',
-      path: `/v1/clips/${clipId}/audio`,
-      body: { audioUrl } satisfies AudioFromUrl,
-      // The file has no precondition: the last one sent wins (as with an upload).
-      baseModifiedAtUtc: null,
-      createdAt: Date.now(),
-    }));
+    await w.setClipAudioFromUrl(clipId, { audioUrl });
     await w.saveClipCut(clipId, edit);
     return clipId;
   });

@@ -45,7 +45,8 @@ function renderToaster() {
   act(() => createRoot(el).render(<Toaster />));
 }
 
-const CLIP = { Id: 'c1', OrganizationId: 'o1', ProgramId: 'p1', Title: 'Before', ModifiedAtUtc: '2025-01-01T00:00:00.000Z', Version: 1 };
+const C1 = '00000000-0000-4000-8000-0000000000c1';
+const CLIP = { Id: C1, OrganizationId: 'o1', ProgramId: 'p1', Title: 'Before', ModifiedAtUtc: '2025-01-01T00:00:00.000Z', Version: 1 };
 
 describe('a local write that fails', () => {
   it('storage full: the user reads why and what to do, nothing is half-written, and the same edit saves once there is room', async () => {
@@ -56,18 +57,18 @@ describe('a local write that fails', () => {
     full.now = true;
     let saved = true;
     await act(async () => {
-      saved = await savedLocally(writes.updateClip('c1', { Title: 'After' }));
+      saved = await savedLocally(writes.updateClip(C1, { Title: 'After' }));
     });
     expect(saved).toBe(false);
     expect(toasts()).toEqual([{ title: 'Your change was not saved', description: 'The storage on this device is full. Free up some space, then try again.' }]);
     // One transaction: the row was not changed without its mutation.
-    expect((await d.clips.get('c1'))?.['Title']).toBe('Before');
+    expect((await d.clips.get(C1))?.['Title']).toBe('Before');
     expect(await d.outbox.count()).toBe(0);
 
     full.now = false;
-    expect(await savedLocally(writes.updateClip('c1', { Title: 'After' }))).toBe(true);
+    expect(await savedLocally(writes.updateClip(C1, { Title: 'After' }))).toBe(true);
     expect(toasts()).toHaveLength(1); // no second toast for the write that saved
-    expect((await d.clips.get('c1'))?.['Title']).toBe('After');
+    expect((await d.clips.get(C1))?.['Title']).toBe('After');
     expect(await d.outbox.count()).toBe(1);
   });
 
@@ -77,12 +78,12 @@ describe('a local write that fails', () => {
     opened.push(d);
     const writes = createWrites(d);
     await act(async () => {
-      await savedLocally(writes.deleteClip('no-such-clip'), 'The clip was not deleted');
+      await savedLocally(writes.deleteClip('00000000-0000-4000-8000-00000000dead'), 'The clip was not deleted');
     });
     await d.clips.put(CLIP as never);
     d.close();
     await act(async () => {
-      await savedLocally(writes.updateClip('c1', { Title: 'After' }));
+      await savedLocally(writes.updateClip(C1, { Title: 'After' }));
     });
     expect(toasts()).toEqual([
       { title: 'The clip was not deleted', description: 'This item is no longer on this device: it was deleted, or you no longer have access to it.' },

@@ -21,12 +21,15 @@ export const ServerErrorCode = {
   MixedObjectTypes: 'mixedObjectTypes',
   /** 413: the body is larger than the server accepts. */
   PayloadTooLarge: 'payloadTooLarge',
+  /** A string no store keeps: a NUL character, or half of a surrogate pair. */
+  InvalidText: 'invalidText',
   /** 429: too many failed logins; try again later. */
   TooManyAttempts: 'tooManyAttempts',
 } as const;
 
 export const FieldErrorSchema = z.object({
-  /** The request field (PascalCase, as sent), or a query parameter name; '' for the whole body. */
+  /** The request field (PascalCase, as sent), a query parameter's or header's name, or 'body' for
+   * the whole body (earlier releases said ''). */
   Field: z.string(),
   /** A form error type of section 5 (required, tooLong, …) or a ServerErrorCode. */
   Code: z.string(),

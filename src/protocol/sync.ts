@@ -3,6 +3,8 @@
 // calls with a precondition" and "Pull and poke".
 //
 // Protocol version history:
+//   2 — mutations are named (src/mutations): { id, name, args, base, createdAt }. A server of this
+//       release still takes version 1 pushes, converting each call to its named mutation.
 //   1 — first version: push results applied | merged | conflict | rejected; pull by Version with
 //       a cursor that also fingerprints the caller's permissions (a change → rebuild). Conflict
 //       fields later gained optional theirsById/theirsAtUtc (older peers ignore or omit them).
@@ -13,8 +15,9 @@
 //       answer, RFC 7694; sync-server/compress.ts). A server that does not offer is never sent one.
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
+import { SYNC_ENTITIES, type SyncEntity as SyncEntityName } from './entity-kinds.ts';
 
-export const SYNC_PROTOCOL_VERSION = 1;
+export const SYNC_PROTOCOL_VERSION = 2;
 
 /**
  * Most mutations one push may carry; the client sends the oldest first, as many as fit the
@@ -29,49 +32,68 @@ export const PUSH_BATCH_MAX = 500;
 export const PULL_LIMIT_DEFAULT = 1000;
 export const PULL_LIMIT_MAX = 5000;
 
-/** Local table names, one per synced entity kind. */
-export const SyncEntity = z.enum(['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations']);
-export type SyncEntity = z.infer<typeof SyncEntity>;
+/** Local table names, one per synced entity kind (src/protocol/entity-kinds.ts). */
+export const SyncEntity = z.enum(SYNC_ENTITIES as [SyncEntityName, ...SyncEntityName[]]);
+export type SyncEntity = SyncEntityName;
 
 /** A wire row (PascalCase fields, as the REST API returns it); always has an Id. */
 export const SyncRowSchema = z.looseObject({ Id: z.string() });
 export type SyncRow = z.infer<typeof SyncRowSchema>;
 
-export const MutationMethod = z.enum(['POST', 'PATCH', 'PUT', 'DELETE']);
-export type MutationMethod = z.infer<typeof MutationMethod>;
+/** A row's ModifiedAtUtc as a mutation's base. */
+const BaseSchema = z
+  .string()
+  .max(40)
+  .regex(/^[0-9T:.+Z-]+$/, 'must be an ISO-8601 timestamp');
 
-/** A queued API call plus what makes it safe to replay. `path` is relative to /api. */
+/**
+ * A queued named mutation (src/mutations): its id (made on the device; the server answers a
+ * repeated id with the stored result), the mutation's name and arguments (checked by the named
+ * mutation's own schema), and its base: the row's ModifiedAtUtc when the user made the edit
+ * (null for creates and actions).
+ */
 export const MutationSchema = z.object({
   id: z.uuid(),
-  entity: SyncEntity,
-  entityId: z.string().min(1).max(100),
-  method: MutationMethod,
-  path: z
-    .string()
-    .max(500)
-    .regex(/^\/(v1\/[A-Za-z0-9/_-]+|internal\/clips\/[0-9a-fA-F-]{36}\/cut)$/, 'path must be an API path under /v1/ or a clip cut'),
-  body: z.record(z.string(), z.unknown()).nullable(),
-  /** The row's ModifiedAtUtc when the user made the edit; null for creates and unversioned rows. */
-  baseModifiedAtUtc: z
-    .string()
-    .max(40)
-    .regex(/^[0-9T:.+Z-]+$/, 'baseModifiedAtUtc must be an ISO-8601 timestamp')
-    .nullable(),
+  name: z.string().min(1).max(64),
+  args: z.record(z.string(), z.unknown()),
+  base: BaseSchema.nullable(),
   createdAt: z.number(),
 });
 export type Mutation = z.infer<typeof MutationSchema>;
 
+export const MutationMethod = z.enum(['POST', 'PATCH', 'PUT', 'DELETE']);
+export type MutationMethod = z.infer<typeof MutationMethod>;
+
+/**
+ * A queued mutation as protocol version 1 sent it (and devices of that release stored it): the
+ * API call itself. Read only to convert (src/mutations/legacy.ts): a device's outbox upgraded by
+ * its new release, and pushes of a device still running the earlier release.
+ */
+export const LegacyMutationSchema = z.object({
+  id: z.uuid(),
+  entity: SyncEntity,
+  entityId: z.string().min(1).max(100),
+  method: MutationMethod,
+  path: z.string().max(500),
+  body: z.record(z.string(), z.unknown()).nullable(),
+  baseModifiedAtUtc: BaseSchema.nullable(),
+  createdAt: z.number(),
+});
+export type LegacyMutation = z.infer<typeof LegacyMutationSchema>;
+
 export const PushRequestSchema = z.object({
-  protocolVersion: z.literal(SYNC_PROTOCOL_VERSION),
+  /** 2: named mutations; 1: API calls (devices of the earlier release), converted on arrival. */
+  protocolVersion: z.union([z.literal(1), z.literal(SYNC_PROTOCOL_VERSION)]),
   /** Stable id of the browser profile's local database; the server uses it to tell the caller's
    * own earlier writes from other people's when merging. */
   clientId: z.uuid(),
-  mutations: z.array(MutationSchema).min(1).max(PUSH_BATCH_MAX),
+  /** Each is checked on its own: one bad entry is rejected, not the batch. */
+  mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX),
   /** Answer an applied write with the fields it changed (RowPatch) where the server can, not the
    * whole row: the client holds the row it was written over. */
   patches: z.boolean().optional(),
 });
-export type PushRequest = z.infer<typeof PushRequestSchema>;
+export type PushRequest = Omit<z.infer<typeof PushRequestSchema>, 'mutations'> & { mutations: Mutation[] };
 
 /** A field someone else changed since the base of a delete: its value then and now. */
 export const TheirChangeSchema = z.object({ field: z.string(), base: z.unknown(), theirs: z.unknown() });

@@ -37,6 +37,12 @@ export type AudioRowRef = { entity: 'clip' | 'recording'; organizationId: string
  * sync push, the client (app.ts syncClientOf), whose own revision the write then is. */
 export type AudioAuthor = { userId: string | null; clientId?: string | null };
 
+/** The row with an audio patch applied (its Urls key by key). */
+export function audioPatched(current: Record<string, unknown>, patch: AudioRowPatch): Record<string, unknown> {
+  const urls = { ...((current['Urls'] as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
+  return { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
+}
+
 /**
  * Applies the patch; false when the row is gone (deleted while processing). `alsoInTransaction`
  * runs in the write's transaction once the row is written: the job it causes (sync-server/jobs).
@@ -49,9 +55,7 @@ export async function writeAudioRow(
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
-    const urls = { ...((current.Urls as Record<string, unknown> | null | undefined) ?? {}), ...(patch.urls ?? {}) };
-    const next = { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
-    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, next);
+    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, audioPatched(current, patch));
     await alsoInTransaction?.(q);
     return updated;
   });

@@ -10,7 +10,6 @@
 import { Hono, type Context } from 'hono';
 import { join } from 'node:path';
 import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
-import { formError } from '../../src/domain/form-errors.ts';
 import { permissionsFor } from '../../src/domain/permissions.ts';
 import { isMediaError, type MediaError } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
@@ -18,16 +17,18 @@ import type { FieldError } from '../../src/protocol/errors.ts';
 import { AudioFromUrlSchema, CutEditSchema, type AudioUploadAccepted, type CutEdit } from '../../src/protocol/media.ts';
 import { syncClientOf, type AppDeps } from '../app.ts';
 import { getAuth, requireSession } from '../auth.ts';
-import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 import { pathId, readJson } from '../http.ts';
 import { fsBlobStore, readJsonBlob, type BlobStore } from './blob-store.ts';
-import { loadAudioOwner, loadClip, writeAudioRow } from './clip-rows.ts';
-import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
+import { loadClip, writeAudioRow } from './clip-rows.ts';
+import { clipKeys, clipMediaFolder, mediaFiles, type UploadMeta } from './media-paths.ts';
 import { clipAudioJobs, enqueueClipAudio } from './process.ts';
 import { rangedBlobResponse } from './range.ts';
 import { recordingAudioRoutes, recordingIngestJobs } from './recording-routes.ts';
-import { audioContentType, audioUploadErrors, receiveAudioUpload } from './upload-rules.ts';
+import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
 import { renderCutWav } from './render-cut.ts';
+import { runRest } from '../mutations/rest.ts';
+import { clipSaveCut, clipSetAudioFromUrl } from '../../src/mutations/content.ts';
 
 export type AudioRouteOptions = {
   /** Where uploads and waveform files live; default $CASTAWAY_BLOB_DIR or <CASTAWAY_DATA_DIR|.data>/blobs. */
@@ -111,34 +112,6 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     return meta && { folder: clipMediaFolder(clipId, meta), meta };
   }
 
-  /** The audio an audioUrl names, if the caller may read it: its folder, name, type and size (400 otherwise). */
-  async function audioAt(c: Context, organizationId: string, audioUrl: string) {
-    const invalid = (why: 'notStudioAudio' | 'noAudio'): never => {
-      throw badRequest([fieldError('audioUrl', formError(why === 'noAudio' ? 'invalid' : 'urlInvalid', undefined, undefined, why))]);
-    };
-    let url: URL | null = null;
-    try {
-      url = new URL(audioUrl, c.req.url);
-    } catch {
-      url = null;
-    }
-    const source = url && url.origin === new URL(c.req.url).origin ? parseMediaAudioPath(url.pathname) : null;
-    if (!source) return invalid('notStudioAudio');
-    const owner = await loadAudioOwner(deps.store, source.kind, organizationId, source.id);
-    const sized = async <T extends { folder: string }>(found: T) => {
-      const size = await blobs.size(mediaFiles.audio(found.folder));
-      return size === null ? invalid('noAudio') : { ...found, size };
-    };
-    if (source.kind === 'clip') {
-      const media = owner && (await clipMedia(source.id));
-      if (!media) return invalid('noAudio');
-      return sized({ folder: media.folder, fileName: media.meta.fileName, contentType: media.meta.contentType, recordingId: null });
-    }
-    const current = owner && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(source.id)));
-    if (!current) return invalid('noAudio');
-    return sized({ folder: recordingMediaFolder(source.id, current), fileName: current.fileName ?? 'recording', contentType: current.contentType, recordingId: source.id });
-  }
-
   /** The audioUrl form of PUT audio: query audioUrl (and fileName), or the outbox's JSON body; null for a file body. */
   async function audioUrlRequest(c: Context): Promise<{ audioUrl: string; fileName?: string | undefined } | null> {
     const audioUrl = c.req.query('audioUrl');
@@ -157,13 +130,11 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
       const organizationId = auth.organizationId;
       const byUrl = await audioUrlRequest(c);
       if (byUrl) {
-        const source = await audioAt(c, organizationId, byUrl.audioUrl);
-        const fileName = byUrl.fileName?.trim() || source.fileName;
-        // The rules first: a refused request leaves the clip's audio, metadata and waveforms as they were.
-        assertValid(audioUploadErrors(fileName, source.size, maxBytes));
-        const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(clipId));
-        const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
-        return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clientId: syncClientOf(c), clipId, fileName, size, contentType: source.contentType, fields }), 202);
+        // The named mutation clip.setAudioFromUrl, as a sync push runs it.
+        const row = await runRest(c, clipSetAudioFromUrl, { clipId, ...byUrl }, null);
+        const meta = await readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId));
+        const accepted: AudioUploadAccepted = { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: String(row['UploadedAudioFileName']), SizeInBytes: meta?.size ?? 0 };
+        return c.json(accepted, 202);
       }
       const { fileName, size } = await receiveAudioUpload(c, blobs, clipKeys.audio(clipId), maxBytes);
       return c.json(await acceptAudio({ organizationId, userId: auth.user.Id, clientId: syncClientOf(c), clipId, fileName, size }), 202);
@@ -186,7 +157,7 @@ export function audioRoutes(deps: AppDeps, options: AudioRouteOptions = {}) {
     .put('/internal/clips/:clipId/cut', async (c) => {
       const { clipId } = await clipFor(c, true);
       const edit = await readJson(c, CutEditSchema);
-      await blobs.putBytes(clipKeys.cut(clipId), JSON.stringify(edit));
+      await runRest(c, clipSaveCut, { clipId, cut: edit }, null);
       return c.json(edit, 200);
     })
     .get('/internal/clips/:clipId/cut', async (c) => {

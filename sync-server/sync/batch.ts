@@ -1,4 +1,4 @@
-// The storage of a push batch: the shared content operations (routes/content-ops.ts) run against
+// The storage of a push batch: the named mutations' server runs (sync-server/mutations) run against
 // it exactly as the REST routes run against directStore, but with a handful of set-based
 // statements per batch instead of several round trips per mutation.
 //
@@ -17,7 +17,7 @@
 // being loaded, the Versions of writes sent). The second half's rows are locked with the first
 // half's, in the one order every batch locks in (sendLoads).
 import type { Auth } from '../auth.ts';
-import type { OpStore, ProgramRef } from '../routes/content-ops.ts';
+import type { OpStore, ProgramRef } from '../mutations/store.ts';
 import { clipMembershipsJsonSql, ENTITIES, planWrite, playlistIdsByClip, wireFromJson, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext, type WriteTail } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 

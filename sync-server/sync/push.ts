@@ -1,72 +1,61 @@
-// Push: runs each queued mutation through the SAME operations as the REST API (routes/
-// content-ops.ts: permissions, preconditions and validation are the API's), idempotent by
-// mutation id.
+// Push: runs each queued named mutation through its server run (sync-server/mutations: the same
+// run, permissions and rules as the REST route of that mutation), idempotent by mutation id.
 //
 //   mutation ──seen before (stored, or earlier in this batch)?──yes──> the stored result, again
-//      │ no
+//      │ no        ──unreadable (shape, unknown name, args, strings)──> rejected 400, field errors
 //      ▼
-//   API call with If-Match: "<base>" ──2xx──> applied
-//      │ 412 (+ current row)       ──400/403/404/409──> rejected (the API's errors)
-//      ▼                           ──5xx / thrown──> stop the batch here (client retries later)
+//   run(args, base) ──ok──> applied
+//      │ 412 (+ current row)       ──400/403/404/409──> rejected (the run's errors)
+//      ▼                           ──thrown (database down…)──> stop the batch here (client retries)
 //   three-way merge against row_revisions (merge.ts)
-//      ├ nothing conflicts ──re-call with the merged fields on the current base──> merged
+//      ├ nothing conflicts ──run again with the merged fields on the current base──> merged
 //      └ conflicts ──write the non-conflicting fields, report the rest──> conflict
 //
-// How the calls run: consecutive mutations that a shared operation serves form one transaction
-// (sync/batch.ts: their rows loaded with one query per table, written with a few bulk
-// statements, the results stored by the last of them (resultsTail), one poke after commit). A mutation no
-// shared operation serves (the clip cut) is called over the API's router, one transaction each,
-// its result stored after the call commits; a crash in between means the call is made again on
-// retry, which the precondition and the merge turn into a no-op rather than a double write. When
-// a batch transaction fails (a slug race at the bulk write, a database error), it is rolled back
-// and its mutations are called over the router one by one instead: the same answers, slower.
+// How the runs go: consecutive batchable mutations form one transaction (sync/batch.ts: their
+// rows loaded with one query per table, written with a few bulk statements, the results stored by
+// the last of them (resultsTail), one poke after commit). A mutation with effects outside the
+// database (an action such as new audio from a URL) runs alone in a transaction of its own on a
+// direct store, its result stored in that same transaction. When a batch transaction fails (a
+// slug race at the bulk write, a database error), it is rolled back and its mutations run one by
+// one, each in its own transaction: the same answers, slower. Every mutation received is
+// answered, but for those after a failure that is the database's (the client sends them again).
+//
+// Protocol version 1 pushes (devices still running the earlier release) carry API calls: each is
+// converted to its named mutation on arrival (src/mutations/legacy.ts) and then runs the same way.
 import type { Queryable, Store } from '../store/store.ts';
 import type { Auth } from '../auth.ts';
-import type { InProcessEnv } from '../app.ts';
 import { AppError } from '../errors.ts';
-import { parseJsonBody } from '../http.ts';
-import { matchMutation } from '../routes/content-ops.ts';
-import type { EntityName, WriteTail } from '../rows.ts';
+import { fieldErrorsOfZod, nfc, stringProblems } from '../body.ts';
+import { directStore, type OpStore } from '../mutations/store.ts';
+import { argsFieldName, type RunContext, type ServerMutation } from '../mutations/run.ts';
+import { loadRow, type WireRow, type WriteTail } from '../rows.ts';
 import { BatchStore } from './batch.ts';
 import { loadRowsWithRevisions, revisionKey, revisionRows } from './revisions.ts';
-import { MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
+import { LegacyMutationSchema, MutationSchema, type ConflictField, type Mutation, type MutationResult, type SyncEntity, type SyncRow } from '../../src/protocol/sync.ts';
+import { KIND_OF, type EntityName } from '../../src/protocol/entity-kinds.ts';
 import type { FieldError } from '../../src/protocol/errors.ts';
 import { deepEqual } from '../../src/protocol/json-equal.ts';
+import { fromLegacy } from '../../src/mutations/legacy.ts';
+import { hasPrecondition } from '../../src/mutations/define.ts';
+import { mayRead } from '../../src/domain/access.ts';
+import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
-
-export type Dispatch = (path: string, init: { method: string; headers: Record<string, string>; body?: string }, env: InProcessEnv) => Promise<Response>;
-
-/** row_revisions.entity of each synced table. */
-export const REVISION_ENTITY: Record<SyncEntity, EntityName> = {
-  organizations: 'organization',
-  networks: 'network',
-  programs: 'program',
-  playlists: 'playlist',
-  clips: 'clip',
-  recordings: 'recording',
-  annotations: 'annotation',
-};
-
-/** Where the REST API serves one row (annotations have no single-row GET). */
-const ROW_PATH: Partial<Record<SyncEntity, (id: string) => string>> = {
-  networks: (id) => `/v1/networks/${id}`,
-  programs: (id) => `/v1/programs/${id}`,
-  playlists: (id) => `/v1/playlists/${id}`,
-  clips: (id) => `/v1/clips/${id}`,
-  recordings: (id) => `/v1/recordings/${id}`,
-};
+import { flagsForProgram } from '../mutations/store.ts';
 
 export class PushUnauthorized extends Error {}
 
 type PushInput = {
   store: Store;
-  dispatch: Dispatch;
-  /** Credentials and organization of the caller, forwarded to every call over the router. */
-  forward: Record<string, string>;
+  /** The server runs by mutation name (sync-server/mutations/run.ts mutationRegistry). */
+  runs: ReadonlyMap<string, ServerMutation>;
   auth: Auth;
   clientId: string;
+  /** The push request's protocol version: 1 sends API calls, converted on arrival. */
+  protocolVersion: 1 | 2;
   mutations: unknown[];
   now: Date;
+  /** The API origin the push reached (actions that read the studio's own media URLs). */
+  origin: string;
   /** After each committed transaction that wrote rows: its highest Version (the poke). */
   onCommit: (version: number) => void;
   /** The client takes an applied row as a patch on the row it was written over (PushRequest.patches). */
@@ -79,102 +68,124 @@ function rejected(mutationId: string, httpStatus: number, errors: FieldError[]):
   return { mutationId, status: 'rejected', httpStatus, errors };
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function isRow(v: unknown): v is Row & { Id: string } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Row)['Id'] === 'string';
-}
-
 function errorsOf(body: unknown): FieldError[] {
   const errors = (body as { Errors?: unknown } | null)?.Errors;
   return Array.isArray(errors) ? (errors as FieldError[]) : [];
 }
 
-class Transient extends Error {}
-/** The batch transaction cannot answer this mutation itself: roll back, call over the router. */
-class NeedsRouter extends Error {}
+/** A mutation read and checked: its server run, its arguments parsed, and the row it names. */
+type Ready = { m: Mutation; run: ServerMutation; args: unknown; entity: SyncEntity; entityId: string };
+/** One mutation of a push as received, read once: ready to run, or answered already. */
+type Item = { raw: unknown; ready: Ready } | { raw: unknown; answer: MutationResult };
 
-/** `before`: the row the write was made on, when the call wrote in the batch transaction. */
-type Answer = { status: number; body: unknown; before?: Row | null };
+/** The mutation id as sent, for an answer to a mutation that could not be read. */
+const idOf = (raw: unknown) => {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : '';
+};
 
-/** How one mutation's API calls are made: in the batch transaction, or over the router. */
-type Caller = {
-  call(method: string, path: string, body: unknown, ifMatch: string | null): Promise<Answer>;
-  /** The row as a GET of the API answers it (null: not 200). */
-  get(m: Mutation): Promise<(Row & { Id: string }) | null>;
-  /** The kept revisions of the mutation's row as whole rows, oldest first (`current`: the row now). */
-  revisions(m: Mutation, current: Row & { Id: string }): Promise<Revision[]>;
+/**
+ * Reads one mutation as sent: its shape, its name, its arguments by its own schema, and strings
+ * no store can hold. A problem is the mutation's 400, naming the field (the fields of an update
+ * by their own names, as the REST route's body names them).
+ */
+export function readMutation(input: Pick<PushInput, 'runs' | 'protocolVersion'>, raw: unknown): Item {
+  let m: Mutation;
+  if (input.protocolVersion === 1) {
+    const legacy = LegacyMutationSchema.safeParse(raw);
+    if (!legacy.success) return { raw, answer: rejected(idOf(raw), 400, fieldErrorsOfZod(legacy.error, raw)) };
+    const converted = fromLegacy(legacy.data);
+    if (!converted) return { raw, answer: rejected(legacy.data.id, 400, [{ Field: 'path', Code: 'invalid', Message: 'No change of this release is made by this call' }]) };
+    m = converted;
+  } else {
+    const parsed = MutationSchema.safeParse(raw);
+    if (!parsed.success) return { raw, answer: rejected(idOf(raw), 400, fieldErrorsOfZod(parsed.error, raw)) };
+    m = parsed.data;
+  }
+  const run = input.runs.get(m.name);
+  if (!run) return { raw, answer: rejected(m.id, 400, [{ Field: 'name', Code: 'invalid', Message: `No mutation is named ${m.name}` }]) };
+  const strings = stringProblems(m.args, argsFieldName);
+  if (strings.length > 0) return { raw, answer: rejected(m.id, 400, strings) };
+  // Strings as the REST body reader leaves them (sync-server/body.ts): one spelling of each.
+  m = { ...m, args: nfc(m.args) };
+  const args = run.def.args.safeParse(m.args);
+  if (!args.success) return { raw, answer: rejected(m.id, 400, fieldErrorsOfZod(args.error, m.args, argsFieldName)) };
+  return { raw, ready: { m, run, args: args.data, entity: run.def.entity, entityId: run.def.rowId(args.data) } };
+}
+
+/** How one mutation's run goes: in the batch transaction (BatchStore), or in one of its own. */
+type Runner = {
+  /** Runs the mutation on `expected`; an AppError is the run's answer, anything else is thrown. */
+  run(r: Ready, args: unknown, expected: string | null): Promise<{ ok: true; row: WireRow; before: WireRow | null } | { ok: false; error: AppError }>;
+  /** The row as its reader sees it (null: absent, deleted, or not theirs to read). */
+  get(r: Ready): Promise<WireRow | null>;
+  /** The kept revisions of the row as whole rows, oldest first (`current`: the row now). */
+  revisions(r: Ready, current: Row & { Id: string }): Promise<Revision[]>;
 };
 
 /** `before`: the row an applied write was made on (known for writes in the batch transaction). */
 type Outcome = { result: MutationResult; written: string | null; before?: Row | null };
 
+const kindOf = (r: Ready): EntityName => KIND_OF[r.entity];
+
 /** The merge's view of a row's kept revisions: whole rows, each marked when this client wrote it. */
-async function mergeRevisions(q: Queryable, clientId: string, m: Mutation, current: Row & { Id: string }): Promise<Revision[]> {
-  const rows = await revisionRows(q, REVISION_ENTITY[m.entity], current);
-  return rows.map((r) => ({ modifiedAtUtc: r.modifiedAtUtc, row: r.row, own: r.clientId === clientId }));
+async function mergeRevisions(q: Queryable, clientId: string, r: Ready, current: Row & { Id: string }): Promise<Revision[]> {
+  const rows = await revisionRows(q, kindOf(r), current);
+  return rows.map((x) => ({ modifiedAtUtc: x.modifiedAtUtc, row: x.row, own: x.clientId === clientId }));
 }
 
-/** Calls over the API's router (its own session check and transaction per call). */
-function routerCaller(input: PushInput): Caller {
-  const caller: Caller = {
-    async call(method, path, body, ifMatch) {
-      const headers: Record<string, string> = { ...input.forward };
-      if (body !== null && body !== undefined) headers['content-type'] = 'application/json';
-      if (ifMatch) headers['if-match'] = `"${ifMatch}"`;
-      let res: Response;
-      try {
-        res = await input.dispatch(`/api${path}`, { method, headers, ...(body !== null && body !== undefined ? { body: JSON.stringify(body) } : {}) }, { syncClientId: input.clientId });
-      } catch {
-        throw new Transient();
-      }
-      if (res.status === 401) throw new PushUnauthorized();
-      if (res.status >= 500) throw new Transient();
-      return { status: res.status, body: await readJson(res) };
-    },
-    async get(m) {
-      const path = ROW_PATH[m.entity];
-      if (!path) return null;
-      const res = await caller.call('GET', path(m.entityId), null, null);
-      return res.status === 200 && isRow(res.body) ? res.body : null;
-    },
-    revisions: (m, current) => mergeRevisions(input.store, input.clientId, m, current),
-  };
-  return caller;
+/** The row as a GET would answer the caller: of their organization, live, and theirs to read. */
+async function readable(q: Queryable, s: OpStore, r: Ready): Promise<WireRow | null> {
+  const row = await loadRow(q, kindOf(r), s.auth.organizationId, r.entityId);
+  if (!row || row.Deleted) return null;
+  const rule = ENTITY_KINDS[r.entity].read;
+  if (rule.kind !== 'content') return row;
+  const program = await s.program(row['ProgramId'] as string);
+  return program && !program.deleted && mayRead(rule, flagsForProgram(s.auth, program)) ? row : null;
 }
 
-/** Calls the shared operations inside the batch transaction. */
-function batchCaller(input: PushInput, unit: BatchStore): Caller {
+function runContext(input: PushInput): RunContext {
+  return { origin: input.origin };
+}
+
+/** Runs in the batch transaction, on its BatchStore. */
+function batchRunner(input: PushInput, unit: BatchStore): Runner {
+  const ctx = runContext(input);
   return {
-    async call(method, path, body, ifMatch) {
+    async run(r, args, expected) {
       try {
-        const match = matchMutation(method, path);
-        if (!match) throw new NeedsRouter();
-        const { op, params } = match;
-        op.before?.(input.auth);
-        const parsed = op.schema ? parseJsonBody(body, op.schema) : undefined;
-        const row = await unit.run(() => op.run(unit, params, ifMatch, parsed));
-        // As the route answers: no body for 204 (the playlist clips route's ETag names the row, as a GET would).
-        if (op.answer === 'none') return { status: 204, body: null };
-        return { status: op.answer === 'created' ? 201 : 200, body: row, before: unit.writtenOver(row) };
+        const row = await unit.run(() => r.run.run(unit, args, expected, ctx));
+        return { ok: true, row, before: unit.writtenOver(row) };
       } catch (err) {
-        if (err instanceof AppError) return { status: err.status, body: err.body ?? null };
+        if (err instanceof AppError) return { ok: false, error: err };
         throw err;
       }
     },
-    get() {
-      // Only a create answered 409 asks (rare): the router's GET applies the read rules.
-      throw new NeedsRouter();
+    get: (r) => readable(unit.q, unit, r),
+    revisions: (r, current) => mergeRevisions(unit.q, input.clientId, r, current),
+  };
+}
+
+/** Runs on a direct store inside a transaction of its own (`q`). */
+function directRunner(input: PushInput, q: Queryable): Runner {
+  const s = directStore(q, input.auth, { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now, clientId: input.clientId });
+  const ctx = runContext(input);
+  return {
+    async run(r, args, expected) {
+      // A failed run leaves nothing: its writes roll back to here, the transaction goes on.
+      await q.query('SAVEPOINT run');
+      try {
+        const row = await r.run.run(s, args, expected, ctx);
+        await q.query('RELEASE SAVEPOINT run');
+        return { ok: true, row, before: null };
+      } catch (err) {
+        await q.query('ROLLBACK TO SAVEPOINT run');
+        if (err instanceof AppError) return { ok: false, error: err };
+        throw err;
+      }
     },
-    revisions: (m, current) => mergeRevisions(unit.q, input.clientId, m, current),
+    get: (r) => readable(q, s, r),
+    revisions: (r, current) => mergeRevisions(q, input.clientId, r, current),
   };
 }
 
@@ -202,13 +213,13 @@ function compact(result: MutationResult): StoredResult {
  * the row as it now is.
  */
 async function expand(q: Queryable, organizationId: string, stored: Array<{ id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>): Promise<MutationResult[]> {
-  const answered = stored.flatMap((m) => ('rowVersion' in m.result ? [{ ref: { entity: REVISION_ENTITY[m.entity], id: m.entity_id }, version: m.result.rowVersion }] : []));
+  const answered = stored.flatMap((m) => ('rowVersion' in m.result ? [{ ref: { entity: KIND_OF[m.entity], id: m.entity_id }, version: m.result.rowVersion }] : []));
   // A revision is rebuilt from the row back through the newer ones: older ones are not needed.
   const oldest = Math.min(...answered.map((a) => a.version));
   const loaded = await loadRowsWithRevisions(q, organizationId, answered.map((a) => a.ref), Number.isFinite(oldest) ? oldest - 1 : 0);
   return stored.map(({ id, entity, entity_id, result }): MutationResult => {
     if (!('rowVersion' in result)) return result;
-    const found = loaded.get(revisionKey(REVISION_ENTITY[entity], entity_id));
+    const found = loaded.get(revisionKey(KIND_OF[entity], entity_id));
     const row = (found?.revisions.find((r) => r.version === result.rowVersion)?.row as SyncRow | undefined) ?? null;
     if (result.status === 'applied') return { mutationId: id, status: 'applied', row };
     const now = row ?? (found?.current as SyncRow | undefined);
@@ -217,22 +228,11 @@ async function expand(q: Queryable, organizationId: string, stored: Array<{ id: 
 }
 
 export async function processPush(input: PushInput): Promise<MutationResult[]> {
-  // Segments: consecutive mutations the batch transaction serves, or one the router serves.
-  const items: Item[] = input.mutations.map((raw) => {
-    const parsed = MutationSchema.safeParse(raw);
-    if (!parsed.success) return { raw, parsed, router: false };
-    let router = false;
-    try {
-      router = matchMutation(parsed.data.method, parsed.data.path) === null;
-    } catch {
-      router = false; // a path parameter that names no row: the shared operation answers 404
-    }
-    return { raw, parsed, router };
-  });
+  const items = input.mutations.map((raw) => readMutation(input, raw));
 
-  // The results of the mutations already processed (a mutation that does not parse is refused
+  // The results of the mutations already processed (a mutation that cannot be read is refused
   // before its id is looked at).
-  const ids = items.flatMap(({ parsed }) => (parsed.success ? [parsed.data.id] : []));
+  const ids = items.flatMap((item) => ('ready' in item ? [item.ready.m.id] : []));
   const stored = new Map<string, { user_id: string; result: MutationResult }>();
   if (ids.length > 0) {
     const rows = await input.store.query<{ id: string; user_id: string; entity: SyncEntity; entity_id: string; result: StoredResult }>(
@@ -243,10 +243,12 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
     for (const [i, r] of rows.entries()) stored.set(r.id, { user_id: r.user_id, result: results[i]! });
   }
 
+  // Segments: consecutive mutations a batch transaction runs, or one that runs alone.
+  const alone = (item: Item) => 'ready' in item && !item.ready.run.batchable;
   const segments: Item[][] = [];
   for (const item of items) {
     const last = segments[segments.length - 1];
-    if (item.router || !last || last[0]!.router) segments.push([item]);
+    if (alone(item) || !last || alone(last[0]!)) segments.push([item]);
     else last.push(item);
   }
 
@@ -256,20 +258,20 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
   for (const segment of segments) {
     const before = new Map(chain);
     const beforeStored = new Map(stored);
-    if (!segment[0]!.router) {
+    if (!alone(segment[0]!)) {
       try {
         results.push(...(await inTransaction(session, segment)));
         continue;
       } catch (err) {
         if (err instanceof PushUnauthorized) throw err;
-        // Rolled back: the same mutations over the router, one by one.
+        // Rolled back: the same mutations one by one.
         chain.clear();
         for (const [k, v] of before) chain.set(k, v);
         stored.clear();
         for (const [k, v] of beforeStored) stored.set(k, v);
       }
     }
-    const { done, stop } = await overRouter(session, segment);
+    const { done, stop } = await oneByOne(session, segment);
     results.push(...done);
     if (stop) break;
   }
@@ -281,7 +283,7 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
  * An applied result as a patch when the client asks (PushRequest.patches): the fields the write
  * changed, with the Version of the row it was made on. A push of 500 clip title edits answered
  * 1,013,513 bytes of whole rows; as patches, 102,513 bytes. Whole rows stay where no patch can say
- * it: a create, a row a field went away from, a write over the router (its row before is not
+ * it: a create, a row a field went away from, a write run on its own (its row before is not
  * known here), a result answered again from storage.
  */
 function asPatch(result: MutationResult, before: Row | null | undefined): MutationResult {
@@ -307,36 +309,28 @@ type Session = {
   before: Map<MutationResult, Row>;
 };
 
-/** One mutation of a push as received, read once. */
-type Item = { raw: unknown; parsed: ReturnType<typeof MutationSchema.safeParse>; router: boolean };
-
-/** The answer without a call (unreadable or already processed), or the mutation to run as sent. */
-function prepare(s: Session, { raw, parsed }: Item): { answer: MutationResult } | { m: Mutation } {
-  const rawId = (raw as { id?: unknown } | null)?.id;
-  if (!parsed.success) {
-    return {
-      answer: rejected(typeof rawId === 'string' ? rawId : '', 400, parsed.error.issues.map((i) => ({ Field: i.path.join('.'), Code: 'invalid', Message: i.message }))),
-    };
-  }
-  const m = parsed.data;
+/** The answer without a run (unreadable or already processed), or the mutation to run as sent. */
+function prepare(s: Session, item: Item): { answer: MutationResult } | { r: Ready } {
+  if ('answer' in item) return { answer: item.answer };
+  const r = item.ready;
   // Ids are UUIDs in any case (the database gives them back in lower case): stored by the lower
   // case, answered with the id as this push sent it.
-  const seen = s.stored.get(m.id.toLowerCase());
+  const seen = s.stored.get(r.m.id.toLowerCase());
   if (seen) {
-    if (seen.user_id !== s.input.auth.user.Id) return { answer: rejected(m.id, 409, []) };
-    return { answer: seen.result.mutationId === m.id ? seen.result : { ...seen.result, mutationId: m.id } };
+    if (seen.user_id !== s.input.auth.user.Id) return { answer: rejected(r.m.id, 409, []) };
+    return { answer: seen.result.mutationId === r.m.id ? seen.result : { ...seen.result, mutationId: r.m.id } };
   }
   // A mutation made on top of an earlier one of this batch that applied exactly (base + its
   // fields = the row it wrote) really has that row as its base: send it so (saves a 412).
-  const link = s.chain.get(m.entityId);
-  return { m: link && link.base === m.baseModifiedAtUtc ? { ...m, baseModifiedAtUtc: link.written } : m };
+  const link = s.chain.get(r.entityId);
+  return { r: link && link.base === r.m.base ? { ...r, m: { ...r.m, base: link.written } } : r };
 }
 
-function remember(s: Session, m: Mutation, original: Mutation, outcome: Outcome): void {
-  s.stored.set(m.id.toLowerCase(), { user_id: s.input.auth.user.Id, result: outcome.result });
+function remember(s: Session, r: Ready, original: Mutation, outcome: Outcome): void {
+  s.stored.set(r.m.id.toLowerCase(), { user_id: s.input.auth.user.Id, result: outcome.result });
   if (outcome.before) s.before.set(outcome.result, outcome.before);
-  if (outcome.result.status === 'applied' && outcome.written) s.chain.set(m.entityId, { base: original.baseModifiedAtUtc, written: outcome.written });
-  else s.chain.delete(m.entityId);
+  if (outcome.result.status === 'applied' && outcome.written) s.chain.set(r.entityId, { base: original.base, written: outcome.written });
+  else s.chain.delete(r.entityId);
 }
 
 /**
@@ -356,27 +350,26 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
   const write = { organizationId: input.auth.organizationId, userId: input.auth.user.Id, now: input.now, clientId: input.clientId };
   const { results, version } = await input.store.tx(async (q) => {
     const unit = new BatchStore(q, input.auth, write);
-    const targets = (items: Item[]) => items.flatMap(({ parsed: p }) => (p.success ? [{ entity: REVISION_ENTITY[p.data.entity], id: p.data.entityId.toLowerCase() }] : []));
+    const targets = (items: Item[]) => items.flatMap((item) => ('ready' in item ? [{ entity: kindOf(item.ready), id: item.ready.entityId }] : []));
     // A large batch on PostgreSQL runs in two halves (batch.ts, pipelining): the second half's
     // rows are read, and the first half's writes stored, while Node runs the other half.
     const half = input.store.kind === 'postgres' && segment.length >= PIPELINE_MIN ? Math.ceil(segment.length / 2) : segment.length;
     const later = targets(segment.slice(half));
     await unit.preload(targets(segment.slice(0, half)), later);
     unit.prefetch(later);
-    const done: Array<{ m: Mutation; outcome: Outcome }> = [];
-    const caller = batchCaller(input, unit);
+    const done: Array<{ r: Ready; outcome: Outcome }> = [];
+    const runner = batchRunner(input, unit);
     const out: MutationResult[] = [];
     for (const [i, item] of segment.entries()) {
       if (i === half) unit.startFlush();
-      const { raw } = item;
       const prepared = prepare(s, item);
       if ('answer' in prepared) {
         out.push(prepared.answer);
         continue;
       }
-      const outcome = await execute(caller, input.auth.user.Id, prepared.m);
-      done.push({ m: prepared.m, outcome });
-      remember(s, prepared.m, raw as Mutation, outcome);
+      const outcome = await execute(runner, input.auth.user.Id, prepared.r);
+      done.push({ r: prepared.r, outcome });
+      remember(s, prepared.r, (item as { ready: Ready }).ready.m, outcome);
       out.push(outcome.result);
     }
     // The results go in the statement of the batch's last writes. A conflict's server row is
@@ -395,11 +388,11 @@ async function inTransaction(s: Session, segment: Item[]): Promise<MutationResul
  * from the statement's `w`, so storing the results costs no statement of its own. Every other
  * result is stored as compact() makes it, its Versions known.
  */
-function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcome: Outcome }>, ordOf: (row: unknown) => number | undefined): WriteTail {
-  const docs = done.map(({ m, outcome: { result, written } }) => {
+function resultsTail(input: PushInput, done: ReadonlyArray<{ r: Ready; outcome: Outcome }>, ordOf: (row: unknown) => number | undefined): WriteTail {
+  const docs = done.map(({ r, outcome: { result, written } }) => {
     const row = result.status === 'applied' || result.status === 'merged' ? result.row : null;
     const ord = row ? ordOf(row) : undefined;
-    return { id: m.id, entity: m.entity, entity_id: m.entityId, written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) };
+    return { id: r.m.id, entity: r.entity, entity_id: r.entityId, written, ...(ord === undefined ? { result: compact(result) } : { status: result.status, ord }) };
   });
   return {
     cte: (p) => `stored AS (${STORE_RESULT}
@@ -411,80 +404,84 @@ function resultsTail(input: PushInput, done: ReadonlyArray<{ m: Mutation; outcom
   };
 }
 
-async function overRouter(s: Session, segment: Item[]): Promise<{ done: MutationResult[]; stop: boolean }> {
+/** Each mutation in a transaction of its own, its result stored in it. A failure of the database
+ * stops the push there: the client sends the rest again. */
+async function oneByOne(s: Session, segment: Item[]): Promise<{ done: MutationResult[]; stop: boolean }> {
   const { input } = s;
-  const caller = routerCaller(input);
   const done: MutationResult[] = [];
   for (const item of segment) {
-    const { raw } = item;
     const prepared = prepare(s, item);
     if ('answer' in prepared) {
       done.push(prepared.answer);
       continue;
     }
+    const r = prepared.r;
     let outcome: Outcome;
+    let version = 0;
     try {
-      outcome = await execute(caller, input.auth.user.Id, prepared.m);
+      outcome = await input.store.tx(async (q) => {
+        const o = await execute(directRunner(input, q), input.auth.user.Id, r);
+        await q.query(`${STORE_RESULT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, [
+          r.m.id,
+          input.clientId,
+          input.auth.user.Id,
+          r.entity,
+          r.entityId,
+          JSON.stringify(compact(o.result)),
+          o.written,
+          input.now,
+        ]);
+        const row = o.result.status === 'applied' || o.result.status === 'merged' ? o.result.row : o.result.status === 'conflict' ? o.result.serverRow : null;
+        version = typeof row?.['Version'] === 'number' ? row['Version'] : 0;
+        return o;
+      });
     } catch (err) {
-      if (err instanceof Transient) return { done, stop: true };
-      throw err;
+      if (err instanceof PushUnauthorized) throw err;
+      // The operator's log: the device only sees the push end here and sends the rest again.
+      // eslint-disable-next-line no-console
+      console.error('push: a mutation failed to run', r.m.name, err);
+      return { done, stop: true };
     }
-    const m = prepared.m;
-    await input.store.query(`${STORE_RESULT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, [
-      m.id,
-      input.clientId,
-      input.auth.user.Id,
-      m.entity,
-      m.entityId,
-      JSON.stringify(compact(outcome.result)),
-      outcome.written,
-      input.now,
-    ]);
-    remember(s, m, raw as Mutation, outcome);
+    if (version > 0) input.onCommit(version);
+    remember(s, r, (item as { ready: Ready }).ready.m, outcome);
     done.push(outcome.result);
   }
   return { done, stop: false };
 }
 
-/** The row after a successful write: from the answer, else as the API's GET shows it. */
-async function rowAfter(caller: Caller, m: Mutation, body: unknown): Promise<(Row & { Id: string }) | null> {
-  if (isRow(body) && body.Id.toLowerCase() === m.entityId.toLowerCase()) return body;
-  if (m.method === 'DELETE') return null;
-  return caller.get(m);
-}
-
-async function execute(caller: Caller, userId: string, m: Mutation): Promise<Outcome> {
-  if (m.method !== 'POST' && !m.path.toLowerCase().includes(m.entityId.toLowerCase())) {
-    return { result: rejected(m.id, 400, [{ Field: 'path', Code: 'invalid', Message: 'The path does not name the row of the mutation' }]), written: null };
-  }
-  let res = await caller.call(m.method, m.path, m.body, m.baseModifiedAtUtc);
+async function execute(runner: Runner, userId: string, r: Ready): Promise<Outcome> {
+  const { m, run } = r;
+  const def = run.def;
+  const expected = hasPrecondition(def) ? m.base : null;
+  let res = await runner.run(r, r.args, expected);
   let merged = false;
   let conflicts: MergeConflict[] = [];
 
-  for (let attempt = 0; res.status === 412; attempt++) {
-    if (!isRow(res.body) || attempt >= MERGE_ATTEMPTS) throw new Transient(); // the row keeps changing: later
-    const current = res.body;
-    const base = m.baseModifiedAtUtc ?? '';
-    const revisions = await caller.revisions(m, current);
-    let patch: Row | null;
-    if (m.method === 'DELETE') {
+  for (let attempt = 0; !res.ok && res.error.status === 412; attempt++) {
+    const current = res.error.body as (Row & { Id: string }) | undefined;
+    // The row keeps changing under us: the database's problem, sent again later.
+    if (!current || typeof current.Id !== 'string' || attempt >= MERGE_ATTEMPTS) throw new Error('push: the row kept changing during the merge');
+    const base = m.base ?? '';
+    const revisions = await runner.revisions(r, current);
+    let args: unknown | null;
+    if (def.kind === 'delete') {
       // A delete over someone else's edit conflicts on the row's existence; over nothing (or only
-      // this client's own earlier writes) it is sent again on the current base.
+      // this client's own earlier writes) it is run again on the current base.
       const theirs = theirChangedFields(base, current, revisions);
       // Against their newest change (the map's last entry), or the row's author without the base.
       const theirsBy = theirs === null ? authorOf(current) : [...theirs.values()].at(-1);
       // What would go with the row: each field they changed, as it was at the base and is now.
-      const baseRow = theirs === null ? undefined : revisions.find((r) => r.modifiedAtUtc === base)?.row;
+      const baseRow = theirs === null ? undefined : revisions.find((x) => x.modifiedAtUtc === base)?.row;
       const theirChanges = baseRow && theirs ? [...theirs.keys()].map((field) => ({ field, base: baseRow[field] ?? null, theirs: current[field] ?? null })) : undefined;
       conflicts = theirsBy ? [{ field: 'Deleted', base: false, mine: true, theirs: false, theirsBy, ...(theirChanges ? { theirChanges } : {}) }] : [];
-      patch = conflicts.length > 0 ? null : {};
+      args = conflicts.length > 0 ? null : r.args;
     } else {
-      const result = threeWayMerge(m.body ?? {}, base, current, revisions);
+      const result = threeWayMerge(def.fields(r.args), base, current, revisions);
       conflicts = result.conflicts;
-      patch = Object.keys(result.patch).length > 0 ? result.patch : null;
+      args = Object.keys(result.patch).length > 0 ? def.withFields(r.args, result.patch) : null;
     }
     merged = true;
-    if (patch === null) {
+    if (args === null) {
       // Nothing left to write: every field has our value already, or conflicts.
       const result: MutationResult =
         conflicts.length > 0
@@ -492,29 +489,29 @@ async function execute(caller: Caller, userId: string, m: Mutation): Promise<Out
           : { mutationId: m.id, status: 'merged', row: current };
       return { result, written: null };
     }
-    res = await caller.call(m.method, m.path, m.method === 'DELETE' ? null : patch, String(current['ModifiedAtUtc']));
+    res = await runner.run(r, args, String(current['ModifiedAtUtc']));
   }
 
-  if (res.status >= 200 && res.status < 300) {
-    const row = await rowAfter(caller, m, res.body);
-    // Only a write of the row itself is recorded as this client's revision (a cut is stored
-    // beside the clip and leaves the clip row as it was).
-    const touchesRow = !m.path.startsWith('/internal/');
-    const written = touchesRow && row && typeof row['ModifiedAtUtc'] === 'string' ? row['ModifiedAtUtc'] : null;
+  if (res.ok) {
+    const row = def.kind === 'delete' ? null : res.row;
+    // Only a write of the row itself is recorded as this client's revision (a cut is kept beside
+    // the clip and leaves the clip row as it was).
+    const written = def.writesRow && typeof res.row['ModifiedAtUtc'] === 'string' ? res.row['ModifiedAtUtc'] : null;
     if (conflicts.length > 0 && row) return { result: { mutationId: m.id, status: 'conflict', serverRow: row, fields: conflicts.map(toWireConflict) }, written };
     if (merged && row) return { result: { mutationId: m.id, status: 'merged', row }, written };
-    return { result: { mutationId: m.id, status: 'applied', row }, written, before: res.before ?? null };
+    return { result: { mutationId: m.id, status: 'applied', row }, written, before: res.before };
   }
-  if (res.status === 409 && m.method === 'POST') {
+  const error = res.error;
+  if (error.status === 409 && def.kind === 'create') {
     // The Id exists: our own create whose answer was lost (applied), or someone else's row.
-    const row = await rowAfter(caller, m, null);
+    const row = await runner.get(r);
     if (row && row['CreatedById'] === userId) return { result: { mutationId: m.id, status: 'applied', row }, written: null };
   }
-  if (res.status === 404 && m.method === 'DELETE') {
+  if (error.status === 404 && def.kind === 'delete') {
     // Already gone (an earlier attempt whose answer was lost, or someone else deleted it).
     return { result: { mutationId: m.id, status: 'applied', row: null }, written: null };
   }
-  return { result: rejected(m.id, res.status, errorsOf(res.body)), written: null };
+  return { result: rejected(m.id, error.status, errorsOf(error.body)), written: null };
 }
 
 function toWireConflict(c: MergeConflict): ConflictField {

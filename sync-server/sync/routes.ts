@@ -1,20 +1,14 @@
-// /api/sync: push (queued mutations through the REST API's own operations), pull (rows by Version) and
+// /api/sync: push (queued named mutations through their server runs), pull (rows by Version) and
 // events (server-sent pokes after each commit). Mounted in createApp with one line.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppDeps } from '../app.ts';
-import { createApp } from '../app.ts';
-import { getAuth, ORGANIZATION_HEADER, requireSession, XSRF_HEADER } from '../auth.ts';
+import { getAuth, requireSession } from '../auth.ts';
 import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.ts';
-import { POKE_EVENT, PullQuerySchema, PUSH_BATCH_MAX, PushRequestSchema } from '../../src/protocol/sync.ts';
-import * as z from 'zod';
-import { processPush, PushUnauthorized, type Dispatch } from './push.ts';
+import { POKE_EVENT, PullQuerySchema, PushRequestSchema } from '../../src/protocol/sync.ts';
+import { processPush, PushUnauthorized } from './push.ts';
 import { pullPage, pullPageParts } from './pull.ts';
 import { textPartsResponse } from '../compress.ts';
-
-/** The push request with its mutations left unchecked: each is checked on its own (processPush),
- * so one bad entry is rejected, not the batch. */
-const PushEnvelope = PushRequestSchema.extend({ mutations: z.array(z.unknown()).min(1).max(PUSH_BATCH_MAX) });
 
 /** Processed mutation ids are remembered this long. A mutation sent again later still cannot
  * apply twice: its stale base turns it into a merge with its own earlier values (a no-op), a
@@ -26,10 +20,6 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEEPALIVE_MS = 25_000;
 
 export function syncRoutes(deps: AppDeps) {
-  // The mutations run through the API's own handlers: an app instance on the same deps (store,
-  // bus, clock), created on first use (createApp mounts these routes, so not at construction).
-  let inner: ReturnType<typeof createApp> | null = null;
-  const dispatch: Dispatch = async (path, init, env) => (inner ??= createApp(deps)).request(path, init, env);
   // One push at a time per client: a duplicated request waits and then finds the stored results.
   const clientQueues = new Map<string, Promise<unknown>>();
   let prunedAt = 0;
@@ -48,22 +38,19 @@ export function syncRoutes(deps: AppDeps) {
       } catch {
         throw malformedJson();
       }
-      const parsed = PushEnvelope.safeParse(json);
+      // Each mutation is checked on its own (processPush): one bad entry is rejected, not the batch.
+      const parsed = PushRequestSchema.safeParse(json);
       if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, json));
-      const { clientId, mutations, patches } = parsed.data;
-      const forward: Record<string, string> = { [ORGANIZATION_HEADER]: auth.organizationId };
-      for (const h of ['cookie', 'authorization', XSRF_HEADER]) {
-        const v = c.req.header(h);
-        if (v !== undefined) forward[h] = v;
-      }
+      const { clientId, mutations, patches, protocolVersion } = parsed.data;
       const previous = clientQueues.get(clientId) ?? Promise.resolve();
       const run = previous
         .catch(() => undefined)
         .then(() =>
           processPush({
             store: deps.store,
-            dispatch,
-            forward,
+            runs: c.get('mutations'),
+            protocolVersion,
+            origin: new URL(c.req.url).origin,
             auth,
             clientId,
             mutations,

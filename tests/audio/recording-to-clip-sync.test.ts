@@ -79,10 +79,10 @@ describe('a clip made on a device from a recording\'s kept regions', () => {
 
     const clipId = await createClipFromRecording(recordingId, { Title: 'Monday highlights' }, edit, device.db, device.writes);
     const outbox = await device.db.outbox.orderBy('seq').toArray();
-    expect(outbox.map((e) => [e.method, e.path, e.body])).toEqual([
-      ['POST', `/v1/programs/${programId}/clips`, { Title: 'Monday highlights', Id: clipId }],
-      ['PUT', `/v1/clips/${clipId}/audio`, { audioUrl: recording.Urls.AudioUrl }],
-      ['PUT', `/internal/clips/${clipId}/cut`, edit],
+    expect(outbox.map((e) => [e.name, e.args])).toEqual([
+      ['clip.create', { programId, clipId, fields: { Title: 'Monday highlights' } }],
+      ['clip.setAudioFromUrl', { clipId, audioUrl: recording.Urls.AudioUrl }],
+      ['clip.saveCut', { clipId, cut: edit }],
     ]);
     expect(await device.db.clips.get(clipId)).toMatchObject({ Title: 'Monday highlights', ProgramId: programId, State: 'Draft', PendingCut: edit });
     const listed = await clipsFromRecording(device.db, recording);

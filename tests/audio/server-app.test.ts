@@ -13,7 +13,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { seed, seedId } from '../../sync-server/seed.ts';
 import { ClipSchema, RecordingSchema } from '../../src/protocol/entities.ts';
-import type { Mutation, MutationResult } from '../../src/protocol/sync.ts';
+import { SYNC_PROTOCOL_VERSION, type Mutation, type MutationResult } from '../../src/protocol/sync.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import { AppClient } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -111,13 +111,13 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     }
     const clipId = crypto.randomUUID();
     const edit = { KeptRegions: [{ StartSeconds: 2, EndSeconds: 5 }, { StartSeconds: 8, EndSeconds: 12 }], CrossfadeMs: 10 };
-    const m = (method: Mutation['method'], path: string, body: Mutation['body']): Mutation => ({ id: crypto.randomUUID(), entity: 'clips', entityId: clipId, method, path, body, baseModifiedAtUtc: null, createdAt: Date.now() });
+    const m = (name: string, args: Mutation['args']): Mutation => ({ id: crypto.randomUUID(), name, args, base: null, createdAt: Date.now() });
     const mutations = [
-      m('POST', `/v1/programs/${recording.ProgramId}/clips`, { Id: clipId, Title: 'World Tonight: the interview' }),
-      m('PUT', `/v1/clips/${clipId}/audio`, { audioUrl: recording.Urls.AudioUrl }),
-      m('PUT', `/internal/clips/${clipId}/cut`, edit),
+      m('clip.create', { programId: recording.ProgramId, clipId, fields: { Title: 'World Tonight: the interview' } }),
+      m('clip.setAudioFromUrl', { clipId, audioUrl: recording.Urls.AudioUrl }),
+      m('clip.saveCut', { clipId, cut: edit }),
     ];
-    const push = await demo.post('/api/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
+    const push = await demo.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: crypto.randomUUID(), mutations });
     expect(push.status, push.text).toBe(200);
     const results = (push.body as { results: MutationResult[] }).results;
     expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);

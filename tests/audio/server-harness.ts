@@ -2,6 +2,9 @@
 // PostgreSQL database with `store: 'postgres'`, tests/server/test-store.ts) with one organization, one
 // program, clips, recordings, and two signed-in users (content access / none), and the audio routes mounted
 // under /api exactly as the app mounts them. Their jobs run when a test drains them (`queue.idle()`).
+import { mutationRegistry } from '../../sync-server/mutations/run.ts';
+import { CONTENT_RUNS } from '../../sync-server/mutations/content.ts';
+import { audioMutationRuns } from '../../sync-server/audio/mutations.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -64,8 +67,10 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
   }
   const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
   const jobs = createJobRunner({ store, handlers: routes.jobHandlers });
+  // The named mutations these routes run (clip.setAudioFromUrl, clip.saveCut), as createApp has them.
+  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(routes.blobs, routes.maxUploadBytes)]);
   const app = new Hono()
-    .use('*', async (c, next) => { c.set('deps', deps); await next(); })
+    .use('*', async (c, next) => { c.set('deps', deps); c.set('mutations', mutations); await next(); })
     .route('/api', routes);
   app.onError((err, c) => {
     if (err instanceof AppError) return err.body === undefined ? c.body(null, err.status) : c.json(err.body as object, err.status as ContentfulStatusCode);

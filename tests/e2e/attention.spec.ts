@@ -71,8 +71,11 @@ test('a slug taken on another device while offline is refused by the server: the
   const alert = page.getByRole('alert').filter({ hasText: 'Your last change to this clip was not saved on the server.' });
   await expect(alert).toContainText('The server did not accept these values:');
   await expect(alert).toContainText(`Slug: ${SLUG_IN_USE}`);
-  // The refused change is undone on the device: the form shows the server's values again.
+  // The refused change is undone on the device: the form shows the server's values again, and
+  // the Slug field itself says why, with the slug that was tried.
   await expect(page.getByLabel('Slug')).toHaveValue(saved.Slug ?? '');
+  await expect(page.getByLabel('Slug')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(`Not saved: you entered “${slug}”`)).toBeVisible();
 
   await alert.getByRole('button', { name: 'Edit again' }).click();
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);

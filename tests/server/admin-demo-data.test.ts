@@ -90,7 +90,7 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       expect(fields(await admin.post(GRANT, { OrganizationId: ORG_DEMO, Extra: 1 }))).toEqual([['Extra', 'invalid']]);
       const malformed = await admin.send('POST', GRANT, { raw: '{"OrganizationId":' });
       expect(malformed.status).toBe(400);
-      expect(fields(malformed)).toEqual([['', 'malformedJson']]);
+      expect(fields(malformed)).toEqual([['body', 'malformedJson']]);
     });
 
     it('refuses users who are neither admin nor support (403), anonymous callers (401) and a missing XSRF token (403)', async () => {

@@ -1,8 +1,8 @@
 // The authorization matrix of issue 2: every demo user × every endpoint family × own and other
 // organization, on PGlite and on PostgreSQL. Section 6 decides who may do what (organization,
 // network and program scopes; the seven Has… flags); section 7/8: "404 gives not found with no
-// body" — a row of another organization answers 404 with an empty body, exactly like a row that
-// does not exist, so no caller learns that it is there.
+// body" — a row of another organization, or one the caller may not see, answers 404 with an empty
+// body, exactly like a row that does not exist, so no caller learns that it is there.
 //
 // What each user may do is written out below from the seed (sync-server/seed.ts) and section 6,
 // not recomputed with the server's own permission code.
@@ -312,7 +312,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expect(list.status).toBe(200);
       expect(ids(list)).toEqual(sorted(profile.networks));
       const visible = profile.networks.includes(own.otherNetwork);
-      expect((await caller().send('GET', `/api/v1/networks/${own.otherNetwork}`)).status).toBe(visible ? 200 : 403);
+      expect((await caller().send('GET', `/api/v1/networks/${own.otherNetwork}`)).status).toBe(visible ? 200 : 404);
       const name = (await caller().send('GET', `/api/v1/networks/${own.network}`, undefined, own.organizationId)).body as { Name?: string };
       const patch = await caller().send('PATCH', `/api/v1/networks/${own.network}`, { Name: name.Name ?? 'Network' });
       expect(patch.status, patch.text).toBe(profile.manageOrganization ? 200 : 403);
@@ -327,8 +327,9 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
         const listed = profile.programs.includes(p.program);
-        expect((await caller().send('GET', `/api/v1/programs/${p.program}`)).status).toBe(listed ? 200 : 403);
-        expect((await caller().send('PATCH', `/api/v1/programs/${p.program}`, { Name: p.name })).status).toBe(403);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}`)).status).toBe(listed ? 200 : 404);
+        // A program they see but may not change: 403; one they do not see: 404, as if it did not exist.
+        expect((await caller().send('PATCH', `/api/v1/programs/${p.program}`, { Name: p.name })).status).toBe(listed ? 403 : 404);
       }
       if (profile.contentProgram) {
         const p = programRows(profile.contentProgram);
@@ -346,10 +347,13 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (profile.noContentProgram) {
         expect(programsOfItems).not.toContain(programRows(profile.noContentProgram).program);
         const p = programRows(profile.noContentProgram);
-        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}`)).status).toBe(403);
-        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}/clips`)).status).toBe(403);
-        expect((await caller().send('GET', `/api/v1/programs/${p.program}/playlists`)).status).toBe(403);
-        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(403);
+        // Content rows without content access are not theirs to see: 404. The program's lists: 403
+        // where they see the program, 404 where they do not.
+        const programSeen = profile.programs.includes(p.program) ? 403 : 404;
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}`)).status).toBe(404);
+        expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}/clips`)).status).toBe(404);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/playlists`)).status).toBe(programSeen);
+        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(404);
       }
       if (profile.contentProgram) {
         const p = programRows(profile.contentProgram);
@@ -367,11 +371,12 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
         expect(clipPrograms).not.toContain(p.program);
-        expect((await caller().send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(403);
-        expect((await caller().send('GET', `/api/v1/programs/${p.program}/clips`)).status).toBe(403);
-        expect((await caller().send('PATCH', `/api/v1/clips/${p.clip}`, { Description: 'Not mine' })).status).toBe(403);
-        expect((await caller().send('DELETE', `/api/v1/clips/${p.clip}`)).status).toBe(403);
-        expect((await caller().send('POST', `/api/v1/programs/${p.program}/clips`, { Title: 'Not mine' })).status).toBe(403);
+        const programSeen = profile.programs.includes(p.program) ? 403 : 404;
+        expect((await caller().send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(404);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/clips`)).status).toBe(programSeen);
+        expect((await caller().send('PATCH', `/api/v1/clips/${p.clip}`, { Description: 'Not mine' })).status).toBe(404);
+        expect((await caller().send('DELETE', `/api/v1/clips/${p.clip}`)).status).toBe(404);
+        expect((await caller().send('POST', `/api/v1/programs/${p.program}/clips`, { Title: 'Not mine' })).status).toBe(programSeen);
         // Asked by id, a clip one may not read is simply not in the list.
         expect(ids(await caller().send('GET', `/api/v1/clips?clipIds=${p.clip}`))).toEqual([]);
       }
@@ -392,12 +397,13 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
     it('recordings and annotations', async () => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
-        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}`)).status).toBe(403);
-        expect((await caller().send('GET', `/api/v1/programs/${p.program}/recordings`)).status).toBe(403);
-        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(403);
-        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}/annotations`)).status).toBe(403);
-        expect((await caller().send('POST', `/api/v1/recordings/${p.recording}/annotations`, { OffsetSeconds: 1, Text: 'x' })).status).toBe(403);
-        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${p.annotation}`)).status).toBe(403);
+        const programSeen = profile.programs.includes(p.program) ? 403 : 404;
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}`)).status).toBe(404);
+        expect((await caller().send('GET', `/api/v1/programs/${p.program}/recordings`)).status).toBe(programSeen);
+        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(404);
+        expect((await caller().send('GET', `/api/v1/recordings/${p.recording}/annotations`)).status).toBe(404);
+        expect((await caller().send('POST', `/api/v1/recordings/${p.recording}/annotations`, { OffsetSeconds: 1, Text: 'x' })).status).toBe(404);
+        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${p.annotation}`)).status).toBe(404);
         expect(ids(await caller().send('GET', `/api/v1/recordings?recordingIds=${p.recording}`))).toEqual([]);
       }
       if (profile.contentProgram) {

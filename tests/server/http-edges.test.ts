@@ -258,11 +258,11 @@ describe.each(storeKinds)('HTTP edges on %s', (kind) => {
       expect((missing.json() as { Errors: Array<{ Field: string; Code: string }> }).Errors).toContainEqual(expect.objectContaining({ Field: 'ContactEnquiry', Code: 'required' }));
     });
 
-    it('a lone surrogate in a string (not Unicode; jsonb refuses it) is 400, not a 500', async () => {
-      for (const body of ['{"Description": "half \\ud800 a pair"}', '{"Title": "\\udc00"}']) {
-        const reply = await client.send('PATCH', `/api/v1/clips/${clipId}`, { body, headers: { 'content-type': 'application/json' } });
+    it('a lone surrogate in a string (not Unicode; jsonb refuses it) is 400 naming the field, not a 500', async () => {
+      for (const [body, field] of [['{"Description": "half \\ud800 a pair"}', 'Description'], ['{"Title": "\\udc00"}', 'Title']]) {
+        const reply = await client.send('PATCH', `/api/v1/clips/${clipId}`, { body: body!, headers: { 'content-type': 'application/json' } });
         expect(reply.status, reply.text).toBe(400);
-        expect(BadRequestBodySchema.parse(reply.json()).Errors[0]!.Code).toBe('malformedJson');
+        expect(BadRequestBodySchema.parse(reply.json()).Errors[0]).toMatchObject({ Field: field, Code: 'invalidText' });
       }
       const pair = await client.send('PATCH', `/api/v1/clips/${clipId}`, { json: { Description: 'A whole pair 😀 is fine' } });
       expect(pair.status).toBe(200);

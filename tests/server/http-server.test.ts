@@ -112,7 +112,7 @@ describe.each(storeKinds)('HTTP server on %s', (kind) => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await fetch(`${server.url}/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${server.url}/api/unknown`)).status).toBe(404);
-    expect((await fetch(`${server.url}/api/v1/unknown`)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/unknown`)).status).toBe(404);
     expect((await fetch(`${server.url}/..%2f..%2fetc%2fpasswd`)).status).not.toBe(500);
   });
 

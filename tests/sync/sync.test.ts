@@ -5,6 +5,7 @@ import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, requestText, 
 import { getClientId, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
+import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 import { REVISIONS_KEPT, type WireRow } from '../../sync-server/rows.ts';
 import { revisionRows } from '../../sync-server/sync/revisions.ts';
@@ -54,14 +55,14 @@ async function serverClip(id = clipId) {
 async function queuedEdit(fields: Record<string, unknown>) {
   const a = await device('a', email('anna'));
   await a.writes.updateClip(clipId, fields);
-  const [{ seq: _s, attempts: _a, organizationId: _o, ...mutation }] = (await a.db.outbox.toArray()) as [OutboxEntry];
+  const [{ seq: _s, attempts: _a, organizationId: _o, userId: _u, entity: _e, entityId: _i, ...mutation }] = (await a.db.outbox.toArray()) as [OutboxEntry];
   return { a, mutation };
 }
 
 type PushAnswer = { results: Array<{ status: string; row: Record<string, unknown> | null }> };
 /** POST /api/sync/push as a client sends it (a fresh clientId: not the sender's own writes). */
-async function push(cookie: string, mutations: unknown[]): Promise<PushAnswer> {
-  const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion: 1, clientId: crypto.randomUUID(), mutations });
+async function push(cookie: string, mutations: unknown[], protocolVersion: number = SYNC_PROTOCOL_VERSION): Promise<PushAnswer> {
+  const res = await api(server, cookie, 'POST', '/sync/push', { protocolVersion, clientId: crypto.randomUUID(), mutations });
   expect(res.status).toBe(200);
   return res.json as unknown as PushAnswer;
 }
@@ -170,7 +171,7 @@ describe('pull', () => {
       await c.engine.flush();
       expect(seen.rebuilds).toBe(1);
       // What the API now refuses her is gone from the device too.
-      expect((await api(server, await login(server, email('nina')), 'GET', `/v1/clips/${clipId}`)).status).toBe(403);
+      expect((await api(server, await login(server, email('nina')), 'GET', `/v1/clips/${clipId}`)).status).toBe(404);
       expect(await c.db.programs.count()).toBe(0);
       expect(await c.db.clips.count()).toBe(0);
       expect((await c.db.networks.toArray()).map((x) => x.Id)).toEqual([n1]);
@@ -505,7 +506,7 @@ describe('push', () => {
     expect((await push(a.cookie, [mutation])).results[0]).toEqual({ mutationId: mutation.id, status: 'applied', row: null });
   });
 
-  it('an edit a push sends over the API router is that device’s own: its later edit from the same base is not a conflict with it', async () => {
+  it('an edit of an earlier release’s push (protocol 1, converted) is that device’s own: its later edit from the same base is not a conflict with it', async () => {
     const base = (await serverClip())['ModifiedAtUtc'] as string;
     const clientId = crypto.randomUUID();
     const send = async (mutations: unknown[]) => {
@@ -516,8 +517,8 @@ describe('push', () => {
     const m = (method: string, path: string, body: Record<string, unknown>, baseModifiedAtUtc: string | null) => ({
       id: crypto.randomUUID(), entity: 'clips', entityId: clipId, method, path, body, baseModifiedAtUtc, createdAt: Date.now(),
     });
-    // A create of a clip that already exists (the API's 409, then a GET: answered with the clip)
-    // sends its whole run of mutations over the router.
+    // A create of a clip that already exists (the run's 409, then the clip as its reader sees it:
+    // answered with the clip), then an edit.
     const first = await send([m('POST', `/v1/programs/${programId}/clips`, { Id: clipId, Title: 'Again' }, null), m('PATCH', `/v1/clips/${clipId}`, { Title: 'First' }, base)]);
     expect(first.map((r) => r.status)).toEqual(['applied', 'applied']);
     // The device did not hear the answer and edits the title again on the same base.
@@ -536,7 +537,7 @@ describe('push', () => {
       m('clips', clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Edited', Tags: ['b', 'a'], Season: 2 }),
       m('clips', newClip, 'POST', `/v1/programs/${programId}/clips`, { Id: newClip.toUpperCase(), Title: 'Made offline', Description: null }),
       m('playlists', playlist.json!['Id'] as string, 'PATCH', `/v1/playlists/${playlist.json!['Id']}/clips`, { ClipIds: [newClip, clipId] }),
-    ]);
+    ], 1);
     expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
     const [edited, created, reordered] = results.map((r) => r.row!);
     expect(edited).toMatchObject({ Id: clipId, Title: 'Edited', Tags: ['b', 'a'], Season: 2, ModifiedById: annaId, OrganizationId: server.organizationId, Deleted: false });
@@ -580,7 +581,7 @@ describe('push', () => {
     expect({ ...before, ...title.patch!.fields, ...description.patch!.fields }).toEqual(await serverClip());
     expect(created).toEqual({ mutationId: mutations[3]!.id, status: 'applied', row: await serverClip(newClip) });
     // Without the flag (a device of an earlier release), the same edit is answered with its whole row.
-    const { results } = await push(annaCookie, [m(clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Whole' })]);
+    const { results } = await push(annaCookie, [m(clipId, 'PATCH', `/v1/clips/${clipId}`, { Title: 'Whole' })], 1);
     expect(results[0]).toEqual({ mutationId: expect.any(String), status: 'applied', row: await serverClip() });
   });
 
@@ -710,12 +711,12 @@ describe('push', () => {
     expect(await back.db.needsAttention.count()).toBe(0);
   });
 
-  it('a cut saved offline is sent as PUT /internal/clips/{clipId}/cut and shown as pending until then', async () => {
+  it('a cut saved offline is sent as clip.saveCut and shown as pending until then', async () => {
     const a = await device('a', email('anna'));
     const edit = { KeptRegions: [{ StartSeconds: 0, EndSeconds: 12.5 }], CrossfadeMs: 20 };
     await a.writes.saveClipCut(clipId, edit);
     expect((await a.db.clips.get(clipId))?.['PendingCut']).toEqual(edit);
-    expect((await a.db.outbox.toArray())[0]).toMatchObject({ method: 'PUT', path: `/internal/clips/${clipId}/cut`, baseModifiedAtUtc: null });
+    expect((await a.db.outbox.toArray())[0]).toMatchObject({ name: 'clip.saveCut', args: { clipId, cut: edit }, base: null });
     await a.engine.flush();
     expect(await a.db.outbox.count()).toBe(0);
     expect(await a.db.needsAttention.count()).toBe(0);

@@ -8,6 +8,7 @@ import { applyPullPage, readStatus } from '../../src/db/sync-store.ts';
 import { createSyncEngine, MAX_BACKOFF_MS, pullPageSize, type Transport, type TransportResponse } from './engine.ts';
 import * as z from 'zod';
 import { parsePullResponse, PullResponseSchema, type Mutation } from '../../src/protocol/sync.ts';
+import type { OutboxEntry } from '../../src/db/db.ts';
 import { MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
@@ -510,7 +511,7 @@ describe('how much a push carries', () => {
 
   it('a slow answer that keeps arriving is read to the end, however long it takes in all', async () => {
     const { d } = await dbWithEdits(1);
-    const [m] = (await d.outbox.toArray()) as [Mutation];
+    const [m] = (await d.outbox.toArray()) as [OutboxEntry];
     const text = JSON.stringify({ results: [{ mutationId: m.id, status: 'applied', row: null }] });
     const transport: Transport = async (url, init) => {
       if (url.includes('/xsrf')) return answer(200, { XsrfToken: 't' });

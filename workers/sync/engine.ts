@@ -221,7 +221,9 @@ export function pushBody(clientId: string, batch: readonly OutboxEntry[], limit:
   const head = `{"protocolVersion":${SYNC_PROTOCOL_VERSION},"clientId":${JSON.stringify(clientId)},"patches":true,"mutations":[`;
   let bytes = utf8Length(head) + 2; // and the closing "]}"
   const texts: string[] = [];
-  for (const { seq: _s, attempts: _a, organizationId: _o, userId: _u, ...m } of batch) {
+  // Each mutation as the wire takes it ({ id, name, args, base, createdAt }): the outbox's own
+  // bookkeeping (order, attempts, stamps, the row it names) stays on the device.
+  for (const { seq: _s, attempts: _a, organizationId: _o, userId: _u, entity: _e, entityId: _i, ...m } of batch) {
     const text = JSON.stringify(m);
     const more = utf8Length(text) + (texts.length > 0 ? 1 : 0);
     if (texts.length > 0 && bytes + more > limit) break;

@@ -2,18 +2,32 @@
 // with src/domain, 'Reset' only when changed, 'Apply'), its State / PublishState / Visibility as
 // section 4 shows them, the processing problem and its dismissal. Reads and writes the local store.
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { clipLabel, clipStateDisplay, holdsClipSlug, CLIP_STATE_LABEL, isPublishPending, normalizeClip, seasonEpisodeLabel, visibleProcessingProblem } from '../../domain/clip.ts';
-import { MAX_INT } from '../../domain/constants.ts';
+import {
+  clipLabel,
+  clipStateDisplay,
+  holdsClipSlug,
+  CLIP_STATE_LABEL,
+  isPublishPending,
+  normaliseTitle,
+  normalizeClip,
+  seasonEpisodeLabel,
+  visibilityNeeds,
+  visibleProcessingProblem,
+  VISIBILITIES,
+} from '../../domain/clip.ts';
+import { clipFieldErrors, clipSlugToCheck, normaliseClipPatch, type ClipChange } from '../../domain/clip-rules.ts';
 import { formatFormError, domainMessage } from '../../domain/messages.ts';
 import { processingProblemText } from '../../media/messages.ts';
 import { slugServerError } from '../../domain/server-errors.ts';
-import { parseInteger, splitLines, validateInteger, validateSlug, validateTitle, validateUrl } from '../../domain/validators.ts';
+import { slugFromTitle } from '../../domain/slugs.ts';
+import { parseInteger, splitLines } from '../../domain/validators.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
-import { dismissNeedsAttention } from '../../db/conflicts.ts';
+import { dismissNeedsAttention, retryNeedsAttention } from '../../db/conflicts.ts';
+import { mutationDef } from '../../mutations/registry.ts';
 import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
 import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import { asClip, useRow } from '../../lib/rows.ts';
@@ -36,8 +50,6 @@ import type { CutEdit } from '../../protocol/media.ts';
 const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 // The uploads helper's resumable upload (tus-js-client): a file picked offline is kept and sent later.
 const ClipUpload = lazy(() => import('./ClipUpload.tsx').then((mod) => ({ default: mod.ClipUpload })));
-
-const VISIBILITIES = ['Private', 'Public', 'Unlisted', 'Restricted'] as const;
 
 type FormValues = {
   Title: string;
@@ -92,46 +104,83 @@ type Errors = Partial<Record<keyof FormValues, FormError | string>>;
 
 const isFormField = (field: string, values: FormValues): field is keyof FormValues => Object.hasOwn(values, field);
 
-/** Another clip of the program, on this device, already uses the slug (the server makes the final
- * check; this one spares a round trip and works offline against what was synced). */
-async function slugTakenLocally(clip: Clip, slug: string): Promise<boolean> {
-  if (slug === '' || slug === clip.Slug) return false;
-  const holder = await db.clips.where('ProgramId').equals(clip.ProgramId).filter((other) => holdsClipSlug(other, clip, slug)).first();
-  return holder !== undefined;
+/** The other clips of the program on this device that hold a slug, as a test of a slug (the
+ * server makes the final check; this one spares a round trip and works offline against what was
+ * synced). */
+async function slugsHeldLocally(clip: Clip): Promise<(slug: string) => boolean> {
+  const others = await db.clips.where('ProgramId').equals(clip.ProgramId).toArray();
+  return (slug) => others.some((other) => holdsClipSlug(other, clip, slug));
 }
 
-function validate(v: FormValues, saved: Clip): Errors {
-  const e: Errors = {};
-  const put = (k: keyof FormValues, err: FormError | null) => {
-    if (err) e[k] = err;
-  };
-  // A clip may stay untitled ('Untitled clip'); a title that is given obeys the length rules.
-  put('Title', validateTitle(v.Title, { required: false }));
-  put('Season', validateInteger(v.Season, { required: false, min: 0, max: MAX_INT }));
-  put('Episode', validateInteger(v.Episode, { required: false, min: 0, max: MAX_INT }));
-  put('Slug', validateSlug(v.Slug, { savedSlug: saved.Slug, alwaysRequired: v.Visibility !== 'Private' && saved.Slug !== null }));
-  put('RssLinkOverride', validateUrl(v.RssLinkOverride, { required: false }));
-  // ScheduledVisibility and VisibleAtUtc: both set or both null (section 4).
-  if (v.ScheduledVisibility && !v.VisibleAtUtc) e.VisibleAtUtc = { type: 'required' };
-  if (!v.ScheduledVisibility && v.VisibleAtUtc) e.ScheduledVisibility = { type: 'required' };
-  return e;
+/** A datetime-local value (local time) as an ISO instant; text that is no date stays as it is,
+ * for the rules to refuse. */
+function fromLocalInput(value: string): string | null {
+  if (value === '') return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? value : at.toISOString();
 }
 
 const text = (s: string): string | null => (s.trim() === '' ? null : s);
 
-function toPatch(changed: Partial<FormValues>): Record<string, unknown> {
+/** The changed fields as the change to save (wire values), normalised as the server stores them. */
+function toPatch(changed: Partial<FormValues>): Record<string, unknown> & ClipChange {
   const patch: Record<string, unknown> = {};
   for (const [k, raw] of Object.entries(changed)) {
     const key = k as keyof FormValues;
-    if (key === 'MemberDownloadsAdFree') patch[key] = raw;
+    if (key === 'MemberDownloadsAdFree' || key === 'Visibility') patch[key] = raw;
     else if (key === 'Season' || key === 'Episode') patch[key] = raw === '' ? null : parseInteger(raw as string);
     else if (key === 'Tags') patch[key] = splitLines(raw as string);
-    else if (key === 'VisibleAtUtc') patch[key] = raw ? new Date(raw as string).toISOString() : null;
-    else if (key === 'Title') patch[key] = text(raw as string)?.trim() ?? null; // whitespace-only → null
-    else if (key === 'Visibility') patch[key] = raw;
+    else if (key === 'VisibleAtUtc') patch[key] = fromLocalInput(raw as string);
     else patch[key] = text(raw as string);
   }
-  return patch;
+  return normaliseClipPatch(patch);
+}
+
+/** What the rules read: the change, with Season and Episode as typed (text that is no number is
+ * refused as such, not dropped). */
+function toRuleChange(changed: Partial<FormValues>): ClipChange {
+  const change: ClipChange = toPatch(changed);
+  if (changed.Season !== undefined) change.Season = changed.Season;
+  if (changed.Episode !== undefined) change.Episode = changed.Episode;
+  return change;
+}
+
+/** What a refused change of this clip tried: the fields it would have set, or null for a change
+ * that sets none (a delete, an audio or cut action). */
+function refusedFields(item: NeedsAttentionEntry): Record<string, unknown> | null {
+  const def = mutationDef(item.mutation.name);
+  if (def === undefined || def.entity !== 'clips') return null;
+  if (def.kind === 'update') return def.fields(item.mutation.args);
+  const fields = def.kind === 'create' ? item.mutation.args['fields'] : undefined;
+  return typeof fields === 'object' && fields !== null ? (fields as Record<string, unknown>) : null;
+}
+
+/** At a form field: the server's reason for refusing it (in the user's language), and the value
+ * the refused change tried to give it ('' for none); the latest refused change wins. */
+type Refusal = { message?: string; tried?: string };
+
+function refusalsByField(items: readonly NeedsAttentionEntry[], clip: Clip): Partial<Record<keyof FormValues, Refusal>> {
+  const out: Partial<Record<keyof FormValues, Refusal>> = {};
+  for (const item of items) {
+    const fields = refusedFields(item) ?? {};
+    const tried = toFormValues({ ...clip, ...fields } as Clip);
+    for (const k of Object.keys(fields)) {
+      const value = isFormField(k, tried) ? tried[k] : undefined;
+      if (typeof value === 'string') out[k as keyof FormValues] = { tried: shownValue(k as keyof FormValues, value) };
+    }
+    for (const fe of item.errors) {
+      if (isFormField(fe.Field, tried)) out[fe.Field] = { ...(fields[fe.Field] === undefined ? {} : out[fe.Field]), message: refusedFieldText(fe, 'clips') };
+    }
+  }
+  return out;
+}
+
+/** A form value as the user reads it ('' for none). */
+function shownValue(field: keyof FormValues, value: string): string {
+  if (value === '') return '';
+  if (field === 'Visibility' || field === 'ScheduledVisibility') return visibilityLabel(value);
+  if (field === 'VisibleAtUtc') return formatDateTime(fromLocalInput(value) ?? value);
+  return value;
 }
 
 export function ClipScreen() {
@@ -149,17 +198,57 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   const form = useEditState(baseline);
   const [errors, setErrors] = useState<Errors>({});
   const [confirmDelete, setConfirmDelete] = useState(false);
+  /** The slug this screen made from the title, while the Slug field still holds it. */
+  const [proposedSlug, setProposedSlug] = useState<string | null>(null);
   useUnsavedGuard('form', form.dirty);
   const v = form.values;
+  const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(clip.Id).sortBy('createdAt'), [clip.Id]) ?? [];
+  const refusals = refusalsByField(refused, clip);
+  // This form's own error (a rule, or a refused value put back by Edit again) first, else the
+  // server's reason for refusing the field, until the user types another value there.
+  const refusalAt = (k: keyof FormValues): Refusal | undefined => (k in form.changed ? undefined : refusals[k]);
   const err = (k: keyof FormValues) => {
     const e = errors[k];
-    return e === undefined ? undefined : typeof e === 'string' ? e : formatFormError(e);
+    if (e === undefined) return refusalAt(k)?.message;
+    return typeof e === 'string' ? e : formatFormError(e);
+  };
+  const hintText = (k: keyof FormValues): string | undefined => {
+    if (k === 'Slug' && proposedSlug !== null && v.Slug === proposedSlug) return m.app_clip_slug_from_title();
+    const tried = refusalAt(k)?.tried;
+    if (tried === undefined) return undefined;
+    return tried === '' ? m.app_clip_refused_value_empty() : m.app_clip_refused_value({ value: tried });
+  };
+  /** A field's error and hint as Field takes them. */
+  const at = (k: keyof FormValues, ownHint?: string) => {
+    const h = hintText(k) ?? ownHint;
+    return { error: err(k), ...(h === undefined ? {} : { hint: h }) };
+  };
+  /** A visibility that needs a slug (section 4), chosen while the Slug field is empty, fills it
+   * from the title (section 5's normaliser; a slug of the program in use gets the next number),
+   * for the user to see and change before Apply. */
+  const chooseVisibility = async (visibility: string) => {
+    form.set('Visibility', visibility);
+    const untouchedProposal = proposedSlug !== null && v.Slug === proposedSlug;
+    if (!visibilityNeeds(visibility, 'Slug')) {
+      // Back to Private: the slug made for the other visibility goes, so it is not saved unasked.
+      if (untouchedProposal) form.set('Slug', baseline.Slug);
+      setProposedSlug(null);
+      return;
+    }
+    if (v.Slug.trim() !== '') return;
+    const slug = slugFromTitle(normaliseTitle(v.Title), await slugsHeldLocally(clip));
+    if (slug === null) return;
+    form.set('Slug', slug);
+    setProposedSlug(slug);
   };
   const programHref = `/${organizationId}/programs/${programId}`;
 
   const apply = async () => {
-    const e: Errors = validate(v, clip);
-    if (!e.Slug && 'Slug' in form.changed && (await slugTakenLocally(clip, v.Slug))) e.Slug = slugServerError('SlugExists', 'clip')!;
+    // The rules the server runs (src/domain/clip-rules.ts), before anything is queued.
+    const change = toRuleChange(form.changed);
+    const e: Errors = clipFieldErrors(clip, change, { isNew: false });
+    const slug = clipSlugToCheck(clip, change, { isNew: false });
+    if (!e.Slug && slug !== null && (await slugsHeldLocally(clip))(slug)) e.Slug = slugServerError('SlugExists', 'clip')!;
     setErrors(e);
     if (Object.keys(e).length > 0) {
       document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -168,7 +257,14 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
     // A local write: the loading bar's 100 ms delay keeps it hidden unless IndexedDB makes us wait.
     // When it fails the form keeps its values, so Apply can be pressed again once the cause is gone.
     if (!(await withLoading(savedLocally(updateClip(clip.Id, toPatch(form.changed)))))) return;
+    // A refused change whose every field this one sets again is answered by it.
+    const answered = refused.filter((item) => {
+      const fields = [...Object.keys(refusedFields(item) ?? {}), ...item.errors.map((fe) => fe.Field)];
+      return fields.length > 0 && fields.every((f) => f in form.changed);
+    });
+    for (const item of answered) void savedLocally(dismissNeedsAttention(item.id));
     form.reset();
+    setProposedSlug(null);
     showToast({ type: 'success', title: m.app_form_saved() });
   };
 
@@ -178,11 +274,10 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   });
   const se = seasonEpisodeLabel(clip);
   const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(clip.Id).count(), [clip.Id]) ?? 0) > 0;
-  const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(clip.Id).sortBy('createdAt'), [clip.Id]) ?? [];
   /** Puts a refused change's values back in the form, with the server's reasons at their fields,
    * so the user corrects it here and applies again (the item leaves the needs-attention list). */
   const editAgain = async (item: NeedsAttentionEntry) => {
-    const body = item.mutation.body ?? {};
+    const body = refusedFields(item) ?? {};
     const values = toFormValues({ ...clip, ...body } as Clip);
     for (const k of Object.keys(body)) if (isFormField(k, values)) form.set(k, values[k]);
     const e: Errors = {};
@@ -222,23 +317,23 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
           }}
         >
           <h2>{m.app_clip_details()}</h2>
-          <Field label={m.app_clip_field_title()} error={err('Title')}>
+          <Field label={m.app_clip_field_title()} {...at('Title')}>
             <input {...bind('Title')} />
           </Field>
-          <Field label={m.app_clip_field_description()}>
+          <Field label={m.app_clip_field_description()} {...at('Description')}>
             <textarea rows={5} {...bind('Description')} />
           </Field>
-          <Field label={m.app_clip_field_short_summary()}>
+          <Field label={m.app_clip_field_short_summary()} {...at('ShortSummary')}>
             <textarea rows={2} {...bind('ShortSummary')} />
           </Field>
           <div className="field-row">
-            <Field label={m.app_clip_field_season()} error={err('Season')}>
+            <Field label={m.app_clip_field_season()} {...at('Season')}>
               <input inputMode="numeric" {...bind('Season')} />
             </Field>
-            <Field label={m.app_clip_field_episode()} error={err('Episode')}>
+            <Field label={m.app_clip_field_episode()} {...at('Episode')}>
               <input inputMode="numeric" {...bind('Episode')} />
             </Field>
-            <Field label={m.app_clip_field_episode_type()}>
+            <Field label={m.app_clip_field_episode_type()} {...at('EpisodeType')}>
               <select {...bind('EpisodeType')}>
                 <option value="">{m.app_clip_none()}</option>
                 <option value="Full">{m.app_episode_type_full()}</option>
@@ -247,30 +342,30 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
               </select>
             </Field>
           </div>
-          <Field label={m.app_clip_field_tags()} hint={m.app_clip_field_tags_hint()}>
+          <Field label={m.app_clip_field_tags()} {...at('Tags', m.app_clip_field_tags_hint())}>
             <textarea rows={3} {...bind('Tags')} />
           </Field>
           <div className="field-row">
-            <Field label={m.app_clip_field_content_rating()}>
+            <Field label={m.app_clip_field_content_rating()} {...at('ContentRating')}>
               <select {...bind('ContentRating')}>
                 <option value="">{m.app_clip_none()}</option>
                 <option value="Clean">{m.app_rating_clean()}</option>
                 <option value="Explicit">{m.app_rating_explicit()}</option>
               </select>
             </Field>
-            <Field label={m.app_clip_field_slug()} error={err('Slug')}>
+            <Field label={m.app_clip_field_slug()} {...at('Slug')}>
               <input autoCapitalize="off" spellCheck={false} {...bind('Slug')} />
             </Field>
           </div>
           <div className="field-row">
-            <Field label={m.app_clip_field_visibility()}>
-              <select {...bind('Visibility')}>
+            <Field label={m.app_clip_field_visibility()} {...at('Visibility')}>
+              <select value={v.Visibility} onChange={(e) => void chooseVisibility(e.target.value)}>
                 {VISIBILITIES.map((x) => (
                   <option key={x} value={x}>{visibilityLabel(x)}</option>
                 ))}
               </select>
             </Field>
-            <Field label={m.app_clip_field_scheduled_visibility()} error={err('ScheduledVisibility')}>
+            <Field label={m.app_clip_field_scheduled_visibility()} {...at('ScheduledVisibility')}>
               <select {...bind('ScheduledVisibility')}>
                 <option value="">{m.app_clip_none()}</option>
                 {VISIBILITIES.map((x) => (
@@ -278,15 +373,15 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
                 ))}
               </select>
             </Field>
-            <Field label={m.app_clip_field_visible_at()} error={err('VisibleAtUtc')}>
+            <Field label={m.app_clip_field_visible_at()} {...at('VisibleAtUtc')}>
               <input type="datetime-local" {...bind('VisibleAtUtc')} />
             </Field>
           </div>
           <div className="field-row">
-            <Field label={m.app_clip_field_external_id()}>
+            <Field label={m.app_clip_field_external_id()} {...at('ExternalId')}>
               <input {...bind('ExternalId')} />
             </Field>
-            <Field label={m.app_clip_field_rss_link_override()} error={err('RssLinkOverride')}>
+            <Field label={m.app_clip_field_rss_link_override()} {...at('RssLinkOverride')}>
               <input type="url" {...bind('RssLinkOverride')} />
             </Field>
           </div>
@@ -299,6 +394,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
                 onClick={() => {
                   form.reset();
                   setErrors({});
+                  setProposedSlug(null);
                 }}
               >
                 {m.app_form_reset()}
@@ -400,10 +496,12 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
   );
 }
 
-/** A change of this clip the server refused (needs attention), shown where it was made: why, which
- * fields, and the way to correct it here; Discard leaves the server's values. */
+/** A change of this clip the server refused (needs attention), shown where it was made: why and
+ * which fields (each refused field also says it at the field, with the value tried), and what to
+ * do: correct it here (Edit again), send it again once the cause is gone (Try again), or leave the
+ * server's values (Discard). */
 function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEditAgain: () => void }) {
-  if (item.mutation.method !== 'PATCH') return null; // creates and deletes: the sync details say more
+  if (mutationDef(item.mutation.name)?.kind !== 'update') return null; // creates and deletes: the sync details say more
   return (
     <div role="alert" className="alert alert-danger">
       <p>
@@ -412,6 +510,7 @@ function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEdi
       <RefusedErrorList item={item} />
       <div className="form-actions">
         <button type="button" className="button" onClick={() => void savedLocally(dismissNeedsAttention(item.id))}>{m.app_attention_dismiss()}</button>
+        <button type="button" className="button" onClick={() => void savedLocally(retryNeedsAttention(item.id))}>{m.app_attention_retry()}</button>
         <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>
       </div>
     </div>

@@ -20,6 +20,7 @@ import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { fieldAuthor, useUserName } from './conflict-authors.ts';
+import { mutationFields, mutationKind } from '../../mutations/registry.ts';
 
 export function SyncScreen() {
   return (
@@ -174,12 +175,13 @@ const ENTITY_KIND: Partial<Record<SyncEntity, EntityKind>> = { clips: 'clip', pl
 function describeChange(item: NeedsAttentionEntry, row: LocalRow | undefined): string {
   const kind = ENTITY_KIND[item.entity];
   const entity = kind ? entityLabel(kind) : item.entity;
-  const named = row?.['Title'] ?? row?.['Name'] ?? item.mutation.body?.['Title'] ?? item.mutation.body?.['Name'];
+  const tried = mutationFields(item.mutation);
+  const named = row?.['Title'] ?? row?.['Name'] ?? tried['Title'] ?? tried['Name'];
   const given = typeof named === 'string' && named.trim() !== '' ? named : null;
   // An untitled clip is 'Untitled clip' here as on its own screen (the specification's clip label).
   const title = given ?? (item.entity === 'clips' ? clipLabel({ Title: null }) : m.app_untitled());
-  if (item.mutation.method === 'POST') return m.app_attention_change_create({ entity, title });
-  if (item.mutation.method === 'DELETE') return m.app_attention_change_delete({ entity, title });
+  if (mutationKind(item.mutation) === 'create') return m.app_attention_change_create({ entity, title });
+  if (mutationKind(item.mutation) === 'delete') return m.app_attention_change_delete({ entity, title });
   return m.app_attention_change_update({ entity, title });
 }
 

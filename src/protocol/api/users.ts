@@ -1,0 +1,66 @@
+// The organization's users and their permissions, specification section 7 "Users, account and
+// session" and section 6.
+import type { RouteConfig } from '@hono/zod-openapi';
+import * as z from 'zod';
+import { OrganizationUser, PermissionEntries } from './schemas.ts';
+import { errors, idParams, IdListQuery, jsonBody, jsonContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
+
+const tags = ['Users'];
+
+export const UserProfileSchema = z.object({ Id: z.uuid(), Name: z.string(), FirstName: z.string(), ImageUrl: z.string().nullable() }).meta({ id: 'UserProfile' });
+
+export const listUsers = {
+  method: 'get',
+  path: '/v1/users',
+  tags,
+  summary: 'Members of the organization with their permission entries (manage-user access)',
+  request: { query: z.object({ ...PagingQuery, includeAll: z.string().max(10).optional() }) },
+  responses: { 200: jsonContent(PagedOf(OrganizationUser), 'A page of users'), ...errors },
+} as const satisfies RouteConfig;
+
+export const getUser = {
+  method: 'get',
+  path: '/v1/users/{userId}',
+  tags,
+  summary: 'One member (the caller, or any with manage-user access)',
+  request: { params: idParams('userId') },
+  responses: { 200: jsonContent(OrganizationUser, 'The user'), ...errors },
+} as const satisfies RouteConfig;
+
+export const listUserProfiles = {
+  method: 'get',
+  path: '/v1/user-profiles',
+  tags,
+  summary: 'Names and pictures of members (CreatedById, ModifiedById), for any member',
+  request: { query: z.object({ userIds: IdListQuery }) },
+  responses: { 200: jsonContent(z.object({ Items: z.array(UserProfileSchema) }), 'The profiles'), ...errors },
+} as const satisfies RouteConfig;
+
+const UsersWithAccessQuery = z.object({ ...PagingQuery, filter: z.string().max(200).optional(), sortBy: z.string().max(50).optional() });
+
+export const listNetworkUsers = {
+  method: 'get',
+  path: '/v1/networks/{networkId}/users',
+  tags,
+  summary: 'Members with any permission on the network (manage-user access there)',
+  request: { params: idParams('networkId'), query: UsersWithAccessQuery },
+  responses: { 200: jsonContent(PagedOf(OrganizationUser), 'A page of users'), ...errors },
+} as const satisfies RouteConfig;
+
+export const listProgramUsers = {
+  method: 'get',
+  path: '/v1/programs/{programId}/users',
+  tags,
+  summary: 'Members with any permission on the program (manage-user access there)',
+  request: { params: idParams('programId'), query: UsersWithAccessQuery },
+  responses: { 200: jsonContent(PagedOf(OrganizationUser), 'A page of users'), ...errors },
+} as const satisfies RouteConfig;
+
+export const setUserPermissions = {
+  method: 'put',
+  path: '/v1/users/{userId}/permissions',
+  tags,
+  summary: 'Sets a member’s complete list of permission entries (section 6)',
+  request: { params: idParams('userId'), body: jsonBody(PermissionEntries) },
+  responses: { 200: jsonContent(PermissionEntries, 'The entries as stored'), ...writeErrors },
+} as const satisfies RouteConfig;

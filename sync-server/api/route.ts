@@ -1,0 +1,43 @@
+// How a resource module declares its routes: an OpenAPIHono app whose every route is a declaration
+// of src/protocol/api (path, method, schemas: typed and validated in one place, described in the
+// OpenAPI document) with its access guard (sync-server/api/guard.ts) put in front of its
+// validators. A route without a guard cannot be written: `guarded` is the only way in.
+//
+//   request ──guard (401 / 404 / 403)──> query, path, headers, body by their schemas ──> handler
+//                                         └─ a field that fails: 400 naming it (a path parameter
+//                                            that is not a GUID names no row: 404)
+import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { formError } from '../../src/domain/form-errors.ts';
+import { badRequest, fieldError, notFound, zodFieldErrors } from '../errors.ts';
+import type { Access } from './guard.ts';
+
+/** A resource module's app: failed validation answers as the API answers (not Hono's text). */
+export function resourceApp() {
+  return new OpenAPIHono({
+    defaultHook: (result) => {
+      if (result.success) return;
+      if (result.target === 'param') throw notFound();
+      throw badRequest(zodFieldErrors(result.error, (result as { data?: unknown }).data));
+    },
+  });
+}
+
+/** A route that takes a JSON body gets one: none at all is a 400 naming the body (the route's own
+ * validators would take an absent body for an empty object). */
+const requireJsonBody: MiddlewareHandler = async (c, next) => {
+  if (c.req.raw.body === null) throw badRequest([fieldError('body', formError('required'))]);
+  await next();
+};
+
+const takesJson = (route: RouteConfig) => {
+  const body = route.request?.body;
+  return body !== undefined && 'content' in body && body.content !== undefined && 'application/json' in body.content;
+};
+
+/** A route declaration with its guard, ready for `app.openapi(…)`. The guard's description goes
+ * into the document as `x-access`. */
+export function guarded<R extends RouteConfig>(route: R, access: Access): R & { middleware: MiddlewareHandler[] } {
+  const middleware = takesJson(route) ? [...access.middleware, requireJsonBody] : access.middleware;
+  return { ...route, middleware, 'x-access': access.describe };
+}

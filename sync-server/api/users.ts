@@ -1,0 +1,101 @@
+// The organization's users and their permission entries (section 6).
+import { pageOf } from '../../src/protocol/api/common.ts';
+import * as routes from '../../src/protocol/api/users.ts';
+import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
+import { validatePermissionEntries, type PermissionEntry } from '../../src/domain/permissions.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { getAuth, userToWire, type Auth, type UserRow } from '../auth.ts';
+import { assertValid, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
+import { flagsForProgram, orgFlags } from '../mutations/store.ts';
+import { invalid } from '../routes/content-rules.ts';
+import { now } from '../app.ts';
+import { loadRow } from '../rows.ts';
+import type { Queryable } from '../store/store.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard } from './guard.ts';
+import { paged, type Page } from './lists.ts';
+
+const MEMBERS = `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1`;
+
+/** Members whose entries pass `has`, optionally filtered by name or e-mail, paged. */
+async function usersWithAccess(q: Queryable, auth: Auth, page: Page, filter: string, has: (entries: PermissionEntry[]) => boolean) {
+  const rows = await q.query<UserRow & { permissions: PermissionEntry[] }>(
+    `${MEMBERS} WHERE NOT u.deleted AND ($2 = '' OR strpos(lower(u.name), $2) > 0 OR strpos(lower(u.email), $2) > 0) ORDER BY u.name, u.id`,
+    [auth.organizationId, filter.trim().toLowerCase()],
+  );
+  const matching = rows.filter((r) => has(r.permissions)).map((r) => ({ ...userToWire(r), Permissions: r.permissions }));
+  return paged(matching.slice(page.offset, page.offset + page.pageSize + 1), page);
+}
+
+export function userRoutes() {
+  return resourceApp()
+    .openapi(guarded(routes.listUsers, guard.organization('HasManageUserAccess')), async (c) => {
+      const page = pageOf(c.req.valid('query'));
+      const rows = await c.get('deps').store.query<UserRow & { permissions: PermissionEntry[] }>(
+        `${MEMBERS} WHERE NOT u.deleted ORDER BY u.name, u.id LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
+        [getAuth(c).organizationId],
+      );
+      return c.json(paged(rows.map((r) => ({ ...userToWire(r), Permissions: r.permissions })), page), 200);
+    })
+    .openapi(guarded(routes.getUser, guard.member()), async (c) => {
+      const auth = getAuth(c);
+      const { userId } = c.req.valid('param');
+      const [row] = await c.get('deps').store.query<UserRow & { permissions: PermissionEntry[] }>(`${MEMBERS} WHERE u.id = $2 AND NOT u.deleted`, [auth.organizationId, userId]);
+      if (!row) throw notFound();
+      if (userId !== auth.user.Id && missingFlags(orgFlags(auth), ['HasManageUserAccess']).length > 0) throw forbidden();
+      return c.json({ ...userToWire(row), Permissions: row.permissions }, 200);
+    })
+    .openapi(guarded(routes.listUserProfiles, guard.member()), async (c) => {
+      const ids = c.req.valid('query').userIds ?? [];
+      const rows = await c.get('deps').store.query<UserRow>(
+        `SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1 WHERE u.id = ANY($2::uuid[]) AND NOT u.deleted ORDER BY u.name, u.id`,
+        [getAuth(c).organizationId, ids],
+      );
+      return c.json({ Items: rows.map((r) => ({ Id: r.id, Name: r.name, FirstName: r.first_name, ImageUrl: r.image_url })) }, 200);
+    })
+    .openapi(guarded(routes.listNetworkUsers, guard.network('networkId', { network: ['HasManageUserAccess'] })), async (c) => {
+      const query = c.req.valid('query');
+      const networkId = c.var.row.Id;
+      return c.json(await usersWithAccess(c.get('deps').store, getAuth(c), pageOf(query), query.filter ?? '', (entries) => holdsAny(networkFlags(entries, networkId))), 200);
+    })
+    .openapi(guarded(routes.listProgramUsers, guard.program('programId', 'HasManageUserAccess')), async (c) => {
+      const query = c.req.valid('query');
+      const program = c.var.program;
+      return c.json(
+        await usersWithAccess(c.get('deps').store, getAuth(c), pageOf(query), query.filter ?? '', (entries) => holdsAny(flagsForProgram({ ...getAuth(c), permissions: entries }, program))),
+        200,
+      );
+    })
+    .openapi(guarded(routes.setUserPermissions, guard.organization('HasManageUserAccess')), async (c) => {
+      const deps = c.get('deps');
+      const auth = getAuth(c);
+      const { userId } = c.req.valid('param');
+      const entries: PermissionEntry[] = c.req.valid('json').map((e) => ({
+        ObjectType: e.ObjectType,
+        ObjectId: e.ObjectId?.toLowerCase() ?? null,
+        Permissions: Object.fromEntries(Object.entries(e.Permissions).filter(([, v]) => v !== undefined)),
+      }));
+      const version = await deps.store.tx(async (q) => {
+        const [member] = await q.query(`SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
+        if (!member) throw notFound();
+        // Section 6: one object type per user, an object id once (src/domain/permissions.ts).
+        assertValid([['body', validatePermissionEntries(entries)]]);
+        // Every entry names an object of this organization.
+        for (const [i, e] of entries.entries()) {
+          const field = `${i}.ObjectId`;
+          if (e.ObjectType === null) continue;
+          if (e.ObjectId === null) throw badRequest([fieldError(field, formError('required'))]);
+          if (e.ObjectType === 'Organization' && e.ObjectId !== auth.organizationId) throw invalid(field);
+          if (e.ObjectType === 'Network' && !(await loadRow(q, 'network', auth.organizationId, e.ObjectId))) throw invalid(field);
+          if (e.ObjectType === 'Program' && !(await loadRow(q, 'program', auth.organizationId, e.ObjectId))) throw invalid(field);
+        }
+        const [row] = await q.query<{ version: number }>(
+          `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
+          [auth.organizationId, userId, JSON.stringify(entries), now(deps)],
+        );
+        return row!.version;
+      });
+      deps.bus.publish({ organizationId: auth.organizationId, version });
+      return c.json(entries, 200);
+    });
+}
