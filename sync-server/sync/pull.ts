@@ -1,5 +1,6 @@
 // Pull: every row of the caller's organization whose Version is above the cursor, only those the
-// caller may see under section 6, deleted (or no longer visible) rows as tombstones, in pages.
+// caller may see under section 6, deleted ones as tombstones (only to a device that may hold them),
+// in pages.
 //
 // Visibility (the same rule as the REST lists, through src/domain/permissions.ts):
 //   organization: the caller's own (membership);
@@ -16,19 +17,14 @@
 // to rebuild as well (viewChangedSince).
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store.ts';
-import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../../src/domain/permissions.ts';
+import { permissionsFor, type PermissionEntry } from '../../src/domain/permissions.ts';
+import { holdsAny, mayRead, networkFlags, programFlags } from '../../src/domain/access.ts';
+import { ENTITY_KINDS, SYNC_ENTITIES, KIND_OF } from '../../src/protocol/entity-kinds.ts';
 import { clipMembershipsJsonSql, ENTITIES, playlistIdsByClip, wireTexts, wireTextsSql, type EntityName, type WireRow, type WireText } from '../rows.ts';
 import type { PullResponse, SyncEntity } from '../../src/protocol/sync.ts';
 
-const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = [
-  { entity: 'organizations', name: 'organization' },
-  { entity: 'networks', name: 'network' },
-  { entity: 'programs', name: 'program' },
-  { entity: 'playlists', name: 'playlist' },
-  { entity: 'clips', name: 'clip' },
-  { entity: 'recordings', name: 'recording' },
-  { entity: 'annotations', name: 'annotation' },
-];
+/** Every synced kind (src/protocol/entity-kinds.ts), parents first. */
+const TABLES: Array<{ entity: SyncEntity; name: EntityName }> = SYNC_ENTITIES.map((entity) => ({ entity, name: KIND_OF[entity] }));
 
 /** Changes when the user, the organization or the user's permission entries change. */
 export function permissionFingerprint(userId: string, organizationId: string, entries: readonly PermissionEntry[]): string {
@@ -48,7 +44,6 @@ export function parseCursor(cursor: string | undefined, fingerprint: string): { 
   return { version, seenAt: match[3] === undefined ? version : Math.max(version, Number(match[3])), rebuild: false };
 }
 
-const anyFlag = (f: PermissionFlags) => Object.values(f).some(Boolean);
 
 type ProgramNetwork = { id: string; network_id: string | null };
 
@@ -60,7 +55,7 @@ type ProgramNetwork = { id: string; network_id: string | null };
 type CallerView = { visiblePrograms: Set<string>; contentPrograms: Set<string>; networksOfVisible: Set<string> };
 
 /** Whether the caller's entries show `networkId` by themselves (not through a program in it). */
-const networkFlagged = (permissions: readonly PermissionEntry[], networkId: string) => anyFlag(permissionsFor(permissions, { kind: 'network', networkId }));
+const networkFlagged = (permissions: readonly PermissionEntry[], networkId: string) => holdsAny(networkFlags(permissions, networkId));
 
 function callerView(permissions: readonly PermissionEntry[], programs: readonly ProgramNetwork[]): CallerView {
   const view: CallerView = { visiblePrograms: new Set(), contentPrograms: new Set(), networksOfVisible: new Set() };
@@ -71,12 +66,12 @@ function callerView(permissions: readonly PermissionEntry[], programs: readonly 
     return seen;
   };
   for (const p of programs) {
-    const flags = permissionsFor(permissions, { kind: 'program', programId: p.id, networkId: p.network_id });
-    if (anyFlag(flags)) {
+    const flags = programFlags(permissions, { id: p.id, networkId: p.network_id });
+    if (mayRead(ENTITY_KINDS.programs.read, flags)) {
       view.visiblePrograms.add(p.id);
       if (p.network_id && !seenByFlags(p.network_id)) view.networksOfVisible.add(p.network_id);
     }
-    if (flags.HasContentAccess) view.contentPrograms.add(p.id);
+    if (mayRead(ENTITY_KINDS.clips.read, flags)) view.contentPrograms.add(p.id);
   }
   return view;
 }
@@ -140,7 +135,7 @@ async function viewChangedSince(
   return programs.some((p) => {
     if (!unknown.has(p.id)) return false;
     const placings = everywhere.map((networkId) => permissionsFor(permissions, { kind: 'program', programId: p.id, networkId }));
-    const visible = placings.map(anyFlag);
+    const visible = placings.map(holdsAny);
     const content = placings.map((f) => f.HasContentAccess);
     if (visible.some((v) => v !== visible[0]) || content.some((c) => c !== content[0])) return true;
     return visible[0]! && !allNetworksSeen;
@@ -248,18 +243,20 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
     for (const r of recs) recordingProgram.set(r.id, r.program_id);
   }
 
+  /** The read rule of the row's kind (src/protocol/entity-kinds.ts), over the caller's view. */
   const visible = (entity: SyncEntity, row: WireRow): boolean => {
-    switch (entity) {
-      case 'organizations':
+    const rule = ENTITY_KINDS[entity].read;
+    switch (rule.kind) {
+      case 'organization':
         return row.Id === input.organizationId;
-      case 'networks':
+      case 'network':
         return networksOfVisible.has(row.Id) || networkFlagged(input.permissions, row.Id);
-      case 'programs':
+      case 'program':
         return visiblePrograms.has(row.Id);
-      case 'annotations':
-        return contentPrograms.has(recordingProgram.get(row['RecordingId'] as string) ?? '');
-      default:
-        return contentPrograms.has(row['ProgramId'] as string);
+      case 'content':
+        return contentPrograms.has(row[rule.programField] as string);
+      case 'child':
+        return contentPrograms.has(recordingProgram.get(row[rule.parentField] as string) ?? '');
     }
   };
 
@@ -271,8 +268,13 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
   entries.sort((a, b) => a.row.meta.Version - b.row.meta.Version);
   for (const { entity, row } of entries) {
     maxVersion = Math.max(maxVersion, row.meta.Version);
-    if (row.meta.Deleted || !visible(entity, row.meta)) tombstones.push({ entity, id: row.meta.Id });
-    else rows.push({ entity, json: row.json });
+    // A row the caller may not read is never named, not even by a tombstone: with the same view
+    // since the cursor (a change of permissions or of a program's network rebuilds, above) they
+    // could not read it before either, so the device never held it. A pull from the start has
+    // nothing to delete on the device: no tombstones at all.
+    if (!visible(entity, row.meta)) continue;
+    if (!row.meta.Deleted) rows.push({ entity, json: row.json });
+    else if (from > 0) tombstones.push({ entity, id: row.meta.Id });
   }
 
   // With no page full, every row up to the settled Version has been read: the cursor moves there

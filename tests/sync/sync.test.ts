@@ -97,6 +97,28 @@ describe('pull', () => {
     expect(await c.db.clips.count()).toBe(0);
   });
 
+  it('tombstones name only rows the device may hold: none in a pull from the start, none for rows of a program it cannot see', async () => {
+    const other = (await api(server, annaCookie, 'POST', '/v1/programs', { Name: 'Not hers' })).json!['Id'] as string;
+    const hidden = (await api(server, annaCookie, 'POST', `/v1/programs/${other}/clips`, { Title: 'Hidden' })).json!['Id'] as string;
+    const doomed = (await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Doomed' })).json!['Id'] as string;
+    await api(server, annaCookie, 'DELETE', `/v1/clips/${(await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Gone before' })).json!['Id']}`);
+    await addUser(server, email('pia'), [{ ObjectType: 'Program', ObjectId: programId, Permissions: { HasContentAccess: true } }]);
+    const cookie = await login(server, email('pia'));
+    type Page = { cursor: string; rows: Array<{ entity: string; row: { Id: string } }>; tombstones: Array<{ entity: string; id: string }> };
+    const pull = async (cursor: string) => (await api(server, cookie, 'GET', `/sync/pull?limit=5000&cursor=${encodeURIComponent(cursor)}`)).json as unknown as Page;
+    const first = await pull('');
+    expect(first.tombstones).toEqual([]);
+    expect(first.rows.map((r) => r.row.Id)).not.toContain(hidden);
+    // The other program's clip changes and goes; one of hers goes.
+    await api(server, annaCookie, 'PATCH', `/v1/clips/${hidden}`, { Title: 'Still hidden' });
+    await api(server, annaCookie, 'DELETE', `/v1/clips/${hidden}`);
+    await api(server, annaCookie, 'DELETE', `/v1/clips/${doomed}`);
+    const next = await pull(first.cursor);
+    expect(next.tombstones).toEqual([{ entity: 'clips', id: doomed }]);
+    expect(JSON.stringify(next)).not.toContain(hidden);
+    expect(JSON.stringify(next)).not.toContain(other);
+  });
+
   it('a permission change makes the next pull rebuild; an edit pending across the rebuild survives it and is sent after', async () => {
     // The engine pushes before it pulls: the edit is made as the pull goes out, so the rebuild
     // arrives while it is still queued.
