@@ -746,6 +746,29 @@ describe('push', () => {
     expect((await api(server, annaCookie, 'GET', `/internal/clips/${clipId}/cut`)).json).toEqual(edit);
   });
 
+  it('a push answers every mutation it carries: one no store can keep (a NUL, half a surrogate pair, a wrong type, an unknown name) is refused naming its field, the others apply', async () => {
+    const m = (name: string, args: Record<string, unknown>) => ({ id: crypto.randomUUID(), name, args, base: null, createdAt: Date.now() });
+    const mutations = [
+      m('clip.update', { clipId, fields: { Title: 'Before the bad ones' } }),
+      m('clip.update', { clipId, fields: { Title: 'a\u0000b' } }),
+      m('clip.update', { clipId, fields: { Description: 'half \ud800 a pair' } }),
+      m('clip.update', { clipId, fields: { Season: 'two' } }),
+      m('clip.rename', { clipId }),
+      m('clip.update', { clipId, fields: { Description: 'Ünïcode, composed: e\u0301' } }),
+    ];
+    const { results } = (await push(annaCookie, mutations)) as unknown as { results: Array<{ mutationId: string; status: string; httpStatus?: number; errors?: Array<{ Field: string; Code: string }> }> };
+    expect(results.map((r) => r.mutationId)).toEqual(mutations.map((x) => x.id));
+    expect(results.map((r) => r.status)).toEqual(['applied', 'rejected', 'rejected', 'rejected', 'rejected', 'applied']);
+    expect(results.slice(1, 5).map((r) => [r.httpStatus, r.errors?.map((e) => [e.Field, e.Code])])).toEqual([
+      [400, [['Title', 'invalidText']]],
+      [400, [['Description', 'invalidText']]],
+      [400, [['Season', 'invalid']]],
+      [400, [['name', 'invalid']]],
+    ]);
+    // Strings are kept as the REST body reader keeps them: in Unicode normal form C.
+    expect((await serverClip())['Description']).toBe('Ünïcode, composed: \u00e9');
+  });
+
   it('a bad push envelope is a 400 with an Errors body', async () => {
     const xsrf = ((await (await server.app.request('/api/internal/session/xsrf', { headers: { cookie: annaCookie } })).json()) as { XsrfToken: string }).XsrfToken;
     const res = await server.app.request('/api/sync/push', {
