@@ -102,14 +102,8 @@ export type SyncStateRow =
  * first runs on this device, cleared with everything else on log-out (reset.ts). */
 export type StoreOwner = { userId: string; name: string; email: string };
 
-export type CastawayDb = Dexie & {
-  organizations: EntityTable<LocalRow, 'Id'>;
-  networks: EntityTable<LocalRow, 'Id'>;
-  programs: EntityTable<LocalRow, 'Id'>;
-  playlists: EntityTable<LocalRow, 'Id'>;
-  clips: EntityTable<LocalRow, 'Id'>;
-  recordings: EntityTable<LocalRow, 'Id'>;
-  annotations: EntityTable<LocalRow, 'Id'>;
+/** A table per synced kind (src/protocol/entity-kinds.ts), then the sync's own. */
+export type CastawayDb = Dexie & { [E in SyncEntity]: EntityTable<LocalRow, 'Id'> } & {
   permissions: EntityTable<PermissionRow, 'key'>;
   outbox: Table<OutboxEntry, number>;
   shadows: EntityTable<Shadow, 'key'>;
