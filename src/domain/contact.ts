@@ -1,6 +1,7 @@
 // The contact-support form (sections 3 and 5): its checks, its prefill, and the request body with
-// AdditionalInfo and BrowserLocale cut to their limits. A cut is reported so that the caller can
-// send an error report: support then knows the context it received is incomplete.
+// AdditionalInfo and BrowserLocale cut to their limits (truncateText: the device cuts before
+// sending, the server again on arrival). A cut is reported so that the caller can send an error
+// report: support then knows the context it received is incomplete.
 import { BUILD_VERSION, CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from './constants.ts';
 import { formError, type FormError } from './form-errors.ts';
 import { isEmail } from './validators.ts';
@@ -22,6 +23,25 @@ export function validateContactForm(form: ContactForm): ContactFormErrors {
   return errors;
 }
 
+let graphemes: Intl.Segmenter | null = null;
+
+/**
+ * `value` cut to at most `max` UTF-16 code units (the unit of the specification's limits, and of
+ * String.length) without splitting a character: the cut falls on a grapheme boundary, so an emoji
+ * with its modifiers or joiners, a surrogate pair, or a letter with its combining marks is kept
+ * whole or left out whole. The result may be a little shorter than `max`; never longer.
+ */
+export function truncateText(value: string, max: number): string {
+  if (value.length <= max) return value;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let end = 0;
+  for (const { index, segment } of graphemes.segment(value)) {
+    if (index + segment.length > max) break;
+    end = index + segment.length;
+  }
+  return value.slice(0, end);
+}
+
 export type ContactRequest = ContactForm & {
   AdditionalInfo: string;
   BrowserLocale: string;
@@ -39,7 +59,7 @@ export function buildContactRequest(
   const cut = (field: Truncation['field'], value: string, limit: number) => {
     if (value.length <= limit) return value;
     truncations.push({ field, originalLength: value.length, limit });
-    return value.slice(0, limit);
+    return truncateText(value, limit);
   };
   const request: ContactRequest = {
     ContactName: form.ContactName.trim(),
