@@ -12,7 +12,7 @@ import { AppError, fieldError } from './errors.ts';
 import { advertiseRequestEncodings, compression } from './compress.ts';
 import { bodyReader } from './body.ts';
 import { formError } from '../src/domain/form-errors.ts';
-import { sessionRoutes } from './routes/session.ts';
+import { sessionRoutes } from './api/session.ts';
 import { clipRoutes } from './api/clips.ts';
 import { programRoutes } from './api/programs.ts';
 import { networkRoutes } from './api/networks.ts';
@@ -23,12 +23,12 @@ import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
 import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
-import { referenceDataRoutes } from './reference/routes.ts';
-import { syncRoutes } from './sync/routes.ts';
+import { referenceDataRoutes } from './api/reference.ts';
+import { syncRoutes } from './api/sync.ts';
 import { audioRoutes } from './audio/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
-import { adminRoutes } from './routes/admin.ts';
-import { demoDataRoutes } from './demo-data/routes.ts';
+import { adminRoutes } from './api/admin.ts';
+import { demoDataRoutes } from './api/demo-data.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
 
@@ -114,8 +114,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', userRoutes())
     .route('/api', adminRoutes())
     .route('/api', demoDataRoutes())
-    .route('/api/v1/reference-data', referenceDataRoutes({ clock: deps.clock }))
-    .route('/api/sync', syncRoutes(deps))
+    .route('/api', referenceDataRoutes())
+    .route('/api', syncRoutes())
     .route('/api', audio)
     .route('/api', uploads);
   app.route('/api', apiDocsRoutes(root));

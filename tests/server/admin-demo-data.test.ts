@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { DemoRestoreOperationSchema } from '../../src/protocol/admin.ts';
-import { RESTORE_ABANDONED_MS } from '../../sync-server/demo-data/routes.ts';
+import { RESTORE_ABANDONED_MS } from '../../sync-server/api/demo-data.ts';
 import { ClipSchema, OrganizationSchema, PlaylistSchema } from '../../src/protocol/entities.ts';
 import type { PullResponse } from '../../src/protocol/sync.ts';
 import { AppClient, fields, seededApp, type SeededApp, type TestClock } from './app-client.ts';

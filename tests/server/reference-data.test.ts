@@ -11,7 +11,7 @@ import {
   NormalizationPresetsResponseSchema,
   PodcastCategoriesResponseSchema,
   TimeZonesResponseSchema,
-} from '../../sync-server/reference/schemas.ts';
+} from '../../src/protocol/reference.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 import { COUNTRIES } from '../../sync-server/reference/countries.ts';
 import { LANGUAGES } from '../../sync-server/reference/languages.ts';

@@ -5,7 +5,8 @@
 //   GET  /internal/demo-data/restores/:operationId  the restore's progress        200 { Id, Status }
 //
 // Only for demo organizations (403 otherwise), and only for a member who may manage the
-// organization's settings, or an admin (403 otherwise). Restoring without a saved snapshot is 404.
+// organization's settings, or an admin (403 otherwise): the guard of this module. Restoring
+// without a saved snapshot is 404.
 //
 // A restore's operation (section 4 polling):
 //   start ─► Busy ─ restore committed ─► Success
@@ -14,24 +15,30 @@
 // row lives in the store, so any instance answers the polls. An operation still Busy after
 // RESTORE_ABANDONED_MS was cut off (its instance stopped, its transaction rolled back): Failed.
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { DemoRestoreOperation } from '../../src/protocol/admin.ts';
-import { getAuth, requireSession, type Auth } from '../auth.ts';
-import { forbidden, notFound } from '../errors.ts';
-import { pathId } from '../http.ts';
+import * as routes from '../../src/protocol/api/demo-data.ts';
 import { mayUseDemoSnapshots } from '../../src/domain/demo-snapshots.ts';
+import { getAuth, type Auth } from '../auth.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { now, type AppDeps } from '../app.ts';
-import { lockSnapshot, restoreSnapshot, saveSnapshot } from './snapshots.ts';
+import { lockSnapshot, restoreSnapshot, saveSnapshot } from '../demo-data/snapshots.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard, type Access } from './guard.ts';
 
 export const RESTORE_ABANDONED_MS = 10 * 60 * 1000;
 
-/** A demo organization, and a caller who may manage its settings or is an admin; 403 otherwise. */
-async function checkDemoAccess(c: Context): Promise<{ deps: AppDeps; auth: Auth }> {
-  const deps = c.get('deps');
-  const auth = getAuth(c);
-  const [org] = await deps.store.query<{ is_demo: boolean }>(`SELECT is_demo FROM organizations WHERE id = $1`, [auth.organizationId]);
-  if (!mayUseDemoSnapshots({ entries: auth.permissions, isAdmin: auth.user.IsAdmin, isDemoOrganization: org?.is_demo === true })) throw forbidden();
-  return { deps, auth };
+/** A guard of this module: a member of a demo organization who may manage its settings, or an
+ * admin (section 6); 403 otherwise. */
+function demoSnapshots(): Access {
+  const member = guard.member();
+  const check: MiddlewareHandler = async (c, next) => {
+    const auth = getAuth(c);
+    const [org] = await c.get('deps').store.query<{ is_demo: boolean }>(`SELECT is_demo FROM organizations WHERE id = $1`, [auth.organizationId]);
+    if (!mayUseDemoSnapshots({ entries: auth.permissions, isAdmin: auth.user.IsAdmin, isDemoOrganization: org?.is_demo === true })) throw forbidden();
+    await next();
+  };
+  return { middleware: [...member.middleware, check], describe: 'A member of a demo organization with HasManageOrganizationSettingsAccess at organization scope, or an admin' };
 }
 
 type OperationRow = { id: string; status: DemoRestoreOperation['Status']; started_at_utc: Date };
@@ -60,14 +67,16 @@ async function runRestore(deps: AppDeps, auth: Auth, operationId: string): Promi
 }
 
 export function demoDataRoutes() {
-  return new Hono()
-    .post('/internal/demo-data', requireSession, async (c) => {
-      const { deps, auth } = await checkDemoAccess(c);
+  return resourceApp()
+    .openapi(guarded(routes.saveDemoSnapshot, demoSnapshots()), async (c) => {
+      const deps = c.get('deps');
+      const auth = getAuth(c);
       await deps.store.tx((q) => saveSnapshot(q, auth.organizationId, auth.user.Id, now(deps)));
       return c.body(null, 204);
     })
-    .post('/internal/demo-data/restores', requireSession, async (c) => {
-      const { deps, auth } = await checkDemoAccess(c);
+    .openapi(guarded(routes.startDemoRestore, demoSnapshots()), async (c) => {
+      const deps = c.get('deps');
+      const auth = getAuth(c);
       const id = randomUUID();
       const at = now(deps);
       const started = await deps.store.tx(async (q) => {
@@ -83,13 +92,13 @@ export function demoDataRoutes() {
       void runRestore(deps, auth, id);
       return c.json(operationToWire(started, at), 202);
     })
-    .get('/internal/demo-data/restores/:operationId', requireSession, async (c) => {
-      const { deps, auth } = await checkDemoAccess(c);
-      const [row] = await deps.store.query<OperationRow>(
-        `SELECT id, status, started_at_utc FROM demo_restore_operations WHERE id = $1 AND organization_id = $2`,
-        [pathId(c, 'operationId'), auth.organizationId],
-      );
+    .openapi(guarded(routes.getDemoRestore, demoSnapshots()), async (c) => {
+      const deps = c.get('deps');
+      const [row] = await deps.store.query<OperationRow>(`SELECT id, status, started_at_utc FROM demo_restore_operations WHERE id = $1 AND organization_id = $2`, [
+        c.req.valid('param').operationId,
+        getAuth(c).organizationId,
+      ]);
       if (!row) throw notFound();
-      return c.json(operationToWire(row, now(deps)));
+      return c.json(operationToWire(row, now(deps)), 200);
     });
 }

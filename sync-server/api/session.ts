@@ -3,47 +3,36 @@
 //
 //   loggedOut ──POST login (200)──> activated | unactivated ──POST logout / POST /logout──> loggedOut
 //   failed logins per e-mail: LOGIN_MAX_FAILURES within LOGIN_WINDOW_MS → 429 until the window ends
+//
+// Sign-in, the session's state and sign-out are open to anyone (guard.public): they answer for a
+// caller with no session too. Sign-out checks the XSRF token itself, when there is a session.
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
-import { validateContactForm } from '../../src/domain/contact.ts';
+import { truncateText, validateContactForm } from '../../src/domain/contact.ts';
 import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../src/domain/constants.ts';
-import { ContactEnquirySchema, LoginRequestSchema, UserPatchSchema, type Organization, type Session } from '../../src/protocol/entities.ts';
-import { INTERFACE_LOCALES as locales } from '../../src/domain/locales.ts';
-import { validateName } from '../../src/domain/validators.ts';
 import { sameOriginPath } from '../../src/domain/redirect.ts';
-import { formError as domainFormError } from '../../src/domain/form-errors.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
-import {
-  ORGANIZATION_HEADER,
-  SESSION_COOKIE,
-  SESSION_TTL_MS,
-  createSession,
-  getAuth,
-  loadCaller,
-  membershipsOf,
-  requireSession,
-  requireUser,
-  checkXsrf,
-  userToWire,
-  type UserRow,
-} from '../auth.ts';
-import { AppError, assertValid, unauthorized } from '../errors.ts';
-import { readJson } from '../http.ts';
+import type { Organization, Session } from '../../src/protocol/entities.ts';
+import * as routes from '../../src/protocol/api/session.ts';
+import { SESSION_COOKIE, SESSION_TTL_MS, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
+import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard } from './guard.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 let dummy: Promise<string> | null = null;
 function dummyHash(): Promise<string> {
   dummy ??= hashPassword('castaway-no-such-user');
   return dummy;
 }
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 function sessionType(user: { Activated: boolean } | null): Session['Type'] {
   if (!user) return 'loggedOut';
@@ -72,27 +61,34 @@ function isHttps(c: Context): boolean {
   return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
 }
 
-function endSession(c: Context, tokenHash: string | undefined) {
+/** Signs the caller out (XSRF-checked when they are signed in); the cookie goes either way. */
+async function endSession(c: Context): Promise<void> {
+  const caller = await loadCaller(c);
+  if (caller) checkXsrf(c, caller);
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
-  if (!tokenHash) return Promise.resolve([]);
-  return c.get('deps').store.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+  const tokenHash = caller && 'tokenHash' in caller ? caller.tokenHash : undefined;
+  if (tokenHash) await c.get('deps').store.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+}
+
+/** The caller of a route behind guard.user(). */
+async function signedIn(c: Context): Promise<SessionUser> {
+  const caller = await loadCaller(c);
+  if (!caller) throw unauthorized();
+  return caller;
 }
 
 export function sessionRoutes() {
-  return new Hono()
-    .post('/internal/session/login', async (c) => {
+  return resourceApp()
+    .openapi(guarded(routes.login, guard.public()), async (c) => {
       const deps = c.get('deps');
-      const body = await readJson(c, LoginRequestSchema);
+      const body = c.req.valid('json');
       assertValid([
         ['Email', validateEmail(body.Email, { required: true })],
         ['Password', validateRequired(body.Password, 'domain_password_required')],
       ]);
       const at = now(deps);
       const key = body.Email.trim().toLowerCase();
-      const [throttle] = await deps.store.query<{ failures: number; window_start_utc: Date }>(
-        `SELECT failures, window_start_utc FROM login_failures WHERE key = $1`,
-        [key],
-      );
+      const [throttle] = await deps.store.query<{ failures: number; window_start_utc: Date }>(`SELECT failures, window_start_utc FROM login_failures WHERE key = $1`, [key]);
       const windowOpen = throttle && at.getTime() - throttle.window_start_utc.getTime() < LOGIN_WINDOW_MS;
       if (windowOpen && throttle.failures >= LOGIN_MAX_FAILURES) {
         const retry = Math.ceil((throttle.window_start_utc.getTime() + LOGIN_WINDOW_MS - at.getTime()) / 1000);
@@ -122,102 +118,83 @@ export function sessionRoutes() {
       });
       const wire = userToWire(user);
       const memberships = await membershipsOf(deps.store, user.id);
-      return c.json<Session>({ Type: sessionType(wire), User: wire, UserBelongsToMultipleOrganizations: memberships.length > 1 });
+      return c.json({ Type: sessionType(wire), User: wire, UserBelongsToMultipleOrganizations: memberships.length > 1 } satisfies Session, 200);
     })
-    .get('/internal/session', async (c) => {
+    .openapi(guarded(routes.getSession, guard.public()), async (c) => {
       const caller = await loadCaller(c);
-      if (!caller) return c.json<Session>({ Type: 'loggedOut', User: null, UserBelongsToMultipleOrganizations: false });
-      return c.json<Session>({
-        Type: sessionType(caller.user),
-        User: caller.user,
-        UserBelongsToMultipleOrganizations: caller.memberships.length > 1,
-      });
+      const session: Session = caller
+        ? { Type: sessionType(caller.user), User: caller.user, UserBelongsToMultipleOrganizations: caller.memberships.length > 1 }
+        : { Type: 'loggedOut', User: null, UserBelongsToMultipleOrganizations: false };
+      return c.json(session, 200);
     })
-    .get('/internal/session/xsrf', async (c) => {
-      const caller = await loadCaller(c);
-      if (!caller || !('xsrfToken' in caller)) throw unauthorized();
-      return c.json({ XsrfToken: caller.xsrfToken });
+    .openapi(guarded(routes.getXsrf, guard.user()), async (c) => {
+      const caller = await signedIn(c);
+      if (!('xsrfToken' in caller)) throw unauthorized();
+      return c.json({ XsrfToken: caller.xsrfToken }, 200);
     })
-    .post('/internal/session/logout', async (c) => {
-      const caller = await loadCaller(c);
-      if (!caller) {
-        deleteCookie(c, SESSION_COOKIE, { path: '/' });
-        return c.body(null, 204);
-      }
-      checkXsrf(c, caller);
-      await endSession(c, 'tokenHash' in caller ? caller.tokenHash : undefined);
+    .openapi(guarded(routes.logout, guard.public()), async (c) => {
+      await endSession(c);
       return c.body(null, 204);
     })
-    .post('/logout', async (c) => {
-      const caller = await loadCaller(c);
-      if (caller) {
-        checkXsrf(c, caller);
-        await endSession(c, 'tokenHash' in caller ? caller.tokenHash : undefined);
-      } else {
-        deleteCookie(c, SESSION_COOKIE, { path: '/' });
-      }
+    .openapi(guarded(routes.logoutAndRedirect, guard.public()), async (c) => {
+      await endSession(c);
       // Only same-site paths (the domain's one rule, as the PWA applies it): an open redirect
       // would let a link send users anywhere ('/\\evil.example' is '//evil.example' to a browser).
-      const redirect = sameOriginPath(c.req.query('redirectUrl'), new URL(c.req.url).origin);
+      const redirect = sameOriginPath(c.req.valid('query').redirectUrl, new URL(c.req.url).origin);
       if (redirect) return c.redirect(redirect, 302);
       return c.body(null, 204);
     })
-    .patch('/internal/users/me', requireUser, async (c) => {
+    .openapi(guarded(routes.updateMe, guard.user()), async (c) => {
       const deps = c.get('deps');
-      const caller = (await loadCaller(c))!;
-      const body = await readJson(c, UserPatchSchema);
-      assertValid([
-        ['Name', 'Name' in body ? validateName(body.Name) : null],
-        [
-          'InterfaceLanguage',
-          body.InterfaceLanguage !== undefined && !(locales as readonly string[]).includes(body.InterfaceLanguage) ? domainFormError('invalid') : null,
-        ],
-      ]);
-      const at = now(deps);
+      const { user } = await signedIn(c);
+      const body = c.req.valid('json');
       const [row] = await deps.store.query<UserRow & { version: number }>(
         `UPDATE users SET name = COALESCE($2, name), first_name = COALESCE($3, first_name),
            interface_language = COALESCE($4, interface_language), modified_at_utc = $5, version = next_row_version()
          WHERE id = $1 RETURNING *`,
-        [caller.user.Id, body.Name?.trim() ?? null, body.FirstName?.trim() ?? null, body.InterfaceLanguage ?? null, at],
+        [user.Id, body.Name?.trim() ?? null, body.FirstName?.trim() ?? null, body.InterfaceLanguage ?? null, now(deps)],
       );
-      for (const m of await membershipsOf(deps.store, caller.user.Id)) deps.bus.publish({ organizationId: m.organization_id, version: row!.version });
-      return c.json(userToWire(row!));
+      for (const m of await membershipsOf(deps.store, user.Id)) deps.bus.publish({ organizationId: m.organization_id, version: row!.version });
+      return c.json(userToWire(row!), 200);
     })
-    .get('/internal/users/me/organizations', requireUser, async (c) => {
-      const caller = (await loadCaller(c))!;
-      return c.json(await organizationsOf(c.get('deps').store, caller.user.Id));
+    .openapi(guarded(routes.listMyOrganizations, guard.user()), async (c) => {
+      const { user } = await signedIn(c);
+      return c.json(await organizationsOf(c.get('deps').store, user.Id), 200);
     })
-    .get('/internal/users/me/organizations/permissions', requireSession, (c) => {
+    // Before /{organizationId}: 'permissions' is not an organization.
+    .openapi(guarded(routes.getMyPermissions, guard.member()), (c) => {
       // The caller's permission entries in the organization of this request (x-organization-id).
       const auth = getAuth(c);
-      return c.json({ OrganizationId: auth.organizationId, Permissions: auth.permissions });
+      return c.json({ OrganizationId: auth.organizationId, Permissions: auth.permissions }, 200);
     })
-    .get('/internal/users/me/organizations/:organizationId', requireUser, async (c) => {
-      const caller = (await loadCaller(c))!;
-      const id = c.req.param('organizationId').toLowerCase();
-      const orgs = await organizationsOf(c.get('deps').store, caller.user.Id);
-      const org = orgs.find((o) => o.Id === id);
-      if (!org) throw new AppError(404);
-      return c.json(org);
+    .openapi(guarded(routes.getMyOrganization, guard.user()), async (c) => {
+      const { user } = await signedIn(c);
+      const { organizationId } = c.req.valid('param');
+      const org = (await organizationsOf(c.get('deps').store, user.Id)).find((o) => o.Id === organizationId);
+      if (!org) throw notFound();
+      return c.json(org, 200);
     })
-    .post('/internal/custom-support', requireSession, async (c) => {
+    .openapi(guarded(routes.sendSupportEnquiry, guard.member()), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);
-      const body = await readJson(c, ContactEnquirySchema);
+      const body = c.req.valid('json');
       const errors = validateContactForm(body);
       assertValid((['ContactName', 'ContactEmail', 'ContactEnquiry'] as const).map((f) => [f, errors[f]]));
-      // Section 5: AdditionalInfo is truncated to 2048 characters and BrowserLocale to 255.
+      // Section 5: AdditionalInfo is truncated to 2048 characters and BrowserLocale to 255, never
+      // inside a character (the device cuts the same way before sending).
+      const cut = (value: string | null | undefined, max: number) => (typeof value === 'string' ? truncateText(value, max) : null);
       const enquiry = {
         ...body,
-        AdditionalInfo: body.AdditionalInfo?.slice(0, CONTACT_ADDITIONAL_INFO_MAX) ?? null,
-        BrowserLocale: body.BrowserLocale?.slice(0, CONTACT_BROWSER_LOCALE_MAX) ?? null,
+        AdditionalInfo: cut(body.AdditionalInfo, CONTACT_ADDITIONAL_INFO_MAX),
+        BrowserLocale: cut(body.BrowserLocale, CONTACT_BROWSER_LOCALE_MAX),
       };
-      await deps.store.query(
-        `INSERT INTO support_enquiries (id, user_id, organization_id, enquiry, created_at_utc) VALUES ($1, $2, $3, $4, $5)`,
-        [randomUUID(), auth.user.Id, auth.organizationId, JSON.stringify(enquiry), now(deps)],
-      );
+      await deps.store.query(`INSERT INTO support_enquiries (id, user_id, organization_id, enquiry, created_at_utc) VALUES ($1, $2, $3, $4, $5)`, [
+        randomUUID(),
+        auth.user.Id,
+        auth.organizationId,
+        JSON.stringify(enquiry),
+        now(deps),
+      ]);
       return c.body(null, 204);
     });
 }
-
-export { ORGANIZATION_HEADER };

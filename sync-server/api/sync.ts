@@ -1,14 +1,19 @@
 // /api/sync: push (queued named mutations through their server runs), pull (rows by Version) and
-// events (server-sent pokes after each commit). Mounted in createApp with one line.
-import { Hono } from 'hono';
+// events (server-sent pokes after each commit).
+//
+// The push body skips the body reader's string checks (sync-server/app.ts checksOwnStrings): its
+// route validates only the envelope; each mutation is read and checked on its own
+// (sync/push.ts), so a NUL in one edit is that mutation's rejection, not a 400 for the batch.
 import { streamSSE } from 'hono/streaming';
-import type { AppDeps } from '../app.ts';
-import { getAuth, requireSession } from '../auth.ts';
-import { AppError, badRequest, malformedJson, zodFieldErrors } from '../errors.ts';
-import { POKE_EVENT, PullQuerySchema, PushRequestSchema } from '../../src/protocol/sync.ts';
-import { processPush, PushUnauthorized } from './push.ts';
-import { pullPage, pullPageParts } from './pull.ts';
+import * as routes from '../../src/protocol/api/sync.ts';
+import { POKE_EVENT } from '../../src/protocol/sync.ts';
+import { now, type AppDeps } from '../app.ts';
+import { getAuth } from '../auth.ts';
 import { textPartsResponse } from '../compress.ts';
+import { processPush } from '../sync/push.ts';
+import { pullPage, pullPageParts } from '../sync/pull.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard } from './guard.ts';
 
 /** Processed mutation ids are remembered this long. A mutation sent again later still cannot
  * apply twice: its stale base turns it into a merge with its own earlier values (a no-op), a
@@ -19,29 +24,22 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Seconds between SSE keep-alive comments (proxies close idle streams). */
 const KEEPALIVE_MS = 25_000;
 
-export function syncRoutes(deps: AppDeps) {
+export function syncRoutes() {
   // One push at a time per client: a duplicated request waits and then finds the stored results.
   const clientQueues = new Map<string, Promise<unknown>>();
   let prunedAt = 0;
-  async function prune(now: Date): Promise<void> {
-    if (now.getTime() - prunedAt < PRUNE_EVERY_MS) return;
-    prunedAt = now.getTime();
-    await deps.store.query(`DELETE FROM sync_mutations WHERE processed_at_utc < $1`, [new Date(now.getTime() - MUTATION_RESULT_RETENTION_MS)]);
+  async function prune(deps: AppDeps): Promise<void> {
+    const at = now(deps);
+    if (at.getTime() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at.getTime();
+    await deps.store.query(`DELETE FROM sync_mutations WHERE processed_at_utc < $1`, [new Date(at.getTime() - MUTATION_RESULT_RETENTION_MS)]);
   }
 
-  return new Hono()
-    .post('/push', requireSession, async (c) => {
+  return resourceApp()
+    .openapi(guarded(routes.push, guard.member()), async (c) => {
+      const deps = c.get('deps');
       const auth = getAuth(c);
-      let json: unknown;
-      try {
-        json = await c.req.json();
-      } catch {
-        throw malformedJson();
-      }
-      // Each mutation is checked on its own (processPush): one bad entry is rejected, not the batch.
-      const parsed = PushRequestSchema.safeParse(json);
-      if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, json));
-      const { clientId, mutations, patches, protocolVersion } = parsed.data;
+      const { clientId, mutations, patches, protocolVersion } = c.req.valid('json');
       const previous = clientQueues.get(clientId) ?? Promise.resolve();
       const run = previous
         .catch(() => undefined)
@@ -55,42 +53,39 @@ export function syncRoutes(deps: AppDeps) {
             clientId,
             mutations,
             patches: patches === true,
-            now: deps.clock ? deps.clock() : new Date(),
+            now: now(deps),
             onCommit: (version) => deps.bus.publish({ organizationId: auth.organizationId, version }),
           }),
         );
       clientQueues.set(clientId, run);
       try {
         const results = await run;
-        await prune(deps.clock ? deps.clock() : new Date());
-        return c.json({ results });
-      } catch (err) {
-        if (err instanceof PushUnauthorized) throw new AppError(401);
-        throw err;
+        await prune(deps);
+        return c.json({ results }, 200);
       } finally {
         if (clientQueues.get(clientId) === run) clientQueues.delete(clientId);
       }
     })
-    .get('/pull', requireSession, async (c) => {
+    .openapi(guarded(routes.pull, guard.member()), async (c) => {
       const auth = getAuth(c);
-      const raw = { cursor: c.req.query('cursor'), limit: c.req.query('limit') };
-      const query = PullQuerySchema.safeParse(raw);
-      if (!query.success) throw badRequest(zodFieldErrors(query.error, raw));
-      const page = await pullPage(deps.store, {
+      const { cursor, limit } = c.req.valid('query');
+      const page = await pullPage(c.get('deps').store, {
         organizationId: auth.organizationId,
         userId: auth.user.Id,
         permissions: auth.permissions,
-        cursor: query.data.cursor,
-        limit: query.data.limit,
+        cursor,
+        limit,
       });
+      // The page goes out piece by piece (compress.ts), never as one string of the page.
       return textPartsResponse(c, pullPageParts(page), 'application/json');
     })
-    .get('/events', requireSession, (c) => {
+    .openapi(guarded(routes.events, guard.member()), (c) => {
+      const { bus } = c.get('deps');
       const { organizationId } = getAuth(c);
       return streamSSE(c, async (stream) => {
         let wake: (() => void) | null = null;
         let latest = 0;
-        const unsubscribe = deps.bus.subscribe((change) => {
+        const unsubscribe = bus.subscribe((change) => {
           if (change.organizationId !== null && change.organizationId !== organizationId) return;
           latest = Math.max(latest, change.version);
           wake?.();

@@ -7,35 +7,44 @@
 // The page 'Organization not found' offers this to admin or support users and reloads on success,
 // so the organization opens with the membership made here. The caller's organization header is
 // ignored: by definition they are not a member of the organization they ask for.
-import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { allPermissions, type PermissionEntry } from '../../src/domain/permissions.ts';
-import { validateGuid } from '../../src/domain/validators.ts';
-import { GrantOrganizationAccessSchema } from '../../src/protocol/admin.ts';
+import * as routes from '../../src/protocol/api/admin.ts';
 import type { User } from '../../src/protocol/entities.ts';
-import { loadCaller, requireUser } from '../auth.ts';
-import { assertValid, forbidden, notFound } from '../errors.ts';
-import { readJson } from '../http.ts';
+import { loadCaller } from '../auth.ts';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { now } from '../app.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard, type Access } from './guard.ts';
 
 /**
  * The permission entries an admin-granted membership carries: Organization scope, like the seed's
  * admin and support users. An admin gets every flag (the admin site may change anything anyway);
  * support gets what reading and auditing the organization's content takes.
  */
-export function grantedPermissions(user: Pick<User, 'IsAdmin'>, organizationId: string): PermissionEntry[] {
+function grantedPermissions(user: Pick<User, 'IsAdmin'>, organizationId: string): PermissionEntry[] {
   const flags = user.IsAdmin ? allPermissions() : { HasContentAccess: true, HasAuditAccess: true };
   return [{ ObjectType: 'Organization', ObjectId: organizationId, Permissions: flags }];
 }
 
+/** A guard of this module: a signed-in admin or support user, in no particular organization (403
+ * for any other user). */
+function adminOrSupport(): Access {
+  const signedIn = guard.user();
+  const check: MiddlewareHandler = async (c, next) => {
+    const caller = await loadCaller(c);
+    if (!caller) throw unauthorized();
+    if (!caller.user.IsAdminOrSupport) throw forbidden();
+    await next();
+  };
+  return { middleware: [...signedIn.middleware, check], describe: 'An admin or support user' };
+}
+
 export function adminRoutes() {
-  return new Hono().post('/admin/users/me/organizations', requireUser, async (c) => {
+  return resourceApp().openapi(guarded(routes.grantOrganizationAccess, adminOrSupport()), async (c) => {
     const deps = c.get('deps');
     const { user } = (await loadCaller(c))!;
-    if (!user.IsAdminOrSupport) throw forbidden();
-    const body = await readJson(c, GrantOrganizationAccessSchema);
-    assertValid([['OrganizationId', validateGuid(body.OrganizationId, { required: true })]]);
-    const organizationId = body.OrganizationId!.toLowerCase();
-    const at = now(deps);
+    const organizationId = c.req.valid('json').OrganizationId;
     await deps.store.tx(async (q) => {
       const [org] = await q.query(`SELECT 1 FROM organizations WHERE id = $1 AND NOT deleted`, [organizationId]);
       if (!org) throw notFound();
@@ -43,7 +52,7 @@ export function adminRoutes() {
       await q.query(
         `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
          VALUES ($1, $2, $3, $4, $4, next_row_version()) ON CONFLICT (organization_id, user_id) DO NOTHING`,
-        [organizationId, user.Id, JSON.stringify(grantedPermissions(user, organizationId)), at],
+        [organizationId, user.Id, JSON.stringify(grantedPermissions(user, organizationId)), now(deps)],
       );
     });
     return c.body(null, 204);
