@@ -11,7 +11,7 @@
 // transaction with set-based reads and bulk writes. Both implement OpStore, so a run cannot tell.
 import type { PermissionFlagName, PermissionFlags } from '../../src/domain/permissions.ts';
 import { holdsAny, mayRead, mayReadNetwork, missingFlags, networkFlags, organizationFlags, programFlags } from '../../src/domain/access.ts';
-import { ENTITY_KINDS, SYNC_ENTITY_OF } from '../../src/protocol/entity-kinds.ts';
+import { ENTITY_KINDS, KIND_OF, SYNC_ENTITY_OF, type SyncEntity } from '../../src/protocol/entity-kinds.ts';
 import type { Auth } from '../auth.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { ENTITIES, insertRow, loadRow, updateRow, type EntityName, type WireRow, type WriteContext } from '../rows.ts';
@@ -99,6 +99,29 @@ export async function networkAccess(s: OpStore, networkId: string, lock: boolean
   const network = lock ? await lockRow(s, 'network', networkId) : await loadRow(s.q, 'network', s.auth.organizationId, networkId);
   if (!network || network.Deleted || !(await seesNetwork(s.q, s.auth, networkId))) throw notFound();
   return network;
+}
+
+/**
+ * Whether the caller may read a live row of their organization: its kind's read rule
+ * (src/protocol/entity-kinds.ts) over the flags on its program, its parent's, or its network.
+ */
+export async function mayReadRow(s: OpStore, entity: SyncEntity, row: WireRow): Promise<boolean> {
+  const rule = ENTITY_KINDS[entity].read;
+  switch (rule.kind) {
+    case 'organization':
+      return row.OrganizationId === s.auth.organizationId;
+    case 'network':
+      return seesNetwork(s.q, s.auth, row.Id);
+    case 'program':
+    case 'content': {
+      const program = await s.program(rule.kind === 'program' ? row.Id : (row[rule.programField] as string));
+      return program !== null && !program.deleted && mayRead(rule, flagsForProgram(s.auth, program));
+    }
+    case 'child': {
+      const parent = await loadRow(s.q, KIND_OF[rule.parent], s.auth.organizationId, row[rule.parentField] as string);
+      return parent !== null && !parent.Deleted && mayReadRow(s, rule.parent, parent);
+    }
+  }
 }
 
 /** 409 when the Id is taken by any row of the table (a client-made Id, any organization). */

@@ -26,7 +26,7 @@ import type { Queryable, Store } from '../store/store.ts';
 import type { Auth } from '../auth.ts';
 import { AppError } from '../errors.ts';
 import { fieldErrorsOfZod, nfc, stringProblems } from '../body.ts';
-import { directStore, type OpStore } from '../mutations/store.ts';
+import { directStore, mayReadRow, type OpStore } from '../mutations/store.ts';
 import { argsFieldName, type RunContext, type ServerMutation } from '../mutations/run.ts';
 import { loadRow, type WireRow, type WriteTail } from '../rows.ts';
 import { BatchStore } from './batch.ts';
@@ -37,10 +37,8 @@ import type { FieldError } from '../../src/protocol/errors.ts';
 import { deepEqual } from '../../src/protocol/json-equal.ts';
 import { fromLegacy } from '../../src/mutations/legacy.ts';
 import { hasPrecondition } from '../../src/mutations/define.ts';
-import { mayRead } from '../../src/domain/access.ts';
-import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
-import { flagsForProgram } from '../mutations/store.ts';
+
 
 export class PushUnauthorized extends Error {}
 
@@ -137,11 +135,7 @@ async function mergeRevisions(q: Queryable, clientId: string, r: Ready, current:
 /** The row as a GET would answer the caller: of their organization, live, and theirs to read. */
 async function readable(q: Queryable, s: OpStore, r: Ready): Promise<WireRow | null> {
   const row = await loadRow(q, kindOf(r), s.auth.organizationId, r.entityId);
-  if (!row || row.Deleted) return null;
-  const rule = ENTITY_KINDS[r.entity].read;
-  if (rule.kind !== 'content') return row;
-  const program = await s.program(row['ProgramId'] as string);
-  return program && !program.deleted && mayRead(rule, flagsForProgram(s.auth, program)) ? row : null;
+  return row && !row.Deleted && (await mayReadRow(s, r.entity, row)) ? row : null;
 }
 
 function runContext(input: PushInput): RunContext {
