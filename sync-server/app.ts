@@ -25,8 +25,10 @@ import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
 import { referenceDataRoutes } from './api/reference.ts';
 import { syncRoutes } from './api/sync.ts';
-import { audioRoutes } from './audio/routes.ts';
-import { uploadRoutes } from './uploads/routes.ts';
+import { audioService } from './audio/service.ts';
+import { tusUploads } from './uploads/tus.ts';
+import { mediaRoutes } from './api/media.ts';
+import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
@@ -51,19 +53,6 @@ declare module 'hono' {
   }
 }
 
-/**
- * The Hono env of a call the sync server makes to the API in process (a push's mutation over the
- * router): the sync client whose push makes the call, so the route's write records its revision
- * as that client's own. An HTTP request cannot set it: its env is the Node request and response.
- */
-export type InProcessEnv = { syncClientId: string };
-
-/** The sync client an in-process call is made for (null for every HTTP request). */
-export function syncClientOf(c: Context): string | null {
-  const id = (c.env as Partial<InProcessEnv> | undefined)?.syncClientId;
-  return typeof id === 'string' ? id : null;
-}
-
 export function now(deps: AppDeps): Date {
   return deps.clock ? deps.clock() : new Date();
 }
@@ -78,8 +67,8 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 }
 
 export function createApp(deps: AppDeps) {
-  const audio = audioRoutes(deps);
-  const uploads = uploadRoutes(deps, audio);
+  const audio = audioService(deps);
+  const uploads = tusUploads(deps, audio);
   const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
@@ -116,8 +105,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', demoDataRoutes())
     .route('/api', referenceDataRoutes())
     .route('/api', syncRoutes())
-    .route('/api', audio)
-    .route('/api', uploads);
+    .route('/api', mediaRoutes(audio))
+    .route('/api', uploadRoutes(uploads));
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { defaultBlobDir } from './audio/routes.ts';
+import { defaultBlobDir } from './audio/service.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { openStore } from './store/open.ts';

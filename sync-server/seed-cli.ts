@@ -3,7 +3,7 @@
 // goes to the blob folder the server reads (CASTAWAY_BLOB_DIR or <data folder>/blobs), as with
 // `npm start`, so the seeded clips and recordings play.
 import { parseArgs } from 'node:util';
-import { defaultBlobDir } from './audio/routes.ts';
+import { defaultBlobDir } from './audio/service.ts';
 import { seedWithMedia, DEMO_CLIP_COUNT } from './seed.ts';
 import { openStore } from './store/open.ts';
 

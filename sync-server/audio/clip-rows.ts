@@ -33,9 +33,9 @@ export type AudioRowPatch = {
 /** The row an audio write changes. */
 export type AudioRowRef = { entity: 'clip' | 'recording'; organizationId: string; id: string };
 
-/** Who makes an audio write: the user (null: none, e.g. a job whose user is gone) and, for a
- * sync push, the client (app.ts syncClientOf), whose own revision the write then is. */
-export type AudioAuthor = { userId: string | null; clientId?: string | null };
+/** Who makes an audio write: the user (null: none, e.g. a job whose user is gone). A sync push's
+ * audio writes are named mutations (mutations.ts), which record their client themselves. */
+export type AudioAuthor = { userId: string | null };
 
 /** The row with an audio patch applied (its Urls key by key). */
 export function audioPatched(current: Record<string, unknown>, patch: AudioRowPatch): Record<string, unknown> {
@@ -55,7 +55,7 @@ export async function writeAudioRow(
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
-    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: author.clientId ?? null }, audioPatched(current, patch));
+    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, patch));
     await alsoInTransaction?.(q);
     return updated;
   });

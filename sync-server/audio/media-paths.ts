@@ -5,6 +5,7 @@
 //   <folder>/waveform-{high|low}.{dat|json}   audiowaveform data made by the processing pipeline
 //
 //   clips/{clipId}                  a clip's own upload            (+ clips/{clipId}/audio.json: UploadMeta, cut.json)
+//   clips/{clipId}/cuts/{renderId}  the clip's cut, rendered       (+ clips/{clipId}/cut-render.json: CutRender, cut-render.ts)
 //   recordings/{id}/{uploadId}      one ingest of a recording      (+ recordings/{id}/current.json names the one served)
 //   demo/{mediaId}                  demo media shared by many seeded clips and recordings, named by
 //                                   a hash of its bytes; their audio.json / current.json point at it
@@ -24,6 +25,9 @@ export const clipKeys = {
   meta: (clipId: string) => `clips/${clipId}/audio.json`,
   waveform: (clipId: string, res: Res, ext: Ext) => mediaFiles.waveform(clipKeys.dir(clipId), res, ext),
   cut: (clipId: string) => `clips/${clipId}/cut.json`,
+  /** Which render of the cut is current, and of which edit and audio it was made. */
+  cutRender: (clipId: string) => `clips/${clipId}/cut-render.json`,
+  cutFolder: (clipId: string, renderId: string) => `clips/${clipId}/cuts/${renderId}`,
 };
 
 export const clipUrls = {
@@ -50,8 +54,10 @@ export const demoKeys = {
   info: (mediaId: string) => `demo/${mediaId}/info.json`,
 };
 
-/** A clip's audio.json: its upload, and the shared media folder serving it when it is not the clip's own. */
-export type UploadMeta = { fileName: string; contentType: string; size: number; media?: string };
+/** A clip's audio.json: its upload, and the shared media folder serving it when it is not the clip's
+ * own. uploadId is new for every stored file, so what was made from an earlier file (a cut render)
+ * is known to be stale even when the new file has the same name and size. */
+export type UploadMeta = { fileName: string; contentType: string; size: number; media?: string; uploadId?: string };
 
 /** A recording's current.json: the ingest its media URLs serve (in `media` when that is a shared folder). */
 export type CurrentAudio = { uploadId: string; contentType: string; durationSeconds: number; fileName?: string; media?: string };

@@ -1,9 +1,11 @@
 // The server runs of the clip's audio mutations (src/mutations/content.ts): its cut, and new audio
 // from audio the studio already serves. Both run alone (not batchable): they write files.
 //
-//   clip.saveCut          the edit list, kept beside the clip (clips/{id}/cut.json); the row stays
+//   clip.saveCut          the edit list, kept beside the clip (clips/{id}/cut.json), and the job
+//                         that renders it queued in the same transaction (cut-render.ts); the row stays
 //   clip.setAudioFromUrl  the source's file copied into the clip, the row AudioUploaded and the
 //                         processing job queued in the same transaction (process.ts)
+import { randomUUID } from 'node:crypto';
 import { formError } from '../../src/domain/form-errors.ts';
 import { mayRead } from '../../src/domain/access.ts';
 import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
@@ -16,6 +18,7 @@ import type { Queryable } from '../store/store.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { audioPatched, loadAudioOwner, type AudioRowPatch } from './clip-rows.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
+import { enqueueCutRender } from './cut-render.ts';
 import { enqueueClipAudio } from './process.ts';
 import { audioContentType, audioUploadErrors } from './upload-rules.ts';
 
@@ -72,6 +75,7 @@ export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number): Ser
       async (s, a) => {
         const { current } = await lockContent(s, 'clip', a.clipId);
         await blobs.putBytes(clipKeys.cut(a.clipId), JSON.stringify(a.cut));
+        await enqueueCutRender(s.q, { organizationId: s.auth.organizationId, clipId: a.clipId });
         return current;
       },
       { batchable: false },
@@ -85,7 +89,7 @@ export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number): Ser
         // The rules first: a refused request leaves the clip's audio, metadata and waveforms as they were.
         assertValid(audioUploadErrors(fileName, source.size, maxUploadBytes));
         const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(a.clipId));
-        const meta: UploadMeta = { fileName, contentType: source.contentType || audioContentType(fileName), size };
+        const meta: UploadMeta = { fileName, contentType: source.contentType || audioContentType(fileName), size, uploadId: randomUUID() };
         await blobs.putBytes(clipKeys.meta(a.clipId), JSON.stringify(meta));
         const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
         const row = await s.update('clip', current, audioPatched(current, uploadedPatch(fileName, fields)));

@@ -33,9 +33,6 @@ import { clipKeys, clipUrls } from './media-paths.ts';
 
 registerNodeAudioDecoders();
 
-// uploads/routes.ts takes the clip's keys from here.
-export { clipKeys };
-
 export type ProcessingResult = AudioRowPatch & { State: 'Ready' | 'Warning' | 'Error' };
 
 type WaveformKey = (res: 'high' | 'low', ext: 'dat' | 'json') => string;

@@ -12,31 +12,20 @@
 // media URLs serve, so a failed ingest never replaces working audio. (A demo recording's
 // current.json names a shared demo folder instead: media-paths.ts.)
 //
-// Also GET /v1/recordings/{recordingId}/clips: the clips made from the recording (their
-// RecordingMetadata.RecordingId, set when a clip's audio is copied from it: routes.ts).
-import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+// The routes (PUT …/audio, GET …/audio/ingest, the media files) are sync-server/api/media.ts's.
 import * as z from 'zod';
-import { permissionsFor } from '../../src/domain/permissions.ts';
-import { RecordingAudioIngestSchema, type RecordingAudioAccepted, type RecordingAudioIngest } from '../../src/protocol/media.ts';
+import { RecordingAudioIngestSchema, type RecordingAudioIngest } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
-import { getAuth, requireSession } from '../auth.ts';
-import { AppError } from '../errors.ts';
-import { paged, pageParams, pathId } from '../http.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
-import { loadRow, pageOf, toWire, type DbRow } from '../rows.ts';
+import { loadRow } from '../rows.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
-import { loadAudioOwner, writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
+import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { MediaErrorCode } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
 import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
-import { mediaFiles, recordingKeys, recordingMediaFolder, recordingUrls, type CurrentAudio } from './media-paths.ts';
-import { rangedBlobResponse } from './range.ts';
-import { audioContentType, receiveAudioUpload } from './upload-rules.ts';
-
-type Res = 'high' | 'low';
-type Ext = 'dat' | 'json';
+import { recordingKeys, recordingUrls, type CurrentAudio } from './media-paths.ts';
+import { audioContentType } from './upload-rules.ts';
 
 /** The ingest record, plus the row's audio fields from before it (restored if it fails). */
 export type IngestRecord = RecordingAudioIngest & { uploadId: string; before: AudioRowPatch };
@@ -140,68 +129,4 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
     (q) => enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 }),
   );
   return ingest;
-}
-
-export function recordingAudioRoutes(deps: AppDeps, options: { blobs: BlobStore; maxUploadBytes: number }) {
-  const { blobs, maxUploadBytes } = options;
-
-  /** The recording, if the caller may see it (content access on its program to ingest); 404 otherwise. */
-  async function recordingFor(c: Context, needContent: boolean) {
-    const auth = getAuth(c);
-    const recordingId = pathId(c, 'recordingId');
-    const recording = await loadAudioOwner(deps.store, 'recording', auth.organizationId, recordingId);
-    if (!recording) throw new AppError(404);
-    const flags = permissionsFor(auth.permissions, { kind: 'program', programId: recording.program_id, networkId: recording.network_id });
-    if (needContent && !flags.HasContentAccess) throw new AppError(404);
-    return { auth, recordingId, recording };
-  }
-
-  async function sendCurrent(c: Context, recordingId: string, file: (folder: string) => string, contentType: (current: CurrentAudio) => string) {
-    const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-    const res = current && (await rangedBlobResponse(blobs, file(recordingMediaFolder(recordingId, current)), contentType(current), c.req.raw));
-    if (!res) throw new AppError(404);
-    return res;
-  }
-
-  return new Hono()
-    .use('/internal/recordings/:recordingId/audio', requireSession)
-    .use('/internal/recordings/:recordingId/audio/*', requireSession)
-    .use('/media/recordings/*', requireSession)
-    .use('/v1/recordings/:recordingId/clips', requireSession)
-    .put('/internal/recordings/:recordingId/audio', async (c) => {
-      const { auth, recordingId } = await recordingFor(c, true);
-      const uploadId = randomUUID();
-      const { fileName, size } = await receiveAudioUpload(c, blobs, recordingKeys.audio(recordingId, uploadId), maxUploadBytes);
-      await startRecordingIngest(deps, blobs, auth.organizationId, auth.user.Id, recordingId, { uploadId, fileName, size });
-      const accepted: RecordingAudioAccepted = { RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: fileName, SizeInBytes: size };
-      return c.json(accepted, 202);
-    })
-    .get('/internal/recordings/:recordingId/audio/ingest', async (c) => {
-      const { recordingId } = await recordingFor(c, false);
-      const ingest = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
-      if (!ingest) throw new AppError(404);
-      const { uploadId: _u, before: _b, ...wire } = ingest;
-      return c.json(wire satisfies RecordingAudioIngest, 200);
-    })
-    .on(['GET', 'HEAD'], '/media/recordings/:recordingId/audio', async (c) => {
-      const { recordingId } = await recordingFor(c, false);
-      return sendCurrent(c, recordingId, mediaFiles.audio, (cur) => cur.contentType);
-    })
-    .on(['GET', 'HEAD'], '/media/recordings/:recordingId/:file{waveform-(high|low)\\.(dat|json)}', async (c) => {
-      const { recordingId } = await recordingFor(c, false);
-      const file = c.req.param('file');
-      const res: Res = file.includes('high') ? 'high' : 'low';
-      const ext: Ext = file.endsWith('.dat') ? 'dat' : 'json';
-      return sendCurrent(c, recordingId, (folder) => mediaFiles.waveform(folder, res, ext), () => (ext === 'dat' ? 'application/octet-stream' : 'application/json'));
-    })
-    .get('/v1/recordings/:recordingId/clips', async (c) => {
-      const { auth, recordingId, recording } = await recordingFor(c, true);
-      const page = pageParams(c);
-      const order = 't.created_at_utc DESC, t.id';
-      const inner = `SELECT t.* FROM clips t
-        WHERE t.organization_id = $1 AND t.program_id = $2 AND NOT t.deleted AND t.data->'RecordingMetadata'->>'RecordingId' = $3
-        ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
-      const rows = await deps.store.query<DbRow>(pageOf('clip', inner, order), [auth.organizationId, recording.program_id, recordingId]);
-      return c.json(paged(rows.map((r) => toWire('clip', r)), page));
-    });
 }

@@ -1,7 +1,8 @@
 // Renders a cut edit of a stored upload to a WAV file on disk (bounded memory: streamed decode,
-// streamed write, header patched at the end), then streams that file and removes it once read.
-// A failure while rendering (a MediaError for audio that is not audio, or any other) removes the
-// file before it is thrown, so a refused preview leaves nothing in the temporary folder.
+// streamed write, header patched at the end): the preview streams that file and removes it once
+// read; the cut render job (cut-render.ts) stores it beside the clip's media. A failure while
+// rendering (a MediaError for audio that is not audio, or any other) removes the file before it is
+// thrown, so a refused render leaves nothing in the temporary folder.
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,10 +18,16 @@ import type { CutEdit } from '../../src/protocol/media.ts';
 
 registerNodeAudioDecoders();
 
-export async function renderCutWav(source: Blob, edit: CutEdit): Promise<ReadableStream<Uint8Array>> {
+/** What a render wrote: its length in frames (per channel) and its format. */
+export type RenderedWav = { frames: number; sampleRate: number; channels: number };
+
+/**
+ * Renders the cut of `source` to a 16-bit WAV file at `path` (created or replaced). On any
+ * failure the file is removed before the error is thrown.
+ */
+export async function renderCutToFile(source: Blob, edit: CutEdit, path: string): Promise<RenderedWav> {
   const decoding = await openAudioDecoding(blobSource(source));
   const regions = edit.KeptRegions.map((r) => ({ start: r.StartSeconds, end: r.EndSeconds }));
-  const path = join(tmpdir(), `castaway-cut-${randomUUID()}.wav`);
   const fh = await open(path, 'w+');
   let frames = 0;
   let sampleRate = 44100;
@@ -43,6 +50,16 @@ export async function renderCutWav(source: Blob, edit: CutEdit): Promise<Readabl
     await fh.close();
     if (!rendered) await rm(path, { force: true });
   }
+  return { frames, sampleRate, channels };
+}
+
+/** A temporary file for one render, in the system's temporary folder. */
+export const renderTempPath = () => join(tmpdir(), `castaway-cut-${randomUUID()}.wav`);
+
+/** The cut rendered to a temporary file, streamed, and the file removed once read (the preview). */
+export async function renderCutWav(source: Blob, edit: CutEdit): Promise<ReadableStream<Uint8Array>> {
+  const path = renderTempPath();
+  await renderCutToFile(source, edit, path);
   const stream = createReadStream(path);
   stream.on('close', () => void rm(path, { force: true }));
   return Readable.toWeb(stream) as ReadableStream<Uint8Array>;

@@ -1,7 +1,8 @@
 // Resumable clip audio uploads: tus 1.0 (src/protocol/uploads.ts) with @tus/server and its file
-// store under <data dir>/uploads. Hono authenticates each call (session + XSRF, as every API call)
-// and checks the section-5 file rules and the per-user limit BEFORE @tus/server sees a creation;
-// the last byte hands the file to the same pipeline as PUT /v1/clips/{clipId}/audio.
+// store under <data dir>/uploads. The routes (sync-server/api/uploads.ts) guard each call (session
+// + XSRF as every API call; content access on the clip; an upload answers only its owner) and
+// check the section-5 file rules and the per-user limit BEFORE @tus/server sees a creation; the
+// last byte hands the file to the same pipeline as PUT /v1/clips/{clipId}/audio.
 //
 //   POST ──rules ok──> created (offset 0) ──PATCH…──> offset grows (bytes kept across dropped
 //     │                   │                            connections; HEAD tells the client where)
@@ -11,17 +12,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import { Server as TusServer, Metadata, type Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
-import { validateGuid } from '../../src/domain/validators.ts';
 import { MAX_OPEN_UPLOADS_PER_USER, UPLOAD_EXPIRES_MS, UPLOADS_PATH, UploadMetadataKey } from '../../src/protocol/uploads.ts';
 import type { AppDeps } from '../app.ts';
-import { getAuth, requireSession, type Auth } from '../auth.ts';
-import { AppError, assertValid } from '../errors.ts';
+import type { Auth } from '../auth.ts';
+import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
 import { loadClip } from '../audio/clip-rows.ts';
-import { clipKeys } from '../audio/process.ts';
-import type { audioRoutes } from '../audio/routes.ts';
+import { clipKeys } from '../audio/media-paths.ts';
+import type { AudioService } from '../audio/service.ts';
 import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import * as z from 'zod';
@@ -46,12 +46,25 @@ const HANDED_OVER_AT = 'handedOverAt';
 /** How long a handed-over upload still answers HEAD with "complete". */
 const HANDED_OVER_KEEP_MS = 60 * 60 * 1000;
 
-type Audio = ReturnType<typeof audioRoutes>;
 type TusFailure = { status_code: number; body: string };
 
 export const UPLOAD_SWEEP_JOB = 'uploads.sweep';
 
-export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOptions = {}) {
+/** The Upload-Metadata of a request (a 400 naming it when it is not tus metadata). */
+export function uploadMetadata(c: Context): Record<string, string | null> {
+  try {
+    return Metadata.parse(c.req.header('upload-metadata') ?? undefined) ?? {};
+  } catch {
+    throw badRequest([fieldError('Upload-Metadata', formError('invalid'))]);
+  }
+}
+
+/** Who made an upload, and for which clip (set from the session at its creation). */
+export type UploadOwner = { userId: string; organizationId: string; clipId: string };
+
+export type TusUploads = ReturnType<typeof tusUploads>;
+
+export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRouteOptions = {}) {
   const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), expirationPeriodInMilliseconds: options.expiresMs ?? UPLOAD_EXPIRES_MS });
   const maxOpen = options.maxOpenPerUser ?? MAX_OPEN_UPLOADS_PER_USER;
   // The Hono middleware has authenticated the request that @tus/server hands back to its hooks.
@@ -121,52 +134,38 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
     return open;
   }
 
-  /** Section-5 file rules, the clip's content access and the per-user limit, before anything is stored. */
+  /** Section-5 file rules and the per-user limit, before anything is stored (the route's guard has
+   * found the clip the metadata names, one the caller has content access to). */
   async function checkCreation(c: Context, auth: Auth): Promise<void> {
     const lengthHeader = c.req.header('upload-length');
     const size = lengthHeader !== undefined && /^\d+$/.test(lengthHeader.trim()) ? Number(lengthHeader) : NaN;
-    let metadata: Record<string, string | null> = {};
-    try {
-      metadata = Metadata.parse(c.req.header('upload-metadata') ?? undefined) ?? {};
-    } catch {
-      assertValid([['Upload-Metadata', formError('invalid')]]);
-    }
     assertValid([['Upload-Length', Number.isFinite(size) ? null : formError('required')]]);
-    assertValid(audioUploadErrors(metadata[UploadMetadataKey.FileName] ?? undefined, size, audio.maxUploadBytes));
-    const clipId = metadata[UploadMetadataKey.ClipId] ?? '';
-    assertValid([['clipId', validateGuid(clipId, { required: true })]]);
-    await audio.clipFor(c, true, clipId.toLowerCase());
+    assertValid(audioUploadErrors(uploadMetadata(c)[UploadMetadataKey.FileName] ?? undefined, size, audio.maxUploadBytes));
     if ((await openUploadsOf(auth.user.Id)) >= maxOpen) throw new AppError(429);
   }
 
-  /**
-   * An existing upload answers only to its owner; unknown ids go to @tus/server (404 / 410). A HEAD
-   * on a complete upload waits for its hand-over (and starts it, if the server stopped before it ran).
-   */
-  async function checkOwner(c: Context, id: string, auth: Auth): Promise<void> {
+  /** The upload and who made it; null when the store has none (@tus/server answers 404 or 410). */
+  async function find(id: string): Promise<{ upload: Upload; owner: UploadOwner } | null> {
     const upload = await store.getUpload(id).catch(() => null);
-    if (!upload) return;
-    if (upload.metadata?.[OWNER_USER] !== auth.user.Id || upload.metadata?.[OWNER_ORGANIZATION] !== auth.organizationId) throw new AppError(404);
-    if (c.req.raw.method === 'HEAD' && isComplete(upload) && !upload.metadata[HANDED_OVER_AT]) await handOverOnce(upload).catch(() => undefined);
+    if (!upload) return null;
+    const meta = upload.metadata ?? {};
+    return { upload, owner: { userId: meta[OWNER_USER] ?? '', organizationId: meta[OWNER_ORGANIZATION] ?? '', clipId: meta[UploadMetadataKey.ClipId] ?? '' } };
   }
 
-  // Hono routes a HEAD as a GET (and drops the body); @tus/server reads the real method from the request.
-  const methods = ['POST', 'GET', 'PATCH', 'DELETE', 'OPTIONS'];
-  const app = new Hono()
-    .use('/internal/uploads', requireSession)
-    .use('/internal/uploads/*', requireSession)
-    .on(methods, ['/internal/uploads', '/internal/uploads/:id'], async (c) => {
-      const auth = getAuth(c);
-      const id = c.req.param('id');
-      if (id === undefined && c.req.method === 'POST') await checkCreation(c, auth);
-      if (id !== undefined) await checkOwner(c, id, auth);
-      callers.set(c.req.raw, auth);
-      // Over @hono/node-server, hand @tus/server the Node request too: when the link drops it then
-      // ends the write gracefully, keeping every byte received (the web stream alone would discard them).
-      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-      if (incoming) Object.assign(c.req.raw, { runtime: { node: { req: incoming, res: (c.env as { outgoing?: ServerResponse }).outgoing } } });
-      return tus.handleWeb(c.req.raw);
-    });
+  /** A HEAD on a complete upload waits for its hand-over (and starts it, if the server stopped before it ran). */
+  async function settle(upload: Upload): Promise<void> {
+    if (isComplete(upload) && !upload.metadata?.[HANDED_OVER_AT]) await handOverOnce(upload).catch(() => undefined);
+  }
+
+  /** Hands the guarded request to @tus/server. */
+  function handle(c: Context, auth: Auth): Promise<Response> {
+    callers.set(c.req.raw, auth);
+    // Over @hono/node-server, hand @tus/server the Node request too: when the link drops it then
+    // ends the write gracefully, keeping every byte received (the web stream alone would discard them).
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (incoming) Object.assign(c.req.raw, { runtime: { node: { req: incoming, res: (c.env as { outgoing?: ServerResponse }).outgoing } } });
+    return tus.handleWeb(c.req.raw);
+  }
 
   /** Deletes uploads past their expiry and handed-over ones past their keep time; returns how many. */
   async function cleanUpExpired(now = Date.now()): Promise<number> {
@@ -187,5 +186,5 @@ export function uploadRoutes(deps: AppDeps, audio: Audio, options: UploadRouteOp
     [UPLOAD_SWEEP_JOB]: defineJob({ payload: z.object({}), everyMs: 10 * 60 * 1000, run: async () => void (await cleanUpExpired()) }),
   };
 
-  return Object.assign(app, { cleanUpExpired, jobHandlers });
+  return { checkCreation, find, settle, handle, cleanUpExpired, jobHandlers };
 }

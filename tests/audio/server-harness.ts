@@ -1,6 +1,6 @@
 // A server for the audio route tests: a fresh store (in-memory PGlite by default, or a scratch
 // PostgreSQL database with `store: 'postgres'`, tests/server/test-store.ts) with one organization, one
-// program, clips, recordings, and two signed-in users (content access / none), and the audio routes mounted
+// program, clips, recordings, and two signed-in users (content access / none), and the media routes mounted
 // under /api exactly as the app mounts them. Their jobs run when a test drains them (`queue.idle()`).
 import { mutationRegistry } from '../../sync-server/mutations/run.ts';
 import { CONTENT_RUNS } from '../../sync-server/mutations/content.ts';
@@ -9,14 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { openTestStore, type StoreKind } from '../server/test-store.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { createSession, SESSION_COOKIE, XSRF_HEADER, ORGANIZATION_HEADER } from '../../sync-server/auth.ts';
 import { AppError } from '../../sync-server/errors.ts';
 import type { AppDeps } from '../../sync-server/app.ts';
-import { audioRoutes } from '../../sync-server/audio/routes.ts';
+import { audioService } from '../../sync-server/audio/service.ts';
+import { mediaRoutes } from '../../sync-server/api/media.ts';
 import { createJobRunner } from '../../sync-server/jobs/runner.ts';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 
@@ -65,15 +67,16 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
     const [row] = await q.query<{ state: string; data: Record<string, unknown> }>('SELECT state, data FROM recordings WHERE id = $1', [id]);
     return row!;
   }
-  const routes = audioRoutes(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
-  const jobs = createJobRunner({ store, handlers: routes.jobHandlers });
+  const audio = audioService(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
+  const jobs = createJobRunner({ store, handlers: audio.jobHandlers });
   // The named mutations these routes run (clip.setAudioFromUrl, clip.saveCut), as createApp has them.
-  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(routes.blobs, routes.maxUploadBytes)]);
-  const app = new Hono()
+  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const app = new OpenAPIHono()
     .use('*', async (c, next) => { c.set('deps', deps); c.set('mutations', mutations); await next(); })
-    .route('/api', routes);
+    .route('/api', mediaRoutes(audio));
   app.onError((err, c) => {
     if (err instanceof AppError) return err.body === undefined ? c.body(null, err.status) : c.json(err.body as object, err.status as ContentfulStatusCode);
+    if (err instanceof HTTPException) return err.getResponse();
     throw err;
   });
   async function clipRow(id: string) {
@@ -82,7 +85,7 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
     return row!;
   }
   return {
-    app, deps, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes,
+    app, deps, audio, orgId, programId, editor, viewer, newClip, clipRow, newRecording, recordingRow, changes,
     /** Runs the queued audio jobs until none is left. */
     queue: { idle: () => jobs.drain() },
     close: async () => { await jobs.drain(); await drop(); await rm(blobDir, { recursive: true, force: true }); },

@@ -10,7 +10,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createSession, SESSION_TTL_MS } from '../../sync-server/auth.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { SESSION_SWEEP_JOB } from '../../sync-server/jobs/session-sweep.ts';
-import { UPLOAD_SWEEP_JOB } from '../../sync-server/uploads/routes.ts';
+import { UPLOAD_SWEEP_JOB } from '../../sync-server/uploads/tus.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
 
 describe.each(storeKinds)('sweeps on %s', (kind) => {

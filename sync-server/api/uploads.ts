@@ -1,0 +1,112 @@
+// Resumable uploads of clip audio (tus 1.0, src/protocol/api/uploads.ts): the routes and their
+// guards; @tus/server speaks the protocol (sync-server/uploads/tus.ts).
+//
+//   POST     a member with content access on the clip that Upload-Metadata names (404 otherwise,
+//            as for a clip that does not exist: the rule of guard.row, src/domain/access.ts), then
+//            the file rules of section 5 and the per-user limit
+//   HEAD, PATCH, DELETE /{id}   only the user who created the upload, in its organization, while
+//            they may still read its clip (404 otherwise); an id the store does not know goes to
+//            @tus/server, which answers 404 or 410
+//   OPTIONS  a member
+import type { MiddlewareHandler, Context } from 'hono';
+import type { Upload } from '@tus/server';
+import { mayRead } from '../../src/domain/access.ts';
+import { validateGuid } from '../../src/domain/validators.ts';
+import * as routes from '../../src/protocol/api/uploads.ts';
+import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
+import { UploadMetadataKey } from '../../src/protocol/uploads.ts';
+import { getAuth, requireSession } from '../auth.ts';
+import { assertValid, notFound } from '../errors.ts';
+import { flagsForProgram, type ProgramRef } from '../mutations/store.ts';
+import { loadRow, type WireRow } from '../rows.ts';
+import { uploadMetadata, type TusUploads } from '../uploads/tus.ts';
+import { documented } from './media.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard, type Access } from './guard.ts';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The caller's own upload a route touches (its guard found it). */
+    tusUpload: Upload;
+  }
+}
+
+/**
+ * The clip, if the caller may read it: live, of a live program of the caller's organization, with
+ * the flags section 6 asks for reading clips (src/domain/access.ts). The check guard.row makes of
+ * a clip in the path, for a clip named elsewhere (here: in Upload-Metadata).
+ */
+async function readableClip(c: Context, clipId: string): Promise<{ row: WireRow; program: ProgramRef } | null> {
+  const { store } = c.get('deps');
+  const auth = getAuth(c);
+  const row = await loadRow(store, 'clip', auth.organizationId, clipId);
+  if (!row || row.Deleted) return null;
+  const [program] = await store.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE id = $1 AND organization_id = $2`, [
+    row['ProgramId'],
+    auth.organizationId,
+  ]);
+  if (!program || program.deleted || !mayRead(ENTITY_KINDS.clips.read, flagsForProgram(auth, program))) return null;
+  return { row, program };
+}
+
+/** The clip an upload is created for (Upload-Metadata clipId): 400 when it is not a GUID, 404
+ * when the caller may not read it. */
+const clipOfNewUpload: MiddlewareHandler = async (c, next) => {
+  const clipId = uploadMetadata(c)[UploadMetadataKey.ClipId] ?? '';
+  assertValid([['clipId', validateGuid(clipId, { required: true })]]);
+  const found = await readableClip(c, clipId.toLowerCase());
+  if (!found) throw notFound();
+  c.set('row', found.row);
+  c.set('program', found.program);
+  await next();
+};
+
+/** An upload id as the store makes them (hex); anything else names none. */
+const UPLOAD_ID = /^[0-9A-Za-z_-]{1,128}$/;
+
+/** The caller's own upload, of a clip they may still read; 404 for anyone else's. */
+function ownUpload(uploads: TusUploads): MiddlewareHandler {
+  return async (c, next) => {
+    const id = c.req.param('id') ?? '';
+    if (!UPLOAD_ID.test(id)) throw notFound();
+    const found = await uploads.find(id);
+    if (found) {
+      const auth = getAuth(c);
+      if (found.owner.userId !== auth.user.Id || found.owner.organizationId !== auth.organizationId) throw notFound();
+      if (!(await readableClip(c, found.owner.clipId))) throw notFound();
+      c.set('tusUpload', found.upload);
+    }
+    await next();
+  };
+}
+
+export function uploadRoutes(uploads: TusUploads) {
+  const creator: Access = {
+    middleware: [requireSession, clipOfNewUpload],
+    describe: 'A member with HasContentAccess on the program of the clip named in Upload-Metadata',
+  };
+  const owner: Access = {
+    middleware: [requireSession, ownUpload(uploads)],
+    describe: 'The user who created the upload, in its organization, with HasContentAccess on its clip’s program',
+  };
+
+  const app = resourceApp()
+    .openapi(guarded(routes.createUpload, creator), async (c) => {
+      const auth = getAuth(c);
+      await uploads.checkCreation(c, auth);
+      return uploads.handle(c, auth);
+    })
+    .openapi(guarded(routes.patchUpload, owner), (c) => uploads.handle(c, getAuth(c)))
+    .openapi(guarded(routes.deleteUpload, owner), (c) => uploads.handle(c, getAuth(c)))
+    .openapi(guarded(routes.uploadOptions, guard.member()), (c) => uploads.handle(c, getAuth(c)))
+    // Hono routes a HEAD to the GET route of its path (and drops the body); @tus/server reads the
+    // real method from the request. tus has no GET: only the HEAD is answered (and documented).
+    .openapi({ ...guarded(routes.headUpload, owner), method: 'get', hide: true }, async (c) => {
+      if (c.req.method !== 'HEAD') throw notFound();
+      const upload = c.get('tusUpload') as Upload | undefined;
+      if (upload) await uploads.settle(upload);
+      return uploads.handle(c, getAuth(c));
+    });
+  documented(app, routes.headUpload, owner);
+  return app;
+}
