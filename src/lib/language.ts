@@ -1,6 +1,7 @@
 // The interface language (section 4): saving sends InterfaceLanguage and reloads the page.
 import { setLocale, type Locale } from './i18n.ts';
-import { api } from './api.ts';
+import { call } from './api.ts';
+import { updateMe } from '../protocol/api/session.ts';
 
 /** Each language named in itself; en-XA is the pseudo-locale. */
 export const LANGUAGE_NAMES: Record<Locale, string> = {
@@ -18,7 +19,7 @@ export const LANGUAGE_CHANGED_KEY = 'castaway.languageChanged';
 
 export async function changeLanguage(locale: Locale): Promise<void> {
   // Best effort online; the cookie keeps the choice on this device either way.
-  await api('PATCH', '/internal/users/me', { body: { InterfaceLanguage: locale } });
+  await call(updateMe, { json: { InterfaceLanguage: locale } });
   sessionStorage.setItem(LANGUAGE_CHANGED_KEY, locale);
   void setLocale(locale); // reloads the page
 }

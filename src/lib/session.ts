@@ -5,7 +5,8 @@
 //   logged out, `expired` (the login screen says so; this device's data and queued edits stay)
 //   ──login──> signed in (sync-runner.ts resumes the paused sync, the queued edits go out)
 import { useSyncExternalStore } from 'react';
-import { api, setXsrfToken } from './api.ts';
+import { call, setXsrfToken } from './api.ts';
+import { getSession, listMyOrganizations } from '../protocol/api/session.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
 
 export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
@@ -112,13 +113,13 @@ function set(session: Session, offline: boolean, expired = false): void {
 
 /** Loads the session from the server, falling back to the cached one when the network is down. */
 export async function loadSession(): Promise<void> {
-  const res = await api<unknown>('GET', '/internal/session');
+  const res = await call(getSession);
   if (res.kind === 'ok') {
     const raw = res.data as Raw;
     let orgs: unknown[] = [];
     const type = str(pick(raw, 'Type', 'type'));
     if (type === 'activated' || type === 'unactivated') {
-      const list = await api<unknown>('GET', '/internal/users/me/organizations');
+      const list = await call(listMyOrganizations);
       if (list.kind === 'ok') orgs = Array.isArray(list.data) ? list.data : (((list.data as Raw | null)?.Items as unknown[] | undefined) ?? []);
       else orgs = readCache()?.Organizations ?? [];
     }

@@ -14,7 +14,8 @@ import { validateFile } from '../domain/file.ts';
 import { retryDelayMs } from '../domain/timing.ts';
 import type { FormError } from '../domain/form-errors.ts';
 import { db } from '../db/db.ts';
-import { api } from './api.ts';
+import { call } from './api.ts';
+import { getXsrf } from '../protocol/api/session.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
 import { uploadsDb, type UploadRecord } from '../db/upload-db.ts';
 
@@ -28,7 +29,7 @@ let xsrf: string | null = null;
 
 async function xsrfToken(): Promise<string> {
   if (xsrf) return xsrf;
-  const res = await api<{ XsrfToken?: string }>('GET', '/internal/session/xsrf');
+  const res = await call(getXsrf);
   if (res.kind !== 'ok' || !res.data?.XsrfToken) throw new Error('no XSRF token');
   xsrf = res.data.XsrfToken;
   return xsrf;

@@ -6,7 +6,8 @@ import { showsGrantAccess } from '../domain/permissions.ts';
 import { grantAccessOutcome } from '../domain/dialogs.ts';
 import { domainMessage } from '../domain/messages.ts';
 import { m } from '../paraglide/messages.js';
-import { api } from '../lib/api.ts';
+import { call } from '../lib/api.ts';
+import { grantOrganizationAccess } from '../protocol/api/admin.ts';
 import { withLoading } from '../lib/loading.ts';
 import { useSession } from '../lib/session.ts';
 
@@ -77,7 +78,7 @@ function GrantAccessButton({ organizationId }: { organizationId: string }) {
   const grant = async () => {
     setBusy(true);
     setAlert(null);
-    const res = await withLoading(api('POST', '/admin/users/me/organizations', { body: { OrganizationId: organizationId } }));
+    const res = await withLoading(call(grantOrganizationAccess, { json: { OrganizationId: organizationId } }));
     setBusy(false);
     const outcome = grantAccessOutcome(res);
     if (outcome.action === 'reload') location.reload();

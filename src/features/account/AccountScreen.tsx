@@ -8,7 +8,8 @@ import { useId, useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { validateName } from '../../domain/validators.ts';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { updateMe } from '../../protocol/api/session.ts';
 import { useEditState } from '../../lib/form.ts';
 import { getLocale, locales, type Locale } from '../../lib/i18n.ts';
 import { changeLanguage, LANGUAGE_NAMES } from '../../lib/language.ts';
@@ -75,7 +76,7 @@ function NameForm({ user }: { user: SessionUser }) {
       return;
     }
     setBusy(true);
-    const res = await withLoading(api('PATCH', '/internal/users/me', { body: { Name: form.values.Name.trim() } }));
+    const res = await withLoading(call(updateMe, { json: { Name: form.values.Name.trim() } }));
     if (res.kind === 'ok') {
       // The menu's 'Signed in as' and the contact form's prefill read the session.
       await withLoading(loadSession());

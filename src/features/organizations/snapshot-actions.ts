@@ -5,7 +5,8 @@
 // that is not a success rejects, and the caller shows the error toast of section 8.
 import { pollOperation, type Clock } from '../../domain/polling.ts';
 import { DemoRestoreOperationSchema, type DemoRestoreOperation } from '../../protocol/admin.ts';
-import { api, type ApiResult } from '../../lib/api.ts';
+import { call, type ApiResult } from '../../lib/api.ts';
+import { getDemoRestore, saveDemoSnapshot, startDemoRestore } from '../../protocol/api/demo-data.ts';
 
 export class SnapshotCallError extends Error {
   constructor(readonly result: ApiResult<unknown>) {
@@ -24,7 +25,7 @@ export function isTransient(error: unknown): boolean {
 const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 export async function saveSnapshot(): Promise<void> {
-  const res = await api('POST', '/internal/demo-data');
+  const res = await call(saveDemoSnapshot);
   if (res.kind !== 'ok') throw new SnapshotCallError(res);
 }
 
@@ -35,9 +36,9 @@ async function operation(res: ApiResult<unknown>): Promise<DemoRestoreOperation>
 
 /** Starts the restore and resolves once it has succeeded; rejects when it failed, timed out or a call was refused. */
 export async function restoreSnapshot(clock: Clock = realClock): Promise<void> {
-  const initial = await operation(await api('POST', '/internal/demo-data/restores'));
+  const initial = await operation(await call(startDemoRestore));
   const outcome = await pollOperation(initial, {
-    fetch: async (id) => operation(await api('GET', `/internal/demo-data/restores/${id}`)),
+    fetch: async (id) => operation(await call(getDemoRestore, { params: { operationId: id } })),
     isTransient,
     clock,
   });

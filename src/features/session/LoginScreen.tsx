@@ -2,7 +2,8 @@
 // GET /api/internal/session/xsrf first, then POST /api/internal/session/login with x-xsrf-token.
 import { useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { api, setXsrfToken } from '../../lib/api.ts';
+import { call, setXsrfToken } from '../../lib/api.ts';
+import { login } from '../../protocol/api/session.ts';
 import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
@@ -19,7 +20,7 @@ export function LoginScreen() {
     setBusy(true);
     setError(null);
     setXsrfToken(null); // a fresh token for the new session
-    const res = await withLoading(api('POST', '/internal/session/login', { body: { Email: email.trim(), Password: password }, xsrf: false }));
+    const res = await withLoading(call(login, { json: { Email: email.trim(), Password: password }, xsrf: false }));
     if (res.kind === 'ok') {
       await withLoading(loadSession());
       // The language the user chose on another device (InterfaceLanguage) applies here too.

@@ -4,7 +4,8 @@
 // The server's POST /logout ends the session; afterwards the browser goes to the route's
 // redirectUrl when it is a place on this site (src/domain/redirect.ts), else to /.
 import { m } from '../../paraglide/messages.js';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { logoutAndRedirect } from '../../protocol/api/session.ts';
 import { clearSession } from '../../lib/session.ts';
 import { ensureSync, stopSync } from '../../lib/sync-runner.ts';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -20,7 +21,7 @@ export async function logOut(): Promise<void> {
   const organizationId = stopSync();
   // redirectUrl=null as the navigation sends it: the server answers 204 and the redirect is ours
   // to make (a 302 would have fetch load the page it names).
-  const res = await api('POST', '/logout?redirectUrl=null');
+  const res = await call(logoutAndRedirect, { query: { redirectUrl: 'null' } });
   if (res.kind !== 'ok') {
     if (organizationId) ensureSync(organizationId);
     throw new Error(m.app_login_error());

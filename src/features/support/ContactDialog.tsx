@@ -12,7 +12,8 @@ import { buildContactRequest, contactPrefill, validateContactForm, type ContactF
 import { contactDialog, contactDialogView, type ContactDialogEvent, type ContactDialogState } from '../../domain/dialogs.ts';
 import { domainMessage, formatFormError } from '../../domain/messages.ts';
 import { m } from '../../paraglide/messages.js';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { sendSupportEnquiry } from '../../protocol/api/session.ts';
 import { useSession } from '../../lib/session.ts';
 import { showToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
@@ -56,7 +57,7 @@ export function ContactDialog({ open, onClose, organizationId, defaultMessage = 
       sourceUrl: location.href,
     });
     if (truncations.length > 0) console.error('contact enquiry context truncated', truncations);
-    const res = await withLoading(api('POST', '/internal/custom-support', { body: request }));
+    const res = await withLoading(call(sendSupportEnquiry, { json: request }));
     send(res.kind === 'ok' ? 'succeeded' : 'failed', submitting);
   };
 

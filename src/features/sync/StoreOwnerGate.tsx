@@ -17,7 +17,8 @@ import { m } from '../../paraglide/messages.js';
 import { db, type StoreOwner } from '../../db/db.ts';
 import { claimStore, type StoreClaim } from '../../db/owner.ts';
 import { resetLocalData } from '../../db/reset.ts';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { logout } from '../../protocol/api/session.ts';
 import { clearSession, type SessionUser } from '../../lib/session.ts';
 import { stopSync } from '../../lib/sync-runner.ts';
 import { localWriteFailureText, reportLocalWriteFailure } from '../../lib/local-write.ts';
@@ -106,7 +107,7 @@ function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim
     setBusy(true);
     setFailed(false);
     // This user's session ends; the device keeps the other user's data for them to send.
-    const res = await api('POST', '/internal/session/logout');
+    const res = await call(logout);
     if (res.kind !== 'ok') {
       setBusy(false);
       setFailed(true);

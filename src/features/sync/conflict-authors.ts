@@ -7,7 +7,8 @@ import { db, type ConflictEntry } from '../../db/db.ts';
 import type { ConflictField } from '../../protocol/sync.ts';
 import { changeAuthor, type ChangeAuthor } from '../../protocol/change-author.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
-import { api } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
+import { listUserProfiles } from '../../protocol/api/users.ts';
 
 type Profile = { Id: string; Name: string; FirstName: string; ImageUrl: string | null };
 
@@ -50,7 +51,7 @@ export function usePrefetchConflictAuthors(online: boolean): void {
     void (async () => {
       const missing = await missingProfileIds(ids.split(','));
       if (cancelled || missing.length === 0) return;
-      const res = await api<unknown>('GET', `/v1/user-profiles?userIds=${missing.join(',')}`);
+      const res = await call(listUserProfiles, { query: { userIds: missing.join(',') } });
       if (res.kind !== 'ok') return; // tried again on the next change or reconnect
       await putProfiles(profilesOf(res.data));
     })();
