@@ -4,7 +4,7 @@
 //   POST     a member with content access on the clip that Upload-Metadata names (404 otherwise,
 //            as for a clip that does not exist: the rule of guard.row, src/domain/access.ts), then
 //            the file rules of section 5 and the per-user limit
-//   HEAD, PATCH, DELETE /{id}   only the user who created the upload, in its organization, while
+//   GET/HEAD, PATCH, DELETE /{id}   only the user who created the upload, in its organization, while
 //            they may still read its clip (404 otherwise); an id the store does not know goes to
 //            @tus/server, which answers 404 or 410
 //   OPTIONS  a member
@@ -100,11 +100,11 @@ export function uploadRoutes(uploads: TusUploads) {
     .openapi(guarded(routes.deleteUpload, owner), (c) => uploads.handle(c, getAuth(c)))
     .openapi(guarded(routes.uploadOptions, guard.member()), (c) => uploads.handle(c, getAuth(c)))
     // Hono routes a HEAD to the GET route of its path (and drops the body); @tus/server reads the
-    // real method from the request. tus has no GET: only the HEAD is answered (and documented).
-    .openapi({ ...guarded(routes.headUpload, owner), method: 'get', hide: true }, async (c) => {
-      if (c.req.method !== 'HEAD') throw notFound();
+    // method from the request. A GET is answered as the HEAD: tus never sends an upload back.
+    .openapi(guarded(routes.getUpload, owner), async (c) => {
       const upload = c.get('tusUpload') as Upload | undefined;
       if (upload) await uploads.settle(upload);
+      if (c.req.method !== 'HEAD') c.req.raw = new Request(c.req.raw.url, { method: 'HEAD', headers: c.req.raw.headers });
       return uploads.handle(c, getAuth(c));
     });
   documented(app, routes.headUpload, owner);

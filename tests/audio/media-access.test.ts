@@ -170,7 +170,7 @@ describe.each(storeKinds)('media routes answer only callers who may read the cli
       ['/api/media/recordings/{recordingId}/{file}', ['get', 'head']],
       ['/api/v1/recordings/{recordingId}/clips', ['get']],
       [UPLOADS_PATH, ['options', 'post']],
-      [`${UPLOADS_PATH}/{id}`, ['delete', 'head', 'patch']],
+      [`${UPLOADS_PATH}/{id}`, ['delete', 'get', 'head', 'patch']],
     ];
     for (const [path, methods] of expected) {
       expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods);

@@ -45,17 +45,19 @@ export const createUpload = {
   },
 } as const satisfies RouteConfig;
 
-export const headUpload = {
-  method: 'head',
+export const getUpload = {
+  method: 'get',
   path: '/internal/uploads/{id}',
   tags,
-  summary: 'Where to resume: the bytes the server holds (Upload-Offset); a finished upload answers complete',
+  summary: 'Where to resume: the bytes the server holds (Upload-Offset), as headers; a finished upload answers complete',
+  description: 'tus asks with HEAD (below); a GET answers the same headers, with no body (the bytes of an upload are never sent back).',
   request: { params: UploadParams, headers: z.object({ 'tus-resumable': TusResumable }) },
   responses: {
     200: { description: 'The upload', headers: { 'Upload-Offset': header('Bytes received'), 'Upload-Length': header('The file’s size') } },
     ...uploadErrors,
   },
 } as const satisfies RouteConfig;
+export const headUpload = { ...getUpload, method: 'head', summary: 'Where to resume: the bytes the server holds (Upload-Offset); a finished upload answers complete' } as const satisfies RouteConfig;
 
 export const patchUpload = {
   method: 'patch',
