@@ -11,7 +11,7 @@
 //   PUT  /api/internal/recordings/{recordingId}/audio?fileName=…   file body → 202 RecordingAudioAccepted
 //        (the recording agents' ingest: same file rules and 400 bodies as clip audio; the recording
 //        goes Processing → Finalized with DurationSeconds and Urls, or back to what it was)
-//   GET  /api/internal/recordings/{recordingId}/audio/ingest      → 200 RecordingAudioIngest (404 before any)
+//   GET  /api/internal/recordings/{recordingId}/audio/ingest      → 200 RecordingAudioIngest (204 before any)
 //   GET  /api/media/recordings/{recordingId}/audio                 the ingested file, HTTP Range supported
 //   GET  /api/media/recordings/{recordingId}/waveform-{high|low}.{dat|json}   audiowaveform data
 import * as z from 'zod';

@@ -96,7 +96,8 @@ export function mediaRoutes(audio: AudioService) {
     })
     .openapi(guarded(routes.getRecordingIngest, recording()), async (c) => {
       const ingest = await audio.recordingIngest(c.var.row.Id);
-      if (!ingest) return c.body(null, 404);
+      // A recording no agent has sent audio for is not missing: 204 (404 says there is no recording).
+      if (!ingest) return c.body(null, 204);
       return c.json(ingest, 200);
     })
     .openapi(guarded(routes.getRecordingAudio, recording()), (c) => audio.recordingAudio(c.req.raw, c.var.row.Id))

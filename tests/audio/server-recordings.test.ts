@@ -153,12 +153,12 @@ describe('the file rules of section 5 → 400 with the same bodies as clip audio
     expect(fields(await s.recordingRow(id))).toEqual(before);
   });
 
-  it('without content access → 404; unknown recording → 404; no session → 401; no ingest yet → 404', async () => {
+  it('without content access → 404; unknown recording → 404; no session → 401; no ingest yet → 204', async () => {
     const id = await s.newRecording();
     expect((await ingest(id, 'speech-12s.mp3', 'a.mp3', s.viewer.headers)).status).toBe(404);
     expect((await ingest('6f1c8c1e-0000-4000-8000-000000000000', 'speech-12s.mp3', 'a.mp3')).status).toBe(404);
     expect((await ingest(id, 'speech-12s.mp3', 'a.mp3', {} as typeof s.editor.headers)).status).toBe(401);
-    expect((await s.app.request(`/api/internal/recordings/${id}/audio/ingest`, { headers: s.editor.headers })).status).toBe(404);
+    expect((await s.app.request(`/api/internal/recordings/${id}/audio/ingest`, { headers: s.editor.headers })).status).toBe(204);
     expect((await s.app.request(`/api/media/recordings/${id}/waveform-low.dat`, { headers: s.editor.headers })).status).toBe(404);
   });
 });

@@ -160,7 +160,7 @@ export const getRecordingIngest = {
   tags,
   summary: 'The recording’s last audio ingest: Processing, Finalized or Failed (with why)',
   request: { params: RecordingParams },
-  responses: { 200: jsonContent(RecordingAudioIngest, 'The last ingest'), ...errors },
+  responses: { 200: jsonContent(RecordingAudioIngest, 'The last ingest'), 204: { description: 'No audio ingested yet' }, ...errors },
 } as const satisfies RouteConfig;
 
 const recordingFiles = mediaFileRoutes('recordings', 'recordingId', 'recording');
