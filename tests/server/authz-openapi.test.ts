@@ -189,7 +189,8 @@ function leakedIds(text: string, hidden: Set<string>): string[] {
 /** The push's own probe: each named mutation on a hidden row, against the same on random ids. */
 function pushMutations(values: Record<string, string>): Array<{ name: string; args: Record<string, unknown> }> {
   const { programId, clipId, playlistId, recordingId, annotationId } = values as ProgramRows;
-  const all = [
+  type Named = { name: string; args: Record<string, unknown> };
+  const all: Array<Named | '' | undefined> = [
     programId && { name: 'program.update', args: { programId, fields: { Name: 'Leak?' } } },
     programId && { name: 'clip.create', args: { programId, clipId: crypto.randomUUID(), fields: { Title: 'Leak?' } } },
     programId && { name: 'playlist.create', args: { programId, playlistId: crypto.randomUUID(), fields: { Title: 'Leak?' } } },
@@ -202,7 +203,7 @@ function pushMutations(values: Record<string, string>): Array<{ name: string; ar
     recordingId && { name: 'annotation.add', args: { recordingId, annotationId: crypto.randomUUID(), fields: { OffsetSeconds: 1, Text: 'Leak?' } } },
     recordingId && annotationId && { name: 'annotation.delete', args: { recordingId, annotationId } },
   ];
-  return all.filter((m): m is { name: string; args: Record<string, unknown> } => Boolean(m));
+  return all.filter((m): m is Named => Boolean(m));
 }
 
 describe('authorization, walking the OpenAPI document', () => {
