@@ -30,9 +30,10 @@ const requireJsonBody: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/** A route whose declaration requires a JSON body. */
 const takesJson = (route: RouteConfig) => {
   const body = route.request?.body;
-  return body !== undefined && 'content' in body && body.content !== undefined && 'application/json' in body.content;
+  return body !== undefined && body.required === true && 'content' in body && body.content !== undefined && 'application/json' in body.content;
 };
 
 /** A route declaration with its guard, ready for `app.openapi(…)`. The guard's description goes
