@@ -40,8 +40,6 @@ import { hasPrecondition } from '../../src/mutations/define.ts';
 import { authorOf, theirChangedFields, threeWayMerge, type MergeConflict, type Revision, type Row } from './merge.ts';
 
 
-export class PushUnauthorized extends Error {}
-
 type PushInput = {
   store: Store;
   /** The server runs by mutation name (sync-server/mutations/run.ts mutationRegistry). */
@@ -256,8 +254,7 @@ export async function processPush(input: PushInput): Promise<MutationResult[]> {
       try {
         results.push(...(await inTransaction(session, segment)));
         continue;
-      } catch (err) {
-        if (err instanceof PushUnauthorized) throw err;
+      } catch {
         // Rolled back: the same mutations one by one.
         chain.clear();
         for (const [k, v] of before) chain.set(k, v);
@@ -430,7 +427,6 @@ async function oneByOne(s: Session, segment: Item[]): Promise<{ done: MutationRe
         return o;
       });
     } catch (err) {
-      if (err instanceof PushUnauthorized) throw err;
       // The operator's log: the device only sees the push end here and sends the rest again.
       // eslint-disable-next-line no-console
       console.error('push: a mutation failed to run', r.m.name, err);
