@@ -10,9 +10,9 @@
 // What it resolved is handed to the handler (c.var.row, c.var.program, c.var.network), so a route
 // reads nothing twice. Writes that are named mutations check again inside their transaction
 // (sync-server/mutations/store.ts, the same domain rules): a sync push reaches them without HTTP.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { mayRead, missingFlags, networkFlags } from '../../src/domain/access.ts';
-import { anyPermissions, type PermissionFlagName } from '../../src/domain/permissions.ts';
+import { anyPermissions, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
 import { ENTITY_KINDS, KIND_OF, type SyncEntity } from '../../src/protocol/entity-kinds.ts';
 import { getAuth, requireSession, requireUser } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -40,13 +40,30 @@ function idParam(value: string | undefined): string {
   return value.toLowerCase();
 }
 
-async function loadProgram(c: Parameters<MiddlewareHandler>[0], programId: string): Promise<ProgramRef | null> {
+async function loadProgram(c: Context, programId: string): Promise<ProgramRef | null> {
   const { store } = c.get('deps');
   const [program] = await store.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE id = $1 AND organization_id = $2`, [
     programId,
     getAuth(c).organizationId,
   ]);
   return program && !program.deleted ? program : null;
+}
+
+type ContentEntity = Extract<SyncEntity, 'playlists' | 'clips' | 'recordings'>;
+
+/**
+ * A content row (playlist, clip, recording) of the caller's organization that the caller may
+ * read, with its program and the caller's flags there; null otherwise. What guard.row checks of a
+ * row named in the path, for routes that name one elsewhere (an upload's metadata).
+ */
+export async function readableContentRow(c: Context, entity: ContentEntity, id: string): Promise<{ row: WireRow; program: ProgramRef; flags: PermissionFlags } | null> {
+  const auth = getAuth(c);
+  const row = await loadRow(c.get('deps').store, KIND_OF[entity], auth.organizationId, id);
+  if (!row || row.Deleted) return null;
+  const program = await loadProgram(c, row['ProgramId'] as string);
+  if (!program) return null;
+  const flags = flagsForProgram(auth, program);
+  return mayRead(ENTITY_KINDS[entity].read, flags) ? { row, program, flags } : null;
 }
 
 export const guard = {
@@ -117,19 +134,14 @@ export const guard = {
 
   /** A content row in the path (playlist, clip, recording) the caller may read: content access on
    * its program; the flags needed beyond it. */
-  row(entity: Extract<SyncEntity, 'playlists' | 'clips' | 'recordings'>, param: string, ...need: PermissionFlagName[]): Access {
+  row(entity: ContentEntity, param: string, ...need: PermissionFlagName[]): Access {
     const kind = KIND_OF[entity];
     const check: MiddlewareHandler = async (c, next) => {
-      const auth = getAuth(c);
-      const row = await loadRow(c.get('deps').store, kind, auth.organizationId, idParam(c.req.param(param)));
-      if (!row || row.Deleted) throw notFound();
-      const program = await loadProgram(c, row['ProgramId'] as string);
-      if (!program) throw notFound();
-      const flags = flagsForProgram(auth, program);
-      if (!mayRead(ENTITY_KINDS[entity].read, flags)) throw notFound();
-      if (missingFlags(flags, need).length > 0) throw forbidden();
-      c.set('row', row);
-      c.set('program', program);
+      const found = await readableContentRow(c, entity, idParam(c.req.param(param)));
+      if (!found) throw notFound();
+      if (missingFlags(found.flags, need).length > 0) throw forbidden();
+      c.set('row', found.row);
+      c.set('program', found.program);
       await next();
     };
     return { middleware: [requireSession, check], describe: `A member with HasContentAccess on the ${kind}’s program${need.length > 0 ? flagsText(need) : ''}` };

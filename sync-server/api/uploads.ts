@@ -8,21 +8,17 @@
 //            they may still read its clip (404 otherwise); an id the store does not know goes to
 //            @tus/server, which answers 404 or 410
 //   OPTIONS  a member
-import type { MiddlewareHandler, Context } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { Upload } from '@tus/server';
-import { mayRead } from '../../src/domain/access.ts';
 import { validateGuid } from '../../src/domain/validators.ts';
 import * as routes from '../../src/protocol/api/uploads.ts';
-import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import { UploadMetadataKey } from '../../src/protocol/uploads.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { assertValid, notFound } from '../errors.ts';
-import { flagsForProgram, type ProgramRef } from '../mutations/store.ts';
-import { loadRow, type WireRow } from '../rows.ts';
 import { uploadMetadata, type TusUploads } from '../uploads/tus.ts';
 import { documented } from './media.ts';
 import { guarded, resourceApp } from './route.ts';
-import { guard, type Access } from './guard.ts';
+import { guard, readableContentRow, type Access } from './guard.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -31,30 +27,12 @@ declare module 'hono' {
   }
 }
 
-/**
- * The clip, if the caller may read it: live, of a live program of the caller's organization, with
- * the flags section 6 asks for reading clips (src/domain/access.ts). The check guard.row makes of
- * a clip in the path, for a clip named elsewhere (here: in Upload-Metadata).
- */
-async function readableClip(c: Context, clipId: string): Promise<{ row: WireRow; program: ProgramRef } | null> {
-  const { store } = c.get('deps');
-  const auth = getAuth(c);
-  const row = await loadRow(store, 'clip', auth.organizationId, clipId);
-  if (!row || row.Deleted) return null;
-  const [program] = await store.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE id = $1 AND organization_id = $2`, [
-    row['ProgramId'],
-    auth.organizationId,
-  ]);
-  if (!program || program.deleted || !mayRead(ENTITY_KINDS.clips.read, flagsForProgram(auth, program))) return null;
-  return { row, program };
-}
-
 /** The clip an upload is created for (Upload-Metadata clipId): 400 when it is not a GUID, 404
  * when the caller may not read it. */
 const clipOfNewUpload: MiddlewareHandler = async (c, next) => {
   const clipId = uploadMetadata(c)[UploadMetadataKey.ClipId] ?? '';
   assertValid([['clipId', validateGuid(clipId, { required: true })]]);
-  const found = await readableClip(c, clipId.toLowerCase());
+  const found = await readableContentRow(c, 'clips', clipId.toLowerCase());
   if (!found) throw notFound();
   c.set('row', found.row);
   c.set('program', found.program);
@@ -73,7 +51,7 @@ function ownUpload(uploads: TusUploads): MiddlewareHandler {
     if (found) {
       const auth = getAuth(c);
       if (found.owner.userId !== auth.user.Id || found.owner.organizationId !== auth.organizationId) throw notFound();
-      if (!(await readableClip(c, found.owner.clipId))) throw notFound();
+      if (!(await readableContentRow(c, 'clips', found.owner.clipId))) throw notFound();
       c.set('tusUpload', found.upload);
     }
     await next();
