@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store/store.ts';
 import type { ChangeBus } from './bus.ts';
-import { AppError, fieldError } from './errors.ts';
+import { AppError, fieldError, malformedJson } from './errors.ts';
 import { advertiseRequestEncodings, compression } from './compress.ts';
 import { bodyReader } from './body.ts';
 import { formError } from '../src/domain/form-errors.ts';
@@ -126,6 +126,8 @@ function errorResponse(err: unknown, c: Context): Response {
   if (err instanceof HTTPException) {
     // A body of a type the route does not take (the route's media type gate): a 415 naming it.
     if (err.status === 415) return errorResponse(new AppError(415, { Errors: [fieldError('Content-Type', formError('invalid'))] }), c);
+    // A JSON body the route's validator could not parse (a route that reads its own body: the push).
+    if (err.status === 400) return errorResponse(malformedJson(), c);
     return err.getResponse();
   }
   console.error('Unhandled error on', c.req.method, c.req.path, err);

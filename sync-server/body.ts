@@ -165,6 +165,9 @@ function decodePart(s: string): string | null {
   }
 }
 
+/** Bytes that are not UTF-8 are not JSON: refused, not read with replacement characters. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The middleware: see the header. */
 export function bodyReader(routes: BodyRoutes): MiddlewareHandler {
   return async (c, next) => {
@@ -178,22 +181,20 @@ export function bodyReader(routes: BodyRoutes): MiddlewareHandler {
         return next();
       }
       let body: Uint8Array<ArrayBuffer> | string = bytes as Uint8Array<ArrayBuffer>;
-      if (isJsonType(c.req.header('content-type'))) {
-        let text: string;
+      // A route that checks its own body's strings (the sync push, per mutation) reads the JSON
+      // itself: not parsed twice.
+      if (isJsonType(c.req.header('content-type')) && !routes.checksOwnStrings(c)) {
         let parsed: unknown;
         try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-          parsed = JSON.parse(text);
+          parsed = JSON.parse(UTF8.decode(bytes));
         } catch {
           throw malformedJson();
         }
-        if (!routes.checksOwnStrings(c)) {
-          const problems = stringProblems(parsed);
-          if (problems.length > 0) throw badRequest(problems);
-          // The route reads the body as normalised: re-encoded only when that changed anything.
-          const normal = nfc(parsed);
-          if (normal !== parsed) body = JSON.stringify(normal);
-        }
+        const problems = stringProblems(parsed);
+        if (problems.length > 0) throw badRequest(problems);
+        // The route reads the body as normalised: re-encoded only when that changed anything.
+        const normal = nfc(parsed);
+        if (normal !== parsed) body = JSON.stringify(normal);
       }
       const headers = new Headers(c.req.raw.headers);
       headers.delete('content-length');
