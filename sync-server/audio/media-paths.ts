@@ -28,6 +28,11 @@ export const clipKeys = {
   /** Which render of the cut is current, and of which edit and audio it was made. */
   cutRender: (clipId: string) => `clips/${clipId}/cut-render.json`,
   cutFolder: (clipId: string, renderId: string) => `clips/${clipId}/cuts/${renderId}`,
+  /** The version the clip serves publicly (PublishedVersion, published-media.ts). */
+  published: (clipId: string) => `clips/${clipId}/published.json`,
+  versionFolder: (clipId: string, version: string) => `clips/${clipId}/versions/${version}`,
+  /** One upload's own media folder (the original, never overwritten). */
+  uploadFolder: (clipId: string, uploadId: string) => `clips/${clipId}/uploads/${uploadId}`,
 };
 
 export const clipUrls = {

@@ -22,6 +22,7 @@ import { writeAudioRow } from './clip-rows.ts';
 import { cutRenderJobs } from './cut-render.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
 import { clipAudioJobs, enqueueClipAudio } from './process.ts';
+import { publishedAudio } from './published-media.ts';
 import { rangedBlobResponse } from './range.ts';
 import { recordingIngestJobs, startRecordingIngest, type IngestRecord } from './recording-ingest.ts';
 import { renderCutWav } from './render-cut.ts';
@@ -122,6 +123,9 @@ export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
       if (!media) throw notFound();
       return send(req, waveformKey(media.folder, file), waveformType(file));
     },
+
+    /** The file the clip serves publicly (published-media.ts), or null. */
+    publishedAudio: (clipId: string) => publishedAudio(blobs, clipId),
 
     /** What the stored upload of a clip is (a copy by audioUrl reports its size). */
     uploadOf: (clipId: string) => readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId)),

@@ -2,12 +2,13 @@
 // job writes the kept regions as a WAV beside the clip's media, with its waveforms, and records
 // which edit and which audio it rendered. What a reader (publishing) gets is freshCutRender: the
 // render of the clip's current cut and audio, or nothing, never a stale one.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { CutEdit } from '../../src/protocol/media.ts';
 import { freshCutRender } from '../../sync-server/audio/cut-render.ts';
 import { mediaFiles } from '../../sync-server/audio/media-paths.ts';
+import { publishedAudio } from '../../sync-server/audio/published-media.ts';
 import { fixturePath } from './fixtures.ts';
 import { startAudioServer } from './server-harness.ts';
 
@@ -86,6 +87,18 @@ describe('the cut render job', () => {
     await s.queue.idle();
     const three = await freshCutRender(s.audio.blobs, clipId);
     expect([three!.channels, Math.abs(three!.frames - keptFrames(second, 44100)) <= 1]).toEqual([2, true]);
+  });
+
+  it('publishes the upload itself when it has no cut', async () => {
+    const clipId = await s.newClip();
+    await putAudio(clipId, 'speech-12s.mp3');
+    const published = await publishedAudio(s.audio.blobs, clipId);
+    expect(published).toMatchObject({ contentType: 'audio/mpeg', ext: 'mp3', size: statSync(fixturePath('speech-12s.mp3')).size });
+    expect(published!.durationSeconds).toBeCloseTo(12.04, 1);
+    expect(published!.etag).toMatch(/^".+"$/);
+    const bytes = new Uint8Array(await (await s.audio.blobs.blob(published!.key)).arrayBuffer());
+    expect(bytes).toEqual(new Uint8Array(readFileSync(fixturePath('speech-12s.mp3'))));
+    expect(await publishedAudio(s.audio.blobs, await s.newClip())).toBeNull();
   });
 
   it('audio that cannot be decoded is recorded as the render’s problem, with nothing to serve', async () => {
