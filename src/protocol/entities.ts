@@ -107,6 +107,33 @@ export type Network = z.infer<typeof NetworkSchema>;
 export const NetworkCreateSchema = z.object({ Id: Uuid.optional(), Name: z.string().nullable() }).strict();
 export const NetworkPatchSchema = z.object({ Name: z.string().nullable() }).partial().strict();
 
+export const ItunesType = z.enum(['episodic', 'serial']);
+/** A person of the show (Podcasting 2.0 <podcast:person>): Role is the namespace's role ('host'). */
+export const ProgramPersonSchema = z.object({ Name: z.string(), Role: z.string(), Href: z.string().nullable().optional() }).strict();
+export type ProgramPerson = z.infer<typeof ProgramPersonSchema>;
+/** What a podcast feed's channel needs from its program. Rows made before these fields lack them:
+ * read them through src/domain/program-rules.ts programPodcast (absent = null, false, []).
+ * Language is a reference language Code; Category and Subcategory reference podcast category Ids. */
+const ProgramPodcastShape = {
+  Author: z.string().nullable(),
+  OwnerName: z.string().nullable(),
+  OwnerEmail: z.string().nullable(),
+  Language: z.string().nullable(),
+  Category: z.string().nullable(),
+  Subcategory: z.string().nullable(),
+  Explicit: z.boolean(),
+  Copyright: z.string().nullable(),
+  ItunesType: ItunesType.nullable(),
+  Locked: z.boolean(),
+  FundingUrl: z.string().nullable(),
+  FundingText: z.string().nullable(),
+  Persons: z.array(ProgramPersonSchema).max(100),
+  /** The show's website (<link> of the feed). */
+  Link: z.string().nullable(),
+};
+export const ProgramPodcastSchema = z.object(ProgramPodcastShape);
+export type ProgramPodcast = z.infer<typeof ProgramPodcastSchema>;
+
 export const ProgramSchema = z.object({
   ...RowMeta,
   Name: z.string(),
@@ -114,6 +141,7 @@ export const ProgramSchema = z.object({
   Slug: z.string().nullable(),
   Description: z.string().nullable(),
   Urls: ImageUrls,
+  ...ProgramPodcastSchema.partial().shape,
 });
 export type Program = z.infer<typeof ProgramSchema>;
 export const ProgramCreateSchema = z
@@ -123,6 +151,7 @@ export const ProgramCreateSchema = z
     NetworkId: Uuid.nullable().optional(),
     Slug: z.string().nullable().optional(),
     Description: z.string().nullable().optional(),
+    ...ProgramPodcastSchema.partial().shape,
   })
   .strict();
 export const ProgramPatchSchema = ProgramCreateSchema.omit({ Id: true }).partial().strict();

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { validateInteger, validateRequired } from '../../src/domain/validators.ts';
 import { permissionsFor } from '../../src/domain/permissions.ts';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
+import { emptyProgramPodcast, normaliseProgramPatch, programFieldErrors, programPodcast, type ProgramReference } from '../../src/domain/program-rules.ts';
 import * as m from '../../src/mutations/content.ts';
 import { assertValid, notFound } from '../errors.ts';
 import { checkPrecondition } from '../http.ts';
@@ -16,6 +17,11 @@ import { loadRow, type WireRow } from '../rows.ts';
 import { applyClipChange, checkSlug, invalid, nameCheck, normaliseTitle, titleCheck } from '../routes/content-rules.ts';
 import { ensureNewId, lockContent, lockRow, networkAccess, orgFlags, programAccess, requireFlags, type OpStore } from './store.ts';
 import { serverMutation } from './run.ts';
+import { LANGUAGES } from '../reference/languages.ts';
+import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
+
+/** The reference lists a program's Language and Category come from (GET /v1/reference-data/*). */
+const PROGRAM_REFERENCE: ProgramReference = { languages: LANGUAGES, categories: PODCAST_CATEGORIES };
 
 /** A new Id for a create the caller did not name one for (REST); a queued create always has one. */
 export const newId = () => randomUUID();
@@ -60,7 +66,8 @@ export const CONTENT_RUNS = [
     const networkId = a.fields.NetworkId?.toLowerCase() ?? null;
     const target = networkId ? { kind: 'network' as const, networkId } : { kind: 'organization' as const };
     requireFlags(permissionsFor(s.auth.permissions, target), 'HasCreateProgramAccess');
-    assertValid([nameCheck(a.fields.Name)]);
+    const podcast = normaliseProgramPatch(a.fields);
+    assertValid([nameCheck(a.fields.Name), ...Object.entries(programFieldErrors({}, podcast, PROGRAM_REFERENCE))]);
     await liveNetwork(s, networkId, 'NetworkId');
     await ensureNewId(s, 'program', a.programId);
     const slug = a.fields.Slug ?? null;
@@ -71,6 +78,7 @@ export const CONTENT_RUNS = [
       Slug: slug,
       Description: a.fields.Description ?? null,
       Urls: { ImagePublicUrl: null },
+      ...programPodcast(podcast),
     });
   }),
   serverMutation(m.programUpdate, async (s, a, expected) => {
@@ -78,9 +86,10 @@ export const CONTENT_RUNS = [
     const current = await lockRow(s, 'program', a.programId);
     requireFlags(flags, 'HasContentAccess', 'HasManageSettingsAccess');
     checkPrecondition(expected, current);
-    const body = a.fields;
-    if ('Name' in body) assertValid([nameCheck(body.Name)]);
-    const next: Record<string, unknown> = { ...current, ...body };
+    const body = normaliseProgramPatch(a.fields);
+    assertValid([...('Name' in body ? [nameCheck(body.Name)] : []), ...Object.entries(programFieldErrors(current, body, PROGRAM_REFERENCE))]);
+    // A row made before the podcast fields gets them all on its first change (absent = the defaults).
+    const next: Record<string, unknown> = { ...emptyProgramPodcast(), ...current, ...body };
     if (body.Name) next['Name'] = body.Name.trim();
     if ('NetworkId' in body) {
       const networkId = body.NetworkId?.toLowerCase() ?? null;
