@@ -33,6 +33,8 @@ import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
+import { importRoutes } from './api/imports.ts';
+import { importService, type ImportSettings } from './imports/service.ts';
 
 export type AppDeps = {
   store: Store;
@@ -43,6 +45,8 @@ export type AppDeps = {
   secureCookies?: boolean | undefined;
   /** How the app's job runner (`app.jobs`) runs: server.ts starts it, tests drain it. */
   jobs?: JobRunnerSettings | undefined;
+  /** Imports from other hosts: limits, and (tests only) feeds and audio on 127.0.0.1. */
+  imports?: ImportSettings | undefined;
 };
 
 declare module 'hono' {
@@ -70,6 +74,7 @@ export function createApp(deps: AppDeps) {
   const audio = audioService(deps);
   const uploads = tusUploads(deps, audio);
   const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const imports = importService(deps, audio, mutations, deps.imports);
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     checksOwnStrings: (c) => c.req.path === '/api/sync/push',
@@ -106,13 +111,14 @@ export function createApp(deps: AppDeps) {
     .route('/api', referenceDataRoutes())
     .route('/api', syncRoutes())
     .route('/api', mediaRoutes(audio))
-    .route('/api', uploadRoutes(uploads));
+    .route('/api', uploadRoutes(uploads))
+    .route('/api', importRoutes(imports));
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps) } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...imports.jobHandlers } });
   return Object.assign(app, { jobs });
 }
 

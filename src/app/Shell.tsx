@@ -15,6 +15,7 @@ import { MenuButton, type MenuEntry } from '../ui/Menu.tsx';
 import { SyncStatusBadge } from '../features/sync/SyncStatusBadge.tsx';
 import { openSnapshotDialog, SnapshotDialogHost } from '../features/organizations/snapshot-menu.tsx';
 import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
+import { organizationFlags } from '../domain/access.ts';
 import { LogoMark } from '../ui/Logo.tsx';
 
 const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
@@ -59,6 +60,11 @@ export function organizationMenu(session: Session, organizationId: string | null
     if (action && organizationId && snapshots) entries.push({ kind: 'action', id: item, label: ORG_ITEM_LABEL[item](), onSelect: () => action(organizationId) });
     if (!route || (!organizationId && item !== 'switchOrganization')) continue;
     entries.push({ kind: 'action', id: item, label: ORG_ITEM_LABEL[item](), onSelect: () => navigate(route(organizationId ?? '')) });
+  }
+  // Imports make programs: for a member who may create programs with content access at organization scope.
+  const orgFlags = organizationFlags(org?.UserPermissions ?? []);
+  if (organizationId && orgFlags.HasCreateProgramAccess && orgFlags.HasContentAccess) {
+    entries.push({ kind: 'action', id: 'imports', label: m.imports_title(), onSelect: () => navigate(`/${organizationId}/imports`) });
   }
   const user = session.User;
   const facts = { isAdmin: user?.IsAdmin ?? false, isAdminOrSupport: user?.IsAdminOrSupport ?? false, hasResellerAccess: user?.HasResellerAccess ?? false, sessionType: session.Type };

@@ -31,6 +31,7 @@ const RecordingScreen = lazy(() => import('../features/recordings/RecordingScree
 const GlobalDialogs = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.GlobalDialogs })));
 const LogoutRoute = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.LogoutRoute })));
 const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mod) => ({ default: mod.SyncScreen })));
+const ImportsScreen = lazy(() => import('../features/imports/ImportsScreen.tsx').then((mod) => ({ default: mod.ImportsScreen })));
 const AccountScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.AccountScreen })));
 const ProfileScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.ProfileScreen })));
 
@@ -66,6 +67,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/imports">{layout('default', <OrganizationScope needsLocalData={false}><ImportsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
