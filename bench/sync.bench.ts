@@ -76,7 +76,7 @@ async function seedLarge(server: Server, userId: string, clips: number): Promise
           ...clipDefaults(),
           ProgramId: programId, Title: `Clip ${i}`, Description: 'x'.repeat(200), Tags: ['news', 'talk'], Season: 1, Episode: i, EpisodeType: 'Full',
           State: 'Ready', PublishState: 'Published', Visibility: 'Public', Slug: slug, PublishedUtc: now.toISOString(), DurationSeconds: 1800, PublishedDurationSeconds: 1800,
-          Urls: { ...emptyClipUrls(), ...clipPublicUrls(id, null, programId, slug, 'Public') },
+          Urls: { ...emptyClipUrls(), ...clipPublicUrls(id, programId, slug, 'Public') },
         },
       };
     });

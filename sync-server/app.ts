@@ -33,6 +33,9 @@ import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
+import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
+import { publishingService } from './publishing/service.ts';
+import { publicAudioRoutes, publishingRoutes } from './api/publishing.ts';
 import { importRoutes } from './api/imports.ts';
 import { importService, type ImportSettings } from './imports/service.ts';
 
@@ -73,7 +76,8 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 export function createApp(deps: AppDeps) {
   const audio = audioService(deps);
   const uploads = tusUploads(deps, audio);
-  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const publishing = publishingService(deps, audio.blobs);
+  const mutations = mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
   const imports = importService(deps, audio, mutations, deps.imports);
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
@@ -112,14 +116,17 @@ export function createApp(deps: AppDeps) {
     .route('/api', syncRoutes())
     .route('/api', mediaRoutes(audio))
     .route('/api', uploadRoutes(uploads))
+    .route('/api', publishingRoutes())
+    .route('/', publicAudioRoutes(publishing))
     .route('/api', importRoutes(imports));
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...imports.jobHandlers } });
-  return Object.assign(app, { jobs });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...imports.jobHandlers, ...publishing.jobHandlers } });
+  // The download events' buffer: written on shutdown too (server.ts).
+  return Object.assign(app, { jobs, downloads: publishing.downloads });
 }
 
 /** The answer to an error thrown while answering (app.onError, and the /api middleware's own refusals). */

@@ -219,7 +219,7 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     if (video) urls.VideoPrivateUrl = clipUrls.audio(id);
   }
   const extension = audio ? audio.fileName.slice(audio.fileName.lastIndexOf('.') + 1) : video ? 'mp4' : 'mp3';
-  Object.assign(urls, clipPublicUrls(id, program.slug, seedId(`program:${program.key}`), slug, visibility));
+  Object.assign(urls, clipPublicUrls(id, seedId(`program:${program.key}`), slug, visibility));
   // Every tenth private clip is scheduled to become public.
   const scheduled = visibility === 'Private' && i % 10 === 3;
   const fields: Record<string, unknown> = {

@@ -33,6 +33,7 @@ export async function startServer(options: {
         close: async () => {
           await new Promise<void>((done) => server.close(() => done()));
           await app.jobs.stop();
+          await app.downloads.close();
         },
       });
     });

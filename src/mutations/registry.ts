@@ -1,6 +1,7 @@
 // Every named mutation, by name: what a queued edit or a push may name. The server has a run for
 // each (sync-server/mutations/registry.ts checks it at start-up).
 import * as content from './content.ts';
+import * as publishing from './publishing.ts';
 import type { MutationDef } from './define.ts';
 
 export const MUTATIONS = [
@@ -23,6 +24,8 @@ export const MUTATIONS = [
   content.recordingDelete,
   content.annotationAdd,
   content.annotationDelete,
+  publishing.clipPublish,
+  publishing.clipUnpublish,
 ] as const;
 
 export type MutationName = (typeof MUTATIONS)[number]['name'];

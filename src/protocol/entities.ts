@@ -243,6 +243,8 @@ export const ClipSchema = z.object({
   UploadedAudioFileName: z.string().nullable(),
   State: ClipState,
   PublishState,
+  /** Why the last publishing job set the clip back to Unpublished (src/domain/publishing.ts PublishProblem); absent or null: none. */
+  PublishProblem: z.string().nullable().optional(),
   PublishedUtc: UtcTimestamp.nullable(),
   DurationSeconds: z.number().nullable(),
   UploadedMediaInfo: z

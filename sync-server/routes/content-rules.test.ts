@@ -12,7 +12,7 @@ import { BadRequestBodySchema, type FieldError } from '../../src/protocol/errors
 import { openTestStore, type TestStore } from '../../tests/server/test-store.ts';
 import { AppError, fieldError } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
-import { applyClipChange, PUBLIC_BASE_URL } from './content-rules.ts';
+import { applyClipChange } from './content-rules.ts';
 
 // A title edit reads nothing from the store (no slug to check).
 const noStore: Queryable = {
@@ -27,20 +27,21 @@ const publicClip = (urls: Record<string, unknown>) => ({ ...clipDefaults(), Prog
 
 describe('applyClipChange: the clip URLs', () => {
   it('a title edit keeps URLs that are still right as they are', async () => {
-    const urls = { ...emptyClipUrls(), AudioPublicUrl: 'https://cdn.example/a.mp3', EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`, ShowPageUrl: `${PUBLIC_BASE_URL}/news/monday` };
+    const urls = { ...emptyClipUrls(), AudioPublicUrl: '/audio/a.mp3', EmbedUrl: `/embed/${clipId}`, ShowPageUrl: `/shows/${programId}/monday` };
     const next = await applyClipChange(noStore, publicClip(urls), { Title: 'Monday news' }, ctx('news'));
     expect(next['Urls']).toEqual(urls);
     expect(next['Title']).toBe('Monday news');
   });
 
-  it('a title edit refreshes a show-page URL whose program slug changed since', async () => {
-    const urls = { ...emptyClipUrls(), AudioPublicUrl: 'https://cdn.example/a.mp3', EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`, ShowPageUrl: `${PUBLIC_BASE_URL}/news/monday` };
-    const next = await applyClipChange(noStore, publicClip(urls), { Title: 'Monday news' }, ctx('world-news'));
-    expect(next['Urls']).toEqual({ ...urls, ShowPageUrl: `${PUBLIC_BASE_URL}/world-news/monday` });
+  it('a title edit refreshes a show-page URL of an earlier shape (the program named by its slug)', async () => {
+    const urls = { ...emptyClipUrls(), AudioPublicUrl: '/audio/a.mp3', EmbedUrl: `/embed/${clipId}`, ShowPageUrl: '/shows/news/monday' };
+    const next = await applyClipChange(noStore, publicClip(urls), { Title: 'Monday news' }, ctx('news'));
+    expect(next['Urls']).toEqual({ ...urls, ShowPageUrl: `/shows/${programId}/monday` });
   });
 
+
   it('the embed link override is set when sent and kept when not', async () => {
-    const urls = { ...emptyClipUrls(), EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`, ShowPageUrl: `${PUBLIC_BASE_URL}/news/monday` };
+    const urls = { ...emptyClipUrls(), EmbedUrl: `/embed/${clipId}`, ShowPageUrl: `/shows/${programId}/monday` };
     const set = await applyClipChange(noStore, publicClip(urls), { EmbedShareLinkOverrideUrl: 'https://example.com/ep' }, ctx('news'));
     expect(set['Urls']).toEqual({ ...urls, EmbedShareLinkOverrideUrl: 'https://example.com/ep' });
     const kept = await applyClipChange(noStore, set, { Title: 'Again' }, ctx('news'));
@@ -48,12 +49,12 @@ describe('applyClipChange: the clip URLs', () => {
   });
 
   it('a clip stored without some URLs gets every one after any edit', async () => {
-    const next = await applyClipChange(noStore, publicClip({ AudioPublicUrl: 'https://cdn.example/a.mp3' }), { Title: 'Complete' }, ctx('news'));
+    const next = await applyClipChange(noStore, publicClip({ AudioPublicUrl: '/audio/a.mp3' }), { Title: 'Complete' }, ctx('news'));
     expect(next['Urls']).toEqual({
       ...emptyClipUrls(),
-      AudioPublicUrl: 'https://cdn.example/a.mp3',
-      EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`,
-      ShowPageUrl: `${PUBLIC_BASE_URL}/news/monday`,
+      AudioPublicUrl: '/audio/a.mp3',
+      EmbedUrl: `/embed/${clipId}`,
+      ShowPageUrl: `/shows/${programId}/monday`,
     });
   });
 });

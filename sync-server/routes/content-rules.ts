@@ -12,6 +12,7 @@ import { slugFieldError } from '../../src/domain/slugs.ts';
 import { validateName, validateTitle } from '../../src/domain/validators.ts';
 import { type ClipPatch, type ClipUrls } from '../../src/protocol/entities.ts';
 import { emptyClipUrls } from '../../src/domain/clip-defaults.ts';
+import { publicPaths } from '../../src/domain/public-urls.ts';
 import { assertValid, badRequest, fieldError } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
 import type { WireRow } from '../rows.ts';
@@ -20,8 +21,6 @@ import type { WireRow } from '../rows.ts';
 export { RESERVED_SLUGS } from '../../src/domain/slugs.ts';
 export { normaliseTitle } from '../../src/domain/clip.ts';
 export type { SlugOwner };
-
-export const PUBLIC_BASE_URL = 'https://listen.castaway.example';
 
 /** The URLs a clip's Urls object holds (section 4). */
 const URL_FIELDS: readonly string[] = Object.keys(emptyClipUrls());
@@ -70,13 +69,11 @@ export function slugOwnerOfViolation(err: unknown): SlugOwner | null {
   return null;
 }
 
-/** Embed and show-page URLs exist for Public and Unlisted clips with a slug only (section 4). */
-export function clipPublicUrls(clipId: string, programSlug: string | null, programId: string, slug: string | null, visibility: string) {
+/** Embed and show-page URLs exist for Public and Unlisted clips with a slug only (section 4): site-
+ * relative paths (src/domain/public-urls.ts), made absolute where they leave the studio. */
+export function clipPublicUrls(clipId: string, programId: string, slug: string | null, visibility: string) {
   if (!visibilityNeeds(visibility, 'EmbedUrl') || !slug) return { EmbedUrl: null, ShowPageUrl: null };
-  return {
-    EmbedUrl: `${PUBLIC_BASE_URL}/embed/${clipId}`,
-    ShowPageUrl: `${PUBLIC_BASE_URL}/${programSlug ?? programId}/${slug}`,
-  };
+  return { EmbedUrl: publicPaths.embed(clipId), ShowPageUrl: publicPaths.clipPage(programId, slug) };
 }
 
 /**
@@ -101,7 +98,7 @@ export async function applyClipChange(
   const visibility = next.Visibility as string;
   if (visibilityNeeds(visibility, 'PublishedUtc') && next.PublishedUtc == null) next.PublishedUtc = ctx.now.toISOString();
   const held = next.Urls as ClipUrls | undefined;
-  const derived = clipPublicUrls(ctx.clipId, ctx.programSlug, next.ProgramId as string, (next.Slug as string | null) ?? null, visibility);
+  const derived = clipPublicUrls(ctx.clipId, next.ProgramId as string, (next.Slug as string | null) ?? null, visibility);
   const override = 'EmbedShareLinkOverrideUrl' in patch ? (patch.EmbedShareLinkOverrideUrl ?? null) : undefined;
   // Most edits (a title, tags) leave the URLs as they were: the row keeps its own object then,
   // which the write's change detection sees as unchanged at once.

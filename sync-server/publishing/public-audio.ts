@@ -1,0 +1,153 @@
+// The published audio of a clip, served to listeners (public audio, and later the member feeds'
+// signed URLs: whoever decides that the caller may have it calls servePublishedAudio):
+//
+//   If-None-Match names the ETag ──> 304
+//   Range (and If-Range still the ETag) ──> 206 one range | 416 Content-Range: bytes */size
+//   otherwise ──> 200 whole file          (HEAD: the same headers, no body)
+//
+// Every answer, 404 included, is recorded as a raw download event (downloads.ts), with the bytes
+// actually handed to the connection: counted as the body streams, recorded when it ends or the
+// listener goes away.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { now, type AppDeps } from '../app.ts';
+import type { BlobStore } from '../audio/blob-store.ts';
+import { parseRange } from '../audio/range.ts';
+import { DOWNLOAD_SOURCES } from '../../src/protocol/api/publishing.ts';
+import type { DownloadEvent, DownloadRecorder } from './downloads.ts';
+import { publishedAudio } from '../audio/published-media.ts';
+
+/** The clip being downloaded, as far as it is known (an unknown id: nulls). */
+export type DownloadedClip = { Id: string | null; OrganizationId: string | null; ProgramId: string | null };
+
+/** Listeners' copies are good for a day; after that (a new cut may have replaced the file) they
+ * revalidate with If-None-Match, a 304 when nothing changed. */
+const CACHE_CONTROL = 'public, max-age=86400';
+
+/** Where the request comes from: ?src= when it names a source, else the Referer's path. */
+function sourceOf(c: Context): string | null {
+  const src = c.req.query('src');
+  if (src && (DOWNLOAD_SOURCES as readonly string[]).includes(src)) return src;
+  const referer = c.req.header('referer');
+  if (!referer) return null;
+  try {
+    const path = new URL(referer).pathname;
+    if (path.startsWith('/embed/')) return 'embed';
+    if (path.startsWith('/shows/')) return 'page';
+    return 'web';
+  } catch {
+    return null;
+  }
+}
+
+function addressOf(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? '';
+  } catch {
+    // No socket (app.request in a test without one): no address to hash.
+    return '';
+  }
+}
+
+/** Whether an If-None-Match / If-Range value names this ETag (weak comparison for If-None-Match). */
+function matchesEtag(header: string, etag: string, weak: boolean): boolean {
+  if (header.trim() === '*') return true;
+  const bare = (t: string) => (weak ? t.trim().replace(/^W\//, '') : t.trim());
+  return header.split(',').some((t) => bare(t) === etag);
+}
+
+const cut = (s: string | undefined, n: number) => (s === undefined ? null : s.slice(0, n));
+
+export function publicAudioServer(deps: AppDeps, blobs: BlobStore, downloads: DownloadRecorder) {
+  function event(c: Context, clip: DownloadedClip, adFree: boolean, status: number): DownloadEvent {
+    return {
+      at: now(deps),
+      clipId: clip.Id,
+      organizationId: clip.OrganizationId,
+      programId: clip.ProgramId,
+      method: c.req.method,
+      status,
+      rangeHeader: cut(c.req.header('range'), 100),
+      rangeStart: null,
+      rangeEnd: null,
+      bytesSent: 0,
+      userAgent: cut(c.req.header('user-agent'), 500),
+      source: sourceOf(c),
+      adFree,
+      address: addressOf(c),
+    };
+  }
+
+  /** A 404 (no body), recorded. */
+  function notServed(c: Context, clip: DownloadedClip, adFree: boolean): Response {
+    downloads.record(event(c, clip, adFree, 404));
+    return new Response(null, { status: 404 });
+  }
+
+  /** The clip's published file, GET or HEAD; the caller has decided the requester may have it. */
+  async function servePublishedAudio(c: Context, clip: DownloadedClip & { Id: string }, options: { adFree: boolean }): Promise<Response> {
+    const audio = await publishedAudio(blobs, clip.Id);
+    if (!audio) return notServed(c, clip, options.adFree);
+    const headers = new Headers({ 'accept-ranges': 'bytes', 'content-type': audio.contentType, etag: audio.etag, 'cache-control': CACHE_CONTROL });
+    const done = (status: number, extra: Partial<DownloadEvent> = {}) => downloads.record({ ...event(c, clip, options.adFree, status), ...extra });
+
+    const ifNoneMatch = c.req.header('if-none-match');
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, audio.etag, true)) {
+      done(304);
+      return new Response(null, { status: 304, headers });
+    }
+    // If-Range with another ETag (or a date: we have no Last-Modified): the whole file.
+    const ifRange = c.req.header('if-range');
+    const rangeHeader = ifRange !== undefined && !matchesEtag(ifRange, audio.etag, false) ? undefined : c.req.header('range');
+    const range = audio.size === 0 ? ({ status: 200, start: 0, end: -1 } as const) : parseRange(rangeHeader, audio.size);
+    if (range.status === 416) {
+      headers.set('content-range', `bytes */${audio.size}`);
+      done(416);
+      return new Response(null, { status: 416, headers });
+    }
+    const length = range.end - range.start + 1;
+    headers.set('content-length', String(length));
+    if (range.status === 206) headers.set('content-range', `bytes ${range.start}-${range.end}/${audio.size}`);
+    const asked = range.status === 206 ? { rangeStart: range.start, rangeEnd: range.end } : {};
+    if (c.req.method === 'HEAD' || length === 0) {
+      done(range.status, asked);
+      return new Response(null, { status: range.status, headers });
+    }
+    return new Response(counted(blobs.stream(audio.key, range.start, range.end), (sent) => done(range.status, { ...asked, bytesSent: sent })), { status: range.status, headers });
+  }
+
+  return { servePublishedAudio, notServed };
+}
+
+/** The stream, calling `end` once with the bytes it handed on when it ends, fails or is cancelled. */
+function counted(source: ReadableStream<Uint8Array>, end: (sent: number) => void): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let sent = 0;
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    end(sent);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          finish();
+          controller.close();
+          return;
+        }
+        sent += value.byteLength;
+        controller.enqueue(value);
+      } catch (err) {
+        finish();
+        controller.error(err);
+      }
+    },
+    async cancel(reason) {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+}
