@@ -394,8 +394,8 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
         // The audio: unchanged since an earlier import that fetched it, none, or queued.
         const [before] = await q.query<{ audio_url: string | null }>(
           `SELECT e.audio_url FROM import_episodes e JOIN imports i ON i.id = e.import_id
-            WHERE e.clip_id = $1 AND e.state = 'Done' AND e.import_id <> $2 ORDER BY i.created_at_utc DESC LIMIT 1`,
-          [clipId, row.id],
+            WHERE e.clip_id = $1 AND e.state = 'Done' ORDER BY i.created_at_utc DESC LIMIT 1`,
+          [clipId],
         );
         const [art] = await q.query<{ artwork_url: string | null }>(
           `SELECT e.artwork_url FROM import_episodes e JOIN imports i ON i.id = e.import_id WHERE e.clip_id = $1 AND e.import_id <> $2 ORDER BY i.created_at_utc DESC LIMIT 1`,
@@ -463,8 +463,6 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
       [programId, row.id],
     );
     await queueArtwork(auth, 'program', programId, feed.artworkUrl, program?.before ?? null, Boolean(program?.image));
-    // A re-run of this import starts its episodes over.
-    await store.query(`DELETE FROM import_episodes WHERE import_id = $1`, [row.id]);
     const clipIds: string[] = [];
     let created = 0;
     let updated = 0;
@@ -484,6 +482,8 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
       const next = [...clipIds, ...others];
       if (JSON.stringify(next) !== JSON.stringify(playlist['ClipIds'])) await run(playlistSetClips, { playlistId, ClipIds: next });
     });
+    // A re-run of this import: episodes its feed no longer has are no longer its own.
+    await store.query(`DELETE FROM import_episodes WHERE import_id = $1 AND NOT (guid = ANY($2::text[]))`, [row.id, feed.episodes.map((e) => e.guid)]);
     await setImport(store, row.id, { stage: 'Done', episodes_created: created, episodes_updated: updated });
   }
 

@@ -242,12 +242,16 @@ describe('imports from another host', () => {
     expect(metadata!.Reason).toContain('169.254.169.254');
     expect(done.Counts).toMatchObject({ Episodes: 3, Done: 1, Failed: 2 });
     expect((await rowOf('clips', ok!.ClipId!)).state).toBe('Ready');
-    // Retried (PUT): the failures stay failures, with the same reasons; nothing is duplicated.
+    // Retried (PUT): the failures are tried again and stay failures, with the same reasons; the
+    // audio that arrived is not fetched again; nothing is duplicated.
+    const audioBefore = requests.filter((r) => r.startsWith('/audio/')).length;
     expect((await call('/api/internal/imports', { method: 'PUT', body: { ImportId: done.Id } })).status).toBe(204);
     await app.jobs.drain();
     const retried = await importOf(done.Id);
     expect(retried.Episodes.map((e) => e.State)).toEqual(['Done', 'Failed', 'Failed']);
     expect(retried.Episodes.map((e) => e.ClipId)).toEqual(done.Episodes.map((e) => e.ClipId));
+    expect(retried.Episodes[1]).toMatchObject({ ErrorCode: ImportErrorCode.HttpStatus, Reason: 'the host answered 404' });
+    expect(requests.filter((r) => r.startsWith('/audio/')).slice(audioBefore)).toEqual(['/audio/gone.mp3']);
   }, 60_000);
 });
 

@@ -16,6 +16,7 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { formatDateTime } from '../../lib/labels.ts';
 import { Link, useParams } from '../../lib/router.ts';
 import { showToast } from '../../lib/toast.ts';
+import { Field } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 
 /** The feed file as JSON must fit the server's body limit (with room for the JSON around it). */
@@ -183,22 +184,19 @@ function StartImport({ onStarted }: { onStarted: () => void }) {
   return (
     <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="imports-start-title">
       <h2 id="imports-start-title">{m.imports_start_title()}</h2>
-      <div className="field">
-        <label htmlFor="imports-url">{m.imports_url_label()}</label>
-        <input id="imports-url" type="url" inputMode="url" value={url} disabled={busy || file !== null} placeholder="https://" aria-describedby="imports-url-hint" onChange={(e) => setUrl(e.target.value)} />
-        <p id="imports-url-hint" className="hint">{m.imports_url_hint()}</p>
-      </div>
-      <div className="field">
-        <label htmlFor="imports-file">{m.imports_file_label()}</label>
-        <input id="imports-file" ref={fileInput} type="file" accept=".xml,.rss,application/rss+xml,application/xml,text/xml" disabled={busy} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-      </div>
+      <Field label={m.imports_url_label()} hint={m.imports_url_hint()}>
+        <input type="url" inputMode="url" value={url} disabled={busy || file !== null} placeholder="https://" onChange={(e) => setUrl(e.target.value)} />
+      </Field>
+      <Field label={m.imports_file_label()}>
+        <input ref={fileInput} type="file" accept=".xml,.rss,application/rss+xml,application/xml,text/xml" disabled={busy} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      </Field>
       {error && (
         <p className="alert alert-danger" role="alert">
           {error}
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button primary" disabled={busy}>
           {busy ? m.imports_starting() : m.imports_start()}
         </button>
       </div>
