@@ -13,6 +13,7 @@ import { CacheFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import type { WorkboxPlugin } from 'workbox-core/types.js';
 import { IMAGE_CACHE_NAME } from '../src/protocol/cache-names.ts';
+import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -21,7 +22,8 @@ cleanupOutdatedCaches();
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/api\//, /^\/logout/],
+    // The public pages (show pages, the embed player, feeds) are the server's, not the studio's screens.
+    denylist: [/^\/api\//, /^\/logout/, ...PUBLIC_PREFIXES.map((prefix) => new RegExp(`^${prefix}`))],
   }),
 );
 

@@ -33,6 +33,7 @@ import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
+import { pageRoutes } from './pages/routes.ts';
 import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
 import { publishingService } from './publishing/service.ts';
 import { publicAudioRoutes, publishingRoutes } from './api/publishing.ts';
@@ -119,6 +120,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', publishingRoutes())
     .route('/', publicAudioRoutes(publishing))
     .route('/api', importRoutes(imports));
+  // The public pages listeners open (show pages, the embed player): outside /api, no session.
+  app.route('/', pageRoutes());
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));

@@ -8,6 +8,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { bytes, compress, isCompressible, negotiateEncoding, varyOnEncoding, type Encoding } from './compress.ts';
 import { MIN_COMPRESS_BYTES } from '../src/protocol/errors.ts';
+import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,6 +35,9 @@ export function serveDist(app: Hono<any, any, any>, distDir: string): void {
   const root = resolve(process.env.CASTAWAY_DIST_DIR || distDir);
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path.startsWith('/api/') || c.req.path === '/api') return c.body(null, 404);
+    // The public surface (feeds, audio, show pages, the embed) is the server's own routes: a path
+    // there that none of them answered is missing, not a screen of the studio.
+    if (PUBLIC_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return c.body(null, 404);
     const index = join(root, 'index.html');
     if (!existsSync(index)) {
       return c.text('Castaway Studio: the web app is not built yet (run `npm run build`). The API is served under /api.', 503);

@@ -2,6 +2,7 @@
 // parameters, and request bodies made from their schemas, for the tests that must cover every
 // route the server serves (tests/server/openapi.test.ts, authz-openapi.test.ts, fuzz-openapi.test.ts).
 import type { createApp } from '../../sync-server/app.ts';
+import { PUBLIC_PREFIXES } from '../../src/domain/public-urls.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -137,12 +138,16 @@ export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema): Array<{ name
   return Object.entries(s.properties ?? {}).map(([name, field]) => ({ name, schema: resolve(doc, field) }));
 }
 
-/** Hono's own list of what the app serves under /api (method, path with :params), HEAD aside. */
+/** Whether a path is on the public surface served outside /api (feeds, audio, show pages, embed). */
+export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
+
+/** Hono's own list of what the app serves under /api and on the public surface (method, path with
+ * :params), HEAD aside. */
 export function servedApiRoutes(app: App): Array<{ method: string; path: string }> {
   const seen = new Set<string>();
   const out: Array<{ method: string; path: string }> = [];
   for (const r of app.routes) {
-    if (!r.path.startsWith('/api') || r.method === 'ALL' || r.method === 'HEAD') continue;
+    if (!(r.path.startsWith('/api') || isPublicPath(r.path)) || r.method === 'ALL' || r.method === 'HEAD') continue;
     const key = `${r.method} ${r.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
