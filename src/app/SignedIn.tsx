@@ -25,6 +25,8 @@ import { LoadingFallback } from '../ui/LoadingBar.tsx';
 // nothing offline) to keep the JS of the first screen small.
 const ProgramsScreen = lazy(() => import('../features/programs/ProgramsScreen.tsx').then((mod) => ({ default: mod.ProgramsScreen })));
 const ProgramScreen = lazy(() => import('../features/programs/ProgramScreen.tsx').then((mod) => ({ default: mod.ProgramScreen })));
+const ProgramSettingsScreen = lazy(() => import('../features/programs/ProgramSettingsScreen.tsx').then((mod) => ({ default: mod.ProgramSettingsScreen })));
+const NetworksScreen = lazy(() => import('../features/networks/NetworksScreen.tsx').then((mod) => ({ default: mod.NetworksScreen })));
 const ClipScreen = lazy(() => import('../features/clips/ClipScreen.tsx').then((mod) => ({ default: mod.ClipScreen })));
 const PlaylistScreen = lazy(() => import('../features/playlists/PlaylistScreen.tsx').then((mod) => ({ default: mod.PlaylistScreen })));
 const RecordingScreen = lazy(() => import('../features/recordings/RecordingScreen.tsx').then((mod) => ({ default: mod.RecordingScreen })));
@@ -65,6 +67,8 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/programs/:programId/clips/:clipId">{layout('default', <OrganizationScope><ClipScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/settings">{layout('default', <OrganizationScope><ProgramSettingsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/networks">{layout('default', <OrganizationScope><NetworksScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/imports">{layout('default', <OrganizationScope needsLocalData={false}><ImportsScreen /></OrganizationScope>)}</Route>

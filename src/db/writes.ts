@@ -177,6 +177,26 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
 
     updateProgram: (programId: string, patch: Fields) => queue(m.programUpdate, { programId, fields: clean(patch) }, true),
 
+    /** Creates a program with a client-made Id (program.create), offline too. */
+    async createProgram(fields: Fields): Promise<string> {
+      const programId = newId();
+      await queue(m.programCreate, { programId, fields: clean(fields) as never }, false);
+      return programId;
+    },
+
+    deleteProgram: (programId: string) => queue(m.programDelete, { programId }, true),
+
+    /** Creates a network with a client-made Id (network.create), offline too. */
+    async createNetwork(fields: Fields): Promise<string> {
+      const networkId = newId();
+      await queue(m.networkCreate, { networkId, fields: clean(fields) as never }, false);
+      return networkId;
+    },
+
+    updateNetwork: (networkId: string, patch: Fields) => queue(m.networkUpdate, { networkId, fields: clean(patch) }, true),
+
+    deleteNetwork: (networkId: string) => queue(m.networkDelete, { networkId }, true),
+
     /** Saves the clip's cut (its edit list: clip.saveCut). The cut has no ModifiedAtUtc: the last
      * one sent wins. Until sent, the local clip shows it as PendingCut. */
     saveClipCut: (clipId: string, cut: CutEdit) => queue(m.clipSaveCut, { clipId, cut }, true),
@@ -225,6 +245,7 @@ export const {
   saveClipCut,
   setClipAudioFromUrl,
 } = writes;
+export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
 
 export type { LocalRow };
 

@@ -1,7 +1,7 @@
 // Typed views of the local rows (the wire entities of src/protocol/entities.ts).
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type LocalRow, type SyncStatus } from '../db/db.ts';
-import type { Annotation, Clip, Playlist, Program, Recording } from '../protocol/entities.ts';
+import type { Annotation, Clip, Network, Playlist, Program, Recording } from '../protocol/entities.ts';
 
 export const asProgram = (r: LocalRow) => r as unknown as Program;
 export const asClip = (r: LocalRow) => r as unknown as Clip;
@@ -32,10 +32,23 @@ export function useRow(table: SyncedTable, id: string): { state: 'loading' } | {
   return result.synced ? { state: 'missing' } : { state: 'loading' };
 }
 
+/** Rows of the organization: a row made on this device has no OrganizationId until the server's
+ * copy arrives, and the device keeps one organization at a time (OrganizationScope), so such a
+ * row is of the organization shown. */
+const ofOrganization = (organizationId: string) => (r: LocalRow) => (r['OrganizationId'] ?? organizationId) === organizationId;
+
 /** The organization's programs (not deleted), by name; undefined while loading. */
 export function usePrograms(organizationId: string): Program[] | undefined {
   return useLiveQuery(
-    async () => live((await db.programs.where('OrganizationId').equals(organizationId).toArray()).map(asProgram)).sort((a, b) => a.Name.localeCompare(b.Name)),
+    async () => live((await db.programs.filter(ofOrganization(organizationId)).toArray()).map(asProgram)).sort((a, b) => a.Name.localeCompare(b.Name)),
+    [organizationId],
+  );
+}
+
+/** The organization's networks (not deleted), by name; undefined while loading. */
+export function useNetworks(organizationId: string): Network[] | undefined {
+  return useLiveQuery(
+    async () => live((await db.networks.filter(ofOrganization(organizationId)).toArray()).map((r) => r as unknown as Network)).sort((a, b) => a.Name.localeCompare(b.Name)),
     [organizationId],
   );
 }

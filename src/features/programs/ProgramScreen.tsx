@@ -54,7 +54,12 @@ export function ProgramScreen() {
       <PageHeader
         title={p.Name}
         link={<Link href={`/${organizationId}/programs`}>{m.app_programs_title()}</Link>}
-        actions={content && <NewClipButton programId={programId} base={base} />}
+        actions={
+          <>
+            <Link href={`${base}/settings`} className="button">{m.structure_program_settings()}</Link>
+            {content && <NewClipButton programId={programId} base={base} />}
+          </>
+        }
         tabs={[
           { id: 'clips', label: m.app_program_clips(), selected: tab === 'clips', onSelect: () => select('clips') },
           { id: 'playlists', label: m.app_program_playlists(), selected: tab === 'playlists', onSelect: () => select('playlists') },
