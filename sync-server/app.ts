@@ -31,6 +31,8 @@ import { mediaRoutes } from './api/media.ts';
 import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
+import { feedRoutes } from './api/feeds.ts';
+import { feedDropRoutes } from './api/feed-drops.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
 import { pageRoutes } from './pages/routes.ts';
@@ -122,6 +124,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', importRoutes(imports));
   // The public pages listeners open (show pages, the embed player): outside /api, no session.
   app.route('/', pageRoutes());
+  app.route('/', feedRoutes());
+  app.route('/api', feedDropRoutes());
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));

@@ -15,6 +15,8 @@ export const publicPaths = {
   feed: (playlistId: string) => `/feeds/${playlistId}.xml`,
   /** A member's private feed of a playlist; the token is the member's, revocable. */
   memberFeed: (playlistId: string, token: string) => `/feeds/${playlistId}/members/${token}.xml`,
+  /** A published clip's chapters as Podcasting 2.0 JSON chapters (its feed items' podcast:chapters). */
+  chapters: (clipId: string) => `/feeds/chapters/${clipId}.json`,
   /** The published audio of a clip; `ext` is the published file's extension (mp3, m4a, …). */
   audio: (clipId: string, ext: string) => `/audio/${clipId}.${ext}`,
   /** The same audio without ad insertions (MemberDownloadsAdFree). */

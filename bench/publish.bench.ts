@@ -1,0 +1,169 @@
+// `npm run bench:publish`: issue 29's publishing figures on PGlite (a temporary data folder):
+//   - the feed of a 2,500-episode playlist built from cold: each run first writes the playlist
+//     (a new Version), so the version key, the ETag and the document are new every time;
+//   - the same feed answered 304 to the ETag a podcast app holds (the version key only);
+//   - range requests per second against the public audio endpoint (publicPaths.audio), as a
+//     podcast app's player seeks.
+// Requests go through createApp(...).request: the whole Hono stack (compression, the public
+// guard, validators) without sockets. Each figure is a line `bench: <metric> = <number> <unit>`,
+// each with a target followed by its ratio to it (above 1 is better). Figures only: nothing here
+// passes or fails on time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publicPaths } from '../src/domain/public-urls.ts';
+import { createApp } from '../sync-server/app.ts';
+import { createMemoryBus } from '../sync-server/bus.ts';
+import { ORG_DEMO, seedId, seedWithMedia } from '../sync-server/seed.ts';
+import { openStore } from '../sync-server/store/open.ts';
+
+const EPISODES = 2500;
+const BUILD_RUNS = 40;
+const NOT_MODIFIED_RUNS = 400;
+const RANGE_MS = 3000;
+const RANGE_CONCURRENCY = 8;
+
+/** Issue 29's targets for this machine class (2 cores, ENVIRONMENT.md). */
+const TARGETS = { builtP95Ms: 50, notModifiedP95Ms: 5, rangeRequestsPerSecond: 2000 } as const;
+
+function line(metric: string, value: number, unit: string): void {
+  const rounded = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
+  console.log(`bench: ${metric} = ${rounded} ${unit}`);
+}
+
+/** Ratio to target, > 1 is better: for rates value/target, for latencies target/value. */
+function ratio(metric: string, value: number, target: number, higherIsBetter: boolean): void {
+  line(`${metric}_vs_target`, higherIsBetter ? value / target : target / Math.max(value, 1e-6), 'x');
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+console.log(`Castaway publishing benchmark: a ${EPISODES}-episode feed (targets: built p95 <= ${TARGETS.builtP95Ms} ms, 304 p95 <= ${TARGETS.notModifiedP95Ms} ms), public audio ranges (>= ${TARGETS.rangeRequestsPerSecond}/s), on PGlite.`);
+line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');
+line('machine_cores', cpus().length, 'cores');
+
+const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-publish-'));
+const blobDir = join(dir, 'blobs');
+process.env.CASTAWAY_BLOB_DIR = blobDir;
+const store = await openStore({ dataDir: join(dir, 'pglite') });
+try {
+  await seedWithMedia(store, { clips: 48, blobDir });
+  const app = createApp({ store, bus: createMemoryBus() });
+
+  // ── A program with 2,500 published episodes in one Public playlist (as publishing leaves them) ──
+  const programId = crypto.randomUUID();
+  const playlistId = crypto.randomUUID();
+  const user = seedId('user:demo@example.com');
+  await store.tx(async (q) => {
+    await q.query(
+      `INSERT INTO programs (id, organization_id, name, slug, data, created_at_utc, created_by_id, modified_at_utc, modified_by_id, version)
+       VALUES ($1, $2, 'Bench Daily', 'bench-daily', $3::jsonb, now(), $4, now(), $4, next_row_version())`,
+      [programId, ORG_DEMO, JSON.stringify({ Description: 'Every day', Author: 'Bench Host', OwnerEmail: 'owner@example.com', Category: 'news', Language: 'en', Urls: { ImagePublicUrl: '/images/program/x/1' } }), user],
+    );
+    await q.query(
+      `INSERT INTO clips (id, organization_id, program_id, title, slug, state, publish_state, visibility, data, created_at_utc, created_by_id, modified_at_utc, modified_by_id, version)
+       SELECT gen_random_uuid(), $1, $2, 'Episode ' || n || ': the news & more', 'episode-' || n, 'Ready', 'Published', 'Public',
+         jsonb_build_object('DescriptionHtml', '<p>Today on the show, episode ' || n || ': stories, <b>guests</b> and listener mail.</p>',
+           'Episode', n, 'Season', 1 + n / 100, 'EpisodeType', 'Full', 'ContentRating', 'Clean', 'Chapters', CASE WHEN n % 4 = 0 THEN '[{"StartSeconds":0,"Title":"Intro"}]'::jsonb ELSE '[]'::jsonb END,
+           'PublishedUtc', to_char(timestamptz '2019-01-01' + n * interval '1 day', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'DurationSeconds', 1800 + n, 'PublishedDurationSeconds', 1800 + n, 'PublishedAudioSizeInBytes', 28800000 + n,
+           'ScheduledVisibility', null, 'VisibleAtUtc', null, 'RssLinkOverride', null,
+           'Urls', jsonb_build_object('AudioPublicUrl', '/audio/' || n || '.mp3', 'ShowPageUrl', '/shows/x/episode-' || n, 'EmbedUrl', '/embed/' || n, 'ImagePublicUrl', null)),
+         now(), $3, now(), $3, next_row_version()
+       FROM generate_series(1, ${EPISODES}) AS n`,
+      [ORG_DEMO, programId, user],
+    );
+    await q.query(
+      `INSERT INTO playlists (id, organization_id, program_id, title, visibility, clip_ids, data, created_at_utc, created_by_id, modified_at_utc, modified_by_id, version)
+       VALUES ($1, $2, $3, 'Bench Daily', 'Public', (SELECT jsonb_agg(id::text ORDER BY created_at_utc DESC, title DESC) FROM clips WHERE program_id = $3), '{"Description":"All of it"}', now(), $4, now(), $4, next_row_version())`,
+      [playlistId, ORG_DEMO, programId, user],
+    );
+  });
+  const feedUrl = `http://localhost${publicPaths.feed(playlistId)}`;
+
+  // ── Feed, built from cold ──────────────────────────────────────────────────────────────────
+  const built: number[] = [];
+  let bytes = 0;
+  let gzipped = 0;
+  let items = 0;
+  let etag = '';
+  for (let i = 0; i < BUILD_RUNS + 3; i++) {
+    await store.query(`UPDATE playlists SET version = next_row_version() WHERE id = $1`, [playlistId]);
+    const started = performance.now();
+    const res = await app.request(feedUrl, { headers: { 'accept-encoding': 'gzip' } });
+    const body = new Uint8Array(await res.arrayBuffer());
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
+    if (i >= 3) built.push(ms); // the first runs warm the JIT and PGlite's plans
+    gzipped = body.byteLength;
+    etag = res.headers.get('etag') ?? '';
+  }
+  {
+    const res = await app.request(feedUrl);
+    const text = await res.text();
+    bytes = Buffer.byteLength(text);
+    items = text.split('<item>').length - 1;
+  }
+  line('feed_items', items, 'items');
+  line('feed_size', bytes / 1e6, 'MB');
+  line('feed_size_gzip', gzipped / 1e6, 'MB');
+  line('feed_built_p50', percentile(built, 50), 'ms');
+  line('feed_built_p95', percentile(built, 95), 'ms');
+  ratio('feed_built_p95', percentile(built, 95), TARGETS.builtP95Ms, false);
+
+  // ── 304 to the ETag a podcast app holds ────────────────────────────────────────────────────
+  const notModified: number[] = [];
+  for (let i = 0; i < NOT_MODIFIED_RUNS + 20; i++) {
+    const started = performance.now();
+    const res = await app.request(feedUrl, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (res.status !== 304) throw new Error(`conditional feed answered ${res.status}`);
+    if (i >= 20) notModified.push(ms);
+  }
+  line('feed_304_p50', percentile(notModified, 50), 'ms');
+  line('feed_304_p95', percentile(notModified, 95), 'ms');
+  ratio('feed_304_p95', percentile(notModified, 95), TARGETS.notModifiedP95Ms, false);
+
+  // ── Public audio: range requests per second ────────────────────────────────────────────────
+  const servesAudio = app.routes.some((r) => r.path.startsWith('/audio/'));
+  const [clip] = await store.query<{ id: string; file: string | null }>(
+    `SELECT id, data->>'UploadedAudioFileName' AS file FROM clips WHERE organization_id = $1 AND state = 'Ready' AND publish_state = 'Published' AND visibility = 'Public'
+       AND NOT deleted AND data#>>'{Urls,AudioPrivateUrl}' IS NOT NULL AND data->>'MediaType' = 'Audio' ORDER BY id LIMIT 1`,
+    [ORG_DEMO],
+  );
+  const ext = clip?.file?.slice(clip.file.lastIndexOf('.') + 1) ?? 'mp3';
+  const audioUrl = clip ? `http://localhost${publicPaths.audio(clip.id, ext)}` : '';
+  const probe = servesAudio && clip ? await app.request(audioUrl, { headers: { range: 'bytes=0-65535' } }) : null;
+  if (!probe || probe.status !== 206) {
+    console.log(`bench: public_audio_range_requests not available (${servesAudio ? `the public audio endpoint answered ${probe?.status ?? 'nothing'} for ${audioUrl}` : 'no public audio endpoint on this build'})`);
+  } else {
+    const size = Number(/\/(\d+)$/.exec(probe.headers.get('content-range') ?? '')?.[1] ?? 65536);
+    await probe.arrayBuffer();
+    let done = 0;
+    let failed = 0;
+    const until = performance.now() + RANGE_MS;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: RANGE_CONCURRENCY }, async (_, w) => {
+        for (let i = w; performance.now() < until; i += RANGE_CONCURRENCY) {
+          const start = (i * 65_536) % Math.max(1, size - 65_536);
+          const res = await app.request(audioUrl, { headers: { range: `bytes=${start}-${start + 65_535}` } });
+          await res.arrayBuffer();
+          if (res.status === 206) done++;
+          else failed++;
+        }
+      }),
+    );
+    const perSecond = done / ((performance.now() - started) / 1000);
+    line('public_audio_range_requests', perSecond, 'req/s');
+    line('public_audio_range_failures', failed, 'requests');
+    ratio('public_audio_range_requests', perSecond, TARGETS.rangeRequestsPerSecond, true);
+  }
+} finally {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,134 @@
+// Public feeds (issue 29): a playlist's podcast feed and its clips' chapters, for anyone, outside
+// /api. Podcast apps poll feeds all day, nearly always with the validators of the copy they hold,
+// so the answer is decided before anything is built:
+//
+//   GET /feeds/{id}.xml ──feedValidators: one query (404 when not public)──> ETag, Last-Modified
+//        │ If-None-Match names it, or (without one) If-Modified-Since is not older ──> 304
+//        ▼
+//   feedContent (one query for the clips) ──buildRss──> gzip / br as asked ──> 200
+//
+// The ETag is strong and made from the feed's version key (feed-data.ts), so a 304 never builds
+// the feed and every instance gives the same ETag for the same feed. A compressed answer's ETag
+// carries the coding (`"…-gz"`, `"…-br"`, as RFC 9110 §8.8.3 asks of distinct representations);
+// If-None-Match matches any coding of the current feed. The compression middleware leaves
+// answers with an ETag alone, so the feed compresses itself (the middleware's own `compress`).
+import type { Context } from 'hono';
+import * as routes from '../../src/protocol/api/feeds.ts';
+import { feedIncludes, playlistHasPublicFeed, visibilityAt } from '../../src/domain/feed.ts';
+import { publicPaths } from '../../src/domain/public-urls.ts';
+import { bytes, compress, negotiateEncoding, varyOnEncoding } from '../compress.ts';
+import { feedContent, feedValidators, type FeedValidators } from '../feeds/feed-data.ts';
+import { buildRss } from '../feeds/rss.ts';
+import { MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
+import { now } from '../app.ts';
+import { guarded, resourceApp } from './route.ts';
+import { guard } from './guard.ts';
+
+/** Podcast apps and directories poll; a minute's freshness keeps a new episode close behind. */
+const FEED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+
+/** The origin listeners reach the studio on: PUBLIC_URL when configured, else the request's. */
+export function feedOrigin(c: Context): string {
+  const configured = process.env.PUBLIC_URL?.trim();
+  return configured ? new URL(configured).origin : new URL(c.req.url).origin;
+}
+
+/** The opaque parts of the ETags in an If-None-Match header ('*' matches anything). */
+function etagsIn(header: string): string[] {
+  return header.split(',').map((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '').replace(/-(gz|br)$/, ''));
+}
+
+/** Whether the client's copy is current (RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since). */
+export function notModified(c: Context, tag: string, lastModified: Date): boolean {
+  const inm = c.req.header('if-none-match');
+  if (inm !== undefined) return etagsIn(inm).some((t) => t === '*' || t === tag);
+  const ims = c.req.header('if-modified-since');
+  if (ims === undefined) return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && lastModified.getTime() <= since;
+}
+
+function validatorHeaders(tag: string, lastModified: Date, suffix = ''): Record<string, string> {
+  return { etag: `"${tag}${suffix}"`, 'last-modified': lastModified.toUTCString(), 'cache-control': FEED_CACHE_CONTROL, vary: 'Accept-Encoding' };
+}
+
+/**
+ * A public text answer with validators: 304 when the client's copy is current, else the body
+ * (made only then) compressed as the client asks.
+ */
+export async function conditionalText(c: Context, tag: string, lastModified: Date, contentType: string, make: () => Promise<string>): Promise<Response> {
+  if (notModified(c, tag, lastModified)) return new Response(null, { status: 304, headers: validatorHeaders(tag, lastModified) });
+  const body = Buffer.from(await make(), 'utf8');
+  const encoding = body.byteLength >= MIN_COMPRESS_BYTES ? negotiateEncoding(c.req.header('accept-encoding')) : null;
+  const headers = new Headers({ 'content-type': contentType, ...validatorHeaders(tag, lastModified, encoding === 'gzip' ? '-gz' : encoding === 'br' ? '-br' : '') });
+  varyOnEncoding(headers);
+  if (encoding === null) {
+    headers.set('content-length', String(body.byteLength));
+    return new Response(c.req.method === 'HEAD' ? null : bytes(body), { status: 200, headers });
+  }
+  const compressed = await compress(body, encoding, 'fast');
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(compressed.byteLength));
+  return new Response(c.req.method === 'HEAD' ? null : bytes(compressed), { status: 200, headers });
+}
+
+/** The public feed of a playlist, built (the validators already read). */
+export async function publicFeedXml(c: Context, v: FeedValidators, origin: string, at: Date, block: boolean): Promise<string> {
+  const { channel, items } = await feedContent(c.get('deps').store, v, origin, { now: at, feedPath: publicPaths.feed(v.playlistId), block });
+  return buildRss(channel, items);
+}
+
+type ChapterClip = {
+  version: number;
+  modified_at_utc: Date;
+  state: string;
+  publish_state: string;
+  visibility: string;
+  deleted: boolean;
+  program_deleted: boolean | null;
+  scheduled_visibility: string | null;
+  visible_at_utc: string | null;
+  chapters: Array<{ StartSeconds: number; Title: string }> | null;
+};
+
+export function feedRoutes() {
+  return resourceApp()
+    .openapi(guarded(routes.getFeed, guard.public()), async (c) => {
+      const playlistId = c.req.valid('param').feedFile;
+      const at = now(c.get('deps'));
+      const origin = feedOrigin(c);
+      let visibility = '';
+      const v = await feedValidators(c.get('deps').store, playlistId, at, origin, (p) => {
+        visibility = p.Visibility;
+        return playlistHasPublicFeed(p);
+      });
+      if (!v) return c.body(null, 404);
+      return conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', () => publicFeedXml(c, v, origin, at, visibility === 'Unlisted'));
+    })
+    .openapi(guarded(routes.getChapters, guard.public()), async (c) => {
+      const clipId = c.req.valid('param').chaptersFile;
+      const at = now(c.get('deps'));
+      const [clip] = await c.get('deps').store.query<ChapterClip>(
+        `SELECT c.version, c.modified_at_utc, c.state, c.publish_state, c.visibility, c.deleted, g.deleted AS program_deleted,
+           c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc, c.data->'Chapters' AS chapters
+         FROM clips c LEFT JOIN programs g ON g.id = c.program_id WHERE c.id = $1`,
+        [clipId],
+      );
+      // Chapters of a clip a listener can reach: listed in a feed, or Unlisted (reachable by link).
+      const reachable =
+        clip &&
+        clip.program_deleted === false &&
+        feedIncludes(
+          { Deleted: clip.deleted, State: clip.state, PublishState: clip.publish_state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc },
+          { now: at, unlisted: true },
+        );
+      if (!clip || !reachable || !Array.isArray(clip.chapters) || clip.chapters.length === 0) return c.body(null, 404);
+      const chapters = clip.chapters;
+      // The clip's Version, and whether its schedule has come due, are all this document depends on.
+      const tag = `c${clip.version}.${visibilityAt({ State: clip.state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc }, at).visibility}`;
+      const lastModified = new Date(Math.floor(new Date(clip.modified_at_utc).getTime() / 1000) * 1000);
+      return conditionalText(c, tag, lastModified, 'application/json+chapters; charset=utf-8', async () =>
+        JSON.stringify({ version: '1.2.0', chapters: chapters.map((ch) => ({ startTime: ch.StartSeconds, title: ch.Title })) }),
+      );
+    });
+}

@@ -1,0 +1,285 @@
+// What a playlist's feed is made of, read from the store in two steps:
+//
+//   feedValidators(playlistId, now) ── one query of index probes ──> 404? / the version key
+//        │                                     (ETag and Last-Modified; a 304 stops here)
+//        ▼
+//   feedContent(...) ── the playlist's clips (one query, only the fields a feed writes), its
+//                       program, organization and drops ──> FeedChannel + FeedItem[] (rss.ts)
+//
+// The version key is every input of the document: the Versions (one global sequence, new on
+// every write) of the organization, the program, the playlist, the newest of the program's clips
+// (a playlist holds clips of its own program only), the drops into the playlist and their clips
+// and programs; the scheduled visibilities and drop times that have come due (a feed changes
+// when one passes, without a write); the origin the URLs are made against; and FEED_FORMAT, which
+// changes when this code writes a different document for the same rows.
+import { createHash } from 'node:crypto';
+import { clipLabel } from '../../src/domain/clip.ts';
+import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
+import { enclosureType, feedIncludes, feedOrder, transcriptType, type FeedOptions } from '../../src/domain/feed.ts';
+import { programPodcast } from '../../src/domain/program-rules.ts';
+import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
+import type { Queryable } from '../store/store.ts';
+import type { FeedChannel, FeedItem, FeedPerson } from './rss.ts';
+
+/** Bump when the builder writes a different document for the same rows (a new tag, a fix). */
+export const FEED_FORMAT = 1;
+
+export type FeedValidators = {
+  playlistId: string;
+  programId: string;
+  organizationId: string;
+  /** The strong ETag's opaque part (no quotes, no coding suffix). */
+  tag: string;
+  lastModified: Date;
+};
+
+type ValidatorRow = {
+  program_id: string;
+  organization_id: string;
+  visibility: string;
+  deleted: boolean;
+  program_deleted: boolean | null;
+  versions: string;
+  modified: Date;
+};
+
+const VALIDATORS_SQL = `
+SELECT p.program_id, p.organization_id, p.visibility, p.deleted, g.deleted AS program_deleted,
+  concat_ws(':', p.version, g.version, o.version, lc.version, due.n, d.versions) AS versions,
+  greatest(p.modified_at_utc, g.modified_at_utc, o.modified_at_utc, lc.modified_at_utc, due.last_at, d.modified) AS modified
+FROM playlists p
+LEFT JOIN programs g ON g.id = p.program_id
+LEFT JOIN organizations o ON o.id = p.organization_id
+LEFT JOIN LATERAL (SELECT c.version, c.modified_at_utc FROM clips c WHERE c.program_id = p.program_id ORDER BY c.version DESC LIMIT 1) lc ON true
+LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.data->>'VisibleAtUtc')::timestamptz AS last_at FROM clips c
+  WHERE c.program_id = p.program_id AND c.data->>'VisibleAtUtc' IS NOT NULL AND c.data->>'VisibleAtUtc' <= $2) due ON true
+LEFT JOIN LATERAL (
+  SELECT concat_ws('.', count(*), max(d.version), max(c.version), max(cg.version),
+      count(*) FILTER (WHERE d.drop_at_utc <= $2::timestamptz),
+      count(*) FILTER (WHERE c.data->>'VisibleAtUtc' <= $2)) AS versions,
+    max(greatest(d.modified_at_utc, c.modified_at_utc, CASE WHEN d.drop_at_utc <= $2::timestamptz THEN d.drop_at_utc END)) AS modified
+  FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
+  WHERE d.playlist_id = p.id) d ON true
+WHERE p.id = $1`;
+
+/**
+ * The feed's validators, or null when it has no public feed: no such playlist, deleted, of a
+ * deleted program, or one whose visibility does not allow it (`allowed`).
+ */
+export async function feedValidators(
+  q: Queryable,
+  playlistId: string,
+  now: Date,
+  origin: string,
+  allowed: (playlist: { Visibility: string }) => boolean,
+  variant = 'public',
+): Promise<FeedValidators | null> {
+  const [row] = await q.query<ValidatorRow>(VALIDATORS_SQL, [playlistId, now.toISOString()]);
+  if (!row || row.deleted || row.program_deleted !== false || !allowed({ Visibility: row.visibility })) return null;
+  const tag = createHash('sha1').update(`${FEED_FORMAT}|${variant}|${origin}|${row.versions}`).digest('base64url');
+  // HTTP dates have whole seconds: Last-Modified is the second the newest input changed in.
+  const lastModified = new Date(Math.floor(new Date(row.modified).getTime() / 1000) * 1000);
+  return { playlistId, programId: row.program_id, organizationId: row.organization_id, tag, lastModified };
+}
+
+// ── The content ─────────────────────────────────────────────────────────────────────────────
+
+/** A clip as the feed reads it: the columns and the few data fields a feed writes. */
+type ClipRow = {
+  id: string;
+  created_at_utc: Date;
+  title: string | null;
+  state: string;
+  publish_state: string;
+  visibility: string;
+  deleted: boolean;
+  scheduled_visibility: string | null;
+  visible_at_utc: string | null;
+  published_utc: string | null;
+  description: string | null;
+  description_html: string | null;
+  short_summary: string | null;
+  episode: number | null;
+  season: number | null;
+  episode_type: string | null;
+  content_rating: string | null;
+  has_chapters: boolean | null;
+  duration_seconds: number | null;
+  published_duration_seconds: number | null;
+  published_audio_size_in_bytes: number | null;
+  rss_link_override: string | null;
+  audio_public_url: string | null;
+  show_page_url: string | null;
+  image_public_url: string | null;
+  transcript_public_url: string | null;
+};
+
+const CLIP_FIELDS = `c.id, c.created_at_utc, c.title, c.state, c.publish_state, c.visibility, c.deleted,
+  c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc, c.data->>'PublishedUtc' AS published_utc,
+  c.data->>'Description' AS description, c.data->>'DescriptionHtml' AS description_html, c.data->>'ShortSummary' AS short_summary,
+  (c.data->>'Episode')::float8 AS episode, (c.data->>'Season')::float8 AS season, c.data->>'EpisodeType' AS episode_type,
+  c.data->>'ContentRating' AS content_rating,
+  jsonb_typeof(c.data->'Chapters') = 'array' AND jsonb_array_length(c.data->'Chapters') > 0 AS has_chapters,
+  (c.data->>'DurationSeconds')::float8 AS duration_seconds, (c.data->>'PublishedDurationSeconds')::float8 AS published_duration_seconds,
+  (c.data->>'PublishedAudioSizeInBytes')::float8 AS published_audio_size_in_bytes, c.data->>'RssLinkOverride' AS rss_link_override,
+  c.data#>>'{Urls,AudioPublicUrl}' AS audio_public_url, c.data#>>'{Urls,ShowPageUrl}' AS show_page_url,
+  c.data#>>'{Urls,ImagePublicUrl}' AS image_public_url, c.data#>>'{Urls,TranscriptPublicUrl}' AS transcript_public_url`;
+
+type DropRow = ClipRow & {
+  drop_id: string;
+  drop_title: string | null;
+  drop_description: string | null;
+  drop_at_utc: Date | null;
+  drop_created_at_utc: Date;
+  source_program_deleted: boolean | null;
+};
+
+type Json = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/**
+ * What the channel takes from its program (src/domain/program-rules.ts programPodcast: rows made
+ * before the program form had these fields read as null, false, []) and its organization: the
+ * organization's name as the author when none is set, the language from the organization or 'en',
+ * no category (the tag is left out) unless one is set, episodic unless serial.
+ */
+export function channelSettings(program: Json, organization: Json) {
+  const podcast = programPodcast(program);
+  const persons: FeedPerson[] = podcast.Persons.flatMap((p) => {
+    const name = str(p.Name);
+    return name ? [{ name, role: str(p.Role), href: str(p.Href) }] : [];
+  });
+  const fundingUrl = str(podcast.FundingUrl);
+  return {
+    author: str(podcast.Author) ?? str(organization['Name']) ?? str(program['Name']) ?? '',
+    ownerName: str(podcast.OwnerName),
+    ownerEmail: str(podcast.OwnerEmail),
+    language: (str(podcast.Language) ?? str(organization['Language']) ?? 'en').toLowerCase(),
+    category: categoryNames(str(podcast.Category), str(podcast.Subcategory)),
+    explicit: podcast.Explicit === true,
+    copyright: str(podcast.Copyright),
+    itunesType: podcast.ItunesType === 'serial' ? ('serial' as const) : ('episodic' as const),
+    locked: podcast.Locked === true,
+    funding: fundingUrl ? { url: fundingUrl, text: str(podcast.FundingText) ?? fundingUrl } : null,
+    persons,
+    link: str(podcast.Link),
+  };
+}
+
+/** Apple's category texts for a Category and Subcategory, each given as a reference Id
+ * ('news', 'news.business-news') or as the name itself; unknown: no category. */
+export function categoryNames(category: string | null, subcategory: string | null): FeedChannel['category'] {
+  if (category === null) return null;
+  const top = PODCAST_CATEGORIES.find((c) => c.Id === category || c.Name === category);
+  if (!top) return null;
+  const sub = subcategory === null ? undefined : top.Subcategories.find((s) => s.Id === subcategory || s.Name === subcategory);
+  return { name: top.Name, subcategory: sub?.Name ?? null };
+}
+
+const EPISODE_TYPES = { Full: 'full', Trailer: 'trailer', Bonus: 'bonus' } as const;
+
+export type FeedContent = { channel: FeedChannel; items: FeedItem[] };
+
+/**
+ * The feed's channel and items. `options.member` lists Restricted clips too (member feeds);
+ * `enclosureUrl` says which audio a listener gets (the public audio, or a member's own URL).
+ */
+export async function feedContent(
+  q: Queryable,
+  v: FeedValidators,
+  origin: string,
+  options: FeedOptions & { feedPath: string; block: boolean; enclosureUrl?: (clipId: string, audioPublicUrl: string) => string },
+): Promise<FeedContent> {
+  const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[] }>(
+    `SELECT jsonb_build_object('Title', p.title, 'Description', p.data->'Description', 'Urls', p.data->'Urls') AS playlist, p.clip_ids,
+       g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization
+     FROM playlists p JOIN programs g ON g.id = p.program_id JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
+    [v.playlistId],
+  );
+  if (!meta) throw new Error(`feed: playlist ${v.playlistId} vanished`);
+  const clipRows = await q.query<ClipRow>(
+    `SELECT ${CLIP_FIELDS} FROM playlists p CROSS JOIN LATERAL jsonb_array_elements_text(p.clip_ids) AS e(id)
+     JOIN clips c ON c.id = e.id::uuid AND c.program_id = p.program_id WHERE p.id = $1`,
+    [v.playlistId],
+  );
+  const dropRows = await q.query<DropRow>(
+    `SELECT ${CLIP_FIELDS}, d.id AS drop_id, d.title AS drop_title, d.description AS drop_description, d.drop_at_utc,
+       d.created_at_utc AS drop_created_at_utc, cg.deleted AS source_program_deleted
+     FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
+     WHERE d.playlist_id = $1 AND NOT d.deleted AND (d.drop_at_utc IS NULL OR d.drop_at_utc <= $2)`,
+    [v.playlistId, options.now.toISOString()],
+  );
+
+  const settings = channelSettings(meta.program, meta.organization);
+  const abs = (path: string) => absoluteUrl(path, origin);
+  const feedUrl = abs(options.feedPath);
+  const playlistUrls = (meta.playlist['Urls'] ?? {}) as Json;
+  const programUrls = (meta.program['Urls'] ?? {}) as Json;
+  const image = str(playlistUrls['ImagePublicUrl']) ?? str(programUrls['ImagePublicUrl']);
+  const title = str(meta.playlist['Title']) ?? str(meta.program['Name']) ?? '';
+  const channel: FeedChannel = {
+    title,
+    description: str(meta.playlist['Description']) ?? str(meta.program['Description']) ?? title,
+    link: settings.link ?? abs(publicPaths.programPage(v.programId)),
+    feedUrl,
+    imageUrl: image ? abs(image) : null,
+    language: settings.language,
+    category: settings.category,
+    explicit: settings.explicit,
+    author: settings.author,
+    owner: { name: settings.ownerName ?? (settings.ownerEmail ? settings.author : null), email: settings.ownerEmail },
+    copyright: settings.copyright,
+    itunesType: settings.itunesType,
+    locked: settings.locked,
+    funding: settings.funding,
+    persons: settings.persons,
+    block: options.block,
+    lastBuildDate: v.lastModified,
+  };
+
+  const listed = (c: ClipRow) =>
+    c.audio_public_url !== null &&
+    feedIncludes(
+      { Deleted: c.deleted, State: c.state, PublishState: c.publish_state, Visibility: c.visibility, ScheduledVisibility: c.scheduled_visibility, VisibleAtUtc: c.visible_at_utc },
+      options,
+    );
+  const byId = new Map<string, ClipRow>();
+  for (const c of clipRows) if (listed(c)) byId.set(c.id, c);
+  const drops = dropRows
+    .filter((d) => d.source_program_deleted === false && listed(d))
+    .map((d) => ({ row: d, at: (d.drop_at_utc ?? d.drop_created_at_utc).getTime() }));
+  const ordered = feedOrder(meta.clip_ids, byId, drops);
+
+  const toItem = (c: ClipRow, guid: string, pubDate: Date, override?: { title: string | null; description: string | null }): FeedItem => {
+    const audio = c.audio_public_url!;
+    const url = options.enclosureUrl ? options.enclosureUrl(c.id, audio) : abs(audio);
+    const link = str(c.rss_link_override) ?? str(c.show_page_url);
+    const html = str(override?.description ?? null) ?? str(c.description_html) ?? str(c.description);
+    const dropped = override !== undefined;
+    return {
+      guid,
+      title: str(override?.title ?? null) ?? clipLabel({ Title: c.title }),
+      link: link ? abs(link) : null,
+      descriptionHtml: html,
+      summary: str(c.short_summary),
+      pubDate,
+      enclosure: { url, length: c.published_audio_size_in_bytes ?? 0, type: enclosureType(audio) },
+      durationSeconds: c.published_duration_seconds ?? c.duration_seconds,
+      // A drop is another program's episode: its numbers mean nothing in this feed.
+      episode: dropped ? null : c.episode,
+      season: dropped ? null : c.season,
+      episodeType: EPISODE_TYPES[c.episode_type as keyof typeof EPISODE_TYPES] ?? 'full',
+      explicit: c.content_rating === 'Explicit' || (c.content_rating === null && settings.explicit),
+      imageUrl: c.image_public_url ? abs(c.image_public_url) : null,
+      transcript: c.transcript_public_url ? { url: abs(c.transcript_public_url), type: transcriptType(c.transcript_public_url) } : null,
+      chaptersUrl: c.has_chapters ? abs(publicPaths.chapters(c.id)) : null,
+    };
+  };
+  const published = (c: ClipRow) => (c.published_utc ? new Date(c.published_utc) : c.created_at_utc);
+  const items = [
+    ...ordered.clips.map((c) => toItem(c, c.id, published(c))),
+    ...ordered.drops.map((d) => toItem(d.row, d.row.drop_id, new Date(d.at), { title: d.row.drop_title, description: d.row.drop_description })),
+  ];
+  return { channel, items };
+}
