@@ -17,10 +17,12 @@ import { clipRoutes } from './api/clips.ts';
 import { programRoutes } from './api/programs.ts';
 import { networkRoutes } from './api/networks.ts';
 import { playlistRoutes } from './api/playlists.ts';
+import { playlistSettingsRoutes } from './api/playlist-settings.ts';
 import { recordingRoutes } from './api/recordings.ts';
 import { userRoutes } from './api/users.ts';
 import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
+import { PLAYLIST_RUNS } from './mutations/playlists.ts';
 import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
 import { referenceDataRoutes } from './api/reference.ts';
@@ -80,7 +82,7 @@ export function createApp(deps: AppDeps) {
   const audio = audioService(deps);
   const uploads = tusUploads(deps, audio);
   const publishing = publishingService(deps, audio.blobs);
-  const mutations = mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const mutations = mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
   const imports = importService(deps, audio, mutations, deps.imports);
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
@@ -110,6 +112,7 @@ export function createApp(deps: AppDeps) {
     .route('/api', networkRoutes())
     .route('/api', programRoutes())
     .route('/api', playlistRoutes())
+    .route('/api', playlistSettingsRoutes())
     .route('/api', clipRoutes())
     .route('/api', recordingRoutes())
     .route('/api', userRoutes())

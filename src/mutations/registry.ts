@@ -1,6 +1,7 @@
 // Every named mutation, by name: what a queued edit or a push may name. The server has a run for
 // each (sync-server/mutations/registry.ts checks it at start-up).
 import * as content from './content.ts';
+import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
 import type { MutationDef } from './define.ts';
 
@@ -15,6 +16,7 @@ export const MUTATIONS = [
   content.playlistUpdate,
   content.playlistSetClips,
   content.playlistDelete,
+  playlists.playlistSetAutoAdd,
   content.clipCreate,
   content.clipUpdate,
   content.clipDelete,

@@ -156,6 +156,14 @@ export const ProgramCreateSchema = z
   .strict();
 export const ProgramPatchSchema = ProgramCreateSchema.omit({ Id: true }).partial().strict();
 
+/** A playlist's auto-add rule (section 7 /v1/playlists/{playlistId}/settings/auto-add): a new clip
+ * of the program joins the playlist, optionally only one with any of Tags or of EpisodeType
+ * (src/domain/auto-add.ts autoAddMatches). */
+export const AutoAddRuleSchema = z
+  .object({ Enabled: z.boolean(), Tags: z.array(z.string().max(100)).max(50), EpisodeType: EpisodeType.nullable() })
+  .strict();
+export type AutoAddRule = z.infer<typeof AutoAddRuleSchema>;
+
 export const PlaylistSchema = z.object({
   ...RowMeta,
   ProgramId: Uuid,
@@ -166,6 +174,8 @@ export const PlaylistSchema = z.object({
   /** The playlist's clips in feed order. */
   ClipIds: z.array(Uuid),
   Urls: ImageUrls,
+  /** Absent on rows made before auto-add rules: none. */
+  AutoAdd: AutoAddRuleSchema.nullable().optional(),
 });
 export type Playlist = z.infer<typeof PlaylistSchema>;
 export const PlaylistCreateSchema = z

@@ -17,6 +17,7 @@ import { loadRow, type WireRow } from '../rows.ts';
 import { applyClipChange, checkSlug, invalid, nameCheck, normaliseTitle, titleCheck } from '../routes/content-rules.ts';
 import { ensureNewId, lockContent, lockRow, networkAccess, orgFlags, programAccess, requireFlags, type OpStore } from './store.ts';
 import { serverMutation } from './run.ts';
+import { applyAutoAddInRun } from './playlists.ts';
 import { LANGUAGES } from '../reference/languages.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 
@@ -177,7 +178,10 @@ export const CONTENT_RUNS = [
       now: s.write.now,
       isNew: true,
     });
-    return s.insert('clip', a.clipId, next);
+    const clip = await s.insert('clip', a.clipId, next);
+    // The program's playlists whose auto-add rule takes the new clip (src/domain/auto-add.ts).
+    await applyAutoAddInRun(s, clip);
+    return clip;
   }),
   serverMutation(m.clipUpdate, async (s, a, expected) => {
     const { current, program } = await lockContent(s, 'clip', a.clipId);
