@@ -7,42 +7,18 @@
 //        ──Private, Restricted──> no page (404)
 import type { Queryable } from '../store/store.ts';
 import { selectFrom, toWire, type DbRow, type WireRow } from '../rows.ts';
+import { feedIncludes, type FeedClipFields } from '../../src/domain/feed.ts';
 
 /** How a page shows a clip, or null: no page at all. */
 export type ClipExposure = 'listed' | 'unlisted';
 
-/** The clip fields the rule reads (a wire clip row is assignable). */
-type VisibilityFields = {
-  Deleted?: unknown;
-  State?: unknown;
-  PublishState?: unknown;
-  Visibility?: unknown;
-  ScheduledVisibility?: unknown;
-  VisibleAtUtc?: unknown;
-};
-
-const PAGE_VISIBILITIES = new Set(['Public', 'Unlisted']);
-
-// TODO(issue 29): the same rule as src/domain/feed.ts (feedIncludes, visibilityAt) once that
-// module is on main; written here meanwhile with the same meaning.
-function visibilityNow(clip: VisibilityFields, now: Date): { visibility: unknown; waitingFor: unknown } {
-  const scheduled = clip.ScheduledVisibility ?? null;
-  const at = typeof clip.VisibleAtUtc === 'string' ? Date.parse(clip.VisibleAtUtc) : Number.NaN;
-  if (scheduled === null || Number.isNaN(at)) return { visibility: clip.Visibility, waitingFor: null };
-  if (at <= now.getTime()) return { visibility: scheduled, waitingFor: null };
-  return { visibility: clip.Visibility, waitingFor: scheduled };
-}
-
-/** How the public pages show a clip at `now` (see the header). */
-export function clipExposure(clip: VisibilityFields, now: Date): ClipExposure | null {
-  if (clip.Deleted === true) return null;
-  if (clip.State !== 'Ready' && clip.State !== 'Warning') return null;
-  if (clip.PublishState !== 'Published') return null;
-  const { visibility, waitingFor } = visibilityNow(clip, now);
-  // A scheduled publication: nothing public until VisibleAtUtc.
-  if (typeof waitingFor === 'string' && PAGE_VISIBILITIES.has(waitingFor)) return null;
-  if (visibility === 'Public') return 'listed';
-  if (visibility === 'Unlisted') return 'unlisted';
+/** How the public pages show a clip at `now` (see the header): the feeds' own rule
+ * (src/domain/feed.ts), with Unlisted clips reachable by link. */
+export function clipExposure(clip: WireRow, now: Date): ClipExposure | null {
+  // A clip's wire row carries the fields the rule reads (State, PublishState, Visibility, the schedule).
+  const fields = clip as unknown as FeedClipFields;
+  if (feedIncludes(fields, { now })) return 'listed';
+  if (feedIncludes(fields, { now, unlisted: true })) return 'unlisted';
   return null;
 }
 
