@@ -29,6 +29,7 @@ const ProgramSettingsScreen = lazy(() => import('../features/programs/ProgramSet
 const NetworksScreen = lazy(() => import('../features/networks/NetworksScreen.tsx').then((mod) => ({ default: mod.NetworksScreen })));
 const ClipScreen = lazy(() => import('../features/clips/ClipScreen.tsx').then((mod) => ({ default: mod.ClipScreen })));
 const PlaylistScreen = lazy(() => import('../features/playlists/PlaylistScreen.tsx').then((mod) => ({ default: mod.PlaylistScreen })));
+const NewPlaylistScreen = lazy(() => import('../features/playlists/NewPlaylistScreen.tsx').then((mod) => ({ default: mod.NewPlaylistScreen })));
 const RecordingScreen = lazy(() => import('../features/recordings/RecordingScreen.tsx').then((mod) => ({ default: mod.RecordingScreen })));
 const GlobalDialogs = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.GlobalDialogs })));
 const LogoutRoute = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.LogoutRoute })));
@@ -65,6 +66,8 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/account">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <AccountScreen /> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/:organizationId/programs/:programId/clips/:clipId">{layout('default', <OrganizationScope><ClipScreen /></OrganizationScope>)}</Route>
+        {/* Before the playlist's own route, which would read 'new' as a playlist id. */}
+        <Route path="/:organizationId/programs/:programId/playlists/new">{layout('default', <OrganizationScope><NewPlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/settings">{layout('default', <OrganizationScope><ProgramSettingsScreen /></OrganizationScope>)}</Route>

@@ -7,6 +7,8 @@ import { conflictsFor, pendingFor, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, SyncEntity } from '../protocol/sync.ts';
 import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
+import { playlistSetAutoAdd } from '../mutations/playlists.ts';
+import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 import type { OutboxEntry } from './db.ts';
 
@@ -162,6 +164,20 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** Sets the playlist's clips in this order. */
     setPlaylistClips: (playlistId: string, clipIds: string[]) => queue(m.playlistSetClips, { playlistId, ClipIds: [...clipIds] }, true),
 
+    /** Creates a playlist with a client-made Id (playlist.create): it can be opened, filled and
+     * edited before it syncs. */
+    async createPlaylist(programId: string, fields: Fields): Promise<string> {
+      await parentOrganization('programs', programId);
+      const playlistId = newId();
+      await queue(m.playlistCreate, { programId, playlistId, fields: clean(fields) as never }, false);
+      return playlistId;
+    },
+
+    deletePlaylist: (playlistId: string) => queue(m.playlistDelete, { playlistId }, true),
+
+    /** The playlist's whole auto-add rule (playlist.setAutoAdd). */
+    setPlaylistAutoAdd: (playlistId: string, rule: AutoAddRule) => queue(playlistSetAutoAdd, { playlistId, AutoAdd: rule }, true),
+
     updateRecording: (recordingId: string, patch: Fields) => queue(m.recordingUpdate, { recordingId, fields: clean(patch) }, true),
 
     deleteRecording: (recordingId: string) => queue(m.recordingDelete, { recordingId }, true),
@@ -236,6 +252,9 @@ export const {
   deleteClip,
   updatePlaylist,
   setPlaylistClips,
+  createPlaylist,
+  deletePlaylist,
+  setPlaylistAutoAdd,
   updateRecording,
   deleteRecording,
   addAnnotation,

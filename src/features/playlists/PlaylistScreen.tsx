@@ -1,22 +1,42 @@
-// /{organizationId}/programs/{programId}/playlists/{playlistId} — its clips in order, reordered by
-// dragging a row's handle (pointer events: mouse, pen or touch) and by keyboard (focus a handle,
-// ArrowUp / ArrowDown; Home / End), each move written at once through setPlaylistClips and
-// announced to screen readers.
-import { useEffect, useRef, useState } from 'react';
+// /{organizationId}/programs/{programId}/playlists/{playlistId} — the playlist: its public feed
+// address (FeedCard), its clips in order, reordered by dragging a row's handle (pointer events:
+// mouse, pen or touch) and by keyboard (focus a handle, ArrowUp / ArrowDown; Home / End), added
+// from the program's clips (ClipPicker) and removed, each change written at once through
+// setPlaylistClips and announced to screen readers; its details (Title, Slug, Description,
+// Visibility) and its auto-add rule; Delete. Everything reads and writes the local store, so it
+// all works offline; a change the server refused after sync is shown at its field.
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { clipLabel, seasonEpisodeLabel } from '../../domain/clip.ts';
 import { m } from '../../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db, type LocalRow } from '../../db/db.ts';
-import { setPlaylistClips } from '../../db/writes.ts';
-import { asClip, asPlaylist, hasSynced, useRow } from '../../lib/rows.ts';
+import { db, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
+import { deletePlaylist, setPlaylistClips, updatePlaylist } from '../../db/writes.ts';
+import { dismissNeedsAttention, retryNeedsAttention } from '../../db/conflicts.ts';
+import { mutationDef } from '../../mutations/registry.ts';
+import { asClip, asPlaylist, asProgram, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
-import { Link } from '../../lib/router.ts';
-import { savedLocally } from '../../lib/local-write.ts';
+import { Link, navigate } from '../../lib/router.ts';
+import { localWriteFailureText, savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../lib/params.ts';
+import { useProgramFlags } from '../../lib/session.ts';
+import { useEditState } from '../../lib/form.ts';
+import { useUnsavedGuard } from '../../lib/unsaved.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { showToast } from '../../lib/toast.ts';
+import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
-import type { Clip } from '../../protocol/entities.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
+import type { Clip, Playlist } from '../../protocol/entities.ts';
 import { slideOf, usePointerReorder } from './usePointerReorder.ts';
+import { FeedCard } from './FeedCard.tsx';
+import { AutoAddCard } from './AutoAddCard.tsx';
+import { PlaylistFields, type FieldNotes } from './PlaylistFields.tsx';
+import { playlistFormErrors, playlistFormValues, playlistPatch, type PlaylistFormErrors, type PlaylistFormValues } from './playlist-form.ts';
+
+// The picker's dialog (Ark) loads when it is first opened.
+const ClipPicker = lazy(() => import('./ClipPicker.tsx').then((mod) => ({ default: mod.ClipPicker })));
 
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   const out = [...list];
@@ -29,6 +49,12 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 export function PlaylistScreen() {
   const { organizationId, programId, playlistId } = useIdParams('organizationId', 'programId', 'playlistId');
   const row = useRow('playlists', playlistId);
+  const program = useRow('programs', programId);
+  const flags = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null);
+  const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(playlistId).sortBy('createdAt'), [playlistId]) ?? [];
+  const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(playlistId).count(), [playlistId]) ?? 0) > 0;
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [picking, setPicking] = useState(false);
   const stored = row.state === 'ok' ? asPlaylist(row.row).ClipIds : [];
   // A drop shows its new order at once, before the local write comes back through the live query.
   const [dropped, setDropped] = useState<{ from: string; order: string[] } | null>(null);
@@ -62,6 +88,31 @@ export function PlaylistScreen() {
     setAnnounce(m.app_playlist_moved({ title: clip ? clipLabel(clip) : '', position: to + 1, count: shown.length }));
     if (focus) requestAnimationFrame(() => document.getElementById(`handle-${shown[from]}`)?.focus());
   };
+  /** A new membership: what is shown, with clips removed or added (the server keeps a playlist to
+   * live clips of its program, so the list sent is the one shown). */
+  const setMembers = async (next: string[], said: string) => {
+    setDropped({ from: storedKey, order: next });
+    if (!(await savedLocally(setPlaylistClips(playlistId, next), m.playlists_membership_failed()))) {
+      setDropped(null);
+      return false;
+    }
+    setAnnounce(said);
+    return true;
+  };
+  const remove = async (index: number) => {
+    const id = shown[index];
+    if (id === undefined) return;
+    const clip = clips?.get(id);
+    const title = clip ? clipLabel(clip) : id;
+    if (!(await setMembers(shown.filter((x) => x !== id), m.playlists_clip_removed({ title })))) return;
+    showToast({ type: 'success', title: m.playlists_clip_removed({ title }) });
+    // Focus stays in the list: on the row that took the removed one's place, else the one above.
+    requestAnimationFrame(() => document.getElementById(`remove-${shown[index + 1] ?? shown[index - 1]}`)?.focus());
+  };
+  const add = async (ids: string[]) => {
+    setPicking(false);
+    if (await setMembers([...shown, ...ids.filter((id) => !shown.includes(id))], m.playlists_clips_added())) showToast({ type: 'success', title: m.playlists_clips_added() });
+  };
   const { view, handleProps } = usePointerReorder(listRef, (from, to) => void move(from, to, false));
 
   if (row.state === 'missing') return <NotFoundPage kind="playlist" />;
@@ -69,12 +120,34 @@ export function PlaylistScreen() {
   const playlist = asPlaylist(row.row);
   if (playlist.ProgramId !== programId) return <NotFoundPage kind="playlist" />;
   const base = `/${organizationId}/programs/${programId}`;
+  const refusedAutoAdd = refused.filter((item) => item.mutation.name === 'playlist.setAutoAdd').flatMap((item) => item.errors.map((e) => refusedFieldText(e, 'playlists')));
 
   return (
     <>
-      <PageHeader eyebrow={visibilityLabel(playlist.Visibility)} title={playlist.Title} link={<Link href={`${base}?tab=playlists`}>{m.app_back()}</Link>} />
+      <PageHeader
+        eyebrow={visibilityLabel(playlist.Visibility)}
+        title={playlist.Title}
+        link={<Link href={`${base}?tab=playlists`}>{m.app_back()}</Link>}
+        actions={
+          <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
+            {m.playlists_delete()}
+          </button>
+        }
+      />
+      {inConflict && (
+        <p role="alert" className="alert alert-warning">
+          {m.playlists_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
+        </p>
+      )}
+      {refused.map((item) => (
+        <RefusedChange key={item.id} item={item} />
+      ))}
+      <FeedCard playlistId={playlist.Id} visibility={playlist.Visibility} />
       <section className="card" aria-labelledby="playlist-clips">
-        <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
+        <div className="card-heading">
+          <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
+          <button type="button" className="button" onClick={() => setPicking(true)}>{m.playlists_add_clips()}</button>
+        </div>
         <p className="muted" id="reorder-hint">{m.app_playlist_reorder_hint()}</p>
         {shown.length === 0 ? (
           <p className="empty">{m.app_playlist_empty()}</p>
@@ -112,6 +185,9 @@ export function PlaylistScreen() {
                   <span className="reorder-pos" aria-hidden="true">{index + 1}</span>
                   <Link href={`${base}/clips/${id}`} className="reorder-title">{label}</Link>
                   {clip && seasonEpisodeLabel(clip) && <span className="muted">{seasonEpisodeLabel(clip)}</span>}
+                  <button type="button" id={`remove-${id}`} className="button small" aria-label={m.playlists_remove_clip({ title: label })} onClick={() => void remove(index)}>
+                    {m.playlists_remove()}
+                  </button>
                 </li>
               );
             })}
@@ -119,6 +195,123 @@ export function PlaylistScreen() {
         )}
         <p className="visually-hidden" role="status" aria-live="polite">{announce}</p>
       </section>
+      <DetailsForm key={playlist.Id} playlist={playlist} organizationId={organizationId} refused={refused} />
+      <AutoAddCard playlist={playlist} mayChange={flags === null || (flags.HasContentAccess === true && flags.HasManageSettingsAccess === true)} refusal={refusedAutoAdd[0]} />
+      {picking && (
+        <Suspense fallback={null}>
+          <ClipPicker open title={playlist.Title} programId={programId} inPlaylist={shown} onClose={() => setPicking(false)} onAdd={(ids) => void add(ids)} />
+        </Suspense>
+      )}
+      <ConfirmDialog
+        open={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        danger
+        prompt
+        title={m.playlists_delete_title()}
+        description={m.playlists_delete_text({ title: playlist.Title })}
+        actionLabel={m.app_dialog_delete()}
+        onConfirm={() => deletePlaylist(playlist.Id)}
+        successToast={m.playlists_deleted()}
+        failureDescription={m.playlists_delete_failed()}
+        failureReason={localWriteFailureText}
+        onDone={() => navigate(`${base}?tab=playlists`, { replace: true })}
+      />
     </>
+  );
+}
+
+/** The fields a refused change of this playlist tried to set (an update's, a create's). */
+function refusedFields(item: NeedsAttentionEntry): Record<string, unknown> {
+  const def = mutationDef(item.mutation.name);
+  if (def === undefined || def.entity !== 'playlists') return {};
+  if (def.kind === 'update') return def.fields(item.mutation.args);
+  const fields = def.kind === 'create' ? item.mutation.args['fields'] : undefined;
+  return typeof fields === 'object' && fields !== null ? (fields as Record<string, unknown>) : {};
+}
+
+const FORM_FIELDS: ReadonlyArray<keyof PlaylistFormValues> = ['Title', 'Slug', 'Description', 'Visibility'];
+const isFormField = (f: string): f is keyof PlaylistFormValues => (FORM_FIELDS as readonly string[]).includes(f);
+
+/** The playlist's details: Title, Slug, Description and Visibility, validated with section 5's
+ * rules before anything is queued; 'Reset' and 'Apply' once something changed. The server's reason
+ * for refusing a field after sync stands under it until the user types another value there. */
+function DetailsForm({ playlist, organizationId, refused }: { playlist: Playlist; organizationId: string; refused: readonly NeedsAttentionEntry[] }) {
+  const baseline = useMemo(() => playlistFormValues(playlist), [playlist.Title, playlist.Slug, playlist.Description, playlist.Visibility]);
+  const form = useEditState(baseline);
+  const [errors, setErrors] = useState<PlaylistFormErrors>({});
+  useUnsavedGuard('form', form.dirty);
+  const notes: FieldNotes = {};
+  for (const item of refused) {
+    const tried = refusedFields(item);
+    for (const fe of item.errors) {
+      if (isFormField(fe.Field) && !(fe.Field in form.changed)) {
+        const value = tried[fe.Field];
+        notes[fe.Field] = {
+          error: refusedFieldText(fe, 'playlists'),
+          hint: typeof value === 'string' && value !== '' ? m.app_clip_refused_value({ value }) : m.app_clip_refused_value_empty(),
+        };
+      }
+    }
+  }
+  const apply = async () => {
+    const found = await playlistFormErrors(form.changed, { organizationId, selfId: playlist.Id, savedSlug: playlist.Slug });
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    if (!(await withLoading(savedLocally(updatePlaylist(playlist.Id, playlistPatch(form.changed)))))) return;
+    // A refused change whose every field this one sets again is answered by it.
+    for (const item of refused) {
+      const fields = [...Object.keys(refusedFields(item)), ...item.errors.map((fe) => fe.Field)];
+      if (fields.length > 0 && fields.every((f) => f in form.changed)) void savedLocally(dismissNeedsAttention(item.id));
+    }
+    form.reset();
+    showToast({ type: 'success', title: m.app_form_saved() });
+  };
+  return (
+    <form
+      className="card form"
+      noValidate
+      aria-labelledby="playlist-details"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply();
+      }}
+    >
+      <h2 id="playlist-details">{m.playlists_details()}</h2>
+      <PlaylistFields
+        values={form.values}
+        errors={errors}
+        notes={notes}
+        onChange={(k, value) => {
+          form.set(k, value);
+          if (errors[k] !== undefined) setErrors(({ [k]: _gone, ...rest }) => rest);
+        }}
+      />
+      {form.dirty && (
+        <div className="form-actions">
+          <button type="button" className="button" onClick={form.reset}>{m.app_form_reset()}</button>
+          <button type="submit" className="button primary">{m.app_form_apply()}</button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** A change of this playlist the server refused: why, with Discard and Try again (its field
+ * errors also stand under the fields of the form). */
+function RefusedChange({ item }: { item: NeedsAttentionEntry }) {
+  return (
+    <div role="alert" className="alert alert-danger">
+      <p>
+        <strong>{m.playlists_refused()}</strong> {attentionReason(item.httpStatus)}
+      </p>
+      <RefusedErrorList item={item} />
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => void savedLocally(dismissNeedsAttention(item.id))}>{m.app_attention_dismiss()}</button>
+        <button type="button" className="button" onClick={() => void savedLocally(retryNeedsAttention(item.id))}>{m.app_attention_retry()}</button>
+      </div>
+    </div>
   );
 }

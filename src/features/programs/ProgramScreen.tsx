@@ -208,19 +208,28 @@ function PlaylistList({ programId, base, place }: { programId: string; base: str
   const liveClips = useLiveQuery(async () => ((await hasSynced()) ? new Set((await db.clips.where('ProgramId').equals(programId).primaryKeys()) as string[]) : null), [programId]);
   useRestoredPlace(place, playlists !== undefined);
   if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
-  if (playlists.length === 0) return <p className="empty">{m.app_program_no_playlists()}</p>;
   return (
-    <ul className="card-list">
-      {playlists.map((p) => (
-        <li key={p.Id}>
-          <Link href={`${base}/playlists/${p.Id}`} className="card-link">
-            <span className="card-title">{p.Title}</span>
-            <span className="muted">{clipCountLabel(liveClips ? p.ClipIds.filter((id) => liveClips.has(id)).length : p.ClipIds.length)}</span>
-            <span className="pill">{visibilityLabel(p.Visibility)}</span>
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <>
+      {/* A new playlist is made on its own screen (src/features/playlists), offline too. */}
+      <div className="toolbar">
+        <Link href={`${base}/playlists/new`} className="button">{m.playlists_new()}</Link>
+      </div>
+      {playlists.length === 0 ? (
+        <p className="empty">{m.app_program_no_playlists()}</p>
+      ) : (
+        <ul className="card-list">
+          {playlists.map((p) => (
+            <li key={p.Id}>
+              <Link href={`${base}/playlists/${p.Id}`} className="card-link">
+                <span className="card-title">{p.Title}</span>
+                <span className="muted">{clipCountLabel(liveClips ? p.ClipIds.filter((id) => liveClips.has(id)).length : p.ClipIds.length)}</span>
+                <span className="pill">{visibilityLabel(p.Visibility)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
