@@ -7,6 +7,7 @@ import { conflictsFor, pendingFor, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, SyncEntity } from '../protocol/sync.ts';
 import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
+import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
@@ -221,6 +222,10 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     setClipAudioFromUrl: (clipId: string, audio: AudioFromUrl) => queue(m.clipSetAudioFromUrl, { clipId, ...audio }, true),
 
     dismissProcessingProblem: (clipId: string) => queue(m.clipUpdate, { clipId, fields: { AudioProcessingProblemDismissed: true } }, true),
+
+    /** Publish / Unpublish (clip.publish, clip.unpublish): the row shows Publishing / Unpublishing until the server's arrives. */
+    publishClip: (clipId: string) => queue(clipPublish, { clipId }, true),
+    unpublishClip: (clipId: string) => queue(clipUnpublish, { clipId }, true),
   };
 }
 
@@ -263,6 +268,8 @@ export const {
   dismissProcessingProblem,
   saveClipCut,
   setClipAudioFromUrl,
+  publishClip,
+  unpublishClip,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
 

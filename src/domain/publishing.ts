@@ -96,3 +96,36 @@ export function scheduledOutcome(scheduled: string, publishState: string | null 
   if (scheduled === Visibility.Private) return mayUnpublish(publishState) ? 'unpublish' : 'none';
   return publishState === PublishState.Published ? 'none' : 'publish';
 }
+
+/** A wall-clock date-time ('2026-03-29T09:30') in an IANA time zone, as the UTC instant it names
+ * (ISO-8601 with milliseconds); null when either is not valid. A time that the zone skips (a
+ * daylight-saving gap) is read with the offset in force before it. */
+export function zonedDateTimeToUtc(local: string, timeZone: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (!m) return null;
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  } catch {
+    return null;
+  }
+  /** The zone's offset (ms) at an instant. */
+  const offsetAt = (instant: number) => {
+    const p = Object.fromEntries(format.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+    return Date.UTC(Number(p['year']), Number(p['month']) - 1, Number(p['day']), Number(p['hour']), Number(p['minute'])) - Math.floor(instant / 60_000) * 60_000;
+  };
+  const first = wall - offsetAt(wall);
+  const utc = wall - offsetAt(first);
+  return Number.isNaN(utc) ? null : new Date(utc).toISOString();
+}
+
+/** The UTC instant as a wall-clock date-time in the zone ('2026-03-29T09:30'), for a date-time field. */
+export function utcToZonedDateTime(utc: string, timeZone: string): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(new Date(utc))
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p['year']}-${p['month']}-${p['day']}T${p['hour']}:${p['minute']}`;
+}

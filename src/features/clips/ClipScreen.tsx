@@ -43,6 +43,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { CheckboxField, Field } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
+import { PublishPanel } from './PublishPanel.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 
@@ -422,6 +423,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
           </Suspense>
         )}
       </section>
+      <PublishPanel clip={clip} />
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}

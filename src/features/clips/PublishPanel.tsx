@@ -1,0 +1,231 @@
+// Publishing on the clip screen: Publish / Unpublish (the named mutations clip.publish and
+// clip.unpublish, queued on the device, so they work offline: the row shows Publishing or
+// Unpublishing at once and the server's state once it has synced), what keeps the clip from being
+// published (src/domain/publishing.ts, the same rules the server applies) at the field it is about,
+// why the last publishing did not happen (the row's PublishProblem), the public links made absolute
+// against this origin with a Copy button, and the scheduled visibility: a date and time in a time
+// zone chosen from the reference time zones, the device's own shown as the default, never silently.
+import { useEffect, useId, useRef, useState } from 'react';
+import { absoluteUrl } from '../../domain/public-urls.ts';
+import { isPublishPending, VISIBILITIES } from '../../domain/clip.ts';
+import { mayUnpublish, publishRequirements, utcToZonedDateTime, zonedDateTimeToUtc, type PublishErrors } from '../../domain/publishing.ts';
+import { listTimeZones } from '../../protocol/api/reference.ts';
+import { TimeZonesResponseSchema, type TimeZone } from '../../protocol/reference.ts';
+import type { Clip } from '../../protocol/entities.ts';
+import { m } from '../../paraglide/messages.js';
+import { publishClip, unpublishClip, updateClip } from '../../db/writes.ts';
+import { call } from '../../lib/api.ts';
+import { formatDateTime, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
+import { savedLocally } from '../../lib/local-write.ts';
+import { showToast } from '../../lib/toast.ts';
+
+const ERROR_TEXT: Record<keyof PublishErrors, () => string> = {
+  Visibility: () => m.publishing_error_visibility(),
+  State: () => m.publishing_error_state(),
+  Slug: () => m.publishing_error_slug(),
+  ScheduledVisibility: () => m.publishing_error_schedule(),
+  VisibleAtUtc: () => m.publishing_error_schedule(),
+};
+
+const PROBLEM_TEXT: Record<string, () => string> = {
+  AudioMissing: () => m.publishing_problem_AudioMissing(),
+  NotReady: () => m.publishing_problem_NotReady(),
+  Private: () => m.publishing_problem_Private(),
+  NoSlug: () => m.publishing_problem_NoSlug(),
+  Deleted: () => m.publishing_problem_Deleted(),
+  Failed: () => m.publishing_problem_Failed(),
+};
+
+const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The reference time zones (GET /v1/reference-data/time-zones), kept for offline use; null until
+ * a copy exists (the device's own zone is offered alone then). */
+function useTimeZones(): TimeZone[] | null {
+  const key = 'castaway-reference-v1:time-zones';
+  const [zones, setZones] = useState<TimeZone[] | null>(() => {
+    try {
+      const parsed = TimeZonesResponseSchema.safeParse(JSON.parse(localStorage.getItem(key) ?? 'null'));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  });
+  useEffect(() => {
+    let live = true;
+    void call(listTimeZones).then((result) => {
+      const parsed = result.kind === 'ok' ? TimeZonesResponseSchema.safeParse(result.data) : null;
+      if (!live || !parsed?.success) return;
+      setZones(parsed.data);
+      try {
+        localStorage.setItem(key, JSON.stringify(parsed.data));
+      } catch {
+        // No storage: the list still serves this page.
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return zones;
+}
+
+async function copyLink(url: string): Promise<void> {
+  let done = false;
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(url);
+      done = true;
+    }
+  } catch {
+    done = false;
+  }
+  showToast(done ? { type: 'success', title: m.publishing_copied() } : { type: 'danger', title: m.publishing_copy_failed(), description: url });
+}
+
+function PublicLink({ label, path }: { label: string; path: string }) {
+  const id = useId();
+  const url = absoluteUrl(path, location.origin);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" className="button" onClick={() => void copyLink(url)} aria-label={`${m.publishing_copy()}: ${label}`}>
+          {m.publishing_copy()}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Schedule({ clip }: { clip: Clip }) {
+  const zones = useTimeZones();
+  const [zone, setZone] = useState(deviceZone);
+  const [visibility, setVisibility] = useState<string>(clip.ScheduledVisibility ?? '');
+  const [at, setAt] = useState(() => (clip.VisibleAtUtc ? utcToZonedDateTime(clip.VisibleAtUtc, zone) : ''));
+  const [error, setError] = useState<string | null>(null);
+  const ids = { visibility: useId(), at: useId(), zone: useId(), error: useId() };
+  const listed = zones ?? [];
+  const hasDevice = listed.some((z) => z.IanaId === zone);
+
+  const save = async () => {
+    const utc = at === '' ? null : zonedDateTimeToUtc(at, zone);
+    if ((visibility === '') !== (utc === null)) {
+      setError(m.publishing_error_schedule());
+      return;
+    }
+    setError(null);
+    if (await savedLocally(updateClip(clip.Id, { ScheduledVisibility: visibility === '' ? null : visibility, VisibleAtUtc: utc }))) {
+      showToast({ type: 'success', title: m.publishing_schedule_saved() });
+    }
+  };
+  const clear = async () => {
+    setVisibility('');
+    setAt('');
+    setError(null);
+    await savedLocally(updateClip(clip.Id, { ScheduledVisibility: null, VisibleAtUtc: null }));
+  };
+
+  return (
+    <fieldset className="publish-schedule">
+      <legend>{m.publishing_schedule()}</legend>
+      {clip.ScheduledVisibility && clip.VisibleAtUtc && (
+        <p>{m.publishing_schedule_current({ visibility: visibilityLabel(clip.ScheduledVisibility), time: formatDateTime(clip.VisibleAtUtc), zone: deviceZone() })}</p>
+      )}
+      <div className="field">
+        <label htmlFor={ids.visibility}>{m.publishing_schedule_visibility()}</label>
+        <select id={ids.visibility} value={visibility} onChange={(e) => setVisibility(e.target.value)}>
+          <option value="">{m.publishing_schedule_none()}</option>
+          {VISIBILITIES.map((v) => (
+            <option key={v} value={v}>{visibilityLabel(v)}</option>
+          ))}
+        </select>
+      </div>
+      <div className={`field${error ? ' has-error' : ''}`}>
+        <label htmlFor={ids.at}>{m.publishing_schedule_at()}</label>
+        <input id={ids.at} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? ids.error : undefined} />
+        {error && <p id={ids.error} className="field-error">{error}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.zone}>{m.publishing_schedule_zone()}</label>
+        <select id={ids.zone} value={zone} onChange={(e) => setZone(e.target.value)}>
+          {!hasDevice && <option value={deviceZone()}>{m.publishing_schedule_zone_device({ zone: deviceZone() })}</option>}
+          {listed.map((z) => (
+            <option key={z.IanaId} value={z.IanaId}>
+              {z.IanaId === deviceZone() ? m.publishing_schedule_zone_device({ zone: `${z.DisplayName} (UTC${z.UtcOffset})` }) : `${z.DisplayName} (UTC${z.UtcOffset})`}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="form-actions">
+        {(clip.ScheduledVisibility || clip.VisibleAtUtc) && (
+          <button type="button" className="button" onClick={() => void clear()}>{m.publishing_schedule_clear()}</button>
+        )}
+        <button type="button" className="button" onClick={() => void save()}>{m.publishing_schedule_save()}</button>
+      </div>
+    </fieldset>
+  );
+}
+
+export function PublishPanel({ clip }: { clip: Clip }) {
+  const [errors, setErrors] = useState<PublishErrors>({});
+  const headingId = useId();
+  const pending = isPublishPending(clip.PublishState);
+  const published = mayUnpublish(clip.PublishState);
+  const problem = clip.PublishProblem ? PROBLEM_TEXT[clip.PublishProblem] : undefined;
+  const urls = clip.Urls;
+  const firstError = useRef<HTMLLIElement>(null);
+
+  const publish = async () => {
+    const found = publishRequirements(clip);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      queueMicrotask(() => firstError.current?.focus());
+      return;
+    }
+    await savedLocally(publishClip(clip.Id));
+  };
+
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{m.publishing_heading()}</h2>
+      <p role="status">
+        {m.publishing_state({ state: publishStateLabel(clip.PublishState) })}
+      </p>
+      {problem && !pending && clip.PublishState === 'Unpublished' && (
+        <p role="alert" className="alert alert-danger">
+          <strong>{m.publishing_problem()}</strong> {problem()}
+        </p>
+      )}
+      {Object.keys(errors).length > 0 && (
+        <ul className="field-error" aria-live="polite">
+          {(Object.keys(errors) as Array<keyof PublishErrors>).map((field, i) => (
+            <li key={field} ref={i === 0 ? firstError : undefined} tabIndex={-1} data-field={field}>
+              {ERROR_TEXT[field]()}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="form-actions">
+        {published ? (
+          <button type="button" className="button" disabled={clip.PublishState === 'Unpublishing'} onClick={() => void savedLocally(unpublishClip(clip.Id))}>
+            {m.publishing_unpublish()}
+          </button>
+        ) : (
+          <button type="button" className="button primary" disabled={clip.PublishState === 'Publishing'} onClick={() => void publish()}>
+            {m.publishing_publish()}
+          </button>
+        )}
+      </div>
+      {clip.PublishState === 'Published' && (urls.ShowPageUrl || urls.EmbedUrl || urls.AudioPublicUrl) && (
+        <div aria-label={m.publishing_links()} role="group">
+          <h3>{m.publishing_links()}</h3>
+          {urls.ShowPageUrl && <PublicLink label={m.publishing_link_show_page()} path={urls.ShowPageUrl} />}
+          {urls.EmbedUrl && <PublicLink label={m.publishing_link_embed()} path={urls.EmbedUrl} />}
+          {urls.AudioPublicUrl && <PublicLink label={m.publishing_link_audio()} path={urls.AudioPublicUrl} />}
+        </div>
+      )}
+      <Schedule clip={clip} />
+    </section>
+  );
+}
