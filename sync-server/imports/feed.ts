@@ -5,6 +5,7 @@
 // the iTunes tags (season, episode, episode type, explicit, owner, categories) and the
 // Podcasting 2.0 namespace (podcast:chapters, podcast:guid, podcast:locked) without custom field
 // lists, and is maintained by the Podcast Index.
+import './parser-quiet.ts';
 import { parseFeed, type Episode, type FeedObject } from 'podcast-partytime';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../src/domain/constants.ts';
 import type { ClipPatch } from '../../src/protocol/entities.ts';
