@@ -37,12 +37,15 @@ import { feedRoutes } from './api/feeds.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
-import { pageRoutes } from './pages/routes.ts';
 import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
 import { publishingService } from './publishing/service.ts';
 import { publicAudioRoutes, publishingRoutes } from './api/publishing.ts';
 import { importRoutes } from './api/imports.ts';
 import { importService, type ImportSettings } from './imports/service.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { imageRoutes, publicImageRoutes } from './api/images.ts';
+import { imageService, isImageUpload } from './images/service.ts';
+import { fetchPolicyFromEnv } from './images/fetch.ts';
 
 export type AppDeps = {
   store: Store;
@@ -71,7 +74,7 @@ export function now(deps: AppDeps): Date {
 
 /** Bodies that are files, streamed to storage with limits of their own (sync-server/body.ts). */
 function isUpload(method: string, path: string, contentType: string | undefined): boolean {
-  if (path.startsWith('/api/internal/uploads')) return true;
+  if (path.startsWith('/api/internal/uploads') || isImageUpload(method, path)) return true;
   if (method !== 'PUT') return false;
   // PUT clip audio takes a file, or (audioUrl) a JSON body that the body reader reads as any other.
   if (/^\/api\/v1\/clips\/[^/]+\/audio$/.test(path)) return !(contentType ?? '').toLowerCase().includes('json');
@@ -81,9 +84,11 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 export function createApp(deps: AppDeps) {
   const audio = audioService(deps);
   const uploads = tusUploads(deps, audio);
+  const imageFetch = fetchPolicyFromEnv();
+  const images = imageService(deps, audio.blobs, imageFetch);
   const publishing = publishingService(deps, audio.blobs);
   const mutations = mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
-  const imports = importService(deps, audio, mutations, deps.imports);
+  const imports = importService(deps, audio, mutations, deps.imports, (target, url) => images.enqueueFetch(target, url));
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     checksOwnStrings: (c) => c.req.path === '/api/sync/push',
@@ -124,17 +129,19 @@ export function createApp(deps: AppDeps) {
     .route('/api', uploadRoutes(uploads))
     .route('/api', publishingRoutes())
     .route('/', publicAudioRoutes(publishing))
-    .route('/api', importRoutes(imports));
+    .route('/api', importRoutes(imports))
+    .route('/api', imageRoutes(images, imageFetch))
+    .route('/', publicImageRoutes(images));
   // The public pages listeners open (show pages, the embed player): outside /api, no session.
-  app.route('/', pageRoutes());
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
+  app.route('/', pageRoutes());
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...imports.jobHandlers, ...publishing.jobHandlers } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers } });
   // The download events' buffer: written on shutdown too (server.ts).
   return Object.assign(app, { jobs, downloads: publishing.downloads });
 }
