@@ -98,7 +98,8 @@ export function setXsrfToken(token: string | null): void {
   xsrf = token ? { token, at: Date.now() } : null;
 }
 
-async function xsrfToken(): Promise<string> {
+/** The session's XSRF token (fetched once a day), for requests made without `call` (file bodies). */
+export async function xsrfToken(): Promise<string> {
   if (xsrf && Date.now() - xsrf.at < XSRF_TTL_MS) return xsrf.token;
   const res = await fetch(routeUrl(getXsrf), { credentials: 'same-origin' });
   if (!res.ok) throw new Error(`xsrf ${res.status}`);
