@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+// The program settings as a user meets them: a change the server refused after it synced says why
+// at the very field it set (a person's link too), with the value tried; a user without
+// manage-settings access sees the settings read only; one with it is refused a bad e-mail before
+// anything is queued, and a good change is queued as program.update.
+import 'fake-indexeddb/auto';
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { memoryLocation } from 'wouter/memory-location';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { db, type NeedsAttentionEntry } from '../../db/db.ts';
+import { loadSession } from '../../lib/session.ts';
+import { Route, Router } from '../../lib/router.ts';
+import { ProgramSettingsScreen } from './ProgramSettingsScreen.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const ORG = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const PROGRAM = '9b2e4f10-7a3c-4d5e-8f60-1a2b3c4d5e6f';
+const AT = '2026-03-01T10:00:00.000Z';
+
+async function settle(): Promise<void> {
+  await act(() => new Promise((r) => setTimeout(r, 60)));
+}
+
+/** Signs in (the cached session: the server cannot be reached here) with these permissions. */
+async function signIn(permissions: Record<string, boolean>): Promise<void> {
+  const session = {
+    Type: 'activated',
+    UserBelongsToMultipleOrganizations: false,
+    User: { Id: 'u1', Name: 'Ada', FirstName: 'Ada', Email: 'ada@example.com', IsAdmin: false, IsAdminOrSupport: false, HasResellerAccess: false, InterfaceLanguage: null },
+    Organizations: [{ Id: ORG, Name: 'Radio', IsDemoOrganization: false, UserPermissions: [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }] }],
+  };
+  localStorage.setItem('castaway.session', JSON.stringify(session));
+  globalThis.fetch = () => Promise.reject(new TypeError('offline'));
+  await loadSession();
+}
+
+async function render(): Promise<HTMLElement> {
+  const el = document.createElement('div');
+  document.body.append(el);
+  const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/settings` });
+  await act(async () =>
+    createRoot(el).render(
+      <Router hook={hook}>
+        <Route path="/:organizationId/programs/:programId/settings">
+          <ProgramSettingsScreen />
+        </Route>
+      </Router>,
+    ),
+  );
+  // The row, the refused changes and the session arrive in separate live queries.
+  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
+  await settle();
+  return el;
+}
+
+function field(el: HTMLElement, label: string, index = 0): { control: HTMLInputElement; described: string[] } {
+  const labelEl = [...el.querySelectorAll('label')].filter((l) => l.textContent === label)[index];
+  if (!labelEl) throw new Error(`no field labelled ${label}`);
+  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
+  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  return { control, described: ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '') };
+}
+
+async function type(control: HTMLInputElement, value: string): Promise<void> {
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
+    control.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settle();
+}
+
+async function click(el: HTMLElement, name: string): Promise<void> {
+  const button = [...el.querySelectorAll('button')].find((b) => b.textContent === name);
+  if (!button) throw new Error(`no button ${name}`);
+  await act(async () => button.click());
+  await settle();
+}
+
+beforeEach(async () => {
+  await Promise.all([db.programs.clear(), db.networks.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
+  await db.programs.put({
+    Id: PROGRAM, OrganizationId: ORG, Name: 'Book Club', Slug: 'book-club', NetworkId: null, Description: null, Urls: { ImagePublicUrl: null },
+    Persons: [{ Name: 'Ada', Role: 'host', Href: null }], CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1,
+  });
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('program settings', () => {
+  it('shows a refused change at the fields it set, a person\'s link included, with the value tried; read only without manage-settings', async () => {
+    await signIn({ HasContentAccess: true });
+    const refusal: NeedsAttentionEntry = {
+      id: 'b5a1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d',
+      entity: 'programs',
+      entityId: PROGRAM,
+      mutation: { id: 'b5a1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d', name: 'program.update', args: { programId: PROGRAM, fields: { Slug: 'film-club', Persons: [{ Name: 'Ada', Role: 'host', Href: 'nope' }] } }, base: AT, createdAt: 1 },
+      httpStatus: 400,
+      errors: [
+        { Field: 'Slug', Code: 'SlugExists', Message: 'This slug is already in use', MessageKey: 'domain_slug_exists' },
+        { Field: 'Persons[0].Href', Code: 'urlInvalid', Message: 'You must enter a valid URL', MessageKey: 'domain_url_invalid' },
+      ],
+      createdAt: 1,
+    };
+    await db.needsAttention.put(refusal);
+    const el = await render();
+    const slug = field(el, 'Slug');
+    expect(slug.control.getAttribute('aria-invalid')).toBe('true');
+    expect(slug.described).toEqual(expect.arrayContaining(['You tried: film-club', 'This slug is already in use']));
+    expect(field(el, 'Link').described).toContain('You must enter a valid URL');
+    expect(el.textContent).toContain('You can view these settings but not change them.');
+    expect(slug.control.disabled).toBe(true);
+    expect([...el.querySelectorAll('button')].some((b) => b.textContent === 'Delete program')).toBe(false);
+  });
+
+  it('refuses a bad e-mail at its field before queueing, then queues the good change as program.update', async () => {
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    const el = await render();
+    await type(field(el, 'Owner email').control, 'not-an-address');
+    await click(el, 'Save');
+    expect(field(el, 'Owner email').described).toContain('"not-an-address" is not a valid email address');
+    expect(await db.outbox.count()).toBe(0);
+    await type(field(el, 'Owner email').control, 'ada@example.com');
+    await type(field(el, 'Author').control, 'The book people');
+    await click(el, 'Save');
+    const queued = await db.outbox.toArray();
+    expect(queued.map((q) => [q.name, q.args])).toEqual([['program.update', { programId: PROGRAM, fields: { OwnerEmail: 'ada@example.com', Author: 'The book people' } }]]);
+    expect((await db.programs.get(PROGRAM))?.['Author']).toBe('The book people');
+  });
+});
