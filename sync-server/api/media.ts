@@ -14,7 +14,7 @@ import { clipSaveCut, clipSetAudioFromUrl } from '../../src/mutations/content.ts
 import { getAuth } from '../auth.ts';
 import { isJsonType } from '../body.ts';
 import { runRest } from '../mutations/rest.ts';
-import { clipKeys } from '../audio/media-paths.ts';
+import { mediaFiles } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
 import { receiveAudioUpload } from '../audio/upload-rules.ts';
 import { guarded, resourceApp } from './route.ts';
@@ -71,10 +71,13 @@ export function mediaRoutes(audio: AudioService) {
         return c.json({ ClipId: clipId, State: 'AudioUploaded' as const, UploadedAudioFileName: String(row['UploadedAudioFileName']), SizeInBytes: upload?.size ?? 0 }, 202);
       }
       const auth = getAuth(c);
-      const { fileName, size } = await receiveAudioUpload(c, audio.blobs, clipKeys.audio(clipId), audio.maxUploadBytes);
-      return c.json(await audio.acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, fileName, size }), 202);
+      // Into a folder of its own: the clip keeps serving its current audio until this one has processed.
+      const upload = audio.newUpload(clipId);
+      const { fileName, size } = await receiveAudioUpload(c, audio.blobs, mediaFiles.audio(upload.folder), audio.maxUploadBytes);
+      return c.json(await audio.acceptAudio({ organizationId: auth.organizationId, userId: auth.user.Id, clipId, ...upload, fileName, size }), 202);
     })
     .openapi(guarded(routes.getClipAudio, clip()), (c) => audio.clipAudio(c.req.raw, c.var.row.Id))
+    .openapi(guarded(routes.getClipOriginalAudio, clip()), (c) => audio.clipOriginalAudio(c.req.raw, c.var.row.Id))
     .openapi(guarded(routes.getClipWaveform, clip()), (c) => audio.clipWaveform(c.req.raw, c.var.row.Id, c.req.valid('param').file))
     .openapi(guarded(routes.getClipCut, clip()), async (c) => {
       const edit = await audio.savedCut(c.var.row.Id);

@@ -44,22 +44,28 @@ export function audioPatched(current: Record<string, unknown>, patch: AudioRowPa
 }
 
 /**
- * Applies the patch; false when the row is gone (deleted while processing). `alsoInTransaction`
- * runs in the write's transaction once the row is written: the job it causes (sync-server/jobs).
+ * Applies the patch; false when the row is gone (deleted while processing). A patch given as a
+ * function is made from the row as locked (null: leave it as it is). `alsoInTransaction` runs in
+ * the write's transaction once the row is written: the job it causes (sync-server/jobs).
  */
 export async function writeAudioRow(
-  deps: AppDeps, row: AudioRowRef, patch: AudioRowPatch, author: AudioAuthor, alsoInTransaction?: (q: Queryable) => Promise<unknown>,
+  deps: AppDeps,
+  row: AudioRowRef,
+  patch: AudioRowPatch | ((current: Record<string, unknown>) => AudioRowPatch | null),
+  author: AudioAuthor,
+  alsoInTransaction?: (q: Queryable) => Promise<unknown>,
 ): Promise<boolean> {
   const { entity, organizationId, id } = row;
   const at = now(deps);
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
     if (!current || current.Deleted) return null;
-    const updated = await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, patch));
+    const change = typeof patch === 'function' ? patch(current) : patch;
+    const updated = change ? await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, change)) : null;
     await alsoInTransaction?.(q);
-    return updated;
+    return { updated };
   });
   if (written === null) return false;
-  deps.bus.publish({ organizationId, version: written.Version });
+  if (written.updated) deps.bus.publish({ organizationId, version: written.updated.Version });
   return true;
 }

@@ -4,8 +4,13 @@
 //   <folder>/audio                            the file as uploaded (served with HTTP Range)
 //   <folder>/waveform-{high|low}.{dat|json}   audiowaveform data made by the processing pipeline
 //
-//   clips/{clipId}                  a clip's own upload            (+ clips/{clipId}/audio.json: UploadMeta, cut.json)
-//   clips/{clipId}/cuts/{renderId}  the clip's cut, rendered       (+ clips/{clipId}/cut-render.json: CutRender, cut-render.ts)
+//   clips/{clipId}/uploads/{uploadId}  one upload of a clip, the original, never written again
+//                                   (clips/{clipId}/audio.json: UploadMeta of the one published,
+//                                    pending.json: a newer one still processing; cut.json: the cut)
+//   clips/{clipId}/versions/{version}  the published version made of the original and the cut
+//                                   (MP3 or M4A; clips/{clipId}/published.json: published-media.ts)
+//   clips/{clipId}                  a clip's own upload before uploads had folders (audio.json
+//                                   without media)
 //   recordings/{id}/{uploadId}      one ingest of a recording      (+ recordings/{id}/current.json names the one served)
 //   demo/{mediaId}                  demo media shared by many seeded clips and recordings, named by
 //                                   a hash of its bytes; their audio.json / current.json point at it
@@ -25,19 +30,22 @@ export const clipKeys = {
   meta: (clipId: string) => `clips/${clipId}/audio.json`,
   waveform: (clipId: string, res: Res, ext: Ext) => mediaFiles.waveform(clipKeys.dir(clipId), res, ext),
   cut: (clipId: string) => `clips/${clipId}/cut.json`,
-  /** Which render of the cut is current, and of which edit and audio it was made. */
-  cutRender: (clipId: string) => `clips/${clipId}/cut-render.json`,
-  cutFolder: (clipId: string, renderId: string) => `clips/${clipId}/cuts/${renderId}`,
+  /** An upload received while the clip serves an earlier one (UploadMeta), until it is processed. */
+  pending: (clipId: string) => `clips/${clipId}/pending.json`,
   /** The version the clip serves publicly (PublishedVersion, published-media.ts). */
   published: (clipId: string) => `clips/${clipId}/published.json`,
   versionFolder: (clipId: string, version: string) => `clips/${clipId}/versions/${version}`,
+  /** A version's own PublishedVersion, so an earlier version is still served right until it is swept. */
+  versionMeta: (clipId: string, version: string) => `clips/${clipId}/versions/${version}/version.json`,
   /** One upload's own media folder (the original, never overwritten). */
   uploadFolder: (clipId: string, uploadId: string) => `clips/${clipId}/uploads/${uploadId}`,
 };
 
+/** A clip's media URLs; `version` (v) names the published version, so a cache never mixes two. */
 export const clipUrls = {
-  audio: (clipId: string) => `/api/media/clips/${clipId}/audio`,
-  waveform: (clipId: string, res: Res) => `/api/media/clips/${clipId}/waveform-${res}.dat`,
+  audio: (clipId: string, version?: string) => `/api/media/clips/${clipId}/audio${version ? `?v=${version}` : ''}`,
+  waveform: (clipId: string, res: Res, version?: string) => `/api/media/clips/${clipId}/waveform-${res}.dat${version ? `?v=${version}` : ''}`,
+  original: (clipId: string) => `/api/internal/clips/${clipId}/original-audio`,
 };
 
 export const recordingKeys = {

@@ -1,10 +1,11 @@
 // The server runs of the clip's audio mutations (src/mutations/content.ts): its cut, and new audio
 // from audio the studio already serves. Both run alone (not batchable): they write files.
 //
-//   clip.saveCut          the edit list, kept beside the clip (clips/{id}/cut.json), and the job
-//                         that renders it queued in the same transaction (cut-render.ts); the row stays
-//   clip.setAudioFromUrl  the source's file copied into the clip, the row AudioUploaded and the
-//                         processing job queued in the same transaction (process.ts)
+//   clip.saveCut          the edit list (clip_cuts, cut-render.ts) and the job that renders it into
+//                         a new published version, one transaction (versions.ts); the row stays
+//   clip.setAudioFromUrl  the source's file copied into a new upload folder of the clip (pending),
+//                         the processing job queued; a clip without good audio becomes AudioUploaded,
+//                         one with good audio keeps serving it until the copy is processed
 import { randomUUID } from 'node:crypto';
 import { formError } from '../../src/domain/form-errors.ts';
 import { mayRead } from '../../src/domain/access.ts';
@@ -18,8 +19,9 @@ import type { Queryable } from '../store/store.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { audioPatched, loadAudioOwner, type AudioRowPatch } from './clip-rows.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
-import { enqueueCutRender } from './cut-render.ts';
-import { enqueueClipAudio } from './process.ts';
+import { saveClipCut } from './cut-render.ts';
+import { readPublishedVersion } from './published-media.ts';
+import { DEFAULT_MEDIA_GRACE_MS, enqueueClipAudio, enqueueMediaSweep, hasGoodAudio, ownFilesOf } from './versions.ts';
 import { audioContentType, audioUploadErrors } from './upload-rules.ts';
 
 /** What a clip is once a new file is stored for it: AudioUploaded, no duration, no audio links
@@ -59,23 +61,53 @@ export async function audioSource(q: Queryable, blobs: BlobStore, auth: Auth, or
     return size === null ? invalid('noAudio') : { ...found, size };
   };
   if (source.kind === 'clip') {
-    const meta = await readJsonBlob<UploadMeta>(blobs, clipKeys.meta(source.id));
+    // What the URL serves: the clip's published version (its cut), else its upload.
+    const [meta, published] = await Promise.all([readJsonBlob<UploadMeta>(blobs, clipKeys.meta(source.id)), readPublishedVersion(blobs, source.id)]);
     if (!meta) return invalid('noAudio');
-    return sized({ folder: clipMediaFolder(source.id, meta), fileName: meta.fileName, contentType: meta.contentType, recordingId: null });
+    const served = published ? { folder: published.folder, contentType: published.contentType } : { folder: clipMediaFolder(source.id, meta), contentType: meta.contentType };
+    return sized({ ...served, fileName: meta.fileName, recordingId: null });
   }
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(source.id));
   if (!current) return invalid('noAudio');
   return sized({ folder: recordingMediaFolder(source.id, current), fileName: current.fileName ?? 'recording', contentType: current.contentType, recordingId: source.id });
 }
 
-export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number): ServerMutation[] {
+/**
+ * New audio is stored in its own upload folder (by now): in the caller's transaction it becomes
+ * the clip's pending upload, an earlier pending one that never processed is swept, and the
+ * processing job is queued.
+ */
+export async function acceptClipUpload(
+  q: Queryable, blobs: BlobStore, clip: { organizationId: string; id: string; userId: string | null }, meta: UploadMeta, graceMs: number,
+): Promise<void> {
+  const before = await readJsonBlob<UploadMeta>(blobs, clipKeys.pending(clip.id));
+  await blobs.putBytes(clipKeys.pending(clip.id), JSON.stringify(meta));
+  if (before) await enqueueMediaSweep(q, clip.id, ownFilesOf(clip.id, before), graceMs);
+  await enqueueClipAudio(q, { organizationId: clip.organizationId, clipId: clip.id, userId: clip.userId });
+}
+
+/** What the row becomes when new audio is accepted: AudioUploaded, or (null) nothing for a clip
+ * that serves good audio, which it keeps serving until the new file has processed. */
+export function uploadRowPatch(row: Record<string, unknown>, fileName: string, fields: Record<string, unknown> = {}): AudioRowPatch | null {
+  if (!hasGoodAudio(row)) return uploadedPatch(fileName, fields);
+  return Object.keys(fields).length > 0 ? { State: String(row['State']), fields } : null;
+}
+
+/** A new upload's id and its own media folder. */
+export function newClipUpload(clipId: string) {
+  const uploadId = randomUUID();
+  return { uploadId, folder: clipKeys.uploadFolder(clipId, uploadId) };
+}
+
+export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number, graceMs = DEFAULT_MEDIA_GRACE_MS): ServerMutation[] {
   return [
     serverMutation(
       clipSaveCut,
       async (s, a) => {
         const { current } = await lockContent(s, 'clip', a.clipId);
-        await blobs.putBytes(clipKeys.cut(a.clipId), JSON.stringify(a.cut));
-        await enqueueCutRender(s.q, { organizationId: s.auth.organizationId, clipId: a.clipId });
+        // The cut and its render commit together (a cut is never saved without its render queued).
+        await saveClipCut(s.q, s.auth.organizationId, a.clipId, a.cut, new Date());
+        await enqueueClipAudio(s.q, { organizationId: s.auth.organizationId, clipId: a.clipId, userId: s.auth.user.Id });
         return current;
       },
       { batchable: false },
@@ -88,13 +120,13 @@ export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number): Ser
         const fileName = a.fileName?.trim() || source.fileName;
         // The rules first: a refused request leaves the clip's audio, metadata and waveforms as they were.
         assertValid(audioUploadErrors(fileName, source.size, maxUploadBytes));
-        const { size } = await blobs.copy(mediaFiles.audio(source.folder), clipKeys.audio(a.clipId));
-        const meta: UploadMeta = { fileName, contentType: source.contentType || audioContentType(fileName), size, uploadId: randomUUID() };
-        await blobs.putBytes(clipKeys.meta(a.clipId), JSON.stringify(meta));
+        const { uploadId, folder } = newClipUpload(a.clipId);
+        const { size } = await blobs.copy(mediaFiles.audio(source.folder), mediaFiles.audio(folder));
+        const meta: UploadMeta = { fileName, contentType: source.contentType || audioContentType(fileName), size, uploadId, media: folder };
         const fields = source.recordingId ? { RecordingMetadata: { RecordingId: source.recordingId } } : {};
-        const row = await s.update('clip', current, audioPatched(current, uploadedPatch(fileName, fields)));
-        await enqueueClipAudio(s.q, { organizationId: s.auth.organizationId, clipId: a.clipId, userId: s.auth.user.Id });
-        return row;
+        await acceptClipUpload(s.q, blobs, { organizationId: s.auth.organizationId, id: a.clipId, userId: s.auth.user.Id }, meta, graceMs);
+        const patch = uploadRowPatch(current, fileName, fields);
+        return patch ? s.update('clip', current, audioPatched(current, patch)) : current;
       },
       { batchable: false },
     ),

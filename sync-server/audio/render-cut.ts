@@ -22,12 +22,13 @@ registerNodeAudioDecoders();
 export type RenderedWav = { frames: number; sampleRate: number; channels: number };
 
 /**
- * Renders the cut of `source` to a 16-bit WAV file at `path` (created or replaced). On any
- * failure the file is removed before the error is thrown.
+ * Renders the cut of `source` (all of it when `edit` is null: a lossless upload to publish) to a
+ * 16-bit WAV file at `path` (created or replaced). On any failure the file is removed before the
+ * error is thrown.
  */
-export async function renderCutToFile(source: Blob, edit: CutEdit, path: string): Promise<RenderedWav> {
+export async function renderCutToFile(source: Blob, edit: CutEdit | null, path: string): Promise<RenderedWav> {
   const decoding = await openAudioDecoding(blobSource(source));
-  const regions = edit.KeptRegions.map((r) => ({ start: r.StartSeconds, end: r.EndSeconds }));
+  const regions = edit?.KeptRegions.map((r) => ({ start: r.StartSeconds, end: r.EndSeconds }));
   const fh = await open(path, 'w+');
   let frames = 0;
   let sampleRate = 44100;
@@ -36,7 +37,7 @@ export async function renderCutToFile(source: Blob, edit: CutEdit, path: string)
   let rendered = false;
   try {
     await fh.write(wavHeader(sampleRate, channels, 0), 0, 44, 0);
-    for await (const block of renderCut(decoding.blocks, regions, edit.CrossfadeMs)) {
+    for await (const block of regions ? renderCut(decoding.blocks, regions, edit!.CrossfadeMs) : decoding.blocks) {
       sampleRate = block.sampleRate;
       channels = block.channels.length;
       frames += block.channels[0]!.length;

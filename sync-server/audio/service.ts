@@ -4,9 +4,10 @@
 // these has passed its guard (sync-server/api/guard.ts), which loaded the clip or recording the
 // caller may read.
 //
-//   a file stored at clipKeys.audio ──acceptAudio──> AudioUploaded + the processing job (process.ts)
+//   a file stored in a new upload folder (newUpload) ──acceptAudio──> pending + the processing job
+//                                   (versions.ts); AudioUploaded unless the clip serves good audio
 //   a recording agent's file        ──ingestRecordingAudio──> Processing + the ingest job (recording-ingest.ts)
-//   a saved cut                     ──the clip.saveCut run──> the cut render job (cut-render.ts)
+//   a saved cut                     ──the clip.saveCut run──> the processing job: a new version (versions.ts)
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AUDIO_FILE_MAX_BYTES } from '../../src/domain/constants.ts';
@@ -19,14 +20,14 @@ import type { AppDeps } from '../app.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { fsBlobStore, readJsonBlob, type BlobStore } from './blob-store.ts';
 import { writeAudioRow } from './clip-rows.ts';
-import { cutRenderJobs } from './cut-render.ts';
+import { loadClipCut } from './cut-render.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
-import { clipAudioJobs, enqueueClipAudio } from './process.ts';
-import { publishedAudio } from './published-media.ts';
+import { publishedAudio, readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { rangedBlobResponse } from './range.ts';
 import { recordingIngestJobs, startRecordingIngest, type IngestRecord } from './recording-ingest.ts';
 import { renderCutWav } from './render-cut.ts';
-import { uploadedPatch } from './mutations.ts';
+import { acceptClipUpload, newClipUpload, uploadRowPatch } from './mutations.ts';
+import { clipAudioJobs, DEFAULT_MEDIA_GRACE_MS } from './versions.ts';
 import { audioContentType } from './upload-rules.ts';
 
 export type AudioServiceOptions = {
@@ -34,6 +35,8 @@ export type AudioServiceOptions = {
   blobDir?: string;
   blobs?: BlobStore;
   maxUploadBytes?: number;
+  /** How long superseded versions and uploads are kept (a listener may be mid-download); default 24 h. */
+  mediaGraceMs?: number;
 };
 
 export function defaultBlobDir(): string {
@@ -63,34 +66,56 @@ export type AudioService = ReturnType<typeof audioService>;
 export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
   const blobs = options.blobs ?? fsBlobStore(options.blobDir ?? defaultBlobDir());
   const maxUploadBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
+  const mediaGraceMs = options.mediaGraceMs ?? DEFAULT_MEDIA_GRACE_MS;
   /** The audio jobs: the app's job runner runs them (sync-server/jobs). */
-  const jobHandlers = { ...clipAudioJobs(deps, blobs), ...recordingIngestJobs(deps, blobs), ...cutRenderJobs(blobs) };
+  const jobHandlers = { ...clipAudioJobs(deps, blobs, mediaGraceMs), ...recordingIngestJobs(deps, blobs) };
 
   /**
-   * The file is in the blob store at clipKeys.audio(clipId): State AudioUploaded and, in the same
-   * transaction, the processing job. Shared by PUT audio and the resumable uploads.
+   * The file is in the blob store at mediaFiles.audio(folder) of a newUpload: the clip's pending
+   * upload and, in the same transaction, the processing job; AudioUploaded unless the clip serves
+   * good audio, which it keeps serving until the new file has processed. Shared by PUT audio and
+   * the resumable uploads.
    */
   async function acceptAudio(upload: {
     organizationId: string;
     userId: string;
     clipId: string;
+    uploadId: string;
+    folder: string;
     fileName: string;
     size: number;
   }): Promise<AudioUploadAccepted> {
-    const { organizationId, userId, clipId, size } = upload;
+    const { organizationId, userId, clipId, size, uploadId, folder } = upload;
     const name = upload.fileName.trim();
-    const meta: UploadMeta = { fileName: name, contentType: audioContentType(name), size, uploadId: randomUUID() };
-    await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(meta));
-    await writeAudioRow(deps, { entity: 'clip', organizationId, id: clipId }, uploadedPatch(name), { userId }, (q) =>
-      enqueueClipAudio(q, { organizationId, clipId, userId }),
+    const meta: UploadMeta = { fileName: name, contentType: audioContentType(name), size, uploadId, media: folder };
+    await writeAudioRow(deps, { entity: 'clip', organizationId, id: clipId }, (row) => uploadRowPatch(row, name), { userId }, (q) =>
+      acceptClipUpload(q, blobs, { organizationId, id: clipId, userId }, meta, mediaGraceMs),
     );
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
 
-  /** The media folder serving a clip's audio (its own, or shared demo media) and its upload, or null. */
+  /** The media folder serving a clip's original upload (its own, or shared demo media) and the upload, or null. */
   async function clipMedia(clipId: string): Promise<{ folder: string; meta: UploadMeta } | null> {
     const meta = await readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId));
     return meta && { folder: clipMediaFolder(clipId, meta), meta };
+  }
+
+  /**
+   * The folder and type a clip's media URL serves: the version `v` names (the current one, or an
+   * earlier one until it is swept: a cache never gets another version's bytes under its URL), or
+   * for a clip without versions its upload.
+   */
+  async function servedMedia(clipId: string, v: string | undefined): Promise<{ folder: string; contentType: string }> {
+    const published = await readPublishedVersion(blobs, clipId);
+    if (published && (!v || v === published.version)) return published;
+    if (v) {
+      const earlier = /^[0-9a-f-]{36}$/.test(v) ? await readJsonBlob<PublishedVersion>(blobs, clipKeys.versionMeta(clipId, v)) : null;
+      if (!earlier) throw notFound();
+      return earlier;
+    }
+    const media = await clipMedia(clipId);
+    if (!media) throw notFound();
+    return { folder: media.folder, contentType: media.meta.contentType };
   }
 
   async function send(req: Request, key: string, contentType: string): Promise<Response> {
@@ -105,33 +130,43 @@ export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
     return send(req, file(recordingMediaFolder(recordingId, current)), contentType(current));
   }
 
+  const versionOf = (req: Request) => new URL(req.url).searchParams.get('v') ?? undefined;
+
   return {
     blobs,
     maxUploadBytes,
+    mediaGraceMs,
     jobHandlers,
     acceptAudio,
+    /** A new upload's id and the folder its file goes to (then acceptAudio). */
+    newUpload: newClipUpload,
 
-    /** The clip's audio file, GET or HEAD, with HTTP Range; 404 when it has none. */
+    /** The clip's published audio (?v= a version), GET or HEAD, with HTTP Range; 404 when it has none. */
     async clipAudio(req: Request, clipId: string): Promise<Response> {
+      const media = await servedMedia(clipId, versionOf(req));
+      return send(req, mediaFiles.audio(media.folder), media.contentType);
+    },
+
+    async clipWaveform(req: Request, clipId: string, file: WaveformFile): Promise<Response> {
+      const media = await servedMedia(clipId, versionOf(req));
+      return send(req, waveformKey(media.folder, file), waveformType(file));
+    },
+
+    /** The clip's original upload (what its cut is made of), with HTTP Range; 404 when it has none. */
+    async clipOriginalAudio(req: Request, clipId: string): Promise<Response> {
       const media = await clipMedia(clipId);
       if (!media) throw notFound();
       return send(req, mediaFiles.audio(media.folder), media.meta.contentType);
     },
 
-    async clipWaveform(req: Request, clipId: string, file: WaveformFile): Promise<Response> {
-      const media = await clipMedia(clipId);
-      if (!media) throw notFound();
-      return send(req, waveformKey(media.folder, file), waveformType(file));
-    },
-
     /** The file the clip serves publicly (published-media.ts), or null. */
     publishedAudio: (clipId: string) => publishedAudio(blobs, clipId),
 
-    /** What the stored upload of a clip is (a copy by audioUrl reports its size). */
-    uploadOf: (clipId: string) => readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId)),
+    /** The clip's newest stored upload, pending or published (a copy by audioUrl reports its size). */
+    uploadOf: async (clipId: string) => (await readJsonBlob<UploadMeta>(blobs, clipKeys.pending(clipId))) ?? readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId)),
 
     /** The cut saved for the clip, or null. */
-    savedCut: (clipId: string) => readJsonBlob<CutEdit>(blobs, clipKeys.cut(clipId)),
+    savedCut: (clipId: string) => loadClipCut(deps.store, blobs, clipId),
 
     /** A cut of the clip's audio rendered now as WAV (the preview); a 400 naming the problem for
      * audio that cannot be decoded, 404 for a clip without audio. */

@@ -20,7 +20,7 @@ import type { AppDeps } from '../app.ts';
 import type { Auth } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError } from '../errors.ts';
 import { loadClip } from '../audio/clip-rows.ts';
-import { clipKeys } from '../audio/media-paths.ts';
+import { mediaFiles } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
 import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { formError } from '../../src/domain/form-errors.ts';
@@ -112,8 +112,9 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
     const userId = meta[OWNER_USER] ?? '';
     try {
       if (!(await loadClip(deps.store, organizationId, clipId))) throw { status_code: 404, body: '' } satisfies TusFailure;
-      const { size } = await audio.blobs.put(clipKeys.audio(clipId), Readable.toWeb(store.read(upload.id)) as ReadableStream<Uint8Array>, audio.maxUploadBytes);
-      await audio.acceptAudio({ organizationId, userId, clipId, fileName: meta[UploadMetadataKey.FileName] ?? '', size });
+      const folder = audio.newUpload(clipId);
+      const { size } = await audio.blobs.put(mediaFiles.audio(folder.folder), Readable.toWeb(store.read(upload.id)) as ReadableStream<Uint8Array>, audio.maxUploadBytes);
+      await audio.acceptAudio({ organizationId, userId, clipId, ...folder, fileName: meta[UploadMetadataKey.FileName] ?? '', size });
     } catch (e) {
       await store.remove(upload.id).catch(() => undefined);
       throw e;

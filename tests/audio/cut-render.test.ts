@@ -1,30 +1,35 @@
-// Saving a clip's cut queues its render on the durable jobs (sync-server/audio/cut-render.ts): the
-// job writes the kept regions as a WAV beside the clip's media, with its waveforms, and records
-// which edit and which audio it rendered. What a reader (publishing) gets is freshCutRender: the
-// render of the clip's current cut and audio, or nothing, never a stale one.
+// A clip's published version (sync-server/audio/versions.ts): saving a cut renders the kept regions
+// of the ORIGINAL upload to an MP3 with its own waveforms, and the clip switches to it in one row
+// write (DurationSeconds, PublishedDurationSeconds, PublishedAudioSizeInBytes, URLs with ?v=); new
+// audio is processed beside the audio the clip serves, which stays until the new file is good; the
+// files of superseded versions are swept after the grace period.
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeAudio } from '../../src/media/analyze.ts';
+import { blobSource } from '../../src/media/source.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { CutEdit } from '../../src/protocol/media.ts';
-import { freshCutRender } from '../../sync-server/audio/cut-render.ts';
 import { mediaFiles } from '../../sync-server/audio/media-paths.ts';
-import { publishedAudio } from '../../sync-server/audio/published-media.ts';
+import { publishedAudio, readPublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { fixturePath } from './fixtures.ts';
 import { startAudioServer } from './server-harness.ts';
 
+const GRACE_MS = 1500;
 type Server = Awaited<ReturnType<typeof startAudioServer>>;
 let s: Server;
-beforeAll(async () => { s = await startAudioServer(); }, 60_000);
+beforeAll(async () => { s = await startAudioServer({ mediaGraceMs: GRACE_MS }); }, 60_000);
 afterAll(async () => { await s.close(); });
 
 const json = { 'content-type': 'application/json' };
+/** One MP3 frame at 44.1 kHz. */
+const MP3_FRAME_SECONDS = 1152 / 44100;
 
-async function putAudio(clipId: string, file: string) {
+async function putAudio(clipId: string, file: string, drain = true) {
   const res = await s.app.request(`/api/v1/clips/${clipId}/audio?fileName=${file}`, {
     method: 'PUT', headers: { ...s.editor.headers, 'content-type': 'application/octet-stream' }, body: new Uint8Array(readFileSync(fixturePath(file))),
   });
   expect(res.status).toBe(202);
-  await s.queue.idle();
+  if (drain) await s.queue.idle();
 }
 
 async function saveCut(clipId: string, edit: CutEdit) {
@@ -32,82 +37,124 @@ async function saveCut(clipId: string, edit: CutEdit) {
   expect(res.status).toBe(200);
 }
 
-/** The rendered WAV's frames as its header says, and as its length says. */
-async function wavFrames(folder: string) {
-  const bytes = new Uint8Array(await (await s.audio.blobs.blob(mediaFiles.audio(folder))).arrayBuffer());
-  const view = new DataView(bytes.buffer);
-  const channels = view.getUint16(22, true);
-  const sampleRate = view.getUint32(24, true);
-  return { sampleRate, channels, header: view.getUint32(40, true) / 2 / channels, length: (bytes.length - 44) / 2 / channels };
+async function get(path: string) {
+  const res = await s.app.request(path, { headers: s.editor.headers });
+  return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-/** The kept regions' total, less the crossfade that overlaps each join, in frames. */
-const keptFrames = (edit: CutEdit, sampleRate: number) =>
-  (edit.KeptRegions.reduce((sum, r) => sum + r.EndSeconds - r.StartSeconds, 0) - ((edit.KeptRegions.length - 1) * edit.CrossfadeMs) / 1000) * sampleRate;
+type Row = { state: string; data: Record<string, unknown> & { Urls: Record<string, string | null> } };
+const row = async (clipId: string) => (await s.clipRow(clipId)) as unknown as Row;
 
-describe('the cut render job', () => {
-  it('renders a saved cut beside the clip’s media, a second save renders again, and a stale render is never handed out', async () => {
+/** The kept regions' total less the crossfade that overlaps each join, in seconds. */
+const keptSeconds = (edit: CutEdit) => edit.KeptRegions.reduce((sum, r) => sum + r.EndSeconds - r.StartSeconds, 0) - ((edit.KeptRegions.length - 1) * edit.CrossfadeMs) / 1000;
+
+/** What a player gets from the served file: its decoded length. */
+async function decodedSeconds(bytes: Uint8Array) {
+  return (await analyzeAudio(blobSource(new Blob([bytes as Uint8Array<ArrayBuffer>])), { levels: [4096] })).durationSeconds;
+}
+
+describe('published versions', () => {
+  it('a cut renders the original to an MP3 the clip switches to, and a second cut renders from the original again', async () => {
     const clipId = await s.newClip();
     await putAudio(clipId, 'speech-12s.flac');
-    expect((await s.clipRow(clipId)).state).toBe('Ready');
+    const original = new Uint8Array(readFileSync(fixturePath('speech-12s.flac')));
+    // A lossless upload is published as MP3 (podcast apps do not take FLAC).
+    const whole = await publishedAudio(s.audio.blobs, clipId);
+    expect(whole).toMatchObject({ contentType: 'audio/mpeg', ext: 'mp3' });
+    expect((await row(clipId)).data['DurationSeconds']).toBeCloseTo(12, 1);
 
     const first: CutEdit = { KeptRegions: [{ StartSeconds: 0, EndSeconds: 3 }, { StartSeconds: 6, EndSeconds: 12 }], CrossfadeMs: 10 };
     await saveCut(clipId, first);
-    // Queued with the save, not yet run: nothing to serve.
-    expect(await freshCutRender(s.audio.blobs, clipId)).toBeNull();
+    // Saved, not yet rendered: the clip serves what it served.
+    expect(await publishedAudio(s.audio.blobs, clipId)).toEqual(whole);
     await s.queue.idle();
-    const one = await freshCutRender(s.audio.blobs, clipId);
-    expect(one).toMatchObject({ contentType: 'audio/wav', sampleRate: 44100, channels: 1, problem: null });
-    const wav = await wavFrames(one!.folder!);
-    expect(wav.header).toBe(wav.length);
-    expect(wav.header).toBe(one!.frames);
-    expect(Math.abs(wav.header - keptFrames(first, 44100))).toBeLessThanOrEqual(1);
-    expect(one!.durationSeconds).toBeCloseTo(8.99, 3);
-    // Its waveforms, as the clip's own: 256 and 4096 samples per pixel over the rendered length.
-    const high = waveformFromDat(new Uint8Array(await (await s.audio.blobs.blob(mediaFiles.waveform(one!.folder!, 'high', 'dat'))).arrayBuffer()));
-    expect([high.samplesPerPixel, high.length]).toEqual([256, Math.ceil(wav.header / 256)]);
-    expect(await s.audio.blobs.size(mediaFiles.waveform(one!.folder!, 'low', 'json'))).toBeGreaterThan(0);
+    const one = (await publishedAudio(s.audio.blobs, clipId))!;
+    const v1 = (await readPublishedVersion(s.audio.blobs, clipId))!;
+    expect(one).toMatchObject({ contentType: 'audio/mpeg', ext: 'mp3', etag: `"${v1.version}"` });
+    const r1 = await row(clipId);
+    expect(r1.state).toBe('Ready');
+    expect(r1.data['DurationSeconds']).toBe(one.durationSeconds);
+    expect(r1.data['PublishedDurationSeconds']).toBe(one.durationSeconds);
+    expect(r1.data['PublishedAudioSizeInBytes']).toBe(one.size);
+    expect(r1.data.Urls['AudioPrivateUrl']).toBe(`/api/media/clips/${clipId}/audio?v=${v1.version}`);
+    expect(r1.data.Urls['WaveformHighResUrl']).toBe(`/api/media/clips/${clipId}/waveform-high.dat?v=${v1.version}`);
+    // What the clip's URL serves is the MP3, as long as the cut to within one MP3 frame.
+    const served = await get(r1.data.Urls['AudioPrivateUrl']!);
+    expect([served.status, served.type, served.bytes.length]).toEqual([200, 'audio/mpeg', one.size]);
+    const heard = await decodedSeconds(served.bytes);
+    expect(Math.abs(heard - keptSeconds(first))).toBeLessThanOrEqual(MP3_FRAME_SECONDS);
+    expect(one.durationSeconds).toBeCloseTo(heard, 3);
+    // Its waveforms are the version's: 256 samples per pixel over the cut's length.
+    const high = waveformFromDat((await get(r1.data.Urls['WaveformHighResUrl']!)).bytes);
+    expect(high.samplesPerPixel).toBe(256);
+    expect(Math.abs(high.length - Math.ceil((heard * 44100) / 256))).toBeLessThanOrEqual(1);
+    // The original is kept as uploaded.
+    const kept = await get(`/api/internal/clips/${clipId}/original-audio`);
+    expect([kept.status, kept.type]).toEqual([200, 'audio/flac']);
+    expect(kept.bytes).toEqual(original);
 
-    const second: CutEdit = { KeptRegions: [{ StartSeconds: 1, EndSeconds: 2.5 }, { StartSeconds: 4, EndSeconds: 5 }, { StartSeconds: 7.25, EndSeconds: 11 }], CrossfadeMs: 20 };
+    // The second cut keeps audio the first cut left out: it is rendered from the original.
+    const second: CutEdit = { KeptRegions: [{ StartSeconds: 3, EndSeconds: 6 }, { StartSeconds: 9, EndSeconds: 11.5 }], CrossfadeMs: 20 };
     await saveCut(clipId, second);
-    // The first render is of an edit that is no longer the clip's.
-    expect(await freshCutRender(s.audio.blobs, clipId)).toBeNull();
     await s.queue.idle();
-    const two = await freshCutRender(s.audio.blobs, clipId);
-    expect(two!.folder).not.toBe(one!.folder);
-    expect(Math.abs((await wavFrames(two!.folder!)).header - keptFrames(second, 44100))).toBeLessThanOrEqual(1);
-    expect(two!.durationSeconds).toBeCloseTo(6.21, 3);
-    // The first render's files are gone.
-    expect(await s.audio.blobs.size(mediaFiles.audio(one!.folder!))).toBeNull();
+    const two = (await publishedAudio(s.audio.blobs, clipId))!;
+    const v2 = (await readPublishedVersion(s.audio.blobs, clipId))!;
+    expect(v2.version).not.toBe(v1.version);
+    const r2 = await row(clipId);
+    expect(Math.abs((await decodedSeconds((await get(r2.data.Urls['AudioPrivateUrl']!)).bytes)) - keptSeconds(second))).toBeLessThanOrEqual(MP3_FRAME_SECONDS);
+    expect([r2.data['DurationSeconds'], r2.data['PublishedAudioSizeInBytes']]).toEqual([two.durationSeconds, two.size]);
+    expect((await get(`/api/internal/clips/${clipId}/original-audio`)).bytes).toEqual(original);
 
-    // New audio: the render is of audio the clip no longer has.
-    await putAudio(clipId, 'speech-12s-stereo.wav');
-    expect(await freshCutRender(s.audio.blobs, clipId)).toBeNull();
-    await saveCut(clipId, second);
+    // The first version is still served under its own URL during the grace period, then swept.
+    expect((await get(r1.data.Urls['AudioPrivateUrl']!)).bytes.length).toBe(one.size);
+    await new Promise((r) => setTimeout(r, GRACE_MS + 100));
     await s.queue.idle();
-    const three = await freshCutRender(s.audio.blobs, clipId);
-    expect([three!.channels, Math.abs(three!.frames - keptFrames(second, 44100)) <= 1]).toEqual([2, true]);
-  });
+    expect(await s.audio.blobs.size(mediaFiles.audio(v1.folder))).toBeNull();
+    expect((await get(r1.data.Urls['AudioPrivateUrl']!)).status).toBe(404);
+    expect(await s.audio.blobs.size(mediaFiles.audio(v2.folder))).toBe(two.size);
+    // Three encodes (the FLAC whole, two cuts): each a thread with FFmpeg, seconds on a busy machine.
+  }, 120_000);
 
-  it('publishes the upload itself when it has no cut', async () => {
+  it('an MP3 without a cut is published as it is', async () => {
     const clipId = await s.newClip();
     await putAudio(clipId, 'speech-12s.mp3');
     const published = await publishedAudio(s.audio.blobs, clipId);
     expect(published).toMatchObject({ contentType: 'audio/mpeg', ext: 'mp3', size: statSync(fixturePath('speech-12s.mp3')).size });
     expect(published!.durationSeconds).toBeCloseTo(12.04, 1);
-    expect(published!.etag).toMatch(/^".+"$/);
     const bytes = new Uint8Array(await (await s.audio.blobs.blob(published!.key)).arrayBuffer());
     expect(bytes).toEqual(new Uint8Array(readFileSync(fixturePath('speech-12s.mp3'))));
     expect(await publishedAudio(s.audio.blobs, await s.newClip())).toBeNull();
   });
 
-  it('audio that cannot be decoded is recorded as the render’s problem, with nothing to serve', async () => {
+  it('a replacement keeps the clip Ready on its current audio until it has processed; a corrupt one leaves it in place with the problem', async () => {
+    const clipId = await s.newClip();
+    await putAudio(clipId, 'speech-12s.mp3');
+    const before = await row(clipId);
+    const served = await publishedAudio(s.audio.blobs, clipId);
+    await putAudio(clipId, 'not-audio.mp3', false);
+    // Accepted, not yet processed: nothing changed for listeners or the studio.
+    const meanwhile = await row(clipId);
+    expect([meanwhile.state, meanwhile.data.Urls]).toEqual(['Ready', before.data.Urls]);
+    await s.queue.idle();
+    const after = await row(clipId);
+    expect(after.state).toBe('Ready');
+    expect(after.data['AudioProcessingProblem']).toBe('The uploaded file is not audio in a format we accept');
+    expect([after.data.Urls, after.data['DurationSeconds'], after.data['UploadedAudioFileName']]).toEqual([before.data.Urls, before.data['DurationSeconds'], 'speech-12s.mp3']);
+    expect(await publishedAudio(s.audio.blobs, clipId)).toEqual(served);
+    expect((await get(before.data.Urls['AudioPrivateUrl']!)).bytes.length).toBe(served!.size);
+
+    // A good replacement switches in one write.
+    await putAudio(clipId, 'speech-12s.m4a');
+    const replaced = await row(clipId);
+    expect([replaced.state, replaced.data['AudioProcessingProblem'], replaced.data['UploadedAudioFileName']]).toEqual(['Ready', null, 'speech-12s.m4a']);
+    expect(await publishedAudio(s.audio.blobs, clipId)).toMatchObject({ contentType: 'audio/mp4', ext: 'm4a' });
+  }, 60_000);
+
+  it('a clip that never had good audio goes to Error', async () => {
     const clipId = await s.newClip();
     await putAudio(clipId, 'not-audio.mp3');
-    await saveCut(clipId, { KeptRegions: [{ StartSeconds: 0, EndSeconds: 1 }], CrossfadeMs: 10 });
-    await s.queue.idle();
-    expect(await freshCutRender(s.audio.blobs, clipId)).toBeNull();
-    const recorded = JSON.parse(await (await s.audio.blobs.blob(`clips/${clipId}/cut-render.json`)).text()) as { folder: string | null; problem: string };
-    expect(recorded).toMatchObject({ folder: null, problem: 'The uploaded file is not audio in a format we accept' });
+    const r = await row(clipId);
+    expect([r.state, r.data['AudioProcessingProblem'], r.data.Urls['AudioPrivateUrl']]).toEqual(['Error', 'The uploaded file is not audio in a format we accept', null]);
+    expect(await publishedAudio(s.audio.blobs, clipId)).toBeNull();
   });
 });

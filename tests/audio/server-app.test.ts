@@ -60,12 +60,15 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
     expect(row.DurationSeconds).toBe(12);
     expect(row.UploadedAudioFileName).toBe('episode.flac');
     expect(row.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
-    expect(row.Urls.WaveformLowResUrl).toBe(`/api/media/clips/${clip.Id}/waveform-low.dat`);
+    expect(row.Urls.WaveformLowResUrl).toMatch(new RegExp(`^/api/media/clips/${clip.Id}/waveform-low\\.dat\\?v=[0-9a-f-]{36}$`));
     const dat = await demo.get(row.Urls.WaveformHighResUrl!);
     expect(dat.status).toBe(200);
     const audio = await app.request(row.Urls.AudioPrivateUrl!, { headers: { cookie: demo.cookie, range: 'bytes=0-3' } });
     expect(audio.status).toBe(206);
-    expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('fLaC');
+    // A FLAC is published as an MP3 (podcast apps take MP3/M4A); the original stays as uploaded.
+    expect(new TextDecoder().decode(await audio.arrayBuffer())).toBe('ID3\u0004');
+    const original = await app.request(`/api/internal/clips/${clip.Id}/original-audio`, { headers: { cookie: demo.cookie, range: 'bytes=0-3' } });
+    expect([original.status, new TextDecoder().decode(await original.arrayBuffer())]).toEqual([206, 'fLaC']);
     const w = await app.request(row.Urls.WaveformHighResUrl!, { headers: { cookie: demo.cookie } });
     expect(waveformFromDat(new Uint8Array(await w.arrayBuffer())).samplesPerPixel).toBe(256);
   });
@@ -127,7 +130,9 @@ describe.each(storeKinds)('clip audio through the app on %s', (kind) => {
       await new Promise((r) => setTimeout(r, 50));
       clip = ClipSchema.parse((await demo.get(`/api/v1/clips/${clipId}`)).body);
     }
-    expect([clip.State, clip.Title, clip.DurationSeconds, clip.RecordingMetadata]).toEqual(['Ready', 'World Tonight: the interview', 12, { RecordingId: recordingId }]);
+    expect([clip.State, clip.Title, clip.RecordingMetadata]).toEqual(['Ready', 'World Tonight: the interview', { RecordingId: recordingId }]);
+    // The clip's duration is its published version's: the cut (3 s + 4 s less one 10 ms crossfade), within one MP3 frame.
+    expect(Math.abs(clip.DurationSeconds! - 6.99)).toBeLessThanOrEqual(1152 / 44100);
     expect((await demo.get(`/api/internal/clips/${clipId}/cut`)).body).toEqual(edit);
     const listed = (await demo.get(`/api/v1/recordings/${recordingId}/clips`)).body as { Items: Array<{ Id: string }> };
     expect(listed.Items.map((c) => c.Id)).toEqual([clipId]);

@@ -32,10 +32,12 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     expect(row.data.UploadedAudioFileName).toBe('speech-12s.mp3');
     expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
     expect(row.data.AudioProcessingProblem).toBeNull();
+    // The published version's URLs: ?v= names it, so caches never mix two versions.
+    const v = /\?v=([0-9a-f-]{36})$/.exec(String((row.data.Urls as Record<string, string>).AudioPrivateUrl))?.[1];
     expect(row.data.Urls).toMatchObject({
-      AudioPrivateUrl: `/api/media/clips/${clipId}/audio`,
-      WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat`,
-      WaveformLowResUrl: `/api/media/clips/${clipId}/waveform-low.dat`,
+      AudioPrivateUrl: `/api/media/clips/${clipId}/audio?v=${v}`,
+      WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat?v=${v}`,
+      WaveformLowResUrl: `/api/media/clips/${clipId}/waveform-low.dat?v=${v}`,
       VideoPrivateUrl: null,
     });
     // AudioUploaded, Processing and the result: three writes, each published after commit.
@@ -69,7 +71,9 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
     expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'AudioAndVideo', VideoInfo: { Height: 180, Width: 320 } });
     expect(row.data.DurationSeconds).toBe(12);
     expect(row.data.AudioProcessingProblem).toBeNull();
-    expect(row.data.Urls).toMatchObject({ VideoPrivateUrl: `/api/media/clips/${clipId}/audio`, WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat` });
+    const urls = row.data.Urls as Record<string, string>;
+    expect(urls.VideoPrivateUrl).toBe(urls.AudioPrivateUrl);
+    expect([urls.AudioPrivateUrl, urls.WaveformHighResUrl]).toEqual([expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/audio\\?v=`)), expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/waveform-high\\.dat\\?v=`))]);
   });
 
   // AAC decodes in Node (sync-server/media/node-decoder.ts): what a client sees after PUT audio is the
@@ -85,8 +89,10 @@ describe('PUT /api/v1/clips/{clipId}/audio → processing', () => {
       expect(row.data.UploadedMediaInfo).toEqual({ MediaType: 'Audio', VideoInfo: null });
       const truth = file.endsWith('.aac') ? ref.ffmpegDecodedFrames / ref.sampleRate : ref.ffprobeDurationSeconds;
       expect(Math.abs((row.data.DurationSeconds as number) - truth)).toBeLessThanOrEqual(1024 / ref.sampleRate);
-      const json = await s.app.request(`/api/media/clips/${clipId}/waveform-high.json`, { headers: s.editor.headers });
-      const high = waveformFromJson(await json.json());
+      // The upload's own waveform (the editor's): an ADTS .aac is published as an MP3 encode, whose
+      // peaks are the encode's, so the pipeline is checked on the original.
+      const upload = JSON.parse(await (await s.audio.blobs.blob(`clips/${clipId}/audio.json`)).text()) as { media: string };
+      const high = waveformFromJson(JSON.parse(await (await s.audio.blobs.blob(`${upload.media}/waveform-high.json`)).text()));
       expect([high.samplesPerPixel, high.sampleRate]).toEqual([256, 44100]);
       // Four 256-sample pixels make one 1024-sample pixel of the reference.
       let close = 0;

@@ -22,7 +22,7 @@ import { mediaRoutes } from '../../sync-server/api/media.ts';
 import { createJobRunner } from '../../sync-server/jobs/runner.ts';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 
-export async function startAudioServer(options: { maxUploadBytes?: number; store?: StoreKind } = {}) {
+export async function startAudioServer(options: { maxUploadBytes?: number; store?: StoreKind; mediaGraceMs?: number } = {}) {
   const { store, drop } = await openTestStore(options.store ?? 'pglite');
   const bus = createMemoryBus();
   const changes: Change[] = [];
@@ -67,10 +67,10 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
     const [row] = await q.query<{ state: string; data: Record<string, unknown> }>('SELECT state, data FROM recordings WHERE id = $1', [id]);
     return row!;
   }
-  const audio = audioService(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
+  const audio = audioService(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}), ...(options.mediaGraceMs !== undefined ? { mediaGraceMs: options.mediaGraceMs } : {}) });
   const jobs = createJobRunner({ store, handlers: audio.jobHandlers });
   // The named mutations these routes run (clip.setAudioFromUrl, clip.saveCut), as createApp has them.
-  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
   const app = new OpenAPIHono()
     .use('*', async (c, next) => { c.set('deps', deps); c.set('mutations', mutations); await next(); })
     .route('/api', mediaRoutes(audio));

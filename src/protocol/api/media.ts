@@ -107,6 +107,15 @@ export const putClipAudio = {
 const clipFiles = mediaFileRoutes('clips', 'clipId', 'clip');
 export const { audio: getClipAudio, headAudio: headClipAudio, waveform: getClipWaveform, headWaveform: headClipWaveform } = clipFiles;
 
+export const getClipOriginalAudio = {
+  method: 'get',
+  path: '/internal/clips/{clipId}/original-audio',
+  tags,
+  summary: 'The clip’s original upload, as uploaded (HTTP Range): what its cut is made of; its audio URL serves the published version',
+  request: { params: ClipParams, headers: RangeHeader },
+  responses: ranged(audioFile, 'The original audio'),
+} as const satisfies RouteConfig;
+
 export const getClipCut = {
   method: 'get',
   path: '/internal/clips/{clipId}/cut',
