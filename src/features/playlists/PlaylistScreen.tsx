@@ -25,6 +25,7 @@ import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
 import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
@@ -143,6 +144,9 @@ export function PlaylistScreen() {
         <RefusedChange key={item.id} item={item} />
       ))}
       <FeedCard playlistId={playlist.Id} visibility={playlist.Visibility} />
+      <section className="card">
+        <ArtworkPicker kind="playlist" ownerId={playlist.Id} organizationId={organizationId} imageUrl={playlist.Urls?.ImagePublicUrl} />
+      </section>
       <section className="card" aria-labelledby="playlist-clips">
         <div className="card-heading">
           <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
@@ -184,7 +188,7 @@ export function PlaylistScreen() {
                   </button>
                   <span className="reorder-pos" aria-hidden="true">{index + 1}</span>
                   <Link href={`${base}/clips/${id}`} className="reorder-title">{label}</Link>
-                  {clip && seasonEpisodeLabel(clip) && <span className="muted">{seasonEpisodeLabel(clip)}</span>}
+                  {clip && seasonEpisodeLabel(clip) && <span className="muted reorder-meta">{seasonEpisodeLabel(clip)}</span>}
                   <button type="button" id={`remove-${id}`} className="button small" aria-label={m.playlists_remove_clip({ title: label })} onClick={() => void remove(index)}>
                     {m.playlists_remove()}
                   </button>
