@@ -131,15 +131,16 @@ try {
   // ── Public audio: range requests per second ────────────────────────────────────────────────
   const servesAudio = app.routes.some((r) => r.path.startsWith('/audio/'));
   const [clip] = await store.query<{ id: string; file: string | null }>(
-    `SELECT id, data->>'UploadedAudioFileName' AS file FROM clips WHERE organization_id = $1 AND state = 'Ready' AND publish_state = 'Published' AND visibility = 'Public'
-       AND NOT deleted AND data#>>'{Urls,AudioPrivateUrl}' IS NOT NULL AND data->>'MediaType' = 'Audio' ORDER BY id LIMIT 1`,
+    `SELECT id, data->>'UploadedAudioFileName' AS file FROM clips WHERE organization_id = $1 AND state IN ('Ready', 'Warning') AND publish_state = 'Published'
+       AND visibility IN ('Public', 'Unlisted') AND NOT deleted AND data#>>'{Urls,AudioPrivateUrl}' IS NOT NULL ORDER BY id LIMIT 1`,
     [ORG_DEMO],
   );
   const ext = clip?.file?.slice(clip.file.lastIndexOf('.') + 1) ?? 'mp3';
   const audioUrl = clip ? `http://localhost${publicPaths.audio(clip.id, ext)}` : '';
   const probe = servesAudio && clip ? await app.request(audioUrl, { headers: { range: 'bytes=0-65535' } }) : null;
   if (!probe || probe.status !== 206) {
-    console.log(`bench: public_audio_range_requests not available (${servesAudio ? `the public audio endpoint answered ${probe?.status ?? 'nothing'} for ${audioUrl}` : 'no public audio endpoint on this build'})`);
+    const why = !servesAudio ? 'no public audio endpoint on this build' : !clip ? 'no published clip with audio in the demo seed' : `the public audio endpoint answered ${probe?.status} for ${audioUrl}`;
+    console.log(`bench: public_audio_range_requests not available (${why})`);
   } else {
     const size = Number(/\/(\d+)$/.exec(probe.headers.get('content-range') ?? '')?.[1] ?? 65536);
     await probe.arrayBuffer();
@@ -163,6 +164,8 @@ try {
     line('public_audio_range_failures', failed, 'requests');
     ratio('public_audio_range_requests', perSecond, TARGETS.rangeRequestsPerSecond, true);
   }
+  // Every public audio request is a download event, buffered: written before the store closes.
+  await app.downloads.close();
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
