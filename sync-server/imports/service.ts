@@ -38,7 +38,7 @@ import { mediaFiles } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
 import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { readChapters, readFeed, type FeedEpisode, type ImportedFeed } from './feed.ts';
-import { checkTarget, FetchError, parseTarget, readLimited, safeGet, type NetSettings } from './net.ts';
+import { checkTarget, FetchError, parseTarget, readLimited, safeGet, type NetSettings } from '../net/outbound.ts';
 
 /** What a deployment (or a test) may change; every limit has a clear error when reached. */
 export type ImportSettings = {

@@ -17,7 +17,7 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { ImportErrorCode } from '../../src/domain/imports.ts';
 import type { Import } from '../../src/protocol/api/imports.ts';
-import { safeGet } from '../../sync-server/imports/net.ts';
+import { safeGet } from '../../sync-server/net/outbound.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 

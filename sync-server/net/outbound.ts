@@ -1,5 +1,6 @@
-// Fetching what another host serves (a feed, its chapters, its episodes' audio) without letting a
-// feed point the server at itself or its neighbours (SSRF):
+// Fetching what another host serves (an imported feed, its chapters, its episodes' audio, artwork
+// named by imageUrl) without letting a URL point the server at itself or its neighbours (SSRF). The
+// one place for these checks: imports (sync-server/imports) and artwork (sync-server/images) use it.
 //
 //   URL ──not http(s), credentials──> refused
 //    │ host an IP literal ──private, loopback, link-local, metadata──> refused (never connected)
