@@ -42,6 +42,7 @@ import { useIdParams } from '../../lib/params.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { CheckboxField, Field } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import type { Clip } from '../../protocol/entities.ts';
@@ -408,6 +409,9 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         </form>
         <ClipStatusPanel clip={clip} />
       </div>
+      <section className="card">
+        <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
+      </section>
       <section className="card" aria-labelledby="clip-audio">
         <h2 id="clip-audio">{m.app_clip_audio()}</h2>
         <Suspense fallback={null}>
