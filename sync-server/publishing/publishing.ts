@@ -32,6 +32,7 @@ import { loadRow, updateRow, type WireRow } from '../rows.ts';
 import { clipPublicUrls } from '../routes/content-rules.ts';
 import type { Queryable } from '../store/store.ts';
 import { publishedAudio } from '../audio/published-media.ts';
+import { applyAutoAdd } from '../mutations/playlists.ts';
 
 export const APPLY_JOB = 'publishing.apply';
 export const SCHEDULE_JOB = 'publishing.schedule';
@@ -141,9 +142,14 @@ export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       if (!row) return null;
       const next = await change(q, row);
       if (next === null || deepEqual(next, row)) return null;
-      return updateRow(q, 'clip', row, { organizationId, userId: null, now: at, clientId: null }, next);
+      const ctx = { organizationId, userId: null, now: at, clientId: null };
+      const clip = await updateRow(q, 'clip', row, ctx, next);
+      // A clip that has just been published joins the playlists whose auto-add rule takes it
+      // (section 7 settings/auto-add), in the same transaction.
+      const playlists = clip['PublishState'] === 'Published' && row['PublishState'] !== 'Published' ? await applyAutoAdd(q, clip, ctx) : [];
+      return Math.max(clip.Version, ...playlists.map((p) => p.Version));
     });
-    if (written) deps.bus.publish({ organizationId, version: written.Version });
+    if (written !== null) deps.bus.publish({ organizationId, version: written });
   }
 
   const unpublished = (row: WireRow, problem: PublishProblem | null): Record<string, unknown> => ({

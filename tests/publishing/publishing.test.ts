@@ -149,6 +149,21 @@ describe('Publish and Unpublish', () => {
     expect(after.PublishState).toBe('Unpublished');
     expect(after.PublishProblem).toBe('AudioMissing');
   });
+
+  it('a clip the job publishes joins the playlists of its program whose auto-add rule takes it, once', async () => {
+    const playlist = (await demo.post(`/api/v1/programs/${PROGRAM}/playlists`, { Title: 'Everything published', Visibility: 'Public' })).body as { Id: string };
+    expect((await demo.patch(`/api/v1/playlists/${playlist.Id}/settings/auto-add`, { Enabled: true })).status).toBe(200);
+    const id = await clip();
+    const clipIds = async () => ((await demo.get(`/api/v1/playlists/${playlist.Id}`)).body as { ClipIds: string[] }).ClipIds;
+    expect(await clipIds()).not.toContain(id);
+    expect((await published(id)).PublishState).toBe('Published');
+    expect(await clipIds()).toEqual([id]);
+    // Unpublished and published again: still there once.
+    expect((await demo.post(`/api/v1/clips/${id}/unpublish`, undefined)).status).toBe(202);
+    await s.app.jobs.drain();
+    await published(id);
+    expect(await clipIds()).toEqual([id]);
+  });
 });
 
 describe('ScheduledVisibility at VisibleAtUtc', () => {

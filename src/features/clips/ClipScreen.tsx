@@ -47,6 +47,8 @@ import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
+import { getClipOriginalAudio } from '../../protocol/api/media.ts';
+import { routeUrl } from '../../lib/api.ts';
 
 // The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
 const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
@@ -420,7 +422,11 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         {(clip.Urls.AudioPrivateUrl || clip.Urls.WaveformHighResUrl) && (
           <Suspense fallback={<p className="muted">{m.app_loading()}</p>}>
             <ClipAudioPanel
-              audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
+              // The cut editor works on the ORIGINAL upload: a saved cut's regions are on its
+              // timeline, while the clip's own audio URL serves the published (cut) version. The
+              // original's waveform is decoded on the device (cached by the published version's
+              // URL, which changes with every new upload or cut).
+              audio={{ key: `${clip.Id}|${clip.Urls.AudioPrivateUrl ?? ''}`, urls: { AudioPrivateUrl: routeUrl(getClipOriginalAudio, { params: { clipId: clip.Id } }) } }}
               savedCut={{ clipId: clip.Id, pending: (clip as Clip & { PendingCut?: unknown }).PendingCut }}
               onSaveCut={(edit) => void saveCut(clip.Id, edit)}
             />
