@@ -1,9 +1,10 @@
 // Issue 29 (Publishing), the journey of a new producer in Chromium, through the studio's own
-// screens: a program and a Public playlist with artwork, a Public clip in it with real uploaded audio, cut in the
-// editor, published; then a listener's side: the playlist's feed lists the episode with the cut's
-// duration and the served file's size, the enclosure answers a Range request with 206 and plays in
-// an <audio> element, the show page and the embed player play it; and offline the playlist screen
-// still shows the feed address, and an edit made there waits and goes out once back online.
+// screens: a program, a Public playlist with artwork, a Public clip in it with real uploaded audio,
+// cut in the editor, published; then a listener's side: the playlist's feed lists the episode with
+// the cut's duration and the served file's size (and the artwork as its image), the enclosure
+// answers a Range request with 206 and plays in an <audio> element, the show page and the embed
+// player play it; and offline the playlist screen still shows the feed address, and an edit made
+// there waits and goes out once back online.
 // Split into tests of their own (each signs in again) so that no one test carries the whole studio
 // in one timeout; the ids pass from one to the next. A program of its own: no other spec sees it.
 import { parseFeed } from 'podcast-partytime';
