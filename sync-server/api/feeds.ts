@@ -23,15 +23,10 @@ import { MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
 import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
+import { publicOrigin } from '../public-origin.ts';
 
 /** Podcast apps and directories poll; a minute's freshness keeps a new episode close behind. */
 const FEED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
-
-/** The origin listeners reach the studio on: PUBLIC_URL when configured, else the request's. */
-export function feedOrigin(c: Context): string {
-  const configured = process.env.PUBLIC_URL?.trim();
-  return configured ? new URL(configured).origin : new URL(c.req.url).origin;
-}
 
 /** The opaque parts of the ETags in an If-None-Match header ('*' matches anything). */
 function etagsIn(header: string): string[] {
@@ -96,7 +91,7 @@ export function feedRoutes() {
     .openapi(guarded(routes.getFeed, guard.public()), async (c) => {
       const playlistId = c.req.valid('param').feedFile;
       const at = now(c.get('deps'));
-      const origin = feedOrigin(c);
+      const origin = publicOrigin(c);
       let visibility = '';
       const v = await feedValidators(c.get('deps').store, playlistId, at, origin, (p) => {
         visibility = p.Visibility;

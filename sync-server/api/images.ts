@@ -18,11 +18,10 @@ import { imageUrlRefusal, type FetchPolicy } from '../images/fetch.ts';
 import type { ImageService } from '../images/service.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, type Access } from './guard.ts';
+import { publicOrigin } from '../public-origin.ts';
 
 const MANAGE_ORGANIZATION = 'HasManageOrganizationSettingsAccess';
 
-/** The origin listeners reach the studio on: PUBLIC_URL when set, else the request's own. */
-const origin = (c: Context) => (process.env.PUBLIC_URL?.trim() ? new URL(process.env.PUBLIC_URL.trim()).origin : new URL(c.req.url).origin);
 
 /** The owner a guarded artwork route resolved (c.var.row for networks, playlists and clips; c.var.program for programs). */
 const ownerId = (c: Context, kind: ImageOwnerKind) => (kind === 'program' ? c.var.program.id : c.var.row.Id);
@@ -58,7 +57,7 @@ export function imageRoutes(images: ImageService, policy: FetchPolicy) {
       c.req.raw.body,
       Number(c.req.header('content-length') ?? NaN),
     );
-    return c.json({ Url: absoluteUrl(stored.path, origin(c)), Path: stored.path }, 200);
+    return c.json({ Url: absoluteUrl(stored.path, publicOrigin(c)), Path: stored.path }, 200);
   };
 
   const network = (): Access => guard.network('networkId', { organization: [MANAGE_ORGANIZATION] });
