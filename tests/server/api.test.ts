@@ -280,7 +280,9 @@ describe.each(storeKinds)('API on %s', (kind) => {
       const pub = ClipSchema.parse((await demo.patch(`/api/v1/clips/${clip.Id}`, { Visibility: 'Public', Slug: 'to-publish' })).body);
       expect(pub.PublishedUtc).not.toBeNull();
       expect(pub.Urls.EmbedUrl).toContain(clip.Id);
-      expect(pub.Urls.ShowPageUrl).toContain('/world-tonight/to-publish');
+      // Site-relative public paths (src/domain/public-urls.ts): a program by its id, the clip by its slug.
+      expect(pub.Urls.EmbedUrl).toBe(`/embed/${clip.Id}`);
+      expect(pub.Urls.ShowPageUrl).toBe(`/shows/${WORLD}/to-publish`);
       const restricted = ClipSchema.parse((await demo.patch(`/api/v1/clips/${clip.Id}`, { Visibility: 'Restricted' })).body);
       expect(restricted.Urls.EmbedUrl).toBeNull();
       expect(restricted.Urls.ShowPageUrl).toBeNull();
