@@ -58,7 +58,8 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
     // A client that missed the last response asks again: complete, so it never sends the file twice.
     const head = await fetch(`${s.url}${new URL(result.url!).pathname}`, { method: 'HEAD', headers: { ...s.clipHeaders(clip), 'tus-resumable': '1.0.0' } });
     expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([200, String(bytes.length), String(bytes.length)]);
-    const served = await fetch(`${s.url}/api/media/clips/${clip.id}/audio`, { headers: s.clipHeaders(clip) });
+    // The upload is kept byte for byte as the clip's original (its audio URL serves the MP3 published from it).
+    const served = await fetch(`${s.url}/api/internal/clips/${clip.id}/original-audio`, { headers: s.clipHeaders(clip) });
     expect(served.status).toBe(200);
     const back = new Uint8Array(await served.arrayBuffer());
     expect(back.length).toBe(bytes.length);
@@ -79,7 +80,7 @@ describe('tus uploads through a link that drops every 256 KiB', () => {
       await proxy.close();
     }
     expect(await s.settled(clip)).toEqual({ State: 'Ready', AudioProcessingProblem: null });
-    const back = new Uint8Array(await (await fetch(`${s.url}/api/media/clips/${clip.id}/audio`, { headers: s.clipHeaders(clip) })).arrayBuffer());
+    const back = new Uint8Array(await (await fetch(`${s.url}/api/internal/clips/${clip.id}/original-audio`, { headers: s.clipHeaders(clip) })).arrayBuffer());
     expect(sha(back)).toBe(sha(bytes));
   });
 
@@ -247,7 +248,7 @@ describe('on PostgreSQL', () => {
     const { bytes, result } = await wavThroughCuts(pg, clip);
     expect(result.resumes).toBeGreaterThanOrEqual(8);
     expect(await pg.settled(clip)).toEqual({ State: 'Ready', AudioProcessingProblem: null });
-    const back = new Uint8Array(await (await fetch(`${pg.url}/api/media/clips/${clip.id}/audio`, { headers: pg.clipHeaders(clip) })).arrayBuffer());
+    const back = new Uint8Array(await (await fetch(`${pg.url}/api/internal/clips/${clip.id}/original-audio`, { headers: pg.clipHeaders(clip) })).arrayBuffer());
     expect(sha(back)).toBe(sha(bytes));
   });
 });
