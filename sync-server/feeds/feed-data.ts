@@ -45,18 +45,21 @@ type ValidatorRow = {
 
 const VALIDATORS_SQL = `
 SELECT p.program_id, p.organization_id, p.visibility, p.deleted, g.deleted AS program_deleted,
-  concat_ws(':', p.version, g.version, o.version, lc.version, due.n, d.versions) AS versions,
-  greatest(p.modified_at_utc, g.modified_at_utc, o.modified_at_utc, lc.modified_at_utc, due.last_at, d.modified) AS modified
+  concat_ws(':', p.version, g.version, o.version, lc.version, d.versions) AS versions,
+  greatest(p.modified_at_utc, g.modified_at_utc, o.modified_at_utc, lc.modified_at_utc, d.modified) AS modified
 FROM playlists p
 LEFT JOIN programs g ON g.id = p.program_id
 LEFT JOIN organizations o ON o.id = p.organization_id
-LEFT JOIN LATERAL (SELECT c.version, c.modified_at_utc FROM clips c WHERE c.program_id = p.program_id ORDER BY c.version DESC LIMIT 1) lc ON true
-LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.data->>'VisibleAtUtc')::timestamptz AS last_at FROM clips c
-  WHERE c.program_id = p.program_id AND c.data->>'VisibleAtUtc' IS NOT NULL AND c.data->>'VisibleAtUtc' <= $2) due ON true
+-- The newest clip write of the ORGANIZATION, from the revisions' pull index: the clips table keeps
+-- no Version index (0103: a title edit stays a HOT update), so a feed's key moves with any clip
+-- write of its organization (a podcast app then gets a 200 it could have been spared, never a
+-- stale 304). A scheduled visibility is applied by its job at VisibleAtUtc, a write like any other.
+LEFT JOIN LATERAL (SELECT r.version, r.modified_at_utc FROM row_revisions r
+  WHERE r.organization_id = p.organization_id AND r.entity = 'clip' ORDER BY r.version DESC LIMIT 1) lc ON true
 LEFT JOIN LATERAL (
   SELECT concat_ws('.', count(*), max(d.version), max(c.version), max(cg.version),
       count(*) FILTER (WHERE d.drop_at_utc <= $2::timestamptz),
-      count(*) FILTER (WHERE c.data->>'VisibleAtUtc' <= $2)) AS versions,
+      count(*) FILTER (WHERE (c.data->>'VisibleAtUtc')::timestamptz <= $2::timestamptz)) AS versions,
     max(greatest(d.modified_at_utc, c.modified_at_utc, CASE WHEN d.drop_at_utc <= $2::timestamptz THEN d.drop_at_utc END)) AS modified
   FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
   WHERE d.playlist_id = p.id) d ON true

@@ -89,5 +89,5 @@ describe.each(storeKinds)('migration 0103: the pull through revisions (%s)', (ki
       limit: 100,
     });
     expect(next.rows.map((r) => r.row)).toEqual([{ ...after, PlaylistIds: [] }]);
-  });
+  }, 120_000);
 });

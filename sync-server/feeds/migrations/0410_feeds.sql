@@ -1,9 +1,6 @@
 -- Feeds (issue 29). A feed's validators (ETag, Last-Modified) come from a version key read in one
--- cheap query, so a 304 never builds the feed: these indexes make each part of it an index probe.
---   the newest write of a program's clips: the last entry of (program_id, version);
---   the scheduled visibilities that have come due: the few clips that have one.
-CREATE INDEX clips_program_version ON clips (program_id, version);
-CREATE INDEX clips_program_visible_at ON clips (program_id, (data->>'VisibleAtUtc')) WHERE data->>'VisibleAtUtc' IS NOT NULL;
+-- cheap query (sync-server/feeds/feed-data.ts), so a 304 never builds the feed. It reads the
+-- revisions' pull index, not an index on clips: clips keep none on Version (0103, HOT updates).
 
 -- Feed drops (section 7, /v1/clips/{clipId}/feed-drops): a clip published into a playlist of
 -- another program of its organization, with its own optional title and description and an
