@@ -27,7 +27,7 @@ import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
 import { referenceDataRoutes } from './api/reference.ts';
 import { syncRoutes } from './api/sync.ts';
-import { audioService } from './audio/service.ts';
+import { audioService, type AudioService } from './audio/service.ts';
 import { tusUploads } from './uploads/tus.ts';
 import { mediaRoutes } from './api/media.ts';
 import { uploadRoutes } from './api/uploads.ts';
@@ -81,13 +81,19 @@ function isUpload(method: string, path: string, contentType: string | undefined)
   return /^\/api\/internal\/recordings\/[^/]+\/audio$/.test(path);
 }
 
+/** Every named mutation's server run, as the app serves them: one list, so that a test mounting a
+ * part of the app (tests/audio/server-harness.ts) runs the same ones. */
+export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBytes' | 'mediaGraceMs'>) {
+  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+}
+
 export function createApp(deps: AppDeps) {
   const audio = audioService(deps);
   const uploads = tusUploads(deps, audio);
   const imageFetch = fetchPolicyFromEnv();
   const images = imageService(deps, audio.blobs, imageFetch);
   const publishing = publishingService(deps, audio.blobs);
-  const mutations = mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes)]);
+  const mutations = serverMutations(audio);
   const imports = importService(deps, audio, mutations, deps.imports, (target, url) => images.enqueueFetch(target, url));
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),

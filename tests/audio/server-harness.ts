@@ -2,9 +2,7 @@
 // PostgreSQL database with `store: 'postgres'`, tests/server/test-store.ts) with one organization, one
 // program, clips, recordings, and two signed-in users (content access / none), and the media routes mounted
 // under /api exactly as the app mounts them. Their jobs run when a test drains them (`queue.idle()`).
-import { mutationRegistry } from '../../sync-server/mutations/run.ts';
-import { CONTENT_RUNS } from '../../sync-server/mutations/content.ts';
-import { audioMutationRuns } from '../../sync-server/audio/mutations.ts';
+import { serverMutations } from '../../sync-server/app.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,8 +67,8 @@ export async function startAudioServer(options: { maxUploadBytes?: number; store
   }
   const audio = audioService(deps, { blobDir, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}), ...(options.mediaGraceMs !== undefined ? { mediaGraceMs: options.mediaGraceMs } : {}) });
   const jobs = createJobRunner({ store, handlers: audio.jobHandlers });
-  // The named mutations these routes run (clip.setAudioFromUrl, clip.saveCut), as createApp has them.
-  const mutations = mutationRegistry([...CONTENT_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+  // The named mutations these routes run (clip.setAudioFromUrl, clip.saveCut): createApp's own list.
+  const mutations = serverMutations(audio);
   const app = new OpenAPIHono()
     .use('*', async (c, next) => { c.set('deps', deps); c.set('mutations', mutations); await next(); })
     .route('/api', mediaRoutes(audio));
