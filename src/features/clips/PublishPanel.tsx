@@ -28,12 +28,12 @@ const ERROR_TEXT: Record<keyof PublishErrors, () => string> = {
 };
 
 const PROBLEM_TEXT: Record<string, () => string> = {
-  AudioMissing: () => m.publishing_problem_AudioMissing(),
-  NotReady: () => m.publishing_problem_NotReady(),
-  Private: () => m.publishing_problem_Private(),
-  NoSlug: () => m.publishing_problem_NoSlug(),
-  Deleted: () => m.publishing_problem_Deleted(),
-  Failed: () => m.publishing_problem_Failed(),
+  AudioMissing: () => m.publishing_problem_audio_missing(),
+  NotReady: () => m.publishing_problem_not_ready(),
+  Private: () => m.publishing_problem_private(),
+  NoSlug: () => m.publishing_problem_no_slug(),
+  Deleted: () => m.publishing_problem_deleted(),
+  Failed: () => m.publishing_problem_failed(),
 };
 
 const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
