@@ -54,9 +54,15 @@ describe('a clip made from a recording', () => {
       DurationSeconds: 12,
       UploadedAudioFileName: 'speech-12s.flac',
       RecordingMetadata: { RecordingId: recordingId },
-      Urls: { AudioPrivateUrl: `/api/media/clips/${clipId}/audio`, WaveformHighResUrl: `/api/media/clips/${clipId}/waveform-high.dat`, WaveformLowResUrl: `/api/media/clips/${clipId}/waveform-low.dat` },
+      // The published version's URLs carry its id (?v=): caches never mix versions.
+      Urls: {
+        AudioPrivateUrl: expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/audio\\?v=`)),
+        WaveformHighResUrl: expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/waveform-high\\.dat\\?v=`)),
+        WaveformLowResUrl: expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/waveform-low\\.dat\\?v=`)),
+      },
     });
-    const audio = await s.app.request(`/api/media/clips/${clipId}/audio`, { headers: s.editor.headers });
+    // The recording's FLAC is copied as the clip's original, byte for byte (its audio URL serves the MP3 published from it).
+    const audio = await s.app.request(`/api/internal/clips/${clipId}/original-audio`, { headers: s.editor.headers });
     expect(audio.headers.get('content-type')).toBe('audio/flac');
     expect(Buffer.from(await audio.arrayBuffer()).equals(readFileSync(fixturePath('speech-12s.flac')))).toBe(true);
   });
@@ -106,7 +112,7 @@ describe('a clip made from a recording', () => {
     });
     expect(again.status).toBe(202);
     await s.queue.idle();
-    const audio = await s.app.request(`/api/media/clips/${clipId}/audio`, { headers: s.editor.headers });
+    const audio = await s.app.request(`/api/internal/clips/${clipId}/original-audio`, { headers: s.editor.headers });
     expect(Buffer.from(await audio.arrayBuffer()).equals(readFileSync(fixturePath('speech-12s.mp3')))).toBe(true);
   });
 

@@ -102,12 +102,14 @@ describe('a clip made on a device from a recording\'s kept regions', () => {
     const [made] = await clipsFromRecording(device.db, asRecording((await device.db.recordings.get(recordingId))!));
     const clipId = made!.clip.Id;
     const ready = await until(() => api(server, cookie, 'GET', `/v1/clips/${clipId}`), (r) => r.json?.['State'] === 'Ready');
-    expect(ready.json).toMatchObject({ State: 'Ready', Title: 'Monday highlights', DurationSeconds: 12, RecordingMetadata: { RecordingId: recordingId }, UploadedAudioFileName: 'monday.mp3' });
+    expect(ready.json).toMatchObject({ State: 'Ready', Title: 'Monday highlights', RecordingMetadata: { RecordingId: recordingId }, UploadedAudioFileName: 'monday.mp3' });
+    // The clip's duration is its published version's: the kept regions, 2.5 s + 3.25 s.
+    expect(ready.json?.['DurationSeconds']).toBeCloseTo(5.75, 0);
     expect((await api(server, cookie, 'GET', `/internal/clips/${clipId}/cut`)).json).toEqual(edit);
 
     await device.engine.flush();
     const local = (await device.db.clips.get(clipId))!;
-    expect(local).toMatchObject({ State: 'Ready', RecordingMetadata: { RecordingId: recordingId }, Urls: { AudioPrivateUrl: `/api/media/clips/${clipId}/audio` } });
+    expect(local).toMatchObject({ State: 'Ready', RecordingMetadata: { RecordingId: recordingId }, Urls: { AudioPrivateUrl: expect.stringMatching(new RegExp(`^/api/media/clips/${clipId}/audio\\?v=`)) } });
     expect(local['PendingCut']).toBeUndefined();
     expect(local['audioUrl']).toBeUndefined();
     const listed = await clipsFromRecording(device.db, asRecording((await device.db.recordings.get(recordingId))!));
