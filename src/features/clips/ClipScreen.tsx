@@ -411,9 +411,6 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         </form>
         <ClipStatusPanel clip={clip} />
       </div>
-      <section className="card">
-        <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
-      </section>
       <section className="card" aria-labelledby="clip-audio">
         <h2 id="clip-audio">{m.app_clip_audio()}</h2>
         <Suspense fallback={null}>
@@ -434,6 +431,9 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         )}
       </section>
       <PublishPanel clip={clip} />
+      <section className="card">
+        <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
+      </section>
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}

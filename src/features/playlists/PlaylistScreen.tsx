@@ -144,9 +144,6 @@ export function PlaylistScreen() {
         <RefusedChange key={item.id} item={item} />
       ))}
       <FeedCard playlistId={playlist.Id} visibility={playlist.Visibility} />
-      <section className="card">
-        <ArtworkPicker kind="playlist" ownerId={playlist.Id} organizationId={organizationId} imageUrl={playlist.Urls?.ImagePublicUrl} />
-      </section>
       <section className="card" aria-labelledby="playlist-clips">
         <div className="card-heading">
           <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
@@ -200,6 +197,9 @@ export function PlaylistScreen() {
         <p className="visually-hidden" role="status" aria-live="polite">{announce}</p>
       </section>
       <DetailsForm key={playlist.Id} playlist={playlist} organizationId={organizationId} refused={refused} />
+      <section className="card">
+        <ArtworkPicker kind="playlist" ownerId={playlist.Id} organizationId={organizationId} imageUrl={playlist.Urls?.ImagePublicUrl} />
+      </section>
       <AutoAddCard playlist={playlist} mayChange={flags === null || (flags.HasContentAccess === true && flags.HasManageSettingsAccess === true)} refusal={refusedAutoAdd[0]} />
       {picking && (
         <Suspense fallback={null}>

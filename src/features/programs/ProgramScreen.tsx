@@ -12,7 +12,6 @@ import { Link, navigate, useSearch } from '../../lib/router.ts';
 import { useProgramFlags } from '../../lib/session.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { clipCountLabel, visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
 import type { Clip } from '../../protocol/entities.ts';
@@ -67,7 +66,6 @@ export function ProgramScreen() {
           { id: 'recordings', label: m.app_program_recordings(), selected: tab === 'recordings', onSelect: () => select('recordings') },
         ]}
       />
-      <ArtworkPicker kind="program" ownerId={p.Id} organizationId={organizationId} imageUrl={p.Urls?.ImagePublicUrl} disabled={!(content && flags?.HasManageSettingsAccess)} />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {flags && !content ? (
           <p className="empty">{m.app_program_no_content_access()}</p>

@@ -34,6 +34,7 @@ import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import type { Program } from '../../protocol/entities.ts';
 import { programFormErrors, toFormValues, toPatch, type PersonValues, type ProgramFormErrors, type ProgramFormValues } from './program-form.ts';
 import { programSlugsHeldLocally } from './NewProgramDialog.tsx';
+import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 
 export function ProgramSettingsScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
@@ -139,6 +140,9 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
       {refused.map((item) => (
         <RefusedChange key={item.id} item={item} onEditAgain={() => void editAgain(item)} />
       ))}
+      <section className="card">
+        <ArtworkPicker kind="program" ownerId={program.Id} organizationId={organizationId} imageUrl={program.Urls?.ImagePublicUrl} disabled={!editable} />
+      </section>
       <form
         className="structure-settings"
         noValidate
