@@ -167,7 +167,8 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   expect(wav.readUInt32LE(40) / (2 * channels)).toBe(9 * 44100 - 441);
   expect(wav.length).toBe(44 + wav.readUInt32LE(40));
 
-  // The waveform is cached in IndexedDB for this audio (every level).
+  // The waveform is cached in IndexedDB for this audio, every level: the cut editor decodes the
+  // clip's original upload on the device (a saved cut's regions are on its timeline).
   const cached = await page.evaluate((id) => new Promise<number[]>((resolve, reject) => {
     const open = indexedDB.open('castaway-waveforms');
     open.onerror = () => reject(open.error);
@@ -176,7 +177,8 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
       all.onsuccess = () => resolve((all.result as Array<{ key: string; levels: ArrayBuffer[] }>).filter((r) => r.key.startsWith(id)).map((r) => r.levels.length));
     };
   }), clipId);
-  expect(cached).toEqual([2]);
+  expect(cached).toHaveLength(1);
+  expect(cached[0]).toBeGreaterThanOrEqual(2);
 
   // Offline: the shell comes from the service worker, the clip from IndexedDB and the waveform
   // from the waveform cache, so it draws at once.

@@ -110,7 +110,8 @@ test('an upload cut by a reload resumes from the bytes the server already has, n
   await expect
     .poll(async () => (await apiGet<{ State: string; UploadedAudioFileName: string }>(page, `/v1/clips/${clipId}`, organizationId)), { timeout: 30_000 })
     .toMatchObject({ State: 'Ready', UploadedAudioFileName: 'speech-12s-stereo.wav' });
-  const served = await page.request.get(`/api/media/clips/${clipId}/audio`, { headers: { 'x-organization-id': organizationId } });
+  // The upload is kept byte for byte as the clip's original (its audio URL serves the MP3 published from it).
+  const served = await page.request.get(`/api/internal/clips/${clipId}/original-audio`, { headers: { 'x-organization-id': organizationId } });
   expect((await served.body()).equals(readFileSync(resolve(fixtures, 'speech-12s-stereo.wav')))).toBe(true);
 });
 
