@@ -16,6 +16,7 @@ import { createApp } from '../sync-server/app.ts';
 import { createMemoryBus } from '../sync-server/bus.ts';
 import { ORG_DEMO, seedId, seedWithMedia } from '../sync-server/seed.ts';
 import { openStore } from '../sync-server/store/open.ts';
+import { line, percentile, ratio } from './report.ts';
 
 const EPISODES = 2500;
 const BUILD_RUNS = 40;
@@ -25,21 +26,6 @@ const RANGE_CONCURRENCY = 8;
 
 /** Issue 29's targets for this machine class (2 cores, ENVIRONMENT.md). */
 const TARGETS = { builtP95Ms: 50, notModifiedP95Ms: 5, rangeRequestsPerSecond: 2000 } as const;
-
-function line(metric: string, value: number, unit: string): void {
-  const rounded = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
-  console.log(`bench: ${metric} = ${rounded} ${unit}`);
-}
-
-/** Ratio to target, > 1 is better: for rates value/target, for latencies target/value. */
-function ratio(metric: string, value: number, target: number, higherIsBetter: boolean): void {
-  line(`${metric}_vs_target`, higherIsBetter ? value / target : target / Math.max(value, 1e-6), 'x');
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 console.log(`Castaway publishing benchmark: a ${EPISODES}-episode feed (targets: built p95 <= ${TARGETS.builtP95Ms} ms, 304 p95 <= ${TARGETS.notModifiedP95Ms} ms), public audio ranges (>= ${TARGETS.rangeRequestsPerSecond}/s), on PGlite.`);
 line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');

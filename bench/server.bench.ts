@@ -19,6 +19,7 @@ import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
 import { openStore } from '../sync-server/store/open.ts';
 import { openScratchPostgres } from '../tests/server/test-store.ts';
 import type { Store } from '../sync-server/store/store.ts';
+import { line, percentile, ratio } from './report.ts';
 
 const SIZES = [10_000, 100_000] as const;
 const PATCH_MAX_REQUESTS = 2000;
@@ -34,21 +35,6 @@ const TARGETS = {
   listDeepPageP95Ms: 150,
   listFullPageP50Ms: 1000,
 } as const;
-
-function line(metric: string, value: number, unit: string): void {
-  const rounded = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
-  console.log(`bench: ${metric} = ${rounded} ${unit}`);
-}
-
-/** Ratio to target, > 1 is better: for rates value/target, for latencies target/value. */
-function ratio(metric: string, value: number, target: number, higherIsBetter: boolean): void {
-  line(`${metric}_vs_target`, higherIsBetter ? value / target : target / Math.max(value, 1e-6), 'x');
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 type OpenedStore = { store: Store; dispose: () => Promise<void> };
 
