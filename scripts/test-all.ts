@@ -62,9 +62,47 @@ if (pw?.stats) {
   failed += pw.stats.unexpected ?? 0;
   console.log(`playwright: ${ok} passed, ${pw.stats.unexpected ?? 0} failed`);
 }
+// The failed tests again, each with the first lines of its error, at the end where a CI log's tail
+// shows them: the runners print them far above, between thousands of passing lines.
+const failedTests = [...vitestFailures(vitest), ...playwrightFailures(pw)];
+if (failedTests.length > 0) console.log(`\nFailed tests:\n${failedTests.join('\n')}`);
 if (failures.length > 0) {
   console.log(`\nFAILED stages:\n  ${failures.join('\n  ')}`);
   failed = Math.max(failed, 1);
 }
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length > 0 ? 1 : 0);
+
+/** Up to `lines` lines of an error message, without terminal colours, indented under its test. */
+function excerpt(message: string | undefined, lines = 8): string {
+  const text = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n').slice(0, lines);
+  return text.map((l) => `      ${l}`).join('\n');
+}
+
+type VitestReport = { testResults?: { name: string; assertionResults?: { status: string; fullName: string; failureMessages?: string[] }[] }[] };
+function vitestFailures(report: unknown): string[] {
+  const out: string[] = [];
+  for (const file of (report as VitestReport | undefined)?.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') out.push(`  vitest ${file.name.replace(process.cwd() + '/', '')} › ${t.fullName}\n${excerpt(t.failureMessages?.[0])}`);
+    }
+  }
+  return out;
+}
+
+type PwSuite = { title: string; file?: string; suites?: PwSuite[]; specs?: { title: string; line?: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }[] };
+function playwrightFailures(report: unknown): string[] {
+  const out: string[] = [];
+  const walk = (suite: PwSuite, file: string) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results[t.results.length - 1];
+        out.push(`  playwright ${file}:${spec.line ?? ''} › ${spec.title}\n${excerpt(last?.error?.message)}`);
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, s.file ?? file);
+  };
+  for (const s of (report as { suites?: PwSuite[] } | undefined)?.suites ?? []) walk(s, s.file ?? s.title);
+  return out;
+}
