@@ -129,3 +129,15 @@ export function utcToZonedDateTime(utc: string, timeZone: string): string {
   );
   return `${p['year']}-${p['month']}-${p['day']}T${p['hour']}:${p['minute']}`;
 }
+
+/**
+ * Whether an edit of a published clip must run its publishing again: its public URLs (the audio's,
+ * the embed's, the show page's) follow its Visibility and Slug, and only the publishing job knows
+ * the published file they name. A Restricted clip made Public gets its AudioPublicUrl then, a
+ * Public one made Private is unpublished (PublishProblem Private), a deleted one is unpublished.
+ */
+export function editRepublishes(fields: Readonly<Record<string, unknown>>, row: PublishableClip): boolean {
+  if (row['PublishState'] !== PublishState.Published) return false;
+  return 'Visibility' in fields || 'Slug' in fields || row['Deleted'] === true;
+}
+

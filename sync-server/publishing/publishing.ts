@@ -17,9 +17,9 @@ import * as z from 'zod';
 import { deepEqual } from '../../src/protocol/json-equal.ts';
 import { visibilityNeeds } from '../../src/domain/clip.ts';
 import { publicPaths } from '../../src/domain/public-urls.ts';
-import { hasReadyAudio, publishRequirements, publishSlug, PublishProblem, scheduledOutcome } from '../../src/domain/publishing.ts';
+import { editRepublishes, hasReadyAudio, publishRequirements, publishSlug, PublishProblem, scheduledOutcome } from '../../src/domain/publishing.ts';
 import { clipPublish, clipUnpublish } from '../../src/mutations/publishing.ts';
-import { clipCreate, clipUpdate } from '../../src/mutations/content.ts';
+import { clipCreate, clipDelete, clipUpdate } from '../../src/mutations/content.ts';
 import type { ClipUrls } from '../../src/protocol/entities.ts';
 import { now, type AppDeps } from '../app.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
@@ -102,18 +102,20 @@ export const publishingRuns: ServerMutation[] = [
 
 /**
  * clip.create and clip.update with a schedule: the job that applies it is queued (and the one of
- * an earlier schedule deleted) in the same transaction. Edits that leave the schedule alone cost
- * nothing more.
+ * an earlier schedule deleted) in the same transaction. clip.update and clip.delete of a published
+ * clip whose public URLs the edit changes (editRepublishes) queue its publishing job again. Edits
+ * that leave both alone cost nothing more.
  */
 export function withScheduledVisibility(runs: readonly ServerMutation[]): ServerMutation[] {
   return runs.map((r) => {
-    if (r.def.name !== clipUpdate.name && r.def.name !== clipCreate.name) return r;
+    if (r.def.name !== clipUpdate.name && r.def.name !== clipCreate.name && r.def.name !== clipDelete.name) return r;
     return {
       ...r,
       run: async (s, args, expected, ctx) => {
         const row = await r.run(s, args, expected, ctx);
-        const fields = (args as { fields: Record<string, unknown> }).fields;
+        const fields = (args as { fields?: Record<string, unknown> }).fields ?? {};
         if ('ScheduledVisibility' in fields || 'VisibleAtUtc' in fields) await schedule(s.q, s.auth.organizationId, row);
+        if (editRepublishes(fields, row)) await enqueuePublishing(s.q, s.auth.organizationId, row.Id);
         return row;
       },
     };

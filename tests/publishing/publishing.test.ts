@@ -164,6 +164,44 @@ describe('Publish and Unpublish', () => {
     await published(id);
     expect(await clipIds()).toEqual([id]);
   });
+
+  it('an edit of a published clip’s visibility or slug runs its publishing again: its public URLs follow', async () => {
+    const id = await clip({ visibility: 'Restricted' });
+    const first = await published(id);
+    expect(first.Urls.AudioPublicUrl).toBeNull();
+    // Restricted → Public: the public audio URL appears (it did not before this rule).
+    const patch = async (body: Record<string, unknown>) => {
+      const current = await row(id);
+      const reply = await demo.patch(`/api/v1/clips/${id}`, body, { 'if-match': `"${String(current.ModifiedAtUtc)}"` });
+      expect(reply.status, reply.text).toBe(200);
+      await s.app.jobs.drain();
+      return row(id);
+    };
+    const open = await patch({ Visibility: 'Public' });
+    expect(open.PublishState).toBe('Published');
+    expect(open.Urls).toMatchObject({ AudioPublicUrl: `/audio/${id}.mp3`, EmbedUrl: `/embed/${id}`, ShowPageUrl: `/shows/${PROGRAM}/${String(open.Slug)}` });
+    expect((await s.app.request(`/audio/${id}.mp3`, { method: 'HEAD' })).status).toBe(200);
+    // A new slug: the show page follows.
+    const moved = await patch({ Slug: `moved-${id.slice(0, 6)}` });
+    expect(moved.Urls.ShowPageUrl).toBe(`/shows/${PROGRAM}/moved-${id.slice(0, 6)}`);
+    // Public → Private: unpublished, saying why; the audio is no longer served.
+    const closed = await patch({ Visibility: 'Private' });
+    expect(closed.PublishState).toBe('Unpublished');
+    expect(closed.PublishProblem).toBe('Private');
+    expect(closed.Urls.AudioPublicUrl).toBeNull();
+    expect((await s.app.request(`/audio/${id}.mp3`, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  it('deleting a published clip unpublishes it', async () => {
+    const id = await clip();
+    await published(id);
+    const current = await row(id);
+    const reply = await demo.delete(`/api/v1/clips/${id}`, { 'if-match': `"${String(current.ModifiedAtUtc)}"` });
+    expect(reply.status, reply.text).toBe(204);
+    await s.app.jobs.drain();
+    const [after] = await t.store.query<{ publish_state: string; problem: string | null }>(`SELECT publish_state, data->>'PublishProblem' AS problem FROM clips WHERE id = $1`, [id]);
+    expect(after).toEqual({ publish_state: 'Unpublished', problem: 'Deleted' });
+  });
 });
 
 describe('ScheduledVisibility at VisibleAtUtc', () => {
