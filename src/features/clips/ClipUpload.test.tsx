@@ -2,17 +2,20 @@
 // The clip screen's upload list as a user reads it (a progress bar per file with its percent,
 // paused while offline, done, refused; cancel forgets the file) and the queue's rules that need no
 // server: the section-5 file rules before anything is kept. (Its backoff is section 9's client
-// retry delays, src/domain/timing.ts retryDelayMs, tested there.)
+// retry delays, src/domain/timing.ts retryDelayMs, tested there.) Replacing a clip's audio asks
+// first; while the new file is on its way, and when the server could not use it, the row says the
+// current audio is still what listeners get.
 // (tests/e2e/upload.spec.ts sends real files through the real server in Chromium.)
 import 'fake-indexeddb/auto';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
 import { queueUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
+import { loadSession } from '../../lib/session.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -31,21 +34,59 @@ function setOnline(online: boolean) {
   window.dispatchEvent(new Event(online ? 'online' : 'offline'));
 }
 
+const roots: Root[] = [];
+
 async function render(): Promise<HTMLElement> {
   const el = document.createElement('div');
   document.body.append(el);
-  await act(async () => createRoot(el).render(<ClipUpload organizationId={ORG} clipId={CLIP} />));
+  const root = createRoot(el);
+  roots.push(root);
+  await act(async () => root.render(<ClipUpload organizationId={ORG} clipId={CLIP} />));
   await act(() => new Promise((r) => setTimeout(r, 50)));
   return el;
 }
 
 const bars = (el: HTMLElement) => [...el.querySelectorAll('[role="progressbar"]')];
 
+/** Signs in from the cached session (the server cannot be reached here): picking needs a user. */
+async function signIn(): Promise<void> {
+  const session = {
+    Type: 'activated',
+    UserBelongsToMultipleOrganizations: false,
+    User: { Id: 'u1', Name: 'Ada', FirstName: 'Ada', Email: 'ada@example.com', IsAdmin: false, IsAdminOrSupport: false, HasResellerAccess: false, InterfaceLanguage: null },
+    Organizations: [{ Id: ORG, Name: 'Radio', IsDemoOrganization: false, UserPermissions: [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: { HasContentAccess: true } }] }],
+  };
+  localStorage.setItem('castaway.session', JSON.stringify(session));
+  globalThis.fetch = () => Promise.reject(new TypeError('offline'));
+  await loadSession();
+}
+
+/** Picks a file in the "Upload an audio file" field, as the browser's file chooser does. */
+async function pickFile(el: HTMLElement, file: File): Promise<void> {
+  const input = el.querySelector<HTMLInputElement>('input[type="file"]')!;
+  Object.defineProperty(input, 'files', { configurable: true, get: () => [file] });
+  await act(async () => {
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await act(() => new Promise((r) => setTimeout(r, 50)));
+}
+
+const dialog = () => document.querySelector<HTMLElement>('[role="alertdialog"]');
+const inDialog = (name: string) => [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name)!;
+
+/** A clip serving its audio (Ready, with its audio URL), as the sync pulled it. */
+const READY = {
+  Id: CLIP, OrganizationId: ORG, State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:00.000Z', AudioProcessingProblem: null,
+  Urls: { AudioPrivateUrl: `/api/internal/clips/${CLIP}/audio?v=1` },
+};
+
 beforeEach(async () => {
   await uploadsDb.uploads.clear();
   await db.clips.clear();
 });
 afterEach(() => {
+  // Unmounted, so no live query or dialog timer outlives the test's document.
+  act(() => roots.splice(0).forEach((r) => r.unmount()));
   document.body.innerHTML = '';
 });
 
@@ -126,6 +167,85 @@ describe('the upload list on the clip screen', () => {
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(await uploadsDb.uploads.count()).toBe(0);
     expect(bars(el)).toEqual([]);
+  });
+});
+
+describe('replacing a clip\'s audio', () => {
+  beforeEach(async () => {
+    setOnline(false);
+    await signIn();
+  });
+
+  it('a Ready clip asks first, naming the file; Cancel queues nothing and leaves the audio as it was', async () => {
+    await db.clips.put(READY);
+    const el = await render();
+    await pickFile(el, new File([new Uint8Array(10)], 'take-2.mp3'));
+    expect(dialog()).not.toBeNull();
+    expect(dialog()!.textContent).toContain('Replace the audio?');
+    expect(dialog()!.textContent).toContain('Replace this clip’s audio with take-2.mp3? The current audio stays published until the new file is ready.');
+    await act(async () => inDialog('Cancel').click());
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(dialog()).toBeNull();
+    expect(await uploadsDb.uploads.count()).toBe(0);
+    expect(bars(el)).toEqual([]);
+    expect(await db.clips.get(CLIP)).toEqual(READY);
+  });
+
+  it('Replace queues the file, and its row says listeners still get the current audio', async () => {
+    await db.clips.put(READY);
+    const el = await render();
+    await pickFile(el, new File([new Uint8Array(10)], 'take-2.mp3'));
+    await act(async () => inDialog('Replace').click());
+    await act(() => new Promise((r) => setTimeout(r, 80)));
+    expect(dialog()).toBeNull();
+    const kept = await uploadsDb.uploads.toArray();
+    expect(kept.map((r) => [r.fileName, r.state])).toEqual([['take-2.mp3', 'queued']]);
+    expect(bars(el)[0]!.getAttribute('aria-valuetext')).toBe('Paused while offline at 0%: the file is kept on this device and the upload continues when the network returns Listeners still get the current audio until this file is ready.');
+  });
+
+  it('a clip without audio uploads straight away, without a question', async () => {
+    await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'New', ModifiedAtUtc: '2026-01-01T10:00:00.000Z', Urls: {} });
+    const el = await render();
+    await pickFile(el, new File([new Uint8Array(10)], 'first.mp3'));
+    expect(dialog()).toBeNull();
+    expect((await uploadsDb.uploads.toArray()).map((r) => r.fileName)).toEqual(['first.mp3']);
+  });
+
+  it('a file still under way for a clip without audio is not replaced unasked either', async () => {
+    await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'New', ModifiedAtUtc: '2026-01-01T10:00:00.000Z', Urls: {} });
+    await uploadsDb.uploads.add(record({ fileName: 'first.mp3', offset: 10 * 1024 * 1024 }));
+    const el = await render();
+    await pickFile(el, new File([new Uint8Array(10)], 'second.mp3'));
+    expect(dialog()!.textContent).toContain('Replace the file this clip is still uploading or processing with second.mp3?');
+    await act(async () => inDialog('Cancel').click());
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect((await uploadsDb.uploads.toArray()).map((r) => r.fileName)).toEqual(['first.mp3']);
+  });
+
+  it('a file the rules refuse is refused at the field, without asking', async () => {
+    await db.clips.put(READY);
+    const el = await render();
+    await pickFile(el, new File(['x'], 'notes.txt'));
+    expect(dialog()).toBeNull();
+    expect(el.querySelector('[role="alert"]')).not.toBeNull();
+    expect(await uploadsDb.uploads.count()).toBe(0);
+  });
+
+  it('while the new file processes the row says the current audio is published; when it fails, the problem and that the previous audio stays', async () => {
+    setOnline(true);
+    await db.clips.put(READY);
+    await uploadsDb.uploads.add(record({ fileName: 'take-2.flac', state: 'done', offset: 200 * 1024 * 1024, clipModifiedAtUtc: READY.ModifiedAtUtc }));
+    const el = await render();
+    const text = () => bars(el)[0]!.getAttribute('aria-valuetext');
+    expect(text()).toBe('Uploaded: 100%. The server is processing the audio. Listeners still get the current audio until this file is ready.');
+    expect(el.querySelector('[role="alert"]')).toBeNull();
+    // The server could not use the file: the row keeps State Ready and its audio, with the problem (versions.ts).
+    await act(async () => {
+      await db.clips.put({ ...READY, ModifiedAtUtc: '2026-01-01T10:00:05.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(text()).toBe('Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept. The previous audio is still published.');
+    expect(el.querySelector('[role="alert"]')!.textContent).toContain('take-2.flac');
   });
 });
 

@@ -2,12 +2,27 @@
 // to the server with a progress bar per file: percent, paused while offline, refused; once the
 // server has it, the row follows the clip's State (processing, ready, ready with a warning, error),
 // so it never says "processing" about audio that is long ready.
+//
+// Replacing audio asks first. A file picked for a clip that serves audio (Ready or Warning), or
+// while another file of it is still uploading or processing, opens a confirmation that names the
+// file; Cancel keeps everything as it was (nothing queued), Replace queues it. The server keeps the
+// current audio published until the new file is ready, and keeps it when the new file cannot be
+// used (sync-server/audio/versions.ts), and the row says both:
+//
+//   pick ──clip serves audio or a file is under way──> "Replace the audio?" ──Cancel──> nothing
+//     │                                                       └──Replace──┐
+//     └──otherwise──────────────────────────────────────────────────────> queued (upload-queue.ts)
+//   sending / processing, the clip serving audio: "listeners still get the current audio"
+//   done, the clip still Ready with an AudioProcessingProblem: the new file failed, the previous
+//   audio is still published ('kept')
 //   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
 import { useState } from 'react';
 import { ClipState } from '../../domain/clip.ts';
 import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
 import { formatFileSize } from '../../domain/file.ts';
 import { formatFormError } from '../../domain/messages.ts';
+import { validateFile } from '../../domain/file.ts';
+import { hasReadyAudio } from '../../domain/publishing.ts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
@@ -15,7 +30,8 @@ import { getLocale } from '../../lib/i18n.ts';
 import { processingProblemText } from '../../media/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
-import { reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
+import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { cancelUpload, dismissUpload, queueUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 
@@ -24,7 +40,12 @@ const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 /** The clip's local row (its State, ModifiedAtUtc and AudioProcessingProblem are read). */
 export type ClipAudioState = Readonly<Record<string, unknown>>;
 
-type Phase = 'sending' | 'processing' | 'ready' | 'warning' | 'error' | 'refused';
+type Phase = 'sending' | 'processing' | 'ready' | 'warning' | 'error' | 'kept' | 'refused';
+
+const problemOf = (clip: ClipAudioState | undefined): string | null => {
+  const raw = clip?.['AudioProcessingProblem'];
+  return typeof raw === 'string' && raw.trim() !== '' ? raw : null;
+};
 
 /** Where an upload is: sending, refused, or (done) what the clip row says became of the file. */
 export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): Phase {
@@ -32,20 +53,29 @@ export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): 
   if (u.state !== 'done') return 'sending';
   // The row from before the server took the file says nothing about this file.
   if (!clip || (u.clipModifiedAtUtc && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc)) return 'processing';
+  // A new version is Ready without a problem (or Warning with one); a Ready row WITH a problem is
+  // a clip that kept its audio because this file could not be used (versions.ts).
+  if (clip['State'] === ClipState.Ready && problemOf(clip) !== null) return 'kept';
   if (clip['State'] === ClipState.Ready) return 'ready';
   if (clip['State'] === ClipState.Warning) return 'warning';
   if (clip['State'] === ClipState.Error) return 'error';
   return 'processing';
 }
 
-const FILL: Record<Phase, string> = { sending: 'var(--brand)', processing: 'var(--brand)', ready: 'var(--success)', warning: 'var(--success)', error: 'var(--danger)', refused: 'var(--danger)' };
+const FILL: Record<Phase, string> = {
+  sending: 'var(--brand)', processing: 'var(--brand)', ready: 'var(--success)', warning: 'var(--success)', error: 'var(--danger)', kept: 'var(--danger)', refused: 'var(--danger)',
+};
 
 function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
-  const raw = clip?.['AudioProcessingProblem'];
-  const problem = typeof raw === 'string' ? processingProblemText(raw) : '';
+  const raw = problemOf(clip);
+  const problem = raw === null ? '' : processingProblemText(raw);
+  // While this file is on its way, a clip serving audio goes on serving it.
+  const replacing = (text: string) => (clip && hasReadyAudio(clip) ? `${text} ${m.clips_replace_still_published()}` : text);
   switch (phase) {
     case 'processing':
-      return m.media_upload_status_done();
+      return replacing(m.media_upload_status_done());
+    case 'kept':
+      return m.clips_replace_failed({ problem });
     case 'ready':
       return m.media_upload_status_ready();
     case 'warning':
@@ -55,9 +85,9 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
     case 'refused':
       return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
     case 'sending': {
-      if (!online) return m.media_upload_status_paused({ percent });
+      if (!online) return replacing(m.media_upload_status_paused({ percent }));
       const sizes = { sent: formatFileSize(u.offset, getLocale()), total: formatFileSize(u.size, getLocale()), percent };
-      return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
+      return replacing(u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes));
     }
   }
 }
@@ -66,7 +96,7 @@ function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipA
   const percent = upload.state === 'done' ? 100 : upload.size === 0 ? 0 : Math.floor((upload.offset / upload.size) * 100);
   const phase = uploadPhase(upload, clip);
   const text = statusText(upload, phase, clip, percent, online);
-  const alert = phase === 'refused' || phase === 'error';
+  const alert = phase === 'refused' || phase === 'error' || phase === 'kept';
   const finished = upload.state === 'done' || upload.state === 'failed';
   return (
     <li className="upload-row">
@@ -97,12 +127,34 @@ export function ClipUpload({ organizationId, clipId }: { organizationId: string;
   const clip = useLiveQuery(() => db.clips.get(clipId), [clipId]);
   const online = useOnline();
   const [error, setError] = useState<string | null>(null);
+  /** A file picked for a clip that has audio (or a file under way), waiting for Replace or Cancel. */
+  const [replacement, setReplacement] = useState<File | null>(null);
+  // Audio the clip serves, or a file of it not yet settled: a new file would replace it.
+  const underWay = (clip && (clip['State'] === ClipState.AudioUploaded || clip['State'] === ClipState.Processing)) || (uploads ?? []).some((u) => {
+    const phase = uploadPhase(u, clip);
+    return phase === 'sending' || phase === 'processing';
+  });
+  const servesAudio = clip !== undefined && hasReadyAudio(clip);
+
+  /** Keeps the file and queues it; a section-5 problem is shown at the field. Throws when the
+   * device cannot keep it (a full disk). */
+  async function queue(file: File) {
+    if (!userId) return;
+    const problem = await queueUpload({ userId, organizationId, clipId, file });
+    setError(problem ? formatFormError(problem) : null);
+  }
 
   async function pick(file: File | undefined) {
     if (!file || !userId) return;
+    // A file the rules refuse replaces nothing: say why without asking first.
+    const invalid = validateFile({ name: file.name, size: file.size });
+    if (invalid) return setError(formatFormError(invalid));
+    if (servesAudio || underWay) {
+      setError(null);
+      return setReplacement(file);
+    }
     try {
-      const problem = await queueUpload({ userId, organizationId, clipId, file });
-      setError(problem ? formatFormError(problem) : null);
+      await queue(file);
     } catch (failure) {
       // The file is kept on this device until it is sent: a full disk refuses it.
       setError(null);
@@ -133,6 +185,19 @@ export function ClipUpload({ organizationId, clipId }: { organizationId: string;
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={replacement !== null}
+        onClose={() => setReplacement(null)}
+        title={m.clips_replace_title()}
+        description={
+          replacement &&
+          (servesAudio ? m.clips_replace_text({ fileName: replacement.name }) : m.clips_replace_pending_text({ fileName: replacement.name }))
+        }
+        actionLabel={m.clips_replace_action()}
+        onConfirm={() => (replacement ? queue(replacement) : undefined)}
+        failureDescription={m.media_upload_not_queued()}
+        failureReason={localWriteFailureText}
+      />
     </div>
   );
 }
