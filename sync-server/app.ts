@@ -35,6 +35,7 @@ import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
+import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
 import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
@@ -141,6 +142,8 @@ export function createApp(deps: AppDeps) {
   // The public pages listeners open (show pages, the embed player): outside /api, no session.
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
+  app.route('/api', memberRoutes());
+  app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
   app.route('/api', apiDocsRoutes(root));
 
