@@ -4,7 +4,10 @@
 // the decode worker (a file just picked, or the audio URL when the server made no waveform).
 //   <ClipAudioPanel audio={{ key: clip.Id, durationSeconds: clip.DurationSeconds, urls: clip.Urls }}
 //                   savedCut={{ clipId: clip.Id, pending: clip.PendingCut }}
-//                   onSaveCut={(edit) => queue PUT /internal/clips/{clipId}/cut} />
+//                   onSaveCut={(edit) => queue clip.saveCut} />
+// A clip's saved cut comes from saved-cut.ts (the outbox, the server, else this device's copy), so
+// offline the editor opens with the regions last saved here; when the network returns the server's
+// cut replaces an untouched editor's. A cut saved offline is queued like every other edit.
 // A recording mounts it with saveLabel "Make a clip of the kept audio" (features/recordings).
 import { useEffect, useRef, useState } from 'react';
 import { isMediaError, MediaErrorCode } from '../../media/errors.ts';
@@ -19,7 +22,7 @@ import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts'
 import { defaultWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
 import { createPlainPlayer } from './plain-player.ts';
-import { savedClipCut } from './saved-cut.ts';
+import { rememberSavedCut, savedClipCut, type OpeningCut } from './saved-cut.ts';
 import { createPreviewPlayer } from './preview-player.ts';
 
 export type PanelAudio = {
@@ -83,7 +86,7 @@ export type ClipAudioPanelProps = {
 
 export function ClipAudioPanel(props: ClipAudioPanelProps) {
   const { audio } = props;
-  const [loaded, setLoaded] = useState<(Loaded & { cut: CutEdit | null }) | null>(null);
+  const [loaded, setLoaded] = useState<(Loaded & { cut: CutEdit | null; cutFrom: OpeningCut['from'] | null }) | null>(null);
   const [progress, setProgress] = useState(0);
   const [problem, setProblem] = useState<{ text: string; network: boolean } | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -96,8 +99,10 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
     setLoaded(null);
     setProblem(null);
     const saved = props.savedCut;
-    const cut = saved ? savedClipCut(saved.clipId, saved.pending).catch(() => null) : Promise.resolve(props.initialCut ?? null);
-    Promise.all([loadWaveforms(audio, controller.signal, setProgress), cut]).then(([waveforms, edit]) => setLoaded({ ...waveforms, cut: edit }), (e: unknown) => {
+    const cut: Promise<{ cut: CutEdit | null; from: OpeningCut['from'] | null }> = saved
+      ? savedClipCut(saved.clipId, saved.pending, { online: onlineNow.current }).catch(() => ({ cut: null, from: 'unknown' as const }))
+      : Promise.resolve({ cut: props.initialCut ?? null, from: null });
+    Promise.all([loadWaveforms(audio, controller.signal, setProgress), cut]).then(([waveforms, edit]) => setLoaded({ ...waveforms, cut: edit.cut, cutFrom: edit.from }), (e: unknown) => {
       if (controller.signal.aborted) return;
       setProblem({ text: mediaFailureText(e, undefined, { deviceOffline: !onlineNow.current }), network: isNetworkFailure(e) });
     });
@@ -109,6 +114,29 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
   useEffect(() => {
     if (online && problem?.network) setAttempt((a) => a + 1);
   }, [online]);
+
+  // Opened from this device's copy (or none): once online, the server's cut (the editor takes it
+  // while the user has not changed anything).
+  const cutFrom = loaded?.cutFrom ?? null;
+  useEffect(() => {
+    const saved = props.savedCut;
+    if (!online || !saved || (cutFrom !== 'device' && cutFrom !== 'unknown')) return;
+    let live = true;
+    void savedClipCut(saved.clipId, saved.pending, { online: true }).then(
+      (fresh) => {
+        if (live && fresh.from !== 'device' && fresh.from !== 'unknown') setLoaded((l) => l && { ...l, cut: fresh.cut, cutFrom: fresh.from });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [online, cutFrom]);
+
+  const saveCut = (edit: CutEdit) => {
+    if (props.savedCut) void rememberSavedCut(props.savedCut.clipId, edit);
+    props.onSaveCut(edit);
+  };
 
   const [fileUrl, setFileUrl] = useState<string | null>(null);
   useEffect(() => {
@@ -135,7 +163,8 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       waveforms={loaded.waveforms}
       durationSeconds={loaded.durationSeconds}
       initialEdit={loaded.cut}
-      onSave={props.onSaveCut}
+      onSave={saveCut}
+      {...(props.savedCut && !online ? { saveNote: loaded.cutFrom === 'unknown' ? m.clips_cut_offline_none() : m.clips_cut_from_device() } : {})}
       {...(props.saveLabel ? { saveLabel: props.saveLabel } : {})}
       createPlayer={src ? (events) => createPreviewPlayer(src, undefined, events) : undefined}
       createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}

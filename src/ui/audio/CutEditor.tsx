@@ -3,12 +3,14 @@
 // entry (HH:MM:SS, hours ≤ 99, section 5); undo/redo; Play / Pause of the audio as it is (Space
 // on the waveform), an instant crossfaded preview of the cut; Save hands the edit list to the
 // screen: the clip screen queues PUT /internal/clips/{clipId}/cut through the outbox, the recording
-// screen makes a new clip of the kept regions (saveLabel names that action).
+// screen makes a new clip of the kept regions (saveLabel names that action). A new initialEdit
+// (the server's cut arriving after the editor opened with the device's copy) replaces the cut
+// shown only while the user has changed nothing.
 //
 //   idle ──Play──> playing (the playhead follows the file) ──Pause / end──> idle
 //   idle ──Preview cut──> previewing (the playhead follows the preview) ──Stop / end──> idle
 //   Either one stops the other.
-import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry, validateTimeWithin } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
@@ -34,6 +36,8 @@ export type CutEditorProps = {
   offline?: boolean;
   /** The save button's words (default "Save cut"). */
   saveLabel?: string;
+  /** Said beside the save button (offline: where the shown cut comes from, and what Save does). */
+  saveNote?: string;
   /** Renders the cut as a WAV (the decode worker's renderWav); none: no WAV button. */
   renderWav?: ((kept: Region[], crossfadeMs: number, onProgress: (fraction: number) => void) => Promise<Blob>) | undefined;
   /** Whose audio this is: a typed time past its end says 'The clip ends at …' or 'The recording ends at …'. */
@@ -57,7 +61,22 @@ export function CutEditor(props: CutEditorProps) {
   const [listening, setListening] = useState(false);
   const plain = useRef<PlainPlayer | null>(null);
   const [playProblem, setPlayProblem] = useState<string | null>(null);
+  const saveNoteId = useId();
   const { present } = history;
+
+  // The cut to open with changed after opening: taken unless the user has edited already.
+  const opened = useRef(initialEdit);
+  const crossfadeOpened = useRef(crossfadeMs);
+  useEffect(() => {
+    if (opened.current === initialEdit) return;
+    opened.current = initialEdit;
+    if (history.past.length > 0 || history.future.length > 0 || crossfadeMs !== crossfadeOpened.current) return;
+    const next = initialEdit ? fromCutEdit(initialEdit, durationSeconds) : initialCut(durationSeconds);
+    dispatch({ type: 'reset', duration: durationSeconds, kept: next.present.kept });
+    const fade = initialEdit?.CrossfadeMs ?? CROSSFADE_MS_DEFAULT;
+    crossfadeOpened.current = fade;
+    setCrossfadeMs(fade);
+  }, [initialEdit]);
 
   useEffect(() => () => {
     player.current?.dispose();
@@ -228,11 +247,12 @@ export function CutEditor(props: CutEditorProps) {
         {createPlayer && (
           <button type="button" aria-pressed={playing} onClick={() => void preview()}>{playing ? m.media_cut_stop() : m.media_cut_preview()}</button>
         )}
-        <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))}>{props.saveLabel ?? m.media_cut_save()}</button>
+        <button type="button" onClick={() => onSave(toCutEdit(present, crossfadeMs))} aria-describedby={props.saveNote ? saveNoteId : undefined}>{props.saveLabel ?? m.media_cut_save()}</button>
         {renderWav && (
           <button type="button" disabled={wavProgress !== null} onClick={() => void saveWav()}>{m.media_cut_save_wav()}</button>
         )}
       </div>
+      {props.saveNote && <p id={saveNoteId} role="status" className="muted">{props.saveNote}</p>}
       {wavProgress !== null && <p role="status">{m.media_cut_rendering_wav({ percent: Math.round(wavProgress * 100) })}</p>}
       {wavProblem && <p role="alert">{wavProblem}</p>}
       {playProblem && <p role="alert">{playProblem}</p>}
