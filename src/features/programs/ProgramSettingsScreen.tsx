@@ -35,6 +35,7 @@ import type { Program } from '../../protocol/entities.ts';
 import { programFormErrors, toFormValues, toPatch, type PersonValues, type ProgramFormErrors, type ProgramFormValues } from './program-form.ts';
 import { programSlugsHeldLocally } from './NewProgramDialog.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
+import { ProgramMembers } from './ProgramMembers.tsx';
 
 export function ProgramSettingsScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
@@ -285,6 +286,8 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
           </div>
         )}
       </form>
+
+      {editable && <ProgramMembers programId={program.Id} />}
 
       {editable && (
         <section className="card form danger-zone" aria-labelledby="program-delete">
