@@ -21,21 +21,24 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, PROGRAMS, seedId, seedWithMedia } from '../../sync-server/seed.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
+import { insertMember } from '../../sync-server/members/members.ts';
+import { currentKey } from '../../sync-server/members/signing.ts';
 import { exampleBody, fetchDocument, fillPath, isPublicPath, operationsOf, pathParams, type OpenApiDocument, type Operation } from './openapi-walk.ts';
 
 type App = ReturnType<typeof createApp>;
 type Reply = { status: number; text: string };
 
 /** Row ids of one program: the probes' values by path parameter name. */
-type ProgramRows = Record<'programId' | 'clipId' | 'playlistId' | 'recordingId' | 'annotationId', string> & { networkId?: string };
+type ProgramRows = Record<'programId' | 'clipId' | 'playlistId' | 'recordingId' | 'annotationId' | 'memberId' | 'signingKeyId', string> & { networkId?: string };
 
 const FILE = 'waveform-high.dat';
 
 /** Calls that end the caller's own session or never end (a stream): left out of the walk. */
 const SKIPPED = new Set(['POST /api/internal/session/logout', 'POST /api/logout', 'GET /api/sync/events']);
-/** The public surface (feeds, audio, show pages, the embed: isPublicPath) shows whoever asks what
- * is published, of any organization, by design: not a leak. What it must never show is pinned by
- * its own tests (tests/server/pages.test.ts: Private, Restricted, unpublished and deleted are 404). */
+/** The public surface (feeds, audio, show pages, the embed, images: isPublicPath) shows whoever
+ * asks what is published, of any organization, by design: it is walked by its own case below (a
+ * row that is not published is answered as one that does not exist, to every demo user and to
+ * nobody), not by the organization-scoped walk. */
 const publicSurface = (op: Operation) => isPublicPath(op.path);
 
 class Caller {
@@ -116,7 +119,13 @@ beforeAll(async () => {
        WHERE r.program_id = $1 AND NOT r.deleted AND EXISTS (SELECT 1 FROM annotations a WHERE a.recording_id = r.id) ORDER BY r.id LIMIT 1`,
       [programId],
     );
+    // A member and a signing key of every program (not in the demo seed): rows of their own.
+    const at = new Date();
+    const member = await insertMember(q, { id: crypto.randomUUID(), organizationId: p.org, programId, name: 'Probe', email: 'probe@example.com', note: null, createdById: null, at });
+    const key = await currentKey(q, p.org, programId, at);
     rowsOf.set(p.key, {
+      memberId: member.id,
+      signingKeyId: key.id,
       programId,
       clipId: clip!.id,
       playlistId: playlist!.id,
@@ -129,7 +138,7 @@ beforeAll(async () => {
        UNION ALL SELECT a.id FROM annotations a JOIN recordings r ON r.id = a.recording_id WHERE r.program_id = $1`,
       [programId],
     );
-    contentIdsOf.set(p.key, content.map((r) => r.id));
+    contentIdsOf.set(p.key, [...content.map((r) => r.id), member.id, key.id]);
   }
   for (const org of [ORG_DEMO, ORG_PODCASTS]) {
     const rows = await q.query<{ id: string }>(
@@ -142,6 +151,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // The download events of the public-surface case are written in batches: flushed before the store goes.
+  await app?.downloads.close();
   await test?.drop();
   if (blobDir) await rm(blobDir, { recursive: true, force: true });
 });
@@ -265,6 +276,79 @@ describe('authorization, walking the OpenAPI document', () => {
     expect(compared).toBeGreaterThan(50);
     expect(leaks).toEqual([]);
   }, 240_000);
+
+  it('the public surface (feeds, audio, show pages, embed, images): a row that is not published is answered as one that does not exist, whoever asks; a published one is served', async () => {
+    const demo = new Caller(app);
+    await demo.login('demo@example.com');
+    const q = test.store;
+    // Not published: a Private clip with a slug and audio, a Private playlist, and a program with
+    // nothing published (no listed clip, no public playlist).
+    const [privateClip] = await q.query<{ id: string; slug: string }>(
+      `SELECT id, slug FROM clips WHERE organization_id = $1 AND visibility = 'Private' AND publish_state = 'Unpublished' AND slug IS NOT NULL AND state = 'Ready' AND NOT deleted ORDER BY id LIMIT 1`,
+      [ORG_DEMO],
+    );
+    const program = await demo.send({ method: 'POST' }, '/api/v1/programs', ORG_DEMO, { Name: 'Nothing published yet' });
+    expect(program.status, program.text).toBe(201);
+    const programId = (JSON.parse(program.text) as { Id: string }).Id;
+    const playlist = await demo.send({ method: 'POST' }, `/api/v1/programs/${programId}/playlists`, ORG_DEMO, { Title: 'Private list', Visibility: 'Private' });
+    expect(playlist.status, playlist.text).toBe(201);
+    const playlistId = (JSON.parse(playlist.text) as { Id: string }).Id;
+    const ids = { clipId: privateClip!.id, programId, playlistId };
+    const valuesOf = (v: { clipId: string; programId: string; playlistId: string; slug: string }): Record<string, string> => ({
+      ...v,
+      clipSlug: v.slug,
+      feedFile: `${v.playlistId}.xml`,
+      chaptersFile: `${v.clipId}.json`,
+      clipFile: `${v.clipId}.mp3`,
+      adFreeFile: 'ad-free.mp3',
+      kind: 'program',
+      id: v.programId,
+      version: 'AAAAAAAAAAAAAAAAAAAAAA',
+    });
+    const hiddenValues = valuesOf({ ...ids, slug: privateClip!.slug });
+    const randomOf = () => valuesOf({ clipId: crypto.randomUUID(), programId: crypto.randomUUID(), playlistId: crypto.randomUUID(), slug: `no-such-${crypto.randomUUID().slice(0, 8)}` });
+    const publicOps = operationsOf(doc).filter((op) => publicSurface(op) && op.method === 'GET' && pathParams(op).length > 0);
+    expect(publicOps.length).toBeGreaterThanOrEqual(7);
+    const callers: Array<{ who: string; caller: Caller }> = [{ who: 'nobody', caller: new Caller(app) }];
+    for (const profile of PROFILES) {
+      const caller = new Caller(app);
+      await caller.login(profile.email);
+      callers.push({ who: profile.email, caller });
+    }
+    const hidden = new Set(Object.values(ids));
+    const leaks: string[] = [];
+    for (const op of publicOps) {
+      const names = pathParams(op);
+      for (const { who, caller } of callers) {
+        const random = randomOf();
+        const there = await caller.send(op, fillPath(op.path, hiddenValues), null);
+        const nowhere = await caller.send(op, fillPath(op.path, random), null);
+        const pick = (v: Record<string, string>) => Object.fromEntries(names.map((n) => [n, v[n]!]));
+        if (normalised(there, pick(hiddenValues)) !== normalised(nowhere, pick(random))) leaks.push(`${op.path} asked by ${who}: ${there.status} ${there.text.slice(0, 100)} where nothing gets ${nowhere.status}`);
+        const named = leakedIds(there.text, hidden);
+        if (named.length > 0) leaks.push(`${op.path} asked by ${who} names ${named.join(', ')}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+
+    // The walk can tell: the same clip, made Public and published, is served where it was not.
+    const current = JSON.parse((await demo.send({ method: 'GET' }, `/api/v1/clips/${ids.clipId}`, ORG_DEMO)).text) as { ModifiedAtUtc: string };
+    const made = await app.request(`/api/v1/clips/${ids.clipId}`, {
+      method: 'PATCH',
+      headers: { cookie: demo.cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': demo.xsrf, 'content-type': 'application/json', 'if-match': `"${current.ModifiedAtUtc}"` },
+      body: JSON.stringify({ Visibility: 'Public' }),
+    });
+    expect(made.status, await made.text()).toBe(200);
+    const pub = await demo.send({ method: 'POST' }, `/api/v1/clips/${ids.clipId}/publish`, ORG_DEMO);
+    expect(pub.status, pub.text).toBe(202);
+    await app.jobs.drain();
+    const row = JSON.parse((await demo.send({ method: 'GET' }, `/api/v1/clips/${ids.clipId}`, ORG_DEMO)).text) as { PublishState: string; Urls: Record<string, string | null>; ProgramId: string };
+    expect(row.PublishState).toBe('Published');
+    for (const path of [row.Urls['AudioPublicUrl']!, row.Urls['EmbedUrl']!, row.Urls['ShowPageUrl']!, `/shows/${row.ProgramId}`]) {
+      const reply = await new Caller(app).send({ method: 'GET' }, path, null);
+      expect(reply.status, `${path}: ${reply.text.slice(0, 100)}`).toBe(200);
+    }
+  });
 
   it('the walk can tell: a user with every flag reads the rows it may see on every such route (the comparisons above would pass on a server that refused everything)', async () => {
     const demo = new Caller(app);
