@@ -20,20 +20,17 @@ export function publishingRoutes() {
     .openapi(guarded(routes.unpublishClip, clip()), async (c) => c.json(await runRest(c, clipUnpublish, { clipId: c.var.row.Id }, null), 202));
 }
 
-type PublicClipRow = { id: string; organization_id: string; program_id: string; publish_state: string; visibility: string; deleted: boolean };
-
 export function publicAudioRoutes(publishing: PublishingService) {
   /** The clip of a public audio path (any organization: the path is public), or 404. */
   async function serve(c: Context, clipId: string | null, adFree: boolean): Promise<Response> {
     const unknown = { Id: clipId, OrganizationId: null, ProgramId: null };
     if (clipId === null) return publishing.notServed(c, unknown, adFree);
-    const [row] = await c
-      .get('deps')
-      .store.query<PublicClipRow>(`SELECT id, organization_id, program_id, publish_state, visibility, deleted FROM clips WHERE id = $1`, [clipId]);
+    // Kept per instance and forgotten on any change of its organization (publishing/public-audio.ts).
+    const row = await publishing.publicClip(clipId);
     if (!row) return publishing.notServed(c, unknown, adFree);
     const clip = { Id: row.id, OrganizationId: row.organization_id, ProgramId: row.program_id };
     if (!servesPublicAudio({ PublishState: row.publish_state, Visibility: row.visibility, Deleted: row.deleted })) return publishing.notServed(c, clip, adFree);
-    return publishing.servePublishedAudio(c, clip, { adFree });
+    return publishing.servePublishedAudio(c, clip, { adFree, version: row.version });
   }
 
   const access = guard.public();
