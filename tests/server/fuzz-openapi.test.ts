@@ -12,6 +12,8 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { JSON_BODY_LIMIT_BYTES } from '../../src/protocol/errors.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
+import { insertMember } from '../../sync-server/members/members.ts';
+import { currentKey } from '../../sync-server/members/signing.ts';
 import { exampleBody, fetchDocument, fieldsOf, fillPath, operationsOf, pathParams, type JsonSchema, type OpenApiDocument, type Operation } from './openapi-walk.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -49,6 +51,8 @@ beforeAll(async () => {
     annotationId: await one(`SELECT a.id FROM annotations a JOIN recordings r ON r.id = a.recording_id WHERE r.program_id = $1 ORDER BY a.id LIMIT 1`),
     userId: (await q.query<{ id: string }>(`SELECT id FROM users WHERE email = 'producer@example.com'`))[0]!.id,
     file: 'waveform-high.dat',
+    memberId: (await insertMember(q, { id: crypto.randomUUID(), organizationId: ORG_DEMO, programId, name: 'Fuzz', email: 'fuzz@example.com', note: null, createdById: null, at: new Date() })).id,
+    signingKeyId: (await currentKey(q, ORG_DEMO, programId, new Date())).id,
   });
 }, 120_000);
 
