@@ -37,8 +37,8 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     test.describe.configure({ mode: 'serial' });
     let page: Page;
     test.beforeAll(async ({ browser }: { browser: Browser }) => {
-      // A context of its own (axe needs one made with newContext), with the project's options.
-      page = await (await browser.newContext({ ...test.info().project.use, viewport })).newPage();
+      // A context of its own (axe needs one made with newContext), against the project's server.
+      page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL!, viewport })).newPage();
     });
     test.afterAll(async () => {
       await page.context().close();
