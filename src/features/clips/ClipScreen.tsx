@@ -26,10 +26,10 @@ import { m } from '../../paraglide/messages.js';
 import { deleteClip, dismissProcessingProblem, saveClipCut, updateClip } from '../../db/writes.ts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
-import { dismissNeedsAttention, retryNeedsAttention } from '../../db/conflicts.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { mutationDef } from '../../mutations/registry.ts';
-import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
-import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
+import { refusedFieldText } from '../../lib/sync-labels.ts';
+import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
 import { asClip, useRow } from '../../lib/rows.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -515,16 +515,8 @@ function ClipStatusPanel({ clip }: { clip: Clip }) {
 function RefusedChange({ item, onEditAgain }: { item: NeedsAttentionEntry; onEditAgain: () => void }) {
   if (mutationDef(item.mutation.name)?.kind !== 'update') return null; // creates and deletes: the sync details say more
   return (
-    <div role="alert" className="alert alert-danger">
-      <p>
-        <strong>{m.app_clip_refused()}</strong> {attentionReason(item.httpStatus)}
-      </p>
-      <RefusedErrorList item={item} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => void savedLocally(dismissNeedsAttention(item.id))}>{m.app_attention_dismiss()}</button>
-        <button type="button" className="button" onClick={() => void savedLocally(retryNeedsAttention(item.id))}>{m.app_attention_retry()}</button>
-        <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>
-      </div>
-    </div>
+    <RefusedChangeAlert item={item} title={m.app_clip_refused()}>
+      <button type="button" className="button primary" onClick={onEditAgain}>{m.app_clip_refused_edit_again()}</button>
+    </RefusedChangeAlert>
   );
 }

@@ -5,7 +5,11 @@
 // why the last publishing did not happen (the row's PublishProblem), the public links made absolute
 // against this origin with a Copy button, and the scheduled visibility: a date and time in a time
 // zone chosen from the reference time zones, the device's own shown as the default, never silently.
+// A publish, unpublish or schedule the server refused after it synced (the sync worker's
+// needsAttention entries of this clip) is said beside the control that made it, in the server's
+// words; doing it again here answers it.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { absoluteUrl } from '../../domain/public-urls.ts';
 import { isPublishPending, VISIBILITIES } from '../../domain/clip.ts';
 import { mayUnpublish, publishRequirements, utcToZonedDateTime, zonedDateTimeToUtc, type PublishErrors } from '../../domain/publishing.ts';
@@ -14,6 +18,13 @@ import { TimeZonesResponseSchema, type TimeZone } from '../../protocol/reference
 import type { Clip } from '../../protocol/entities.ts';
 import { m } from '../../paraglide/messages.js';
 import { publishClip, unpublishClip, updateClip } from '../../db/writes.ts';
+import { db, type NeedsAttentionEntry } from '../../db/db.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
+import { clipPublish, clipUnpublish } from '../../mutations/publishing.ts';
+import { clipUpdate } from '../../mutations/content.ts';
+import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
+import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
+import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
 import { call } from '../../lib/api.ts';
 import { formatDateTime, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { savedLocally } from '../../lib/local-write.ts';
@@ -37,6 +48,42 @@ const PROBLEM_TEXT: Record<string, () => string> = {
 };
 
 const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+// ── Refused changes ──────────────────────────────────────────────────────────────────────────
+const SCHEDULE_FIELDS = ['ScheduledVisibility', 'VisibleAtUtc'] as const;
+type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
+
+const isPublishAction = (item: NeedsAttentionEntry) => item.mutation.name === clipPublish.name || item.mutation.name === clipUnpublish.name;
+
+const isScheduleField = (field: string) => (SCHEDULE_FIELDS as readonly string[]).includes(field);
+
+/** The fields a refused clip.update set and the server named (none for another mutation). */
+function touchedFields(item: NeedsAttentionEntry): string[] {
+  if (item.mutation.name !== clipUpdate.name) return [];
+  const fields = clipUpdate.fields(item.mutation.args as Parameters<typeof clipUpdate.fields>[0]);
+  return [...Object.keys(fields), ...item.errors.map((e) => e.Field)];
+}
+
+/** A refused clip.update that set the schedule (it may have set other fields too). */
+const isScheduleEdit = (item: NeedsAttentionEntry) => touchedFields(item).some(isScheduleField);
+
+/** One that set nothing but the schedule: saving the schedule again answers all of it. */
+const isOnlySchedule = (item: NeedsAttentionEntry) => touchedFields(item).every(isScheduleField);
+
+/** This clip's refused changes, oldest first, as the sync worker recorded them. */
+function useRefused(clipId: string): NeedsAttentionEntry[] {
+  return useLiveQuery(() => db.needsAttention.where('entityId').equals(clipId).sortBy('createdAt'), [clipId]) ?? [];
+}
+
+/** The server's words for one refused schedule field (the latest refusal naming it), or null. */
+function refusedScheduleText(items: readonly NeedsAttentionEntry[], field: ScheduleField): string | null {
+  for (const item of [...items].reverse()) {
+    const error = item.errors.find((e) => e.Field === field);
+    if (error) return refusedFieldText(error, 'clips');
+  }
+  return null;
+}
+
 
 /** The reference time zones (GET /v1/reference-data/time-zones), kept for offline use; null until
  * a copy exists (the device's own zone is offered alone then). */
@@ -98,15 +145,25 @@ function PublicLink({ label, path }: { label: string; path: string }) {
   );
 }
 
-function Schedule({ clip }: { clip: Clip }) {
+function Schedule({ clip, refused }: { clip: Clip; refused: readonly NeedsAttentionEntry[] }) {
   const zones = useTimeZones();
   const [zone, setZone] = useState(deviceZone);
   const [visibility, setVisibility] = useState<string>(clip.ScheduledVisibility ?? '');
   const [at, setAt] = useState(() => (clip.VisibleAtUtc ? utcToZonedDateTime(clip.VisibleAtUtc, zone) : ''));
   const [error, setError] = useState<string | null>(null);
-  const ids = { visibility: useId(), at: useId(), zone: useId(), error: useId() };
+  const ids = { visibility: useId(), at: useId(), zone: useId(), error: useId(), refusedVisibility: useId(), refused: useId() };
   const listed = zones ?? [];
   const hasDevice = listed.some((z) => z.IanaId === zone);
+  // The server's reasons at the fields it named; a refusal naming neither is said at Save.
+  const refusedVisibility = refusedScheduleText(refused, 'ScheduledVisibility');
+  const refusedAt = refusedScheduleText(refused, 'VisibleAtUtc');
+  const refusedOther = refusedVisibility === null && refusedAt === null ? refused.at(-1) : undefined;
+  const atError = error ?? refusedAt;
+  /** A schedule saved again (or cleared) answers the refused ones that set nothing else (the
+   * others stay for the clip form, where their other fields are). */
+  const answerRefused = () => {
+    for (const item of refused.filter(isOnlySchedule)) void savedLocally(dismissNeedsAttention(item.id));
+  };
 
   const save = async () => {
     const utc = at === '' ? null : zonedDateTimeToUtc(at, zone);
@@ -116,6 +173,7 @@ function Schedule({ clip }: { clip: Clip }) {
     }
     setError(null);
     if (await savedLocally(updateClip(clip.Id, { ScheduledVisibility: visibility === '' ? null : visibility, VisibleAtUtc: utc }))) {
+      answerRefused();
       showToast({ type: 'success', title: m.publishing_schedule_saved() });
     }
   };
@@ -123,7 +181,7 @@ function Schedule({ clip }: { clip: Clip }) {
     setVisibility('');
     setAt('');
     setError(null);
-    await savedLocally(updateClip(clip.Id, { ScheduledVisibility: null, VisibleAtUtc: null }));
+    if (await savedLocally(updateClip(clip.Id, { ScheduledVisibility: null, VisibleAtUtc: null }))) answerRefused();
   };
 
   return (
@@ -132,19 +190,26 @@ function Schedule({ clip }: { clip: Clip }) {
       {clip.ScheduledVisibility && clip.VisibleAtUtc && (
         <p>{m.publishing_schedule_current({ visibility: visibilityLabel(clip.ScheduledVisibility), time: formatDateTime(clip.VisibleAtUtc), zone: deviceZone() })}</p>
       )}
-      <div className="field">
+      <div className={`field${refusedVisibility ? ' has-error' : ''}`}>
         <label htmlFor={ids.visibility}>{m.publishing_schedule_visibility()}</label>
-        <select id={ids.visibility} value={visibility} onChange={(e) => setVisibility(e.target.value)}>
+        <select
+          id={ids.visibility}
+          value={visibility}
+          onChange={(e) => setVisibility(e.target.value)}
+          aria-invalid={refusedVisibility ? true : undefined}
+          aria-describedby={refusedVisibility ? ids.refusedVisibility : undefined}
+        >
           <option value="">{m.publishing_schedule_none()}</option>
           {VISIBILITIES.map((v) => (
             <option key={v} value={v}>{visibilityLabel(v)}</option>
           ))}
         </select>
+        {refusedVisibility && <p id={ids.refusedVisibility} className="field-error">{m.clips_refused_schedule()} {refusedVisibility}</p>}
       </div>
-      <div className={`field${error ? ' has-error' : ''}`}>
+      <div className={`field${atError ? ' has-error' : ''}`}>
         <label htmlFor={ids.at}>{m.publishing_schedule_at()}</label>
-        <input id={ids.at} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? ids.error : undefined} />
-        {error && <p id={ids.error} className="field-error">{error}</p>}
+        <input id={ids.at} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} aria-invalid={atError ? true : undefined} aria-describedby={atError ? ids.error : undefined} />
+        {atError && <p id={ids.error} className="field-error">{error ?? `${m.clips_refused_schedule()} ${atError}`}</p>}
       </div>
       <div className="field">
         <label htmlFor={ids.zone}>{m.publishing_schedule_zone()}</label>
@@ -161,8 +226,16 @@ function Schedule({ clip }: { clip: Clip }) {
         {(clip.ScheduledVisibility || clip.VisibleAtUtc) && (
           <button type="button" className="button" onClick={() => void clear()}>{m.publishing_schedule_clear()}</button>
         )}
-        <button type="button" className="button" onClick={() => void save()}>{m.publishing_schedule_save()}</button>
+        <button type="button" className="button" onClick={() => void save()} aria-describedby={refusedOther ? ids.refused : undefined}>{m.publishing_schedule_save()}</button>
       </div>
+      {refusedOther && (
+        <div id={ids.refused} role="alert" className="alert alert-danger">
+          <p>
+            <strong>{m.clips_refused_schedule()}</strong> {attentionReason(refusedOther.httpStatus)}
+          </p>
+          <RefusedErrorList item={refusedOther} />
+        </div>
+      )}
     </fieldset>
   );
 }
@@ -175,6 +248,13 @@ export function PublishPanel({ clip }: { clip: Clip }) {
   const problem = clip.PublishProblem ? PROBLEM_TEXT[clip.PublishProblem] : undefined;
   const urls = clip.Urls;
   const firstError = useRef<HTMLLIElement>(null);
+  const refused = useRefused(clip.Id);
+  const refusedPublish = refused.filter(isPublishAction).at(-1);
+  const refusedId = useId();
+  /** Publishing or unpublishing again answers the refused ones. */
+  const answerRefused = () => {
+    for (const item of refused.filter(isPublishAction)) void savedLocally(dismissNeedsAttention(item.id));
+  };
 
   const publish = async () => {
     const found = publishRequirements(clip);
@@ -183,8 +263,12 @@ export function PublishPanel({ clip }: { clip: Clip }) {
       queueMicrotask(() => firstError.current?.focus());
       return;
     }
-    await savedLocally(publishClip(clip.Id));
+    if (await savedLocally(publishClip(clip.Id))) answerRefused();
   };
+  const unpublish = async () => {
+    if (await savedLocally(unpublishClip(clip.Id))) answerRefused();
+  };
+  const describedBy = refusedPublish ? refusedId : undefined;
 
   return (
     <section className="card" aria-labelledby={headingId}>
@@ -208,15 +292,18 @@ export function PublishPanel({ clip }: { clip: Clip }) {
       )}
       <div className="form-actions">
         {published ? (
-          <button type="button" className="button" disabled={clip.PublishState === 'Unpublishing'} onClick={() => void savedLocally(unpublishClip(clip.Id))}>
+          <button type="button" className="button" disabled={clip.PublishState === 'Unpublishing'} aria-describedby={describedBy} onClick={() => void unpublish()}>
             {m.publishing_unpublish()}
           </button>
         ) : (
-          <button type="button" className="button primary" disabled={clip.PublishState === 'Publishing'} onClick={() => void publish()}>
+          <button type="button" className="button primary" disabled={clip.PublishState === 'Publishing'} aria-describedby={describedBy} onClick={() => void publish()}>
             {m.publishing_publish()}
           </button>
         )}
       </div>
+      {refusedPublish && (
+        <RefusedChangeAlert item={refusedPublish} id={refusedId} title={refusedPublish.mutation.name === clipUnpublish.name ? m.clips_refused_unpublish() : m.clips_refused_publish()} />
+      )}
       {clip.PublishState === 'Published' && (urls.ShowPageUrl || urls.EmbedUrl || urls.AudioPublicUrl) && (
         <div aria-label={m.publishing_links()} role="group">
           <h3>{m.publishing_links()}</h3>
@@ -225,7 +312,7 @@ export function PublishPanel({ clip }: { clip: Clip }) {
           {urls.AudioPublicUrl && <PublicLink label={m.publishing_link_audio()} path={urls.AudioPublicUrl} />}
         </div>
       )}
-      <Schedule clip={clip} />
+      <Schedule clip={clip} refused={refused.filter(isScheduleEdit)} />
     </section>
   );
 }
