@@ -122,7 +122,7 @@ function MemberList({ programId }: { programId: string }) {
       )}
       {list.kind === 'ready' && list.items.length === 0 && <p className="empty">{filter.trim() ? m.members_none_match() : m.members_none()}</p>}
       {list.kind === 'ready' && list.items.length > 0 && (
-        <ul className="member-list" aria-label={m.members_title()}>
+        <ul className="plain-list" aria-label={m.members_title()}>
           {list.items.map((member) => (
             <MemberRow key={member.Id} member={member} playlists={playlists} onChanged={refresh} />
           ))}
@@ -261,7 +261,7 @@ function MemberRow({ member, playlists, onChanged }: { member: Member; playlists
 
   if (editing) {
     return (
-      <li className="member-row">
+      <li className="attention-item">
         <MemberForm
           title={m.members_edit_title()}
           submitLabel={m.members_save()}
@@ -280,10 +280,10 @@ function MemberRow({ member, playlists, onChanged }: { member: Member; playlists
     );
   }
   return (
-    <li className="member-row" aria-label={member.Name}>
+    <li className="attention-item" aria-label={member.Name}>
       <div>
-        <strong>{member.Name}</strong> <span className="muted">{member.Email}</span>
-        {member.Revoked && <span className="badge"> {m.members_revoked()}</span>}
+        <strong>{member.Name}</strong> <span className="muted">{member.Email}</span>{' '}
+        {member.Revoked && <span className="pill pill-error">{m.members_revoked()}</span>}
         {member.Note && <p className="muted">{member.Note}</p>}
       </div>
       {playlists.length === 0 ? (
@@ -293,7 +293,7 @@ function MemberRow({ member, playlists, onChanged }: { member: Member; playlists
           {playlists.length > 1 && (
             <label>
               <span className="visually-hidden">{m.members_playlist()}</span>
-              <select value={chosen?.Id ?? ''} onChange={(e) => setPlaylistId(e.target.value)} aria-label={m.members_playlist()}>
+              <select value={chosen?.Id ?? ''} onChange={(e) => setPlaylistId(e.target.value)}>
                 {playlists.map((p) => (
                   <option key={p.Id} value={p.Id}>
                     {p.Title}
@@ -378,7 +378,7 @@ function SigningKeys({ programId }: { programId: string }) {
       )}
       {Array.isArray(keys) && keys.length === 0 && <p className="empty">{m.members_keys_none()}</p>}
       {Array.isArray(keys) && keys.length > 0 && (
-        <ul className="key-list" aria-label={m.members_keys_title()}>
+        <ul className="plain-list" aria-label={m.members_keys_title()}>
           {keys.map((k) => (
             <li key={k.Id}>
               <strong>{stateText(k)}</strong> <span className="muted">{m.members_key_created({ date: formatDateTime(k.CreatedAtUtc) })}</span>{' '}
