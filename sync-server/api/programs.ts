@@ -5,7 +5,9 @@ import { programCreate, programDelete, programUpdate } from '../../src/mutations
 import { getAuth } from '../auth.ts';
 import { etagOf, ifMatch } from '../http.ts';
 import { newId } from '../mutations/content.ts';
-import { runRest } from '../mutations/rest.ts';
+import { runRest, runRestMany } from '../mutations/rest.ts';
+import { AppError } from '../errors.ts';
+import { invalid } from '../routes/content-rules.ts';
 import { loadRow } from '../rows.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
@@ -49,6 +51,20 @@ export function programRoutes() {
     })
     .openapi(guarded(routes.deleteProgram, guard.program('programId', 'HasContentAccess', 'HasManageSettingsAccess')), async (c) => {
       await runRest(c, programDelete, { programId: c.var.program.id }, ifMatch(c));
+      return c.body(null, 204);
+    })
+    .openapi(guarded(routes.moveNetworkPrograms, guard.network('networkId')), async (c) => {
+      const { ProgramIds } = c.req.valid('json');
+      const ids = ProgramIds.map((id) => id.toLowerCase());
+      if (new Set(ids).size !== ids.length) throw invalid('ProgramIds');
+      const networkId = c.var.row.Id;
+      try {
+        await runRestMany(c, programUpdate, ids.map((programId) => ({ programId, fields: { NetworkId: networkId } })), null);
+      } catch (err) {
+        // A program the caller may not see is, in a body, input that names nothing.
+        if (err instanceof AppError && err.status === 404) throw invalid('ProgramIds');
+        throw err;
+      }
       return c.body(null, 204);
     });
 }

@@ -94,6 +94,13 @@ export const CONTENT_RUNS = [
     if (body.Name) next['Name'] = body.Name.trim();
     if ('NetworkId' in body) {
       const networkId = body.NetworkId?.toLowerCase() ?? null;
+      // A program goes only where its mover may create one (section 6: HasCreateProgramAccess at
+      // the network, or at the organization for none); checked before the network's existence,
+      // so a network the caller may not see answers as one that does not exist.
+      if (networkId !== ((current['NetworkId'] as string | null) ?? null)) {
+        const target = networkId ? { kind: 'network' as const, networkId } : { kind: 'organization' as const };
+        requireFlags(permissionsFor(s.auth.permissions, target), 'HasCreateProgramAccess');
+      }
       await liveNetwork(s, networkId, 'NetworkId');
       next['NetworkId'] = networkId;
     }

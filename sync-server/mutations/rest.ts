@@ -11,20 +11,37 @@ import { argsFieldName, type RunContext } from './run.ts';
 import { directStore, writeConflictError } from './store.ts';
 
 export async function runRest<A>(c: Context, def: MutationDef<string, A>, args: unknown, expected: string | null): Promise<WireRow> {
+  const [row] = await runRestMany(c, def, [args], expected);
+  return row!;
+}
+
+/**
+ * The same mutation on several rows in ONE transaction (PATCH /v1/networks/{id}/programs moves
+ * them all or none); the change published once, after commit. `expected` applies to each.
+ */
+export async function runRestMany<A>(c: Context, def: MutationDef<string, A>, argsList: readonly unknown[], expected: string | null): Promise<WireRow[]> {
   const deps = c.get('deps');
   const run = c.get('mutations').get(def.name);
   if (!run) throw new Error(`no server run for ${def.name}`);
-  const parsed = def.args.safeParse(args);
-  if (!parsed.success) throw badRequest(zodFieldErrors(parsed.error, args, argsFieldName));
+  const parsed = argsList.map((args) => {
+    const result = def.args.safeParse(args);
+    if (!result.success) throw badRequest(zodFieldErrors(result.error, args, argsFieldName));
+    return result.data;
+  });
   const auth = getAuth(c);
   const ctx: RunContext = { origin: new URL(c.req.url).origin };
   const write = { organizationId: auth.organizationId, userId: auth.user.Id, now: now(deps), clientId: null };
-  let row: WireRow;
+  let rows: WireRow[];
   try {
-    row = await deps.store.tx((q) => run.run(directStore(q, auth, write), parsed.data, expected, ctx));
+    rows = await deps.store.tx(async (q) => {
+      const store = directStore(q, auth, write);
+      const out: WireRow[] = [];
+      for (const args of parsed) out.push(await run.run(store, args, expected, ctx));
+      return out;
+    });
   } catch (err) {
     throw writeConflictError(err) ?? err;
   }
-  deps.bus.publish({ organizationId: auth.organizationId, version: row.Version });
-  return row;
+  if (rows.length > 0) deps.bus.publish({ organizationId: auth.organizationId, version: Math.max(...rows.map((r) => r.Version)) });
+  return rows;
 }

@@ -471,6 +471,23 @@ describe.each(storeKinds)('API on %s', (kind) => {
       expect(renamed.Name).toBe('Night Desk Live');
     });
 
+    it('moves programs into a network with PATCH /v1/networks/{id}/programs: all of them or none', async () => {
+      const net = NetworkSchema.parse((await demo.post('/api/v1/networks', { Name: 'Castaway Evenings' })).body);
+      const a = ProgramSchema.parse((await demo.post('/api/v1/programs', { Name: 'Evening One' })).body);
+      const b = ProgramSchema.parse((await demo.post('/api/v1/programs', { Name: 'Evening Two', NetworkId: NEWS })).body);
+      const under = async () => ((await demo.get(`/api/v1/networks/${net.Id}/programs`)).body as Paged).Items.map((p) => p.Id).sort();
+      // One program the caller cannot name: nothing moves, and the answer names the field.
+      expect(fields(await demo.patch(`/api/v1/networks/${net.Id}/programs`, { ProgramIds: [a.Id, randomUUID()] }))).toEqual([['ProgramIds', 'invalid']]);
+      expect(await under()).toEqual([]);
+      expect(fields(await demo.patch(`/api/v1/networks/${net.Id}/programs`, { ProgramIds: [a.Id, a.Id] }))).toEqual([['ProgramIds', 'invalid']]);
+      expect(fields(await demo.patch(`/api/v1/networks/${net.Id}/programs`, { ProgramIds: [] }))).toEqual([['ProgramIds', 'invalid']]);
+      const moved = await demo.patch(`/api/v1/networks/${net.Id}/programs`, { ProgramIds: [a.Id, b.Id] });
+      expect(moved.status, moved.text).toBe(204);
+      expect(await under()).toEqual([a.Id, b.Id].sort());
+      expect(ProgramSchema.parse((await demo.get(`/api/v1/programs/${b.Id}`)).body).NetworkId).toBe(net.Id);
+      expect((await demo.patch(`/api/v1/networks/${randomUUID()}/programs`, { ProgramIds: [a.Id] })).status).toBe(404);
+    });
+
     it('sets a playlist membership and order with PATCH /v1/playlists/{id}/clips and lists the clips in that order', async () => {
       const playlist = PlaylistSchema.parse((await demo.post(`/api/v1/programs/${MORNING}/playlists`, { Title: 'Best of', Slug: 'morning-best-of' })).body);
       const clips = ((await demo.get(`/api/v1/programs/${MORNING}/clips`)).body as Paged).Items.map((c) => c.Id as string);

@@ -60,3 +60,21 @@ export const listNetworkPrograms = {
   request: { params: idParams('networkId'), query: z.object({ ...PagingQuery, programIds: IdListQuery, includeDeleted: BoolQuery }) },
   responses: { 200: jsonContent(PagedOf(Program), 'A page of programs'), ...errors },
 } as const satisfies RouteConfig;
+
+/** The programs moved into a network (PATCH /v1/networks/{networkId}/programs). */
+export const NetworkProgramsMove = z
+  .object({ ProgramIds: z.array(z.uuid()).min(1).max(500) })
+  .strict()
+  .meta({ id: 'NetworkProgramsMove', description: 'The programs to move into the network, from wherever they are now; all move or none does.' });
+
+export const moveNetworkPrograms = {
+  method: 'patch',
+  path: '/v1/networks/{networkId}/programs',
+  tags,
+  summary: 'Moves programs into the network (mutation program.update with NetworkId, for each, in one transaction)',
+  description:
+    'Each program needs HasContentAccess and HasManageSettingsAccess, and the caller HasCreateProgramAccess in the network (a program goes only where its mover may create one). A program id the caller may not see, or repeated, is a 400 naming ProgramIds.',
+  request: { params: idParams('networkId'), body: jsonBody(NetworkProgramsMove) },
+  responses: { 204: noContent, ...writeErrors },
+} as const satisfies RouteConfig;
+
