@@ -1,6 +1,8 @@
 // Issue 6, "Uploads that survive a flaky link": a file picked offline is kept in IndexedDB, shown
 // queued with a progress bar, survives a reload, and is uploaded when the network returns; the
 // clip then reaches Ready on the server. Cancel forgets the file; a file the rules refuse is never queued.
+// A file picked for a clip that has audio (or a file under way) asks first (issue 29): Cancel keeps
+// the audio and queues nothing, Replace queues the file.
 // Clips 8, 9, 13 and 14 of the first program are this spec's (sync.spec.ts edits 10 to 12).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +11,14 @@ import { apiGet, logIn, openFirstClip } from './support.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
 const fixtures = SHARED_FIXTURES_DIR;
+
+/** Confirms the replacement of a clip's audio (or of a file still under way), as asked. */
+async function confirmReplace(page: Page, fileName: string) {
+  const ask = page.getByRole('alertdialog', { name: 'Replace the audio?' });
+  await expect(ask).toContainText(fileName);
+  await ask.getByRole('button', { name: 'Replace' }).click();
+  await expect(ask).toHaveCount(0);
+}
 
 /** The uploads kept on the device (database 'castaway-uploads'): file name and whether the file itself is still there. */
 function keptUploads(page: Page) {
@@ -62,17 +72,28 @@ test('an episode picked offline is kept, survives a reload, uploads with a progr
   await expect(bar).toHaveCount(0);
 });
 
-test('cancel forgets a queued file, and a file type the rules refuse is never queued', async ({ page, context }) => {
+test('a file for a clip with audio asks first and Cancel keeps the audio; cancel forgets a queued file; a file type the rules refuse is never queued', async ({ page, context }) => {
   await logIn(page);
   const { organizationId, clipId } = await openFirstClip(page, 8);
-  const before = await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId);
+  const before = await apiGet<{ State: string; Urls: { AudioPrivateUrl: string | null } }>(page, `/v1/clips/${clipId}`, organizationId);
+  expect(before.State).toBe('Ready');
 
   await page.getByLabel('Upload an audio file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') });
   await expect(page.getByRole('alert')).toContainText('Accepted formats: m4a, mp3, mp4, aac, wav, flac, aif, aiff');
   expect(await keptUploads(page)).toEqual([]);
 
+  // The clip is Ready: a new file asks first, naming it; Cancel leaves everything as it was.
+  await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s.mp3'));
+  const ask = page.getByRole('alertdialog', { name: 'Replace the audio?' });
+  await expect(ask).toContainText('Replace this clip’s audio with speech-12s.mp3? The current audio stays published until the new file is ready.');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  expect(await keptUploads(page)).toEqual([]);
+
   await context.setOffline(true);
   await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s.mp3'));
+  await confirmReplace(page, 'speech-12s.mp3');
   const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s.mp3' });
   await expect(bar).toBeVisible();
   await page.getByRole('button', { name: 'Cancel upload' }).click();
@@ -81,7 +102,7 @@ test('cancel forgets a queued file, and a file type the rules refuse is never qu
 
   await context.setOffline(false);
   await page.waitForTimeout(1500);
-  expect((await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State).toBe(before.State);
+  expect(await apiGet<{ State: string; Urls: { AudioPrivateUrl: string | null } }>(page, `/v1/clips/${clipId}`, organizationId)).toMatchObject({ State: before.State, Urls: { AudioPrivateUrl: before.Urls.AudioPrivateUrl } });
 });
 
 test('an upload cut by a reload resumes from the bytes the server already has, not from zero', async ({ page }) => {
@@ -92,6 +113,7 @@ test('an upload cut by a reload resumes from the bytes the server already has, n
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
 
   await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
+  await confirmReplace(page, 'speech-12s-stereo.wav'); // the clip is Ready
   const bar = page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' });
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThanOrEqual(30);
   const before = Number(await bar.getAttribute('aria-valuenow'));
@@ -143,6 +165,7 @@ test('a file the server cannot use says why: the row shows the server’s AudioP
   // Random bytes named like audio pass the section-5 rules here and are refused by the server's processing.
   const garbage = Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + 13) % 251));
   await page.getByLabel('Upload an audio file').setInputFiles({ name: 'garbage.mp3', mimeType: 'audio/mpeg', buffer: garbage });
+  await confirmReplace(page, 'garbage.mp3'); // the seeded clip is still Processing its (missing) file
   const bar = page.getByRole('progressbar', { name: 'Upload of garbage.mp3' });
   await expect
     .poll(async () => (await apiGet<{ State: string }>(page, `/v1/clips/${clipId}`, organizationId)).State, { timeout: 30_000 })
