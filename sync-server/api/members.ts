@@ -25,6 +25,7 @@ import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
 import { PUBLIC_AUDIO_FILE } from '../../src/protocol/api/publishing.ts';
 import {
   MEMBER_MANAGER_FLAGS,
+  MEMBER_URL_WINDOW_SECONDS,
   memberAudioPath,
   memberUrlWindow,
   playlistHasMemberFeed,
@@ -177,7 +178,10 @@ export function memberFeedRoutes(publishing: PublishingService) {
       const variant = `member:${member.id}:${member.token_version}:${key.id}:${memberUrlWindow(at)}`;
       const v = await feedValidators(store, playlistId.toLowerCase(), at, origin, playlistHasMemberFeed, variant);
       if (!v || v.programId !== member.program_id) return c.body(null, 404);
-      const res = await conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', async () => {
+      // Its Last-Modified moves with them too, for apps that revalidate by date alone: a 304 must
+      // never leave a listener holding links that have expired.
+      const since = Math.max(v.lastModified.getTime(), memberUrlWindow(at) * MEMBER_URL_WINDOW_SECONDS * 1000, Math.floor(new Date(key.created_at_utc).getTime() / 1000) * 1000);
+      const res = await conditionalText(c, v.tag, new Date(since), 'application/rss+xml; charset=utf-8', async () => {
         const adFree = await store.query<AdFreeRow>(
           `SELECT c.id, (c.data->>'MemberDownloadsAdFree')::boolean AS ad_free FROM clips c
            WHERE c.id IN (SELECT jsonb_array_elements_text(clip_ids)::uuid FROM playlists WHERE id = $1)

@@ -10,10 +10,10 @@ import type { Queryable, Store } from '../store/store.ts';
 type KeyRow = { id: string; program_id: string; secret: string | null; created_at_utc: Date | string; retires_at_utc: Date | string | null };
 
 /** The key that signs for a program now: the current one, made when first needed. */
-export type CurrentKey = { id: string; secret: string };
+export type CurrentKey = { id: string; secret: string; created_at_utc: Date | string };
 
 export async function currentKey(q: Queryable, organizationId: string, programId: string, at: Date): Promise<CurrentKey> {
-  const select = () => q.query<CurrentKey>(`SELECT id, secret FROM signing_keys WHERE program_id = $1 AND retires_at_utc IS NULL`, [programId]);
+  const select = () => q.query<CurrentKey>(`SELECT id, secret, created_at_utc FROM signing_keys WHERE program_id = $1 AND retires_at_utc IS NULL`, [programId]);
   const [found] = await select();
   if (found) return found;
   // Two first signers at once: the partial unique index lets one insert win; both read it.
@@ -71,7 +71,7 @@ const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.fr
 export type SignedQuery = { k: string; exp: number; af: boolean; sig: string };
 
 /** The signed query of a member's media URL for a clip, valid until memberUrlExpiry(at). */
-export function signMemberAudio(key: CurrentKey, memberId: string, clipId: string, adFree: boolean, at: Date): SignedQuery {
+export function signMemberAudio(key: Pick<CurrentKey, 'id' | 'secret'>, memberId: string, clipId: string, adFree: boolean, at: Date): SignedQuery {
   const exp = memberUrlExpiry(at);
   return { k: key.id, exp, af: adFree, sig: hmac(key.secret, memberUrlPayload(memberId, clipId, exp, adFree)).toString('base64url') };
 }

@@ -286,6 +286,7 @@ describe('signed media URLs', () => {
     expect(new URL(url).searchParams.get('k')).toBe(current.Id);
     expect(JSON.stringify(keys.body)).not.toMatch(/secret/i);
 
+    seeded.clock.advance(1000);
     const rotated = await api.post(`/api/v1/programs/${programId}/signing-keys/${current.Id}/rotate`, {});
     expect(rotated.status, rotated.text).toBe(200);
     const after = (rotated.body as { Items: Array<{ Id: string; State: string; RetiresAtUtc: string | null }> }).Items;
@@ -304,6 +305,10 @@ describe('signed media URLs', () => {
     const refreshed = await fetchText(feedUrl, { 'if-none-match': before.headers.get('etag')! });
     expect(refreshed.status).toBe(200);
     expect(new URL(enclosures(refreshed.text)[0]!).searchParams.get('k')).toBe(next.Id);
+    // An app that revalidates by date alone gets the new links too (never a 304 keeping old ones).
+    expect((await fetchText(feedUrl, { 'if-modified-since': before.headers.get('last-modified')! })).status).toBe(200);
+    const latest = await fetchText(feedUrl);
+    expect((await fetchText(feedUrl, { 'if-modified-since': latest.headers.get('last-modified')! })).status).toBe(304);
 
     // Past the grace period the old key is retired: even a URL it signed to expire later is refused.
     const [old] = await test.store.query<{ id: string; secret: string }>(`SELECT id, secret FROM signing_keys WHERE id = $1`, [current.Id]);
