@@ -217,9 +217,9 @@ export function memberFeedRoutes(publishing: PublishingService) {
       const [m] = await store.query<{ program_id: string; revoked_at_utc: Date | null }>(`SELECT program_id, revoked_at_utc FROM members WHERE id = $1`, [memberKey]);
       if (!m || m.revoked_at_utc !== null || m.program_id !== grant.programId) return c.body(null, 403);
       const [clip] = await store.query<MemberClipRow>(
-        `SELECT c.id, c.organization_id, c.program_id, c.publish_state, c.visibility, c.deleted,
+        `SELECT c.id, c.organization_id, c.program_id, c.publish_state, c.visibility, c.deleted OR coalesce(g.deleted, true) AS deleted,
            EXISTS (SELECT 1 FROM feed_drops d JOIN playlists p ON p.id = d.playlist_id WHERE d.clip_id = c.id AND NOT d.deleted AND p.program_id = $2) AS dropped
-         FROM clips c WHERE c.id = $1`,
+         FROM clips c LEFT JOIN programs g ON g.id = c.program_id WHERE c.id = $1`,
         [clipId, m.program_id],
       );
       const ref = { Id: clipId, OrganizationId: clip?.organization_id ?? null, ProgramId: clip?.program_id ?? null };

@@ -327,3 +327,16 @@ describe('signed media URLs', () => {
     }
   });
 });
+
+describe('a deleted program', () => {
+  it('takes its members’ feeds (404) and their media (404) with it', async () => {
+    const m = await addMember('Ned', 'ned@example.com');
+    const feedUrl = await feedUrlOf(m.Id);
+    const media = enclosures((await fetchText(feedUrl)).text)[0]!;
+    expect((await seeded.app.request(media)).status).toBe(200);
+    const removed = await api.delete(`/api/v1/programs/${programId}`);
+    expect(removed.status, removed.text).toBe(204);
+    expect((await fetchText(feedUrl)).status).toBe(404);
+    expect((await seeded.app.request(media)).status).toBe(404);
+  });
+});
