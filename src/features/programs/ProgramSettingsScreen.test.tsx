@@ -129,4 +129,21 @@ describe('program settings', () => {
     expect(queued.map((q) => [q.name, q.args])).toEqual([['program.update', { programId: PROGRAM, fields: { OwnerEmail: 'ada@example.com', Author: 'The book people' } }]]);
     expect((await db.programs.get(PROGRAM))?.['Author']).toBe('The book people');
   });
+
+  it('offers as networks only the places the user may create a program in, and where the program is now', async () => {
+    const networks = [
+      { Id: 'a0000000-0000-4000-8000-00000000000a', Name: 'News' },
+      { Id: 'b0000000-0000-4000-8000-00000000000b', Name: 'Sport' },
+    ];
+    await db.networks.bulkPut(networks.map((n) => ({ ...n, OrganizationId: ORG, Urls: { ImagePublicUrl: null }, CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1 })));
+    const options = (el: HTMLElement) => [...(field(el, 'Network').control as unknown as HTMLSelectElement).options].map((o) => o.textContent);
+    // Organization scope with create access: none, and every network.
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true, HasCreateProgramAccess: true });
+    expect(options(await render())).toEqual(['No network', 'News', 'Sport']);
+    document.body.innerHTML = '';
+    // Without it: only where the program is (no network).
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    expect(options(await render())).toEqual(['No network']);
+  });
 });
+

@@ -9,7 +9,7 @@ import { useMemo, useState, type ChangeEvent } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { COMMON_PERSON_ROLES, personField } from '../../domain/program-rules.ts';
 import { formatFormError } from '../../domain/messages.ts';
-import { mayEditProgram } from '../../domain/structure-access.ts';
+import { mayEditProgram, newProgramPlaces } from '../../domain/structure-access.ts';
 import { m } from '../../paraglide/messages.js';
 import { deleteProgram, updateProgram } from '../../db/writes.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
@@ -67,6 +67,7 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
   const entries = (session ? organizationById(session, organizationId)?.UserPermissions : undefined) ?? [];
   const editable = mayEditProgram(entries, program);
   const networks = useNetworks(organizationId) ?? [];
+  const places = newProgramPlaces(entries, networks.map((n) => n.Id));
   const languages = useLanguages();
   const categories = usePodcastCategories();
   useUnsavedGuard('form', form.dirty);
@@ -161,11 +162,15 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
             <input {...bind('Slug')} autoCapitalize="off" spellCheck={false} autoComplete="off" />
           </Field>
           <Field label={m.structure_field_network()} {...at('NetworkId')}>
+            {/* Where the program may go: the places its user may create a program in (the server
+                refuses a move anywhere else), and where it is now. */}
             <select {...bind('NetworkId')}>
-              <option value="">{m.structure_network_none()}</option>
-              {networks.map((n) => (
-                <option key={n.Id} value={n.Id}>{n.Name}</option>
-              ))}
+              {(places.includes(null) || program.NetworkId == null) && <option value="">{m.structure_network_none()}</option>}
+              {networks
+                .filter((n) => places.includes(n.Id) || n.Id === program.NetworkId)
+                .map((n) => (
+                  <option key={n.Id} value={n.Id}>{n.Name}</option>
+                ))}
               {v.NetworkId !== '' && !networks.some((n) => n.Id === v.NetworkId) && <option value={v.NetworkId}>{v.NetworkId}</option>}
             </select>
           </Field>
