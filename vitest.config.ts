@@ -26,7 +26,10 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Set-ups seed a demo store (a PGlite or PostgreSQL database, media files): seconds on a quiet
+    // machine, and over a minute on a loaded two-core one, where a set-up that times out fails
+    // every test of its file without telling anything.
+    hookTimeout: 180_000,
     // PGlite instances and PostgreSQL databases are per file, so files run side by side. Vitest's
     // default (cores − 1) is one worker on these two-core machines: every file, the 10,000-operation
     // simulation included, would then run one after the other with a core idle.
