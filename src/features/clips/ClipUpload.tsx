@@ -69,11 +69,9 @@ const FILL: Record<Phase, string> = {
 function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
   const raw = problemOf(clip);
   const problem = raw === null ? '' : processingProblemText(raw);
-  // While this file is on its way, a clip serving audio goes on serving it.
-  const replacing = (text: string) => (clip && hasReadyAudio(clip) ? `${text} ${m.clips_replace_still_published()}` : text);
   switch (phase) {
     case 'processing':
-      return replacing(m.media_upload_status_done());
+      return m.media_upload_status_done();
     case 'kept':
       return m.clips_replace_failed({ problem });
     case 'ready':
@@ -85,9 +83,9 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
     case 'refused':
       return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
     case 'sending': {
-      if (!online) return replacing(m.media_upload_status_paused({ percent }));
+      if (!online) return m.media_upload_status_paused({ percent });
       const sizes = { sent: formatFileSize(u.offset, getLocale()), total: formatFileSize(u.size, getLocale()), percent };
-      return replacing(u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes));
+      return u.state === 'uploading' ? m.media_upload_status_uploading(sizes) : m.media_upload_status_queued(sizes);
     }
   }
 }
@@ -98,6 +96,8 @@ function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipA
   const text = statusText(upload, phase, clip, percent, online);
   const alert = phase === 'refused' || phase === 'error' || phase === 'kept';
   const finished = upload.state === 'done' || upload.state === 'failed';
+  // While this file is on its way, a clip serving audio goes on serving it.
+  const stillPublished = (phase === 'sending' || phase === 'processing') && clip !== undefined && hasReadyAudio(clip);
   return (
     <li className="upload-row">
       <div
@@ -113,6 +113,12 @@ function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipA
       </div>
       <p className={alert ? 'alert alert-danger' : 'muted'} role={alert ? 'alert' : 'status'}>
         <strong>{upload.fileName}</strong> {text}
+        {stillPublished && (
+          <>
+            <br />
+            {m.clips_replace_still_published()}
+          </>
+        )}
       </p>
       <button type="button" className="button" onClick={() => void savedLocally(finished ? dismissUpload(upload.id) : cancelUpload(upload.id))}>
         {finished ? m.media_upload_dismiss() : m.media_upload_cancel()}
