@@ -15,6 +15,7 @@ import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { ClipState, PublishState, Visibility } from '../src/protocol/entities.ts';
 import { normalizeSlug } from '../src/domain/validators.ts';
 import { clipPublicUrls } from './routes/content-rules.ts';
+import { enqueuePublishing } from './publishing/publishing.ts';
 import { linkDemoMedia, prepareDemoMedia, syntheticDemoMedia, type DemoLink, type DemoMedia, type DemoMediaSet } from './audio/demo-media.ts';
 import { mulberry32 } from './audio/demo-tone.ts';
 import { fsBlobStore } from './audio/blob-store.ts';
@@ -323,7 +324,12 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
     const batches = new Map<string, BulkRow[]>();
     let clips = 0;
     const flush = async () => {
-      for (const [org, rows] of batches) await bulkInsert(q, 'clip', org, rows);
+      for (const [org, rows] of batches) {
+        await bulkInsert(q, 'clip', org, rows);
+        // Clips caught mid-publish (Publishing, Unpublishing) get their job like any other: the
+        // running studio finishes them, rather than showing them pending for ever.
+        for (const r of rows) if (r.fields['PublishState'] === 'Publishing' || r.fields['PublishState'] === 'Unpublishing') await enqueuePublishing(q, org, r.id);
+      }
       batches.clear();
     };
     for (let i = 0; i < clipCount; i++) {
