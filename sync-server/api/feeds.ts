@@ -16,14 +16,22 @@ import type { Context } from 'hono';
 import * as routes from '../../src/protocol/api/feeds.ts';
 import { feedIncludes, playlistHasPublicFeed, visibilityAt } from '../../src/domain/feed.ts';
 import { publicPaths } from '../../src/domain/public-urls.ts';
-import { bytes, compress, negotiateEncoding, varyOnEncoding } from '../compress.ts';
-import { feedContent, feedValidators, type FeedValidators } from '../feeds/feed-data.ts';
-import { buildRss } from '../feeds/rss.ts';
+import { bytes, compress, negotiateEncoding, varyOnEncoding, type Encoding } from '../compress.ts';
+import { Lru } from '../lru.ts';
+import { feedDocument, feedValidators, type FeedValidators } from '../feeds/feed-data.ts';
 import { MIN_COMPRESS_BYTES } from '../../src/protocol/errors.ts';
 import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 import { publicOrigin } from '../public-origin.ts';
+
+/** Compressed feed documents kept per store by playlist, ETag and coding: a 200 for a feed that
+ * did not change (a client without validators, a proxy's first fetch) is not built or compressed
+ * again. A tag is every input of the document (feed-data.ts), so a kept answer is the one a build
+ * would make. Only compressed answers (a few hundred KB for 2,500 episodes): identity ones are
+ * rare and ten times the size. */
+const keptDocuments = new WeakMap<object, Lru<string, Buffer>>();
+const KEPT_DOCUMENTS = 64;
 
 /** Podcast apps and directories poll; a minute's freshness keeps a new episode close behind. */
 const FEED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
@@ -51,17 +59,43 @@ function validatorHeaders(tag: string, lastModified: Date, suffix = ''): Record<
  * A public text answer with validators: 304 when the client's copy is current, else the body
  * (made only then) compressed as the client asks.
  */
-export async function conditionalText(c: Context, tag: string, lastModified: Date, contentType: string, make: () => Promise<string>): Promise<Response> {
+export async function conditionalText(
+  c: Context,
+  tag: string,
+  lastModified: Date,
+  contentType: string,
+  make: () => Promise<string | Buffer>,
+  /** Keep the compressed answer under this name (with the tag and the coding): a feed's id. */
+  keepAs?: string,
+): Promise<Response> {
   if (notModified(c, tag, lastModified)) return new Response(null, { status: 304, headers: validatorHeaders(tag, lastModified) });
-  const body = Buffer.from(await make(), 'utf8');
-  const encoding = body.byteLength >= MIN_COMPRESS_BYTES ? negotiateEncoding(c.req.header('accept-encoding')) : null;
-  const headers = new Headers({ 'content-type': contentType, ...validatorHeaders(tag, lastModified, encoding === 'gzip' ? '-gz' : encoding === 'br' ? '-br' : '') });
-  varyOnEncoding(headers);
+  const asked = negotiateEncoding(c.req.header('accept-encoding'));
+  let kept: Lru<string, Buffer> | undefined;
+  const key = `${keepAs}|${tag}|${asked}`;
+  if (keepAs !== undefined && asked !== null) {
+    const store = c.get('deps').store;
+    kept = keptDocuments.get(store);
+    if (!kept) keptDocuments.set(store, (kept = new Lru(KEPT_DOCUMENTS)));
+    const hit = kept.get(key);
+    if (hit) return encodedAnswer(c, tag, lastModified, contentType, asked, hit);
+  }
+  const made = await make();
+  const body = typeof made === 'string' ? Buffer.from(made, 'utf8') : made;
+  const encoding = body.byteLength >= MIN_COMPRESS_BYTES ? asked : null;
   if (encoding === null) {
+    const headers = new Headers({ 'content-type': contentType, ...validatorHeaders(tag, lastModified) });
+    varyOnEncoding(headers);
     headers.set('content-length', String(body.byteLength));
     return new Response(c.req.method === 'HEAD' ? null : bytes(body), { status: 200, headers });
   }
   const compressed = await compress(body, encoding, 'fast');
+  kept?.set(key, compressed);
+  return encodedAnswer(c, tag, lastModified, contentType, encoding, compressed);
+}
+
+function encodedAnswer(c: Context, tag: string, lastModified: Date, contentType: string, encoding: Encoding, compressed: Buffer): Response {
+  const headers = new Headers({ 'content-type': contentType, ...validatorHeaders(tag, lastModified, encoding === 'gzip' ? '-gz' : '-br') });
+  varyOnEncoding(headers);
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(compressed.byteLength));
   return new Response(c.req.method === 'HEAD' ? null : bytes(compressed), { status: 200, headers });
@@ -69,8 +103,12 @@ export async function conditionalText(c: Context, tag: string, lastModified: Dat
 
 /** The public feed of a playlist, built (the validators already read). */
 export async function publicFeedXml(c: Context, v: FeedValidators, origin: string, at: Date, block: boolean): Promise<string> {
-  const { channel, items } = await feedContent(c.get('deps').store, v, origin, { now: at, feedPath: publicPaths.feed(v.playlistId), block });
-  return buildRss(channel, items);
+  return (await publicFeedBytes(c, v, origin, at, block)).toString('utf8');
+}
+
+/** publicFeedXml as the UTF-8 bytes the answer sends. */
+export function publicFeedBytes(c: Context, v: FeedValidators, origin: string, at: Date, block: boolean): Promise<Buffer> {
+  return feedDocument(c.get('deps').store, v, origin, { now: at, feedPath: publicPaths.feed(v.playlistId), block });
 }
 
 type ChapterClip = {
@@ -98,7 +136,7 @@ export function feedRoutes() {
         return playlistHasPublicFeed(p);
       });
       if (!v) return c.body(null, 404);
-      return conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', () => publicFeedXml(c, v, origin, at, visibility === 'Unlisted'));
+      return conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', () => publicFeedBytes(c, v, origin, at, visibility === 'Unlisted'), `feed:${playlistId}`);
     })
     .openapi(guarded(routes.getChapters, guard.public()), async (c) => {
       const clipId = c.req.valid('param').chaptersFile;

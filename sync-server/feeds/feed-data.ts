@@ -19,7 +19,8 @@ import { enclosureType, feedIncludes, feedOrder, transcriptType, type FeedOption
 import { programPodcast } from '../../src/domain/program-rules.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import type { Queryable } from '../store/store.ts';
-import type { FeedChannel, FeedItem, FeedPerson } from './rss.ts';
+import { Lru } from '../lru.ts';
+import { itemXml, rssDocumentBytes, type FeedChannel, type FeedItem, type FeedPerson } from './rss.ts';
 
 /** Bump when the builder writes a different document for the same rows (a new tag, a fix). */
 export const FEED_FORMAT = 1;
@@ -43,27 +44,9 @@ type ValidatorRow = {
   modified: Date;
 };
 
-const VALIDATORS_SQL = `
-SELECT p.program_id, p.organization_id, p.visibility, p.deleted, g.deleted AS program_deleted,
-  concat_ws(':', p.version, g.version, o.version, lc.version, d.versions) AS versions,
-  greatest(p.modified_at_utc, g.modified_at_utc, o.modified_at_utc, lc.modified_at_utc, d.modified) AS modified
-FROM playlists p
-LEFT JOIN programs g ON g.id = p.program_id
-LEFT JOIN organizations o ON o.id = p.organization_id
--- The newest clip write of the ORGANIZATION, from the revisions' pull index: the clips table keeps
--- no Version index (0103: a title edit stays a HOT update), so a feed's key moves with any clip
--- write of its organization (a podcast app then gets a 200 it could have been spared, never a
--- stale 304). A scheduled visibility is applied by its job at VisibleAtUtc, a write like any other.
-LEFT JOIN LATERAL (SELECT r.version, r.modified_at_utc FROM row_revisions r
-  WHERE r.organization_id = p.organization_id AND r.entity = 'clip' ORDER BY r.version DESC LIMIT 1) lc ON true
-LEFT JOIN LATERAL (
-  SELECT concat_ws('.', count(*), max(d.version), max(c.version), max(cg.version),
-      count(*) FILTER (WHERE d.drop_at_utc <= $2::timestamptz),
-      count(*) FILTER (WHERE (c.data->>'VisibleAtUtc')::timestamptz <= $2::timestamptz)) AS versions,
-    max(greatest(d.modified_at_utc, c.modified_at_utc, CASE WHEN d.drop_at_utc <= $2::timestamptz THEN d.drop_at_utc END)) AS modified
-  FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
-  WHERE d.playlist_id = p.id) d ON true
-WHERE p.id = $1`;
+/** The version key's query, a function (migrations/0411_feed_validators.sql) so that PGlite does
+ * not plan its joins again on every poll. */
+const VALIDATORS_SQL = `SELECT program_id, organization_id, visibility, deleted, program_deleted, versions, modified FROM feed_validators($1::uuid, $2::timestamptz)`;
 
 /**
  * The feed's validators, or null when it has no public feed: no such playlist, deleted, of a
@@ -90,6 +73,8 @@ export async function feedValidators(
 /** A clip as the feed reads it: the columns and the few data fields a feed writes. */
 type ClipRow = {
   id: string;
+  /** The row's Version (text): what a kept row is keyed by. */
+  version: string;
   /** A Date from the driver, PostgreSQL's JSON text from CLIP_JSON. */
   created_at_utc: Date | string;
   title: string | null;
@@ -121,6 +106,7 @@ type ClipRow = {
 /** Each ClipRow field and the SQL that reads it (of clips c). */
 const CLIP_COLUMNS: ReadonlyArray<readonly [keyof ClipRow, string]> = [
   ['id', 'c.id'],
+  ['version', 'c.version::text'],
   ['created_at_utc', 'c.created_at_utc'],
   ['title', 'c.title'],
   ['state', 'c.state'],
@@ -148,9 +134,71 @@ const CLIP_COLUMNS: ReadonlyArray<readonly [keyof ClipRow, string]> = [
   ['transcript_public_url', "c.data#>>'{Urls,TranscriptPublicUrl}'"],
 ];
 const CLIP_FIELDS = CLIP_COLUMNS.map(([name, sql]) => `${sql} AS ${name}`).join(', ');
-/** The same fields as ONE JSON text of all the rows: a driver decodes 2,500 rows of 26 cells
- * several times slower than JSON.parse reads the same values from one string. */
+/** The same fields as ONE JSON text of all the rows. */
 const CLIP_JSON = `coalesce(json_agg(json_build_object(${CLIP_COLUMNS.map(([name, sql]) => `'${name}', ${sql}`).join(', ')})), '[]')::text AS rows`;
+
+/** A clip row kept between builds, and the XML of its item once written (for `context`: what
+ * else the item's text depends on). Replaced, not changed, when the row has a new Version. */
+type KeptClip = { row: ClipRow; xml?: { context: string; bytes: Buffer } };
+
+/** Clips kept between builds, per store (a Version is a store's own sequence), keyed by id and
+ * checked against the row's Version: any write of a clip gives it a new one, on every instance. */
+const keptClips = new WeakMap<Queryable, Lru<string, KeptClip>>();
+/** ~2 KB each (row and item): a few feeds of thousands of episodes. */
+const KEPT_CLIPS = 20_000;
+
+/** Up to this many clips a playlist's are found by their ids; more, by their program's index. */
+const BY_IDS_MAX = 200;
+
+/**
+ * The playlist's clips (a playlist holds clips of its own program only), read in full only when
+ * not kept at their current Version: first their ids and Versions, then the rows of the rest. A
+ * 2,500-episode feed rebuilt after a write reads one or a few rows, not 2,500 rows of 27 fields
+ * (bench:publish, feed_built). A long playlist's ids and Versions are read by the program's index
+ * and filtered here: PGlite took 3x longer to match 2,500 ids in SQL than to read the program's.
+ */
+async function playlistClips(q: Queryable, programId: string, clipIds: readonly string[]): Promise<KeptClip[]> {
+  let kept = keptClips.get(q);
+  if (!kept) keptClips.set(q, (kept = new Lru(KEPT_CLIPS)));
+  const inPlaylist = new Set(clipIds);
+  const [current] =
+    clipIds.length === 0
+      ? []
+      : await q.query<{ rows: string | null }>(
+          `SELECT string_agg(c.id::text || ' ' || c.version::text, ' ') AS rows FROM clips c WHERE c.program_id = $1${clipIds.length <= BY_IDS_MAX ? ' AND c.id = ANY($2::uuid[])' : ''}`,
+          clipIds.length <= BY_IDS_MAX ? [programId, clipIds] : [programId],
+        );
+  // "id version id version …": uuids and numbers hold no space.
+  const words = current?.rows ? current.rows.split(' ') : [];
+  const rows: KeptClip[] = [];
+  const missing: string[] = [];
+  for (let i = 0; i + 1 < words.length; i += 2) {
+    const id = words[i]!;
+    const version = words[i + 1]!;
+    if (!inPlaylist.has(id)) continue;
+    const hit = kept.get(id);
+    if (hit && hit.row.version === version) rows.push(hit);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    // JSON text of all the rows: a driver decodes 2,500 rows of 27 cells several times slower
+    // than JSON.parse reads the same values from one string.
+    // Most of the program's clips (a first build): by the program's index, as above.
+    const byProgram = missing.length > BY_IDS_MAX && missing.length * 2 >= words.length / 2;
+    const [text] = await q.query<{ rows: string }>(
+      `SELECT ${CLIP_JSON} FROM clips c WHERE c.program_id = $1${byProgram ? '' : ' AND c.id = ANY($2::uuid[])'}`,
+      byProgram ? [programId] : [programId, missing],
+    );
+    const wanted = byProgram ? new Set(missing) : null;
+    for (const row of JSON.parse(text?.rows ?? '[]') as ClipRow[]) {
+      if (wanted && !wanted.has(row.id)) continue;
+      const entry = { row };
+      kept.set(row.id, entry);
+      rows.push(entry);
+    }
+  }
+  return rows;
+}
 
 type DropRow = ClipRow & {
   drop_id: string;
@@ -208,16 +256,44 @@ const EPISODE_TYPES = { Full: 'full', Trailer: 'trailer', Bonus: 'bonus' } as co
 
 export type FeedContent = { channel: FeedChannel; items: FeedItem[] };
 
+export type FeedContentOptions = FeedOptions & { feedPath: string; block: boolean; enclosureUrl?: (clipId: string, audioPublicUrl: string) => string };
+
 /**
  * The feed's channel and items. `options.member` lists Restricted clips too (member feeds);
  * `enclosureUrl` says which audio a listener gets (the public audio, or a member's own URL).
  */
-export async function feedContent(
-  q: Queryable,
-  v: FeedValidators,
-  origin: string,
-  options: FeedOptions & { feedPath: string; block: boolean; enclosureUrl?: (clipId: string, audioPublicUrl: string) => string },
-): Promise<FeedContent> {
+export async function feedContent(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<FeedContent> {
+  const { channel, entries } = await feedEntries(q, v, origin, options);
+  return { channel, items: entries.map((e) => e.item()) };
+}
+
+/**
+ * The feed's document as bytes (what buildRss makes of feedContent, UTF-8), with the XML of each
+ * clip's item kept with its row: a feed rebuilt because one episode changed writes that one item
+ * again, and the document is copied together from the items' bytes (one string of 2 MB made by
+ * join and then encoded cost more than writing all the items: bench:publish).
+ */
+export async function feedDocument(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<Buffer> {
+  const { channel, entries } = await feedEntries(q, v, origin, options);
+  const parts: Buffer[] = [];
+  for (const e of entries) {
+    const kept = e.kept;
+    if (kept && e.context !== null && kept.xml?.context === e.context) {
+      parts.push(kept.xml.bytes);
+      continue;
+    }
+    const bytes = Buffer.from(itemXml(e.item()), 'utf8');
+    if (kept && e.context !== null) kept.xml = { context: e.context, bytes };
+    parts.push(bytes);
+  }
+  return rssDocumentBytes(channel, parts);
+}
+
+/** An item of the feed, made when asked; a clip's with its kept row, and `context`: everything
+ * else its XML depends on (null: made each time: enclosure URLs the caller makes). */
+type FeedEntry = { kept: KeptClip | null; context: string | null; item: () => FeedItem };
+
+async function feedEntries(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<{ channel: FeedChannel; entries: FeedEntry[] }> {
   const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[] }>(
     `SELECT jsonb_build_object('Title', p.title, 'Description', p.data->'Description', 'Urls', p.data->'Urls') AS playlist, p.clip_ids,
        g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization
@@ -225,10 +301,7 @@ export async function feedContent(
     [v.playlistId],
   );
   if (!meta) throw new Error(`feed: playlist ${v.playlistId} vanished`);
-  // A playlist holds clips of its own program only: its clips by the program's index (the ids a
-  // hashed set), put in the playlist's order by feedOrder.
-  const [clipText] = await q.query<{ rows: string }>(`SELECT ${CLIP_JSON} FROM clips c WHERE c.program_id = $1 AND c.id = ANY($2::uuid[])`, [v.programId, meta.clip_ids]);
-  const clipRows = JSON.parse(clipText?.rows ?? '[]') as ClipRow[];
+  const clipRows = await playlistClips(q, v.programId, meta.clip_ids);
   const dropRows = await q.query<DropRow>(
     `SELECT ${CLIP_FIELDS}, d.id AS drop_id, d.title AS drop_title, d.description AS drop_description, d.drop_at_utc,
        d.created_at_utc AS drop_created_at_utc, cg.deleted AS source_program_deleted
@@ -270,8 +343,8 @@ export async function feedContent(
       { Deleted: c.deleted, State: c.state, PublishState: c.publish_state, Visibility: c.visibility, ScheduledVisibility: c.scheduled_visibility, VisibleAtUtc: c.visible_at_utc },
       options,
     );
-  const byId = new Map<string, ClipRow>();
-  for (const c of clipRows) if (listed(c)) byId.set(c.id, c);
+  const byId = new Map<string, KeptClip>();
+  for (const k of clipRows) if (listed(k.row)) byId.set(k.row.id, k);
   const drops = dropRows
     .filter((d) => d.source_program_deleted === false && listed(d))
     .map((d) => ({ row: d, at: (d.drop_at_utc ?? d.drop_created_at_utc).getTime() }));
@@ -303,9 +376,12 @@ export async function feedContent(
     };
   };
   const published = (c: ClipRow) => new Date(c.published_utc ?? c.created_at_utc);
-  const items = [
-    ...ordered.clips.map((c) => toItem(c, c.id, published(c))),
-    ...ordered.drops.map((d) => toItem(d.row, d.row.drop_id, new Date(d.at), { title: d.row.drop_title, description: d.row.drop_description })),
+  // A clip's item is its row (its Version), the origin of its URLs and the show's explicit flag
+  // (the default of a clip without a rating); FEED_FORMAT is this code's.
+  const context = options.enclosureUrl ? null : `${FEED_FORMAT}|${origin}|${settings.explicit}`;
+  const entries: FeedEntry[] = [
+    ...ordered.clips.map((k) => ({ kept: k, context, item: () => toItem(k.row, k.row.id, published(k.row)) })),
+    ...ordered.drops.map((d) => ({ kept: null, context: null, item: () => toItem(d.row, d.row.drop_id, new Date(d.at), { title: d.row.drop_title, description: d.row.drop_description }) })),
   ];
-  return { channel, items };
+  return { channel, entries };
 }

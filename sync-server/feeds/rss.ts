@@ -153,7 +153,8 @@ function channelHead(ch: FeedChannel): string {
 /** A positive whole number for itunes:episode / itunes:season (Apple takes nothing else). */
 const wholeNumber = (n: number | null): number | null => (n !== null && Number.isInteger(n) && n > 0 ? n : null);
 
-function item(it: FeedItem): string {
+/** One item's XML (kept per clip by feed-data.ts feedXml). */
+export function itemXml(it: FeedItem): string {
   const parts: string[] = [
     '<item>',
     el('title', it.title),
@@ -163,7 +164,10 @@ function item(it: FeedItem): string {
     `<enclosure url="${attr(it.enclosure.url)}" length="${Math.max(0, Math.round(it.enclosure.length))}" type="${attr(it.enclosure.type)}"/>`,
   ];
   if (it.link) parts.push(`<link>${text(it.link)}</link>`);
-  if (it.descriptionHtml) parts.push(`<description>${cdata(it.descriptionHtml)}</description>`, `<content:encoded>${cdata(it.descriptionHtml)}</content:encoded>`);
+  if (it.descriptionHtml) {
+    const html = cdata(it.descriptionHtml);
+    parts.push(`<description>${html}</description>`, `<content:encoded>${html}</content:encoded>`);
+  }
   if (it.summary) parts.push(el('itunes:summary', it.summary));
   if (it.durationSeconds !== null) parts.push(`<itunes:duration>${Math.round(it.durationSeconds)}</itunes:duration>`);
   const episode = wholeNumber(it.episode);
@@ -180,8 +184,28 @@ function item(it: FeedItem): string {
 
 /** The whole feed document. */
 export function buildRss(channel: FeedChannel, items: readonly FeedItem[]): string {
-  const out: string[] = [`<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" ${NAMESPACES}>\n<channel>\n`, channelHead(channel), '\n'];
-  for (const it of items) out.push(item(it), '\n');
-  out.push('</channel>\n</rss>\n');
-  return out.join('');
+  return rssDocument(channel, items.map(itemXml));
 }
+
+/** The whole feed document of its items' XML (itemXml). */
+export function rssDocument(channel: FeedChannel, itemTexts: readonly string[]): string {
+  return `${documentHead(channel)}${itemTexts.map((t) => `${t}\n`).join('')}${DOCUMENT_TAIL}`;
+}
+
+/** The same document as UTF-8 bytes, of its items' XML as UTF-8 bytes. */
+export function rssDocumentBytes(channel: FeedChannel, items: readonly Uint8Array[]): Buffer {
+  const head = Buffer.from(documentHead(channel), 'utf8');
+  const parts: Uint8Array[] = [head];
+  let length = head.byteLength + DOCUMENT_TAIL.length;
+  for (const it of items) {
+    parts.push(it, NEWLINE);
+    length += it.byteLength + 1;
+  }
+  parts.push(TAIL_BYTES);
+  return Buffer.concat(parts, length);
+}
+
+const documentHead = (channel: FeedChannel) => `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" ${NAMESPACES}>\n<channel>\n${channelHead(channel)}\n`;
+const DOCUMENT_TAIL = '</channel>\n</rss>\n';
+const TAIL_BYTES = Buffer.from(DOCUMENT_TAIL, 'utf8');
+const NEWLINE = Buffer.from('\n', 'utf8');

@@ -2,14 +2,18 @@
 // never outlives the rows it was made from. Two app instances on one store and one change bus (as
 // PostgreSQL's LISTEN/NOTIFY bus joins instances) both serve a clip, one of them makes it Private,
 // and neither serves its audio any more; a new published version of a clip is served with its new
-// ETag. PGlite, the real app, real audio fixtures.
+// ETag; a feed both instances have built (and kept: rows, items, the compressed document) shows a
+// changed title under a new ETag and drops a clip made Private, the same on both. PGlite, the real
+// app, real audio fixtures.
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
+import { publicPaths } from '../../src/domain/public-urls.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { writeAudioRow } from '../../sync-server/audio/clip-rows.ts';
@@ -111,5 +115,78 @@ describe('public audio kept between requests', () => {
     }
     // A listener holding the old ETag gets the new file, not a 304.
     expect((await head(b, id, { 'if-none-match': oldTag! })).status).toBe(200);
+  });
+});
+
+describe('feeds kept between requests', () => {
+  let playlistId: string;
+  const clipIds: string[] = [];
+
+  /** The feed as a podcast app gets it (gzip), from one instance. */
+  async function feed(app: ReturnType<typeof createApp>, headers: Record<string, string> = {}) {
+    const res = await app.request(`http://localhost${publicPaths.feed(playlistId)}`, { headers: { 'accept-encoding': 'gzip', ...headers } });
+    const raw = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, etag: res.headers.get('etag'), text: res.status === 200 ? gunzipSync(raw).toString('utf8') : '' };
+  }
+
+  beforeAll(async () => {
+    const program = await api.post('/api/v1/programs', { Name: `Kept show ${randomUUID().slice(0, 8)}`, Description: 'Feeds kept' });
+    expect(program.status, program.text).toBe(201);
+    const programId = (program.body as { Id: string }).Id;
+    const playlist = await api.post(`/api/v1/programs/${programId}/playlists`, { Title: 'Kept feed', Visibility: 'Public', Description: 'All' });
+    expect(playlist.status, playlist.text).toBe(201);
+    playlistId = (playlist.body as { Id: string }).Id;
+    for (let i = 1; i <= 3; i++) {
+      const made = await api.post(`/api/v1/programs/${programId}/clips`, { Title: `Kept episode ${i}`, DescriptionHtml: `<p>Notes ${i}</p>` });
+      expect(made.status, made.text).toBe(201);
+      const id = (made.body as { Id: string }).Id;
+      // What publishing leaves on a clip, as the publishing job writes it (tests/server/feeds.test.ts).
+      await t.store.query(
+        `UPDATE clips SET state = 'Ready', publish_state = 'Published', visibility = 'Public', slug = $2,
+           data = data || jsonb_build_object('PublishedUtc', $3::text, 'PublishedAudioSizeInBytes', 1000 + $4::int, 'PublishedDurationSeconds', 60,
+             'Urls', (data->'Urls') || jsonb_build_object('AudioPublicUrl', $5::text, 'AudioPrivateUrl', $6::text)),
+           version = next_row_version() WHERE id = $1`,
+        [id, `kept-${i}`, new Date(Date.UTC(2025, 4, i)).toISOString(), i, publicPaths.audio(id, 'mp3'), clipUrls.audio(id)],
+      );
+      clipIds.push(id);
+    }
+    const set = await api.patch(`/api/v1/playlists/${playlistId}/clips`, { ClipIds: [...clipIds].reverse() });
+    expect(set.status, set.text).toBe(204);
+  });
+
+  const patchClip = async (id: string, body: Record<string, unknown>) => {
+    const current = (await api.get(`/api/v1/clips/${id}`)).body as { ModifiedAtUtc: string };
+    const reply = await api.patch(`/api/v1/clips/${id}`, body, { 'if-match': `"${current.ModifiedAtUtc}"` });
+    expect(reply.status, reply.text).toBe(200);
+  };
+
+  it('a changed title: a new ETag and body on both instances; a clip made Private leaves the feed of both', async () => {
+    const first = await feed(a);
+    expect(first.status).toBe(200);
+    expect(first.text.split('<item>').length - 1).toBe(3);
+    // Kept: the same answer again, and the same from the other instance.
+    expect(await feed(a)).toEqual(first);
+    expect(await feed(b)).toEqual(first);
+    expect((await feed(b, { 'if-none-match': first.etag! })).status).toBe(304);
+
+    await patchClip(clipIds[1]!, { Title: 'Kept episode 2, renamed' });
+    const renamed = await feed(b);
+    expect(renamed.etag).not.toBe(first.etag);
+    expect(renamed.text).toContain('<title>Kept episode 2, renamed</title>');
+    expect(renamed.text).not.toContain('<title>Kept episode 2</title>');
+    expect(await feed(a)).toEqual(renamed);
+    // The other items are the same text.
+    const itemOf = (text: string, id: string) => text.split('<item>').find((i) => i.includes(`<guid isPermaLink="false">${id}</guid>`));
+    for (const id of [clipIds[0]!, clipIds[2]!]) expect(itemOf(renamed.text, id)).toBe(itemOf(first.text, id));
+    expect((await feed(a, { 'if-none-match': first.etag! })).status).toBe(200);
+
+    await patchClip(clipIds[0]!, { Visibility: 'Private' });
+    for (const app of [a, b]) {
+      const closed = await feed(app);
+      expect(closed.etag).not.toBe(renamed.etag);
+      expect(closed.text.split('<item>').length - 1).toBe(2);
+      expect(closed.text).not.toContain(clipIds[0]!);
+    }
+    expect((await feed(a)).text).toBe((await feed(b)).text);
   });
 });
