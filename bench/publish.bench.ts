@@ -1,9 +1,18 @@
 // `npm run bench:publish`: issue 29's publishing figures on PGlite (a temporary data folder):
-//   - the feed of a 2,500-episode playlist built from cold: each run first writes the playlist
-//     (a new Version), so the version key, the ETag and the document are new every time;
-//   - the same feed answered 304 to the ETag a podcast app holds (the version key only);
+//   - the feed of a 2,500-episode playlist built from cold (feed_built_cold): each run first
+//     writes every clip and the playlist (new Versions), so nothing the server keeps between
+//     builds (clip rows, item XML, compressed documents: feeds/feed-data.ts, api/feeds.ts) is of
+//     use: the first build of a feed;
+//   - the same feed rebuilt after a write of the playlist alone (feed_built): a new version key,
+//     ETag and document, its 2,500 items the same, as when one episode is added or edited;
+//   - the same feed answered 304 to the ETag a podcast app holds (the version key only), and
+//     answered 200 again to a client without validators (the kept compressed document);
 //   - range requests per second against the public audio endpoint (publicPaths.audio), as a
 //     podcast app's player seeks.
+// The machine's floor, measured in the same run: a bare `SELECT 1` on the same PGlite, a trivial
+// Hono route answering 64 KB (as a range does) at the same concurrency, and gzip of the feed's
+// bytes; each figure is printed with its ratio to the floor (`_vs_floor`: the figure's share of
+// what the machine does at best, 1 = the floor itself).
 // Requests go through createApp(...).request: the whole Hono stack (compression, the public
 // guard, validators) without sockets. Each figure is a line `bench: <metric> = <number> <unit>`,
 // each with a target followed by its ratio to it (above 1 is better). Figures only: nothing here
@@ -11,6 +20,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { Hono } from 'hono';
 import { publicPaths } from '../src/domain/public-urls.ts';
 import { createApp } from '../sync-server/app.ts';
 import { createMemoryBus } from '../sync-server/bus.ts';
@@ -30,6 +42,23 @@ const TARGETS = { builtP95Ms: 50, notModifiedP95Ms: 5, rangeRequestsPerSecond: 2
 console.log(`Castaway publishing benchmark: a ${EPISODES}-episode feed (targets: built p95 <= ${TARGETS.builtP95Ms} ms, 304 p95 <= ${TARGETS.notModifiedP95Ms} ms), public audio ranges (>= ${TARGETS.rangeRequestsPerSecond}/s), on PGlite.`);
 line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');
 line('machine_cores', cpus().length, 'cores');
+
+/** Requests per second of `one` run by RANGE_CONCURRENCY callers for RANGE_MS; false: failed. */
+async function perSecond(one: (i: number) => Promise<boolean>): Promise<{ rate: number; failed: number }> {
+  let done = 0;
+  let failed = 0;
+  const until = performance.now() + RANGE_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: RANGE_CONCURRENCY }, async (_, w) => {
+      for (let i = w; performance.now() < until; i += RANGE_CONCURRENCY) {
+        if (await one(i)) done++;
+        else failed++;
+      }
+    }),
+  );
+  return { rate: done / ((performance.now() - started) / 1000), failed };
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-publish-'));
 const blobDir = join(dir, 'blobs');
@@ -70,35 +99,68 @@ try {
   });
   const feedUrl = `http://localhost${publicPaths.feed(playlistId)}`;
 
-  // ── Feed, built from cold ──────────────────────────────────────────────────────────────────
-  const built: number[] = [];
+  // ── The machine's floor ────────────────────────────────────────────────────────────────────
+  const selectOne: number[] = [];
+  for (let i = 0; i < NOT_MODIFIED_RUNS + 20; i++) {
+    const started = performance.now();
+    await store.query('SELECT 1');
+    if (i >= 20) selectOne.push(performance.now() - started);
+  }
+  line('floor_pglite_select_1_p50', percentile(selectOne, 50), 'ms');
+  line('floor_pglite_select_1_p95', percentile(selectOne, 95), 'ms');
+
+  // ── Feed, built ────────────────────────────────────────────────────────────────────────────
   let bytes = 0;
   let gzipped = 0;
   let items = 0;
   let etag = '';
-  for (let i = 0; i < BUILD_RUNS + 3; i++) {
-    await store.query(`UPDATE playlists SET version = next_row_version() WHERE id = $1`, [playlistId]);
-    const started = performance.now();
-    const res = await app.request(feedUrl, { headers: { 'accept-encoding': 'gzip' } });
-    const body = new Uint8Array(await res.arrayBuffer());
-    const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
-    if (i >= 3) built.push(ms); // the first runs warm the JIT and PGlite's plans
-    gzipped = body.byteLength;
-    etag = res.headers.get('etag') ?? '';
+  /** Builds after `write`, timed; the first runs warm the JIT and PGlite's plans. */
+  async function builds(write: () => Promise<unknown>): Promise<number[]> {
+    const times: number[] = [];
+    for (let i = 0; i < BUILD_RUNS + 3; i++) {
+      await write();
+      const started = performance.now();
+      const res = await app.request(feedUrl, { headers: { 'accept-encoding': 'gzip' } });
+      const body = new Uint8Array(await res.arrayBuffer());
+      const ms = performance.now() - started;
+      if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
+      if (i >= 3) times.push(ms);
+      gzipped = body.byteLength;
+      etag = res.headers.get('etag') ?? '';
+    }
+    return times;
   }
+  const writePlaylist = () => store.query(`UPDATE playlists SET version = next_row_version() WHERE id = $1`, [playlistId]);
+  const cold = await builds(async () => {
+    await store.query(`UPDATE clips SET version = next_row_version() WHERE program_id = $1`, [programId]);
+    await writePlaylist();
+  });
+  const built = await builds(writePlaylist);
+  let plain = Buffer.alloc(0);
   {
     const res = await app.request(feedUrl);
     const text = await res.text();
-    bytes = Buffer.byteLength(text);
+    plain = Buffer.from(text, 'utf8');
+    bytes = plain.byteLength;
     items = text.split('<item>').length - 1;
+  }
+  const gzipOnly: number[] = [];
+  for (let i = 0; i < 23; i++) {
+    const started = performance.now();
+    await promisify(gzip)(plain, { level: 1 });
+    if (i >= 3) gzipOnly.push(performance.now() - started);
   }
   line('feed_items', items, 'items');
   line('feed_size', bytes / 1e6, 'MB');
   line('feed_size_gzip', gzipped / 1e6, 'MB');
+  line('floor_feed_gzip_level_1_p50', percentile(gzipOnly, 50), 'ms');
+  line('feed_built_cold_p50', percentile(cold, 50), 'ms');
+  line('feed_built_cold_p95', percentile(cold, 95), 'ms');
+  ratio('feed_built_cold_p95', percentile(cold, 95), TARGETS.builtP95Ms, false);
   line('feed_built_p50', percentile(built, 50), 'ms');
   line('feed_built_p95', percentile(built, 95), 'ms');
   ratio('feed_built_p95', percentile(built, 95), TARGETS.builtP95Ms, false);
+  line('feed_built_p50_vs_floor_gzip', percentile(gzipOnly, 50) / percentile(built, 50), 'x');
 
   // ── 304 to the ETag a podcast app holds ────────────────────────────────────────────────────
   const notModified: number[] = [];
@@ -113,6 +175,19 @@ try {
   line('feed_304_p50', percentile(notModified, 50), 'ms');
   line('feed_304_p95', percentile(notModified, 95), 'ms');
   ratio('feed_304_p95', percentile(notModified, 95), TARGETS.notModifiedP95Ms, false);
+  line('feed_304_p50_vs_floor_select_1', percentile(selectOne, 50) / percentile(notModified, 50), 'x');
+
+  // ── 200 again, to a client without validators (the kept compressed document) ───────────────
+  const again: number[] = [];
+  for (let i = 0; i < NOT_MODIFIED_RUNS + 20; i++) {
+    const started = performance.now();
+    const res = await app.request(feedUrl, { headers: { 'accept-encoding': 'gzip' } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
+    if (i >= 20) again.push(performance.now() - started);
+  }
+  line('feed_200_unchanged_p50', percentile(again, 50), 'ms');
+  line('feed_200_unchanged_p95', percentile(again, 95), 'ms');
 
   // ── Public audio: range requests per second ────────────────────────────────────────────────
   const servesAudio = app.routes.some((r) => r.path.startsWith('/audio/'));
@@ -130,25 +205,24 @@ try {
   } else {
     const size = Number(/\/(\d+)$/.exec(probe.headers.get('content-range') ?? '')?.[1] ?? 65536);
     await probe.arrayBuffer();
-    let done = 0;
-    let failed = 0;
-    const until = performance.now() + RANGE_MS;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: RANGE_CONCURRENCY }, async (_, w) => {
-        for (let i = w; performance.now() < until; i += RANGE_CONCURRENCY) {
-          const start = (i * 65_536) % Math.max(1, size - 65_536);
-          const res = await app.request(audioUrl, { headers: { range: `bytes=${start}-${start + 65_535}` } });
-          await res.arrayBuffer();
-          if (res.status === 206) done++;
-          else failed++;
-        }
-      }),
-    );
-    const perSecond = done / ((performance.now() - started) / 1000);
-    line('public_audio_range_requests', perSecond, 'req/s');
-    line('public_audio_range_failures', failed, 'requests');
-    ratio('public_audio_range_requests', perSecond, TARGETS.rangeRequestsPerSecond, true);
+    // The floor: a trivial Hono route answering 64 KB, as many at once, for as long.
+    const trivial = new Hono().get('/range', (c) => c.body(new Uint8Array(65_536), 206));
+    const floor = await perSecond(async () => {
+      const res = await trivial.request('http://localhost/range');
+      await res.arrayBuffer();
+      return res.status === 206;
+    });
+    line('floor_trivial_hono_route', floor.rate, 'req/s');
+    const ranges = await perSecond(async (i) => {
+      const start = (i * 65_536) % Math.max(1, size - 65_536);
+      const res = await app.request(audioUrl, { headers: { range: `bytes=${start}-${start + 65_535}` } });
+      await res.arrayBuffer();
+      return res.status === 206;
+    });
+    line('public_audio_range_requests', ranges.rate, 'req/s');
+    line('public_audio_range_failures', ranges.failed, 'requests');
+    ratio('public_audio_range_requests', ranges.rate, TARGETS.rangeRequestsPerSecond, true);
+    line('public_audio_range_requests_vs_floor_hono', ranges.rate / floor.rate, 'x');
   }
   // Every public audio request is a download event, buffered: written before the store closes.
   await app.downloads.close();
