@@ -7,6 +7,7 @@ import { playlistHasPublicFeed } from '../../domain/feed.ts';
 import { absoluteUrl, publicPaths } from '../../domain/public-urls.ts';
 import { m } from '../../paraglide/messages.js';
 import { showToast } from '../../lib/toast.ts';
+import { copyText } from '../../lib/clipboard.ts';
 
 /** What the playlist's visibility means for its feed (src/domain/feed.ts): Public and Unlisted
  * playlists serve a public one; Private and Restricted ones do not (a Restricted playlist reaches
@@ -14,22 +15,6 @@ import { showToast } from '../../lib/toast.ts';
 function feedKind(visibility: string): 'public' | 'unlisted' | 'private' | 'restricted' {
   if (!playlistHasPublicFeed({ Visibility: visibility })) return visibility === 'Restricted' ? 'restricted' : 'private';
   return visibility === 'Unlisted' ? 'unlisted' : 'public';
-}
-
-/** Copies text: the Clipboard API where the page may use it, else the selected input's text
- * through the older copy command (an http page on a LAN address has no Clipboard API). */
-async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // Refused (no permission, page not focused): the older way below may still work.
-  }
-  if (!input) return false;
-  input.select();
-  return document.execCommand('copy');
 }
 
 export function FeedCard({ playlistId, visibility }: { playlistId: string; visibility: string }) {

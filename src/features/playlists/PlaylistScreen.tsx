@@ -11,7 +11,7 @@ import { m } from '../../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
 import { deletePlaylist, setPlaylistClips, updatePlaylist } from '../../db/writes.ts';
-import { dismissNeedsAttention, retryNeedsAttention } from '../../db/conflicts.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { mutationDef } from '../../mutations/registry.ts';
 import { asClip, asPlaylist, asProgram, hasSynced, useRow } from '../../lib/rows.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
@@ -23,18 +23,18 @@ import { useEditState } from '../../lib/form.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
-import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
+import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import type { Clip, Playlist } from '../../protocol/entities.ts';
 import { slideOf, usePointerReorder } from './usePointerReorder.ts';
 import { FeedCard } from './FeedCard.tsx';
 import { AutoAddCard } from './AutoAddCard.tsx';
 import { PlaylistFields, type FieldNotes } from './PlaylistFields.tsx';
 import { playlistFormErrors, playlistFormValues, playlistPatch, type PlaylistFormErrors, type PlaylistFormValues } from './playlist-form.ts';
+import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
 
 // The picker's dialog (Ark) loads when it is first opened.
 const ClipPicker = lazy(() => import('./ClipPicker.tsx').then((mod) => ({ default: mod.ClipPicker })));
@@ -140,8 +140,9 @@ export function PlaylistScreen() {
           {m.playlists_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
         </p>
       )}
+      {/* Each change the server refused (its field errors also stand under the form's fields). */}
       {refused.map((item) => (
-        <RefusedChange key={item.id} item={item} />
+        <RefusedChangeAlert key={item.id} item={item} title={m.playlists_refused()} />
       ))}
       <FeedCard playlistId={playlist.Id} visibility={playlist.Visibility} />
       <section className="card" aria-labelledby="playlist-clips">
@@ -300,22 +301,5 @@ function DetailsForm({ playlist, organizationId, refused }: { playlist: Playlist
         </div>
       )}
     </form>
-  );
-}
-
-/** A change of this playlist the server refused: why, with Discard and Try again (its field
- * errors also stand under the fields of the form). */
-function RefusedChange({ item }: { item: NeedsAttentionEntry }) {
-  return (
-    <div role="alert" className="alert alert-danger">
-      <p>
-        <strong>{m.playlists_refused()}</strong> {attentionReason(item.httpStatus)}
-      </p>
-      <RefusedErrorList item={item} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => void savedLocally(dismissNeedsAttention(item.id))}>{m.app_attention_dismiss()}</button>
-        <button type="button" className="button" onClick={() => void savedLocally(retryNeedsAttention(item.id))}>{m.app_attention_retry()}</button>
-      </div>
-    </div>
   );
 }

@@ -20,6 +20,7 @@ import { asPlaylist, live } from '../../lib/rows.ts';
 import { showToast } from '../../lib/toast.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { copyText } from '../../lib/clipboard.ts';
 
 const PAGE_SIZE = 20;
 
@@ -45,15 +46,6 @@ function checked(fields: MemberFields): Errors {
   const out: Errors = {};
   for (const [key, error] of Object.entries(found)) out[key as FieldName] = formatFormError(error);
   return out;
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function ProgramMembers({ programId }: { programId: string }) {
