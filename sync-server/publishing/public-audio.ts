@@ -15,10 +15,11 @@
 //   - publicClipRows keeps the rows the public routes read, per instance, and forgets a row
 //     when the change bus says its organization changed (every committed write publishes there,
 //     after its commit; with PostgreSQL the bus is LISTEN/NOTIFY, so a write on any instance
-//     reaches every instance). A clip made Private stops being served by the next request on the
-//     writing instance, and on the others once the NOTIFY arrives (milliseconds). A row read
-//     while a change was published is not kept. ROW_TTL_MS bounds the staleness of a write that
-//     would reach the database without the bus (there is none in this code).
+//     reaches every instance). A clip made Private stops being served by the next request once
+//     the bus has delivered its change: at once with the in-process bus (PGlite, one instance),
+//     after the NOTIFY's round trip (milliseconds) on every instance with PostgreSQL. A row read
+//     while a change was published is not kept. ROW_TTL_MS bounds the staleness after a write
+//     that reaches the database without the bus (an operator's SQL, a test's).
 //   - the published file (published.json, the file's size) is kept per clip keyed by the row's
 //     Version: a new version is switched in the transaction of a row write (audio/versions.ts),
 //     which gives the row a new Version, so a kept file can never be one the row no longer names.
