@@ -100,6 +100,8 @@ const EXCEPTIONS = {
   // the current one. Everything else in domain and media stays free of Paraglide.
   'src/domain/messages.ts': ['paraglide'],
   'src/media/messages.ts': ['paraglide'],
+  // The public pages' words, which the server renders with the program's locale.
+  'src/domain/page-words.ts': ['paraglide'],
 };
 
 const FEATURE_MESSAGE = 'features do not import other features: move shared UI to src/ui and shared non-UI helpers to src/lib or src/domain';

@@ -1,35 +1,19 @@
 // The public pages' markup: a program's show page, a clip's show page and the embed player. Every
 // value of a row goes through `html` (escaped) or sanitizeShowNotes; every URL that leaves the
 // page for another program (OpenGraph, Twitter card, canonical, the feed) is absolute against the
-// public origin. The words of the pages are English (WORDS, in one place).
+// public origin. The words of the pages are in the program's language (src/domain/page-words.ts).
 import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
 import { imageUrlForSize } from '../../src/domain/image.ts';
 import { formatDuration } from '../../src/domain/time.ts';
+import { pageWords, type PageWords } from '../../src/domain/page-words.ts';
+import { programPodcast } from '../../src/domain/program-rules.ts';
 import { html, raw, type Html } from './html.ts';
 import { safeLinkTarget, sanitizeShowNotes } from './sanitize.ts';
 import { EMBED_STYLE, PAGE_STYLE } from './style.ts';
 import type { WireRow } from '../rows.ts';
 
-const WORDS = {
-  untitled: 'Untitled clip',
-  podcast: 'Podcast',
-  episodes: 'Episodes',
-  noEpisodes: 'No episodes have been published yet.',
-  moreInFeed: 'Older episodes are in the feed.',
-  subscribe: 'Subscribe',
-  rssFeed: 'RSS feed',
-  showNotes: 'Show notes',
-  chapters: 'Chapters',
-  allEpisodes: (program: string) => `All episodes of ${program}`,
-  play: 'Play',
-  pause: 'Pause',
-  of: 'of',
-  seek: 'Seek',
-  speed: 'Playback speed',
-  share: 'Open episode page',
-  madeWith: 'Published with Castaway Studio',
-  listen: (title: string) => `Listen: ${title}`,
-};
+/** The page's words, in its program's language (src/domain/page-words.ts). */
+const wordsOf = (program: WireRow): PageWords => pageWords(programPodcast(program).Language);
 
 /** The embed's size for an iframe (and the Twitter player card). */
 export const EMBED_SIZE = { width: 480, height: 150 } as const;
@@ -39,8 +23,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const urlsOf = (row: WireRow): Urls => (row['Urls'] ?? {}) as Urls;
 
-export const clipTitle = (clip: WireRow) => str(clip['Title'])?.trim() ?? WORDS.untitled;
-const programName = (program: WireRow) => str(program['Name']) ?? WORDS.podcast;
+export const clipTitle = (clip: WireRow, w: PageWords) => str(clip['Title'])?.trim() ?? w.untitled;
+const programName = (program: WireRow, w: PageWords) => str(program['Name']) ?? w.podcast;
 const clipDuration = (clip: WireRow) => num(clip['PublishedDurationSeconds']) ?? num(clip['DurationSeconds']);
 
 /** A size variant of an image (section 3), or null when there is none (or its URL is malformed). */
@@ -60,11 +44,10 @@ export function audioWithSource(clip: WireRow, src: 'page' | 'embed'): string | 
   return `${url}${url.includes('?') ? '&' : '?'}src=${src}`;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-function dateOf(iso: unknown): Html | null {
+function dateOf(iso: unknown, w: PageWords): Html | null {
   const text = str(iso);
   const ms = text ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(ms) ? null : html`<time datetime="${new Date(ms).toISOString()}">${dateFormat.format(ms)}</time>`;
+  return Number.isNaN(ms) ? null : html`<time datetime="${new Date(ms).toISOString()}">${w.date.format(ms)}</time>`;
 }
 
 /** A description as plain text for meta tags: one line, at most ~200 characters. */
@@ -146,22 +129,21 @@ ${body}
 `.text;
 }
 
-const LANG = 'en';
-
 export type ProgramPage = { origin: string; program: WireRow; clips: WireRow[]; playlists: WireRow[]; more: boolean };
 
 export function programPageHtml(p: ProgramPage): string {
-  const name = programName(p.program);
+  const w = wordsOf(p.program);
+  const name = programName(p.program, w);
   const abs = (path: string) => absoluteUrl(path, p.origin);
   const image = artwork(urlsOf(p.program)['ImagePublicUrl'], 600);
   const feeds = p.playlists.map((pl) => ({ title: str(pl['Title']) ?? name, href: abs(publicPaths.feed(pl.Id)) }));
   const description = summaryText(p.program['Description']);
   const episodes = p.clips.map((clip) => {
-    const title = clipTitle(clip);
+    const title = clipTitle(clip, w);
     const slug = str(clip['Slug']);
     const audio = audioWithSource(clip, 'page');
     const duration = clipDuration(clip);
-    const date = dateOf(clip['PublishedUtc']);
+    const date = dateOf(clip['PublishedUtc'], w);
     return html`<li class="episode">
 ${art(artwork(clipArtwork(clip, p.program), 144), title, 72)}
 <div class="body">
@@ -169,7 +151,7 @@ ${art(artwork(clipArtwork(clip, p.program), 144), title, 72)}
 <p class="meta">${date ? html`<span>${date}</span>` : null}${duration !== null ? html`<span>${formatDuration(duration)}</span>` : null}</p>
 ${summaryText(clip['ShortSummary'], clip['Description'], clip['DescriptionHtml']) ? html`<p class="summary">${summaryText(clip['ShortSummary'], clip['Description'], clip['DescriptionHtml'])}</p>` : null}
 </div>
-${audio ? html`<audio controls preload="none" src="${audio}" aria-label="${WORDS.listen(title)}"></audio>` : null}
+${audio ? html`<audio controls preload="none" src="${audio}" aria-label="${w.listen(title)}"></audio>` : null}
 </li>`;
   });
   const body = html`<div class="wrap">
@@ -177,26 +159,26 @@ ${audio ? html`<audio controls preload="none" src="${audio}" aria-label="${WORDS
 <header class="hero">
 ${art(image, name, 208)}
 <div>
-<p class="kicker">${WORDS.podcast}</p>
+<p class="kicker">${w.podcast}</p>
 <h1>${name}</h1>
 ${str(p.program['Description']) ? html`<p class="lead">${str(p.program['Description'])}</p>` : null}
 ${
   feeds.length > 0
-    ? html`<ul class="feeds" aria-label="${WORDS.subscribe}">${feeds.map((f) => html`<li><a class="feed" href="${f.href}">${RSS_ICON}${feeds.length > 1 ? f.title : WORDS.rssFeed}</a></li>`)}</ul>`
+    ? html`<ul class="feeds" aria-label="${w.subscribe}">${feeds.map((f) => html`<li><a class="feed" href="${f.href}">${RSS_ICON}${feeds.length > 1 ? f.title : w.rssFeed}</a></li>`)}</ul>`
     : null
 }
 </div>
 </header>
 <section aria-labelledby="episodes">
-<h2 id="episodes">${WORDS.episodes}</h2>
-${episodes.length > 0 ? html`<ol class="episodes">${episodes}</ol>` : html`<p class="empty">${WORDS.noEpisodes}</p>`}
-${p.more && feeds.length > 0 ? html`<p class="empty">${WORDS.moreInFeed}</p>` : null}
+<h2 id="episodes">${w.episodes}</h2>
+${episodes.length > 0 ? html`<ol class="episodes">${episodes}</ol>` : html`<p class="empty">${w.noEpisodes}</p>`}
+${p.more && feeds.length > 0 ? html`<p class="empty">${w.moreInFeed}</p>` : null}
 </section>
 </main>
-<footer>${WORDS.madeWith}</footer>
+<footer>${w.madeWith}</footer>
 </div>`;
   return document(
-    LANG,
+    w.lang,
     head({ title: name, description, canonical: abs(publicPaths.programPage(p.program.Id)), image: image ? abs(image) : null, type: 'website', noindex: false, feeds, style: PAGE_STYLE, siteName: name }),
     body,
   );
@@ -219,13 +201,14 @@ const chaptersOf = (clip: WireRow): Chapter[] =>
     .sort((a, b) => a.StartSeconds - b.StartSeconds);
 
 export function clipPageHtml(p: ClipPage): string {
-  const title = clipTitle(p.clip);
-  const name = programName(p.program);
+  const w = wordsOf(p.program);
+  const title = clipTitle(p.clip, w);
+  const name = programName(p.program, w);
   const abs = (path: string) => absoluteUrl(path, p.origin);
   const image = artwork(clipArtwork(p.clip, p.program), 600);
   const audio = audioWithSource(p.clip, 'page');
   const duration = clipDuration(p.clip);
-  const date = dateOf(p.clip['PublishedUtc']);
+  const date = dateOf(p.clip['PublishedUtc'], w);
   const programPath = publicPaths.programPage(p.program.Id);
   const feedHref = p.feed ? abs(publicPaths.feed(p.feed.Id)) : null;
   const chapters = chaptersOf(p.clip);
@@ -234,7 +217,7 @@ export function clipPageHtml(p: ClipPage): string {
   const episode = num(p.clip['Episode']);
   const label = season !== null && episode !== null ? `S${season}/E${episode}` : season !== null ? `S${season}` : episode !== null ? `E${episode}` : null;
   const body = html`<div class="wrap">
-<nav class="crumb" aria-label="${name}"><a href="${programPath}">${WORDS.allEpisodes(name)}</a></nav>
+<nav class="crumb" aria-label="${name}"><a href="${programPath}">${w.allEpisodes(name)}</a></nav>
 <main>
 <article>
 <header class="hero">
@@ -243,25 +226,25 @@ ${art(image, title, 208)}
 <p class="kicker">${name}</p>
 <h1>${title}</h1>
 <p class="meta">${label ? html`<span>${label}</span>` : null}${date ? html`<span>${date}</span>` : null}${duration !== null ? html`<span>${formatDuration(duration)}</span>` : null}</p>
-${feedHref ? html`<ul class="feeds" aria-label="${WORDS.subscribe}"><li><a class="feed" href="${feedHref}">${RSS_ICON}${WORDS.rssFeed}</a></li></ul>` : null}
+${feedHref ? html`<ul class="feeds" aria-label="${w.subscribe}"><li><a class="feed" href="${feedHref}">${RSS_ICON}${w.rssFeed}</a></li></ul>` : null}
 </div>
 </header>
-${audio ? html`<div class="player"><audio controls preload="metadata" src="${audio}" aria-label="${WORDS.listen(title)}"></audio></div>` : null}
-${notes ? html`<section aria-labelledby="notes"><h2 id="notes">${WORDS.showNotes}</h2>${notes}</section>` : null}
+${audio ? html`<div class="player"><audio controls preload="metadata" src="${audio}" aria-label="${w.listen(title)}"></audio></div>` : null}
+${notes ? html`<section aria-labelledby="notes"><h2 id="notes">${w.showNotes}</h2>${notes}</section>` : null}
 ${
   chapters.length > 0
-    ? html`<section aria-labelledby="chapters"><h2 id="chapters">${WORDS.chapters}</h2><ol class="chapters">${chapters.map(
+    ? html`<section aria-labelledby="chapters"><h2 id="chapters">${w.chapters}</h2><ol class="chapters">${chapters.map(
         (c) => html`<li><time datetime="PT${Math.floor(c.StartSeconds)}S">${formatDuration(c.StartSeconds)}</time><span>${c.Title}</span></li>`,
       )}</ol></section>`
     : null
 }
 </article>
 </main>
-<footer>${WORDS.madeWith}</footer>
+<footer>${w.madeWith}</footer>
 </div>`;
   const slug = str(p.clip['Slug']) ?? '';
   return document(
-    LANG,
+    w.lang,
     head({
       title: `${title} · ${name}`,
       description: summaryText(p.clip['ShortSummary'], p.clip['Description'], p.clip['DescriptionHtml']),
@@ -293,29 +276,30 @@ function shareLink(p: EmbedPage): string {
 }
 
 export function embedPageHtml(p: EmbedPage): string {
-  const title = clipTitle(p.clip);
-  const name = programName(p.program);
+  const w = wordsOf(p.program);
+  const title = clipTitle(p.clip, w);
+  const name = programName(p.program, w);
   const image = artwork(clipArtwork(p.clip, p.program), 240);
   const audio = audioWithSource(p.clip, 'embed');
   const duration = clipDuration(p.clip) ?? 0;
   const share = shareLink(p);
-  const body = html`<main class="embed" data-player data-play="${WORDS.play}" data-pause="${WORDS.pause}" data-of="${WORDS.of}" data-speed="${WORDS.speed}" data-duration="${duration}">
+  const body = html`<main class="embed" data-player data-play="${w.play}" data-pause="${w.pause}" data-of="${w.of}" data-speed="${w.speed}" data-duration="${duration}">
 ${art(image, title, 120)}
 <div class="body">
 <p class="program"><a href="${absoluteUrl(publicPaths.programPage(p.program.Id), p.origin)}" target="_blank" rel="noopener">${name}</a></p>
 <h1><a href="${share}" target="_blank" rel="noopener">${title}</a></h1>
-${audio ? html`<audio controls preload="metadata" src="${audio}" aria-label="${WORDS.listen(title)}"></audio>` : null}
+${audio ? html`<audio controls preload="metadata" src="${audio}" aria-label="${w.listen(title)}"></audio>` : null}
 <div class="controls" data-controls hidden>
-<button type="button" class="play" data-play aria-label="${WORDS.play}">${PLAY_ICON}${PAUSE_ICON}</button>
-<div class="seek" data-seek role="slider" tabindex="0" aria-label="${WORDS.seek}" aria-valuemin="0" aria-valuemax="${Math.round(duration)}" aria-valuenow="0" aria-valuetext="0:00 ${WORDS.of} ${formatDuration(duration)}"><div class="track"><div class="fill" data-fill></div></div></div>
+<button type="button" class="play" data-play aria-label="${w.play}">${PLAY_ICON}${PAUSE_ICON}</button>
+<div class="seek" data-seek role="slider" tabindex="0" aria-label="${w.seek}" aria-valuemin="0" aria-valuemax="${Math.round(duration)}" aria-valuenow="0" aria-valuetext="0:00 ${w.of} ${formatDuration(duration)}"><div class="track"><div class="fill" data-fill></div></div></div>
 <span class="time"><span data-now>0:00</span> / <span data-total>${formatDuration(duration)}</span></span>
-<button type="button" class="speed" data-speed aria-label="${WORDS.speed} 1×">1×</button>
+<button type="button" class="speed" data-speed aria-label="${w.speed} 1×">1×</button>
 </div>
 </div>
 </main>
 <script src="${p.script}" defer></script>`;
   return document(
-    LANG,
+    w.lang,
     head({
       title: `${title} · ${name}`,
       description: null,

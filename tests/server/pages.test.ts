@@ -260,6 +260,30 @@ describe('the clip page', () => {
   });
 });
 
+describe('the pages’ language', () => {
+  it('speaks the program’s language where the studio has it (its lang attribute, words and dates), English where it has none', async () => {
+    const setLanguage = (language: string | null) => t.store.query(`UPDATE programs SET data = data || jsonb_build_object('Language', $2::text), version = next_row_version() WHERE id = $1`, [programId, language]);
+    try {
+      await setLanguage('de');
+      const page = await (await get(publicPaths.programPage(programId))).text();
+      expect(page).toMatch(/<html lang="de">/);
+      expect(page).toContain('<h2 id="episodes">Folgen</h2>');
+      const clip = await (await get(clipPath('hostile'))).text();
+      expect(clip).toContain('<time datetime="2026-05-01T00:00:00.000Z">01.05.2026</time>');
+      expect(clip).toContain('Alle Folgen von Night &lt;b&gt;Owls&lt;/b&gt; &amp; &quot;Co&quot;');
+      const embed = await (await get(publicPaths.embed(clips.get('plain')!))).text();
+      expect(embed).toContain('data-play="Abspielen"');
+      // A language the studio has no words for: the content's lang, English words.
+      await setLanguage('nl');
+      const dutch = await (await get(publicPaths.programPage(programId))).text();
+      expect(dutch).toMatch(/<html lang="nl">/);
+      expect(dutch).toContain('<h2 id="episodes">Episodes</h2>');
+    } finally {
+      await t.store.query(`UPDATE programs SET data = data - 'Language', version = next_row_version() WHERE id = $1`, [programId]);
+    }
+  });
+});
+
 describe('the embed player', () => {
   it('plays the clip with ?src=embed: artwork, title, program, a play button, a seek slider with its time in words, speed', async () => {
     const id = clips.get('hostile')!;
