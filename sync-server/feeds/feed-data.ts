@@ -134,8 +134,16 @@ const CLIP_COLUMNS: ReadonlyArray<readonly [keyof ClipRow, string]> = [
   ['transcript_public_url', "c.data#>>'{Urls,TranscriptPublicUrl}'"],
 ];
 const CLIP_FIELDS = CLIP_COLUMNS.map(([name, sql]) => `${sql} AS ${name}`).join(', ');
-/** The same fields as ONE JSON text of all the rows. */
-const CLIP_JSON = `coalesce(json_agg(json_build_object(${CLIP_COLUMNS.map(([name, sql]) => `'${name}', ${sql}`).join(', ')})), '[]')::text AS rows`;
+/** The same fields as ONE JSON text of all the rows, each row an array in CLIP_COLUMNS' order
+ * (clipRowOf names them): PGlite made the arrays about a third faster than objects of 27 keys
+ * (half the text, no key written 2,500 times), and a first build's time is mostly this query. */
+const CLIP_JSON = `coalesce(json_agg(json_build_array(${CLIP_COLUMNS.map(([, sql]) => sql).join(', ')})), '[]')::text AS rows`;
+const CLIP_NAMES = CLIP_COLUMNS.map(([name]) => name);
+function clipRowOf(values: readonly unknown[]): ClipRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < CLIP_NAMES.length; i++) row[CLIP_NAMES[i]!] = values[i] ?? null;
+  return row as ClipRow;
+}
 
 /** A clip row kept between builds, and the XML of its item once written (for `context`: what
  * else the item's text depends on). Replaced, not changed, when the row has a new Version. */
@@ -190,7 +198,8 @@ async function playlistClips(q: Queryable, programId: string, clipIds: readonly 
       byProgram ? [programId] : [programId, missing],
     );
     const wanted = byProgram ? new Set(missing) : null;
-    for (const row of JSON.parse(text?.rows ?? '[]') as ClipRow[]) {
+    for (const values of JSON.parse(text?.rows ?? '[]') as unknown[][]) {
+      const row = clipRowOf(values);
       if (wanted && !wanted.has(row.id)) continue;
       const entry = { row };
       kept.set(row.id, entry);
