@@ -16,8 +16,10 @@ import { clipKeys, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import { signedQueryString, signMemberAudio } from '../../sync-server/members/signing.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 
-const FIXTURE = join(import.meta.dirname, '../../../shared/fixtures/audio/speech-12s.mp3');
+// The shared fixtures, wherever the clone is (CASTAWAY_FIXTURES_DIR when set: .ci/run sets it for a clone made elsewhere).
+const FIXTURE = join(SHARED_FIXTURES_DIR, 'speech-12s.mp3');
 const ORIGIN = 'http://localhost';
 
 let test: TestStore;
