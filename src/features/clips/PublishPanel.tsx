@@ -8,13 +8,11 @@
 // A publish, unpublish or schedule the server refused after it synced (the sync worker's
 // needsAttention entries of this clip) is said beside the control that made it, in the server's
 // words; doing it again here answers it.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { absoluteUrl } from '../../domain/public-urls.ts';
 import { isPublishPending, VISIBILITIES } from '../../domain/clip.ts';
 import { mayUnpublish, publishRequirements, utcToZonedDateTime, zonedDateTimeToUtc, type PublishErrors } from '../../domain/publishing.ts';
-import { listTimeZones } from '../../protocol/api/reference.ts';
-import { TimeZonesResponseSchema, type TimeZone } from '../../protocol/reference.ts';
 import type { Clip } from '../../protocol/entities.ts';
 import { m } from '../../paraglide/messages.js';
 import { publishClip, unpublishClip, updateClip } from '../../db/writes.ts';
@@ -25,10 +23,11 @@ import { clipUpdate } from '../../mutations/content.ts';
 import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
 import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
-import { call } from '../../lib/api.ts';
 import { formatDateTime, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { showToast } from '../../lib/toast.ts';
+import { copyText } from '../../lib/clipboard.ts';
+import { useTimeZones } from '../../lib/reference-data.ts';
 
 const ERROR_TEXT: Record<keyof PublishErrors, () => string> = {
   Visibility: () => m.publishing_error_visibility(),
@@ -84,48 +83,8 @@ function refusedScheduleText(items: readonly NeedsAttentionEntry[], field: Sched
   return null;
 }
 
-
-/** The reference time zones (GET /v1/reference-data/time-zones), kept for offline use; null until
- * a copy exists (the device's own zone is offered alone then). */
-function useTimeZones(): TimeZone[] | null {
-  const key = 'castaway-reference-v1:time-zones';
-  const [zones, setZones] = useState<TimeZone[] | null>(() => {
-    try {
-      const parsed = TimeZonesResponseSchema.safeParse(JSON.parse(localStorage.getItem(key) ?? 'null'));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  });
-  useEffect(() => {
-    let live = true;
-    void call(listTimeZones).then((result) => {
-      const parsed = result.kind === 'ok' ? TimeZonesResponseSchema.safeParse(result.data) : null;
-      if (!live || !parsed?.success) return;
-      setZones(parsed.data);
-      try {
-        localStorage.setItem(key, JSON.stringify(parsed.data));
-      } catch {
-        // No storage: the list still serves this page.
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return zones;
-}
-
 async function copyLink(url: string): Promise<void> {
-  let done = false;
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(url);
-      done = true;
-    }
-  } catch {
-    done = false;
-  }
+  const done = await copyText(url);
   showToast(done ? { type: 'success', title: m.publishing_copied() } : { type: 'danger', title: m.publishing_copy_failed(), description: url });
 }
 
