@@ -10,6 +10,7 @@
 // tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
 import { Upload, type DetailedError, type HttpRequest } from 'tus-js-client';
 import { RETRY_MAX_DELAY_MS } from '../domain/constants.ts';
+import { ClipState } from '../domain/clip.ts';
 import { validateFile } from '../domain/file.ts';
 import { retryDelayMs } from '../domain/timing.ts';
 import type { FormError } from '../domain/form-errors.ts';
@@ -20,6 +21,33 @@ import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol
 import { uploadsDb, type UploadRecord } from '../db/upload-db.ts';
 
 const PROGRESS_WRITE_MS = 250;
+
+/**
+ * An upload record as this queue keeps it: UploadRecord and, in the same stored object (not an
+ * index, so no new database version), clipServedAudio: servedAudioOf(the clip row) when the file
+ * was picked. A clip that serves audio keeps State Ready or Warning while a new file processes
+ * (sync-server/audio/versions.ts), so its ModifiedAtUtc, which any field edit changes, cannot tell
+ * when the new file is done; what it serves can. Undefined in records kept before this was.
+ */
+export type QueuedUpload = UploadRecord & { clipServedAudio?: ServedAudio | null };
+
+/**
+ * What identifies the audio a clip row serves: its State (Ready or Warning), its AudioPrivateUrl,
+ * which names the published version (?v=, new with every processed file or cut), and its
+ * AudioProcessingProblem (set when a new file could not be used and the clip kept its audio). A
+ * field edit (the title, a dismissed problem) changes none of these.
+ */
+export type ServedAudio = { state: string; audioUrl: string; problem: string | null };
+
+/** The audio the clip row serves, or null when it serves none. */
+export function servedAudioOf(clip: Readonly<Record<string, unknown>> | undefined): ServedAudio | null {
+  const state = clip?.['State'];
+  if (state !== ClipState.Ready && state !== ClipState.Warning) return null;
+  const url = (clip?.['Urls'] as Readonly<Record<string, unknown>> | null | undefined)?.['AudioPrivateUrl'];
+  if (typeof url !== 'string' || url === '') return null;
+  const problem = clip?.['AudioProcessingProblem'];
+  return { state, audioUrl: url, problem: typeof problem === 'string' ? problem : null };
+}
 
 let currentUser: string | null = null;
 const running = new Map<string, { upload: Upload; stop: () => void }>();
@@ -75,7 +103,7 @@ async function settleError(record: UploadRecord, err: unknown): Promise<void> {
   if (navigator.onLine) schedule(record.id);
 }
 
-function send(record: UploadRecord): Promise<void> {
+function send(record: QueuedUpload): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!record.blob) return resolve();
     let lastWrite = 0;
@@ -105,8 +133,9 @@ function send(record: UploadRecord): Promise<void> {
         // result of this file (a file that is not audio fails in milliseconds, and the pull can
         // land before this callback), which would then read as "still processing" for ever.
         void (async () => {
-          const clipModifiedAtUtc = record.clipModifiedAtUtc !== undefined ? record.clipModifiedAtUtc : await clipModifiedAt(record.clipId);
-          await uploadsDb.uploads.update(record.id, { state: 'done', blob: null, offset: record.size, tusUrl: null, clipModifiedAtUtc });
+          const before = record.clipModifiedAtUtc !== undefined ? {} : await clipBefore(record.clipId);
+          const done: Partial<QueuedUpload> = { state: 'done', blob: null, offset: record.size, tusUrl: null, ...before };
+          await uploadsDb.uploads.update(record.id, done);
         })().finally(resolve);
       },
       onError: (err) => {
@@ -120,10 +149,10 @@ function send(record: UploadRecord): Promise<void> {
   });
 }
 
-/** The local clip row's ModifiedAtUtc, or null when the row is not here. */
-async function clipModifiedAt(clipId: string): Promise<string | null> {
+/** The local clip row's ModifiedAtUtc and the audio it serves (null when the row is not here). */
+async function clipBefore(clipId: string): Promise<Pick<QueuedUpload, 'clipModifiedAtUtc' | 'clipServedAudio'>> {
   const clip = await db.clips.get(clipId).catch(() => undefined);
-  return typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null;
+  return { clipModifiedAtUtc: typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null, clipServedAudio: servedAudioOf(clip) };
 }
 
 /** Sends one upload while holding its Web Lock, so two tabs never send the same file. */
@@ -181,7 +210,7 @@ export async function queueUpload(input: { userId: string; organizationId: strin
   if (problem) return problem;
   const earlier = await uploadsDb.uploads.where('clipId').equals(input.clipId).toArray();
   currentUser ??= input.userId;
-  await uploadsDb.uploads.add({
+  const record: QueuedUpload = {
     id: crypto.randomUUID(),
     userId: input.userId,
     organizationId: input.organizationId,
@@ -194,9 +223,11 @@ export async function queueUpload(input: { userId: string; organizationId: strin
     state: 'queued',
     problem: null,
     createdAt: Date.now(),
-    // Before the server has any of this file: a row with another ModifiedAtUtc is its outcome.
-    clipModifiedAtUtc: await clipModifiedAt(input.clipId),
-  });
+    // Before the server has any of this file: the row's later audio (or, for a clip serving none,
+    // a later ModifiedAtUtc) is its outcome.
+    ...(await clipBefore(input.clipId)),
+  };
+  await uploadsDb.uploads.add(record);
   // The earlier file goes only once this one is kept: a full disk refuses the new one (the add
   // rejects) and leaves the earlier upload as it was.
   for (const r of earlier) await cancelUpload(r.id);

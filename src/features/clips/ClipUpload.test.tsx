@@ -4,7 +4,8 @@
 // server: the section-5 file rules before anything is kept. (Its backoff is section 9's client
 // retry delays, src/domain/timing.ts retryDelayMs, tested there.) Replacing a clip's audio asks
 // first; while the new file is on its way, and when the server could not use it, the row says the
-// current audio is still what listeners get.
+// current audio is still what listeners get; an edit of the clip's title meanwhile does not make
+// the row say the new audio is ready.
 // (tests/e2e/upload.spec.ts sends real files through the real server in Chromium.)
 import 'fake-indexeddb/auto';
 import { act } from 'react';
@@ -12,7 +13,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
-import { queueUpload } from '../../lib/upload-queue.ts';
+import { queueUpload, type QueuedUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { loadSession } from '../../lib/session.ts';
@@ -250,6 +251,62 @@ describe('replacing a clip\'s audio', () => {
     expect(el.querySelector('[role="alert"]')!.textContent).toContain('take-2.flac');
     expect(el.textContent).not.toContain('Listeners still get');
   });
+
+  describe('a field edit while the new file processes', () => {
+    /** Queues take-2.mp3 for the clip as it is now (offline), then lets the server take all of it. */
+    async function replaceAndSend(): Promise<HTMLElement> {
+      expect(await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([new Uint8Array(10)], 'take-2.mp3') })).toBeNull();
+      const [queued] = await uploadsDb.uploads.toArray();
+      await uploadsDb.uploads.update(queued!.id, { state: 'done', blob: null, offset: 10 });
+      setOnline(true);
+      return render();
+    }
+    const pulled = (row: Record<string, unknown>) => act(async () => {
+      await db.clips.put({ ...READY, ...row });
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    const text = (el: HTMLElement) => bars(el)[0]!.getAttribute('aria-valuetext');
+    // The server wrote the new title: ModifiedAtUtc changed, the audio did not (the clip stays Ready
+    // with its current audio until the new file has processed, versions.ts).
+    const titled = { Title: 'Episode 12, final', ModifiedAtUtc: '2026-01-01T10:00:01.000Z' };
+
+    it('a title edit leaves the row processing; the new audio URL then reads as ready', async () => {
+      await db.clips.put(READY);
+      const el = await replaceAndSend();
+      expect(text(el)).toBe('Uploaded: 100%. The server is processing the audio.');
+      await pulled(titled);
+      expect(text(el)).toBe('Uploaded: 100%. The server is processing the audio.');
+      expect(el.querySelector('.upload-row [role="status"]')!.textContent).toContain('Listeners still get the current audio until this file is ready.');
+      await pulled({ ...titled, ModifiedAtUtc: '2026-01-01T10:00:02.000Z', Urls: { AudioPrivateUrl: `/api/media/clips/${CLIP}/audio?v=2` } });
+      expect(text(el)).toBe('Uploaded and processed: the audio is ready');
+      expect(el.textContent).not.toContain('Listeners still get');
+    });
+
+    it('after a title edit, a file the server could not use reads as kept, also for a clip whose audio had a warning', async () => {
+      const warned = { State: 'Warning', AudioProcessingProblem: 'Some damaged audio frames were skipped' };
+      await db.clips.put({ ...READY, ...warned });
+      const el = await replaceAndSend();
+      await pulled({ ...warned, ...titled });
+      expect(text(el)).toBe('Uploaded: 100%. The server is processing the audio.');
+      await pulled({ ...titled, State: 'Warning', ModifiedAtUtc: '2026-01-01T10:00:02.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
+      expect(text(el)).toBe('Uploaded, but the server could not use this audio: The uploaded file is not audio in a format we accept. The previous audio is still published.');
+    });
+
+    it('a first file onto a clip without audio: a title edit, processing, then ready', async () => {
+      const fresh = { Id: CLIP, OrganizationId: ORG, State: 'New', ModifiedAtUtc: '2026-01-01T10:00:00.000Z', AudioProcessingProblem: null, Urls: {} };
+      await db.clips.put(fresh);
+      const el = await replaceAndSend();
+      const row = (over: Record<string, unknown>) => act(async () => {
+        await db.clips.put({ ...fresh, ...over });
+        await new Promise((r) => setTimeout(r, 50));
+      });
+      await row({ State: 'AudioUploaded', ModifiedAtUtc: '2026-01-01T10:00:01.000Z' });
+      await row({ State: 'Processing', Title: 'Episode 12, final', ModifiedAtUtc: '2026-01-01T10:00:02.000Z' });
+      expect(text(el)).toBe('Uploaded: 100%. The server is processing the audio.');
+      await row({ State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:03.000Z', Urls: { AudioPrivateUrl: `/api/media/clips/${CLIP}/audio?v=1` } });
+      expect(text(el)).toBe('Uploaded and processed: the audio is ready');
+    });
+  });
 });
 
 describe('the upload queue', () => {
@@ -267,8 +324,10 @@ describe('the upload queue', () => {
     setOnline(false);
     await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:00.000Z' });
     await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([new Uint8Array(10)], 'garbage.mp3') });
-    const [kept] = await uploadsDb.uploads.toArray();
+    const [kept] = await uploadsDb.uploads.toArray() as QueuedUpload[];
     expect(kept!.clipModifiedAtUtc).toBe('2026-01-01T10:00:00.000Z');
+    // It served no audio (no audio URL): nothing to compare but ModifiedAtUtc.
+    expect(kept!.clipServedAudio).toBeNull();
     // The server processed the file (Error) before the upload's last response was handled here.
     await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Error', ModifiedAtUtc: '2026-01-01T10:00:02.000Z', AudioProcessingProblem: 'The uploaded file is not audio in a format we accept' });
     await uploadsDb.uploads.update(kept!.id, { state: 'done', blob: null, offset: 10 });

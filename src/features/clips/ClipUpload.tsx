@@ -15,6 +15,9 @@
 //   sending / processing, the clip serving audio: "listeners still get the current audio"
 //   done, the clip still Ready with an AudioProcessingProblem: the new file failed, the previous
 //   audio is still published ('kept')
+// A clip serving audio stays Ready (or Warning) while the new file processes, and an edit of its
+// title meanwhile changes its ModifiedAtUtc: the row says "ready" only once the audio the clip
+// serves (servedAudioOf: its versioned audio URL, State and problem) is no longer what it was.
 //   <ClipUpload organizationId={organizationId} clipId={clip.Id} />
 import { useState } from 'react';
 import { ClipState } from '../../domain/clip.ts';
@@ -32,12 +35,12 @@ import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { cancelUpload, dismissUpload, queueUpload } from '../../lib/upload-queue.ts';
-import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
+import { cancelUpload, dismissUpload, queueUpload, servedAudioOf, type QueuedUpload } from '../../lib/upload-queue.ts';
+import { uploadsDb } from '../../db/upload-db.ts';
 
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 
-/** The clip's local row (its State, ModifiedAtUtc and AudioProcessingProblem are read). */
+/** The clip's local row (its State, ModifiedAtUtc, AudioProcessingProblem and Urls are read). */
 export type ClipAudioState = Readonly<Record<string, unknown>>;
 
 type Phase = 'sending' | 'processing' | 'ready' | 'warning' | 'error' | 'kept' | 'refused';
@@ -47,15 +50,27 @@ const problemOf = (clip: ClipAudioState | undefined): string | null => {
   return typeof raw === 'string' && raw.trim() !== '' ? raw : null;
 };
 
+/** Whether the clip row is still the one from before the server took the file (it then says nothing
+ * about this file). A clip that served audio then is past it once it serves other audio or a new
+ * problem; one that served none is AudioUploaded or Processing until the file's outcome (a field
+ * edit meanwhile reads as processing), so any later row does. */
+function rowFromBefore(u: QueuedUpload, clip: ClipAudioState): boolean {
+  const before = u.clipServedAudio;
+  if (!before) return Boolean(u.clipModifiedAtUtc) && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc;
+  const now = servedAudioOf(clip);
+  return now !== null && now.audioUrl === before.audioUrl && now.state === before.state && now.problem === before.problem;
+}
+
 /** Where an upload is: sending, refused, or (done) what the clip row says became of the file. */
-export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): Phase {
+export function uploadPhase(u: QueuedUpload, clip: ClipAudioState | undefined): Phase {
   if (u.state === 'failed') return 'refused';
   if (u.state !== 'done') return 'sending';
-  // The row from before the server took the file says nothing about this file.
-  if (!clip || (u.clipModifiedAtUtc && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc)) return 'processing';
-  // A new version is Ready without a problem (or Warning with one); a Ready row WITH a problem is
-  // a clip that kept its audio because this file could not be used (versions.ts).
-  if (clip['State'] === ClipState.Ready && problemOf(clip) !== null) return 'kept';
+  if (!clip || rowFromBefore(u, clip)) return 'processing';
+  // A new version is Ready without a problem (or Warning with one) at a new audio URL; the same
+  // audio with a new problem, or (records without clipServedAudio) a Ready row WITH a problem, is a
+  // clip that kept its audio, Ready or Warning, because this file could not be used (versions.ts).
+  const sameAudio = u.clipServedAudio ? servedAudioOf(clip)?.audioUrl === u.clipServedAudio.audioUrl : clip['State'] === ClipState.Ready;
+  if (sameAudio && problemOf(clip) !== null) return 'kept';
   if (clip['State'] === ClipState.Ready) return 'ready';
   if (clip['State'] === ClipState.Warning) return 'warning';
   if (clip['State'] === ClipState.Error) return 'error';
@@ -66,7 +81,7 @@ const FILL: Record<Phase, string> = {
   sending: 'var(--brand)', processing: 'var(--brand)', ready: 'var(--success)', warning: 'var(--success)', error: 'var(--danger)', kept: 'var(--danger)', refused: 'var(--danger)',
 };
 
-function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
+function statusText(u: QueuedUpload, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
   const raw = problemOf(clip);
   const problem = raw === null ? '' : processingProblemText(raw);
   switch (phase) {
@@ -90,7 +105,7 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
   }
 }
 
-function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipAudioState | undefined; online: boolean }) {
+function UploadRow({ upload, clip, online }: { upload: QueuedUpload; clip: ClipAudioState | undefined; online: boolean }) {
   const percent = upload.state === 'done' ? 100 : upload.size === 0 ? 0 : Math.floor((upload.offset / upload.size) * 100);
   const phase = uploadPhase(upload, clip);
   const text = statusText(upload, phase, clip, percent, online);
