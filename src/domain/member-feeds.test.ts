@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MEMBER_EMAIL_EXISTS,
+  MEMBER_EMAIL_EXISTS_MESSAGE,
   MEMBER_NOTE_MAX_LENGTH,
   MEMBER_URL_LIFETIME_SECONDS,
   MEMBER_URL_WINDOW_SECONDS,
   memberAudioPath,
+  memberEmailExistsError,
   memberFormErrors,
   memberUrlExpiry,
   memberUrlPayload,
@@ -13,6 +16,14 @@ import {
   servesMemberAudio,
   signingKeyState,
 } from './member-feeds.ts';
+import enUS from '../../locales/members/en-US.json';
+import deDE from '../../locales/members/de-DE.json';
+import es419 from '../../locales/members/es-419.json';
+import frFR from '../../locales/members/fr-FR.json';
+import itIT from '../../locales/members/it-IT.json';
+import ptBR from '../../locales/members/pt-BR.json';
+
+const CATALOGUES: Array<Record<string, string | undefined>> = [enUS, deDE, es419, frFR, itIT, ptBR];
 
 describe('member feeds', () => {
   it('sign in whole windows: every URL signed within one window expires at the same time, a lifetime after it', () => {
@@ -53,5 +64,14 @@ describe('member feeds', () => {
   it('make the media path of four segments and the podcast:// subscribe link', () => {
     expect(memberAudioPath('m', 'c', 'mp3')).toBe('/audio/m/m/c.mp3');
     expect(podcastSchemeUrl('https://listen.example.com/feeds/p/members/t.xml')).toBe('podcast://listen.example.com/feeds/p/members/t.xml');
+  });
+
+  it('name an address another member has at Email, in the members catalogue’s words, said in every locale', () => {
+    expect(memberEmailExistsError()).toEqual({ Field: 'Email', Code: MEMBER_EMAIL_EXISTS, Message: 'Another member of this program already has this email address.' });
+    const said = CATALOGUES.map((c) => c.members_email_exists);
+    expect(said[0]).toBe(MEMBER_EMAIL_EXISTS_MESSAGE);
+    expect(said[1]).toBe('Ein anderes Mitglied dieses Programms hat bereits diese E-Mail-Adresse.');
+    // Each locale in its own words (none left empty or in English).
+    expect(new Set(said.filter((t) => typeof t === 'string' && t.length > 0)).size).toBe(CATALOGUES.length);
   });
 });

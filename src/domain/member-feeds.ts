@@ -18,6 +18,7 @@
 // stops playing because of a rotation alone.
 import { validateEmail, validateName } from './validators.ts';
 import { formError, type FormError } from './form-errors.ts';
+import type { FieldError } from '../protocol/errors.ts';
 
 /** The feed's signed URLs change once per window (the feed's ETag with them). */
 export const MEMBER_URL_WINDOW_SECONDS = 24 * 60 * 60;
@@ -80,6 +81,24 @@ export function memberFormErrors(fields: MemberFields, options: { partial?: bool
   if (note) out.Note = note;
   return out;
 }
+
+/**
+ * The 400's code at Email when another live member of the program has the address. Two live
+ * members of one program never share an e-mail address (a studio would mail, and count, one
+ * listener twice), compared trimmed and in any case. Live: not revoked (a removed member's row is
+ * deleted), so a revoked member's address may go to a new member, and restoring the revoked one is
+ * then refused the same way. Only the server can say (the screen holds one page of members): it
+ * checks, and a partial unique index (sync-server/members/migrations/0451_member_email_unique.sql)
+ * decides when two requests race.
+ */
+export const MEMBER_EMAIL_EXISTS = 'EmailExists';
+
+/** Its English words, members_email_exists of the members catalogue (locales/members, where the
+ * studio says it in its user's language by the code; member-feeds.test.ts keeps the two equal). */
+export const MEMBER_EMAIL_EXISTS_MESSAGE = 'Another member of this program already has this email address.';
+
+/** The field error of that 400 (no MessageKey: that names the domain catalogue only). */
+export const memberEmailExistsError = (): FieldError => ({ Field: 'Email', Code: MEMBER_EMAIL_EXISTS, Message: MEMBER_EMAIL_EXISTS_MESSAGE });
 
 /** The flags on a program that manage its members and keys: those that edit its settings
  * (src/domain/structure-access.ts mayEditProgram). */

@@ -3,6 +3,8 @@
 // src/domain/member-feeds.ts.
 import { randomBytes } from 'node:crypto';
 import type { Member } from '../../src/protocol/api/members.ts';
+import { memberEmailExistsError } from '../../src/domain/member-feeds.ts';
+import { badRequest } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
 
 export type MemberRow = {
@@ -52,28 +54,68 @@ export async function memberByToken(q: Queryable, token: string): Promise<Member
   return row ?? null;
 }
 
+/** The 400 at Email: another live member of the program has this address. */
+export const memberEmailExists = () => badRequest([memberEmailExistsError()]);
+
+/** A unique violation of members_program_email (0451): two writers raced past the check. */
+function isEmailViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string } | null;
+  return e?.code === '23505' && `${e.constraint ?? ''} ${e.message ?? ''}`.includes('members_program_email');
+}
+
+/** A write of members whose e-mail index violation is the same 400 as the check's. */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isEmailViolation(err)) throw memberEmailExists();
+    throw err;
+  }
+}
+
+// The live members of a program holding an address: the index's own expression (lower(btrim)), so
+// the check and the index never disagree about what is the same address.
+const TAKEN = `revoked_at_utc IS NULL AND lower(btrim(email)) = lower(btrim($2::text))`;
+
 export async function insertMember(
   q: Queryable,
   m: { id: string; organizationId: string; programId: string; name: string; email: string; note: string | null; createdById: string | null; at: Date },
 ): Promise<MemberRow> {
-  const [row] = await q.query<MemberRow>(
-    `INSERT INTO members (id, organization_id, program_id, name, email, note, created_by_id, created_at_utc, modified_at_utc, token)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING *`,
-    [m.id, m.organizationId, m.programId, m.name.trim(), m.email, m.note, m.createdById, m.at.toISOString(), newToken()],
+  const taken = await q.query(`SELECT 1 FROM members WHERE program_id = $1 AND ${TAKEN}`, [m.programId, m.email]);
+  if (taken.length > 0) throw memberEmailExists();
+  const [row] = await writing(() =>
+    q.query<MemberRow>(
+      `INSERT INTO members (id, organization_id, program_id, name, email, note, created_by_id, created_at_utc, modified_at_utc, token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING *`,
+      [m.id, m.organizationId, m.programId, m.name.trim(), m.email.trim(), m.note, m.createdById, m.at.toISOString(), newToken()],
+    ),
   );
   return row!;
 }
 
 export async function updateMember(q: Queryable, id: string, patch: { Name?: string | undefined; Email?: string | undefined; Note?: string | null | undefined; Revoked?: boolean | undefined }, at: Date): Promise<MemberRow> {
-  const [row] = await q.query<MemberRow>(
-    `UPDATE members SET
-       name = CASE WHEN $2::boolean THEN $3 ELSE name END,
-       email = CASE WHEN $4::boolean THEN $5 ELSE email END,
-       note = CASE WHEN $6::boolean THEN $7 ELSE note END,
-       revoked_at_utc = CASE WHEN $8::boolean IS NULL THEN revoked_at_utc WHEN $8::boolean THEN coalesce(revoked_at_utc, $9::timestamptz) ELSE NULL END,
-       modified_at_utc = $9::timestamptz
-     WHERE id = $1 RETURNING *`,
-    [id, patch.Name !== undefined, patch.Name?.trim() ?? null, patch.Email !== undefined, patch.Email ?? null, patch.Note !== undefined, patch.Note ?? null, patch.Revoked ?? null, at.toISOString()],
+  // Only a new address or a restore can make two live members share one; the member as it would
+  // be after the change is checked (live, with its new or current address).
+  if (patch.Email !== undefined || patch.Revoked === false) {
+    const taken = await q.query(
+      `SELECT 1 FROM members s, members o WHERE s.id = $1 AND o.program_id = s.program_id AND o.id <> s.id
+         AND (CASE WHEN $3::boolean IS NULL THEN s.revoked_at_utc IS NULL ELSE NOT $3::boolean END)
+         AND o.revoked_at_utc IS NULL AND lower(btrim(o.email)) = lower(btrim(coalesce($2::text, s.email)))`,
+      [id, patch.Email ?? null, patch.Revoked ?? null],
+    );
+    if (taken.length > 0) throw memberEmailExists();
+  }
+  const [row] = await writing(() =>
+    q.query<MemberRow>(
+      `UPDATE members SET
+         name = CASE WHEN $2::boolean THEN $3 ELSE name END,
+         email = CASE WHEN $4::boolean THEN $5 ELSE email END,
+         note = CASE WHEN $6::boolean THEN $7 ELSE note END,
+         revoked_at_utc = CASE WHEN $8::boolean IS NULL THEN revoked_at_utc WHEN $8::boolean THEN coalesce(revoked_at_utc, $9::timestamptz) ELSE NULL END,
+         modified_at_utc = $9::timestamptz
+       WHERE id = $1 RETURNING *`,
+      [id, patch.Name !== undefined, patch.Name?.trim() ?? null, patch.Email !== undefined, patch.Email?.trim() ?? null, patch.Note !== undefined, patch.Note ?? null, patch.Revoked ?? null, at.toISOString()],
+    ),
   );
   return row!;
 }

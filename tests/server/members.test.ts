@@ -1,7 +1,8 @@
 // Members and their private feeds (issue 29): the member API, the private feed (read back by the
 // Podcast Index's podcast-partytime), the signed media URLs its enclosures carry (real audio from
 // the shared fixtures, Range), and every way such a URL is refused: a tampered signature, expiry,
-// a retired key, a revoked or removed member, a Private clip.
+// a retired key, a revoked or removed member, a Private clip. One e-mail address per live member
+// of a program: refused at Email on create, change and restore, also when two requests race.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from 'podcast-partytime';
 import { publicPaths } from '../../src/domain/public-urls.ts';
 import { MEMBER_URL_LIFETIME_SECONDS, SIGNING_KEY_GRACE_SECONDS } from '../../src/domain/member-feeds.ts';
-import { ORG_DEMO } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import { AppError } from '../../sync-server/errors.ts';
+import { insertMember } from '../../sync-server/members/members.ts';
 import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import { signedQueryString, signMemberAudio } from '../../sync-server/members/signing.ts';
@@ -153,6 +156,114 @@ describe('the member API', () => {
     expect((await producer.post(`/api/v1/members/${m.Id}/token`, {})).status).toBe(404);
     expect((await producer.get(`/api/internal/playlists/${playlistId}/members/${m.Id}/url`)).status).toBe(404);
     expect((await producer.get(`/api/v1/programs/${programId}/signing-keys`)).status).toBe(404);
+  });
+});
+
+describe('one address per live member of a program', () => {
+  const EXISTS = 'Another member of this program already has this email address.';
+  const refusedAtEmail = (reply: { status: number; body: unknown; text: string }) => {
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.body).toEqual({ Errors: [{ Field: 'Email', Code: 'EmailExists', Message: EXISTS }] });
+  };
+  const create = (name: string, email: string) => api.post(`/api/v1/programs/${programId}/members`, { Name: name, Email: email });
+
+  it('refuses a new member with an address another has, in any case and with spaces around it; another program may have it', async () => {
+    const first = await addMember('Oona', 'oona@example.com');
+    refusedAtEmail(await create('Oona again', 'oona@example.com'));
+    refusedAtEmail(await create('Oona shouting', '  OONA@Example.COM '));
+    const list = await api.get(`/api/v1/programs/${programId}/members?filter=oona`);
+    expect((list.body as { Items: Member[] }).Items.map((m) => m.Id)).toEqual([first.Id]);
+
+    const other = await api.post('/api/v1/programs', { Name: `Other show ${crypto.randomUUID().slice(0, 8)}`, OwnerEmail: 'owner@example.com' });
+    expect(other.status, other.text).toBe(201);
+    const there = await api.post(`/api/v1/programs/${(other.body as { Id: string }).Id}/members`, { Name: 'Oona', Email: 'oona@example.com' });
+    expect(there.status, there.text).toBe(201);
+  });
+
+  it('refuses changing a member to an address another has; a member may keep, or recase, its own', async () => {
+    const pia = await addMember('Pia', 'pia@example.com');
+    const quin = await addMember('Quin', 'quin@example.com');
+    refusedAtEmail(await api.patch(`/api/v1/members/${quin.Id}`, { Email: ' PIA@example.com' }));
+    // A refused change changes nothing, not even the fields beside it.
+    refusedAtEmail(await api.patch(`/api/v1/members/${quin.Id}`, { Name: 'Quin P.', Email: 'Pia@Example.com' }));
+    expect((await api.get(`/api/v1/programs/${programId}/members?filter=quin`)).body).toMatchObject({ Items: [{ Name: 'Quin', Email: 'quin@example.com' }] });
+
+    const same = await api.patch(`/api/v1/members/${pia.Id}`, { Email: 'pia@example.com', Name: 'Pia R.' });
+    expect(same.status, same.text).toBe(200);
+    const recased = await api.patch(`/api/v1/members/${pia.Id}`, { Email: ' Pia@Example.com ' });
+    expect(recased.status, recased.text).toBe(200);
+    expect(recased.body).toMatchObject({ Email: 'Pia@Example.com' });
+  });
+
+  it('lets a removed or revoked member’s address go to someone else; the revoked one then cannot be restored', async () => {
+    const rae = await addMember('Rae', 'rae@example.com');
+    expect((await api.delete(`/api/v1/members/${rae.Id}`)).status).toBe(204);
+    await addMember('Rae anew', 'RAE@example.com');
+
+    const sam = await addMember('Sam', 'sam@example.com');
+    expect((await api.patch(`/api/v1/members/${sam.Id}`, { Revoked: true })).status).toBe(200);
+    const heir = await addMember('Sam’s heir', 'sam@example.com');
+    refusedAtEmail(await api.patch(`/api/v1/members/${sam.Id}`, { Revoked: false }));
+    // A revoked member may be given that address too (it is not live), and restored with another.
+    expect((await api.patch(`/api/v1/members/${sam.Id}`, { Email: 'Sam@example.com' })).status).toBe(200);
+    const restored = await api.patch(`/api/v1/members/${sam.Id}`, { Revoked: false, Email: 'sam.old@example.com' });
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.body).toMatchObject({ Revoked: false, Email: 'sam.old@example.com' });
+    refusedAtEmail(await api.patch(`/api/v1/members/${heir.Id}`, { Email: 'sam.old@example.com' }));
+  });
+
+  it('of two requests at once for one address, one adds the member (201) and the other is the same 400', async () => {
+    for (let round = 0; round < 3; round++) {
+      const email = `twin${round}@example.com`;
+      const replies = await Promise.all([create('Twin A', email), create('Twin B', email.toUpperCase())]);
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 400]);
+      refusedAtEmail(replies.find((r) => r.status === 400)!);
+    }
+  });
+});
+
+describe('one address per live member, on PostgreSQL', () => {
+  // Two connections for real: the first adds a member in a transaction it holds open; the second's
+  // check cannot see that row yet, so its INSERT waits on the unique index and, once the first
+  // commits, fails there. That failure must be the check's own 400, never a 500.
+  it('a create that raced past the check meets the index and is the same 400', async () => {
+    const pgt = await openTestStore('postgres');
+    try {
+      await seed(pgt.store, { clips: 1 });
+      const base = { organizationId: ORG_DEMO, programId: seedId('program:morning'), note: null, createdById: null, at: new Date() };
+      let added!: () => void;
+      let commit!: () => void;
+      const inFirst = new Promise<void>((r) => (added = r));
+      const mayCommit = new Promise<void>((r) => (commit = r));
+      const first = pgt.store.tx(async (q) => {
+        await insertMember(q, { ...base, id: crypto.randomUUID(), name: 'Uma', email: 'uma@example.com' });
+        added();
+        await mayCommit;
+      });
+      await inFirst;
+      const second = insertMember(pgt.store, { ...base, id: crypto.randomUUID(), name: 'Uma twin', email: ' UMA@example.com' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // Until the second's INSERT is waiting on the first's row in the index.
+      let waiting = false;
+      for (let i = 0; i < 400 && !waiting; i++) {
+        const [w] = await pgt.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO members%'`);
+        waiting = w!.n > 0;
+        if (!waiting) await new Promise((r) => setTimeout(r, 25));
+      }
+      commit();
+      expect(waiting, 'the second INSERT never waited on the index').toBe(true);
+      await first;
+      const err = await second;
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(400);
+      expect((err as AppError).body).toEqual({ Errors: [{ Field: 'Email', Code: 'EmailExists', Message: 'Another member of this program already has this email address.' }] });
+      const rows = await pgt.store.query<{ email: string }>(`SELECT email FROM members WHERE program_id = $1`, [base.programId]);
+      expect(rows.map((r) => r.email)).toEqual(['uma@example.com']);
+    } finally {
+      await pgt.drop();
+    }
   });
 });
 

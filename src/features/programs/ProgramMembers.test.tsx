@@ -2,7 +2,8 @@
 // PGlite, answering the component's fetches): offline it says members need a connection and asks
 // the server nothing; a bad name and e-mail are refused at their fields before anything is sent; a
 // member added appears in the list; copying a member's private feed URL, then resetting it after a
-// confirmation that says the old URL stops working, gives a new URL while the old one answers 404.
+// confirmation that says the old URL stops working, gives a new URL while the old one answers 404;
+// an address another member has is refused by the server and said at the e-mail field.
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { createApp } from '../../../sync-server/app.ts';
@@ -147,5 +148,33 @@ describe('the Members section', () => {
     expect(second).not.toBe(first);
     expect((await app.request(first)).status).toBe(404);
     expect((await app.request(second)).status).toBe(200);
+  });
+
+  it('says at the e-mail field that another member has the address, when adding and when editing', async () => {
+    const el = await render();
+    const add = async (name: string, email: string) => {
+      await type(field(el, 'Name').control, name);
+      await type(field(el, 'E-mail address').control, email);
+      await click(el, 'Add member');
+      await settle(300);
+    };
+    await add('Bea Twin', 'bea@example.com');
+    expect(el.querySelector('li[aria-label="Bea Twin"]')).not.toBeNull();
+    await add('Bea Again', '  BEA@example.com ');
+    const email = field(el, 'E-mail address');
+    expect(email.error).toBe('Another member of this program already has this email address.');
+    expect(email.control.getAttribute('aria-invalid')).toBe('true');
+    expect(field(el, 'Name').error).toBeNull();
+    expect(el.querySelector('li[aria-label="Bea Again"]')).toBeNull();
+
+    await add('Cy Other', 'cy@example.com');
+    const row = el.querySelector<HTMLElement>('li[aria-label="Cy Other"]')!;
+    await click(row, 'Edit');
+    const form = [...el.querySelectorAll<HTMLElement>('li')].find((li) => li.querySelector('form'))!;
+    expect(form.querySelector('h3')!.textContent).toBe('Edit member');
+    await type(field(form, 'E-mail address').control, 'Bea@Example.com');
+    await click(form, 'Save');
+    await settle(200);
+    expect(field(form, 'E-mail address').error).toBe('Another member of this program already has this email address.');
   });
 });

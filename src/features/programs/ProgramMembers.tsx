@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { m } from '../../paraglide/messages.js';
-import { memberFormErrors, type MemberFields } from '../../domain/member-feeds.ts';
+import { MEMBER_EMAIL_EXISTS, memberFormErrors, type MemberFields } from '../../domain/member-feeds.ts';
 import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import * as routes from '../../protocol/api/members.ts';
 import type { Member, SigningKey } from '../../protocol/api/members.ts';
@@ -27,13 +27,14 @@ const PAGE_SIZE = 20;
 type FieldName = 'Name' | 'Email' | 'Note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
-/** The words for a failed call: the fields a 400 names at their fields, anything else on the form. */
+/** The words for a failed call: the fields a 400 names at their fields (an address another member
+ * has: at E-mail), anything else on the form. */
 function errorsOf(res: Exclude<ApiResult<unknown>, { kind: 'ok' }>): Errors {
   if (res.kind === 'badRequest') {
     const out: Errors = {};
     for (const fe of res.body.Errors as FieldError[]) {
       const key = (['Name', 'Email', 'Note'] as const).find((f) => f === fe.Field) ?? 'form';
-      out[key] ??= fieldErrorText(fe);
+      out[key] ??= fe.Code === MEMBER_EMAIL_EXISTS ? m.members_email_exists() : fieldErrorText(fe);
     }
     return out;
   }

@@ -5,7 +5,7 @@
 // never leaves the server (only its id, times and state).
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
-import { validateMemberEmail, validateMemberName, validateMemberNote } from '../../domain/member-feeds.ts';
+import { MEMBER_EMAIL_EXISTS, validateMemberEmail, validateMemberName, validateMemberNote } from '../../domain/member-feeds.ts';
 import { checkedString, createErrors, errors, idParams, jsonBody, jsonContent, noContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
 
 const tags = ['Members'];
@@ -59,6 +59,7 @@ export const MEMBER_FEED_URL_TYPES = ['feed', 'podcast'] as const;
 const ProgramParams = idParams('programId');
 const MemberParams = idParams('memberId');
 const forbiddenNote = 'Needs content and manage-settings access on the program (members are listed to those who can edit its settings)';
+const emailNote = `An address another member of the program has (not revoked; compared trimmed, in any case) is a 400 at Email, code ${MEMBER_EMAIL_EXISTS}, also when two requests race`;
 
 export const listMembers = {
   method: 'get',
@@ -75,7 +76,7 @@ export const createMember = {
   path: '/v1/programs/{programId}/members',
   tags,
   summary: 'Adds a member (with a new private feed token)',
-  description: forbiddenNote,
+  description: `${forbiddenNote}. ${emailNote}.`,
   request: { params: ProgramParams, body: jsonBody(MemberCreate) },
   responses: { 201: jsonContent(Member, 'The new member'), ...createErrors },
 } as const satisfies RouteConfig;
@@ -85,7 +86,7 @@ export const updateMember = {
   path: '/v1/members/{memberId}',
   tags,
   summary: 'Changes a member (name, e-mail, note, revoked)',
-  description: `${forbiddenNote}; a member the caller may not manage is a 404.`,
+  description: `${forbiddenNote}; a member the caller may not manage is a 404. ${emailNote}; so is restoring a revoked member whose address another member has since been given.`,
   request: { params: MemberParams, body: jsonBody(MemberPatch) },
   responses: { 200: jsonContent(Member, 'The member after the change'), ...writeErrors },
 } as const satisfies RouteConfig;
