@@ -39,10 +39,27 @@ export type UploadRecord = {
    * The local clip row's ModifiedAtUtc when the file was picked, before the server had any of it
    * (records from before this was kept at pick time take it when done). The server marks the clip
    * AudioUploaded on the last byte, so once done a clip row with another ModifiedAtUtc tells how
-   * the processing of THIS file went (the row from before tells nothing).
+   * the processing of THIS file went (the row from before tells nothing): for a clip without audio
+   * (one with audio: clipServedAudio).
    */
   clipModifiedAtUtc?: string | null;
+  /**
+   * What the clip served when the file was picked (src/lib/upload-queue.ts servedAudioOf), for a
+   * clip that served audio: it keeps State Ready or Warning while a new file processes
+   * (sync-server/audio/versions.ts), so its ModifiedAtUtc, which any field edit changes, cannot
+   * tell when the new file is done; what it serves can. Not an index: no new database version.
+   * Undefined in records kept before this was.
+   */
+  clipServedAudio?: ServedAudio | null;
 };
+
+/**
+ * What identifies the audio a clip row serves: its State (Ready or Warning), its AudioPrivateUrl,
+ * which names the published version (?v=, new with every processed file or cut), and its
+ * AudioProcessingProblem (set when a new file could not be used and the clip kept its audio). A
+ * field edit (the title, a dismissed problem) changes none of these.
+ */
+export type ServedAudio = { state: string; audioUrl: string; problem: string | null };
 
 type UploadsDb = Dexie & { uploads: EntityTable<UploadRecord, 'id'> };
 

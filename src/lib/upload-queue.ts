@@ -18,26 +18,9 @@ import { db } from '../db/db.ts';
 import { call } from './api.ts';
 import { getXsrf } from '../protocol/api/session.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
-import { uploadsDb, type UploadRecord } from '../db/upload-db.ts';
+import { uploadsDb, type ServedAudio, type UploadRecord } from '../db/upload-db.ts';
 
 const PROGRESS_WRITE_MS = 250;
-
-/**
- * An upload record as this queue keeps it: UploadRecord and, in the same stored object (not an
- * index, so no new database version), clipServedAudio: servedAudioOf(the clip row) when the file
- * was picked. A clip that serves audio keeps State Ready or Warning while a new file processes
- * (sync-server/audio/versions.ts), so its ModifiedAtUtc, which any field edit changes, cannot tell
- * when the new file is done; what it serves can. Undefined in records kept before this was.
- */
-export type QueuedUpload = UploadRecord & { clipServedAudio?: ServedAudio | null };
-
-/**
- * What identifies the audio a clip row serves: its State (Ready or Warning), its AudioPrivateUrl,
- * which names the published version (?v=, new with every processed file or cut), and its
- * AudioProcessingProblem (set when a new file could not be used and the clip kept its audio). A
- * field edit (the title, a dismissed problem) changes none of these.
- */
-export type ServedAudio = { state: string; audioUrl: string; problem: string | null };
 
 /** The audio the clip row serves, or null when it serves none. */
 export function servedAudioOf(clip: Readonly<Record<string, unknown>> | undefined): ServedAudio | null {
@@ -103,7 +86,7 @@ async function settleError(record: UploadRecord, err: unknown): Promise<void> {
   if (navigator.onLine) schedule(record.id);
 }
 
-function send(record: QueuedUpload): Promise<void> {
+function send(record: UploadRecord): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!record.blob) return resolve();
     let lastWrite = 0;
@@ -134,7 +117,7 @@ function send(record: QueuedUpload): Promise<void> {
         // land before this callback), which would then read as "still processing" for ever.
         void (async () => {
           const before = record.clipModifiedAtUtc !== undefined ? {} : await clipBefore(record.clipId);
-          const done: Partial<QueuedUpload> = { state: 'done', blob: null, offset: record.size, tusUrl: null, ...before };
+          const done: Partial<UploadRecord> = { state: 'done', blob: null, offset: record.size, tusUrl: null, ...before };
           await uploadsDb.uploads.update(record.id, done);
         })().finally(resolve);
       },
@@ -150,7 +133,7 @@ function send(record: QueuedUpload): Promise<void> {
 }
 
 /** The local clip row's ModifiedAtUtc and the audio it serves (null when the row is not here). */
-async function clipBefore(clipId: string): Promise<Pick<QueuedUpload, 'clipModifiedAtUtc' | 'clipServedAudio'>> {
+async function clipBefore(clipId: string): Promise<Pick<UploadRecord, 'clipModifiedAtUtc' | 'clipServedAudio'>> {
   const clip = await db.clips.get(clipId).catch(() => undefined);
   return { clipModifiedAtUtc: typeof clip?.['ModifiedAtUtc'] === 'string' ? clip['ModifiedAtUtc'] : null, clipServedAudio: servedAudioOf(clip) };
 }
@@ -210,7 +193,7 @@ export async function queueUpload(input: { userId: string; organizationId: strin
   if (problem) return problem;
   const earlier = await uploadsDb.uploads.where('clipId').equals(input.clipId).toArray();
   currentUser ??= input.userId;
-  const record: QueuedUpload = {
+  const record: UploadRecord = {
     id: crypto.randomUUID(),
     userId: input.userId,
     organizationId: input.organizationId,

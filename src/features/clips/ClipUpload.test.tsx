@@ -13,7 +13,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
-import { queueUpload, type QueuedUpload } from '../../lib/upload-queue.ts';
+import { queueUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { loadSession } from '../../lib/session.ts';
@@ -324,7 +324,7 @@ describe('the upload queue', () => {
     setOnline(false);
     await db.clips.put({ Id: CLIP, OrganizationId: ORG, State: 'Ready', ModifiedAtUtc: '2026-01-01T10:00:00.000Z' });
     await queueUpload({ userId: 'u1', organizationId: ORG, clipId: CLIP, file: new File([new Uint8Array(10)], 'garbage.mp3') });
-    const [kept] = await uploadsDb.uploads.toArray() as QueuedUpload[];
+    const [kept] = await uploadsDb.uploads.toArray() as UploadRecord[];
     expect(kept!.clipModifiedAtUtc).toBe('2026-01-01T10:00:00.000Z');
     // It served no audio (no audio URL): nothing to compare but ModifiedAtUtc.
     expect(kept!.clipServedAudio).toBeNull();

@@ -35,8 +35,8 @@ import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { cancelUpload, dismissUpload, queueUpload, servedAudioOf, type QueuedUpload } from '../../lib/upload-queue.ts';
-import { uploadsDb } from '../../db/upload-db.ts';
+import { cancelUpload, dismissUpload, queueUpload, servedAudioOf } from '../../lib/upload-queue.ts';
+import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 
@@ -54,7 +54,7 @@ const problemOf = (clip: ClipAudioState | undefined): string | null => {
  * about this file). A clip that served audio then is past it once it serves other audio or a new
  * problem; one that served none is AudioUploaded or Processing until the file's outcome (a field
  * edit meanwhile reads as processing), so any later row does. */
-function rowFromBefore(u: QueuedUpload, clip: ClipAudioState): boolean {
+function rowFromBefore(u: UploadRecord, clip: ClipAudioState): boolean {
   const before = u.clipServedAudio;
   if (!before) return Boolean(u.clipModifiedAtUtc) && clip['ModifiedAtUtc'] === u.clipModifiedAtUtc;
   const now = servedAudioOf(clip);
@@ -62,7 +62,7 @@ function rowFromBefore(u: QueuedUpload, clip: ClipAudioState): boolean {
 }
 
 /** Where an upload is: sending, refused, or (done) what the clip row says became of the file. */
-export function uploadPhase(u: QueuedUpload, clip: ClipAudioState | undefined): Phase {
+export function uploadPhase(u: UploadRecord, clip: ClipAudioState | undefined): Phase {
   if (u.state === 'failed') return 'refused';
   if (u.state !== 'done') return 'sending';
   if (!clip || rowFromBefore(u, clip)) return 'processing';
@@ -81,7 +81,7 @@ const FILL: Record<Phase, string> = {
   sending: 'var(--brand)', processing: 'var(--brand)', ready: 'var(--success)', warning: 'var(--success)', error: 'var(--danger)', kept: 'var(--danger)', refused: 'var(--danger)',
 };
 
-function statusText(u: QueuedUpload, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
+function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefined, percent: number, online: boolean): string {
   const raw = problemOf(clip);
   const problem = raw === null ? '' : processingProblemText(raw);
   switch (phase) {
@@ -105,7 +105,7 @@ function statusText(u: QueuedUpload, phase: Phase, clip: ClipAudioState | undefi
   }
 }
 
-function UploadRow({ upload, clip, online }: { upload: QueuedUpload; clip: ClipAudioState | undefined; online: boolean }) {
+function UploadRow({ upload, clip, online }: { upload: UploadRecord; clip: ClipAudioState | undefined; online: boolean }) {
   const percent = upload.state === 'done' ? 100 : upload.size === 0 ? 0 : Math.floor((upload.offset / upload.size) * 100);
   const phase = uploadPhase(upload, clip);
   const text = statusText(upload, phase, clip, percent, online);
