@@ -9,7 +9,6 @@
 // `bench: <metric> = <number> <unit>`, and each figure with a target is followed by its ratio to
 // the target (above 1 is better). Figures only: nothing here passes or fails on time.
 // Bounded: each phase stops at a request count or a time limit, whichever comes first.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { createMemoryBus } from '../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
 import { openStore } from '../sync-server/store/open.ts';
 import { openScratchPostgres } from '../tests/server/test-store.ts';
+import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import type { Store } from '../sync-server/store/store.ts';
 import { line, percentile, ratio } from './report.ts';
 
@@ -51,20 +51,9 @@ async function openPglite(): Promise<OpenedStore> {
 }
 
 function postgresBaseUrl(): string {
-  const fromEnv = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (fromEnv) return fromEnv;
-  try {
-    // The script may print a status line before the URL: the URL is its last line.
-    const out = execFileSync('bash', ['scripts/start-postgres.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    const url = out.trim().split('\n').pop() ?? '';
-    if (url.startsWith('postgres')) return url;
-  } catch {
-    // Reported below.
-  }
-  throw new Error(
-    'No PostgreSQL for the benchmark: set TEST_DATABASE_URL or DATABASE_URL (a role that may CREATE DATABASE), ' +
-      'or install PostgreSQL so scripts/start-postgres.sh can start it.',
-  );
+  const url = postgresUrl();
+  if (url === null) throw new Error(NO_POSTGRES);
+  return url;
 }
 
 async function openPostgres(base: string): Promise<OpenedStore> {

@@ -21,7 +21,6 @@
 // median of three runs, the later two editing the same rows again) on PGlite and on PostgreSQL
 // (TEST_DATABASE_URL / DATABASE_URL, else scripts/start-postgres.sh), each with the floor under
 // it on this machine: the same batches' rows read and updated with nothing else (floorRate).
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -31,6 +30,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { addUser, login, PASSWORD, startServer, type Server } from '../tests/sync/harness.ts';
+import { postgresUrl } from './postgres.ts';
 import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { bulkInsert } from '../sync-server/rows.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
@@ -596,14 +596,6 @@ async function floorRate(server: Server, label: string, applied: number) {
   console.log(`bench: (${label} floor runs: ${rates.map((r) => r.toFixed(0)).join(', ')} mutations/s)`);
   line(`${label} floor: the same batches only read locked as JSON and their titles set by one plain UPDATE (no revisions, results or rules)`, median(rates), 'mutations/s');
   line(`server apply rate (${label}, one client) / floor`, applied / median(rates), 'x');
-}
-
-function postgresUrl(): string | null {
-  const fromEnv = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (fromEnv) return fromEnv;
-  const started = spawnSync('bash', ['scripts/start-postgres.sh'], { encoding: 'utf8' });
-  const url = started.stdout.trim().split('\n').pop() ?? '';
-  return started.status === 0 && url.startsWith('postgres') ? url : null;
 }
 
 // `npm run bench:sync -- --only rate` (or `--only browser`) runs one half.
