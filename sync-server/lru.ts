@@ -16,6 +16,11 @@ export class Lru<K, V> {
     return entry.value;
   }
 
+  /** Whether the key is kept, without marking it used. */
+  has(key: K): boolean {
+    return this.map.has(key);
+  }
+
   set(key: K, value: V): void {
     const entry = this.map.get(key);
     if (entry !== undefined) {

@@ -29,7 +29,10 @@ import { publicOrigin } from '../public-origin.ts';
  * did not change (a client without validators, a proxy's first fetch) is not built or compressed
  * again. A tag is every input of the document (feed-data.ts), so a kept answer is the one a build
  * would make. Only compressed answers (a few hundred KB for 2,500 episodes): identity ones are
- * rare and ten times the size. */
+ * rare and ten times the size. On PostgreSQL public feeds are also kept in the store
+ * (feed_documents, the newest per feed and coding): the instances sharing it build a feed once
+ * between them, and none again after a restart. Not on PGlite: one instance, and its bytea and
+ * large-text writes cost ~30 ms for 200 KB (more than half a build) on its one connection. */
 const keptDocuments = new WeakMap<object, Lru<string, Buffer>>();
 const KEPT_DOCUMENTS = 64;
 
@@ -65,19 +68,29 @@ export async function conditionalText(
   lastModified: Date,
   contentType: string,
   make: () => Promise<string | Buffer>,
-  /** Keep the compressed answer under this name (with the tag and the coding): a feed's id. */
-  keepAs?: string,
+  /** Keep the compressed answer under this name (with the tag and the coding): a feed's id;
+   * `stored`: in a PostgreSQL store too (feed_documents), not only in this instance's memory. */
+  keep?: { name: string; stored: boolean },
 ): Promise<Response> {
   if (notModified(c, tag, lastModified)) return new Response(null, { status: 304, headers: validatorHeaders(tag, lastModified) });
   const asked = negotiateEncoding(c.req.header('accept-encoding'));
+  const store = c.get('deps').store;
   let kept: Lru<string, Buffer> | undefined;
-  const key = `${keepAs}|${tag}|${asked}`;
-  if (keepAs !== undefined && asked !== null) {
-    const store = c.get('deps').store;
+  const name = `${keep?.name}|${asked}`;
+  const key = `${name}|${tag}`;
+  if (keep !== undefined && asked !== null) {
     kept = keptDocuments.get(store);
     if (!kept) keptDocuments.set(store, (kept = new Lru(KEPT_DOCUMENTS)));
     const hit = kept.get(key);
     if (hit) return encodedAnswer(c, tag, lastModified, contentType, asked, hit);
+    if (keep.stored && store.kind === 'postgres') {
+      const [row] = await store.query<{ body: Uint8Array }>(`SELECT body FROM feed_documents WHERE name = $1 AND tag = $2`, [name, tag]);
+      if (row) {
+        const body = Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength);
+        kept.set(key, body);
+        return encodedAnswer(c, tag, lastModified, contentType, asked, body);
+      }
+    }
   }
   const made = await make();
   const body = typeof made === 'string' ? Buffer.from(made, 'utf8') : made;
@@ -89,7 +102,18 @@ export async function conditionalText(
     return new Response(c.req.method === 'HEAD' ? null : bytes(body), { status: 200, headers });
   }
   const compressed = await compress(body, encoding, 'fast');
-  kept?.set(key, compressed);
+  if (kept) {
+    kept.set(key, compressed);
+    // Awaited: a write left running could outlive its store (a test's, a shutdown's), and costs a
+    // few ms next to the build it saves every other instance.
+    if (keep?.stored && store.kind === 'postgres') {
+      await store.query(
+        `INSERT INTO feed_documents (name, tag, body) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET tag = excluded.tag, body = excluded.body, built_at_utc = now()`,
+        [name, tag, compressed],
+      );
+    }
+  }
   return encodedAnswer(c, tag, lastModified, contentType, encoding, compressed);
 }
 
@@ -136,7 +160,10 @@ export function feedRoutes() {
         return playlistHasPublicFeed(p);
       });
       if (!v) return c.body(null, 404);
-      return conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', () => publicFeedBytes(c, v, origin, at, visibility === 'Unlisted'), `feed:${playlistId}`);
+      return conditionalText(c, v.tag, v.lastModified, 'application/rss+xml; charset=utf-8', () => publicFeedBytes(c, v, origin, at, visibility === 'Unlisted'), {
+        name: `feed:${v.playlistId}`,
+        stored: true,
+      });
     })
     .openapi(guarded(routes.getChapters, guard.public()), async (c) => {
       const clipId = c.req.valid('param').chaptersFile;
