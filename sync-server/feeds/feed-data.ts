@@ -20,10 +20,10 @@ import { programPodcast } from '../../src/domain/program-rules.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import type { Queryable } from '../store/store.ts';
 import { Lru } from '../lru.ts';
-import { itemXml, rssDocumentBytes, type FeedChannel, type FeedItem, type FeedPerson } from './rss.ts';
+import { itemXml, podcastGuid, rssDocumentBytes, type FeedChannel, type FeedItem, type FeedPerson } from './rss.ts';
 
 /** Bump when the builder writes a different document for the same rows (a new tag, a fix). */
-export const FEED_FORMAT = 1;
+export const FEED_FORMAT = 2;
 
 export type FeedValidators = {
   playlistId: string;
@@ -309,9 +309,10 @@ export async function feedDocument(q: Queryable, v: FeedValidators, origin: stri
 type FeedEntry = { kept: KeptClip | null; context: string | null; item: () => FeedItem };
 
 async function feedEntries(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<{ channel: FeedChannel; entries: FeedEntry[] }> {
-  const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[] }>(
+  const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[]; imported_guid: string | null }>(
     `SELECT jsonb_build_object('Title', p.title, 'Description', p.data->'Description', 'Urls', p.data->'Urls') AS playlist, p.clip_ids,
-       g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization
+       g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization,
+       (SELECT i.podcast_guid FROM imports i WHERE i.playlist_id = p.id AND i.podcast_guid IS NOT NULL ORDER BY i.created_at_utc LIMIT 1) AS imported_guid
      FROM playlists p JOIN programs g ON g.id = p.program_id JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
     [v.playlistId],
   );
@@ -337,6 +338,10 @@ async function feedEntries(q: Queryable, v: FeedValidators, origin: string, opti
     description: str(meta.playlist['Description']) ?? str(meta.program['Description']) ?? title,
     link: settings.link ?? abs(publicPaths.programPage(v.programId)),
     feedUrl,
+    // A podcast:guid is given once in a show's life and follows it (Podcasting 2.0): the one an
+    // import brought from the old host, else the UUIDv5 of the public feed's URL, also in a
+    // member's private feed (whose URL changes with a new token; the show does not).
+    guid: meta.imported_guid ?? podcastGuid(abs(publicPaths.feed(v.playlistId))),
     imageUrl: image ? abs(image) : null,
     language: settings.language,
     category: settings.category,

@@ -18,8 +18,10 @@ export type FeedChannel = {
   description: string;
   /** The show's website (absolute). */
   link: string;
-  /** This feed's own URL (absolute): atom:link rel="self" and podcast:guid. */
+  /** This feed's own URL (absolute): atom:link rel="self". */
   feedUrl: string;
+  /** The show's podcast:guid (feed-data.ts showGuid): not made from a member's private URL. */
+  guid: string;
   imageUrl: string | null;
   /** An RSS language code ('en', 'de-de'). */
   language: string;
@@ -139,7 +141,7 @@ function channelHead(ch: FeedChannel): string {
   }
   if (ch.copyright) out.push(el('copyright', ch.copyright));
   if (ch.block) out.push('<itunes:block>Yes</itunes:block>', '<podcast:block>yes</podcast:block>');
-  out.push(`<podcast:guid>${podcastGuid(ch.feedUrl)}</podcast:guid>`);
+  out.push(`<podcast:guid>${text(ch.guid)}</podcast:guid>`);
   out.push(ch.owner.email ? `<podcast:locked owner="${attr(ch.owner.email)}">${ch.locked ? 'yes' : 'no'}</podcast:locked>` : `<podcast:locked>${ch.locked ? 'yes' : 'no'}</podcast:locked>`);
   if (ch.funding) out.push(`<podcast:funding url="${attr(ch.funding.url)}">${text(ch.funding.text)}</podcast:funding>`);
   for (const p of ch.persons) {

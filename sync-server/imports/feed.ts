@@ -7,6 +7,7 @@
 // lists, and is maintained by the Podcast Index.
 import './parser-quiet.ts';
 import { parseFeed, type Episode, type FeedObject } from 'podcast-partytime';
+import { podcastGuid } from '../feeds/rss.ts';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../src/domain/constants.ts';
 import type { ClipPatch } from '../../src/protocol/entities.ts';
 import { LANGUAGES } from '../reference/languages.ts';
@@ -30,6 +31,9 @@ export type ImportedFeed = {
    * the same feed when its XML is uploaded. */
   selfKey: string | null;
   locked: boolean;
+  /** The show's podcast:guid when the feed names one (a UUID), else the one of its own URL
+   * (atom:link rel=self, itunes:new-feed-url), else null (the URL it was fetched from then). */
+  podcastGuid: string | null;
   artworkUrl: string | null;
   /** The program's fields (Name, Description and the podcast fields). */
   program: Record<string, unknown>;
@@ -122,6 +126,8 @@ function programFields(feed: FeedObject): Record<string, unknown> {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The feed read, or null when the text is not an RSS feed the parser reads. */
 export function readFeed(xml: string): ImportedFeed | null {
   let feed: FeedObject | null;
@@ -146,6 +152,7 @@ export function readFeed(xml: string): ImportedFeed | null {
     title: feed.title,
     selfKey: self ? `url:${self}` : feed.guid ? `guid:${feed.guid}` : null,
     locked: feed.locked === true,
+    podcastGuid: UUID.test(feed.guid?.trim() ?? '') ? feed.guid!.trim().toLowerCase() : self && /^https?:\/\//i.test(self) ? podcastGuid(self) : null,
     artworkUrl: feed.itunesImage?.trim() || feed.image?.url?.trim() || null,
     program: programFields(feed),
     episodes,

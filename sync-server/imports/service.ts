@@ -38,6 +38,7 @@ import { mediaFiles } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
 import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { readChapters, readFeed, type FeedEpisode, type ImportedFeed } from './feed.ts';
+import { podcastGuid } from '../feeds/rss.ts';
 import { checkTarget, FetchError, parseTarget, readLimited, safeGet, type NetSettings } from '../net/outbound.ts';
 
 /** What a deployment (or a test) may change; every limit has a clear error when reached. */
@@ -88,6 +89,8 @@ type ImportRow = {
   error_message: string | null;
   title: string | null;
   artwork_url: string | null;
+  /** The show's podcast:guid, carried into the studio's feed of the playlist (0441). */
+  podcast_guid: string | null;
   episodes_created: number;
   episodes_updated: number;
 };
@@ -444,7 +447,9 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     if (feed.episodes.length > settings.maxEpisodes) throw new ImportFailure(ImportErrorCode.TooManyEpisodes, `the feed has ${feed.episodes.length} episodes; at most ${settings.maxEpisodes} are imported at once`);
     const auth = await authOf(row);
     const sourceKey = row.source === 'Url' ? `url:${row.feed_url}` : feed.selfKey;
-    await setImport(store, row.id, { stage: 'Importing', title: feed.title.slice(0, 500), source_key: sourceKey, artwork_url: feed.artworkUrl });
+    // The show's identity follows it here (podcast:guid): the old feed's, else its URL's.
+    const guid = feed.podcastGuid ?? (row.source === 'Url' && row.feed_url ? podcastGuid(row.feed_url) : null);
+    await setImport(store, row.id, { stage: 'Importing', title: feed.title.slice(0, 500), source_key: sourceKey, artwork_url: feed.artworkUrl, podcast_guid: guid });
     const { programId, playlistId } = await target(auth, row, feed, sourceKey);
     await setImport(store, row.id, { program_id: programId, playlist_id: playlistId });
     const patch = programPatch(feed);

@@ -20,6 +20,8 @@ import type { Import } from '../../src/protocol/api/imports.ts';
 import { safeGet } from '../../sync-server/net/outbound.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
+import { parseFeed } from 'podcast-partytime';
+import { podcastGuid } from '../../sync-server/feeds/rss.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -86,6 +88,15 @@ async function importOf(id: string): Promise<Import> {
   expect(res.status).toBe(200);
   const list = (await res.json()) as { Items: Import[] };
   return list.Items.find((i) => i.Id === id)!;
+}
+
+/** The podcast:guid of the studio's feed of a playlist, made Public for it. */
+async function publicGuid(playlistId: string): Promise<string | undefined> {
+  const made = await call(`/api/v1/playlists/${playlistId}`, { method: 'PATCH', body: { Visibility: 'Public' } });
+  expect(made.status, await made.clone().text()).toBe(200);
+  const feed = await app.request(`http://localhost/feeds/${playlistId}.xml`);
+  expect(feed.status).toBe(200);
+  return parseFeed(await feed.text())?.guid;
 }
 
 async function startImport(body: Record<string, string>): Promise<Import> {
@@ -179,6 +190,9 @@ describe('imports from another host', () => {
     expect(clips[1]!.data['UploadedAudioFileName']).toBe('speech-12s.m4a');
     // The artwork went to the studio's image storage, fetched from the local server.
     expect((program.data['Urls'] as Record<string, string | null>)['ImagePublicUrl']).toMatch(/^\/images\//);
+    // The show keeps its identity: the studio's feed says the podcast:guid of the old feed's own
+    // URL (its atom:link rel=self; the feed has no podcast:guid of its own).
+    expect(await publicGuid(first.PlaylistId!)).toBe(podcastGuid('https://rss.art19.com/1865'));
   }, 60_000);
 
   it('importing the feed again after it changed updates the clips and adds the new episode, without duplicating or fetching unchanged audio again', async () => {
@@ -230,8 +244,14 @@ describe('imports from another host', () => {
   }, 60_000);
 
   it('an uploaded feed whose episodes fail (a 404, a redirect to the metadata address) reports each reason while the others succeed', async () => {
-    const xml = localFeed(FIXTURE, base, ['/audio/speech-12s.mp3', '/audio/gone.mp3', '/to-metadata']).replace('https://rss.art19.com/1865', `${base}/uploaded-1865`);
+    const guid = 'c7d8e4f1-7a2b-5c3d-9e4f-0a1b2c3d4e5f';
+    const xml = localFeed(FIXTURE, base, ['/audio/speech-12s.mp3', '/audio/gone.mp3', '/to-metadata'])
+      .replace('https://rss.art19.com/1865', `${base}/uploaded-1865`)
+      .replace('<rss ', '<rss xmlns:podcast="https://podcastindex.org/namespace/1.0" ')
+      .replace('<channel>', `<channel>\n    <podcast:guid>${guid.toUpperCase()}</podcast:guid>`);
     const done = await startImport({ FeedXml: xml });
+    // A feed's own podcast:guid is the show's, wherever it is served from.
+    expect(await publicGuid(done.PlaylistId!)).toBe(guid);
     expect(done.Status).toBe('Failed');
     expect(done.Source).toBe('Xml');
     expect(done.ProgramId).not.toBe(first.ProgramId);

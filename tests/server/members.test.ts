@@ -17,6 +17,7 @@ import { insertMember } from '../../sync-server/members/members.ts';
 import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import { signedQueryString, signMemberAudio } from '../../sync-server/members/signing.ts';
+import { podcastGuid } from '../../sync-server/feeds/rss.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
@@ -289,6 +290,9 @@ describe('a member’s private feed', () => {
     }
     const open = parseFeed((await fetchText(`${ORIGIN}${publicPaths.feed(playlistId)}`)).text)!;
     expect(open.items.map((i) => i.title)).toEqual(['The open episode']);
+    // The same show: its podcast:guid is the public feed's, not one made from the private URL.
+    expect(party.guid).toBe(podcastGuid(`${ORIGIN}${publicPaths.feed(playlistId)}`));
+    expect(open.guid).toBe(party.guid);
 
     // Validators per member: another member's feed has another ETag; the member's own gets a 304.
     const other = await fetchText(await feedUrlOf((await addMember('Gus', 'gus@example.com')).Id));
@@ -305,7 +309,9 @@ describe('a member’s private feed', () => {
     const fresh = await feedUrlOf(m.Id);
     expect(fresh).not.toBe(old);
     expect((await fetchText(old)).status).toBe(404);
-    expect((await fetchText(fresh)).status).toBe(200);
+    const renewed = await fetchText(fresh);
+    expect(renewed.status).toBe(200);
+    expect(parseFeed(renewed.text)!.guid, 'a new token is the same show').toBe(podcastGuid(`${ORIGIN}${publicPaths.feed(playlistId)}`));
 
     expect((await api.patch(`/api/v1/members/${m.Id}`, { Revoked: true })).body).toMatchObject({ Revoked: true });
     expect((await fetchText(fresh)).status).toBe(404);
