@@ -201,12 +201,23 @@ try {
     JSON.parse(text?.rows ?? '[]');
     if (i >= 3) rowsRead.push(performance.now() - started);
   }
+  // Below that query: moving its text out of PGlite at all (a constant string of the same length:
+  // no table, no JSON), what any design that reads these rows from PGlite pays.
+  const rowsLength = (await store.query<{ n: number }>(`SELECT length(t.rows) AS n FROM (${PROGRAM_FEED_ROWS_SQL}) t`, [programId]))[0]?.n ?? 0;
+  const transfer: number[] = [];
+  for (let i = 0; i < 23; i++) {
+    const started = performance.now();
+    await store.query(`SELECT repeat('x', $1::int) AS rows`, [rowsLength]);
+    if (i >= 3) transfer.push(performance.now() - started);
+  }
   line('feed_items', items, 'items');
   line('feed_size', bytes / 1e6, 'MB');
   line('feed_size_gzip', gzipped / 1e6, 'MB');
   line('floor_feed_gzip_level_1_p50', percentile(gzipOnly, 50), 'ms');
   line('floor_feed_rows_read_p50', percentile(rowsRead, 50), 'ms');
   line('floor_feed_rows_read_p95', percentile(rowsRead, 95), 'ms');
+  line('floor_pglite_text_transfer_p50', percentile(transfer, 50), 'ms');
+  line('floor_pglite_text_transfer_bytes', rowsLength / 1e6, 'MB');
   const coldFloor = percentile(rowsRead, 50) + percentile(gzipOnly, 50);
   line('floor_feed_built_cold_p50', coldFloor, 'ms');
   line('feed_built_cold_p50', percentile(cold, 50), 'ms');
