@@ -38,6 +38,7 @@ import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
+import { countingJobs } from './analytics/counting.ts';
 import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
 import { publishingService } from './publishing/service.ts';
 import { publicAudioRoutes, publishingRoutes } from './api/publishing.ts';
@@ -47,6 +48,8 @@ import { pageRoutes } from './pages/routes.ts';
 import { imageRoutes, publicImageRoutes } from './api/images.ts';
 import { imageService, isImageUpload } from './images/service.ts';
 import { fetchPolicyFromEnv } from './images/fetch.ts';
+import { analyticsRoutes } from './api/analytics-api.ts';
+import { analyticsRollupJobs } from './analytics/analytics-rollup.ts';
 
 export type AppDeps = {
   store: Store;
@@ -143,6 +146,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
   app.route('/api', memberRoutes());
+  app.route('/api', analyticsRoutes());
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
   app.route('/api', apiDocsRoutes(root));
@@ -150,7 +154,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
   return Object.assign(app, { jobs, downloads: publishing.downloads });
 }

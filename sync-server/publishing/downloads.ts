@@ -12,6 +12,8 @@
 //
 // Addresses are held in memory until their flush (so the request does not wait for the day's salt)
 // and never written: listener_hash = SHA-256(salt ‖ address ‖ user agent), IPv6 cut to its /64.
+// listener_hash_previous is the same under the previous day's salt, so that the counting job
+// (sync-server/analytics/counting.ts) finds a listener's window across midnight UTC.
 import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Queryable, Store } from '../store/store.ts';
@@ -44,8 +46,9 @@ export type DownloadRecorder = {
 
 const FLUSH_MS = 200;
 const BATCH_MAX = 500;
-/** Salts older than this many days are deleted. */
-const SALT_DAYS_KEPT = 2;
+/** Salts older than this many days are deleted: a day's salt lives through the next day (that day's
+ *  events are hashed with it too, as listener_hash_previous), then goes. */
+const SALT_DAYS_KEPT = 1;
 
 /** The part of an address that is hashed: an IPv6 address's /64 (its network, not its host), an
  * IPv4 address (or an IPv4-mapped IPv6 one) as it is. */
@@ -70,6 +73,7 @@ export function listenerHash(salt: string, address: string, userAgent: string | 
 }
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /** The day's salt (made by whichever instance asks first), and the salts of old days deleted. */
 async function saltOf(q: Queryable, day: string): Promise<string> {
@@ -90,7 +94,7 @@ export function downloadRecorder(store: Store, options: { onError?: (err: unknow
   const salts = new Map<string, string>();
 
   async function write(events: DownloadEvent[]): Promise<void> {
-    const days = [...new Set(events.map((e) => dayOf(e.at)))];
+    const days = [...new Set(events.flatMap((e) => [dayOf(e.at), dayBefore(dayOf(e.at))]))];
     for (const day of days) if (!salts.has(day)) salts.set(day, await saltOf(store, day));
     for (const cached of salts.keys()) if (!days.includes(cached) && salts.size > 4) salts.delete(cached);
     const rows = events.map((e) => ({
@@ -108,12 +112,13 @@ export function downloadRecorder(store: Store, options: { onError?: (err: unknow
       source: e.source,
       ad_free: e.adFree,
       listener_hash: listenerHash(salts.get(dayOf(e.at))!, e.address, e.userAgent),
+      listener_hash_previous: listenerHash(salts.get(dayBefore(dayOf(e.at)))!, e.address, e.userAgent),
     }));
     await store.query(
-      `INSERT INTO download_events (at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash)
-       SELECT at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash
+      `INSERT INTO download_events (at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash, listener_hash_previous)
+       SELECT at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash, listener_hash_previous
          FROM jsonb_to_recordset($1::jsonb) AS x(at_utc timestamptz, clip_id uuid, organization_id uuid, program_id uuid, method text, status smallint,
-              range_header text, range_start bigint, range_end bigint, bytes_sent bigint, user_agent text, source text, ad_free boolean, listener_hash text)`,
+              range_header text, range_start bigint, range_end bigint, bytes_sent bigint, user_agent text, source text, ad_free boolean, listener_hash text, listener_hash_previous text)`,
       [JSON.stringify(rows)],
     );
   }
