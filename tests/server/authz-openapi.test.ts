@@ -357,7 +357,9 @@ describe('authorization, walking the OpenAPI document', () => {
     for (const op of operationsOf(doc)) {
       const names = pathParams(op);
       if (op.method !== 'GET' || publicSurface(op) || !names.some((n) => n in own) || !names.every((n) => n in own || n === 'file')) continue;
-      const reply = await demo.send(op, fillPath(op.path, { ...own, file: FILE }), ORG_DEMO);
+      // Required query parameters (the analytics dates) with their documented examples.
+      const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(String((p.schema as { example?: unknown } | undefined)?.example ?? ''))}`);
+      const reply = await demo.send(op, `${fillPath(op.path, { ...own, file: FILE })}${query.length > 0 ? `?${query.join('&')}` : ''}`, ORG_DEMO);
       expect([200, 204, 206], `${op.path}: ${reply.text.slice(0, 100)}`).toContain(reply.status);
     }
   });
