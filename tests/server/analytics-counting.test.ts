@@ -152,13 +152,20 @@ describe('counting downloads by the IAB rules (recorder + job on PGlite)', () =>
     expect(HEADER_ALLOWANCE_BYTES + 480_000).toBe(545_536);
   });
 
-  it('counts the table all at once, writes nothing more when run again, and carries the dimensions', async () => {
+  it('counts the table in two runs, writes nothing more when run again, and carries the dimensions', async () => {
+    // Split after H's request at 23:50: the second run finds H's window among those it loads at
+    // once (a catch-up, preloadAbove 0), the first looks windows up per batch.
+    const split = REQUESTS.findIndex((r) => r.who === 'H') + 1;
     const recorder = downloadRecorder(t.store);
-    for (const r of REQUESTS) record(recorder, r);
-    await recorder.close();
+    for (const r of REQUESTS.slice(0, split)) record(recorder, r);
+    await recorder.flush();
     const first = await countDownloads(t.store, { batch: 7 });
+    for (const r of REQUESTS.slice(split)) record(recorder, r);
+    await recorder.close();
+    const second = await countDownloads(t.store, { batch: 5, preloadAbove: 0 });
     const total = REQUESTS.reduce((n, r) => n + r.counts, 0);
-    expect(first.downloads).toBe(total);
+    expect(first.downloads).toBe(REQUESTS.slice(0, split).reduce((n, r) => n + r.counts, 0));
+    expect(first.downloads + second.downloads).toBe(total);
     expect(await countDownloads(t.store)).toEqual({ events: 0, downloads: 0 });
     const rows = await readCounted(t);
     expect(rows).toHaveLength(total);
