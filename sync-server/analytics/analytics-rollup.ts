@@ -95,10 +95,10 @@ export async function rollUpDownloads(store: Store, rows = BATCH_ROWS, signal?: 
 
 /** Counted downloads not yet in the rollups (counted up to `cap`, past which the exact number matters little). */
 export async function pendingDownloads(q: Queryable, cap = 1_000_000): Promise<number> {
-  const [row] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM counted_downloads WHERE id > (SELECT last_id FROM analytics_rollup_cursor WHERE name = $1) LIMIT $2) s`,
-    [CURSOR, cap],
-  );
+  const [cursor] = await q.query<{ last_id: string }>(`SELECT last_id FROM analytics_rollup_cursor WHERE name = $1`, [CURSOR]);
+  // The cursor as a value, not a subquery: the planner then reads the id index from it (a
+  // subquery's value is unknown when the plan is made, and a scan of the whole table was chosen).
+  const [row] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM counted_downloads WHERE id > $1 LIMIT $2) s`, [Number(cursor?.last_id ?? 0), cap]);
   return row?.n ?? 0;
 }
 
@@ -108,7 +108,8 @@ export async function pendingDownloads(q: Queryable, cap = 1_000_000): Promise<n
  * counting job just caught up on hours of traffic) is left to the job, which is asked to run now.
  */
 export async function catchUpForQuery(store: Store): Promise<number> {
-  await rollUpBatch(store, QUERY_BATCH_ROWS);
+  const batch = await rollUpBatch(store, QUERY_BATCH_ROWS);
+  if (batch.caughtUp) return 0;
   const pending = await pendingDownloads(store);
   if (pending > 0) await enqueueRollup(store);
   return pending;
