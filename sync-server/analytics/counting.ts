@@ -76,6 +76,10 @@ export type CountingResult = { events: number; downloads: number };
 /** State one run keeps between its batches (and drops if another instance moved the cursor). */
 type RunState = {
   windows: Map<string, CountingWindow>;
+  /** Windows changed since they were last written. */
+  dirty: Map<string, CountingWindow>;
+  /** The latest request time seen. */
+  latestMs: number;
   looked: Set<string>;
   /** Every window that can matter to this run is in `windows` (a catch-up loaded them at once). */
   preloaded: boolean;
@@ -88,6 +92,15 @@ type RunState = {
  *  replay, the bench); the minute's tick, with few events, looks them up. */
 const PRELOAD_ABOVE = 50_000;
 
+/**
+ * Windows are written every this many batches (and at the end of a run), with the 'windows'
+ * cursor, not with every batch: most windows a catch-up makes are closed before the next write and
+ * need not be written at all. A run that dies between two writes is safe: the next one replays the
+ * events from the 'windows' cursor into the windows without counting them again (they are at or
+ * before the 'downloads' cursor), so the windows come back as they were.
+ */
+const FLUSH_WINDOWS_EVERY = 10;
+
 /** Counts every raw event not yet counted; returns how many were read and downloads written. */
 export async function countDownloads(store: Store, options: { batch?: number; preloadAbove?: number } = {}): Promise<CountingResult> {
   const batch = options.batch ?? BATCH;
@@ -96,45 +109,64 @@ export async function countDownloads(store: Store, options: { batch?: number; pr
     const [row] = await q.query<{ max: number | null }>(`SELECT max(id)::float8 AS max FROM download_events`);
     return row?.max ?? 0;
   });
-  const state: RunState = { windows: new Map(), looked: new Set(), preloaded: false, clips: new Map(), agents: new Map() };
+  const state: RunState = { windows: new Map(), looked: new Set(), preloaded: false, clips: new Map(), agents: new Map(), dirty: new Map(), latestMs: 0 };
+  await store.query(
+    `INSERT INTO counting_cursor (name, last_event_id) SELECT 'windows', last_event_id FROM counting_cursor WHERE name = 'downloads' ON CONFLICT (name) DO NOTHING`,
+  );
   await preloadWindows(store, state, upTo, options.preloadAbove ?? PRELOAD_ABOVE);
   const result: CountingResult = { events: 0, downloads: 0 };
-  let expected: number | null = null;
+  /** Events up to here are applied to state.windows; the windows cursor this run last saw or wrote. */
+  let position: number | null = null;
+  let windowsSeen: number | null = null;
+  let sinceFlush = 0;
   for (;;) {
     const step = await store.tx(async (q) => {
-      const [cursor] = await q.query<{ last: number }>(`SELECT last_event_id::float8 AS last FROM counting_cursor WHERE name = 'downloads' FOR UPDATE`);
-      const from = cursor?.last ?? 0;
-      if (from >= upTo) return null;
-      if (expected !== null && from !== expected) {
-        // Another run moved the cursor between our batches: what we keep in memory is stale.
+      const cursors = await q.query<{ name: string; last: number }>(`SELECT name, last_event_id::float8 AS last FROM counting_cursor WHERE name IN ('downloads', 'windows') ORDER BY name FOR UPDATE`);
+      const countedThrough = cursors.find((c) => c.name === 'downloads')?.last ?? 0;
+      const windowsThrough = Math.min(countedThrough, cursors.find((c) => c.name === 'windows')?.last ?? countedThrough);
+      if (windowsSeen !== null && windowsThrough !== windowsSeen) {
+        // Another run wrote windows between our batches: what we keep in memory is stale.
         state.windows.clear();
         state.looked.clear();
+        state.dirty.clear();
         state.preloaded = false;
+        position = null;
       }
+      if (position === null) position = windowsThrough;
+      windowsSeen = windowsThrough;
+      if (position >= upTo) return null;
+      const from = position;
       const to = Math.min(upTo, from + batch);
-      const counted = await countBatch(q, state, from, to);
-      await q.query(`UPDATE counting_cursor SET last_event_id = $1 WHERE name = 'downloads'`, [to]);
-      return { to, ...counted };
+      // Events up to countedThrough were counted by an earlier run: replayed into the windows only.
+      const counted = await countBatch(q, state, from, to, countedThrough);
+      if (to > countedThrough) await q.query(`UPDATE counting_cursor SET last_event_id = $1 WHERE name = 'downloads'`, [to]);
+      sinceFlush++;
+      if (to >= upTo || sinceFlush >= FLUSH_WINDOWS_EVERY) {
+        await writeWindows(q, state);
+        await q.query(`UPDATE counting_cursor SET last_event_id = $1 WHERE name = 'windows'`, [to]);
+        windowsSeen = to;
+        sinceFlush = 0;
+      }
+      position = to;
+      return counted;
     });
     if (!step) break;
-    expected = step.to;
     result.events += step.events;
     result.downloads += step.downloads;
   }
+  if (result.events === 0) return result;
   // Windows two days old can change nothing (a request matches a window within 24 h of its start).
   await store.query(`DELETE FROM counting_windows WHERE started_at_utc < (SELECT max(at_utc) FROM download_events) - interval '48 hours'`);
   return result;
 }
 
-async function countBatch(q: Queryable, state: RunState, from: number, to: number): Promise<CountingResult> {
+async function countBatch(q: Queryable, state: RunState, from: number, to: number, countedThrough: number): Promise<CountingResult> {
   const events = await readEvents(q, from, to);
   await loadClips(q, state, events);
   await loadWindows(q, state, events);
   const counted: CountedRow[] = [];
-  const changed = new Map<string, CountingWindow>();
-  let latest = 0;
   for (const e of events) {
-    latest = Math.max(latest, e.at_ms);
+    state.latestMs = Math.max(state.latestMs, e.at_ms);
     const range = deliveredRange({ method: 'GET', status: e.status, rangeHeader: e.range_header, rangeStart: e.range_start, bytesSent: e.bytes_sent });
     if (!range) continue;
     const ua = e.user_agent ?? '';
@@ -154,8 +186,8 @@ async function countBatch(q: Queryable, state: RunState, from: number, to: numbe
       range,
       thresholdBytes: clip.threshold,
     });
-    if (applied.changed) changed.set(windowKey(applied.window.listenerHash, e.clip_id), applied.window);
-    if (!applied.counted) continue;
+    if (applied.changed) state.dirty.set(windowKey(applied.window.listenerHash, e.clip_id), applied.window);
+    if (!applied.counted || e.id <= countedThrough) continue;
     // (Spike and anomaly rules would hold the download back here: see the header.)
     counted.push({
       organization_id: e.organization_id,
@@ -180,8 +212,16 @@ async function countBatch(q: Queryable, state: RunState, from: number, to: numbe
       [JSON.stringify(counted)],
     );
   }
-  if (changed.size > 0) {
-    const ws = [...changed.values()];
+  return { events: Math.max(0, to - Math.max(from, countedThrough)), downloads: counted.length };
+}
+
+/** The windows changed since the last write that can still be joined (those closed more than an hour
+ *  before the latest request can change nothing more: left out), and memory let go of the rest. */
+async function writeWindows(q: Queryable, state: RunState): Promise<void> {
+  const horizon = state.latestMs - WINDOW_MS - 3_600_000;
+  const ws = [...state.dirty.values()].filter((w) => w.startMs > horizon);
+  state.dirty.clear();
+  if (ws.length > 0) {
     await q.query(
       `INSERT INTO counting_windows (listener_hash, clip_id, started_at_utc, ranges, counted)
        SELECT x->>0, (x->>1)::uuid, to_timestamp((x->>2)::float8 / 1000), ARRAY(SELECT json_array_elements_text(x->3)::bigint), (x->>4)::boolean
@@ -190,11 +230,9 @@ async function countBatch(q: Queryable, state: RunState, from: number, to: numbe
       [JSON.stringify(ws.map((w) => [w.listenerHash, w.clipId, w.startMs, w.ranges, w.counted]))],
     );
   }
-  // Windows more than 24 h behind this batch can no longer be joined: let memory go.
   if (state.windows.size > 200_000) {
-    for (const [key, w] of state.windows) if (w.startMs < latest - WINDOW_MS - 3_600_000) state.windows.delete(key);
+    for (const [key, w] of state.windows) if (w.startMs < horizon) state.windows.delete(key);
   }
-  return { events: to - from, downloads: counted.length };
 }
 
 /**

@@ -167,6 +167,15 @@ describe('counting downloads by the IAB rules (recorder + job on PGlite)', () =>
     expect(first.downloads).toBe(REQUESTS.slice(0, split).reduce((n, r) => n + r.counts, 0));
     expect(first.downloads + second.downloads).toBe(total);
     expect(await countDownloads(t.store)).toEqual({ events: 0, downloads: 0 });
+    // A run that died after counting but before writing its windows: the next replays the events
+    // into the windows and counts none of them again; A's request 24 h 02 min after T0 then finds
+    // the window its 24 h 01 min request opened (one download in 24 hours).
+    await t.store.exec(`DELETE FROM counting_windows; UPDATE counting_cursor SET last_event_id = 0 WHERE name = 'windows';`);
+    expect(await countDownloads(t.store, { batch: 6 })).toEqual({ events: 0, downloads: 0 });
+    const again = downloadRecorder(t.store);
+    record(again, { ...REQUESTS[0]!, at: at(T0, 24 * 60 + 2) });
+    await again.close();
+    expect(await countDownloads(t.store)).toEqual({ events: 1, downloads: 0 });
     const rows = await readCounted(t);
     expect(rows).toHaveLength(total);
     // A download belongs to the hour of its window's first request, by hand: A at T0 and 24 h 01 min
