@@ -47,6 +47,8 @@ describe.each(storeKinds)('sweeps on %s', (kind) => {
       await other.jobs.stop();
       const scheduled = () => store.query<{ kind: string; state: string }>(`SELECT kind, state FROM jobs ORDER BY kind`);
       expect(await scheduled()).toEqual([
+        { kind: 'analytics.count-downloads', state: 'queued' },
+        { kind: 'analytics.rollup', state: 'queued' },
         { kind: SESSION_SWEEP_JOB, state: 'queued' },
         { kind: UPLOAD_SWEEP_JOB, state: 'queued' },
       ]);
