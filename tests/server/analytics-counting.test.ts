@@ -2,14 +2,14 @@
 // make WRITTEN BY HAND from the IAB Tech Lab Podcast Measurement Technical Guidelines (v2.1/v2.2
 // text paraphrased per row), not from the code. The requests go through the real recorder
 // (sync-server/publishing/downloads.ts: salts, hashes, IPv6 /64) and the real counting job
-// (sync-server/analytics/counting.ts) on PGlite: once all at once, once with the job run after
+// (sync-server/analytics/counting.ts) on PGlite and PostgreSQL: once all at once, once with the job run after
 // every request (windows stored and loaded between runs), and again (a re-run counts nothing twice).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { downloadRecorder } from '../../sync-server/publishing/downloads.ts';
 import { countDownloads } from '../../sync-server/analytics/counting.ts';
 import { HEADER_ALLOWANCE_BYTES } from '../../src/domain/iab-counting.ts';
-import { openTestStore, type TestStore } from './test-store.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 const ORG = randomUUID();
 const PROGRAM = randomUUID();
@@ -137,10 +137,10 @@ const readCounted = (t: TestStore) =>
     `SELECT listener_hash, clip_id, to_char(counted_at_utc AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS counted_at_utc, app, device, os, country, source, media_type FROM counted_downloads ORDER BY id`,
   );
 
-describe('counting downloads by the IAB rules (recorder + job on PGlite)', () => {
+describe.each(storeKinds)('counting downloads by the IAB rules (recorder + job) on %s', (kind) => {
   let t: TestStore;
   beforeAll(async () => {
-    t = await openTestStore('pglite');
+    t = await openTestStore(kind);
     await seed(t);
   });
   afterAll(async () => {
