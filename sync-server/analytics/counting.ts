@@ -199,7 +199,9 @@ async function countBatch(q: Queryable, state: RunState, from: number, to: numbe
       app: agent.app,
       device: agent.device,
       os: agent.os,
-      // No geo database: see the report of issue 30's counting (none is resolved in the recorder).
+      // No country yet: raw events keep no address, so a country must be resolved in the recorder
+      // before hashing (a download_events column). A registry package that could serve:
+      // @ip-location-db/geo-whois-asn-country (CC0; IPv4 and IPv6 ranges as CSV, ~48 MB unpacked).
       country: 'ZZ',
       source: e.source ?? 'unknown',
     });
