@@ -329,7 +329,8 @@ function keepWindows(state: RunState, rows: Array<{ windows: string | null }>): 
 
 /** A catch-up (PRELOAD_ABOVE): the windows started in the 24 hours before the run's first event. */
 async function preloadWindows(store: Store, state: RunState, upTo: number, above: number): Promise<void> {
-  const [cursor] = await store.query<{ last: number }>(`SELECT last_event_id::float8 AS last FROM counting_cursor WHERE name = 'downloads'`);
+  // From the windows cursor: the run starts there (replaying what a died run had not written).
+  const [cursor] = await store.query<{ last: number }>(`SELECT min(last_event_id)::float8 AS last FROM counting_cursor WHERE name IN ('downloads', 'windows')`);
   const from = cursor?.last ?? 0;
   if (upTo - from <= above) return;
   await store.tx(async (q) => {
