@@ -14,15 +14,11 @@
 //
 // The floor, measured in the same run on the same store: reading the same events in the same
 // batches with the job's own query (what any counting must read), without counting them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { countDownloads, readEvents } from '../sync-server/analytics/counting.ts';
-import { openStore } from '../sync-server/store/open.ts';
 import type { Store } from '../sync-server/store/store.ts';
-import { openScratchPostgres } from '../tests/server/test-store.ts';
 import { NO_POSTGRES, postgresUrl } from './postgres.ts';
+import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, ratio } from './report.ts';
 
 const EVENTS = Number(process.env.BENCH_ANALYTICS_COUNT_EVENTS ?? 1_000_000);
@@ -45,28 +41,13 @@ const USER_AGENTS = [
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
 
-type Opened = { store: Store; dispose: () => Promise<void> };
-
-async function openPglite(): Promise<Opened> {
-  const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-counting-'));
-  const store = await openStore({ dataDir: join(dir, 'pglite') });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function openPostgres(): Promise<Opened | null> {
-  const base = postgresUrl();
-  if (base === null) {
+/** PostgreSQL when one is found (bench/postgres.ts), else said and skipped. */
+async function openPostgres(): Promise<BenchStore | null> {
+  if (postgresUrl() === null) {
     console.log(NO_POSTGRES);
     return null;
   }
-  const { store, drop } = await openScratchPostgres(base, 'castaway_bench_counting');
-  return { store, dispose: drop };
+  return openBenchPostgres('castaway_bench_counting');
 }
 
 /** An organization, its 40 one-hour clips at 64 kbit/s, and EVENTS raw events over DAYS days. */
@@ -118,7 +99,7 @@ async function readFloor(store: Store): Promise<number> {
   return performance.now() - t0;
 }
 
-async function countingBench(label: string, opened: Opened): Promise<void> {
+async function countingBench(label: string, opened: BenchStore): Promise<void> {
   const { store } = opened;
   const g0 = performance.now();
   await generate(store);
@@ -143,7 +124,7 @@ async function countingBench(label: string, opened: Opened): Promise<void> {
 
 async function main(): Promise<void> {
   line('counting_raw_events', EVENTS, 'events');
-  const pglite = await openPglite();
+  const pglite = await openBenchPglite('castaway-bench-counting');
   try {
     await countingBench('pglite', pglite);
   } finally {
