@@ -1,5 +1,7 @@
 // `npm run bench:analytics`: issue 30's analytics figures.
 //
+// `npm run bench:analytics -- --only counting` (or `--only series`) runs one part.
+//
 // Counting (this file's first section): raw download events per second through the counting job
 // (sync-server/analytics/counting.ts: read in batches, bots and probes dropped, windows loaded and
 // stored, downloads written, the cursor moved) over BENCH_ANALYTICS_COUNT_EVENTS (default
@@ -20,6 +22,7 @@ import type { Store } from '../sync-server/store/store.ts';
 import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, ratio } from './report.ts';
+import { seriesBench } from './analytics-series.ts';
 
 const EVENTS = Number(process.env.BENCH_ANALYTICS_COUNT_EVENTS ?? 1_000_000);
 const TARGET_EVENTS_PER_S = 50_000;
@@ -122,7 +125,18 @@ async function countingBench(label: string, opened: BenchStore): Promise<void> {
   line(`${label}_counting_idle_run_ms`, performance.now() - i0, 'ms');
 }
 
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+if (only !== null && only !== 'counting' && only !== 'series') throw new Error(`--only takes 'counting' or 'series', not ${only}`);
+
 async function main(): Promise<void> {
+  if (only !== 'series') await counting();
+  // ── Series (p50/p95 of a 90-day daily series at organization level over 10 M raw events) ──
+  // bench/analytics-series.ts: counted downloads equal to 10 M raw events, rolled up, then the
+  // series through the app, on PGlite and PostgreSQL.
+  if (only !== 'counting') await seriesBench();
+}
+
+async function counting(): Promise<void> {
   line('counting_raw_events', EVENTS, 'events');
   const pglite = await openBenchPglite('castaway-bench-counting');
   try {
@@ -138,10 +152,6 @@ async function main(): Promise<void> {
       await pg.dispose();
     }
   }
-
-  // ── Series (p50/p95 of a 90-day daily series at organization level over 10 M raw events) ──
-  // The rollups and API work adds its section here, by calling its own module's function
-  // (bench/analytics-series.ts), after the counting figures above.
 }
 
 await main();

@@ -29,6 +29,7 @@ import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { applyRequest, deliveredRange, thresholdBytes, WINDOW_MS, windowKey, type CountingWindow } from '../../src/domain/iab-counting.ts';
 import { agentFacts, type AgentFacts } from './counting-agents.ts';
+import { enqueueRollup } from './analytics-rollup.ts';
 
 export const COUNTING_JOB = 'analytics.count-downloads';
 
@@ -344,6 +345,13 @@ async function preloadWindows(store: Store, state: RunState, upTo: number, above
 /** The recurring job (registered in createApp): counts what the recorder wrote since its last run. */
 export function countingJobs(deps: AppDeps): JobHandlers {
   return {
-    [COUNTING_JOB]: defineJob({ payload: z.object({}), everyMs: EVERY_MS, run: async () => void (await countDownloads(deps.store)) }),
+    [COUNTING_JOB]: defineJob({
+      payload: z.object({}),
+      everyMs: EVERY_MS,
+      run: async () => {
+        // New downloads are rolled up at once rather than at the rollup's next minute.
+        if ((await countDownloads(deps.store)).downloads > 0) await enqueueRollup(deps.store);
+      },
+    }),
   };
 }
