@@ -9,16 +9,11 @@
 // `bench: <metric> = <number> <unit>`, and each figure with a target is followed by its ratio to
 // the target (above 1 is better). Figures only: nothing here passes or fails on time.
 // Bounded: each phase stops at a request count or a time limit, whichever comes first.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { createApp } from '../sync-server/app.ts';
 import { createMemoryBus } from '../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
-import { openStore } from '../sync-server/store/open.ts';
-import { openScratchPostgres } from '../tests/server/test-store.ts';
-import { NO_POSTGRES, postgresUrl } from './postgres.ts';
-import type { Store } from '../sync-server/store/store.ts';
+import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, percentile, ratio } from './report.ts';
 
 const SIZES = [10_000, 100_000] as const;
@@ -35,31 +30,6 @@ const TARGETS = {
   listDeepPageP95Ms: 150,
   listFullPageP50Ms: 1000,
 } as const;
-
-type OpenedStore = { store: Store; dispose: () => Promise<void> };
-
-async function openPglite(): Promise<OpenedStore> {
-  const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-'));
-  const store = await openStore({ dataDir: join(dir, 'pglite') });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgresBaseUrl(): string {
-  const url = postgresUrl();
-  if (url === null) throw new Error(NO_POSTGRES);
-  return url;
-}
-
-async function openPostgres(base: string): Promise<OpenedStore> {
-  const { store, drop } = await openScratchPostgres(base, 'castaway_bench');
-  return { store, dispose: drop };
-}
 
 type App = ReturnType<typeof createApp>;
 
@@ -84,9 +54,9 @@ async function timed(fn: () => Response | Promise<Response>, expected: number): 
   return ms;
 }
 
-type Prepared = OpenedStore & { kind: 'pglite' | 'postgres'; clips: number; seedMs: number };
+type Prepared = BenchStore & { kind: 'pglite' | 'postgres'; clips: number; seedMs: number };
 
-async function prepare(kind: 'pglite' | 'postgres', clips: number, open: () => Promise<OpenedStore>): Promise<Prepared> {
+async function prepare(kind: 'pglite' | 'postgres', clips: number, open: () => Promise<BenchStore>): Promise<Prepared> {
   const opened = await open();
   const started = performance.now();
   const summary = await seed(opened.store, { clips });
@@ -176,11 +146,10 @@ console.log(
 // The figures depend on what else runs on the machine: say how busy it was.
 line('machine_load_average_1m', loadavg()[0] ?? 0, 'runnable');
 line('machine_cores', cpus().length, 'cores');
-const base = postgresBaseUrl();
 for (const clips of SIZES) {
   // Both stores of a size are filled at the same time (the PGlite seed works in this process,
   // PostgreSQL's in its server: two cores), then measured one after the other, alone.
-  const stores = await Promise.all([prepare('pglite', clips, openPglite), prepare('postgres', clips, () => openPostgres(base))]);
+  const stores = await Promise.all([prepare('pglite', clips, () => openBenchPglite('castaway-bench')), prepare('postgres', clips, () => openBenchPostgres('castaway_bench'))]);
   for (const prepared of stores) line(`${prepared.kind}.${clips / 1000}k.seed_bulk_both_stores_at_once`, prepared.seedMs, 'ms');
   for (const prepared of stores) {
     try {

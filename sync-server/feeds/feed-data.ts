@@ -199,10 +199,9 @@ async function playlistClips(q: Queryable, programId: string, clipIds: readonly 
     // than JSON.parse reads the same values from one string.
     // Most of the program's clips (a first build): by the program's index, as above.
     const byProgram = missing.length > BY_IDS_MAX && (noneKept || missing.length * 2 >= words.length / 2);
-    const [text] = await q.query<{ rows: string }>(
-      `SELECT ${CLIP_JSON} FROM clips c WHERE c.program_id = $1${byProgram ? '' : ' AND c.id = ANY($2::uuid[])'}`,
-      byProgram ? [programId] : [programId, missing],
-    );
+    const [text] = byProgram
+      ? await q.query<{ rows: string }>(PROGRAM_FEED_ROWS_SQL, [programId])
+      : await q.query<{ rows: string }>(`${PROGRAM_FEED_ROWS_SQL} AND c.id = ANY($2::uuid[])`, [programId, missing]);
     const wanted = byProgram ? new Set(missing) : null;
     for (const values of JSON.parse(text?.rows ?? '[]') as unknown[][]) {
       const row = clipRowOf(values);
