@@ -1,6 +1,6 @@
 // Toast timing of section 4 under Playwright's fake clock: 5000 ms by default, paused on hover
 // and on focus, F8 focuses, Escape closes, a swipe of 50px or more dismisses, 'Close' closes.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
 
 let n = 0;
@@ -12,10 +12,19 @@ async function raiseToast(page: Page) {
   return toast;
 }
 
-test.beforeEach(async ({ page }) => {
+// One signed-in page for the file, its tests in order: each test's own sign-in and first sync
+// (about 10 s each on a loaded machine) cost more than the toasts they check. Every test but the
+// last leaves no toast behind.
+test.describe.configure({ mode: 'serial' });
+let page: Page;
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL!, viewport: { width: 1280, height: 800 } })).newPage();
   await page.clock.install();
   await logIn(page);
   await openFirstClip(page, 2);
+});
+test.afterAll(async () => {
+  await page.context().close();
 });
 
 /** Stops the page's clock just ahead of its time. On a loaded machine more than the lead can pass
@@ -32,7 +41,7 @@ async function pause(page: Page) {
   }
 }
 
-test('a toast closes after 5000 ms, not before', async ({ page }) => {
+test('a toast closes after 5000 ms, not before', async () => {
   await pause(page);
   const toast = await raiseToast(page);
   await page.clock.runFor(4900);
@@ -41,7 +50,7 @@ test('a toast closes after 5000 ms, not before', async ({ page }) => {
   await expect(toast).toHaveCount(0);
 });
 
-test('hovering pauses the timer and leaving resumes it', async ({ page }) => {
+test('hovering pauses the timer and leaving resumes it', async () => {
   await pause(page);
   const toast = await raiseToast(page);
   await page.clock.runFor(1000);
@@ -55,7 +64,7 @@ test('hovering pauses the timer and leaving resumes it', async ({ page }) => {
   await expect(toast).toHaveCount(0);
 });
 
-test('F8 focuses the toast (pausing it) and Escape closes it', async ({ page }) => {
+test('F8 focuses the toast (pausing it) and Escape closes it', async () => {
   await pause(page);
   const toast = await raiseToast(page);
   await page.keyboard.press('F8');
@@ -66,7 +75,7 @@ test('F8 focuses the toast (pausing it) and Escape closes it', async ({ page }) 
   await expect(toast).toHaveCount(0);
 });
 
-test('a swipe of 50px dismisses, a shorter one does not; Close closes', async ({ page }) => {
+test('a swipe of 50px dismisses, a shorter one does not; Close closes', async () => {
   await pause(page);
   const toast = await raiseToast(page);
   const box = (await toast.boundingBox())!;
@@ -87,7 +96,9 @@ test('a swipe of 50px dismisses, a shorter one does not; Close closes', async ({
   await expect(again).toHaveCount(0);
 });
 
-test('each toast type carries its own icon', async ({ page }) => {
+test('each toast type carries its own icon', async () => {
+  // The tests before left the page's clock paused; this one runs on real time.
+  await page.clock.resume();
   // Success: Apply on the clip.
   const success = await raiseToast(page);
   const successIcon = success.getByRole('img', { name: 'Success' });
