@@ -9,6 +9,9 @@
 // HasAnalyticsAccess there. A clips grouping lists only clips of programs the caller has content
 // access to (an analytics-only user sees programs, not their clips).
 //
+// The apps grouping names the organization's own players by its custom player names
+// (analytics-insights.ts), applied here at read time (applyCustomPlayerNames).
+//
 // Freshness: before answering, the route rolls up one small batch of newly counted downloads
 // itself (catchUpForQuery), so an answer includes every download counted so far; a larger backlog
 // is left to the rollup job and said in PendingDownloads.
@@ -18,6 +21,7 @@ import { formError } from '../../src/domain/form-errors.ts';
 import * as routes from '../../src/protocol/api/analytics-api.ts';
 import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import { catchUpForQuery } from '../analytics/analytics-rollup.ts';
+import { applyCustomPlayerNames } from '../analytics/analytics-insights-queries.ts';
 import { downloadSeries, groups, totalDownloads, totalSeries, type AnalyticsScope, type LocalRange } from '../analytics/analytics-api-queries.ts';
 import { getAuth } from '../auth.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
@@ -30,30 +34,30 @@ type RangeQuery = { startDate?: string | undefined; endDate?: string | undefined
 
 let zones: Set<string> | undefined;
 
-/** The query's range; a time zone not in the reference list (GET /v1/reference-data/time-zones) is a 400. */
-function localRange(query: RangeQuery): LocalRange {
+/** The query's range; a time zone not in the reference list (GET /v1/reference-data/time-zones) is a 400 at `field`. */
+export function localRange(query: RangeQuery, field = 'timeZoneIanaId'): LocalRange {
   const timeZone = query.timeZoneIanaId?.trim() || DEFAULT_ANALYTICS_TIME_ZONE;
   zones ??= new Set(timeZoneIds());
-  if (!zones.has(timeZone)) throw badRequest([fieldError('timeZoneIanaId', formError('invalid'))]);
+  if (!zones.has(timeZone)) throw badRequest([fieldError(field, formError('invalid'))]);
   // Required and checked by the query schema (validateAnalyticsRange).
   return { startDate: query.startDate!.trim(), endDate: query.endDate!.trim(), timeZone };
 }
 
 /** A zone ICU knows but this database's time zone data does not (an older tzdata): the caller's field. */
-async function inZone<T>(read: () => Promise<T>): Promise<T> {
+export async function inZone<T>(read: () => Promise<T>, field = 'timeZoneIanaId'): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    if (err instanceof Error && /time zone .* not recognized/i.test(err.message)) throw badRequest([fieldError('timeZoneIanaId', formError('invalid'))]);
+    if (err instanceof Error && /time zone .* not recognized/i.test(err.message)) throw badRequest([fieldError(field, formError('invalid'))]);
     throw err;
   }
 }
 
-type ScopeOf = (c: Context) => Promise<AnalyticsScope>;
+export type ScopeOf = (c: Context) => Promise<AnalyticsScope>;
 
-const organizationScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'organization' });
+export const organizationScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'organization' });
 
-const networkScope: ScopeOf = async (c) => {
+export const networkScope: ScopeOf = async (c) => {
   const organizationId = getAuth(c).organizationId;
   const rows = await c.get('deps').store.query<{ id: string }>(`SELECT id FROM programs WHERE organization_id = $1 AND network_id = $2 AND NOT deleted`, [
     organizationId,
@@ -62,9 +66,9 @@ const networkScope: ScopeOf = async (c) => {
   return { organizationId, kind: 'programs', programIds: rows.map((r) => r.id) };
 };
 
-const programScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'programs', programIds: [c.get('program').id] });
+export const programScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'programs', programIds: [c.get('program').id] });
 
-const playlistScope: ScopeOf = async (c) => {
+export const playlistScope: ScopeOf = async (c) => {
   const organizationId = getAuth(c).organizationId;
   // The clips in the playlist now (its clip_ids), whatever their downloads were counted through.
   const rows = await c.get('deps').store.query<{ id: string }>(`SELECT DISTINCT jsonb_array_elements_text(clip_ids) AS id FROM playlists WHERE id = $1 AND organization_id = $2`, [
@@ -74,7 +78,7 @@ const playlistScope: ScopeOf = async (c) => {
   return { organizationId, kind: 'clips', clipIds: rows.map((r) => r.id) };
 };
 
-const clipScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'clips', clipIds: [c.get('row').Id as string] });
+export const clipScope: ScopeOf = async (c) => ({ organizationId: getAuth(c).organizationId, kind: 'clips', clipIds: [c.get('row').Id as string] });
 
 async function seriesAnswer(c: Context, scope: AnalyticsScope, query: RangeQuery & { interval?: AnalyticsInterval | undefined }) {
   const store = c.get('deps').store;
@@ -98,7 +102,9 @@ async function groupingAnswer(
   const range = localRange(query);
   const mediaType = query.downloadMediaType ?? null;
   const pending = await catchUpForQuery(store);
-  const [all, total] = await inZone(async () => [await groups(store, scope, range, grouping, mediaType), await totalDownloads(store, scope, range, mediaType)] as const);
+  const [counted, total] = await inZone(async () => [await groups(store, scope, range, grouping, mediaType), await totalDownloads(store, scope, range, mediaType)] as const);
+  // The organization's own players named (PUT /v1/settings/analytics/custom-player-names), at read time.
+  const all = grouping === 'apps' ? await applyCustomPlayerNames(store, scope, range, mediaType, counted) : counted;
   // What the caller may see: programs they see; clips of programs whose content they may read.
   const auth = getAuth(c);
   const allowed =
