@@ -52,6 +52,7 @@ type EventRow = {
   source: string | null;
   listener_hash: string;
   listener_hash_previous: string | null;
+  country: string | null;
 };
 
 type ClipFacts = { threshold: number; mediaType: 'Audio' | 'Video' };
@@ -200,10 +201,8 @@ async function countBatch(q: Queryable, state: RunState, from: number, to: numbe
       app: agent.app,
       device: agent.device,
       os: agent.os,
-      // No country yet: raw events keep no address, so a country must be resolved in the recorder
-      // before hashing (a download_events column). A registry package that could serve:
-      // @ip-location-db/geo-whois-asn-country (CC0; IPv4 and IPv6 ranges as CSV, ~48 MB unpacked).
-      country: 'ZZ',
+      // Looked up by the recorder before hashing (sync-server/analytics/geo.ts); null before 0462.
+      country: e.country ?? 'ZZ',
       source: e.source ?? 'unknown',
     });
   }
@@ -246,7 +245,7 @@ async function writeWindows(q: Queryable, state: RunState): Promise<void> {
 export async function readEvents(q: Queryable, from: number, to: number): Promise<EventRow[]> {
   const [row] = await q.query<{ events: string | null }>(
     `SELECT json_agg(json_build_array(id, extract(epoch FROM at_utc) * 1000, clip_id, organization_id, program_id, status, range_header,
-                                      range_start, bytes_sent, user_agent, source, listener_hash, listener_hash_previous) ORDER BY id)::text AS events
+                                      range_start, bytes_sent, user_agent, source, listener_hash, listener_hash_previous, country) ORDER BY id)::text AS events
        FROM download_events
       WHERE id > $1 AND id <= $2 AND method = 'GET' AND status BETWEEN 200 AND 299 AND bytes_sent > 0
         AND clip_id IS NOT NULL AND organization_id IS NOT NULL AND program_id IS NOT NULL`,
@@ -268,10 +267,11 @@ export async function readEvents(q: Queryable, from: number, to: number): Promis
     source: t[10],
     listener_hash: t[11],
     listener_hash_previous: t[12],
+    country: t[13],
   }));
 }
 
-type EventTuple = [number, number, string, string, string, number, string | null, number | null, number, string | null, string | null, string, string | null];
+type EventTuple = [number, number, string, string, string, number, string | null, number | null, number, string | null, string | null, string, string | null, string | null];
 
 /** The clips' thresholds and media types, read once per run. */
 async function loadClips(q: Queryable, state: RunState, events: EventRow[]): Promise<void> {

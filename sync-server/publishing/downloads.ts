@@ -2,8 +2,8 @@
 // `record` (no await, no database) and is answered; the buffer is written in one INSERT when it
 // holds BATCH_MAX events or FLUSH_MS after its first one, and on close (server shutdown).
 //
-//   request ──record(event)──> buffer ──200 ms or 500 events──> hash addresses ──one INSERT──> download_events
-//                                       (the day's salt, download_salts)
+//   request ──record(event)──> buffer ──200 ms or 500 events──> country, hash addresses ──one INSERT──> download_events
+//                                       (geo table; the day's salt, download_salts)
 //
 // What a crash can lose: the events in the buffer (at most ~200 ms of downloads, or 500 events) and
 // those of a flush that was running; a flush that fails is logged and its events dropped, so a
@@ -13,10 +13,14 @@
 // Addresses are held in memory until their flush (so the request does not wait for the day's salt)
 // and never written: listener_hash = SHA-256(salt ‖ address ‖ user agent), IPv6 cut to its /64.
 // listener_hash_previous is the same under the previous day's salt, so that the counting job
-// (sync-server/analytics/counting.ts) finds a listener's window across midnight UTC.
+// (sync-server/analytics/counting.ts) finds a listener's window across midnight UTC. The country
+// is looked up here too (sync-server/analytics/geo.ts, ~1 µs an address), from the address about
+// to be hashed: the request never waits for it, and the table is loaded at the first flush that
+// has an address (requests without a socket, in tests, have none and never load it).
 import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Queryable, Store } from '../store/store.ts';
+import { geoTable, UNKNOWN_COUNTRY, type GeoTable } from '../analytics/geo.ts';
 
 export type DownloadEvent = {
   at: Date;
@@ -84,7 +88,8 @@ async function saltOf(q: Queryable, day: string): Promise<string> {
   return row.salt;
 }
 
-export function downloadRecorder(store: Store, options: { onError?: (err: unknown) => void } = {}): DownloadRecorder {
+export function downloadRecorder(store: Store, options: { onError?: (err: unknown) => void; geo?: () => Promise<GeoTable> } = {}): DownloadRecorder {
+  const geo = options.geo ?? geoTable;
   const onError = options.onError ?? ((err: unknown) => console.error('download events: a batch was not written:', err));
   let buffer: DownloadEvent[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -97,6 +102,7 @@ export function downloadRecorder(store: Store, options: { onError?: (err: unknow
     const days = [...new Set(events.flatMap((e) => [dayOf(e.at), dayBefore(dayOf(e.at))]))];
     for (const day of days) if (!salts.has(day)) salts.set(day, await saltOf(store, day));
     for (const cached of salts.keys()) if (!days.includes(cached) && salts.size > 4) salts.delete(cached);
+    const countries = events.some((e) => e.address !== '') ? await geo() : null;
     const rows = events.map((e) => ({
       at_utc: e.at.toISOString(),
       clip_id: e.clipId,
@@ -111,14 +117,15 @@ export function downloadRecorder(store: Store, options: { onError?: (err: unknow
       user_agent: e.userAgent,
       source: e.source,
       ad_free: e.adFree,
+      country: countries && e.address !== '' ? countries.country(e.address) : UNKNOWN_COUNTRY,
       listener_hash: listenerHash(salts.get(dayOf(e.at))!, e.address, e.userAgent),
       listener_hash_previous: listenerHash(salts.get(dayBefore(dayOf(e.at)))!, e.address, e.userAgent),
     }));
     await store.query(
-      `INSERT INTO download_events (at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash, listener_hash_previous)
-       SELECT at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, listener_hash, listener_hash_previous
+      `INSERT INTO download_events (at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, country, listener_hash, listener_hash_previous)
+       SELECT at_utc, clip_id, organization_id, program_id, method, status, range_header, range_start, range_end, bytes_sent, user_agent, source, ad_free, country, listener_hash, listener_hash_previous
          FROM jsonb_to_recordset($1::jsonb) AS x(at_utc timestamptz, clip_id uuid, organization_id uuid, program_id uuid, method text, status smallint,
-              range_header text, range_start bigint, range_end bigint, bytes_sent bigint, user_agent text, source text, ad_free boolean, listener_hash text, listener_hash_previous text)`,
+              range_header text, range_start bigint, range_end bigint, bytes_sent bigint, user_agent text, source text, ad_free boolean, country text, listener_hash text, listener_hash_previous text)`,
       [JSON.stringify(rows)],
     );
   }
