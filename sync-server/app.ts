@@ -51,6 +51,8 @@ import { fetchPolicyFromEnv } from './images/fetch.ts';
 import { analyticsRoutes } from './api/analytics-api.ts';
 import { analyticsRollupJobs } from './analytics/analytics-rollup.ts';
 import { reachEstimateJobs } from './analytics/reach-estimate.ts';
+import { reportJobs } from './reports/report-job.ts';
+import { reportRoutes } from './api/reports.ts';
 import { analyticsInsightsRoutes } from './api/analytics-insights.ts';
 
 export type AppDeps = {
@@ -150,6 +152,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', memberRoutes());
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
+  app.route('/api', reportRoutes());
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
   app.route('/api', apiDocsRoutes(root));
@@ -157,7 +160,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...reachEstimateJobs(deps) } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
   return Object.assign(app, { jobs, downloads: publishing.downloads });
 }

@@ -202,10 +202,10 @@ export function sharedPercent(shared: number, listeners: number): number {
   return listeners === 0 ? 0 : Math.round((shared / listeners) * 1000) / 10;
 }
 
-/** Totals of the number columns of rows (text columns empty, the first one 'Total'). */
+/** Totals of the number columns of rows (the first column reads 'Total', other columns empty). */
 export function totalsRow(columns: readonly ReportColumn[], rows: readonly ReportCell[][]): ReportCell[] {
   return columns.map((c, i) => {
-    if (i === 0 && c.Type !== 'number') return 'Total';
+    if (i === 0) return 'Total';
     if (c.Type !== 'number') return null;
     return rows.reduce<number>((sum, r) => sum + (typeof r[i] === 'number' ? (r[i] as number) : 0), 0);
   });

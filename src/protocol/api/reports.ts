@@ -115,8 +115,8 @@ function sharedListenersQuery<F extends 'targetNetworkIds' | 'targetProgramIds'>
   const targets = IdListQuery.meta({ description: `The ${what} to compare with, comma-joined ids (1 to ${MAX_SHARED_TARGETS}; each one the caller has analytics access to)` });
   return z
     .object({ ...DateFields, ...({ [field]: targets } as Record<F, typeof targets>) })
-    .superRefine((v, ctx) => {
-      checkDates(v, ctx);
+    .superRefine((v: Record<string, unknown>, ctx) => {
+      checkDates(v as RawFilters, ctx);
       requireTargets(field)(v, ctx);
     });
 }
