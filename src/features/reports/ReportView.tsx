@@ -133,8 +133,13 @@ export function ReportView({ owner, operationId, kind, backHref }: { owner: stri
   );
 }
 
+/** Rows drawn at first: a content report has a row per clip (thousands); the CSV has them all. */
+const ROWS_AT_FIRST = 200;
+
 function ReportResultView({ op, result }: { op: ReportOperation; result: ReportResult }) {
   const locale = getLocale();
+  const [all, setAll] = useState(false);
+  const rows = all ? result.Rows : result.Rows.slice(0, ROWS_AT_FIRST);
   // Ids stay in the CSV; the table shows the names beside them.
   const shown = result.Columns.map((c, i) => ({ c, i })).filter(({ c }) => !isIdColumn(c));
   const download = () => {
@@ -172,7 +177,7 @@ function ReportResultView({ op, result }: { op: ReportOperation; result: ReportR
               </tr>
             </thead>
             <tbody>
-              {result.Rows.map((row, r) => (
+              {rows.map((row, r) => (
                 <tr key={r}>
                   {shown.map(({ c, i }) => (
                     <td key={c.Key} className={c.Type === 'text' || c.Type === 'datetime' ? undefined : 'num'}>
@@ -196,6 +201,13 @@ function ReportResultView({ op, result }: { op: ReportOperation; result: ReportR
             )}
           </table>
         </div>
+      )}
+      {rows.length < result.Rows.length && (
+        <p className="report-more">
+          <button type="button" className="button small" onClick={() => setAll(true)}>
+            {m.reports_show_all_rows({ count: result.Rows.length })}
+          </button>
+        </p>
       )}
     </>
   );

@@ -26,7 +26,7 @@ export function browserTimeZone(): string {
 export function TimeZoneSelect({ value, onChange, ...control }: { value: string; onChange: (value: string) => void } & ControlProps) {
   const zones = useTimeZones();
   const options = zones
-    ? zones.map((z) => ({ id: z.IanaId, label: `(UTC${z.UtcOffset}) ${z.DisplayName}` }))
+    ? zones.map((z) => ({ id: z.IanaId, label: z.DisplayName }))
     : [...new Set([value, browserTimeZone(), DEFAULT_ANALYTICS_TIME_ZONE])].map((id) => ({ id, label: id }));
   if (!options.some((o) => o.id === value)) options.unshift({ id: value, label: value });
   return (
