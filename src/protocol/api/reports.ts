@@ -199,12 +199,24 @@ export type ReportOperation = z.infer<typeof ReportOperationSchema>;
 
 const Started = jsonContent(ReportOperationSchema, 'Started: the operation, Busy; poll GET /v1/reports/{kind}/{operationId}');
 
+const KIND_DESCRIPTIONS: Record<ReportKind, string> = {
+  'consumption-summary-report':
+    'One row per program with downloads in the range (IAB v2.2 counted downloads; a download belongs to the local date of the hour it was counted in, as the analytics API buckets them, so the totals equal the analytics totals of the range). Columns: program, network, clips downloaded, audio, video and all downloads; a totals row.',
+  'content-report':
+    'One row per clip of the scope that passes the filters, clips without downloads included (deleted clips left out). Clips are listed only of programs whose clips the caller may read; of any other program (analytics access without content access) one row with its total and no clip.',
+  'shared-listeners-report':
+    'One row per target: the listeners of this network or program in the range, of the target, and of both (with the share in percent). A listener is one listener hash on one UTC day: the hash of address and user agent is salted with a salt that rotates every UTC midnight and no address is kept, so the same person on two days counts as two listeners and listeners cannot be followed across days. No totals row (targets overlap).',
+  'clip-download-comparison-report':
+    'One row per day since publish (1…days), one column per clip. Day n of a clip is the 24 hours from PublishedUtc + (n − 1) × 24 h, so clips published at different times are compared from their own start; a day that has not begun when the report is made, or a clip never published, has no number (null). A totals row per clip.',
+};
+
 function start<Q extends z.ZodObject, P extends z.ZodObject>(kind: ReportKind, prefix: string, params: P, query: Q, summary: string) {
   return {
     method: 'post',
     path: `${prefix}/reports/${kind}`,
     tags,
     summary,
+    description: KIND_DESCRIPTIONS[kind],
     request: { params, query },
     responses: { 202: Started, ...errors },
   } as const satisfies RouteConfig;
@@ -234,6 +246,7 @@ export const startClipComparison = {
   path: '/v1/programs/{programId}/reports/clip-download-comparison-report',
   tags,
   summary: 'Starts a clip download comparison: each clip’s downloads on day 1…N since its publish',
+  description: KIND_DESCRIPTIONS['clip-download-comparison-report'],
   request: { params: programParams, body: jsonBody(ClipComparisonBody) },
   responses: { 202: Started, ...errors },
 } as const satisfies RouteConfig;
