@@ -37,6 +37,9 @@ const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mo
 const ImportsScreen = lazy(() => import('../features/imports/ImportsScreen.tsx').then((mod) => ({ default: mod.ImportsScreen })));
 const AccountScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.AccountScreen })));
 const ProfileScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.ProfileScreen })));
+const OrganizationAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.OrganizationAnalyticsScreen })));
+const ProgramAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ProgramAnalyticsScreen })));
+const ClipAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ClipAnalyticsScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
   const [location] = useLocation();
@@ -65,6 +68,10 @@ export function SignedIn({ session }: { session: Session }) {
         {/* Before /:organizationId, which would read 'account' as an organization id. */}
         <Route path="/account">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <AccountScreen /> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
+        {/* Analytics read the API, not the synced store: they never wait for the organization's download. */}
+        <Route path="/:organizationId/programs/:programId/clips/:clipId/analytics">{layout('wide', <OrganizationScope needsLocalData={false}><ClipAnalyticsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/analytics">{layout('wide', <OrganizationScope needsLocalData={false}><ProgramAnalyticsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/analytics">{layout('wide', <OrganizationScope needsLocalData={false}><OrganizationAnalyticsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/clips/:clipId">{layout('default', <OrganizationScope><ClipScreen /></OrganizationScope>)}</Route>
         {/* Before the playlist's own route, which would read 'new' as a playlist id. */}
         <Route path="/:organizationId/programs/:programId/playlists/new">{layout('default', <OrganizationScope><NewPlaylistScreen /></OrganizationScope>)}</Route>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changePercent, daysInRange, defaultTimeZone, intervalsFor, presetRange, previousPeriod, readQuery, todayIn, writeQuery } from './range.ts';
+import { changePercent, comparisonRows, daysInRange, defaultTimeZone, intervalsFor, presetRange, previousPeriod, readQuery, todayIn, writeQuery } from './range.ts';
 import { bucketLabel, countryName, formatChange } from './format.ts';
 
 describe('date-range presets', () => {
@@ -42,6 +42,18 @@ describe('period comparison', () => {
     expect(formatChange(50, 'en-US')).toBe('+50%');
     expect(formatChange(-12.345, 'en-US')).toBe('-12.3%');
     expect(formatChange(0, 'en-US')).toBe('0%');
+  });
+});
+
+describe('comparisonRows', () => {
+  it('puts each bucket beside the previous period’s bucket of the same place, and none where it has no partner', () => {
+    const cur = [{ Start: '2026-03-08T00:00:00Z', Downloads: 5 }, { Start: '2026-03-09T00:00:00Z', Downloads: 7 }];
+    const prev = [{ Start: '2026-03-06T00:00:00Z', Downloads: 2 }];
+    expect(comparisonRows(cur, prev)).toEqual([
+      { start: '2026-03-08T00:00:00Z', downloads: 5, previousStart: '2026-03-06T00:00:00Z', previousDownloads: 2 },
+      { start: '2026-03-09T00:00:00Z', downloads: 7, previousStart: null, previousDownloads: null },
+    ]);
+    expect(comparisonRows(cur, null)[0]?.previousDownloads).toBeNull();
   });
 });
 

@@ -117,3 +117,18 @@ export function defaultTimeZone(zoneIds: readonly string[] | null, browserZone: 
   if (zoneIds === null || zoneIds.includes(browserZone)) return browserZone;
   return DEFAULT_ANALYTICS_TIME_ZONE;
 }
+
+type Point = { Start: string; Downloads: number };
+export type ComparisonRow = { start: string; downloads: number; previousStart: string | null; previousDownloads: number | null };
+
+/**
+ * The current period's buckets beside the previous period's, bucket by bucket (the first day
+ * beside the first day). The two may differ by a bucket (an hourly range across a DST change, a
+ * month of 31 days after one of 30 weeks' worth): a bucket with no partner has none.
+ */
+export function comparisonRows(current: readonly Point[], previous: readonly Point[] | null): ComparisonRow[] {
+  return current.map((p, i) => {
+    const q = previous?.[i];
+    return { start: p.Start, downloads: p.Downloads, previousStart: q?.Start ?? null, previousDownloads: q?.Downloads ?? null };
+  });
+}

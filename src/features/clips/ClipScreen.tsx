@@ -30,7 +30,8 @@ import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { mutationDef } from '../../mutations/registry.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
-import { asClip, useRow } from '../../lib/rows.ts';
+import { asClip, asProgram, useRow } from '../../lib/rows.ts';
+import { useProgramFlags } from '../../lib/session.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
 import { Link, navigate } from '../../lib/router.ts';
@@ -278,6 +279,9 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   });
   const se = seasonEpisodeLabel(clip);
   const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(clip.Id).count(), [clip.Id]) ?? 0) > 0;
+  // Analytics of a clip need analytics access on its program (the clip's content access is given here).
+  const program = useRow('programs', programId);
+  const analytics = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null)?.HasAnalyticsAccess ?? false;
   /** Puts a refused change's values back in the form, with the server's reasons at their fields,
    * so the user corrects it here and applies again (the item leaves the needs-attention list). */
   const editAgain = async (item: NeedsAttentionEntry) => {
@@ -297,9 +301,12 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         title={clipLabel(clip)}
         link={<Link href={programHref}>{m.app_back()}</Link>}
         actions={
-          <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
-            {m.app_clip_delete()}
-          </button>
+          <>
+            {analytics && <Link href={`${programHref}/clips/${clip.Id}/analytics`} className="button">{m.analytics_tab()}</Link>}
+            <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
+              {m.app_clip_delete()}
+            </button>
+          </>
         }
       />
       {inConflict && (

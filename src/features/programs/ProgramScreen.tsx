@@ -57,6 +57,7 @@ export function ProgramScreen() {
         actions={
           <>
             <Link href={`${base}/settings`} className="button">{m.structure_program_settings()}</Link>
+            {flags?.HasAnalyticsAccess && <Link href={`${base}/analytics`} className="button">{m.analytics_tab()}</Link>}
             {content && <NewClipButton programId={programId} base={base} />}
           </>
         }
