@@ -21,6 +21,6 @@ describe('report cells and headings', () => {
 
   it('says what a report covered', () => {
     expect(filtersSummary({ Kind: 'content-report', Filters: { startDate: '2025-05-01', endDate: '2025-05-31', timeZoneIanaId: 'UTC' } })).toBe('2025-05-01 – 2025-05-31 (UTC)');
-    expect(filtersSummary({ Kind: 'clip-download-comparison-report', Filters: { days: 7, clipIds: ['a', 'b'] } })).toBe('Days 1–7 since publish · 2 clips');
+    expect(filtersSummary({ Kind: 'clip-download-comparison-report', Filters: { days: 7, clipIds: ['a', 'b'] } })).toBe('Days 1–7 since publish · Clips: 2');
   });
 });
