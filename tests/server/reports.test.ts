@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollOperation } from '../../src/domain/polling.ts';
 import type { ReportOperation, ReportOperationSummary, ScheduledPublishPage } from '../../src/protocol/api/reports.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
+import { REPORT_JOB, reportJobs } from '../../sync-server/reports/report-job.ts';
+import type { Store } from '../../sync-server/store/store.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type StoreKind, type TestStore } from './test-store.ts';
 
@@ -144,6 +146,50 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     expect(rowsOf(await run(demo, `/programs/${program.morning}/reports/consumption-summary-report?${LA_RANGE}&durationSecondsFrom=1000&durationSecondsTo=2000`))).toEqual([
       [program.morning, 'Morning Briefing', 'Castaway News', 1, 2, 0, 2],
     ]);
+  });
+
+  it('moves Progress while Busy: a range of three 31-day parts reports after each, then Success at 100', async () => {
+    const started = await demo.send('POST', `/api/v1/reports/consumption-summary-report?startDate=2025-03-01&endDate=2025-05-31&timeZoneIanaId=America/Los_Angeles`);
+    const id = (started.body as ReportOperation).Id;
+    // The report job's own handler on the real store, watched: what it writes, and what a poll reads after each write.
+    const seen: Array<[number, string, number]> = [];
+    const watched: Store = Object.create(test.store, {
+      query: {
+        value: async <T,>(sql: string, params?: unknown[]) => {
+          const rows = await test.store.query<T>(sql, params);
+          if (sql.startsWith('UPDATE report_operations SET progress')) {
+            const poll = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
+            seen.push([params![1] as number, poll.Status, poll.Progress]);
+          }
+          return rows;
+        },
+      },
+    });
+    const handler = reportJobs({ store: watched })[REPORT_JOB]!;
+    await handler.run(handler.payload.parse({ operationId: id }), { id: 0, kind: REPORT_JOB, attempt: 1, maxAttempts: 1, signal: new AbortController().signal });
+    expect(seen).toEqual([
+      [33, 'Busy', 33],
+      [66, 'Busy', 66],
+      [99, 'Busy', 99],
+    ]);
+    const done = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
+    // All eight downloads fall in March to May.
+    expect([done.Status, done.Progress, done.Result!.Totals![6]]).toEqual(['Success', 100, 8]);
+    await seeded.app.jobs.drain(); // the queued job finds it made
+  });
+
+  it('answers a report whose job gave up as Failed, with its reason, and no result or CSV', async () => {
+    const started = await demo.send('POST', `/api/v1/programs/${program.world}/reports/consumption-summary-report?${LA_RANGE}`);
+    const id = (started.body as ReportOperation).Id;
+    const handler = reportJobs({ store: test.store })[REPORT_JOB]!;
+    const payload = handler.payload.parse({ operationId: id });
+    await handler.giveUp!(payload, new Error('the database went away'), { id: 0, kind: REPORT_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal });
+    const failed = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
+    expect([failed.Status, failed.Result, failed.FinishedAtUtc !== null]).toEqual(['Failed', null, true]);
+    expect(failed.FailureReason).toBe('The report could not be made: please try again');
+    expect((await demo.get(`/api/v1/reports/consumption-summary-report/${id}/csv`)).status).toBe(409);
+    await seeded.app.jobs.drain(); // the queued job finds it ended and leaves it
+    expect(((await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation).Status).toBe('Failed');
   });
 
   it('content report: a row per clip (those without downloads too), by visibility; program rows only for an analytics-only caller', async () => {
