@@ -82,16 +82,71 @@ async function parseV4(text: string): Promise<V4> {
     i++;
     const code = packCc(text.charCodeAt(i), text.charCodeAt(i + 1));
     i += 3; // "AU\n"
-    if (n > 0 && cc[n - 1] === code && end[n - 1]! + 1 === s) end[n - 1] = e; // a neighbour of one country: one range
-    else {
-      start[n] = s;
-      end[n] = e;
-      cc[n] = code;
-      n++;
-    }
+    start[n] = s;
+    end[n] = e;
+    cc[n] = code;
+    n++;
     if (n % SLICE === 0) await yieldToRequests();
   }
-  return { start: start.slice(0, n), end: end.slice(0, n), cc: cc.slice(0, n) };
+  const flat = flatten({ startHi: new Uint32Array(n), startLo: start, endHi: new Uint32Array(n), endLo: end, cc }, n);
+  return { start: flat.startLo, end: flat.endLo, cc: flat.cc };
+}
+
+/**
+ * Disjoint ranges from the file's, which nest: a block, then the sub-blocks of it registered to
+ * another country (154.14.96.0-154.14.99.255 DE, then 154.14.96.88-154.14.96.95 PL, …; 6,825
+ * IPv4 and 703 IPv6 lines start inside an earlier range). The innermost range wins; the parent's
+ * country resumes after it; neighbours of one country become one range. Keys are (hi, lo) uint32
+ * pairs (IPv4: hi 0). Input sorted by start, as the file is.
+ */
+function flatten(raw: V6, n: number): V6 {
+  const out = { startHi: new Uint32Array(n * 2), startLo: new Uint32Array(n * 2), endHi: new Uint32Array(n * 2), endLo: new Uint32Array(n * 2), cc: new Uint16Array(n * 2) };
+  let m = 0;
+  const le = (aH: number, aL: number, bH: number, bL: number) => aH < bH || (aH === bH && aL <= bL);
+  /** Appends [a, b] of one country (b >= a), joined to the previous range when they touch. */
+  const emit = (aH: number, aL: number, bH: number, bL: number, code: number) => {
+    if (!le(aH, aL, bH, bL)) return;
+    const p = m - 1;
+    if (p >= 0 && out.cc[p] === code) {
+      const [nH, nL] = out.endLo[p] === 0xffffffff ? [out.endHi[p]! + 1, 0] : [out.endHi[p]!, out.endLo[p]! + 1];
+      if (nH === aH && nL === aL) {
+        out.endHi[p] = bH;
+        out.endLo[p] = bL;
+        return;
+      }
+    }
+    out.startHi[m] = aH;
+    out.startLo[m] = aL;
+    out.endHi[m] = bH;
+    out.endLo[m] = bL;
+    out.cc[m] = code;
+    m++;
+  };
+  // Open ranges, outermost first; cursor: the first key not yet emitted.
+  const stack: Array<{ hi: number; lo: number; cc: number }> = [];
+  let cH = 0;
+  let cL = 0;
+  const closeTop = () => {
+    const top = stack.pop()!;
+    if (le(cH, cL, top.hi, top.lo)) {
+      emit(cH, cL, top.hi, top.lo, top.cc);
+      [cH, cL] = top.lo === 0xffffffff ? [top.hi + 1, 0] : [top.hi, top.lo + 1];
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    const sH = raw.startHi[i]!;
+    const sL = raw.startLo[i]!;
+    while (stack.length > 0 && !le(sH, sL, stack[stack.length - 1]!.hi, stack[stack.length - 1]!.lo)) closeTop();
+    const top = stack[stack.length - 1];
+    if (top && le(cH, cL, sH, sL) && !(cH === sH && cL === sL)) {
+      const [bH, bL] = sL === 0 ? [sH - 1, 0xffffffff] : [sH, sL - 1];
+      emit(cH, cL, bH, bL, top.cc);
+    }
+    [cH, cL] = [sH, sL];
+    stack.push({ hi: raw.endHi[i]!, lo: raw.endLo[i]!, cc: raw.cc[i]! });
+  }
+  while (stack.length > 0) closeTop();
+  return { startHi: out.startHi.slice(0, m), startLo: out.startLo.slice(0, m), endHi: out.endHi.slice(0, m), endLo: out.endLo.slice(0, m), cc: out.cc.slice(0, m) };
 }
 
 /** Groups of an IPv6 address, written by parseGroups: the first 64 bits as two halves. */
@@ -170,29 +225,18 @@ async function parseV6(text: string): Promise<V6> {
       const sLo = halves.lo;
       if (parseGroups(text, c1 + 1, c2)) {
         const code = packCc(text.charCodeAt(c2 + 1), text.charCodeAt(c2 + 2));
-        // A neighbour (or a range inside the same /64) of one country extends the previous range.
-        const prev = n - 1;
-        const joins =
-          n > 0 &&
-          cc[prev] === code &&
-          (sHi < endHi[prev]! || (sHi === endHi[prev]! && sLo <= endLo[prev]! + 1) || (sHi === endHi[prev]! + 1 && sLo === 0 && endLo[prev] === 0xffffffff));
-        if (joins) {
-          endHi[prev] = halves.hi;
-          endLo[prev] = halves.lo;
-        } else {
-          startHi[n] = sHi;
-          startLo[n] = sLo;
-          endHi[n] = halves.hi;
-          endLo[n] = halves.lo;
-          cc[n] = code;
-          n++;
-        }
+        startHi[n] = sHi;
+        startLo[n] = sLo;
+        endHi[n] = halves.hi;
+        endLo[n] = halves.lo;
+        cc[n] = code;
+        n++;
       }
     }
     i = nl + 1;
     if (++read % SLICE === 0) await yieldToRequests();
   }
-  return { startHi: startHi.slice(0, n), startLo: startLo.slice(0, n), endHi: endHi.slice(0, n), endLo: endLo.slice(0, n), cc: cc.slice(0, n) };
+  return flatten({ startHi, startLo, endHi, endLo, cc }, n);
 }
 
 /** Index of the last range starting at or before `x` (-1 when none). */
@@ -291,15 +335,16 @@ function makeTable(v4: V4, v6: V6): GeoTable {
     },
     addressesIn(country, count, pick) {
       const code = packCc(country.charCodeAt(0), country.charCodeAt(1));
+      // Blocks of a /24 or more, as access networks are (the file has many single addresses).
       const mine: number[] = [];
-      for (let i = 0; i < v4.cc.length; i++) if (v4.cc[i] === code) mine.push(i);
+      for (let i = 0; i < v4.cc.length; i++) if (v4.cc[i] === code && v4.end[i]! - v4.start[i]! >= 255) mine.push(i);
       if (mine.length === 0) return [];
       return Array.from({ length: count }, () => {
         const i = mine[pick(mine.length)]!;
         const first = v4.start[i]!;
         const last = v4.end[i]!;
         // Inside the range, away from its ends (a network's and a broadcast address).
-        const n = first + 1 + Math.floor(((last - first) * (1 + pick(1000))) / 1002);
+        const n = first + 1 + Math.floor(((last - first - 2) * pick(1000)) / 999);
         return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
       });
     },
@@ -318,7 +363,7 @@ export async function loadGeoTable(options: { dir?: string; cacheDir?: string | 
   const dir = options.dir ?? packageDir();
   const version = (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   const cacheDir = options.cacheDir === undefined ? join(dir, '..', '..', '.cache', 'castaway') : options.cacheDir;
-  const cacheFile = cacheDir === null ? null : join(cacheDir, `geo-whois-asn-country-${version}.bin`);
+  const cacheFile = cacheDir === null ? null : join(cacheDir, `geo-whois-asn-country-${version}-${CACHE_MAGIC.toString(16)}.bin`);
   if (cacheFile) {
     const cached = await readFile(cacheFile).then(fromCache, () => null);
     if (cached) return makeTable(cached.v4, cached.v6);
@@ -339,7 +384,8 @@ export async function loadGeoTable(options: { dir?: string; cacheDir?: string | 
   return makeTable(v4, v6);
 }
 
-const CACHE_MAGIC = 0x6f656743; // "Cgeo"
+/** Changes whenever the cached layout or what is cached changes (2: nested ranges flattened). */
+const CACHE_MAGIC = 0x6f656702;
 
 /** [magic, v4 count, v6 count] then the uint32 columns, then the uint16 ones (aligned as they are). */
 function toCache(v4: V4, v6: V6): Uint8Array {
