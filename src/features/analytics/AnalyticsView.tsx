@@ -362,7 +362,9 @@ function GroupingCard({ grouping, query, locale, organizationId, search }: { gro
     <section className="card analytics-card" aria-labelledby={id}>
       <h2 id={id}>{GROUPING_TITLE[g]()}</h2>
       {grouping.Items.length === 0 ? (
-        <p className="empty">{m.analytics_grouping_empty()}</p>
+        // Clips are listed only of programs whose content the reader may see (the API's rule): an
+        // analytics-only user has downloads here and no clip to name.
+        <p className="empty">{g === 'clips' && grouping.Total > 0 ? m.analytics_grouping_clips_hidden() : m.analytics_grouping_empty()}</p>
       ) : (
         <div className="table-scroll">
           <table className="analytics-table analytics-bars">

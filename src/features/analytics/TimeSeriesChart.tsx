@@ -99,6 +99,16 @@ export function TimeSeriesChart({ axisLabels, pointLabels, series, summary, form
   return (
     <div className="analytics-chart">
       <div ref={box} role="img" aria-label={summary} className="analytics-chart-canvas" />
+      {series.length > 1 && (
+        <ul className="analytics-legend">
+          {series.map((s) => (
+            <li key={s.label}>
+              <span className={`analytics-swatch${s.dashed ? ' dashed' : ''}`} style={{ borderTopColor: s.color }} aria-hidden="true" />
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      )}
       <p className="analytics-readout muted" aria-hidden="true">
         {at === null
           ? ' '
