@@ -43,7 +43,9 @@ export function ScheduledReport({ entries, networks, programs }: { entries: read
   const orgAllowed = any(permissionsFor(entries, { kind: 'organization' }));
   const networkOptions = networks.filter((n) => any(permissionsFor(entries, { kind: 'network', networkId: n.Id })));
   const programOptions = programs.filter((p) => any(permissionsFor(entries, { kind: 'program', programId: p.Id, networkId: p.NetworkId ?? null })));
-  const level = draft.level;
+  // Without organization-wide rights the first network or program the user has stands in for 'Choose…'.
+  const firstPlace = networkOptions[0] ? `network:${networkOptions[0].Id}` : programOptions[0] ? `program:${programOptions[0].Id}` : '';
+  const level = draft.level !== '' || orgAllowed ? draft.level : firstPlace;
 
   /** Page `pageNumber` of what `asked` asks (paging keeps the filters of the page shown). */
   const load = async (asked: ScheduledDraft, pageNumber: number) => {
@@ -79,7 +81,7 @@ export function ScheduledReport({ entries, networks, programs }: { entries: read
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void load(draft, 1);
+    void load({ ...draft, level }, 1);
   };
   const change = <K extends keyof ScheduledDraft>(field: K, value: ScheduledDraft[K]) => setDraft({ ...draft, [field]: value });
   const locale = getLocale();

@@ -219,7 +219,7 @@ function Choices({
 }) {
   const toggle = (id: string, on: boolean) => onChange(on ? [...chosen, id] : chosen.filter((c) => c !== id));
   return (
-    <fieldset className={`field choice-group${error ? ' has-error' : ''}`} aria-invalid={error ? true : undefined}>
+    <fieldset className={`field choice-group${error ? ' has-error' : ''}`}>
       <legend>{legend}</legend>
       {options.length === 0 && empty ? (
         <p className="muted">{empty}</p>
