@@ -32,6 +32,8 @@ const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
 /** Routes that exist in this build; menu items for later issues' screens stay absent. */
 const ORG_ITEM_ROUTE: Partial<Record<OrganizationMenuItem, (orgId: string) => string>> = {
   programs: (id) => `/${id}/programs`,
+  analytics: (id) => `/${id}/analytics`,
+  reports: (id) => `/${id}/reports`,
   switchOrganization: () => '/',
 };
 /** Items that act on the organization instead of opening a screen. */

@@ -14,6 +14,7 @@ test('analyst: analytics access alone shows Organization programs, no Switch org
   // Section 6: analytics access is one of the rights that show Organization programs; without
   // content access neither reports nor search; one organization, no admin, support or reseller.
   expect(org).toContain('Organization programs');
+  expect(org).toContain('Organization analytics');
   for (const absent of ['Organization reports', 'Organization search', 'Organization users', 'Organization settings', 'Switch organization', 'Admin', 'Billing & features', 'Enterprises']) {
     expect(org, absent).not.toContain(absent);
   }
