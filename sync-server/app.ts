@@ -50,6 +50,7 @@ import { imageService, isImageUpload } from './images/service.ts';
 import { fetchPolicyFromEnv } from './images/fetch.ts';
 import { analyticsRoutes } from './api/analytics-api.ts';
 import { analyticsRollupJobs } from './analytics/analytics-rollup.ts';
+import { demoListenersJobs } from './analytics/listeners.ts';
 import { reachEstimateJobs } from './analytics/reach-estimate.ts';
 import { reportJobs } from './reports/report-job.ts';
 import { reportRoutes } from './api/reports.ts';
@@ -160,7 +161,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps) } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
   return Object.assign(app, { jobs, downloads: publishing.downloads });
 }

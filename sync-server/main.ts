@@ -3,15 +3,19 @@
 // resume the jobs left in flight, and serve the app and /api on PORT (default 8787).
 // CASTAWAY_DIST_DIR serves another build (and never builds); CASTAWAY_DEMO_CLIPS seeds that many
 // clips instead of the demo's 2,000 (tests that start the server as a process).
+// A store seeded here also gets CASTAWAY_DEMO_LISTENER_DAYS days of demo listening, made in the
+// background by a durable job (sync-server/analytics/listeners.ts): 90 by default, none under
+// NODE_ENV=test (the e2e servers: ~3 s of CPU each that no test reads).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { defaultBlobDir } from './audio/service.ts';
-import { DEMO_PASSWORD, DEMO_USERS, seedIfEmpty } from './seed.ts';
+import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { openStore } from './store/open.ts';
 import { createPgBus } from './sync/pg-bus.ts';
+import { DEMO_LISTENING, enqueueDemoListeners } from './analytics/listeners.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');
@@ -38,6 +42,9 @@ async function main(): Promise<void> {
   if (demoClips !== undefined && !(Number.isInteger(demoClips) && demoClips >= 0)) throw new Error(`CASTAWAY_DEMO_CLIPS must be a whole number (got "${process.env.CASTAWAY_DEMO_CLIPS}")`);
   const seeded = await seedIfEmpty(store, { blobDir: defaultBlobDir(), ...(demoClips === undefined ? {} : { clips: demoClips }) });
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
+  const listenerDays = Number(process.env.CASTAWAY_DEMO_LISTENER_DAYS ?? (process.env.NODE_ENV === 'test' ? 0 : 90));
+  if (!(Number.isInteger(listenerDays) && listenerDays >= 0)) throw new Error(`CASTAWAY_DEMO_LISTENER_DAYS must be a whole number (got "${process.env.CASTAWAY_DEMO_LISTENER_DAYS}")`);
+  if (seeded && listenerDays > 0) await enqueueDemoListeners(store, { ...DEMO_LISTENING, organizationIds: [ORG_DEMO, ORG_PODCASTS], days: listenerDays, until: new Date() });
   const server = await startServer({
     store,
     ...(bus ? { bus } : {}),
