@@ -38,29 +38,40 @@ export async function clipConsumption(q: Queryable, organizationId: string, clip
   );
   const sizeBytes = clip?.size ?? null;
   const durationSeconds = clip?.duration ?? null;
-  // One JSON text rather than rows (PGlite builds rows field by field; see counting.ts readEvents).
-  const [row] = await q.query<{ events: string | null }>(
-    `SELECT json_agg(json_build_array(listener_hash, status, range_header, range_start, bytes_sent, user_agent))::text AS events
-       FROM download_events
-      WHERE organization_id = $1 AND clip_id = $2 AND method = 'GET' AND status BETWEEN 200 AND 299 AND bytes_sent > 0 AND NOT ad_free
-        AND ($3::text IS NULL OR coalesce(source, 'unknown') = $3)`,
-    [organizationId, clipId, source],
+  const where = `organization_id = $1 AND clip_id = $2 AND method = 'GET' AND status BETWEEN 200 AND 299 AND bytes_sent > 0 AND NOT ad_free
+                 AND ($3::text IS NULL OR coalesce(source, 'unknown') = $3)`;
+  // Bots, by user agent (a clip has few distinct ones), decided as the counting job decides.
+  const agents = await q.query<{ user_agent: string; n: number }>(`SELECT coalesce(user_agent, '') AS user_agent, count(*)::float8 AS n FROM download_events WHERE ${where} GROUP BY 1`, [
+    organizationId,
+    clipId,
+    source,
+  ]);
+  const events = agents.reduce((n, a) => n + Number(a.n), 0);
+  const bots = agents.map((a) => a.user_agent).filter((ua) => agentFacts(ua).excluded);
+  // Per listener hash, its requests as [status, Range header, first byte asked, bytes sent], all as
+  // ONE JSON text (PGlite builds rows field by field; see counting.ts readEvents). The hash itself
+  // is not needed, only the grouping; the Range header is sent only where it can be a size probe
+  // (bytes=0-0 or 0-1 deliver at most 2 bytes): 200,000 requests are ~5 MB of JSON, not ~20.
+  const [row] = await q.query<{ listeners: string | null }>(
+    `SELECT json_agg(r)::text AS listeners FROM (
+       SELECT json_agg(json_build_array(status, CASE WHEN bytes_sent <= 2 THEN range_header END, range_start, bytes_sent)) AS r
+         FROM download_events WHERE ${where} AND NOT (coalesce(user_agent, '') = ANY($4::text[]))
+        GROUP BY listener_hash) s`,
+    [organizationId, clipId, source, bots],
   );
-  const events = row?.events ? (JSON.parse(row.events) as Array<[string, number, string | null, number | null, number, string | null]>) : [];
-  if (sizeBytes === null || sizeBytes <= 0 || durationSeconds === null || durationSeconds <= 0) return { sizeBytes, durationSeconds, events: events.length, curve: null };
-  const bots = new Map<string, boolean>();
-  const unions = new Map<string, number[]>();
-  for (const [hash, status, rangeHeader, rangeStart, bytesSent, userAgent] of events) {
-    const range = deliveredRange({ method: 'GET', status, rangeHeader, rangeStart: rangeStart === null ? null : Number(rangeStart), bytesSent: Number(bytesSent) });
-    if (!range) continue;
-    const ua = userAgent ?? '';
-    let bot = bots.get(ua);
-    if (bot === undefined) bots.set(ua, (bot = agentFacts(ua).excluded));
-    if (bot) continue;
-    unions.set(hash, addRange(unions.get(hash) ?? [], range[0], range[1]));
+  if (sizeBytes === null || sizeBytes <= 0 || durationSeconds === null || durationSeconds <= 0) return { sizeBytes, durationSeconds, events, curve: null };
+  const listeners = row?.listeners ? (JSON.parse(row.listeners) as Array<Array<[number, string | null, number | null, number]>>) : [];
+  const unions: number[][] = [];
+  for (const requests of listeners) {
+    let union: number[] = [];
+    for (const [status, rangeHeader, rangeStart, bytesSent] of requests) {
+      const range = deliveredRange({ method: 'GET', status, rangeHeader, rangeStart: rangeStart === null ? null : Number(rangeStart), bytesSent: Number(bytesSent) });
+      if (range) union = addRange(union, range[0], range[1]);
+    }
+    unions.push(union);
   }
-  const curve = consumptionCurve([...unions.values()], { sizeBytes, durationSeconds, thresholdBytes: thresholdBytes({ sizeBytes, durationSeconds }) });
-  return { sizeBytes, durationSeconds, events: events.length, curve };
+  const curve = consumptionCurve(unions, { sizeBytes, durationSeconds, thresholdBytes: thresholdBytes({ sizeBytes, durationSeconds }) });
+  return { sizeBytes, durationSeconds, events, curve };
 }
 
 // ── Glance ───────────────────────────────────────────────────────────────────────────────────
