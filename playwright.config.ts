@@ -44,6 +44,8 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',
-    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test' },
+    // 30 days of demo listening (made by a job after start; NODE_ENV=test alone makes none): the
+    // analytics journey reads it.
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30' },
   },
 });
