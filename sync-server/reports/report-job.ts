@@ -32,8 +32,12 @@ import { clipsOf, downloadsByClip, downloadsByDaySincePublish, downloadsByProgra
 
 export const REPORT_JOB = 'reports.make';
 
-/** Days of the range read per statement (Progress moves after each). */
-const PART_DAYS = 31;
+/**
+ * Days of the range read per statement (Progress moves after each). A week: on PGlite a statement
+ * holds the one connection every request waits for, and a week of 300,000 downloads in 90 days
+ * reads in about a quarter of a second there.
+ */
+export const PART_DAYS = 7;
 /** Reports are kept this long, then deleted when a new one is started. */
 const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 const DAY_MS = 86_400_000;

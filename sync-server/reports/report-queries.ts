@@ -118,12 +118,14 @@ export async function sharedListeners(
   range: DateRange,
 ): Promise<{ listeners: number; targetListeners: number; shared: number }> {
   const p = new Params();
-  const listenersOf = (scope: ReportScope) =>
-    `SELECT DISTINCT d.listener_hash, (d.counted_at_utc AT TIME ZONE 'UTC')::date AS day FROM (${downloadsWhere(p, organizationId, scope, range, {})}) d`;
+  // One pass: every (hash, UTC day) of either side, grouped once (a hash aggregate), marked by the
+  // side(s) it was seen on. (A join of the two sides' distinct listeners was planned as a nested
+  // loop: 2 minutes on PostgreSQL for 30,000 listeners a side.)
+  const side = (scope: ReportScope, isSource: boolean) =>
+    `SELECT d.listener_hash, (d.counted_at_utc AT TIME ZONE 'UTC')::date AS day, ${isSource} AS s, ${!isSource} AS t FROM (${downloadsWhere(p, organizationId, scope, range, {})}) d`;
   const [row] = await q.query<{ listeners: number; target: number; shared: number }>(
-    `WITH s AS (${listenersOf(source)}), t AS (${listenersOf(target)})
-     SELECT (SELECT count(*) FROM s)::float8 AS listeners, (SELECT count(*) FROM t)::float8 AS target,
-            (SELECT count(*) FROM s JOIN t ON t.listener_hash = s.listener_hash AND t.day = s.day)::float8 AS shared`,
+    `SELECT (count(*) FILTER (WHERE s))::float8 AS listeners, (count(*) FILTER (WHERE t))::float8 AS target, (count(*) FILTER (WHERE s AND t))::float8 AS shared
+     FROM (SELECT listener_hash, day, bool_or(s) AS s, bool_or(t) AS t FROM (${side(source, true)} UNION ALL ${side(target, false)}) b GROUP BY listener_hash, day) l`,
     p.values,
   );
   return { listeners: Number(row?.listeners ?? 0), targetListeners: Number(row?.target ?? 0), shared: Number(row?.shared ?? 0) };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollOperation } from '../../src/domain/polling.ts';
 import type { ReportOperation, ReportOperationSummary, ScheduledPublishPage } from '../../src/protocol/api/reports.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
-import { REPORT_JOB, reportJobs } from '../../sync-server/reports/report-job.ts';
+import { PART_DAYS, REPORT_JOB, reportJobs } from '../../sync-server/reports/report-job.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type StoreKind, type TestStore } from './test-store.ts';
@@ -148,7 +148,7 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     ]);
   });
 
-  it('moves Progress while Busy: a range of three 31-day parts reports after each, then Success at 100', async () => {
+  it('moves Progress while Busy: a 92-day range is read in parts of PART_DAYS days, Progress after each, then Success at 100', async () => {
     const started = await demo.send('POST', `/api/v1/reports/consumption-summary-report?startDate=2025-03-01&endDate=2025-05-31&timeZoneIanaId=America/Los_Angeles`);
     const id = (started.body as ReportOperation).Id;
     // The report job's own handler on the real store, watched: what it writes, and what a poll reads after each write.
@@ -167,11 +167,10 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     });
     const handler = reportJobs({ store: watched })[REPORT_JOB]!;
     await handler.run(handler.payload.parse({ operationId: id }), { id: 0, kind: REPORT_JOB, attempt: 1, maxAttempts: 1, signal: new AbortController().signal });
-    expect(seen).toEqual([
-      [33, 'Busy', 33],
-      [66, 'Busy', 66],
-      [99, 'Busy', 99],
-    ]);
+    // Part i of n done: floor(100 i / n), held below 100 until the result is stored.
+    const parts = Math.ceil(92 / PART_DAYS);
+    expect(seen).toEqual(Array.from({ length: parts }, (_, i) => Math.min(99, Math.floor(((i + 1) * 100) / parts))).map((n) => [n, 'Busy', n]));
+    expect(parts).toBeGreaterThan(2);
     const done = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
     // All eight downloads fall in March to May.
     expect([done.Status, done.Progress, done.Result!.Totals![6]]).toEqual(['Success', 100, 8]);
