@@ -175,7 +175,9 @@ function reachRoute(prefix: string, params: z.ZodObject, level: string) {
   } as const satisfies RouteConfig;
 }
 
-export const organizationReach = reachRoute('/v1/analytics', z.object({}), 'organization');
+// No path parameters at organization level: no `params` (an empty object would make every typed
+// call pass `params: {}`).
+export const organizationReach = { ...reachRoute('/v1/analytics', z.object({}), 'organization'), request: { body: jsonBody(ReachEstimateBody) } } as const satisfies RouteConfig;
 export const networkReach = reachRoute('/v1/networks/{networkId}/analytics', idParams('networkId'), 'network (its programs)');
 export const programReach = reachRoute('/v1/programs/{programId}/analytics', idParams('programId'), 'program');
 export const playlistReach = reachRoute('/v1/playlists/{playlistId}/analytics', idParams('playlistId'), 'playlist (the clips in it now)');
