@@ -1,6 +1,6 @@
 // `npm run bench:analytics`: issue 30's analytics figures.
 //
-// `npm run bench:analytics -- --only counting` (or `--only series`) runs one part.
+// `npm run bench:analytics -- --only counting` (or `--only series`, `--only geo`) runs one part.
 //
 // Counting (this file's first section): raw download events per second through the counting job
 // (sync-server/analytics/counting.ts: read in batches, bots and probes dropped, windows loaded and
@@ -23,6 +23,7 @@ import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, ratio } from './report.ts';
 import { seriesBench } from './analytics-series.ts';
+import { loadGeoTable } from '../sync-server/analytics/geo.ts';
 
 const EVENTS = Number(process.env.BENCH_ANALYTICS_COUNT_EVENTS ?? 1_000_000);
 const TARGET_EVENTS_PER_S = 50_000;
@@ -126,14 +127,31 @@ async function countingBench(label: string, opened: BenchStore): Promise<void> {
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-if (only !== null && only !== 'counting' && only !== 'series') throw new Error(`--only takes 'counting' or 'series', not ${only}`);
+if (only !== null && only !== 'counting' && only !== 'series' && only !== 'geo') throw new Error(`--only takes 'counting', 'series' or 'geo', not ${only}`);
 
 async function main(): Promise<void> {
-  if (only !== 'series') await counting();
+  if (only === null || only === 'counting') await counting();
   // ── Series (p50/p95 of a 90-day daily series at organization level over 10 M raw events) ──
   // bench/analytics-series.ts: counted downloads equal to 10 M raw events, rolled up, then the
   // series through the app, on PGlite and PostgreSQL.
-  if (only !== 'counting') await seriesBench();
+  if (only !== 'counting' && only !== 'geo') await seriesBench();
+  if (only === null || only === 'geo') await geoBench();
+}
+
+/** The recorder's country lookup (sync-server/analytics/geo.ts): load, memory, cost per address. */
+async function geoBench(): Promise<void> {
+  const c0 = performance.now();
+  const geo = await loadGeoTable({ cacheDir: null });
+  line('geo_parse_ms', performance.now() - c0, 'ms');
+  const w0 = performance.now();
+  await loadGeoTable();
+  line('geo_cached_load_ms', performance.now() - w0, 'ms');
+  line('geo_table_mb', geo.bytes / 1e6, 'MB');
+  const addresses = [...geo.addressesIn('US', 500, (n) => Math.floor(Math.random() * n)), ...geo.addressesIn('DE', 500, (n) => Math.floor(Math.random() * n)), '2a00:1450:4001:82a::200e', '2001:200::1'];
+  const n = 1_000_000;
+  const l0 = performance.now();
+  for (let i = 0; i < n; i++) geo.country(addresses[i % addresses.length]!);
+  line('geo_lookup_ns', ((performance.now() - l0) * 1e6) / n, 'ns');
 }
 
 async function counting(): Promise<void> {
