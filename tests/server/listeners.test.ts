@@ -2,7 +2,7 @@
 // the public audio endpoint's recorder and counted by the real job, with the real geo table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geoTable, type GeoTable } from '../../sync-server/analytics/geo.ts';
-import { planListening, publishedClips, replayListening } from '../../sync-server/analytics/listeners.ts';
+import { DEMO_LISTENERS_JOB, demoListenersJobs, planListening, publishedClips, replayListening } from '../../sync-server/analytics/listeners.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed } from '../../sync-server/seed.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
@@ -56,5 +56,18 @@ describe('demo listening', () => {
     // The rollups have them: the organizations' hours add up to the counted rows.
     const [rolled] = await test.store.query<{ n: number }>(`SELECT coalesce(sum(downloads), 0)::int AS n FROM download_hours_org`);
     expect(rolled!.n).toBe(result.downloads);
+  });
+
+  it('the demo job run again (a retry after a crash) records nothing twice', async () => {
+    const job = demoListenersJobs({ store: test.store })[DEMO_LISTENERS_JOB]!;
+    const payload = job.payload.parse({ organizationIds: [ORG_DEMO, ORG_PODCASTS], days: 2, perDay: 20, seed: 5, until: '2026-04-01T00:00:00.000Z' });
+    const context = { id: 1, kind: DEMO_LISTENERS_JOB, attempt: 1, maxAttempts: 3, signal: new AbortController().signal };
+    const events = async () => (await test.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM download_events`))[0]!.n;
+    const before = await events();
+    await job.run(payload, context);
+    const once = await events();
+    expect(once).toBeGreaterThan(before + 40);
+    await job.run(payload, { ...context, attempt: 2 });
+    expect(await events()).toBe(once);
   });
 });
