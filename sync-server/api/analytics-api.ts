@@ -34,11 +34,17 @@ type RangeQuery = { startDate?: string | undefined; endDate?: string | undefined
 
 let zones: Set<string> | undefined;
 
-/** The query's range; a time zone not in the reference list (GET /v1/reference-data/time-zones) is a 400 at `field`. */
-export function localRange(query: RangeQuery, field = 'timeZoneIanaId'): LocalRange {
-  const timeZone = query.timeZoneIanaId?.trim() || DEFAULT_ANALYTICS_TIME_ZONE;
+/** The time zone asked for (UTC when none), one of the reference list (GET /v1/reference-data/time-zones); else a 400 at `field`. */
+export function timeZoneOf(raw: string | undefined, field = 'timeZoneIanaId'): string {
+  const timeZone = raw?.trim() || DEFAULT_ANALYTICS_TIME_ZONE;
   zones ??= new Set(timeZoneIds());
   if (!zones.has(timeZone)) throw badRequest([fieldError(field, formError('invalid'))]);
+  return timeZone;
+}
+
+/** The query's range in its time zone (timeZoneOf). */
+export function localRange(query: RangeQuery, field = 'timeZoneIanaId'): LocalRange {
+  const timeZone = timeZoneOf(query.timeZoneIanaId, field);
   // Required and checked by the query schema (validateAnalyticsRange).
   return { startDate: query.startDate!.trim(), endDate: query.endDate!.trim(), timeZone };
 }

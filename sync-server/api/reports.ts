@@ -17,7 +17,6 @@
 //   - the scheduled-publish report lists clips of programs whose clips the caller may read.
 import type { Context } from 'hono';
 import { mayRead, networkFlags } from '../../src/domain/access.ts';
-import { DEFAULT_ANALYTICS_TIME_ZONE } from '../../src/domain/analytics.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import {
   DEFAULT_COMPARISON_DAYS,
@@ -35,24 +34,15 @@ import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import { getAuth, type Auth } from '../auth.ts';
 import { AppError, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
 import { flagsForProgram } from '../mutations/store.ts';
-import { formatUtcOffset, timeZoneIds } from '../reference/time-zones.ts';
+import { formatUtcOffset } from '../reference/time-zones.ts';
 import { listReportsOf, readReport, startReport, type ReportTarget } from '../reports/report-job.ts';
 import { scheduledClips, type ReportScope } from '../reports/report-queries.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
+import { inZone, timeZoneOf } from './analytics-api.ts';
 import { readablePrograms } from './lists.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
-
-let zones: Set<string> | undefined;
-
-/** The time zone asked for, one of the reference list (GET /v1/reference-data/time-zones); else a 400. */
-function timeZoneOf(raw: string | undefined): string {
-  const timeZone = raw?.trim() || DEFAULT_ANALYTICS_TIME_ZONE;
-  zones ??= new Set(timeZoneIds());
-  if (!zones.has(timeZone)) throw badRequest([fieldError('timeZoneIanaId', formError('invalid'))]);
-  return timeZone;
-}
 
 type RawQuery = {
   startDate: string;
@@ -212,16 +202,6 @@ async function scheduledAnswer(c: Context, programIds: string[] | null, query: S
     VisibleAtLocal: `${r.visibleAtLocal}${formatUtcOffset(Math.round((Date.parse(`${r.visibleAtLocal}Z`) - r.visibleAtEpoch * 1000) / 60_000))}`,
   }));
   return { Items: items, HasNext: rows.length > page.pageSize, Page: page.page, TimeZoneIanaId: timeZone };
-}
-
-/** A zone ICU knows but this database's time zone data does not (an older tzdata): the caller's field. */
-async function inZone<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof Error && /time zone .* not recognized/i.test(err.message)) throw badRequest([fieldError('timeZoneIanaId', formError('invalid'))]);
-    throw err;
-  }
 }
 
 export function reportRoutes() {
