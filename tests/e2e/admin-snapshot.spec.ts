@@ -26,6 +26,9 @@ async function applyTitle(page: Page, title: string) {
 }
 
 test('save a snapshot, change the clip, restore: the clip screen shows the Title of the snapshot', async ({ browser }) => {
+  // Sign-in and first sync, two edits, a save, two axe passes and a restore: 37 s in a quiet CI run,
+  // past 60 s on a loaded machine (as a11y-dialogs.spec.ts, whose walks are as long).
+  test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: server!.baseURL });
   const page = await context.newPage();
   await logIn(page);
