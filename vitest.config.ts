@@ -30,6 +30,8 @@ export default defineConfig({
     // machine, and over a minute on a loaded two-core one, where a set-up that times out fails
     // every test of its file without telling anything.
     hookTimeout: 180_000,
+    // One migrated PGlite data folder for the run, loaded by every in-memory test store.
+    globalSetup: ['tests/pglite-template.ts'],
     // PGlite instances and PostgreSQL databases are per file, so files run side by side. Vitest's
     // default (cores − 1) is one worker on these two-core machines: every file, the 10,000-operation
     // simulation included, would then run one after the other with a core idle.

@@ -7,16 +7,22 @@ import type { Queryable, Store } from './store.ts';
  * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
  * instead of interleaving statements inside someone else's transaction.
  */
-export async function openPgliteStore(dataDir: string): Promise<Store> {
+export async function openPgliteStore(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Store> {
   let db: PGlite;
   if (dataDir.startsWith('memory://')) {
-    db = await PGlite.create();
+    // loadDataDir: a data folder dumped by PGlite (dumpDataDir), in place of a fresh initdb.
+    db = options.loadDataDir ? await PGlite.create({ loadDataDir: options.loadDataDir }) : await PGlite.create();
   } else {
     const dir = resolve(dataDir);
     // ENVIRONMENT.md: PGlite needs its data folder's parent to exist.
     mkdirSync(dirname(dir), { recursive: true });
     db = await PGlite.create(dir);
   }
+  return pgliteStoreOf(db);
+}
+
+/** The Store of an open PGlite instance (its one connection, serialised). */
+export function pgliteStoreOf(db: PGlite): Store {
   let chain: Promise<unknown> = Promise.resolve();
   function serialise<T>(fn: () => Promise<T>): Promise<T> {
     const run = chain.then(fn, fn);
