@@ -161,12 +161,25 @@ function level(app: ReturnType<typeof resourceApp>, declared: (typeof routes)['p
     .openapi(guarded(declared.grouping, access), async (c) => c.json(await groupingAnswer(c, await scopeOf(c), groupingOf(c), c.req.valid('query')), 200));
 }
 
+/** The five levels of analytics (section 6: HasAnalyticsAccess at the level asked), each with its
+ *  guard and the downloads it covers; shared by every route that exists at these levels. */
+export function analyticsLevels() {
+  return {
+    organization: { access: guard.organization('HasAnalyticsAccess'), scope: organizationScope },
+    network: { access: guard.network('networkId', { network: ['HasAnalyticsAccess'] }), scope: networkScope },
+    program: { access: guard.program('programId', 'HasAnalyticsAccess'), scope: programScope },
+    playlist: { access: guard.row('playlists', 'playlistId', 'HasAnalyticsAccess'), scope: playlistScope },
+    clip: { access: guard.row('clips', 'clipId', 'HasAnalyticsAccess'), scope: clipScope },
+  } as const;
+}
+
 export function analyticsRoutes() {
   const app = resourceApp();
-  level(app, routes.organizationAnalytics, guard.organization('HasAnalyticsAccess'), organizationScope);
-  level(app, routes.networkAnalytics, guard.network('networkId', { network: ['HasAnalyticsAccess'] }), networkScope);
-  level(app, routes.programAnalytics, guard.program('programId', 'HasAnalyticsAccess'), programScope);
-  level(app, routes.playlistAnalytics, guard.row('playlists', 'playlistId', 'HasAnalyticsAccess'), playlistScope);
-  level(app, routes.clipAnalytics, guard.row('clips', 'clipId', 'HasAnalyticsAccess'), clipScope);
+  const at = analyticsLevels();
+  level(app, routes.organizationAnalytics, at.organization.access, at.organization.scope);
+  level(app, routes.networkAnalytics, at.network.access, at.network.scope);
+  level(app, routes.programAnalytics, at.program.access, at.program.scope);
+  level(app, routes.playlistAnalytics, at.playlist.access, at.playlist.scope);
+  level(app, routes.clipAnalytics, at.clip.access, at.clip.scope);
   return app;
 }

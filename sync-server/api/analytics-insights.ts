@@ -22,7 +22,7 @@ import { readReachEstimate, startReachEstimate } from '../analytics/reach-estima
 import { now } from '../app.ts';
 import { getAuth } from '../auth.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
-import { clipScope, inZone, localRange, networkScope, organizationScope, playlistScope, programScope, type ScopeOf } from './analytics-api.ts';
+import { analyticsLevels, inZone, localRange, type ScopeOf } from './analytics-api.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, type Access } from './guard.ts';
 
@@ -134,10 +134,11 @@ export function analyticsInsightsRoutes() {
       const saved = await readCustomPlayerNames(deps.store, auth.organizationId);
       return c.json({ CustomPlayerNames: saved.names, ModifiedAtUtc: saved.modifiedAtUtc } satisfies routes.CustomPlayerNames, 200);
     });
-  reach(app, routes.organizationReach, guard.organization('HasAnalyticsAccess'), organizationScope);
-  reach(app, routes.networkReach, guard.network('networkId', { network: ['HasAnalyticsAccess'] }), networkScope);
-  reach(app, routes.programReach, guard.program('programId', 'HasAnalyticsAccess'), programScope);
-  reach(app, routes.playlistReach, guard.row('playlists', 'playlistId', 'HasAnalyticsAccess'), playlistScope);
-  reach(app, routes.clipReach, guard.row('clips', 'clipId', 'HasAnalyticsAccess'), clipScope);
+  const at = analyticsLevels();
+  reach(app, routes.organizationReach, at.organization.access, at.organization.scope);
+  reach(app, routes.networkReach, at.network.access, at.network.scope);
+  reach(app, routes.programReach, at.program.access, at.program.scope);
+  reach(app, routes.playlistReach, at.playlist.access, at.playlist.scope);
+  reach(app, routes.clipReach, at.clip.access, at.clip.scope);
   return app;
 }
