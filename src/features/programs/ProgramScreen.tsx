@@ -1,6 +1,7 @@
 // /{organizationId}/programs/{programId} — its clips (a virtualised list that stays smooth at
-// 10,000 rows), playlists and recordings, as tabs.
-import { lazy, memo, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+// 10,000 rows), playlists and recordings, as tabs, each filtered and sorted on the device as the
+// user types (src/domain/list-filter.ts; the query lives in the URL, shared by the tabs).
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { clipLabel, seasonEpisodeLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
 import { domainMessage } from '../../domain/messages.ts';
@@ -14,18 +15,43 @@ import { useIdParams } from '../../lib/params.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { clipCountLabel, visibilityLabel, recordingStateLabel } from '../../lib/labels.ts';
+import { getLocale, type Locale } from '../../lib/i18n.ts';
 import type { Clip } from '../../protocol/entities.ts';
+import { applyListQuery, isFiltered, prepareClips, preparePlaylists, prepareRecordings, readListQuery, writeListQuery, type ListQuery, type Prepared } from '../../domain/list-filter.ts';
 import { useListPlace, useRestoredPlace, type ListPlaceHandle } from './listPlace.ts';
+import { ListToolbar } from './ListToolbar.tsx';
 
 type TabId = 'clips' | 'playlists' | 'recordings';
 
-/** The screen's query: the tab (clips when absent) and the clip filter, so Back and links keep them. */
-function programSearch(tab: TabId, filter: string): string {
+/** The screen's query: the tab (clips when absent) and the lists' filter and order, so Back and links keep them. */
+function programSearch(tab: TabId, query: ListQuery): string {
   const params = new URLSearchParams();
   if (tab !== 'clips') params.set('tab', tab);
-  if (filter) params.set('q', filter);
-  const query = params.toString();
-  return query ? `?${query}` : '';
+  writeListQuery(params, query);
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+const sameQuery = (a: ListQuery, b: ListQuery) => a.text === b.text && a.state === b.state && a.publish === b.publish && a.visibility === b.visibility && a.sort === b.sort;
+
+/**
+ * The lists' query: the input's own state, mirrored to the URL, so typing never waits on the URL;
+ * a URL changed by other means (the place restored by listPlace.ts, a link) is taken up.
+ */
+function useListQuery(search: string, write: (query: ListQuery) => void): [ListQuery, (query: ListQuery) => void] {
+  const fromUrl = useMemo(() => readListQuery(new URLSearchParams(search)), [search]);
+  const [query, setQuery] = useState(fromUrl);
+  const written = useRef(fromUrl);
+  if (!sameQuery(fromUrl, written.current)) {
+    written.current = fromUrl;
+    if (!sameQuery(fromUrl, query)) setQuery(fromUrl);
+  }
+  const change = (next: ListQuery) => {
+    written.current = next;
+    setQuery(next);
+    write(next);
+  };
+  return [query, change];
 }
 
 const NewClipDialog = lazy(() => import('./NewClipDialog.tsx').then((mod) => ({ default: mod.NewClipDialog })));
@@ -42,13 +68,14 @@ export function ProgramScreen() {
   // tabs say so instead of looking empty, and nothing offers to create a clip (section 6).
   const content = flags?.HasContentAccess ?? false;
   const tab: TabId = search.get('tab') === 'playlists' ? 'playlists' : search.get('tab') === 'recordings' ? 'recordings' : 'clips';
-  const filter = search.get('q') ?? '';
+  // Replacing the entry keeps its state: the saved scroll place lives there (listPlace.ts).
+  const replaceSearch = (id: TabId, q: ListQuery) => navigate(base + programSearch(id, q), { replace: true, state: history.state });
+  const [listQuery, setListQuery] = useListQuery(query, (q) => replaceSearch(tab, q));
   if (program.state === 'missing') return <NotFoundPage kind="program" />;
   if (program.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
   const p = asProgram(program.row);
-  // Replacing the entry keeps its state: the saved scroll place lives there (listPlace.ts).
-  const replaceSearch = (id: TabId, f: string) => navigate(base + programSearch(id, f), { replace: true, state: history.state });
-  const select = (id: TabId) => replaceSearch(id, filter);
+  // The query outlives a look at another tab; what does not apply there is ignored there.
+  const select = (id: TabId) => replaceSearch(id, listQuery);
   return (
     <>
       <PageHeader
@@ -72,9 +99,9 @@ export function ProgramScreen() {
           <p className="empty">{m.app_program_no_content_access()}</p>
         ) : (
           <>
-            {tab === 'clips' && <ClipList programId={programId} base={base} place={place} initialFilter={filter} onFilter={(f) => replaceSearch('clips', f)} />}
-            {tab === 'playlists' && <PlaylistList programId={programId} base={base} place={place} />}
-            {tab === 'recordings' && <RecordingList programId={programId} base={base} place={place} />}
+            {tab === 'clips' && <ClipList programId={programId} base={base} place={place} query={listQuery} onQuery={setListQuery} />}
+            {tab === 'playlists' && <PlaylistList programId={programId} base={base} place={place} query={listQuery} onQuery={setListQuery} />}
+            {tab === 'recordings' && <RecordingList programId={programId} base={base} place={place} query={listQuery} onQuery={setListQuery} />}
           </>
         )}
       </div>
@@ -101,16 +128,24 @@ function NewClipButton({ programId, base }: { programId: string; base: string })
 /** A row's usual height; rows with a title on two lines (phones) are measured as they render. */
 const ROW_HEIGHT = 64;
 
-type ClipListProps = { programId: string; base: string; place: ListPlaceHandle; initialFilter: string; onFilter: (filter: string) => void };
+type ListProps = { programId: string; base: string; place: ListPlaceHandle; query: ListQuery; onQuery: (query: ListQuery) => void };
 
-function ClipList({ programId, base, place, initialFilter, onFilter }: ClipListProps) {
-  const clips = useLiveQuery(async () => live((await db.clips.where('ProgramId').equals(programId).toArray()).map(asClip)).sort((a, b) => b.CreatedAtUtc.localeCompare(a.CreatedAtUtc) || a.Id.localeCompare(b.Id)), [programId]);
-  // The input's own state, mirrored to the URL: the URL is read once, so typing never waits on it.
-  const [filter, setFilter] = useState(initialFilter);
-  const shown = useMemo(() => {
-    const f = filter.trim().toLowerCase();
-    return f ? (clips ?? []).filter((c) => (c.Title ?? '').toLowerCase().includes(f)) : (clips ?? []);
-  }, [clips, filter]);
+/**
+ * The rows a list shows: each row's text is folded once per change of the rows (and language), and
+ * each keystroke only filters and sorts those. The deferred query keeps the box responsive while a
+ * long list (10,000 clips) re-renders.
+ */
+function useShown<T extends { Id: string }>(rows: T[] | undefined, prepare: (rows: T[], locale: Locale) => readonly Prepared<T>[], query: ListQuery, kind: 'clips' | 'playlists' | 'recordings'): T[] {
+  const locale = getLocale();
+  const prepared = useMemo(() => prepare(rows ?? [], locale), [rows, prepare, locale]);
+  const deferred = useDeferredValue(query);
+  return useMemo(() => applyListQuery(prepared, deferred, kind, locale), [prepared, deferred, kind, locale]);
+}
+
+
+function ClipList({ programId, base, place, query, onQuery }: ListProps) {
+  const clips = useLiveQuery(async () => live((await db.clips.where('ProgramId').equals(programId).toArray()).map(asClip)), [programId]);
+  const shown = useShown(clips, prepareClips, query, 'clips');
   // The page scrolls, not a box inside it: the list is as tall as its rows and only the rows in
   // view are in the DOM. scrollMargin is where the list starts on the page.
   const listRef = useRef<HTMLDivElement>(null);
@@ -142,22 +177,9 @@ function ClipList({ programId, base, place, initialFilter, onFilter }: ClipListP
   });
   return (
     <>
-      <div className="toolbar">
-        <label className="visually-hidden" htmlFor="clip-filter">{m.app_program_filter()}</label>
-        <input
-          id="clip-filter"
-          type="search"
-          placeholder={m.app_program_filter()}
-          value={filter}
-          onChange={(e) => {
-            setFilter(e.target.value);
-            onFilter(e.target.value);
-          }}
-        />
-        <span className="muted" aria-live="polite">{clipCountLabel(shown.length)}</span>
-      </div>
+      <ListToolbar kind="clips" label={m.app_program_filter()} query={query} onChange={onQuery} count={clipCountLabel(shown.length)} />
       {clips !== undefined && shown.length === 0 ? (
-        <p className="empty">{filter.trim() ? m.app_program_no_clips() : m.app_program_no_clips_yet()}</p>
+        <p className="empty">{isFiltered(query, 'clips') ? m.app_program_no_clips() : m.app_program_no_clips_yet()}</p>
       ) : (
         <div ref={listRef} className="virtual-list" data-testid="clip-list">
           <ul style={{ height: `${virtualizer.getTotalSize()}px` }} aria-label={m.app_program_clips()}>
@@ -202,8 +224,9 @@ const ClipRow = memo(function ClipRow({ clip, href }: { clip: Clip; href: string
   );
 });
 
-function PlaylistList({ programId, base, place }: { programId: string; base: string; place: ListPlaceHandle }) {
-  const playlists = useLiveQuery(async () => live((await db.playlists.where('ProgramId').equals(programId).toArray()).map(asPlaylist)).sort((a, b) => a.Title.localeCompare(b.Title)), [programId]);
+function PlaylistList({ programId, base, place, query, onQuery }: ListProps) {
+  const playlists = useLiveQuery(async () => live((await db.playlists.where('ProgramId').equals(programId).toArray()).map(asPlaylist)), [programId]);
+  const shown = useShown(playlists, preparePlaylists, query, 'playlists');
   // A playlist's ClipIds keep a clip deleted after it was added; the count is of the clips the
   // playlist screen lists (the program's clip keys, no rows read), once the store has synced.
   const liveClips = useLiveQuery(async () => ((await hasSynced()) ? new Set((await db.clips.where('ProgramId').equals(programId).primaryKeys()) as string[]) : null), [programId]);
@@ -211,15 +234,15 @@ function PlaylistList({ programId, base, place }: { programId: string; base: str
   if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
   return (
     <>
-      {/* A new playlist is made on its own screen (src/features/playlists), offline too. */}
-      <div className="toolbar">
+      <ListToolbar kind="playlists" label={m.search_list_filter_playlists()} query={query} onChange={onQuery} count={shown.length === 1 ? m.search_list_playlist_count_one() : m.search_list_playlist_count({ count: shown.length })}>
+        {/* A new playlist is made on its own screen (src/features/playlists), offline too. */}
         <Link href={`${base}/playlists/new`} className="button">{m.playlists_new()}</Link>
-      </div>
-      {playlists.length === 0 ? (
-        <p className="empty">{m.app_program_no_playlists()}</p>
+      </ListToolbar>
+      {shown.length === 0 ? (
+        <p className="empty">{playlists.length > 0 ? m.search_list_no_playlists() : m.app_program_no_playlists()}</p>
       ) : (
         <ul className="card-list">
-          {playlists.map((p) => (
+          {shown.map((p) => (
             <li key={p.Id}>
               <Link href={`${base}/playlists/${p.Id}`} className="card-link">
                 <span className="card-title">{p.Title}</span>
@@ -234,21 +257,29 @@ function PlaylistList({ programId, base, place }: { programId: string; base: str
   );
 }
 
-function RecordingList({ programId, base, place }: { programId: string; base: string; place: ListPlaceHandle }) {
-  const recordings = useLiveQuery(async () => live((await db.recordings.where('ProgramId').equals(programId).toArray()).map(asRecording)).sort((a, b) => (b.CaptureStartUtc ?? b.CreatedAtUtc).localeCompare(a.CaptureStartUtc ?? a.CreatedAtUtc)), [programId]);
+function RecordingList({ programId, base, place, query, onQuery }: ListProps) {
+  const recordings = useLiveQuery(async () => live((await db.recordings.where('ProgramId').equals(programId).toArray()).map(asRecording)), [programId]);
+  const shown = useShown(recordings, prepareRecordings, query, 'recordings');
   useRestoredPlace(place, recordings !== undefined);
   if (recordings === undefined) return <p className="muted">{m.app_loading()}</p>;
   if (recordings.length === 0) return <p className="empty">{m.app_program_no_recordings()}</p>;
   return (
-    <ul className="card-list">
-      {recordings.map((r) => (
-        <li key={r.Id}>
-          <Link href={`${base}/recordings/${r.Id}`} className="card-link">
-            <span className="card-title">{r.Title ?? r.CaptureStartUtc ?? r.Id}</span>
-            <span className="pill">{recordingStateLabel(r)}</span>
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ListToolbar kind="recordings" label={m.search_list_filter_recordings()} query={query} onChange={onQuery} count={shown.length === 1 ? m.search_list_recording_count_one() : m.search_list_recording_count({ count: shown.length })} />
+      {shown.length === 0 ? (
+        <p className="empty">{m.search_list_no_recordings()}</p>
+      ) : (
+        <ul className="card-list">
+          {shown.map((r) => (
+            <li key={r.Id}>
+              <Link href={`${base}/recordings/${r.Id}`} className="card-link">
+                <span className="card-title">{r.Title ?? r.CaptureStartUtc ?? r.Id}</span>
+                <span className="pill">{recordingStateLabel(r)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
