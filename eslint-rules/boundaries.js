@@ -14,7 +14,7 @@ import path from 'node:path';
 
 /** @typedef {{ layer: string, area: string | null, rel: string }} Place */
 
-const PURE_PACKAGES = new Set(['zod']); // add a library here only if it does no IO and holds no state
+const PURE_PACKAGES = new Set(['zod', 'snowball-stemmers']); // add a library here only if it does no IO and holds no state
 const SCREEN_PACKAGES = new Set(['react', 'react-dom', 'dexie-react-hooks', '@ark-ui/react', 'jotai', 'wouter', '@tanstack/react-virtual', 'workbox-window']);
 const BROWSER_LAYERS = new Set(['domain', 'protocol', 'mutations', 'media', 'db', 'lib', 'ui', 'features', 'app', 'workers', 'sw']);
 // What both programs load: it may not reach for anything outside the layers (a test helper, a script).
