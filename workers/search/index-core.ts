@@ -1,0 +1,188 @@
+// The offline search index of one organization: MiniSearch over the documents of documents.ts,
+// plus the documents themselves (what the filters, the sorts and the final match rule read).
+// Pure: no Dexie, no worker; the worker (search.worker.ts through service.ts) feeds it rows and
+// persists what serialize() returns. Tested in node (index-core.test.ts).
+//
+//   query ─ parse ─> per alternative: AND of (OR of candidate terms per word) ─MiniSearch─> candidates
+//                                                 (prefix and typo leaves widen it: a superset)
+//         ─ rules.matches on the searched fields' text ─> the match set, the server's
+//         ─ filters (type, program, visibility, created, break type, rating) ─ sort ─ page
+import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import { analyzeDocument, compileQuery, matchesAnalyzed, parseQuery, type HiddenProgramContentFilter } from '../../src/domain/search.ts';
+import { candidateQuery, candidatesAreExact, fieldLexemes, lexiconWords, SEARCH_FIELD_NAMES, TypoLexicon, type SearchField, type SearchLanguage } from './rules.ts';
+import type { SearchDoc, SearchKind } from './documents.ts';
+
+/** Changes whenever what is indexed or how changes: an index saved under another is rebuilt. */
+export const INDEX_FORMAT = 1;
+
+export type SearchSort = 'DateNewest' | 'DateOldest' | 'Relevance';
+
+export type IndexQuery = {
+  kinds: readonly SearchKind[];
+  text?: string | undefined;
+  /** The fields searched; none or empty: all four. */
+  fields?: readonly SearchField[] | undefined;
+  programIds?: readonly string[] | undefined;
+  visibilities?: readonly string[] | undefined;
+  /** Created at or after (UTC instant, ISO). */
+  createdFrom?: string | undefined;
+  /** Created before (UTC instant, ISO). */
+  createdBefore?: string | undefined;
+  breakTypes?: readonly string[] | undefined;
+  ratings?: readonly number[] | undefined;
+  /** Content of deleted programs: Exclude (default), Include, Only. */
+  hiddenPrograms?: HiddenProgramContentFilter | undefined;
+  sort: SearchSort;
+  page: number;
+  pageSize: number;
+};
+
+export type IndexHit = { doc: SearchDoc; score: number };
+export type IndexPage = { hits: IndexHit[]; hasNext: boolean; page: number; total: number };
+
+export type SearchIndex = {
+  organizationId: string;
+  mini: MiniSearch<SearchDoc>;
+  docs: Map<string, SearchDoc>;
+  lexicon: TypoLexicon;
+};
+
+/** Title matches weigh most, as ts_rank's A..D weights do on the server (RANK_WEIGHTS). */
+const BOOST: Record<SearchField, number> = { Title: 5, Description: 2, Annotations: 1, Transcript: 1 };
+
+const options = {
+  idField: 'key',
+  fields: [...SEARCH_FIELD_NAMES],
+  // Each document is analysed by the domain's rules in its own language; MiniSearch sees lexemes.
+  extractField: (doc: SearchDoc, field: string) => (field === 'key' ? doc.key : fieldLexemes(doc.text[field as SearchField], doc.language).join(' ')),
+  tokenize: (text: string) => (text === '' ? [] : text.split(' ')),
+  processTerm: (term: string) => term,
+  searchOptions: { processTerm: (term: string) => term, tokenize: (text: string) => [text] },
+  autoVacuum: { minDirtCount: 200, minDirtFactor: 0.2, batchSize: 5000, batchWait: 0 },
+};
+
+export function createIndex(organizationId: string): SearchIndex {
+  return { organizationId, mini: new MiniSearch<SearchDoc>(options), docs: new Map(), lexicon: new TypoLexicon() };
+}
+
+function forget(index: SearchIndex, held: SearchDoc): void {
+  index.mini.discard(held.key);
+  index.lexicon.remove(lexiconWords(held.text, held.language));
+  index.docs.delete(held.key);
+}
+
+/** Adds or replaces documents (by key); unchanged ones (same stamp) are left alone. The number
+ * indexed again is returned. */
+export function upsert(index: SearchIndex, docs: Iterable<SearchDoc>): number {
+  let n = 0;
+  for (const doc of docs) {
+    const held = index.docs.get(doc.key);
+    if (held?.stamp === doc.stamp) continue;
+    if (held) forget(index, held);
+    index.mini.add(doc);
+    index.lexicon.add(lexiconWords(doc.text, doc.language));
+    index.docs.set(doc.key, doc);
+    n++;
+  }
+  return n;
+}
+
+export function remove(index: SearchIndex, keys: Iterable<string>): number {
+  let n = 0;
+  for (const key of keys) {
+    const held = index.docs.get(key);
+    if (!held) continue;
+    forget(index, held);
+    n++;
+  }
+  return n;
+}
+
+/** Makes the index hold exactly `docs` of the kinds given: the others of those kinds go. */
+export function reconcile(index: SearchIndex, docs: readonly SearchDoc[], kinds: readonly SearchKind[] = ['clip', 'program', 'playlist', 'recording']): { indexed: number; removed: number } {
+  const keep = new Set(docs.map((d) => d.key));
+  const kindSet = new Set<string>(kinds);
+  const gone = [...index.docs.values()].filter((d) => kindSet.has(d.kind) && !keep.has(d.key)).map((d) => d.key);
+  return { removed: remove(index, gone), indexed: upsert(index, docs) };
+}
+
+export type SerializedIndex = { format: number; organizationId: string; mini: AsPlainObject; docs: SearchDoc[]; lexicon: Array<[string, number]> };
+
+/** The index as one JSON string: MiniSearch's own toJSON, the documents and the typo lexicon. */
+export function serialize(index: SearchIndex): string {
+  const value: SerializedIndex = { format: INDEX_FORMAT, organizationId: index.organizationId, mini: index.mini.toJSON(), docs: [...index.docs.values()], lexicon: index.lexicon.entries() };
+  return JSON.stringify(value);
+}
+
+/** The index a serialize() made; null when it was made by another format (rebuild it). */
+export function deserialize(json: string): SearchIndex | null {
+  const value = JSON.parse(json) as SerializedIndex;
+  if (value.format !== INDEX_FORMAT) return null;
+  return {
+    organizationId: value.organizationId,
+    mini: MiniSearch.loadJS<SearchDoc>(value.mini, options),
+    docs: new Map(value.docs.map((d) => [d.key, d])),
+    lexicon: new TypoLexicon(value.lexicon),
+  };
+}
+
+/** Created order, then Id: the date sorts' order (the server orders the same way). */
+function dateOrder(a: SearchDoc, b: SearchDoc): number {
+  return a.createdAtUtc < b.createdAtUtc ? -1 : a.createdAtUtc > b.createdAtUtc ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+const setOf = <T>(values: readonly T[] | undefined, key: (v: T) => T = (v) => v) => (values && values.length > 0 ? new Set(values.map(key)) : null);
+
+export function search(index: SearchIndex, q: IndexQuery): IndexPage {
+  const fields = q.fields && q.fields.length > 0 ? q.fields : SEARCH_FIELD_NAMES;
+  const parsed = parseQuery(q.text ?? '');
+  const kinds = new Set<string>(q.kinds);
+  const programs = setOf(q.programIds, (p) => p.toLowerCase());
+  const visibilities = setOf(q.visibilities);
+  const breakTypes = setOf(q.breakTypes);
+  const ratings = setOf(q.ratings);
+  const hidden = q.hiddenPrograms ?? 'Exclude';
+  const programDeleted = (d: SearchDoc) => d.kind !== 'program' && index.docs.get(`program:${d.programId}`)?.deleted === true;
+  const keep = (d: SearchDoc) =>
+    kinds.has(d.kind) &&
+    !d.deleted &&
+    (hidden === 'Include' || (hidden === 'Only') === programDeleted(d)) &&
+    (!programs || programs.has(d.programId.toLowerCase())) &&
+    // Programs and recordings have no visibility: the filter is about the rows that have one.
+    (!visibilities || d.visibility === null || visibilities.has(d.visibility)) &&
+    (!q.createdFrom || d.createdAtUtc >= q.createdFrom) &&
+    (!q.createdBefore || d.createdAtUtc < q.createdBefore) &&
+    (!breakTypes || (d.breakType !== null && breakTypes.has(d.breakType))) &&
+    (!ratings || (d.rating !== null && ratings.has(d.rating)));
+
+  const hits: IndexHit[] = [];
+  if (parsed.groups.length === 0) {
+    for (const doc of index.docs.values()) if (keep(doc)) hits.push({ doc, score: 0 });
+  } else {
+    const languages = new Set<SearchLanguage>();
+    for (const doc of index.docs.values()) languages.add(doc.language);
+    for (const language of languages) {
+      const compiled = compileQuery(parsed, language);
+      if (compiled.empty) continue;
+      const query = candidateQuery(compiled, index.lexicon);
+      const exact = query !== null && candidatesAreExact(compiled);
+      const ofLanguage = (d: SearchDoc) => d.language === language && keep(d);
+      let pool: Array<{ doc: SearchDoc; score: number }>;
+      if (query === null) pool = [...index.docs.values()].filter(ofLanguage).map((doc) => ({ doc, score: 0 }));
+      else {
+        const found: SearchResult[] = index.mini.search(query, { fields: [...fields], boost: BOOST });
+        pool = [];
+        for (const r of found) {
+          const doc = index.docs.get(r.id as string)!;
+          if (ofLanguage(doc)) pool.push({ doc, score: r.score });
+        }
+      }
+      for (const hit of pool) if (exact || matchesAnalyzed(compiled, analyzeDocument(hit.doc.text, language), { fields })) hits.push(hit);
+    }
+  }
+  if (q.sort === 'Relevance') hits.sort((a, b) => b.score - a.score || -dateOrder(a.doc, b.doc));
+  else if (q.sort === 'DateOldest') hits.sort((a, b) => dateOrder(a.doc, b.doc));
+  else hits.sort((a, b) => -dateOrder(a.doc, b.doc));
+  const start = (q.page - 1) * q.pageSize;
+  return { hits: hits.slice(start, start + q.pageSize), hasNext: hits.length > start + q.pageSize, page: q.page, total: hits.length };
+}
