@@ -7,7 +7,7 @@ import pg from 'pg';
 import { migrate } from '../../sync-server/store/migrate.ts';
 import { openStore } from '../../sync-server/store/open.ts';
 import { openPgliteStore } from '../../sync-server/store/pglite.ts';
-import { PGLITE_TEMPLATE } from '../pglite-template.ts';
+import { PG_TEMPLATE_NAME, PGLITE_TEMPLATE } from '../pglite-template.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -45,6 +45,14 @@ export async function openTestStore(kind: StoreKind, options: { skipMigrations?:
   return t;
 }
 
+/** The migrated PostgreSQL database of this run (tests/pglite-template.ts), or null. Only a plain
+ *  identifier is trusted: the name is spliced into CREATE DATABASE. */
+function postgresTemplate(): string | null {
+  if (!existsSync(PG_TEMPLATE_NAME)) return null;
+  const name = readFileSync(PG_TEMPLATE_NAME, 'utf8').trim();
+  return /^castaway_tpl_[0-9a-f]+$/.test(name) ? name : null;
+}
+
 let template: Blob | null | undefined;
 
 /** The migrated PGlite data folder of this run, read once per process; null when there is none. */
@@ -57,10 +65,19 @@ function migratedTemplate(): Blob | null {
  *  `drop` closes it and drops the database. Shared by the test suites and bench:server. */
 export async function openScratchPostgres(base: string, prefix: string, skipMigrations = false): Promise<TestStore & { url: string }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  // A copy of the run's migrated database when vitest's global set-up made one (and this store
+  // wants migrations): migrate() below then finds nothing to do.
+  const template = skipMigrations ? null : postgresTemplate();
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    const copied = template !== null && (await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`).then(() => true, () => false));
+    // No template, or it went away (another run in this tree ended and dropped its own): an empty
+    // database, which openStore migrates.
+    if (!copied) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base);
   url.pathname = `/${name}`;
   const store = await openStore({ databaseUrl: url.toString(), skipMigrations });
