@@ -19,6 +19,7 @@ import { networkRoutes } from './api/networks.ts';
 import { playlistRoutes } from './api/playlists.ts';
 import { playlistSettingsRoutes } from './api/playlist-settings.ts';
 import { recordingRoutes } from './api/recordings.ts';
+import { searchRoutes } from './api/search.ts';
 import { userRoutes } from './api/users.ts';
 import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
@@ -131,6 +132,8 @@ export function createApp(deps: AppDeps) {
     .route('/api', sessionRoutes())
     .route('/api', networkRoutes())
     .route('/api', programRoutes())
+    // Before the playlist, clip and recording routes: /v1/clips/search is not /v1/clips/{clipId}.
+    .route('/api', searchRoutes())
     .route('/api', playlistRoutes())
     .route('/api', playlistSettingsRoutes())
     .route('/api', clipRoutes())

@@ -41,7 +41,7 @@ export type SearchField = (typeof SEARCH_FIELDS)[number];
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /** Whether the organization's type allows recordings (section 6): broadcasters record. */
-export function organizationAllowsRecordings(organization: { Provider?: string | null; IsBroadcaster?: boolean | null }): boolean {
+export function organizationAllowsRecordings(organization: { Provider?: unknown; IsBroadcaster?: unknown }): boolean {
   return organization.IsBroadcaster === true || organization.Provider === 'Broadcaster';
 }
 
@@ -50,7 +50,7 @@ export function organizationAllowsRecordings(organization: { Provider?: string |
  * any entry grants content access (+ recording when the organization type allows it); without
  * content access only program.
  */
-export function searchTypesFor(entries: readonly PermissionEntry[], organization: { Provider?: string | null; IsBroadcaster?: boolean | null }): SearchType[] {
+export function searchTypesFor(entries: readonly PermissionEntry[], organization: { Provider?: unknown; IsBroadcaster?: unknown }): SearchType[] {
   return searchTypeFilter(searchableContentTypes(entries, { allowsRecordings: organizationAllowsRecordings(organization) }));
 }
 
@@ -375,6 +375,13 @@ type CompiledGroup = { must: CompiledOperand[]; not: CompiledOperand[] };
 /** A query for one language; `empty`: it has no lexemes (matches nothing, as in PostgreSQL). */
 export type CompiledQuery = { language: SearchLanguage; blank: boolean; empty: boolean; groups: CompiledGroup[] };
 
+/** The word of an operand that the typo rule applies to (lower-cased), or null: a plain (unquoted)
+ *  single word of letters, at least TYPO_MIN_LENGTH long. Exclusions never take typos. */
+export function typoTermOf(op: QueryOperand): string | null {
+  const only = op.words.length === 1 ? op.words[0]! : null;
+  return !op.quoted && only !== null && !HAS_DIGIT.test(only) && [...only].length >= TYPO_MIN_LENGTH ? only : null;
+}
+
 function compileOperand(op: QueryOperand, language: SearchLanguage): CompiledOperand | null {
   const parts: CompiledOperand['parts'] = [];
   let first = -1;
@@ -385,9 +392,7 @@ function compileOperand(op: QueryOperand, language: SearchLanguage): CompiledOpe
     parts.push({ lexeme, offset: i - first });
   });
   if (parts.length === 0) return null; // only stop words: PostgreSQL drops the operand
-  const only = op.words.length === 1 ? op.words[0]! : null;
-  const typo = !op.quoted && only !== null && !HAS_DIGIT.test(only) && [...only].length >= TYPO_MIN_LENGTH ? only : null;
-  return { parts, typo };
+  return { parts, typo: typoTermOf(op) };
 }
 
 export function compileQuery(parsed: ParsedQuery | string, language: SearchLanguage): CompiledQuery {

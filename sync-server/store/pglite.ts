@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Queryable, Store } from './store.ts';
+
+/** The contrib extensions every PGlite instance loads: a data folder that has run CREATE EXTENSION
+ *  needs them at each start (pg_trgm: the search's typo rule, sync-server/search/migrations). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
@@ -11,12 +16,12 @@ export async function openPgliteStore(dataDir: string, options: { loadDataDir?: 
   let db: PGlite;
   if (dataDir.startsWith('memory://')) {
     // loadDataDir: a data folder dumped by PGlite (dumpDataDir), in place of a fresh initdb.
-    db = options.loadDataDir ? await PGlite.create({ loadDataDir: options.loadDataDir }) : await PGlite.create();
+    db = await PGlite.create(options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions: PGLITE_EXTENSIONS } : { extensions: PGLITE_EXTENSIONS });
   } else {
     const dir = resolve(dataDir);
     // ENVIRONMENT.md: PGlite needs its data folder's parent to exist.
     mkdirSync(dirname(dir), { recursive: true });
-    db = await PGlite.create(dir);
+    db = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   }
   return pgliteStoreOf(db);
 }
