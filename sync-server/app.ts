@@ -35,6 +35,7 @@ import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
+import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
@@ -164,7 +165,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps) } });
+  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
   return Object.assign(app, { jobs, downloads: publishing.downloads });
 }

@@ -20,6 +20,7 @@ import { programPodcast } from '../../src/domain/program-rules.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import type { Queryable } from '../store/store.ts';
 import { Lru } from '../lru.ts';
+import { enqueueJob } from '../jobs/queue.ts';
 import { itemXml, podcastGuid, rssDocumentBytes, type FeedChannel, type FeedItem, type FeedPerson } from './rss.ts';
 
 /** Bump when the builder writes a different document for the same rows (a new tag, a fix). */
@@ -148,70 +149,230 @@ function clipRowOf(values: readonly unknown[]): ClipRow {
   return row as ClipRow;
 }
 
-/** A clip row kept between builds, and the XML of its item once written (for `context`: what
- * else the item's text depends on). Replaced, not changed, when the row has a new Version. */
-type KeptClip = { row: ClipRow; xml?: { context: string; bytes: Buffer } };
+/** What decides whether a feed lists a clip (`listed`), of its row or of its stored item. */
+type Listing = Pick<ClipRow, 'state' | 'publish_state' | 'visibility' | 'deleted' | 'scheduled_visibility' | 'visible_at_utc'> & { audio: boolean };
+
+const listingOf = (row: ClipRow): Listing => ({
+  state: row.state,
+  publish_state: row.publish_state,
+  visibility: row.visibility,
+  deleted: row.deleted,
+  scheduled_visibility: row.scheduled_visibility,
+  visible_at_utc: row.visible_at_utc,
+  audio: row.audio_public_url !== null,
+});
+
+/** feed_items.listing: the Listing as a JSON array (no key written 2,500 times). JSON keeps
+ * control characters escaped, so the text never holds the separators ROWS_SQL uses. */
+const listingText = (l: Listing): string => JSON.stringify([l.state, l.publish_state, l.visibility, l.deleted, l.scheduled_visibility, l.visible_at_utc, l.audio]);
+function parseListing(text: string): Listing {
+  const [state, publish_state, visibility, deleted, scheduled_visibility, visible_at_utc, audio] = JSON.parse(text) as [string, string, string, boolean, string | null, string | null, boolean];
+  return { state, publish_state, visibility, deleted, scheduled_visibility, visible_at_utc, audio };
+}
+
+/**
+ * A clip kept between builds at one Version: what decides its listing, and what its item can be
+ * made of. `row` is null when it came from its stored item (feed_items): a build that needs the
+ * row (a member feed, feedContent) reads it. `fragment` is the stored item (origin-free, for a
+ * context: itemContext), `xml` the item's bytes for a context and origin. Replaced, not changed,
+ * when the clip has a new Version.
+ */
+type KeptClip = {
+  id: string;
+  version: string;
+  listing: Listing;
+  row: ClipRow | null;
+  fragment?: { context: string; text: string } | undefined;
+  xml?: { context: string; bytes: Buffer } | undefined;
+};
 
 /** Clips kept between builds, per store (a Version is a store's own sequence), keyed by id and
  * checked against the row's Version: any write of a clip gives it a new one, on every instance. */
 const keptClips = new WeakMap<Queryable, Lru<string, KeptClip>>();
-/** ~2 KB each (row and item): a few feeds of thousands of episodes. */
+/** ~3 KB each (row and item): a few feeds of thousands of episodes. */
 const KEPT_CLIPS = 20_000;
+
+function keptOf(q: Queryable): Lru<string, KeptClip> {
+  let kept = keptClips.get(q);
+  if (!kept) keptClips.set(q, (kept = new Lru(KEPT_CLIPS)));
+  return kept;
+}
 
 /** Up to this many clips a playlist's are found by their ids; more, by their program's index. */
 const BY_IDS_MAX = 200;
 
+// ── Stored items (feed_items, migrations/0413_feed_items.sql) ─────────────────────────────────
+//
+// A clip's item is rendered when the clip is written (feed-items.ts, a durable job after each
+// change of an organization) with every URL made from a site-relative path starting with
+// ITEM_ORIGIN, and stored keyed by the clip's Version and the item's context; a build replaces the
+// marker with the origin it answers for. An item rendered for an origin O is the stored text with
+// ITEM_ORIGIN replaced by O when (checked as it is rendered) every URL made from a path kept the
+// marker's origin (a path such as "//host/x" does not: that item is not stored), and the text
+// holds the marker exactly as many times as URLs were made (a clip's own text could hold it).
+// O must be an http(s) origin that URLs write as they are (originTakesItems).
+
+/** The origin an item is rendered against to be stored: replaced by the real one in a build. */
+export const ITEM_ORIGIN = 'http://castaway-origin.invalid';
+
+/** Everything but the clip row and the origin an item's XML depends on: this code's format and
+ * the program's Explicit flag (the default of a clip without a ContentRating). */
+export function itemContext(program: Json): string {
+  return programItems(program).context;
+}
+
+/** itemContext, and the explicit flag it names. */
+export function programItems(program: Json): { context: string; explicit: boolean } {
+  const explicit = channelSettings(program, {}).explicit;
+  return { context: `${FEED_FORMAT}|${explicit ? 1 : 0}`, explicit };
+}
+
+/** Whether stored items can be used for this origin: an http(s) origin written as URLs write it
+ * (publicOrigin gives URL.origin), holding nothing XML escapes. */
+export function originTakesItems(origin: string): boolean {
+  return /^https?:\/\/[^/?#\s&<>"']+$/.test(origin) && absoluteUrl('/', origin) === `${origin}/`;
+}
+
+/** A stored item's text for an origin (originTakesItems). */
+export const itemForOrigin = (fragment: string, origin: string): string => fragment.replaceAll(ITEM_ORIGIN, origin);
+
 /**
- * The playlist's clips (a playlist holds clips of its own program only), read in full only when
- * not kept at their current Version: first their ids and Versions, then the rows of the rest. A
- * 2,500-episode feed rebuilt after a write reads one or a few rows, not 2,500 rows of 27 fields
- * (bench:publish, feed_built). A long playlist's ids and Versions are read by the program's index
- * and filtered here: PGlite took 3x longer to match 2,500 ids in SQL than to read the program's.
+ * What is stored of a clip: its listing (feed_items.listing) and its item XML with no origin
+ * (ITEM_ORIGIN in its place), or null when it cannot be stored so (see above) or has no public
+ * audio (never listed).
  */
-async function playlistClips(q: Queryable, programId: string, clipIds: readonly string[]): Promise<KeptClip[]> {
-  let kept = keptClips.get(q);
-  if (!kept) keptClips.set(q, (kept = new Lru(KEPT_CLIPS)));
+export function renderFragment(row: ClipRow, explicit: boolean): { listing: string; xml: string | null } {
+  return { listing: listingText(listingOf(row)), xml: fragmentXml(row, explicit) };
+}
+
+function fragmentXml(row: ClipRow, explicit: boolean): string | null {
+  if (row.audio_public_url === null) return null;
+  let made = 0;
+  let leaves = false;
+  const abs = (path: string) => {
+    const url = absoluteUrl(path, ITEM_ORIGIN);
+    // Already absolute (kept as it is), or made from a path: then it must start with the marker.
+    if (url === path && ABSOLUTE.test(path)) return url;
+    if (url.startsWith(`${ITEM_ORIGIN}/`)) made++;
+    else leaves = true;
+    return url;
+  };
+  const xml = itemXml(clipItem(row, row.id, published(row), { abs, explicit }));
+  return !leaves && xml.split(ITEM_ORIGIN).length - 1 === made ? xml : null;
+}
+
+/** What absoluteUrl keeps as it is. */
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
+/** The rows of these clips (as the feed reads them), for rendering their items. */
+export async function clipRowsByIds(q: Queryable, ids: readonly string[]): Promise<ClipRow[]> {
+  if (ids.length === 0) return [];
+  const [text] = await q.query<{ rows: string }>(`SELECT ${CLIP_JSON} FROM clips c WHERE c.id = ANY($1::uuid[])`, [ids]);
+  return (JSON.parse(text?.rows ?? '[]') as unknown[][]).map(clipRowOf);
+}
+
+/** A clip whose item was just rendered and stored: kept with its row, so this instance's next
+ * build of its feeds neither reads nor renders it (the instance running the job; on PGlite the
+ * only one). */
+export function keepRendered(q: Queryable, row: ClipRow, context: string, fragment: string | null): void {
+  keptOf(q).set(row.id, { id: row.id, version: row.version, listing: listingOf(row), row, fragment: fragment === null ? undefined : { context, text: fragment } });
+}
+
+/** A listing and item per clip: `id \x01 version [\x01 listing \x01 xml]` (the last two when a
+ * current item is stored; xml empty when it has none), one per clip, separated by \x02. XML holds
+ * no C0 control (rss.ts xmlChars), JSON escapes them, ids and numbers have none: one text, no
+ * JSON of 2 MB of XML to write and parse. */
+const ITEMS_SQL = `SELECT string_agg(c.id::text || E'\x01' || c.version::text || coalesce(E'\x01' || f.listing || E'\x01' || coalesce(f.xml, ''), ''), E'\x02') AS rows
+  FROM clips c LEFT JOIN feed_items f ON f.clip_id = c.id AND f.clip_version = c.version AND f.context = $2 WHERE c.program_id = $1`;
+
+/** What playlistClips is asked for: rows (a member feed, feedContent), or for each clip its row or
+ * its stored item of `context` (a public feed; null: rows). */
+type Wanted = { rows: boolean; context: string | null };
+
+const usable = (k: KeptClip, want: Wanted) => k.row !== null || (!want.rows && want.context !== null && k.fragment?.context === want.context);
+
+/**
+ * The playlist's clips (a playlist holds clips of its own program only), read only when not kept
+ * at their current Version: first their ids and Versions, then the stored items of the rest (a
+ * public feed), then the rows of what is left. A 2,500-episode feed rebuilt after a write reads
+ * one or a few rows, not 2,500 rows of 27 fields (bench:publish, feed_built); a first build reads
+ * the stored items, and rows only for items missing or stale. A long playlist's clips are read by
+ * the program's index and filtered here: PGlite took 3x longer to match 2,500 ids in SQL than to
+ * read the program's. Returns the clips and how many items were missing from the store.
+ */
+async function playlistClips(q: Queryable, programId: string, clipIds: readonly string[], want: Wanted): Promise<{ clips: KeptClip[]; unstored: number }> {
+  const kept = keptOf(q);
   const inPlaylist = new Set(clipIds);
-  // None kept (a new instance, a restart): every row is read in full below, so its ids and
-  // Versions are not read first.
+  const clips: KeptClip[] = [];
+  // None kept (a new instance, a restart): the stored items (or the rows) of all are read below,
+  // so their ids and Versions are not read first.
   const noneKept = !clipIds.some((id) => kept.has(id));
-  const [current] =
-    clipIds.length === 0 || noneKept
-      ? []
-      : await q.query<{ rows: string | null }>(
-          `SELECT string_agg(c.id::text || ' ' || c.version::text, ' ') AS rows FROM clips c WHERE c.program_id = $1${clipIds.length <= BY_IDS_MAX ? ' AND c.id = ANY($2::uuid[])' : ''}`,
-          clipIds.length <= BY_IDS_MAX ? [programId, clipIds] : [programId],
-        );
-  // "id version id version …": uuids and numbers hold no space.
-  const words = current?.rows ? current.rows.split(' ') : [];
-  const rows: KeptClip[] = [];
-  const missing: string[] = noneKept ? [...inPlaylist] : [];
-  for (let i = 0; i + 1 < words.length; i += 2) {
-    const id = words[i]!;
-    const version = words[i + 1]!;
-    if (!inPlaylist.has(id)) continue;
-    const hit = kept.get(id);
-    if (hit && hit.row.version === version) rows.push(hit);
-    else missing.push(id);
+  let missing: string[] = [];
+  // How many clips the program has (known after the ids and Versions are read).
+  let programClips = 0;
+  if (noneKept) missing = [...inPlaylist];
+  else if (clipIds.length > 0) {
+    const [current] = await q.query<{ rows: string | null }>(
+      `SELECT string_agg(c.id::text || ' ' || c.version::text, ' ') AS rows FROM clips c WHERE c.program_id = $1${clipIds.length <= BY_IDS_MAX ? ' AND c.id = ANY($2::uuid[])' : ''}`,
+      clipIds.length <= BY_IDS_MAX ? [programId, clipIds] : [programId],
+    );
+    // "id version id version …": uuids and numbers hold no space.
+    const words = current?.rows ? current.rows.split(' ') : [];
+    programClips = words.length / 2;
+    for (let i = 0; i + 1 < words.length; i += 2) {
+      const id = words[i]!;
+      if (!inPlaylist.has(id)) continue;
+      const hit = kept.get(id);
+      if (hit && hit.version === words[i + 1] && usable(hit, want)) clips.push(hit);
+      else missing.push(id);
+    }
+  }
+  // Most of the program's clips (a first build): read by the program's index, as above.
+  const byProgram = (n: number) => n > BY_IDS_MAX && (noneKept || n * 2 >= programClips);
+  let unstored = 0;
+  if (missing.length > 0 && !want.rows && want.context !== null) {
+    const [text] =
+      byProgram(missing.length)
+        ? await q.query<{ rows: string | null }>(ITEMS_SQL, [programId, want.context])
+        : await q.query<{ rows: string | null }>(`${ITEMS_SQL} AND c.id = ANY($3::uuid[])`, [programId, want.context, missing]);
+    const wanted = new Set(missing);
+    missing = [];
+    for (const record of text?.rows ? text.rows.split('\x02') : []) {
+      const [id, version, listing, xml] = record.split('\x01') as [string, string, string?, string?];
+      if (!wanted.has(id)) continue;
+      if (listing === undefined || xml === undefined) {
+        missing.push(id);
+        unstored++;
+        continue;
+      }
+      const l = parseListing(listing);
+      if (xml === '' && l.audio) {
+        // Stored without XML (not storable without an origin): rendered from its row.
+        missing.push(id);
+        continue;
+      }
+      const entry: KeptClip = { id, version, listing: l, row: null, fragment: xml === '' ? undefined : { context: want.context, text: xml } };
+      kept.set(id, entry);
+      clips.push(entry);
+    }
   }
   if (missing.length > 0) {
     // JSON text of all the rows: a driver decodes 2,500 rows of 27 cells several times slower
     // than JSON.parse reads the same values from one string.
-    // Most of the program's clips (a first build): by the program's index, as above.
-    const byProgram = missing.length > BY_IDS_MAX && (noneKept || missing.length * 2 >= words.length / 2);
-    const [text] = byProgram
+    const all = byProgram(missing.length);
+    const [text] = all
       ? await q.query<{ rows: string }>(PROGRAM_FEED_ROWS_SQL, [programId])
       : await q.query<{ rows: string }>(`${PROGRAM_FEED_ROWS_SQL} AND c.id = ANY($2::uuid[])`, [programId, missing]);
-    const wanted = byProgram ? new Set(missing) : null;
+    const wanted = all ? new Set(missing) : null;
     for (const values of JSON.parse(text?.rows ?? '[]') as unknown[][]) {
       const row = clipRowOf(values);
       if (wanted && !wanted.has(row.id)) continue;
-      const entry = { row };
+      const entry: KeptClip = { id: row.id, version: row.version, listing: listingOf(row), row };
       kept.set(row.id, entry);
-      rows.push(entry);
+      clips.push(entry);
     }
   }
-  return rows;
+  return { clips, unstored };
 }
 
 type DropRow = ClipRow & {
@@ -266,8 +427,6 @@ export function categoryNames(category: string | null, subcategory: string | nul
   return { name: top.Name, subcategory: sub?.Name ?? null };
 }
 
-const EPISODE_TYPES = { Full: 'full', Trailer: 'trailer', Bonus: 'bonus' } as const;
-
 export type FeedContent = { channel: FeedChannel; items: FeedItem[] };
 
 export type FeedContentOptions = FeedOptions & { feedPath: string; block: boolean; enclosureUrl?: (clipId: string, audioPublicUrl: string) => string };
@@ -275,39 +434,99 @@ export type FeedContentOptions = FeedOptions & { feedPath: string; block: boolea
 /**
  * The feed's channel and items. `options.member` lists Restricted clips too (member feeds);
  * `enclosureUrl` says which audio a listener gets (the public audio, or a member's own URL).
+ * Made from the clips' rows (never from stored items: an item here is data, not XML).
  */
 export async function feedContent(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<FeedContent> {
-  const { channel, entries } = await feedEntries(q, v, origin, options);
+  const { channel, entries } = await feedEntries(q, v, origin, options, false);
   return { channel, items: entries.map((e) => e.item()) };
 }
 
 /**
- * The feed's document as bytes (what buildRss makes of feedContent, UTF-8), with the XML of each
- * clip's item kept with its row: a feed rebuilt because one episode changed writes that one item
- * again, and the document is copied together from the items' bytes (one string of 2 MB made by
- * join and then encoded cost more than writing all the items: bench:publish).
+ * The feed's document as bytes (what buildRss makes of feedContent, UTF-8). Each clip's item is
+ * its XML kept in memory for this context and origin, else its stored item (feed_items) with the
+ * origin put in, else written from its row; kept for the next build. A feed rebuilt because one
+ * episode changed writes that one item again, a first build joins the stored items, and the
+ * document is copied together from the items' bytes (one string of 2 MB made by join and then
+ * encoded cost more than writing all the items: bench:publish). When items were missing from the
+ * store (not rendered yet, or stale), the job that renders them is asked for (feed-items.ts).
  */
 export async function feedDocument(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<Buffer> {
-  const { channel, entries } = await feedEntries(q, v, origin, options);
+  const stored = options.enclosureUrl === undefined && originTakesItems(origin);
+  const { channel, entries, context, unstored } = await feedEntries(q, v, origin, options, stored);
   const parts: Buffer[] = [];
+  // The kept bytes are for this context and origin; null: made each time (enclosure URLs the caller makes).
+  const xmlContext = options.enclosureUrl ? null : `${context}|${origin}`;
   for (const e of entries) {
     const kept = e.kept;
-    if (kept && e.context !== null && kept.xml?.context === e.context) {
+    if (kept && xmlContext !== null && kept.xml?.context === xmlContext) {
       parts.push(kept.xml.bytes);
       continue;
     }
-    const bytes = Buffer.from(itemXml(e.item()), 'utf8');
-    if (kept && e.context !== null) kept.xml = { context: e.context, bytes };
+    const text = stored && kept?.fragment?.context === context ? itemForOrigin(kept.fragment.text, origin) : itemXml(e.item());
+    const bytes = Buffer.from(text, 'utf8');
+    if (kept && xmlContext !== null) kept.xml = { context: xmlContext, bytes };
     parts.push(bytes);
   }
+  if (unstored > 0) await enqueueJob(q, FEED_ITEMS_JOB, { organizationId: v.organizationId }, feedItemsJobOptions(v.organizationId));
   return rssDocumentBytes(channel, parts);
 }
 
-/** An item of the feed, made when asked; a clip's with its kept row, and `context`: everything
- * else its XML depends on (null: made each time: enclosure URLs the caller makes). */
-type FeedEntry = { kept: KeptClip | null; context: string | null; item: () => FeedItem };
+/** The job that renders and stores the items of an organization's clips (feed-items.ts runs it). */
+export const FEED_ITEMS_JOB = 'feeds.items';
+/** One queued per organization; a change while it runs runs it again (it may have read the old row). */
+export const feedItemsJobOptions = (organizationId: string | null) => ({ singletonKey: `${FEED_ITEMS_JOB}:${organizationId ?? '*'}`, rerunIfRunning: true });
 
-async function feedEntries(q: Queryable, v: FeedValidators, origin: string, options: FeedContentOptions): Promise<{ channel: FeedChannel; entries: FeedEntry[] }> {
+/** An item of the feed: a clip's with its kept entry, made when asked. */
+type FeedEntry = { kept: KeptClip | null; item: () => FeedItem };
+
+/** How a clip's item is made: the URLs (absolute for an origin), the show's explicit flag (the
+ * default of a clip without a rating), and a member's enclosure URL. */
+type ItemSettings = { abs: (path: string) => string; explicit: boolean; enclosureUrl?: ((clipId: string, audioPublicUrl: string) => string) | undefined };
+
+const EPISODE_TYPES = { Full: 'full', Trailer: 'trailer', Bonus: 'bonus' } as const;
+
+/** A clip's item: its own, or (override) a drop's of it into another program's feed. */
+function clipItem(c: ClipRow, guid: string, pubDate: Date, s: ItemSettings, override?: { title: string | null; description: string | null }): FeedItem {
+  const audio = c.audio_public_url!;
+  const url = s.enclosureUrl ? s.enclosureUrl(c.id, audio) : s.abs(audio);
+  const link = str(c.rss_link_override) ?? str(c.show_page_url);
+  const html = str(override?.description ?? null) ?? str(c.description_html) ?? str(c.description);
+  const dropped = override !== undefined;
+  return {
+    guid,
+    title: str(override?.title ?? null) ?? clipLabel({ Title: c.title }),
+    link: link ? s.abs(link) : null,
+    descriptionHtml: html,
+    summary: str(c.short_summary),
+    pubDate,
+    enclosure: { url, length: c.published_audio_size_in_bytes ?? 0, type: enclosureType(audio) },
+    durationSeconds: c.published_duration_seconds ?? c.duration_seconds,
+    // A drop is another program's episode: its numbers mean nothing in this feed.
+    episode: dropped ? null : c.episode,
+    season: dropped ? null : c.season,
+    episodeType: EPISODE_TYPES[c.episode_type as keyof typeof EPISODE_TYPES] ?? 'full',
+    explicit: c.content_rating === 'Explicit' || (c.content_rating === null && s.explicit),
+    imageUrl: c.image_public_url ? s.abs(c.image_public_url) : null,
+    transcript: c.transcript_public_url ? { url: s.abs(c.transcript_public_url), type: transcriptType(c.transcript_public_url) } : null,
+    chaptersUrl: c.has_chapters ? s.abs(publicPaths.chapters(c.id)) : null,
+  };
+}
+
+const published = (c: ClipRow) => new Date(c.published_utc ?? c.created_at_utc);
+
+/** Whether the feed lists a clip (its listing) at options.now. */
+const listed = (l: Listing, options: FeedOptions) =>
+  l.audio &&
+  feedIncludes({ Deleted: l.deleted, State: l.state, PublishState: l.publish_state, Visibility: l.visibility, ScheduledVisibility: l.scheduled_visibility, VisibleAtUtc: l.visible_at_utc }, options);
+
+async function feedEntries(
+  q: Queryable,
+  v: FeedValidators,
+  origin: string,
+  options: FeedContentOptions,
+  /** Whether stored items may stand for rows (feedDocument of a public feed). */
+  stored: boolean,
+): Promise<{ channel: FeedChannel; entries: FeedEntry[]; context: string; unstored: number }> {
   const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[]; imported_guid: string | null }>(
     `SELECT jsonb_build_object('Title', p.title, 'Description', p.data->'Description', 'Urls', p.data->'Urls') AS playlist, p.clip_ids,
        g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization,
@@ -316,7 +535,8 @@ async function feedEntries(q: Queryable, v: FeedValidators, origin: string, opti
     [v.playlistId],
   );
   if (!meta) throw new Error(`feed: playlist ${v.playlistId} vanished`);
-  const clipRows = await playlistClips(q, v.programId, meta.clip_ids);
+  const context = itemContext(meta.program);
+  const { clips: clipRows, unstored } = await playlistClips(q, v.programId, meta.clip_ids, { rows: !stored, context: stored ? context : null });
   const dropRows = await q.query<DropRow>(
     `SELECT ${CLIP_FIELDS}, d.id AS drop_id, d.title AS drop_title, d.description AS drop_description, d.drop_at_utc,
        d.created_at_utc AS drop_created_at_utc, cg.deleted AS source_program_deleted
@@ -356,51 +576,22 @@ async function feedEntries(q: Queryable, v: FeedValidators, origin: string, opti
     lastBuildDate: v.lastModified,
   };
 
-  const listed = (c: ClipRow) =>
-    c.audio_public_url !== null &&
-    feedIncludes(
-      { Deleted: c.deleted, State: c.state, PublishState: c.publish_state, Visibility: c.visibility, ScheduledVisibility: c.scheduled_visibility, VisibleAtUtc: c.visible_at_utc },
-      options,
-    );
   const byId = new Map<string, KeptClip>();
-  for (const k of clipRows) if (listed(k.row)) byId.set(k.row.id, k);
+  for (const k of clipRows) if (listed(k.listing, options)) byId.set(k.id, k);
   const drops = dropRows
-    .filter((d) => d.source_program_deleted === false && listed(d))
+    .filter((d) => d.source_program_deleted === false && listed(listingOf(d), options))
     .map((d) => ({ row: d, at: (d.drop_at_utc ?? d.drop_created_at_utc).getTime() }));
   const ordered = feedOrder(meta.clip_ids, byId, drops);
 
-  const toItem = (c: ClipRow, guid: string, pubDate: Date, override?: { title: string | null; description: string | null }): FeedItem => {
-    const audio = c.audio_public_url!;
-    const url = options.enclosureUrl ? options.enclosureUrl(c.id, audio) : abs(audio);
-    const link = str(c.rss_link_override) ?? str(c.show_page_url);
-    const html = str(override?.description ?? null) ?? str(c.description_html) ?? str(c.description);
-    const dropped = override !== undefined;
-    return {
-      guid,
-      title: str(override?.title ?? null) ?? clipLabel({ Title: c.title }),
-      link: link ? abs(link) : null,
-      descriptionHtml: html,
-      summary: str(c.short_summary),
-      pubDate,
-      enclosure: { url, length: c.published_audio_size_in_bytes ?? 0, type: enclosureType(audio) },
-      durationSeconds: c.published_duration_seconds ?? c.duration_seconds,
-      // A drop is another program's episode: its numbers mean nothing in this feed.
-      episode: dropped ? null : c.episode,
-      season: dropped ? null : c.season,
-      episodeType: EPISODE_TYPES[c.episode_type as keyof typeof EPISODE_TYPES] ?? 'full',
-      explicit: c.content_rating === 'Explicit' || (c.content_rating === null && settings.explicit),
-      imageUrl: c.image_public_url ? abs(c.image_public_url) : null,
-      transcript: c.transcript_public_url ? { url: abs(c.transcript_public_url), type: transcriptType(c.transcript_public_url) } : null,
-      chaptersUrl: c.has_chapters ? abs(publicPaths.chapters(c.id)) : null,
-    };
+  const item: ItemSettings = { abs, explicit: settings.explicit, enclosureUrl: options.enclosureUrl };
+  // A clip's row is read whenever its item is not stored (playlistClips): item() is called only then.
+  const rowOf = (k: KeptClip) => {
+    if (k.row === null) throw new Error(`feed: clip ${k.id} has no row kept`);
+    return k.row;
   };
-  const published = (c: ClipRow) => new Date(c.published_utc ?? c.created_at_utc);
-  // A clip's item is its row (its Version), the origin of its URLs and the show's explicit flag
-  // (the default of a clip without a rating); FEED_FORMAT is this code's.
-  const context = options.enclosureUrl ? null : `${FEED_FORMAT}|${origin}|${settings.explicit}`;
   const entries: FeedEntry[] = [
-    ...ordered.clips.map((k) => ({ kept: k, context, item: () => toItem(k.row, k.row.id, published(k.row)) })),
-    ...ordered.drops.map((d) => ({ kept: null, context: null, item: () => toItem(d.row, d.row.drop_id, new Date(d.at), { title: d.row.drop_title, description: d.row.drop_description }) })),
+    ...ordered.clips.map((k) => ({ kept: k, item: () => clipItem(rowOf(k), k.id, published(rowOf(k)), item) })),
+    ...ordered.drops.map((d) => ({ kept: null, item: () => clipItem(d.row, d.row.drop_id, new Date(d.at), item, { title: d.row.drop_title, description: d.row.drop_description }) })),
   ];
-  return { channel, entries };
+  return { channel, entries, context, unstored };
 }
