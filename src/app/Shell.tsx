@@ -17,6 +17,7 @@ import { openSnapshotDialog, SnapshotDialogHost } from '../features/organization
 import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
 import { organizationFlags } from '../domain/access.ts';
 import { LogoMark } from '../ui/Logo.tsx';
+import { useSearchShortcut } from '../lib/search-shortcut.ts';
 
 const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
   programs: () => m.app_menu_programs(),
@@ -34,6 +35,7 @@ const ORG_ITEM_ROUTE: Partial<Record<OrganizationMenuItem, (orgId: string) => st
   programs: (id) => `/${id}/programs`,
   analytics: (id) => `/${id}/analytics`,
   reports: (id) => `/${id}/reports`,
+  search: (id) => `/${id}/search`,
   switchOrganization: () => '/',
 };
 /** Items that act on the organization instead of opening a screen. */
@@ -153,6 +155,7 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
   const org = organizationId ? organizationById(session, organizationId) : undefined;
   const home = organizationId ? `/${organizationId}` : '/';
   const orgEntries = organizationMenu(session, organizationId);
+  useSearchShortcut(organizationId && orgEntries.some((e) => e.id === 'search') ? `/${organizationId}/search` : null);
   return (
     <header className="navbar" ref={bar}>
       <nav aria-label={m.app_nav_label()} className="navbar-inner">

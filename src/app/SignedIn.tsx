@@ -41,6 +41,7 @@ const OrganizationAnalyticsScreen = lazy(() => import('../features/analytics/Ana
 const ProgramAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ProgramAnalyticsScreen })));
 const ClipAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ClipAnalyticsScreen })));
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx').then((mod) => ({ default: mod.ReportsScreen })));
+const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
   const [location] = useLocation();
@@ -83,6 +84,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/imports">{layout('default', <OrganizationScope needsLocalData={false}><ImportsScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/search">{layout('default', <OrganizationScope><SearchScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
