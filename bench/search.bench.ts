@@ -1,0 +1,106 @@
+// `npm run bench:search` (issue 32): server search latency over 100,000 clips on PGlite (a
+// temporary data folder) and PostgreSQL (a scratch database from TEST_DATABASE_URL or
+// DATABASE_URL), through createApp(...).request, the whole stack (session, permissions,
+// validation, the two statements of sync-server/search/search.ts). The store is filled by the
+// seed's bulk path, plus the relevance corpus (tests/search/corpus.ts) for rare words. Then the
+// offline part, bench/search-offline.ts (runOfflineSearchBench), when it exists.
+//
+// Each figure is a line `bench: <metric> = <number> <unit>`; a figure with a target is followed by
+// its ratio to the target (above 1 is better). Figures only: nothing here fails on time.
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../sync-server/app.ts';
+import { createMemoryBus } from '../sync-server/bus.ts';
+import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
+import { insertCorpus } from '../tests/search/corpus.ts';
+import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
+import { line, percentile, ratio } from './report.ts';
+
+const CLIPS = Number(process.env.BENCH_SEARCH_CLIPS ?? 100_000);
+const REPEATS = 30;
+const MAX_MS_PER_QUERY = 4000;
+/** Issue 32: server p95 ≤ 30 ms on PostgreSQL (PGlite has no target: it is reported). */
+const TARGET_P95_MS = 30;
+
+/** What a studio user types: a rare word, a common one, a phrase, a typo, an exclusion, OR, a
+ *  field restriction, no text at all; each with a page of 50. */
+const QUERIES: Array<[name: string, params: Record<string, string>]> = [
+  ['rare_word', { filter: 'mayor' }],
+  ['common_word', { filter: 'interview' }],
+  ['common_word_newest', { filter: 'interview', sortBy: 'DateNewest' }],
+  ['phrase', { filter: '"studio audience"' }],
+  ['typo', { filter: 'goverment' }],
+  ['exclusion', { filter: 'headlines -archive' }],
+  ['or', { filter: 'tram or harbour' }],
+  ['title_only', { filter: 'preview', filterBy: 'Title' }],
+  ['no_text_newest', {}],
+];
+
+type App = ReturnType<typeof createApp>;
+
+async function login(app: App): Promise<string> {
+  const response = await app.request('/api/internal/session/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+async function measure(kind: 'pglite' | 'postgres', open: () => Promise<BenchStore>): Promise<number | null> {
+  const label = `${kind}.${CLIPS / 1000}k`;
+  const opened = await open();
+  try {
+    const seedStarted = performance.now();
+    await seed(opened.store, { clips: CLIPS });
+    await insertCorpus(opened.store);
+    line(`${label}.fill_with_search_vectors`, (performance.now() - seedStarted) / 1000, 's');
+    const app = createApp({ store: opened.store, bus: createMemoryBus() });
+    const headers = { cookie: await login(app), 'x-organization-id': ORG_DEMO };
+    const all: number[] = [];
+    for (const [name, params] of QUERIES) {
+      const path = `/api/v1/clips/search?${new URLSearchParams({ pageSize: '50', ...params })}`;
+      const call = async () => {
+        const started = performance.now();
+        const response = await app.request(path, { headers });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+        return performance.now() - started;
+      };
+      await call(); // warm-up
+      const samples: number[] = [];
+      const started = performance.now();
+      while (samples.length < REPEATS && performance.now() - started < MAX_MS_PER_QUERY) samples.push(await call());
+      all.push(...samples);
+      line(`${label}.search_${name}_p50`, percentile(samples, 50), 'ms');
+      line(`${label}.search_${name}_p95`, percentile(samples, 95), 'ms');
+    }
+    const p95 = percentile(all, 95);
+    line(`${label}.search_all_queries_p50`, percentile(all, 50), 'ms');
+    line(`${label}.search_all_queries_p95`, p95, 'ms');
+    if (kind === 'postgres') ratio(`${label}.search_all_queries_p95`, p95, TARGET_P95_MS, false);
+    return p95;
+  } finally {
+    await opened.dispose();
+  }
+}
+
+const started = performance.now();
+line('machine.cpus', cpus().length, 'cores');
+line('machine.load_1min', loadavg()[0] ?? 0, 'load');
+const pglite = await measure('pglite', () => openBenchPglite('castaway-search-bench'));
+const postgres = await measure('postgres', () => openBenchPostgres('castaway_search_bench'));
+if (pglite !== null && postgres !== null) line(`pglite_vs_postgres.search_all_queries_p95_ratio`, pglite / Math.max(postgres, 1e-6), 'x');
+
+// The offline part (bench/search-offline.ts): `runOfflineSearchBench(line)` prints its own figures.
+const offline = fileURLToPath(new URL('./search-offline.ts', import.meta.url));
+if (existsSync(offline)) {
+  const mod = (await import(offline)) as { runOfflineSearchBench?: (report: typeof line) => Promise<void> };
+  if (typeof mod.runOfflineSearchBench === 'function') await mod.runOfflineSearchBench(line);
+  else console.log('bench: bench/search-offline.ts has no runOfflineSearchBench(line): the offline part is not available');
+} else {
+  console.log('bench: bench/search-offline.ts is absent: the offline part is not available');
+}
+line('total_time', (performance.now() - started) / 1000, 's');
