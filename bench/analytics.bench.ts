@@ -99,7 +99,7 @@ async function readFloor(store: Store): Promise<number> {
   const [row] = await store.query<{ max: number }>(`SELECT max(id)::float8 AS max FROM download_events`);
   const max = row?.max ?? 0;
   const t0 = performance.now();
-  for (let from = 0; from < max; from += 20_000) await store.tx((q) => readEvents(q, from, from + 20_000));
+  for (let from = 0; from < max; from += 20_000) await store.tx((q) => readEvents(q, store.kind, from, from + 20_000));
   return performance.now() - t0;
 }
 
