@@ -126,10 +126,10 @@ export function deserialize(json: string): SearchIndex | null {
   };
 }
 
-/** Created order, then Id: the date sorts' order (the server orders the same way). */
-function dateOrder(a: SearchDoc, b: SearchDoc): number {
-  return a.createdAtUtc < b.createdAtUtc ? -1 : a.createdAtUtc > b.createdAtUtc ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
+const byId = (a: SearchDoc, b: SearchDoc) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** The server's orders: created_at_utc (ascending or descending), then Id ascending. */
+const oldestFirst = (a: SearchDoc, b: SearchDoc) => (a.createdAtUtc < b.createdAtUtc ? -1 : a.createdAtUtc > b.createdAtUtc ? 1 : byId(a, b));
+const newestFirst = (a: SearchDoc, b: SearchDoc) => (a.createdAtUtc > b.createdAtUtc ? -1 : a.createdAtUtc < b.createdAtUtc ? 1 : byId(a, b));
 
 const setOf = <T>(values: readonly T[] | undefined, key: (v: T) => T = (v) => v) => (values && values.length > 0 ? new Set(values.map(key)) : null);
 
@@ -180,9 +180,9 @@ export function search(index: SearchIndex, q: IndexQuery): IndexPage {
       for (const hit of pool) if (exact || matchesAnalyzed(compiled, analyzeDocument(hit.doc.text, language), { fields })) hits.push(hit);
     }
   }
-  if (q.sort === 'Relevance') hits.sort((a, b) => b.score - a.score || -dateOrder(a.doc, b.doc));
-  else if (q.sort === 'DateOldest') hits.sort((a, b) => dateOrder(a.doc, b.doc));
-  else hits.sort((a, b) => -dateOrder(a.doc, b.doc));
+  if (q.sort === 'Relevance') hits.sort((a, b) => b.score - a.score || newestFirst(a.doc, b.doc));
+  else if (q.sort === 'DateOldest') hits.sort((a, b) => oldestFirst(a.doc, b.doc));
+  else hits.sort((a, b) => newestFirst(a.doc, b.doc));
   const start = (q.page - 1) * q.pageSize;
   return { hits: hits.slice(start, start + q.pageSize), hasNext: hits.length > start + q.pageSize, page: q.page, total: hits.length };
 }

@@ -25,7 +25,10 @@ const KIND_OF: Record<string, SearchKind> = { clips: 'clip', programs: 'program'
 
 export type SearchRowHit = { kind: SearchKind; row: LocalRow; score: number };
 export type SearchRowPage = { hits: SearchRowHit[]; hasNext: boolean; page: number; total: number };
-export type IndexStatus = { organizationId: string | null; documents: number; loadedFrom: 'saved' | 'built' | null; lastSavedAt: number | null };
+/** What the last load or build cost (ms): reading the store, indexing (or parsing the saved
+ * index), saving, and the saved index's size (UTF-16 code units of its JSON). */
+export type IndexTimings = { readMs: number; indexMs: number; saveMs: number; savedChars: number };
+export type IndexStatus = { organizationId: string | null; documents: number; loadedFrom: 'saved' | 'built' | null; lastSavedAt: number | null; timings: IndexTimings | null };
 
 type Options = { store: CastawayDb; indexDbName?: string; saveDelayMs?: number };
 
@@ -34,6 +37,7 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
   let index: SearchIndex | null = null;
   let loadedFrom: IndexStatus['loadedFrom'] = null;
   let lastSavedAt: number | null = null;
+  let timings: IndexTimings | null = null;
   /** Every change to the index runs on this chain, in order. */
   let chain: Promise<unknown> = Promise.resolve();
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -95,11 +99,14 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
     return row?.key === 'cursor' ? row.value : null;
   }
 
-  async function save(): Promise<void> {
-    if (!index) return;
+  /** Saves the index; the size of what was saved (characters). */
+  async function save(): Promise<number> {
+    if (!index) return 0;
     const at = Date.now();
-    await saveIndex(saved, { organizationId: index.organizationId, json: serialize(index), format: INDEX_FORMAT, cursor: await cursor(), savedAt: at });
+    const json = serialize(index);
+    await saveIndex(saved, { organizationId: index.organizationId, json, format: INDEX_FORMAT, cursor: await cursor(), savedAt: at });
     lastSavedAt = at;
+    return json.length;
   }
 
   function saveSoon(): void {
@@ -115,22 +122,31 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
   /** The index of `org`: the one in memory, else the saved one (brought up to date), else built. */
   async function ensure(org: string): Promise<SearchIndex> {
     if (index && index.organizationId.toLowerCase() === org.toLowerCase()) return index;
+    const t0 = performance.now();
     const kept = await loadSavedIndex(saved, org);
     const loaded = kept && kept.format === INDEX_FORMAT ? deserialize(kept.json) : null;
+    const t1 = performance.now();
     if (loaded) {
       index = loaded;
       loadedFrom = 'saved';
       lastSavedAt = kept!.savedAt;
       // Brought up to date with what changed while nothing listened; it changes only documents
       // whose stamp differs, and saves only when something did.
-      const { indexed, removed } = reconcile(index, await docsOf(org, ALL));
+      const docs = await docsOf(org, ALL);
+      const t2 = performance.now();
+      const { indexed, removed } = reconcile(index, docs);
+      timings = { readMs: t2 - t1, indexMs: t1 - t0 + (performance.now() - t2), saveMs: 0, savedChars: kept!.json.length };
       if (indexed + removed > 0) saveSoon();
       return index;
     }
     index = createIndex(org);
     loadedFrom = 'built';
-    upsert(index, await docsOf(org, ALL));
-    await save();
+    const docs = await docsOf(org, ALL);
+    const t2 = performance.now();
+    upsert(index, docs);
+    const t3 = performance.now();
+    const savedChars = await save();
+    timings = { readMs: t2 - t1, indexMs: t3 - t2, saveMs: performance.now() - t3, savedChars };
     return index;
   }
 
@@ -206,7 +222,7 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
       return this.status();
     },
     status(): IndexStatus {
-      return { organizationId: index?.organizationId ?? null, documents: index?.docs.size ?? 0, loadedFrom, lastSavedAt };
+      return { organizationId: index?.organizationId ?? null, documents: index?.docs.size ?? 0, loadedFrom, lastSavedAt, timings };
     },
     /** Waits for every change heard so far to be in the index (tests, benchmarks). */
     async settled(): Promise<void> {
