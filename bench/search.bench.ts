@@ -18,6 +18,9 @@ import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts
 import { line, percentile, ratio } from './report.ts';
 
 const CLIPS = Number(process.env.BENCH_SEARCH_CLIPS ?? 100_000);
+/** BENCH_SEARCH_STORES=postgres (or pglite) measures one store; BENCH_SEARCH_OFFLINE=0 skips the offline part. */
+const STORES = (process.env.BENCH_SEARCH_STORES ?? 'pglite,postgres').split(',');
+const OFFLINE = process.env.BENCH_SEARCH_OFFLINE !== '0';
 const REPEATS = 30;
 const MAX_MS_PER_QUERY = 4000;
 /** Issue 32: server p95 ≤ 30 ms on PostgreSQL (PGlite has no target: it is reported). */
@@ -57,6 +60,11 @@ async function measure(kind: 'pglite' | 'postgres', open: () => Promise<BenchSto
     await seed(opened.store, { clips: CLIPS });
     await insertCorpus(opened.store);
     line(`${label}.fill_with_search_vectors`, (performance.now() - seedStarted) / 1000, 's');
+    // Planner statistics, as PostgreSQL's autovacuum gathers them after a bulk load (PGlite runs
+    // no autovacuum: without them it plans these tables as if they were small).
+    const analyzeStarted = performance.now();
+    await opened.store.exec('ANALYZE');
+    line(`${label}.analyze`, (performance.now() - analyzeStarted) / 1000, 's');
     const app = createApp({ store: opened.store, bus: createMemoryBus() });
     const headers = { cookie: await login(app), 'x-organization-id': ORG_DEMO };
     const all: number[] = [];
@@ -90,13 +98,15 @@ async function measure(kind: 'pglite' | 'postgres', open: () => Promise<BenchSto
 const started = performance.now();
 line('machine.cpus', cpus().length, 'cores');
 line('machine.load_1min', loadavg()[0] ?? 0, 'load');
-const pglite = await measure('pglite', () => openBenchPglite('castaway-search-bench'));
-const postgres = await measure('postgres', () => openBenchPostgres('castaway_search_bench'));
+const pglite = STORES.includes('pglite') ? await measure('pglite', () => openBenchPglite('castaway-search-bench')) : null;
+const postgres = STORES.includes('postgres') ? await measure('postgres', () => openBenchPostgres('castaway_search_bench')) : null;
 if (pglite !== null && postgres !== null) line(`pglite_vs_postgres.search_all_queries_p95_ratio`, pglite / Math.max(postgres, 1e-6), 'x');
 
 // The offline part (bench/search-offline.ts): `runOfflineSearchBench(line)` prints its own figures.
 const offline = fileURLToPath(new URL('./search-offline.ts', import.meta.url));
-if (existsSync(offline)) {
+if (!OFFLINE) {
+  console.log('bench: BENCH_SEARCH_OFFLINE=0: the offline part is skipped');
+} else if (existsSync(offline)) {
   const mod = (await import(offline)) as { runOfflineSearchBench?: (report: typeof line) => Promise<void> };
   if (typeof mod.runOfflineSearchBench === 'function') await mod.runOfflineSearchBench(line);
   else console.log('bench: bench/search-offline.ts has no runOfflineSearchBench(line): the offline part is not available');

@@ -108,8 +108,9 @@ export async function searchRows(q: Queryable, entity: SearchEntity, spec: Searc
   if (!isBlankQuery(spec.query)) {
     const tsq = await tsqueriesOf(q, spec.query);
     const qp = Object.fromEntries(CONFIGS.map((c) => [c, `${params.add(tsq[c])}::tsquery`])) as Record<SearchLanguage, string>;
-    const all = !spec.fields || spec.fields.length === 0 || spec.fields.length === Object.keys(FIELD_WEIGHT).length;
-    const vector = all ? 't.search_vector' : `ts_filter(t.search_vector, ${params.add(`{${[...new Set(spec.fields!.map((f) => FIELD_WEIGHT[f].toLowerCase()))].join(',')}}`)}::"char"[])`;
+    const weights = [...new Set((spec.fields ?? []).map((f) => FIELD_WEIGHT[f].toLowerCase()))];
+    const all = weights.length === 0 || weights.length === Object.keys(FIELD_WEIGHT).length;
+    const vector = all ? 't.search_vector' : `ts_filter(t.search_vector, ${params.add(`{${weights.join(',')}}`)}::"char"[])`;
     // The plain vector's @@ lets the GIN index find candidates; with fewer fields it is only a
     // necessary condition when nothing is excluded (an excluded word elsewhere must not hide a row).
     const negates = spec.query.groups.some((g) => g.not.length > 0);
