@@ -163,7 +163,7 @@ const listingOf = (row: ClipRow): Listing => ({
 });
 
 /** feed_items.listing: the Listing as a JSON array (no key written 2,500 times). JSON keeps
- * control characters escaped, so the text never holds the separators ROWS_SQL uses. */
+ * control characters escaped, so the text never holds the separators FEED_ITEMS_SQL uses. */
 const listingText = (l: Listing): string => JSON.stringify([l.state, l.publish_state, l.visibility, l.deleted, l.scheduled_visibility, l.visible_at_utc, l.audio]);
 function parseListing(text: string): Listing {
   const [state, publish_state, visibility, deleted, scheduled_visibility, visible_at_utc, audio] = JSON.parse(text) as [string, string, string, boolean, string | null, string | null, boolean];
@@ -282,7 +282,7 @@ export function keepRendered(q: Queryable, row: ClipRow, context: string, fragme
  * current item is stored; xml empty when it has none), one per clip, separated by \x02. XML holds
  * no C0 control (rss.ts xmlChars), JSON escapes them, ids and numbers have none: one text, no
  * JSON of 2 MB of XML to write and parse. */
-const ITEMS_SQL = `SELECT string_agg(c.id::text || E'\x01' || c.version::text || coalesce(E'\x01' || f.listing || E'\x01' || coalesce(f.xml, ''), ''), E'\x02') AS rows
+export const FEED_ITEMS_SQL = `SELECT string_agg(c.id::text || E'\x01' || c.version::text || coalesce(E'\x01' || f.listing || E'\x01' || coalesce(f.xml, ''), ''), E'\x02') AS rows
   FROM clips c LEFT JOIN feed_items f ON f.clip_id = c.id AND f.clip_version = c.version AND f.context = $2 WHERE c.program_id = $1`;
 
 /** What playlistClips is asked for: rows (a member feed, feedContent), or for each clip its row or
@@ -333,8 +333,8 @@ async function playlistClips(q: Queryable, programId: string, clipIds: readonly 
   if (missing.length > 0 && !want.rows && want.context !== null) {
     const [text] =
       byProgram(missing.length)
-        ? await q.query<{ rows: string | null }>(ITEMS_SQL, [programId, want.context])
-        : await q.query<{ rows: string | null }>(`${ITEMS_SQL} AND c.id = ANY($3::uuid[])`, [programId, want.context, missing]);
+        ? await q.query<{ rows: string | null }>(FEED_ITEMS_SQL, [programId, want.context])
+        : await q.query<{ rows: string | null }>(`${FEED_ITEMS_SQL} AND c.id = ANY($3::uuid[])`, [programId, want.context, missing]);
     const wanted = new Set(missing);
     missing = [];
     for (const record of text?.rows ? text.rows.split('\x02') : []) {
@@ -527,23 +527,23 @@ async function feedEntries(
   /** Whether stored items may stand for rows (feedDocument of a public feed). */
   stored: boolean,
 ): Promise<{ channel: FeedChannel; entries: FeedEntry[]; context: string; unstored: number }> {
-  const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[]; imported_guid: string | null }>(
-    `SELECT jsonb_build_object('Title', p.title, 'Description', p.data->'Description', 'Urls', p.data->'Urls') AS playlist, p.clip_ids,
-       g.data || jsonb_build_object('Name', g.name) AS program, o.data || jsonb_build_object('Name', o.name) AS organization,
-       (SELECT i.podcast_guid FROM imports i WHERE i.playlist_id = p.id AND i.podcast_guid IS NOT NULL ORDER BY i.created_at_utc LIMIT 1) AS imported_guid
-     FROM playlists p JOIN programs g ON g.id = p.program_id JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
+  // A function (migrations/0414_feed_meta.sql) so that PGlite does not plan its joins on every build.
+  const [meta] = await q.query<{ playlist: Json; program: Json; organization: Json; clip_ids: string[]; imported_guid: string | null; has_drops: boolean }>(
+    `SELECT playlist, clip_ids, program, organization, imported_guid, has_drops FROM feed_meta($1::uuid)`,
     [v.playlistId],
   );
   if (!meta) throw new Error(`feed: playlist ${v.playlistId} vanished`);
   const context = itemContext(meta.program);
   const { clips: clipRows, unstored } = await playlistClips(q, v.programId, meta.clip_ids, { rows: !stored, context: stored ? context : null });
-  const dropRows = await q.query<DropRow>(
-    `SELECT ${CLIP_FIELDS}, d.id AS drop_id, d.title AS drop_title, d.description AS drop_description, d.drop_at_utc,
-       d.created_at_utc AS drop_created_at_utc, cg.deleted AS source_program_deleted
-     FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
-     WHERE d.playlist_id = $1 AND NOT d.deleted AND (d.drop_at_utc IS NULL OR d.drop_at_utc <= $2)`,
-    [v.playlistId, options.now.toISOString()],
-  );
+  const dropRows = !meta.has_drops
+    ? []
+    : await q.query<DropRow>(
+        `SELECT ${CLIP_FIELDS}, d.id AS drop_id, d.title AS drop_title, d.description AS drop_description, d.drop_at_utc,
+           d.created_at_utc AS drop_created_at_utc, cg.deleted AS source_program_deleted
+         FROM feed_drops d JOIN clips c ON c.id = d.clip_id LEFT JOIN programs cg ON cg.id = c.program_id
+         WHERE d.playlist_id = $1 AND NOT d.deleted AND (d.drop_at_utc IS NULL OR d.drop_at_utc <= $2)`,
+        [v.playlistId, options.now.toISOString()],
+      );
 
   const settings = channelSettings(meta.program, meta.organization);
   const abs = (path: string) => absoluteUrl(path, origin);
