@@ -90,6 +90,13 @@ async function prepare() {
   return { ms: performance.now() - started, status };
 }
 
+/** Waits for the worker's pending work, then saves; the status after. */
+async function save() {
+  const started = performance.now();
+  await api!.flush();
+  return { ms: performance.now() - started, status: await api!.status() };
+}
+
 async function search(params: OfflineSearchInput) {
   const started = performance.now();
   const page = await api!.search(ORG, toServiceQuery(params));
@@ -106,5 +113,5 @@ async function usage(): Promise<number> {
   return (await navigator.storage.estimate()).usage ?? 0;
 }
 
-Object.assign(globalThis, { bench: { fill, start, prepare, search, savedBytes, usage } });
+Object.assign(globalThis, { bench: { fill, start, prepare, save, search, savedBytes, usage } });
 document.title = 'ready';

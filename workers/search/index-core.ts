@@ -7,13 +7,13 @@
 //                                                 (prefix and typo leaves widen it: a superset)
 //         ─ rules.matches on the searched fields' text ─> the match set, the server's
 //         ─ filters (type, program, visibility, created, break type, rating) ─ sort ─ page
-import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { analyzeDocument, compileQuery, matchesAnalyzed, parseQuery, type HiddenProgramContentFilter } from '../../src/domain/search.ts';
-import { candidateQuery, candidatesAreExact, fieldLexemes, lexiconWords, SEARCH_FIELD_NAMES, TypoLexicon, type SearchField, type SearchLanguage } from './rules.ts';
+import MiniSearch, { type AsPlainObject, type Query, type SearchResult } from 'minisearch';
+import { analyzeDocument, compileQuery, matchesAnalyzed, parseQuery, SEARCH_LANGUAGES, type HiddenProgramContentFilter } from '../../src/domain/search.ts';
+import { candidateQuery, docTerms, SEARCH_FIELD_NAMES, TypoLexicon, type DocTerms, type SearchField } from './rules.ts';
 import type { SearchDoc, SearchKind } from './documents.ts';
 
 /** Changes whenever what is indexed or how changes: an index saved under another is rebuilt. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 export type SearchSort = 'DateNewest' | 'DateOldest' | 'Relevance';
 
@@ -50,11 +50,14 @@ export type SearchIndex = {
 /** Title matches weigh most, as ts_rank's A..D weights do on the server (RANK_WEIGHTS). */
 const BOOST: Record<SearchField, number> = { Title: 5, Description: 2, Annotations: 1, Transcript: 1 };
 
+/** The terms of the document being added (docTerms, made once per document in upsert). */
+let adding: DocTerms | null = null;
+
 const options = {
   idField: 'key',
   fields: [...SEARCH_FIELD_NAMES],
-  // Each document is analysed by the domain's rules in its own language; MiniSearch sees lexemes.
-  extractField: (doc: SearchDoc, field: string) => (field === 'key' ? doc.key : fieldLexemes(doc.text[field as SearchField], doc.language).join(' ')),
+  // Each document is analysed by the domain's rules in its own language; MiniSearch sees its terms.
+  extractField: (doc: SearchDoc, field: string) => (field === 'key' ? doc.key : adding!.fields[field as SearchField]),
   tokenize: (text: string) => (text === '' ? [] : text.split(' ')),
   processTerm: (term: string) => term,
   searchOptions: { processTerm: (term: string) => term, tokenize: (text: string) => [text] },
@@ -67,7 +70,7 @@ export function createIndex(organizationId: string): SearchIndex {
 
 function forget(index: SearchIndex, held: SearchDoc): void {
   index.mini.discard(held.key);
-  index.lexicon.remove(lexiconWords(held.text, held.language));
+  index.lexicon.remove(docTerms(held.text, held.language).lexicon);
   index.docs.delete(held.key);
 }
 
@@ -79,8 +82,10 @@ export function upsert(index: SearchIndex, docs: Iterable<SearchDoc>): number {
     const held = index.docs.get(doc.key);
     if (held?.stamp === doc.stamp) continue;
     if (held) forget(index, held);
+    adding = docTerms(doc.text, doc.language);
     index.mini.add(doc);
-    index.lexicon.add(lexiconWords(doc.text, doc.language));
+    index.lexicon.add(adding.lexicon);
+    adding = null;
     index.docs.set(doc.key, doc);
     n++;
   }
@@ -159,26 +164,24 @@ export function search(index: SearchIndex, q: IndexQuery): IndexPage {
   if (parsed.groups.length === 0) {
     for (const doc of index.docs.values()) if (keep(doc)) hits.push({ doc, score: 0 });
   } else {
-    const languages = new Set<SearchLanguage>();
-    for (const doc of index.docs.values()) languages.add(doc.language);
-    for (const language of languages) {
-      const compiled = compileQuery(parsed, language);
-      if (compiled.empty) continue;
-      const query = candidateQuery(compiled, index.lexicon);
-      const exact = query !== null && candidatesAreExact(compiled);
-      const ofLanguage = (d: SearchDoc) => d.language === language && keep(d);
-      let pool: Array<{ doc: SearchDoc; score: number }>;
-      if (query === null) pool = [...index.docs.values()].filter(ofLanguage).map((doc) => ({ doc, score: 0 }));
-      else {
-        const found: SearchResult[] = index.mini.search(query, { fields: [...fields], boost: BOOST });
-        pool = [];
-        for (const r of found) {
-          const doc = index.docs.get(r.id as string)!;
-          if (ofLanguage(doc)) pool.push({ doc, score: r.score });
-        }
-      }
-      for (const hit of pool) if (exact || matchesAnalyzed(compiled, analyzeDocument(hit.doc.text, language), { fields })) hits.push(hit);
+    // One MiniSearch query holds each language's compiled query (terms carry their language).
+    const compiled = SEARCH_LANGUAGES.map((language) => compileQuery(parsed, language)).filter((c) => !c.empty);
+    const parts = compiled.map((c) => ({ c, ...candidateQuery(c, index.lexicon) }));
+    const queries: Query[] = [];
+    for (const p of parts) if (p.query !== null && !p.everyDoc) queries.push(p.query);
+    const found: SearchResult[] = queries.length > 0 ? index.mini.search({ combineWith: 'OR', queries }, { fields: [...fields], boost: BOOST }) : [];
+    const byLanguage = new Map(parts.map((p) => [p.c.language, p]));
+    const check = (doc: SearchDoc) => {
+      const p = byLanguage.get(doc.language);
+      return p !== undefined && (p.exact || matchesAnalyzed(p.c, analyzeDocument(doc.text, doc.language), { fields }));
+    };
+    for (const r of found) {
+      const doc = index.docs.get(r.id as string)!;
+      if (keep(doc) && check(doc)) hits.push({ doc, score: r.score });
     }
+    // A language whose query is exclusions only: each of its documents is checked.
+    const everyDoc = new Set(parts.filter((p) => p.everyDoc).map((p) => p.c.language));
+    if (everyDoc.size > 0) for (const doc of index.docs.values()) if (everyDoc.has(doc.language) && keep(doc) && check(doc)) hits.push({ doc, score: 0 });
   }
   if (q.sort === 'Relevance') hits.sort((a, b) => b.score - a.score || newestFirst(a.doc, b.doc));
   else if (q.sort === 'DateOldest') hits.sort((a, b) => oldestFirst(a.doc, b.doc));

@@ -12,24 +12,42 @@
 import type { Query } from 'minisearch';
 import { FIELD_ORDER, isLexiconWord, lexemeOf, trigramsOf, trigramSimilarity, TYPO_SIMILARITY, wordsOf, type CompiledQuery, type SearchableFields, type SearchField, type SearchLanguage } from '../../src/domain/search.ts';
 
+type CompiledOperand = CompiledQuery['groups'][number]['must'][number];
+
 export const SEARCH_FIELD_NAMES: readonly SearchField[] = FIELD_ORDER;
 export type { SearchField, SearchableFields, SearchLanguage };
 
-/** The terms MiniSearch indexes for one field of a document in `language` (stop words dropped). */
-export function fieldLexemes(text: string, language: SearchLanguage): string[] {
-  const out: string[] = [];
-  for (const { word } of wordsOf(text)) {
-    const lex = lexemeOf(word, language);
-    if (lex !== null) out.push(lex);
-  }
-  return out;
-}
+/** Index terms carry their document's language, so that one MiniSearch query holds each
+ * language's compiled query and reaches only that language's documents. */
+const TAG: Record<SearchLanguage, string> = { english: 'e', german: 'g', simple: 's' };
+/** A lexeme of a document in `language`. */
+const lexemeTerm = (language: SearchLanguage, lexeme: string) => `${TAG[language]}:${lexeme}`;
+/** A word of a document as written (lower-cased): what the typo rule compares. */
+const wordTerm = (language: SearchLanguage, word: string) => `${TAG[language]}~${word}`;
 
-/** The document's words the typo rule may reach (analyzeDocument's `words`: no stop words). */
-export function lexiconWords(fields: SearchableFields, language: SearchLanguage): Set<string> {
-  const out = new Set<string>();
-  for (const f of FIELD_ORDER) for (const { word } of wordsOf(fields[f])) if (isLexiconWord(word) && lexemeOf(word, language) !== null) out.add(word);
-  return out;
+export type DocTerms = { fields: Record<SearchField, string>; lexicon: Set<string> };
+
+/**
+ * In one pass over each field's words: the terms MiniSearch indexes (each lexeme, and each word
+ * the typo rule may reach: analyzeDocument's `words`, no stop words), and the typo lexicon's words.
+ */
+export function docTerms(fields: SearchableFields, language: SearchLanguage): DocTerms {
+  const out = {} as Record<SearchField, string>;
+  const lexicon = new Set<string>();
+  for (const f of FIELD_ORDER) {
+    const terms: string[] = [];
+    for (const { word } of wordsOf(fields[f])) {
+      const lex = lexemeOf(word, language);
+      if (lex === null) continue;
+      terms.push(lexemeTerm(language, lex));
+      if (isLexiconWord(word)) {
+        terms.push(wordTerm(language, word));
+        lexicon.add(word);
+      }
+    }
+    out[f] = terms.join(' ');
+  }
+  return { fields: out, lexicon };
 }
 
 /**
@@ -96,32 +114,36 @@ export class TypoLexicon {
 }
 
 /**
- * The MiniSearch query that finds every document of `language` the compiled query may match (a
- * superset: positions, exclusions and the typo rule's fields are the rule's to check). Null: any
- * document may match (an alternative made only of exclusions).
+ * The MiniSearch query for the documents of `compiled.language` that may match; `exact` when they
+ * are exactly the ones that match, as they are unless an operand is a phrase (positions: the
+ * rule's to check). A single word matches a document holding its lexeme in a searched field, or
+ * (typo-eligible) a word of the lexicon within TYPO_SIMILARITY of it; an excluded word removes
+ * the documents holding its lexeme (AND_NOT). `everyDoc`: an alternative of exclusions only, so
+ * every document of the language is to be checked.
  */
-export function candidateQuery(compiled: CompiledQuery, lexicon: TypoLexicon): Query | null {
+export function candidateQuery(compiled: CompiledQuery, lexicon: TypoLexicon): { query: Query | null; everyDoc: boolean; exact: boolean } {
+  const L = compiled.language;
+  let exact = true;
   const branches: Query[] = [];
+  const single = (op: CompiledOperand, typos: boolean): Query => {
+    const terms = new Set([lexemeTerm(L, op.parts[0]!.lexeme)]);
+    if (typos && op.typo !== null) for (const w of lexicon.typoWords(op.typo)) terms.add(wordTerm(L, w));
+    return { combineWith: 'OR', queries: [...terms] };
+  };
   for (const g of compiled.groups) {
-    if (g.must.length === 0) return null;
-    branches.push({
-      combineWith: 'AND',
-      queries: g.must.map((op): Query => {
-        if (op.parts.length > 1) return { combineWith: 'AND', queries: op.parts.map((p) => p.lexeme) };
-        const terms = new Set([op.parts[0]!.lexeme]);
-        for (const w of op.typo === null ? [] : lexicon.typoWords(op.typo)) {
-          const lexeme = lexemeOf(w, compiled.language);
-          if (lexeme !== null) terms.add(lexeme);
-        }
-        return { combineWith: 'OR', queries: [...terms] };
-      }),
+    if (g.must.length === 0) return { query: null, everyDoc: true, exact: false };
+    const must: Query[] = g.must.map((op) => {
+      if (op.parts.length === 1) return single(op, true);
+      exact = false;
+      return { combineWith: 'AND', queries: op.parts.map((p) => lexemeTerm(L, p.lexeme)) };
     });
+    const not: Query[] = [];
+    for (const op of g.not) {
+      if (op.parts.length === 1) not.push(single(op, false));
+      else exact = false; // a phrase excluded: only documents holding it go, which positions say
+    }
+    const positive: Query = { combineWith: 'AND', queries: must };
+    branches.push(not.length > 0 ? { combineWith: 'AND_NOT', queries: [positive, ...not] } : positive);
   }
-  return { combineWith: 'OR', queries: branches };
-}
-
-/** Whether MiniSearch's answer to candidateQuery is already the exact match set: every operand a
- * single lexeme, none a phrase, exclusion or typo-eligible word. */
-export function candidatesAreExact(compiled: CompiledQuery): boolean {
-  return compiled.groups.every((g) => g.not.length === 0 && g.must.every((op) => op.parts.length === 1 && op.typo === null));
+  return { query: branches.length > 0 ? { combineWith: 'OR', queries: branches } : null, everyDoc: false, exact };
 }

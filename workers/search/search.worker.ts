@@ -13,6 +13,8 @@ const api = {
   search: (organizationId: string, query: ServiceQuery): Promise<SearchRowPage> => service.search(organizationId, query),
   prepare: (organizationId: string) => service.prepare(organizationId),
   status: () => service.status(),
+  /** Saves the index now (it is saved a moment after each change anyway). */
+  flush: () => service.flush(),
 };
 
 export type SearchWorkerApi = typeof api;

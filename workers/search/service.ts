@@ -25,8 +25,9 @@ const KIND_OF: Record<string, SearchKind> = { clips: 'clip', programs: 'program'
 
 export type SearchRowHit = { kind: SearchKind; row: LocalRow; score: number };
 export type SearchRowPage = { hits: SearchRowHit[]; hasNext: boolean; page: number; total: number };
-/** What the last load or build cost (ms): reading the store, indexing (or parsing the saved
- * index), saving, and the saved index's size (UTF-16 code units of its JSON). */
+/** What the last build or load cost (ms): reading the store (a load: checking it against the
+ * store), indexing (a load: reading and parsing the saved index), the last save, and the saved
+ * index's size (UTF-16 code units of its JSON). */
 export type IndexTimings = { readMs: number; indexMs: number; saveMs: number; savedChars: number };
 export type IndexStatus = { organizationId: string | null; documents: number; loadedFrom: 'saved' | 'built' | null; lastSavedAt: number | null; timings: IndexTimings | null };
 
@@ -99,14 +100,13 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
     return row?.key === 'cursor' ? row.value : null;
   }
 
-  /** Saves the index; the size of what was saved (characters). */
-  async function save(): Promise<number> {
-    if (!index) return 0;
+  async function save(): Promise<void> {
+    if (!index) return;
     const at = Date.now();
     const json = serialize(index);
     await saveIndex(saved, { organizationId: index.organizationId, json, format: INDEX_FORMAT, cursor: await cursor(), savedAt: at });
     lastSavedAt = at;
-    return json.length;
+    if (timings) Object.assign(timings, { saveMs: Date.now() - at, savedChars: json.length });
   }
 
   function saveSoon(): void {
@@ -119,7 +119,9 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
 
   const ALL: readonly SearchKind[] = ['program', 'clip', 'playlist', 'recording'];
 
-  /** The index of `org`: the one in memory, else the saved one (brought up to date), else built. */
+  /** The index of `org`: the one in memory, else the saved one (checked against the store right
+   * after, on the chain), else built from the store (saved SAVE_DELAY_MS later, off the path of
+   * the first search). */
   async function ensure(org: string): Promise<SearchIndex> {
     if (index && index.organizationId.toLowerCase() === org.toLowerCase()) return index;
     const t0 = performance.now();
@@ -130,13 +132,16 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
       index = loaded;
       loadedFrom = 'saved';
       lastSavedAt = kept!.savedAt;
-      // Brought up to date with what changed while nothing listened; it changes only documents
-      // whose stamp differs, and saves only when something did.
-      const docs = await docsOf(org, ALL);
-      const t2 = performance.now();
-      const { indexed, removed } = reconcile(index, docs);
-      timings = { readMs: t2 - t1, indexMs: t1 - t0 + (performance.now() - t2), saveMs: 0, savedChars: kept!.json.length };
-      if (indexed + removed > 0) saveSoon();
+      timings = { readMs: 0, indexMs: t1 - t0, saveMs: 0, savedChars: kept!.json.length };
+      // Brought up to date with what changed while nothing listened: only documents whose stamp
+      // differs are indexed again, and it is saved only when something was.
+      void run(async () => {
+        if (index !== loaded) return;
+        const t2 = performance.now();
+        const { indexed, removed } = reconcile(loaded, await docsOf(org, ALL));
+        if (timings) timings.readMs = performance.now() - t2;
+        if (indexed + removed > 0) saveSoon();
+      });
       return index;
     }
     index = createIndex(org);
@@ -144,9 +149,8 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
     const docs = await docsOf(org, ALL);
     const t2 = performance.now();
     upsert(index, docs);
-    const t3 = performance.now();
-    const savedChars = await save();
-    timings = { readMs: t2 - t1, indexMs: t3 - t2, saveMs: performance.now() - t3, savedChars };
+    timings = { readMs: t2 - t1, indexMs: performance.now() - t2, saveMs: 0, savedChars: 0 };
+    saveSoon();
     return index;
   }
 
