@@ -4,6 +4,7 @@ import { openLocalDb, type CastawayDb } from '../../src/db/db.ts';
 import { applyPullPage } from '../../src/db/sync-store.ts';
 import { createWrites } from '../../src/db/writes.ts';
 import { loadSavedIndex, openSearchIndexDb } from '../../src/db/search-index-db.ts';
+import { resetLocalData } from '../../src/db/reset.ts';
 import type { PullResponse } from '../../src/protocol/sync.ts';
 import { createSearchService, type SearchService } from './service.ts';
 import type { IndexQuery } from './index-core.ts';
@@ -125,5 +126,19 @@ describe('the offline search index', () => {
     await applyPullPage(store, page([], [{ entity: 'annotations', id: id(6) }], 'c2'));
     await s.settled();
     expect(await titles(s, q('storm'))).toEqual([]);
+  });
+
+  it('forgets everything when the local store is reset (log-out), in memory and on the device', async () => {
+    const { store, start, indexName } = fresh();
+    await applyPullPage(store, page([{ entity: 'programs', row: program(EN, 'Morning Show', 'en') }, { entity: 'clips', row: clip(1, EN, 'Secret plans') }]));
+    const s = start();
+    await s.prepare(ORG);
+    await s.flush();
+    expect((await loadSavedIndex(openSearchIndexDb(indexName), ORG))?.json).toContain('Secret plans');
+    await resetLocalData(store);
+    await s.settled();
+    await s.flush();
+    expect(await titles(s, q('secret'))).toEqual([]);
+    expect((await loadSavedIndex(openSearchIndexDb(indexName), ORG))?.json ?? '').not.toContain('Secret');
   });
 });
