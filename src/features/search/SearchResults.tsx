@@ -10,7 +10,7 @@ import { Link } from '../../lib/router.ts';
 import { formatDateTime, recordingStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import type { Program, Recording } from '../../protocol/entities.ts';
 import { runSearch, SearchError, SERVER_DEADLINE_MS, type Answer, type DeviceReason } from './engines.ts';
-import type { Row, SearchHit } from './device-search.ts';
+import type { Row, SearchHit } from './types.ts';
 import { sortOf, type SearchState } from './search-state.ts';
 import { snippet } from './snippet.ts';
 import { TYPE_LABEL } from './labels.ts';

@@ -20,6 +20,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { activeFilterCount, EMPTY_SEARCH, readSearchState, searchStateQuery, sortOf, type SearchState } from './search-state.ts';
 import { SearchResults } from './SearchResults.tsx';
 import { TYPE_LABEL } from './labels.ts';
+import { prepareDeviceSearch } from './engines.ts';
 import './search.css';
 
 /** Quiet time after the last key before the search runs and the URL follows. */
@@ -72,6 +73,9 @@ export function SearchScreen() {
     }, TYPING_DELAY_MS);
     return () => clearTimeout(timer);
   });
+
+  // The device's index loads (or is built) while the user types, ready for when it must answer.
+  useEffect(() => prepareDeviceSearch(organizationId), [organizationId]);
 
   const box = useRef<HTMLInputElement>(null);
   // Opened with an empty box (the menu, the shortcut): ready to type.

@@ -11,15 +11,17 @@
 //          │                                                 if it answers before the device does
 //          └─ no network, any other status ───────────────> this device ('unreachable' / status)
 //
-// "This device" is a scan of the local store with the shared match rule (device-search.ts).
-// The offline search index (src/lib/offline-search.ts, a worker with a persisted MiniSearch index)
-// takes that part over in deviceSearch() below, and nowhere else.
+// "This device" is the offline search index (src/lib/offline-search.ts: a worker holding a
+// persisted MiniSearch index of the local store, the shared match rule deciding), in
+// deviceSearch() below and nowhere else.
 import { call, type ApiResult } from '../../lib/api.ts';
-import { db } from '../../db/db.ts';
+import { OfflineSearchError, prepareOfflineSearch, searchOffline } from '../../lib/offline-search.ts';
+import { formError } from '../../domain/form-errors.ts';
+import { formatFormError } from '../../domain/messages.ts';
 import { searchClips, searchPlaylists, searchRecordings } from '../../protocol/api/search.ts';
 import type { BadRequestBody } from '../../protocol/errors.ts';
 import type { SearchKind } from '../../domain/search.ts';
-import { searchDeviceRows, type DeviceRows, type Row, type SearchPage, type SearchRequest } from './device-search.ts';
+import type { Row, SearchPage, SearchRequest } from './types.ts';
 
 /** How long the server has to answer before this device answers instead. */
 export const SERVER_DEADLINE_MS = 1500;
@@ -39,55 +41,19 @@ export class SearchError extends Error {
   }
 }
 
-/** The device's rows of the organization, read in one transaction. */
-async function deviceRows(organizationId: string): Promise<DeviceRows> {
-  return db.transaction('r', [db.clips, db.playlists, db.recordings, db.programs, db.annotations], async () => {
-    // A row made on this device has no OrganizationId until the server's copy comes back; the
-    // device keeps one organization at a time (OrganizationScope), so it is this one.
-    const of = (r: Record<string, unknown>) => (r['OrganizationId'] ?? organizationId) === organizationId;
-    const [clips, playlists, recordings, programs, annotations] = await Promise.all([
-      db.clips.filter(of).toArray(),
-      db.playlists.filter(of).toArray(),
-      db.recordings.filter(of).toArray(),
-      db.programs.filter(of).toArray(),
-      db.annotations.toArray(),
-    ]);
-    const byRecording = new Map<string, Row[]>();
-    for (const a of annotations) {
-      if (a['Deleted'] === true) continue;
-      const id = String(a['RecordingId']);
-      byRecording.set(id, [...(byRecording.get(id) ?? []), a]);
-    }
-    return {
-      rows: { clip: clips, playlist: playlists, recording: recordings, program: programs },
-      programs: new Map(programs.map((p) => [p.Id, p])),
-      annotations: byRecording,
-    };
-  });
-}
-
-/** How long one read of the device's rows serves further searches: the types of one search on
- * the 'all' tab, and the searches of a burst of typing, read the store once. */
-const ROWS_KEPT_MS = 3000;
-let kept: { organizationId: string; at: number; rows: Promise<DeviceRows> } | null = null;
-
-function keptRows(organizationId: string): Promise<DeviceRows> {
-  const now = Date.now();
-  if (!kept || kept.organizationId !== organizationId || now - kept.at > ROWS_KEPT_MS) {
-    const rows = deviceRows(organizationId);
-    kept = { organizationId, at: now, rows };
-    // A failed read is not kept: the next search reads again.
-    rows.catch(() => {
-      if (kept?.rows === rows) kept = null;
-    });
-  }
-  return kept.rows;
+/** Loads the device's index ahead of the first search (the screen calls it when it opens). */
+export function prepareDeviceSearch(organizationId: string): void {
+  // A failure here shows on the search that needs the index, not before.
+  prepareOfflineSearch(organizationId).catch(() => undefined);
 }
 
 async function deviceSearch(organizationId: string, req: SearchRequest): Promise<SearchPage> {
   try {
-    return searchDeviceRows(req, await keptRows(organizationId));
+    const page = await searchOffline(organizationId, { ...serverQuery(req), type: req.kind });
+    return { hits: page.Items.map((h) => ({ kind: h.Type, row: h.Item as unknown as Row })), hasNext: page.HasNext, page: page.Page };
   } catch (error) {
+    // A query the server would refuse is refused here in the same words: the field it names.
+    if (error instanceof OfflineSearchError) throw new SearchError({ Errors: [{ Field: error.field, Code: 'invalid', Message: formatFormError(formError('invalid')) }] }, error);
     throw new SearchError(null, error);
   }
 }
