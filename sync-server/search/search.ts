@@ -60,7 +60,7 @@ class Params {
 /** The tsquery of one operand in one configuration (SQL), its text as parameter `p`. */
 function operandSql(op: QueryOperand, config: SearchLanguage, p: string): string {
   if (typoTermOf(op) === null) return `websearch_to_tsquery('${config}', ${p})`;
-  const similar = `(SELECT ' or ' || string_agg(l.word, ' or ') FROM search_lexicon l WHERE l.word % ${p} AND similarity(l.word, ${p}) >= ${TYPO_SIMILARITY})`;
+  const similar = `(SELECT ' or ' || string_agg(DISTINCT l.word, ' or ') FROM search_lexicon l WHERE l.word % ${p} AND similarity(l.word, ${p}) >= ${TYPO_SIMILARITY})`;
   return `websearch_to_tsquery('${config}', ${p} || coalesce(${similar}, ''))`;
 }
 
