@@ -13,11 +13,6 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'castaway-e2e-'));
 // One artifacts folder per run: a second run in the same tree (another spec file) must not delete
 // this run's traces while it writes them.
 process.env.E2E_OUTPUT_DIR ??= join('test-results', `run-${Date.now()}`);
-// The demo organization the e2e servers seed (the run's and the specs' own, tests/e2e/own-server.ts):
-// 600 clips, not npm start's 2,000. Every test signs in on a new device and first-syncs the whole
-// organization, and seeding and snapshots scale with it; 600 still gives the programs long lists
-// (Morning Briefing ~115 clips) and every state, publish state and visibility.
-process.env.CASTAWAY_DEMO_CLIPS ??= '600';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
@@ -51,6 +46,6 @@ export default defineConfig({
     stdout: 'pipe',
     // 30 days of demo listening (made by a job after start; NODE_ENV=test alone makes none): the
     // analytics journey reads it.
-    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30', CASTAWAY_DEMO_CLIPS: process.env.CASTAWAY_DEMO_CLIPS },
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30' },
   },
 });

@@ -10,8 +10,8 @@ test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true
 
 /** The filter: the first word of the program's name, which every titled clip of the program has in
  *  its title ('Morning Briefing: Review 12'), so the filtered list is long enough to scroll well down
- *  whatever the demo's size (the e2e servers seed 600 clips; a topic such as 'Review', one clip in
- *  ten, left a phone screen and a half). Untitled clips drop out. */
+ *  whatever the demo's size (with 600 clips a topic such as 'Review', one clip in ten, left a phone
+ *  screen and a half). Untitled clips drop out. */
 function filterFor(program: string): string {
   return program.split(' ')[0]!;
 }
