@@ -1,5 +1,7 @@
+import { build } from 'esbuild';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The files that run longest (seconds each on these machines, the simulation minutes), in that
@@ -18,9 +20,47 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Paraglide compiles every message to its own module (1,061 of them, re-exported by
+ * messages/_index.js) so that the PWA's bundles keep only what a screen uses. A test file that
+ * touches a message (most do, through src/domain/messages.ts) then made its worker load all of
+ * them, one module-runner request each: ~10 s per file of import time (Vitest's import-duration
+ * breakdown), about a third of a run. Tests load one esbuild bundle of the same modules instead.
+ * runtime.js stays a module of its own, the one every other import reaches, so the locale set by
+ * a test is the locale its messages read.
+ */
+function paraglideMessagesBundle(): Plugin {
+  const index = resolve('src/paraglide/messages/_index.js');
+  const runtime = resolve('src/paraglide/runtime.js');
+  const bundle = resolve('.cache/paraglide-messages.js');
+  return {
+    name: 'castaway:paraglide-messages-bundle',
+    enforce: 'pre',
+    async config() {
+      await build({
+        entryPoints: [index],
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        outfile: bundle,
+        logLevel: 'error',
+        plugins: [{ name: 'runtime-external', setup(build) {
+          build.onResolve({ filter: /\/runtime\.js$/ }, () => ({ path: runtime, external: true }));
+        } }],
+      });
+    },
+    async resolveId(source, importer, options) {
+      if (!source.endsWith('_index.js') && !source.endsWith('/messages.js')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === index ? bundle : null;
+    },
+  };
+}
+
 // Kept apart from vite.config.ts: the PWA and Paraglide plugins have no place in unit tests
 // (ENVIRONMENT.md: Paraglide's plugin keeps processes alive; messages are compiled by the CLI).
 export default defineConfig({
+  plugins: [paraglideMessagesBundle()],
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'sync-server/**/*.test.ts', 'workers/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
