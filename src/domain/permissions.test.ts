@@ -111,7 +111,8 @@ describe('Content view', () => {
 describe('Organization menu', () => {
   const base = { belongsToMultipleOrganizations: false, isDemoOrganization: false };
   it.each([
-    [[org({ HasAnalyticsAccess: true })], ['programs', 'analytics']],
+    [[org({ HasAnalyticsAccess: true })], ['programs', 'analytics', 'search']],
+    [[prog('p1', { HasAnalyticsAccess: true })], ['programs', 'analytics', 'search']],
     [[org({ HasContentAccess: true })], ['programs', 'reports', 'search']],
     [[org({ HasManageUserAccess: true })], ['programs', 'users']],
     [[org({ HasAuditAccess: true })], ['programs', 'settings']],

@@ -132,8 +132,9 @@ export type OrganizationMenuInput = {
 /**
  * The organization menu, in display order. Users and settings rest on organization-level rights
  * (Organization scope only); analytics, reports and search on a right held in any scope, since
- * a network or program user reads those pages for their own content. Search is the
- * content-access right (search results are content).
+ * a network or program user reads those pages for their own content. Search rests on the rights
+ * that search serves: content access (clips, playlists, recordings) and analytics access, whose
+ * holders look programs up by name (section 6: "without content access only programs").
  */
 export function organizationMenuItems(input: OrganizationMenuInput): OrganizationMenuItem[] {
   const any = anyPermissions(input.entries);
@@ -143,7 +144,7 @@ export function organizationMenuItems(input: OrganizationMenuInput): Organizatio
     reports: any.HasContentAccess,
     users: org.HasManageUserAccess,
     settings: org.HasAuditAccess || org.HasManageOrganizationSettingsAccess,
-    search: any.HasContentAccess,
+    search: any.HasContentAccess || any.HasAnalyticsAccess,
     switchOrganization: input.belongsToMultipleOrganizations,
     saveSnapshot: input.isDemoOrganization,
     restoreSnapshot: input.isDemoOrganization,

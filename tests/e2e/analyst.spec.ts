@@ -12,10 +12,12 @@ test('analyst: analytics access alone shows Organization programs, no Switch org
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
   const org = await menuItems(page, 'Organization');
   // Section 6: analytics access is one of the rights that show Organization programs; without
-  // content access neither reports nor search; one organization, no admin, support or reseller.
+  // content access no reports, but search (programs only); one organization, no admin, support
+  // or reseller.
   expect(org).toContain('Organization programs');
   expect(org).toContain('Organization analytics');
-  for (const absent of ['Organization reports', 'Organization search', 'Organization users', 'Organization settings', 'Switch organization', 'Admin', 'Billing & features', 'Enterprises']) {
+  expect(org).toContain('Organization search');
+  for (const absent of ['Organization reports', 'Organization users', 'Organization settings', 'Switch organization', 'Admin', 'Billing & features', 'Enterprises']) {
     expect(org, absent).not.toContain(absent);
   }
   expect(await menuItems(page, 'Account')).toEqual(expect.arrayContaining(['Signed in as Ari Analyst', 'Account settings', 'Log out']));
@@ -34,6 +36,16 @@ test('without content access a program says so and offers no New clip', async ({
   await page.getByRole('region', { name: 'Programs' }).getByRole('link').first().click();
   await expect(page.getByText('You do not have content access to this program')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New clip' })).toHaveCount(0);
+});
+
+test('without content access search finds programs only: the types are All and Programs', async ({ page }) => {
+  await logIn(page, ANALYST);
+  await page.getByRole('button', { name: 'Organization' }).click();
+  await page.getByRole('menuitem', { name: 'Organization search' }).click();
+  await expect(page.getByRole('tab')).toHaveText(['All', 'Programs']);
+  // A demo program, found by a word of its name.
+  await page.getByRole('searchbox', { name: 'Search the organization' }).fill('book');
+  await expect(page.getByRole('list', { name: 'Programs' }).getByRole('link').first()).toContainText('Book Club');
 });
 
 test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks German, also after logging in on another browser', async ({ page, browser }) => {
