@@ -87,6 +87,23 @@ export function enqueueFeedItems(q: Queryable, organizationId: string | null): P
   return enqueueJob(q, FEED_ITEMS_JOB, { organizationId }, feedItemsJobOptions(organizationId));
 }
 
+/** Each bus's enqueues asked for and not yet committed (read by feedItemsEnqueued). */
+const triggers = new WeakMap<AppDeps['bus'], Set<Promise<void>>>();
+
+/**
+ * Resolves when the enqueues that the changes announced so far on this bus asked for are
+ * committed: the enqueue runs a turn after the announcement, on another connection than the
+ * caller's next query, so a test that drains jobs after a write waits for this first, or it can
+ * find no job queued yet and stop early.
+ */
+export async function feedItemsEnqueued(bus: AppDeps['bus']): Promise<void> {
+  for (;;) {
+    const inFlight = triggers.get(bus);
+    if (!inFlight || inFlight.size === 0) return;
+    await Promise.all(inFlight);
+  }
+}
+
 /**
  * The job, and its trigger: every change announced on the bus (after its commit) asks for its
  * organization's items, once per organization per turn of the event loop (a push of many
@@ -96,16 +113,21 @@ export function enqueueFeedItems(q: Queryable, organizationId: string | null): P
 export function feedItemJobs(deps: AppDeps): JobHandlers {
   const pending = new Set<string | null>();
   let scheduled = false;
+  const inFlight = triggers.get(deps.bus) ?? new Set<Promise<void>>();
+  triggers.set(deps.bus, inFlight);
   deps.bus.subscribe((change: Change) => {
     pending.add(change.organizationId);
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => {
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      // A change announced while these enqueues run schedules its own turn.
       scheduled = false;
       const organizations = pending.has(null) ? [null] : [...pending];
       pending.clear();
-      for (const organizationId of organizations) enqueueFeedItems(deps.store, organizationId).catch(() => {});
+      await Promise.all(organizations.map((organizationId) => enqueueFeedItems(deps.store, organizationId).catch(() => {})));
+      inFlight.delete(done);
     });
+    inFlight.add(done);
   });
   return {
     [FEED_ITEMS_JOB]: defineJob({

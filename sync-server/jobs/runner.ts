@@ -222,13 +222,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
    *  deleted (error null) or kept as failed. */
   async function finish(job: Claimed & { token: string }, afterMs: number | null, error: unknown): Promise<void> {
     await store.tx(async (q) => {
-      const again = await q.query(
-        `UPDATE jobs SET state = 'queued', attempts = 0, rerun = false, locked_by = NULL, locked_until = NULL, last_error = $4,
-                run_at = CASE WHEN rerun THEN now() ELSE now() + $3::float8 * interval '1 millisecond' END
-          WHERE id = $1 AND locked_by = $2 AND (rerun OR $3::float8 IS NOT NULL) RETURNING id`,
-        [job.id, job.token, afterMs, error === null ? null : errorText(error)],
-      );
-      if (again.length > 0) return;
+      // Locked first, and rerun read from the locked row: an UPDATE whose WHERE tested rerun would
+      // skip the row when an enqueue set it after the statement's snapshot (READ COMMITTED only
+      // re-checks rows that matched before), and the DELETE below would drop the rerun asked for.
+      const [held] = await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1 AND locked_by = $2 FOR UPDATE`, [job.id, job.token]);
+      if (!held) return; // the lease lapsed: another instance has it
+      if (held.rerun || afterMs !== null) {
+        await q.query(
+          `UPDATE jobs SET state = 'queued', attempts = 0, rerun = false, locked_by = NULL, locked_until = NULL, last_error = $3,
+                  run_at = CASE WHEN $4::boolean THEN now() ELSE now() + $2::float8 * interval '1 millisecond' END
+            WHERE id = $1`,
+          [job.id, afterMs ?? 0, error === null ? null : errorText(error), held.rerun],
+        );
+        return;
+      }
       if (error === null) await q.query(`DELETE FROM jobs WHERE id = $1 AND locked_by = $2`, [job.id, job.token]);
       else
         await q.query(

@@ -285,6 +285,42 @@ describe('several runners on one PostgreSQL database', () => {
     expect(await rowsOf(store, 'work')).toEqual([]);
   });
 
+  it('a rerun asked while the job ends is not lost: the enqueue holding the row makes the end wait and read it', async () => {
+    const { store } = await fresh('postgres');
+    const ran: string[] = [];
+    const release = deferred();
+    const handlers: JobHandlers = {
+      render: defineJob({
+        payload: z.object({ label: z.string() }),
+        run: async ({ label }) => {
+          ran.push(label);
+          if (ran.length === 1) await release.promise;
+        },
+      }),
+    };
+    const r = runner({ store, handlers });
+    await store.tx((q) => enqueueJob(q, 'render', { label: 'first' }, { singletonKey: 'render:1', rerunIfRunning: true }));
+    const draining = r.drain();
+    await until(() => ran.length === 1);
+    // The enqueue of a change committed meanwhile: rerun set on the running row, not yet committed
+    // when the job ends. It commits only once the end waits for its lock (an end that read rerun
+    // from its statement's snapshot instead skipped the row, deleted it after, and lost the rerun).
+    await store.tx(async (q) => {
+      expect(await enqueueJob(q, 'render', { label: 'second' }, { singletonKey: 'render:1', rerunIfRunning: true })).toBeNull();
+      release.resolve();
+      await until(async () => {
+        const [w] = await store.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return w!.n > 0;
+      });
+    });
+    await draining;
+    await r.drain();
+    expect(ran).toEqual(['first', 'first']);
+    expect(await rowsOf(store, 'render')).toEqual([]);
+  });
+
   it("a runner's lease outlives its job while its heartbeat renews it; when its instance dies, the lease lapses and another runner takes the job", async () => {
     const { store, url } = await fresh('postgres');
     const dying = await secondInstance(url!);

@@ -15,6 +15,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { writeAudioRow } from '../../sync-server/audio/clip-rows.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { FEED_ITEMS_JOB, ITEM_ORIGIN, feedContent, feedValidators } from '../../sync-server/feeds/feed-data.ts';
+import { feedItemsEnqueued } from '../../sync-server/feeds/feed-items.ts';
 import { buildRss } from '../../sync-server/feeds/rss.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
 import type { Store } from '../../sync-server/store/store.ts';
@@ -67,18 +68,17 @@ describe.each(storeKinds)('feed items stored on write (%s)', (kind) => {
     bus.publish({ organizationId: ORG_DEMO, version: Number(row!.version) });
   }
 
-  /** The announced changes' job enqueued (after a turn of the event loop), then run. */
+  /** The announced changes' job enqueued (a turn of the event loop later, committed), then run. */
   async function settle(): Promise<void> {
     // A job the drain runs (unpublishing) writes and announces again: until none is queued.
     for (let round = 0; round < 5; round++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setImmediate(resolve));
+      await feedItemsEnqueued(bus);
       await app.jobs.drain();
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setImmediate(resolve));
+      await feedItemsEnqueued(bus);
       const [queued] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE state = 'queued' AND run_at <= now()`);
       if (queued!.n === 0) return;
     }
+    throw new Error('jobs still queued after five rounds');
   }
 
   /** The feed as a new instance answers it (nothing in memory: stored items or rows). What an
