@@ -94,7 +94,7 @@ describe('castaway/boundaries refuses an import against the layers', () => {
     ]);
     await expectEachRefused('src/mutations/clip.ts', 'src/mutations imports only src/domain, src/protocol and zod', [
       "import { db } from '../db/db.ts'; export { db };",
-      "import { format } from 'date-fns'; export { format };",
+      "import MiniSearch from 'minisearch'; export { MiniSearch };",
     ]);
   });
 
