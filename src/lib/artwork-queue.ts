@@ -7,13 +7,13 @@
 //      ├─ 400/403/404/413/415 ─> failed, with the status (shown at the field)
 //      └─ offline / other ───> queued, retried
 // One tab sends a record (a Web Lock per owner).
-import { useSyncExternalStore } from 'react';
 import { validateImageFile, type ImageOwnerKind } from '../domain/artwork.ts';
 import type { FormError } from '../domain/form-errors.ts';
 import { retryDelayMs } from '../domain/timing.ts';
 import { artworkDb, artworkKey, type ArtworkRecord } from '../db/artwork-db.ts';
 import * as images from '../protocol/api/images.ts';
 import { routeUrl, setXsrfToken, xsrfToken } from './api.ts';
+import { setShared, sharedState, useShared } from './store.ts';
 
 const ROUTES = {
   network: { put: images.putNetworkImage, remove: images.deleteNetworkImage, param: 'networkId' },
@@ -26,24 +26,19 @@ const ROUTES = {
 const REFUSALS = new Set([400, 403, 404, 413, 415]);
 
 // ── Progress of the records being sent (0..1), for the pickers that show them ──────────────────
-const progress = new Map<string, number>();
-const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+const progress = sharedState<ReadonlyMap<string, number>>(new Map());
 function setProgress(key: string, value: number | null): void {
-  if (value === null) progress.delete(key);
-  else progress.set(key, value);
-  notify();
+  setShared(progress, (before) => {
+    const next = new Map(before);
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+    return next;
+  });
 }
 /** The share of the record's file the server has, while it is being sent; null otherwise. */
 export function useArtworkProgress(kind: ImageOwnerKind, ownerId: string): number | null {
   const key = artworkKey(kind, ownerId);
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => progress.get(key) ?? null,
-  );
+  return useShared(progress).get(key) ?? null;
 }
 
 /** One request; resolves with its status (0: the network failed). */

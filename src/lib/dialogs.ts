@@ -1,26 +1,18 @@
 // App-wide dialogs that any screen may open (contact support, log-out).
-import { useSyncExternalStore } from 'react';
+import { setShared, sharedState, useShared } from './store.ts';
 
 export type GlobalDialog =
   | { kind: 'contact'; organizationId?: string; defaultMessage?: string }
   | { kind: 'logout' }
   | null;
 
-let current: GlobalDialog = null;
-const listeners = new Set<() => void>();
+const openGlobalDialog = sharedState<GlobalDialog>(null);
 
 export function openDialog(dialog: GlobalDialog): void {
-  current = dialog;
-  listeners.forEach((l) => l());
+  setShared(openGlobalDialog, dialog);
 }
 export const closeDialog = () => openDialog(null);
 
 export function useGlobalDialog(): GlobalDialog {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
+  return useShared(openGlobalDialog);
 }

@@ -1,20 +1,17 @@
 // Tracks what is loading (navigation data, form submissions) for the top loading bar.
-import { useSyncExternalStore } from 'react';
+import { setShared, sharedState, useShared } from './store.ts';
 
-let active = 0;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+/** How many tasks are loading now. */
+const activeTasks = sharedState(0);
 
 /** Marks one loading task; call the returned function when it ends (idempotent). */
 export function beginLoading(): () => void {
-  active++;
-  emit();
+  setShared(activeTasks, (n) => n + 1);
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
-    active--;
-    emit();
+    setShared(activeTasks, (n) => n - 1);
   };
 }
 
@@ -28,11 +25,5 @@ export async function withLoading<T>(work: Promise<T>): Promise<T> {
 }
 
 export function useIsLoading(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => active > 0,
-  );
+  return useShared(activeTasks) > 0;
 }

@@ -4,8 +4,8 @@
 //   signed in ──the server answers 401 (a load, or the sync engine's status paused 'auth')──>
 //   logged out, `expired` (the login screen says so; this device's data and queued edits stay)
 //   ──login──> signed in (sync-runner.ts resumes the paused sync, the queued edits go out)
-import { useSyncExternalStore } from 'react';
 import { call, setXsrfToken } from './api.ts';
+import { getShared, setShared, sharedState, subscribeShared, useShared } from './store.ts';
 import { getSession, listMyOrganizations } from '../protocol/api/session.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
 
@@ -96,19 +96,17 @@ export type SessionState = {
   expired: boolean;
 };
 
-let current: SessionState | null = null;
+const sessionState = sharedState<SessionState | null>(null);
 /** When the server last confirmed the session (ms); a sync status older than this says nothing
  * about the current session. */
 let confirmedAt = 0;
-const listeners = new Set<() => void>();
 function set(session: Session, offline: boolean, expired = false): void {
-  current = { session, offline, expired };
   if (!offline && session.Type !== 'loggedOut') confirmedAt = Date.now();
   if (!offline) {
     if (session.Type === 'loggedOut') localStorage.removeItem(CACHE_KEY);
     else localStorage.setItem(CACHE_KEY, JSON.stringify(session));
   }
-  listeners.forEach((l) => l());
+  setShared(sessionState, { session, offline, expired });
 }
 
 /** Loads the session from the server, falling back to the cached one when the network is down. */
@@ -128,6 +126,7 @@ export async function loadSession(): Promise<void> {
   }
   if (res.kind === 'status' && res.status === 401) {
     // Someone was signed in here (this tab, or the cached session of the last visit): expired.
+    const current = getShared(sessionState);
     const last = current?.session ?? readCache();
     return set(LOGGED_OUT, false, (last !== null && last.Type !== 'loggedOut') || current?.expired === true);
   }
@@ -137,7 +136,7 @@ export async function loadSession(): Promise<void> {
 
 /** The session as last loaded (logged out until the first load). */
 export function currentSession(): Session {
-  return current?.session ?? LOGGED_OUT;
+  return getShared(sessionState)?.session ?? LOGGED_OUT;
 }
 
 export function clearSession(): void {
@@ -147,12 +146,12 @@ export function clearSession(): void {
 /** The server no longer accepts the session (the sync engine got a 401): show the login screen
  * saying so, keeping this device's data. */
 export function expireSession(): void {
-  if (current?.session.Type === 'loggedOut') return;
+  if (getShared(sessionState)?.session.Type === 'loggedOut') return;
   set(LOGGED_OUT, false, true);
 }
 
 export function currentSessionState(): SessionState | null {
-  return current;
+  return getShared(sessionState);
 }
 
 export function sessionConfirmedAt(): number {
@@ -160,12 +159,11 @@ export function sessionConfirmedAt(): number {
 }
 
 export function subscribeSession(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return subscribeShared(sessionState, listener);
 }
 
 export function useSession(): SessionState | null {
-  return useSyncExternalStore(subscribeSession, () => current);
+  return useShared(sessionState);
 }
 
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {

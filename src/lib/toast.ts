@@ -1,5 +1,5 @@
 // Toast queue (section 4): a small external store so any module can raise a toast without React.
-import { useSyncExternalStore } from 'react';
+import { setShared, sharedState, useShared } from './store.ts';
 
 export type ToastType = 'success' | 'info' | 'warning' | 'danger';
 export type Toast = { id: number; type: ToastType; title: string; description?: string; durationMs: number };
@@ -8,30 +8,20 @@ export type Toast = { id: number; type: ToastType; title: string; description?: 
 export const TOAST_INFINITY = Number.POSITIVE_INFINITY;
 
 let nextId = 1;
-let toasts: readonly Toast[] = [];
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+const shownToasts = sharedState<readonly Toast[]>([]);
 
 export function showToast(toast: { type: ToastType; title: string; description?: string; durationMs?: number }, defaultDurationMs = 5000): number {
   const id = nextId++;
   const t: Toast = { id, type: toast.type, title: toast.title, durationMs: toast.durationMs ?? defaultDurationMs };
   if (toast.description !== undefined) t.description = toast.description;
-  toasts = [...toasts, t];
-  emit();
+  setShared(shownToasts, (toasts) => [...toasts, t]);
   return id;
 }
 
 export function dismissToast(id: number): void {
-  toasts = toasts.filter((t) => t.id !== id);
-  emit();
+  setShared(shownToasts, (toasts) => toasts.filter((t) => t.id !== id));
 }
 
 export function useToasts(): readonly Toast[] {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => toasts,
-  );
+  return useShared(shownToasts);
 }

@@ -4,17 +4,17 @@
 //   navigate(to) ──no dirty guard──> go
 //        └──dirty guard──> pending {entity} ──OK──> go (changes discarded)
 //                                   └──close/Cancel──> stay
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 import { navigate as browserNavigate, useBrowserLocation } from 'wouter/use-browser-location';
+import { getShared, setShared, sharedState, useShared } from './store.ts';
 
 export type UnsavedEntity = 'form' | 'dialog' | 'transcript';
 type Guard = { entity: UnsavedEntity; isDirty: () => boolean };
 export type PendingLeave = { entity: UnsavedEntity; proceed: () => void };
 
 const guards = new Set<Guard>();
-let pending: PendingLeave | null = null;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+/** The navigation waiting for the user's answer to the unsaved-changes prompt. */
+const pendingLeave = sharedState<PendingLeave | null>(null);
 
 function firstDirty(): Guard | undefined {
   return [...guards].find((g) => g.isDirty());
@@ -24,14 +24,12 @@ function firstDirty(): Guard | undefined {
 export function runGuarded(action: () => void): void {
   const dirty = firstDirty();
   if (!dirty) return action();
-  pending = { entity: dirty.entity, proceed: action };
-  emit();
+  setShared(pendingLeave, { entity: dirty.entity, proceed: action });
 }
 
 export function resolvePendingLeave(proceed: boolean): void {
-  const p = pending;
-  pending = null;
-  emit();
+  const p = getShared(pendingLeave);
+  setShared(pendingLeave, null);
   if (proceed && p) {
     // The changes are discarded: guards must not fire again for this navigation.
     const dirty = [...guards];
@@ -45,13 +43,7 @@ export function resolvePendingLeave(proceed: boolean): void {
 }
 
 export function usePendingLeave(): PendingLeave | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => pending,
-  );
+  return useShared(pendingLeave);
 }
 
 // Back and Forward (popstate) pass through the guard too. This listener is added when the module
@@ -88,9 +80,10 @@ export function useGuardedLocation(): [string, typeof guardedNavigate] {
   return [location, guardedNavigate];
 }
 
-// Whether anything is dirty, for those who wait on it (the update prompt): told on every change.
-const dirtyListeners = new Set<() => void>();
-const emitDirty = () => dirtyListeners.forEach((l) => l());
+// Whether anything is dirty, for those who wait on it (the update prompt): computed again on every
+// change of a guard or of its flag.
+const anyDirty = sharedState(false);
+const emitDirty = () => setShared(anyDirty, hasUnsavedChanges());
 
 /** Registers a dirty flag for route changes, page unload and (via runGuarded) in-page navigation. */
 export function useUnsavedGuard(entity: UnsavedEntity, isDirty: boolean): void {
@@ -122,11 +115,5 @@ export function hasUnsavedChanges(): boolean {
 
 /** Re-renders when any registered form, dialog or transcript becomes dirty or clean. */
 export function useHasUnsavedChanges(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      dirtyListeners.add(l);
-      return () => dirtyListeners.delete(l);
-    },
-    hasUnsavedChanges,
-  );
+  return useShared(anyDirty);
 }

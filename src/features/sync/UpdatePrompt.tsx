@@ -8,27 +8,26 @@
 // A new version waits until the outbox is empty (nothing is flushing) and no form has unsaved
 // changes, because taking it reloads the page. Updates are looked for on start, when the tab
 // becomes visible or the network comes back, and every hour.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { Workbox } from 'workbox-window';
 import { m } from '../../paraglide/messages.js';
 import { useHasUnsavedChanges } from '../../lib/unsaved.ts';
+import { setShared, sharedState, useShared } from '../../lib/store.ts';
 import { useSyncStatus } from './useSyncStatus.ts';
 
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
 let wb: Workbox | null = null;
-let waiting = false;
+/** A new version's service worker is installed and waits to take over. */
+const updateWaiting = sharedState(false);
 let reloadOnControllerChange = false;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
 
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   const workbox = new Workbox('/sw.js', { scope: '/' });
   wb = workbox;
   workbox.addEventListener('waiting', () => {
-    waiting = true;
-    emit();
+    setShared(updateWaiting, true);
   });
   // Not workbox's 'controlling' event: it fires only for the worker this page registered, not for
   // a newer sw.js found by a later update check (workbox calls that one "external").
@@ -46,18 +45,9 @@ export function registerServiceWorker(): void {
   setInterval(check, UPDATE_CHECK_INTERVAL_MS);
 }
 
-function useUpdateWaiting(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => waiting,
-  );
-}
 
 export function UpdatePrompt() {
-  const isWaiting = useUpdateWaiting();
+  const isWaiting = useShared(updateWaiting);
   const { pendingCount } = useSyncStatus();
   const unsaved = useHasUnsavedChanges();
   const [requested, setRequested] = useState(false);
