@@ -1,6 +1,12 @@
 // Toasts (section 4): auto-close after 5000 ms by default (never for infinity), the timer pauses
 // on hover or focus and resumes afterwards, a swipe of 50px or more dismisses, Escape closes,
 // F8 moves focus to the newest toast; the close control is labelled 'Close'; each type has its icon.
+//
+// Hand-written beside Ark UI, which the studio ships for dialogs and menus, because Ark's toaster
+// (@zag-js/toast 1.43) has no swipe to dismiss at all, and the specification's 50 px swipe is how
+// a phone user clears a toast that covers the screen; its pause is per group (hovering one toast
+// pauses all), where the specification pauses the toast hovered or focused. The queue is shared
+// state (src/lib/toast.ts); the timers' rules are domain code (src/domain/timing.ts).
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { TOAST_HOTKEY } from '../domain/constants.ts';
