@@ -1,6 +1,9 @@
 // Lint: typescript-eslint's recommended rules, floating promises as errors (a dropped promise in
-// the sync path is a lost edit), no console in the sync path (it reports through status), and the
-// layers' dependency directions (docs/architecture.md, eslint-rules/boundaries.js).
+// the sync path is a lost edit), no console in the sync path (it reports through status), the
+// rules of hooks and their dependency lists (a dependency left out is a stale value; one left out
+// on purpose says why at the line), and the layers' dependency directions (docs/architecture.md,
+// eslint-rules/boundaries.js).
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import boundaries from './eslint-rules/boundaries.js';
 
@@ -14,6 +17,14 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // The two classic rules, not the plugin's React Compiler rules (refs read during render,
+    // setState in effects, purity): the studio does not use the compiler, and those flag patterns
+    // it uses on purpose (the latest-value ref of a handler, a state reset on a new key).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
     files: ['workers/sync/**/*.ts', 'src/db/**/*.ts', 'sync-server/sync/**/*.ts'],

@@ -1,12 +1,15 @@
-// The app root (/_app of section 2): sets the page title, loads the session and shows the login
-// screen or the signed-in studio (its own chunk). A crash anywhere below (login screen, navigation
-// bar, dialogs, toaster, update prompt) shows the full-page error screen.
+// The app root (/_app of section 2): sets the page title (then each screen its own), loads the
+// session and shows the login screen or the signed-in studio (its own chunk); '?' lists the keys.
+// A crash anywhere below (login screen, navigation bar, dialogs, toaster, update prompt) shows the
+// full-page error screen.
 import { lazy, Suspense, useEffect } from 'react';
 import { m } from '../paraglide/messages.js';
 import { Provider, appStore } from '../lib/store.ts';
 import { Router, useGuardedLocation } from '../lib/router.ts';
 import { loadSession, useSession } from '../lib/session.ts';
 import { Toaster } from '../ui/Toaster.tsx';
+import { refreshDocumentTitle } from '../ui/useDocumentTitle.ts';
+import { ShortcutListKey } from '../ui/ShortcutListKey.tsx';
 import { LoadingBar, LoadingFallback } from '../ui/LoadingBar.tsx';
 import { LoginScreen } from '../features/session/LoginScreen.tsx';
 import { PageLayout } from './Layout.tsx';
@@ -16,7 +19,9 @@ const SignedIn = lazy(() => import('./SignedIn.tsx').then((mod) => ({ default: m
 
 export function App() {
   useEffect(() => {
-    document.title = m.app_title();
+    // The product's name in the user's language until a screen names the tab (useDocumentTitle);
+    // a screen mounted in this same commit has registered its title already and keeps it.
+    refreshDocumentTitle();
     void loadSession();
   }, []);
   return (
@@ -26,6 +31,7 @@ export function App() {
           <LoadingBar />
           <Root />
           <Toaster />
+          <ShortcutListKey />
         </AppErrorBoundary>
       </Router>
     </Provider>

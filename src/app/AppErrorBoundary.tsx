@@ -8,6 +8,7 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { useLocation } from '../lib/router.ts';
+import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { PageLayout } from './Layout.tsx';
 
 type State = { error: unknown; key: string };
@@ -30,6 +31,7 @@ export class CrashBoundary extends Component<Props, State> {
 const ErrorScreen = lazy(() => import('./ErrorBoundary.tsx').then((mod) => ({ default: ({ error }: { error: unknown }) => mod.errorScreen(error) })));
 
 function ReloadOnly() {
+  useDocumentTitle([m.app_error_500_title()]);
   return (
     <section className="error-page">
       <h1>{m.app_error_500_title()}</h1>

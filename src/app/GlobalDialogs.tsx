@@ -1,10 +1,12 @@
 // The app-wide dialogs (contact support, log-out, unsaved changes on navigation) and the /logout
 // route; loaded on first need by SignedIn.tsx.
+import { m } from '../paraglide/messages.js';
 import { useLocation, useSearch } from '../lib/router.ts';
 import { closeDialog, useGlobalDialog } from '../lib/dialogs.ts';
 import { currentSession } from '../lib/session.ts';
 import { resolvePendingLeave, usePendingLeave } from '../lib/unsaved.ts';
 import { UnsavedChangesDialog } from '../ui/Dialog.tsx';
+import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { LogoutDialog } from '../features/session/LogoutDialog.tsx';
 import { ContactDialog } from '../features/support/ContactDialog.tsx';
 
@@ -12,6 +14,7 @@ import { ContactDialog } from '../features/support/ContactDialog.tsx';
 export function LogoutRoute() {
   const [, navigate] = useLocation();
   const redirectUrl = new URLSearchParams(useSearch()).get('redirectUrl');
+  useDocumentTitle([m.app_logout_title()]);
   const cancel = () => {
     // Closed after logging out: the dialog itself goes on to the redirect (going back here would
     // undo it).

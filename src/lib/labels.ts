@@ -57,5 +57,5 @@ export function formatTime(at: string | number, locale: string = getLocale()): s
 
 /** "{count} clips", with the singular, and the count in the interface language's digits. */
 export function clipCountLabel(count: number): string {
-  return count === 1 ? m.app_program_clip_count_one() : m.app_program_clip_count({ count: new Intl.NumberFormat(getLocale()).format(count) });
+  return m.app_program_clip_count({ count, countText: new Intl.NumberFormat(getLocale()).format(count) });
 }

@@ -9,7 +9,8 @@ import { navigate } from './router.ts';
 /** Marks a screen's own search field (an attribute, so features need not import this). */
 export const SEARCH_SHORTCUT_ATTRIBUTE = 'data-search-shortcut';
 
-function typingIn(target: EventTarget | null): boolean {
+/** True when a key pressed at `target` is typed into a field (a character, not a shortcut). */
+export function typingIn(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target.closest('input, textarea, select, [role="textbox"], [role="slider"], [role="application"]') !== null;
 }

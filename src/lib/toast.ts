@@ -1,4 +1,5 @@
 // Toast queue (section 4): a small external store so any module can raise a toast without React.
+import { m } from '../paraglide/messages.js';
 import { setShared, sharedState, useShared } from './store.ts';
 
 export type ToastType = 'success' | 'info' | 'warning' | 'danger';
@@ -24,4 +25,13 @@ export function dismissToast(id: number): void {
 
 export function useToasts(): readonly Toast[] {
   return useShared(shownToasts);
+}
+
+/**
+ * A change saved on this device, queued for the server: a success toast while online; offline an
+ * info toast that says it waits for the connection, so "saved" is not read as "on the server".
+ */
+export function showSavedToast(title: string): number {
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return showToast({ type: 'info', title, description: m.app_saved_offline_description() });
+  return showToast({ type: 'success', title });
 }

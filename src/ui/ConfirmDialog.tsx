@@ -57,6 +57,7 @@ export function ConfirmDialog({ open, onClose, title, description, actionLabel, 
   useEffect(() => {
     setState(confirmationDialog(CONFIRMATION_CLOSED, { type: open ? 'open' : 'close' }, config).state);
     // Only on open and close: that is when the typed text clears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- config is read at opening only
   }, [open]);
 
   const close = () => {

@@ -10,6 +10,7 @@ import { call } from '../lib/api.ts';
 import { grantOrganizationAccess } from '../protocol/api/admin.ts';
 import { withLoading } from '../lib/loading.ts';
 import { useSession } from '../lib/session.ts';
+import { useDocumentTitle } from './useDocumentTitle.ts';
 
 export type NotFoundKind = 'organization' | 'clip' | 'enterprise' | 'enterpriseOrganization' | 'program' | 'playlist' | 'network' | 'recording' | 'memo';
 
@@ -41,6 +42,7 @@ function organizationRoot(): string {
 }
 
 function ErrorLayout({ code, title, text, children }: { code?: string; title: string; text: string; children?: ReactNode }) {
+  useDocumentTitle([title]);
   return (
     <section className="error-page" aria-labelledby="error-title">
       {code && <p className="error-code">{code}</p>}

@@ -1,9 +1,24 @@
-// A page header (section 2): title, optional link, actions, tabs and an after-header area.
+// A page header (section 2): title, optional link, actions, tabs and an after-header area. It also
+// names the browser tab after the page (useDocumentTitle): its title, then its eyebrow, where
+// they are plain text; a screen whose header is not, or that says more, passes `documentTitle`.
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from './useDocumentTitle.ts';
 
 export type Tab = { id: string; label: string; selected: boolean; onSelect: () => void };
 
-export function PageHeader({ title, eyebrow, link, actions, tabs, after }: { title: ReactNode; eyebrow?: ReactNode; link?: ReactNode; actions?: ReactNode; tabs?: Tab[]; after?: ReactNode }) {
+const text = (node: ReactNode): string | null => (typeof node === 'string' || typeof node === 'number' ? String(node) : null);
+
+export function PageHeader({ title, eyebrow, link, actions, tabs, after, documentTitle }: {
+  title: ReactNode;
+  eyebrow?: ReactNode;
+  link?: ReactNode;
+  actions?: ReactNode;
+  tabs?: Tab[];
+  after?: ReactNode;
+  /** The tab title's parts, most specific first (default: the title, then the eyebrow). */
+  documentTitle?: readonly (string | null | undefined)[];
+}) {
+  useDocumentTitle(documentTitle ?? [text(title), text(eyebrow)]);
   return (
     <div className="page-header">
       <div className="page-header-row">

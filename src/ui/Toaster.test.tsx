@@ -2,7 +2,7 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dismissToast, showToast, type ToastType } from '../lib/toast.ts';
+import { dismissToast, showSavedToast, showToast, type ToastType } from '../lib/toast.ts';
 import { Toaster } from './Toaster.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -35,5 +35,30 @@ describe('toast icons', () => {
     // Errors and warnings interrupt (role alert); the others wait their turn (role status).
     expect(TYPES.map((type) => document.querySelector(`.toast-${type} [role]:not(svg)`)?.getAttribute('role'))).toEqual(['status', 'status', 'alert', 'alert']);
     act(() => ids.forEach((id) => dismissToast(id)));
+  });
+});
+
+describe('a change saved on this device', () => {
+  it('is a success toast online and an info toast offline that says it waits for the connection', () => {
+    const el = document.createElement('div');
+    document.body.append(el);
+    act(() => createRoot(el).render(<Toaster />));
+    const online = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine') ?? Object.getOwnPropertyDescriptor(navigator, 'onLine');
+    const ids: number[] = [];
+    try {
+      act(() => void ids.push(showSavedToast('Saved while online')));
+      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+      act(() => void ids.push(showSavedToast('Saved in a tunnel')));
+    } finally {
+      if (online) Object.defineProperty(navigator, 'onLine', online);
+      else delete (navigator as { onLine?: boolean }).onLine;
+    }
+    const toastOf = (title: string) => [...document.querySelectorAll('.toast')].find((t) => t.textContent?.includes(title));
+    expect(toastOf('Saved while online')?.className).toContain('toast-success');
+    expect(toastOf('Saved while online')?.querySelector('.toast-description')).toBeNull();
+    const offline = toastOf('Saved in a tunnel');
+    expect(offline?.className).toContain('toast-info');
+    expect(offline?.querySelector('.toast-description')?.textContent).toBe('Kept on this device. It is sent when you are back online.');
+    act(() => ids.forEach(dismissToast));
   });
 });

@@ -3,7 +3,8 @@
 // the build under test (CASTAWAY_DIST_DIR when set, else dist/), publishes a new version by
 // changing sw.js in the copy, and checks that the prompt stays away while a form is dirty or an
 // edit waits to sync, then appears, and that taking it reloads the page into the new service
-// worker.
+// worker. Then that every open tab follows a new version: a clean tab reloads at once, one with
+// unsaved changes says why it waits and reloads once they are discarded.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { logIn, openFirstClip, syncStatus } from './support.ts';
 import { freePort } from './own-server.ts';
 
 const PROMPT = 'A new version of Castaway Studio is available.';
+const OTHER_TAB = 'Castaway Studio was updated in another tab. This page reloads into the new version once your changes here are saved or discarded.';
 
 let server: ChildProcess | null = null;
 let work = '';
@@ -104,5 +106,58 @@ test('the update prompt waits for unsaved changes and the outbox, then reloads i
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Written while a new version arrives');
   await expect(page.getByRole('region', { name: PROMPT })).toHaveCount(0);
   expect(new URL(page.url()).pathname).toContain(clipId);
+  await context.close();
+});
+
+test('every open tab follows a new version: a clean tab at once, one with unsaved changes once they are discarded', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL });
+  const first = await context.newPage();
+  await logIn(first);
+  await openFirstClip(first);
+  await first.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => first.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  const clean = await context.newPage();
+  const editing = await context.newPage();
+  for (const tab of [clean, editing]) {
+    await tab.goto(first.url());
+    await expect(tab.getByRole('form', { name: 'Details' })).toBeVisible();
+  }
+  await editing.getByLabel('Title', { exact: true }).fill('Typed in another tab');
+  // Each tab's page as loaded now: a reload forgets the mark.
+  const stillOld = (tab: Page) => tab.evaluate(() => (window as unknown as { oldBuild?: boolean }).oldBuild === true).catch(() => true);
+  for (const tab of [first, clean, editing]) await tab.evaluate(() => ((window as unknown as { oldBuild: boolean }).oldBuild = true));
+
+  // A new version (its worker answers BUILD? with 'tabs'), taken in the first tab.
+  appendFileSync(join(distCopy, 'sw.js'), `\n;self.addEventListener('message', (e) => { if (e.data && e.data.type === 'BUILD?') e.ports[0].postMessage('tabs'); });\n`);
+  await first.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+  const prompt = first.getByRole('region', { name: PROMPT });
+  await expect(prompt).toBeVisible();
+  await Promise.all([first.waitForEvent('load'), prompt.getByRole('button', { name: 'Update' }).click()]);
+  const build = (tab: Page) =>
+    tab.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (e: MessageEvent<string>) => resolve(e.data);
+          setTimeout(() => resolve('old'), 1000);
+          navigator.serviceWorker.controller?.postMessage({ type: 'BUILD?' }, [channel.port2]);
+        }),
+    );
+  await expect.poll(() => build(first)).toBe('tabs');
+
+  // The clean tab reloaded by itself into the new version.
+  await expect.poll(() => stillOld(clean), { timeout: 20_000 }).toBe(false);
+  await expect(clean.getByRole('form', { name: 'Details' })).toBeVisible();
+  await expect.poll(() => build(clean)).toBe('tabs');
+
+  // The tab being edited keeps its form and says why; discarding the change reloads it.
+  await expect(editing.getByRole('region', { name: OTHER_TAB })).toBeVisible();
+  expect(await stillOld(editing)).toBe(true);
+  await expect(editing.getByLabel('Title', { exact: true })).toHaveValue('Typed in another tab');
+  await editing.getByRole('button', { name: 'Reset' }).click();
+  await expect.poll(() => stillOld(editing), { timeout: 20_000 }).toBe(false);
+  await expect(editing.getByRole('form', { name: 'Details' })).toBeVisible();
+  await expect.poll(() => build(editing)).toBe('tabs');
+  await expect(editing.getByRole('region', { name: OTHER_TAB })).toHaveCount(0);
   await context.close();
 });

@@ -63,7 +63,8 @@ export function useAnalyticsView(organizationId: string, level: AnalyticsLevel, 
       });
     }
     return () => void (live = false);
-    // The key holds the level and the query: a new one of either is a new key.
+    // The key holds the user, the organization, the level and the query: a new one of any is a new key.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- query is read through key
   }, [key, online, attempt]);
 
   return { ...state, retry: () => setAttempt((n) => n + 1) };

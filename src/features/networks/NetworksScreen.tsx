@@ -20,7 +20,7 @@ import { organizationById, useSession } from '../../lib/session.ts';
 import { attentionReason, refusedFieldText } from '../../lib/sync-labels.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
-import { showToast } from '../../lib/toast.ts';
+import { showSavedToast } from '../../lib/toast.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
@@ -148,7 +148,7 @@ function NetworkNameDialog({ start, onClose }: { start: NameDialog; onClose: () 
     const work: Promise<unknown> = start.networkId === null ? createNetwork(fields) : updateNetwork(start.networkId, fields);
     await withLoading(work).then(
       () => {
-        showToast({ type: 'success', title: m.structure_saved() });
+        showSavedToast(m.structure_saved());
         onClose();
       },
       (failure: unknown) => {

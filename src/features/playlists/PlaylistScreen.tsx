@@ -22,9 +22,10 @@ import { useProgramFlags } from '../../lib/session.ts';
 import { useEditState } from '../../lib/form.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { showToast } from '../../lib/toast.ts';
+import { showSavedToast } from '../../lib/toast.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { useKeyboardInUse } from '../../ui/KeyboardHint.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -74,6 +75,7 @@ export function PlaylistScreen() {
   // shows as its id.
   const shown = local?.synced ? ids.filter((id) => local.byId.has(id)) : ids;
   const [announce, setAnnounce] = useState('');
+  const keyboard = useKeyboardInUse();
   const listRef = useRef<HTMLOListElement>(null);
 
   const move = async (from: number, to: number, focus: boolean) => {
@@ -106,13 +108,13 @@ export function PlaylistScreen() {
     const clip = clips?.get(id);
     const title = clip ? clipLabel(clip) : id;
     if (!(await setMembers(shown.filter((x) => x !== id), m.playlists_clip_removed({ title })))) return;
-    showToast({ type: 'success', title: m.playlists_clip_removed({ title }) });
+    showSavedToast(m.playlists_clip_removed({ title }));
     // Focus stays in the list: on the row that took the removed one's place, else the one above.
     requestAnimationFrame(() => document.getElementById(`remove-${shown[index + 1] ?? shown[index - 1]}`)?.focus());
   };
   const add = async (ids: string[]) => {
     setPicking(false);
-    if (await setMembers([...shown, ...ids.filter((id) => !shown.includes(id))], m.playlists_clips_added())) showToast({ type: 'success', title: m.playlists_clips_added() });
+    if (await setMembers([...shown, ...ids.filter((id) => !shown.includes(id))], m.playlists_clips_added())) showSavedToast(m.playlists_clips_added());
   };
   const { view, handleProps } = usePointerReorder(listRef, (from, to) => void move(from, to, false));
 
@@ -128,6 +130,7 @@ export function PlaylistScreen() {
       <PageHeader
         eyebrow={visibilityLabel(playlist.Visibility)}
         title={playlist.Title}
+        documentTitle={[playlist.Title, m.app_program_playlists()]}
         link={<Link href={`${base}?tab=playlists`}>{m.app_back()}</Link>}
         actions={
           <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
@@ -150,7 +153,8 @@ export function PlaylistScreen() {
           <h2 id="playlist-clips">{m.app_playlist_clips()}</h2>
           <button type="button" className="button" onClick={() => setPicking(true)}>{m.playlists_add_clips()}</button>
         </div>
-        <p className="muted" id="reorder-hint">{m.app_playlist_reorder_hint()}</p>
+        {/* The arrow keys only where a keyboard is used (issue 36). */}
+        <p className="muted" id="reorder-hint">{keyboard ? m.app_playlist_reorder_hint() : m.shell_hint_reorder_touch()}</p>
         {shown.length === 0 ? (
           <p className="empty">{m.app_playlist_empty()}</p>
         ) : (
@@ -241,6 +245,9 @@ const isFormField = (f: string): f is keyof PlaylistFormValues => (FORM_FIELDS a
  * rules before anything is queued; 'Reset' and 'Apply' once something changed. The server's reason
  * for refusing a field after sync stands under it until the user types another value there. */
 function DetailsForm({ playlist, organizationId, refused }: { playlist: Playlist; organizationId: string; refused: readonly NeedsAttentionEntry[] }) {
+  // A new baseline only when one of the form's four fields changes, not on every sync of the row
+  // (a new baseline would reset what the user is typing).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the four fields are what playlistFormValues reads
   const baseline = useMemo(() => playlistFormValues(playlist), [playlist.Title, playlist.Slug, playlist.Description, playlist.Visibility]);
   const form = useEditState(baseline);
   const [errors, setErrors] = useState<PlaylistFormErrors>({});
@@ -272,7 +279,7 @@ function DetailsForm({ playlist, organizationId, refused }: { playlist: Playlist
       if (fields.length > 0 && fields.every((f) => f in form.changed)) void savedLocally(dismissNeedsAttention(item.id));
     }
     form.reset();
-    showToast({ type: 'success', title: m.app_form_saved() });
+    showSavedToast(m.app_form_saved());
   };
   return (
     <form

@@ -80,6 +80,7 @@ export function ProgramScreen() {
     <>
       <PageHeader
         title={p.Name}
+        documentTitle={[p.Name, m.app_programs_title()]}
         link={<Link href={`/${organizationId}/programs`}>{m.app_programs_title()}</Link>}
         actions={
           <>
@@ -150,6 +151,9 @@ function ClipList({ programId, base, place, query, onQuery }: ListProps) {
   // view are in the DOM. scrollMargin is where the list starts on the page.
   const listRef = useRef<HTMLDivElement>(null);
   const [margin, setMargin] = useState(0);
+  // After every render (what is above the list changes height as it loads); a move under 1 px keeps
+  // the same state, so it settles after one more render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- no dependency list on purpose
   useLayoutEffect(() => {
     const top = listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0;
     setMargin((m) => (Math.abs(m - top) < 1 ? m : top));
@@ -234,7 +238,7 @@ function PlaylistList({ programId, base, place, query, onQuery }: ListProps) {
   if (playlists === undefined) return <p className="muted">{m.app_loading()}</p>;
   return (
     <>
-      <ListToolbar kind="playlists" label={m.search_list_filter_playlists()} query={query} onChange={onQuery} count={shown.length === 1 ? m.search_list_playlist_count_one() : m.search_list_playlist_count({ count: shown.length })}>
+      <ListToolbar kind="playlists" label={m.search_list_filter_playlists()} query={query} onChange={onQuery} count={m.search_list_playlist_count({ count: shown.length })}>
         {/* A new playlist is made on its own screen (src/features/playlists), offline too. */}
         <Link href={`${base}/playlists/new`} className="button">{m.playlists_new()}</Link>
       </ListToolbar>
@@ -265,7 +269,7 @@ function RecordingList({ programId, base, place, query, onQuery }: ListProps) {
   if (recordings.length === 0) return <p className="empty">{m.app_program_no_recordings()}</p>;
   return (
     <>
-      <ListToolbar kind="recordings" label={m.search_list_filter_recordings()} query={query} onChange={onQuery} count={shown.length === 1 ? m.search_list_recording_count_one() : m.search_list_recording_count({ count: shown.length })} />
+      <ListToolbar kind="recordings" label={m.search_list_filter_recordings()} query={query} onChange={onQuery} count={m.search_list_recording_count({ count: shown.length })} />
       {shown.length === 0 ? (
         <p className="empty">{m.search_list_no_recordings()}</p>
       ) : (

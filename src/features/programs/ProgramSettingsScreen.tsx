@@ -20,7 +20,7 @@ import { asProgram, useNetworks, useRow } from '../../lib/rows.ts';
 import { useEditState } from '../../lib/form.ts';
 import { Link, navigate } from '../../lib/router.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
-import { showToast } from '../../lib/toast.ts';
+import { showSavedToast } from '../../lib/toast.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { localWriteFailureText, savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../lib/params.ts';
@@ -114,7 +114,7 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
       if (fields.length > 0 && fields.every((f) => f in patch)) void savedLocally(dismissNeedsAttention(item.id));
     }
     form.reset();
-    showToast({ type: 'success', title: m.structure_saved() });
+    showSavedToast(m.structure_saved());
   };
 
   /** Puts a refused change's values back in the form, with the server's reasons at their fields. */

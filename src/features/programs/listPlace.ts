@@ -104,6 +104,7 @@ export function useListPlace(path: string, search: string): ListPlaceHandle {
       history.scrollRestoration = before;
     };
     // Once per mount: a later query change is the user's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount
   }, []);
 
   useEffect(() => {

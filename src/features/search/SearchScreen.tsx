@@ -17,6 +17,7 @@ import { usePrograms } from '../../lib/rows.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { visibilityLabel } from '../../lib/labels.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { KeyboardHint, withCommandKey } from '../../ui/KeyboardHint.tsx';
 import { activeFilterCount, EMPTY_SEARCH, readSearchState, searchStateQuery, sortOf, type SearchState } from './search-state.ts';
 import { SearchResults } from './SearchResults.tsx';
 import { TYPE_LABEL } from './labels.ts';
@@ -81,6 +82,7 @@ export function SearchScreen() {
   // Opened with an empty box (the menu, the shortcut): ready to type.
   useEffect(() => {
     if (!state.text) box.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on opening only: later text is the user's typing
   }, []);
 
   const kinds = (type === 'all' ? types.filter((t) => t !== 'all') : [type]) as SearchKind[];
@@ -126,7 +128,11 @@ export function SearchScreen() {
             </select>
           </span>
         </form>
-        <p id="search-hint" className="search-hint muted">{m.search_hint()}</p>
+        <p id="search-hint" className="search-hint muted">
+          {m.search_hint()}
+          {/* The keys to search only where a keyboard is used (issue 36). */}
+          <KeyboardHint> {m.shell_hint_search({ search: withCommandKey('K') })}</KeyboardHint>
+        </p>
         <details className="search-filters" open={filters > 0 ? true : undefined}>
           <summary>{filters > 0 ? m.search_filters_count({ count: filters }) : m.search_filters()}</summary>
           <div className="search-filter-grid">

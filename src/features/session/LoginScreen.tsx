@@ -8,6 +8,7 @@ import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
+import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 
 export function LoginScreen() {
   const [email, setEmail] = useState('');
@@ -15,6 +16,7 @@ export function LoginScreen() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { email: useId(), password: useId(), error: useId() };
+  useDocumentTitle([m.shell_title_sign_in()]);
 
   const submit = async () => {
     setBusy(true);
@@ -103,7 +105,7 @@ function SessionExpiredNotice() {
   if (!expired || pending === null) return null;
   return (
     <p role="status" className="alert alert-warning">
-      {pending === 0 ? m.app_sync_session_expired() : pending === 1 ? m.app_sync_session_expired_kept_one() : m.app_sync_session_expired_kept({ count: pending })}
+      {pending === 0 ? m.app_sync_session_expired() : m.app_sync_session_expired_kept({ count: pending })}
     </p>
   );
 }

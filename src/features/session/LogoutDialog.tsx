@@ -51,7 +51,7 @@ export function LogoutDialog({ open, onClose, redirectUrl = null }: { open: bool
       description={
         <>
           {m.app_logout_text()}
-          {unsent > 0 && <span className="alert alert-warning logout-warning">{unsent === 1 ? m.app_logout_unsent_one() : m.app_logout_unsent({ count: unsent })}</span>}
+          {unsent > 0 && <span className="alert alert-warning logout-warning">{m.app_logout_unsent({ count: unsent })}</span>}
         </>
       }
       actionLabel={m.app_menu_log_out()}

@@ -43,6 +43,7 @@ export function ContactDialog({ open, onClose, organizationId, defaultMessage = 
     }
     setState((s) => contactDialog(s, open ? 'open' : 'close').state);
     // Only when the dialog opens or closes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- prefill is read at opening only
   }, [open]);
 
   const submit = async () => {

@@ -118,7 +118,7 @@ function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim
   return (
     <section className="card" aria-labelledby="other-user-title">
       <h1 id="other-user-title">{m.app_sync_other_user_title()}</h1>
-      <p className="alert alert-warning">{unsynced === 1 ? m.app_sync_other_user_text_one({ name, email: owner.email }) : m.app_sync_other_user_text({ name, email: owner.email, count: unsynced })}</p>
+      <p className="alert alert-warning">{m.app_sync_other_user_text({ name, email: owner.email, count: unsynced })}</p>
       {failed && (
         <p role="alert" className="alert alert-danger">
           {m.app_logout_failed()}
@@ -126,7 +126,7 @@ function OtherUserData({ claim, user, onDiscarded }: { claim: Extract<StoreClaim
       )}
       <div className="form-actions">
         <button type="button" className="button" disabled={busy} onClick={() => void discard()}>
-          {unsynced === 1 ? m.app_sync_other_user_discard_one() : m.app_sync_other_user_discard({ count: unsynced })}
+          {m.app_sync_other_user_discard({ count: unsynced })}
         </button>
         <button type="button" className="button primary" disabled={busy} onClick={() => void logInAsOwner()}>
           {m.app_sync_other_user_login({ name })}
