@@ -24,7 +24,7 @@ export default tseslint.config(
     // it uses on purpose (the latest-value ref of a handler, a state reset on a new key).
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['workers/sync/**/*.ts', 'src/db/**/*.ts', 'sync-server/sync/**/*.ts'],

@@ -1,13 +1,13 @@
 // Log-out clears what this device holds of the user, so the next person to sign in on it sees
 // nothing of theirs: every table of the local store (rows, outbox, conflicts, cursor), every other
-// 'castaway…' database (cached user names, kept uploads), the waveform and image caches and this
+// 'castaway…' database (cached user names, kept uploads), the waveform, audio and image caches and this
 // tab's session storage. The caller stops the sync worker first and has the server end the
 // session; the app shell's precache stays.
 import { Dexie } from 'dexie';
 import { db as defaultDb, type CastawayDb } from './db.ts';
-import { IMAGE_CACHE_NAME, WAVEFORM_CACHE_NAME } from '../protocol/cache-names.ts';
+import { AUDIO_CACHE_NAME, IMAGE_CACHE_NAME, WAVEFORM_CACHE_NAME } from '../protocol/cache-names.ts';
 
-export const USER_CACHE_NAMES: readonly string[] = [WAVEFORM_CACHE_NAME, IMAGE_CACHE_NAME];
+export const USER_CACHE_NAMES: readonly string[] = [WAVEFORM_CACHE_NAME, AUDIO_CACHE_NAME, IMAGE_CACHE_NAME];
 const USER_DATABASE_PREFIX = 'castaway';
 
 async function clearTables(d: Dexie): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatDuration, formatTimeEntry, parseTimeEntry, parseTimeString, validateTimeEntry, validateTimeWithin } from './time.ts';
+import { formatDuration, formatPreciseTime, formatTimeEntry, parseTimeEntry, parseTimeString, readPreciseTime, validateTimeEntry, validateTimeWithin } from './time.ts';
 import { formatFormError } from './messages.ts';
 
 describe('Time strings', () => {
@@ -93,3 +93,88 @@ describe('a time within a recording', () => {
   });
 });
 
+
+describe('a position in audio, with a fraction of a second (the selection boxes)', () => {
+  const seconds = (text: string, unit?: 'minutes' | 'seconds') => {
+    const r = readPreciseTime(text, unit);
+    return r.ok ? r.seconds : r.problem;
+  };
+
+  it.each([
+    ['0:01.5', 1.5],
+    ['0:01,5', 1.5],
+    ['1:02.25', 62.25],
+    ['00:01:30.5', 90.5],
+    ['1:02:03.125', 3723.125],
+    ['0:01.1', 1.1],
+    ['1.5', 1.5],
+    ['12', 12],
+    [' 0:00.0 ', 0],
+    ['00:00:02', 2],
+    ['0:75.5', 75.5],
+    ['0:75:10.5', 4510.5],
+    ['0:59.9', 59.9],
+    ['99:59:59.9', 359999.9],
+  ] as const)('%j is %s s', (text, expected) => expect(seconds(text)).toBe(expected));
+
+  it('one part may be read as minutes when the caller says so', () => {
+    expect(seconds('1.5', 'minutes')).toBe(90);
+    expect(seconds('2', 'minutes')).toBe(120);
+  });
+
+  it.each([
+    ['1:60.0', 'shape'],
+    ['1:60', 'shape'],
+    ['1:00:60.5', 'shape'],
+    ['1:60:00.5', 'shape'],
+    ['100:00:00.5', 'hours'],
+    ['100:00:00', 'hours'],
+    ['-0:01.5', 'shape'],
+    ['-1.5', 'shape'],
+    ['0:01.', 'shape'],
+    ['0:.5', 'shape'],
+    ['.5', 'shape'],
+    ['0:01.1234', 'shape'],
+    ['0.5:01', 'shape'],
+    ['1:2:3:4', 'shape'],
+    ['1:02.5.5', 'shape'],
+    ['1:2 3', 'shape'],
+    ['abc', 'shape'],
+    ['1e3', 'shape'],
+    ['', 'required'],
+    ['   ', 'required'],
+  ] as const)('%j is refused: %s', (text, problem) => expect(seconds(text)).toBe(problem));
+
+  it('refusals carry the time entry’s words: the hours bound and the required field', () => {
+    const hours = readPreciseTime('100:00:00.5');
+    expect(hours.ok === false && formatFormError(hours.error, 'en-US')).toBe('Hours cannot be more than 99');
+    const empty = readPreciseTime(null);
+    expect(empty.ok === false && empty.error.type).toBe('required');
+  });
+
+  it.each([
+    [0, '00:00:00'],
+    [1.5, '00:00:01.5'],
+    [2.04, '00:00:02'],
+    [2.96, '00:00:03'],
+    [3723.25, '01:02:03.3'],
+    [-1, '00:00:00'],
+    [500_000, '99:59:59.9'],
+  ])('formatPreciseTime(%s) → %s', (s, out) => expect(formatPreciseTime(s)).toBe(out));
+
+  it('property: a formatted position reads back as itself, to the tenth', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: (99 * 3600 + 3599) * 10 + 9 }), (tenths) => {
+      const r = readPreciseTime(formatPreciseTime(tenths / 10));
+      return r.ok && Math.round(r.seconds * 10) === tenths;
+    }));
+  });
+
+  it('property: every whole-second time string of section 5 reads the same with and without ".0"', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 99 * 3600 + 3599 }), (s) => {
+      const text = formatDuration(s);
+      const plain = readPreciseTime(text);
+      const tenths = readPreciseTime(`${text}.0`);
+      return plain.ok && tenths.ok && plain.seconds === s && tenths.seconds === s && parseTimeString(text) === s;
+    }));
+  });
+});

@@ -3,3 +3,5 @@
 // import them and none of them imports another.
 export const IMAGE_CACHE_NAME = 'images';
 export const WAVEFORM_CACHE_NAME = 'castaway-waveforms-v1';
+/** Audio files played on this device, kept so Play works offline (src/media/audio-keep.ts). */
+export const AUDIO_CACHE_NAME = 'castaway-audio-v1';

@@ -98,10 +98,11 @@ test('a clip with real audio: the waveform draws, a cut by keyboard previews acr
   await expect(start).toHaveValue('00:00:02');
   await expect(end).toHaveValue('00:00:05');
 
-  // Numeric entry follows the time rules of section 5: HH:MM:SS, hours at most 99.
-  await start.fill('2:00');
+  // Numeric entry follows the time rules of section 5 (with tenths of a second): seconds below 60
+  // once there are minutes, hours at most 99.
+  await start.fill('2:75');
   await start.press('Enter');
-  await expect(editor.getByRole('alert')).toHaveText('Enter a time as HH:MM:SS');
+  await expect(editor.getByRole('alert')).toHaveText('Enter a time as HH:MM:SS.s or M:SS.s (for example 00:01:30.5 or 1:30.5), with minutes and seconds below 60');
   await expect(start).toHaveAttribute('aria-invalid', 'true');
   await start.fill('100:00:00');
   await start.press('Enter');

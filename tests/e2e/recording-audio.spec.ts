@@ -7,18 +7,9 @@
 // Each test uses its own program, so specs running beside it never touch the same recordings.
 import { expect, test, type Page } from '@playwright/test';
 import { expectAWaveform, waveformInk } from '../audio/waveform-ink.ts';
+import { audio, openRecording, position, recordingLoaded, reloadOffline } from './recordings.ts';
 import { logIn } from './support.ts';
 
-async function openRecording(page: Page, program: string, recording: RegExp): Promise<void> {
-  await page.getByRole('list').getByRole('link').first().click();
-  await page.getByRole('region', { name: 'Programs' }).getByRole('link', { name: program }).click();
-  await page.getByRole('tab', { name: 'Recordings' }).click();
-  await page.getByRole('tabpanel').getByRole('link', { name: recording }).click();
-  await expect(page.getByRole('region', { name: 'Annotations' })).toBeVisible();
-}
-
-const audio = (page: Page) => page.getByRole('region', { name: 'Audio' });
-const position = (page: Page) => audio(page).getByRole('slider', { name: 'Playback position' });
 const spp = async (page: Page) => Number(await position(page).getAttribute('data-samples-per-pixel'));
 
 /** I and O around [from, to] seconds by keyboard, then "Keep selection only". */
@@ -80,16 +71,12 @@ test('offline: the cached waveform draws, a clip made of the kept audio waits to
   test.setTimeout(120_000);
   await logIn(page);
   await openRecording(page, 'Matchday Live', /finalized recording/);
-  await expect(position(page)).toHaveAttribute('aria-valuetext', '0:00 of 0:12', { timeout: 20_000 });
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-
-  await context.setOffline(true);
-  await page.reload();
-  await expect(position(page)).toHaveAttribute('aria-valuetext', '0:00 of 0:12', { timeout: 20_000 });
+  await recordingLoaded(page);
+  await reloadOffline(page, context);
   await expect.poll(async () => (await waveformInk(page, position(page))).columnsWithInk).toBeGreaterThan(0);
-  // Playing needs the file itself, which is not kept on the device: said in words.
+  // Playing needs the file itself, which is not kept on the device (it was never played here): said in words.
   await audio(page).getByRole('button', { name: 'Play', exact: true }).click();
-  await expect(audio(page).getByRole('alert')).toHaveText('This audio is not available offline yet: it loads when the network returns');
+  await expect(audio(page).getByRole('alert')).toHaveText('This audio is not on this device yet: it plays when you are back online');
   // So does the cut preview, which streams the file too.
   await audio(page).getByRole('button', { name: 'Preview cut' }).click();
   await expect(audio(page).getByRole('alert')).toHaveText('This audio is not available offline yet: it loads when the network returns');
@@ -113,7 +100,7 @@ test('Live, Processing and zero-duration recordings show what they have; a phone
   // Live: audio but no waveform files yet, so the waveform is made on this device from the audio.
   await openRecording(page, 'Morning Briefing', /live recording/);
   await expect(audio(page).getByText('Live recording: the waveform is drawn on this device from the audio recorded so far.')).toBeVisible();
-  await expect(position(page)).toHaveAttribute('aria-valuetext', '0:00 of 0:12', { timeout: 20_000 });
+  await recordingLoaded(page);
   // The whole 12 s across the phone's width.
   const box = (await position(page).boundingBox())!;
   await expect.poll(async () => Math.abs((await spp(page)) - (12 * 44100) / Math.floor(box.width))).toBeLessThanOrEqual(1);
@@ -137,5 +124,5 @@ test('a waveform file the server does not have is said in words, and Try again l
   await expect(audio(page).getByRole('alert')).toHaveText('The audio could not be downloaded: the server does not have this file');
   missing = false;
   await audio(page).getByRole('button', { name: 'Try again' }).click();
-  await expect(position(page)).toHaveAttribute('aria-valuetext', '0:00 of 0:12', { timeout: 20_000 });
+  await recordingLoaded(page);
 });

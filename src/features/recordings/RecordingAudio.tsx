@@ -6,8 +6,9 @@
 //   Finalized, 0 s      no audio: says so
 // The cut editor's action here is to make a new clip of the kept regions in the recording's program
 // (createClipFromRecording: create, the recording's audio, the cut; queued together, offline too),
-// and the clips made from the recording are listed below it.
-import { lazy, Suspense, useRef, useState } from 'react';
+// and the clips made from the recording are listed below it. The recording's annotations are
+// markers on the waveform: each seeks the player to its time.
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { clipLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
 import { domainMessage, formatFormError } from '../../domain/messages.ts';
 import { normalizeRecording } from '../../domain/recording.ts';
@@ -17,7 +18,7 @@ import { createClipFromRecording } from '../../db/writes.ts';
 import { Link } from '../../lib/router.ts';
 import { reportLocalWriteFailure } from '../../lib/local-write.ts';
 import { m } from '../../paraglide/messages.js';
-import type { Recording } from '../../protocol/entities.ts';
+import type { Annotation, Recording } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useClipsFromRecording } from './clips-from-recording.ts';
@@ -26,7 +27,7 @@ const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').th
 
 const keptSeconds = (edit: CutEdit) => edit.KeptRegions.reduce((t, r) => t + (r.EndSeconds - r.StartSeconds), 0);
 
-export function RecordingAudio({ recording, programHref }: { recording: Recording; programHref: string }) {
+export function RecordingAudio({ recording, programHref, annotations }: { recording: Recording; programHref: string; annotations?: readonly Annotation[] | undefined }) {
   const n = normalizeRecording(recording);
   const phase = n.ok ? n.value.Phase : null;
   const audioUrl = n.ok ? n.value.Urls.AudioUrl : null;
@@ -38,14 +39,15 @@ export function RecordingAudio({ recording, programHref }: { recording: Recordin
       ) : !audioUrl ? (
         <p className="muted">{m.media_recording_no_audio()}</p>
       ) : (
-        <ClipMaker recording={recording} live={phase === 'live'} programHref={programHref} />
+        <ClipMaker recording={recording} live={phase === 'live'} programHref={programHref} annotations={annotations} />
       )}
       <ClipsFromRecording recording={recording} programHref={programHref} />
     </section>
   );
 }
 
-function ClipMaker({ recording, live, programHref }: { recording: Recording; live: boolean; programHref: string }) {
+function ClipMaker({ recording, live, programHref, annotations }: { recording: Recording; live: boolean; programHref: string; annotations: readonly Annotation[] | undefined }) {
+  const markers = useMemo(() => annotations?.map((a) => ({ id: a.Id, seconds: a.OffsetSeconds, label: a.Text })), [annotations]);
   const [title, setTitle] = useState(recording.Title ?? '');
   const [titleError, setTitleError] = useState<string | null>(null);
   const [made, setMade] = useState<{ clipId: string; title: string; seconds: number } | null>(null);
@@ -78,6 +80,7 @@ function ClipMaker({ recording, live, programHref }: { recording: Recording; liv
           audio={{ key: recording.Id, durationSeconds: recording.DurationSeconds, urls: recording.Urls }}
           saveLabel={m.media_make_clip()}
           onSaveCut={(edit) => void makeClip(edit)}
+          markers={markers}
         />
       </Suspense>
       {made && (

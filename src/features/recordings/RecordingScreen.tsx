@@ -1,6 +1,7 @@
 // /{organizationId}/programs/{programId}/recordings/{recordingId} — state per section 4, title,
 // description, rating, reviewed; its audio (RecordingAudio: waveform, playback, cut editor, clips
-// made from it); annotations added and deleted (all through the local store).
+// made from it); annotations added and deleted (all through the local store), and drawn on the
+// waveform as markers that seek the player (one live query feeds the list and the waveform).
 import { useMemo, useState } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateInteger, validateTitle } from '../../domain/validators.ts';
@@ -23,7 +24,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { CheckboxField, Field } from '../../ui/Field.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { RecordingAudio } from './RecordingAudio.tsx';
-import type { Recording } from '../../protocol/entities.ts';
+import type { Annotation, Recording } from '../../protocol/entities.ts';
 
 const RATING_MAX = 5;
 
@@ -45,6 +46,7 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
     [recording],
   );
   const form = useEditState(baseline);
+  const annotations = useLiveQuery(async () => live((await db.annotations.where('RecordingId').equals(recording.Id).toArray()).map(asAnnotation)).sort((a, b) => a.OffsetSeconds - b.OffsetSeconds), [recording.Id]);
   const [errors, setErrors] = useState<{ Title?: FormError; Rating?: FormError }>({});
   useUnsavedGuard('form', form.dirty);
   const v = form.values;
@@ -118,14 +120,13 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
           )}
         </aside>
       </div>
-      <RecordingAudio recording={recording} programHref={programHref} />
-      <Annotations recordingId={recording.Id} lengthSeconds={recording.DurationSeconds} />
+      <RecordingAudio recording={recording} programHref={programHref} annotations={annotations} />
+      <Annotations recordingId={recording.Id} lengthSeconds={recording.DurationSeconds} annotations={annotations} />
     </>
   );
 }
 
-function Annotations({ recordingId, lengthSeconds }: { recordingId: string; lengthSeconds: number | null | undefined }) {
-  const annotations = useLiveQuery(async () => live((await db.annotations.where('RecordingId').equals(recordingId).toArray()).map(asAnnotation)).sort((a, b) => a.OffsetSeconds - b.OffsetSeconds), [recordingId]);
+function Annotations({ recordingId, lengthSeconds, annotations }: { recordingId: string; lengthSeconds: number | null | undefined; annotations: readonly Annotation[] | undefined }) {
   const [time, setTime] = useState('');
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<{ time?: string; text?: string }>({});

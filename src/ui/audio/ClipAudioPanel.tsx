@@ -10,6 +10,7 @@
 // cut replaces an untouched editor's. A cut saved offline is queued like every other edit.
 // A recording mounts it with saveLabel "Make a clip of the kept audio" (features/recordings).
 import { useEffect, useRef, useState } from 'react';
+import { defaultAudioKeeper } from '../../media/audio-keep.ts';
 import { isMediaError, MediaErrorCode } from '../../media/errors.ts';
 import { mediaFailureText } from '../../media/messages.ts';
 import type { Waveform } from '../../media/peaks.ts';
@@ -21,6 +22,7 @@ import { m } from '../../paraglide/messages.js';
 import { renderPreviewWav, waveformFor } from '../../../workers/audio/client.ts';
 import { defaultWaveformCache } from '../../../workers/audio/waveform-cache.ts';
 import { CutEditor } from './CutEditor.tsx';
+import type { WaveformMarker } from './WaveformView.tsx';
 import { createPlainPlayer } from './plain-player.ts';
 import { rememberSavedCut, savedClipCut, type OpeningCut } from './saved-cut.ts';
 import { createPreviewPlayer } from './preview-player.ts';
@@ -82,6 +84,8 @@ export type ClipAudioPanelProps = {
   onSaveCut: (edit: CutEdit) => void;
   /** The save button's words (default "Save cut"). */
   saveLabel?: string;
+  /** Points named on the waveform (a recording's annotations), each seeking the player to its time. */
+  markers?: readonly WaveformMarker[] | undefined;
 };
 
 export function ClipAudioPanel(props: ClipAudioPanelProps) {
@@ -107,12 +111,14 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       setProblem({ text: mediaFailureText(e, undefined, { deviceOffline: !onlineNow.current }), network: isNetworkFailure(e) });
     });
     return () => controller.abort();
-    // The cache key names everything loadWaveforms reads.
+    // The cache key names everything loadWaveforms reads; the cut is read once per load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new audio object with the same key is the same load
   }, [panelCacheKey(audio), audio.file, attempt]);
 
   // Offline or unreachable: try again once the network is back.
   useEffect(() => {
     if (online && problem?.network) setAttempt((a) => a + 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the return of the network retries, not the problem itself
   }, [online]);
 
   // Opened from this device's copy (or none): once online, the server's cut (the editor takes it
@@ -131,6 +137,7 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the saved cut's identity is read when the network returns or the source changes
   }, [online, cutFrom]);
 
   const saveCut = (edit: CutEdit) => {
@@ -167,10 +174,12 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       {...(props.savedCut && !online ? { saveNote: loaded.cutFrom === 'unknown' ? m.clips_cut_offline_none() : m.clips_cut_from_device() } : {})}
       {...(props.saveLabel ? { saveLabel: props.saveLabel } : {})}
       createPlayer={src ? (events) => createPreviewPlayer(src, undefined, events) : undefined}
-      createPlainPlayer={src ? (events) => createPlainPlayer(src, events) : undefined}
+      // A file just picked is on the device already; audio from the server is kept once played online.
+      createPlainPlayer={src ? (events) => createPlainPlayer(src, { ...events, isOffline: () => !onlineNow.current, keeper: fileUrl ? null : defaultAudioKeeper() }) : undefined}
       offline={!online}
       // A clip's panel is the one given its saved cut; the recording screen's makes a clip of a recording.
       audioOf={props.savedCut ? 'clip' : 'recording'}
+      markers={props.markers}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );

@@ -84,7 +84,7 @@ describe('CutEditor', () => {
     expect(saved).toEqual([{ KeptRegions: [{ StartSeconds: 0, EndSeconds: 120 }, { StartSeconds: 180, EndSeconds: 600 }], CrossfadeMs: 10 }]);
   });
 
-  it('numeric time entry follows the HH:MM:SS rule (hours at most 99) and the end must follow the start', () => {
+  it('numeric time entry follows the section 5 time rules (hours at most 99) and the end must follow the start', () => {
     const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} />);
     const [start, end] = [...el.querySelectorAll('input:not([type])')] as HTMLInputElement[];
     const type = (input: HTMLInputElement, value: string) => act(() => {
@@ -92,21 +92,49 @@ describe('CutEditor', () => {
       setter.call(input, value);
       input.dispatchEvent(new Event('input', { bubbles: true }));
     });
-    type(start!, '1:00');
+    type(start!, '1:60');
     type(end!, '00:02:00');
     click(button(el, 'Set selection'));
-    expect(el.querySelector('[role="alert"]')?.textContent).toMatch(/.+/);
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('Enter a time as HH:MM:SS.s or M:SS.s (for example 00:01:30.5 or 1:30.5), with minutes and seconds below 60');
+    // The message is the start box's: named by it, and the box has the focus.
+    expect(start!.getAttribute('aria-invalid')).toBe('true');
+    expect(start!.getAttribute('aria-describedby')).toContain(el.querySelector('[role="alert"]')!.id);
+    expect(end!.getAttribute('aria-invalid')).toBe('false');
+    expect(document.activeElement).toBe(start);
     type(start!, '100:00:00');
     click(button(el, 'Set selection'));
-    expect(el.querySelector('[role="alert"]')?.textContent).toMatch(/99/);
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('Hours cannot be more than 99');
     type(start!, '00:03:00');
     click(button(el, 'Set selection'));
     expect(el.querySelector('[role="alert"]')?.textContent).toBe('The selection end must be after its start');
+    expect(end!.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(end);
     type(start!, '00:01:00');
     click(button(el, 'Set selection'));
     expect(el.querySelector('[role="alert"]')).toBeNull();
     click(button(el, 'Keep selection only'));
     expect(el.textContent).toContain('Kept 1:00 in 1 part');
+  });
+
+  it('a selection typed with fractions of a second: M:SS.s and HH:MM:SS,s', () => {
+    const saved: CutEdit[] = [];
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={(e) => saved.push(e)} width={600} />);
+    const [start, end] = [...el.querySelectorAll('input:not([type])')] as HTMLInputElement[];
+    const type = (input: HTMLInputElement, value: string) => act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    type(start!, '0:01.5');
+    type(end!, '00:00:04,25');
+    click(button(el, 'Set selection'));
+    expect(el.querySelector('[role="alert"]')).toBeNull();
+    click(button(el, 'Keep selection only'));
+    click(button(el, 'Save cut'));
+    expect(saved.at(-1)?.KeptRegions).toEqual([{ StartSeconds: 1.5, EndSeconds: 4.25 }]);
+    // Too many decimals is not a time.
+    type(start!, '0:01.5555');
+    click(button(el, 'Set selection'));
+    expect(el.querySelector('[role="alert"]')?.textContent).toMatch(/^Enter a time as HH:MM:SS\.s/);
   });
 
   it('a typed time past the end is refused with the end named, not moved to it', () => {
@@ -272,11 +300,60 @@ describe('Play / Pause of the audio as it is', () => {
     expect(button(el, 'Play')).toBeDefined();
   });
 
-  it('a failure to play is said in words, as an alert', async () => {
+  it('a failure to play is said in words, as an alert: offline, why and when it plays', async () => {
     const player = fakePlainPlayer([], new MediaError(MediaErrorCode.Offline, 'offline'));
     const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} createPlainPlayer={() => player} width={600} />);
     await act(async () => button(el, 'Play').click());
-    expect(el.querySelector('[role="alert"]')?.textContent).toBe('This audio is not available offline yet: it loads when the network returns');
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('This audio is not on this device yet: it plays when you are back online');
     expect(button(el, 'Play')).toBeDefined();
+    // Any other failure keeps its own words.
+    const gone = fakePlainPlayer([], new MediaError(MediaErrorCode.NotAvailable, 'gone', { status: 404 }));
+    const other = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} createPlainPlayer={() => gone} width={600} />);
+    await act(async () => button(other, 'Play').click());
+    expect(other.querySelector('[role="alert"]')?.textContent).toBe('The audio could not be downloaded: the server does not have this file');
+  });
+});
+
+describe('markers on the waveform (a recording’s annotations)', () => {
+  const markers = [
+    { id: 'b', seconds: 240, label: 'Guest arrives' },
+    { id: 'a', seconds: 0, label: 'Top of the hour' },
+    { id: 'c', seconds: 480, label: 'Listener call' },
+  ];
+
+  it('are buttons in time order, named by time and text, that seek the player to their time', async () => {
+    const log: string[] = [];
+    const player = fakePlainPlayer(log);
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} createPlainPlayer={() => player} markers={markers} width={600} />);
+    const group = el.querySelector('[role="group"][aria-label="Annotations on the waveform"]')!;
+    const flags = [...group.querySelectorAll('button')];
+    expect(flags.map((b) => b.getAttribute('aria-label'))).toEqual(['Go to 0:00: Top of the hour', 'Go to 4:00: Guest arrives', 'Go to 8:00: Listener call']);
+    // Where they are on the whole-episode view: one pixel is one second.
+    expect(flags.map((b) => b.style.left)).toEqual(['0px', '240px', '480px']);
+    const slider = el.querySelector('[role="slider"]')!;
+    click(flags[1]!);
+    expect(slider.getAttribute('aria-valuetext')).toBe('4:00 of 10:00');
+    // While playing, the audio itself moves there.
+    await act(async () => button(el, 'Play').click());
+    click(flags[2]!);
+    expect(log).toEqual(['play 240', 'seek 480']);
+    expect(slider.getAttribute('aria-valuetext')).toBe('8:00 of 10:00');
+  });
+
+  it('out of a zoomed view stay in the tab order; focusing one brings it into view', () => {
+    const el = render(<WaveformView waveforms={waveforms} durationSeconds={DURATION} position={0} onSeek={() => {}} markers={markers} width={600} />);
+    const slider = el.querySelector('[role="slider"]')!;
+    for (let i = 0; i < 6; i++) key(slider, '+');
+    const flag = el.querySelector<HTMLButtonElement>('button[aria-label="Go to 8:00: Listener call"]')!;
+    const left = () => Number.parseFloat(flag.style.left);
+    expect(left()).toBeGreaterThan(600);
+    act(() => flag.focus());
+    expect(left()).toBeGreaterThanOrEqual(0);
+    expect(left()).toBeLessThanOrEqual(600);
+  });
+
+  it('none: no strip', () => {
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} />);
+    expect(el.querySelector('[aria-label="Annotations on the waveform"]')).toBeNull();
   });
 });

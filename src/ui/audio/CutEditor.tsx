@@ -1,6 +1,8 @@
 // The cut editor for the clip and recording screens: trim start and end, remove a selection,
 // keep only a selection (a recording turned into a clip), by pointer and keyboard; numeric time
-// entry (HH:MM:SS, hours ≤ 99, section 5); undo/redo; Play / Pause of the audio as it is (Space
+// entry of the selection (section 5's time strings with tenths: HH:MM:SS.s, M:SS.s, hours ≤ 99;
+// readPreciseTime), each box saying what is wrong beside it; undo/redo; Play / Pause of the audio
+// as it is (Space
 // on the waveform), an instant crossfaded preview of the cut; Save hands the edit list to the
 // screen: the clip screen queues PUT /internal/clips/{clipId}/cut through the outbox, the recording
 // screen makes a new clip of the kept regions (saveLabel names that action). A new initialEdit
@@ -10,10 +12,11 @@
 //   idle ──Play──> playing (the playhead follows the file) ──Pause / end──> idle
 //   idle ──Preview cut──> previewing (the playhead follows the preview) ──Stop / end──> idle
 //   Either one stops the other.
-import { useEffect, useId, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { formatFormError } from '../../domain/messages.ts';
-import { formatDuration, formatTimeEntry, parseTimeEntry, validateTimeEntry, validateTimeWithin } from '../../domain/time.ts';
+import { formatDuration, formatPreciseTime, readPreciseTime, validateTimeWithin } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
+import { isMediaError, MediaErrorCode } from '../../media/errors.ts';
 import { mediaFailureText } from '../../media/messages.ts';
 import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
@@ -21,7 +24,7 @@ import { CROSSFADE_MS_DEFAULT, CROSSFADE_MS_MAX, CROSSFADE_MS_MIN, type CutEdit 
 import { cutReducer, fromCutEdit, initialCut, keptSeconds, toCutEdit } from './cut-model.ts';
 import type { PlainPlayer } from './plain-player.ts';
 import type { PreviewPlayer } from './preview-player.ts';
-import { WaveformView } from './WaveformView.tsx';
+import { WaveformView, type WaveformMarker } from './WaveformView.tsx';
 
 export type CutEditorProps = {
   waveforms: readonly Waveform[];
@@ -42,6 +45,8 @@ export type CutEditorProps = {
   renderWav?: ((kept: Region[], crossfadeMs: number, onProgress: (fraction: number) => void) => Promise<Blob>) | undefined;
   /** Whose audio this is: a typed time past its end says 'The clip ends at …' or 'The recording ends at …'. */
   audioOf?: 'clip' | 'recording';
+  /** Points named on the waveform (a recording's annotations); each one seeks the player there. */
+  markers?: readonly WaveformMarker[] | undefined;
   width?: number;
 };
 
@@ -54,7 +59,7 @@ export function CutEditor(props: CutEditorProps) {
   const [selection, setSelection] = useState<Region | null>(null);
   const [startText, setStartText] = useState('');
   const [endText, setEndText] = useState('');
-  const [entryError, setEntryError] = useState<string | null>(null);
+  const [entryErrors, setEntryErrors] = useState<{ start?: string; end?: string }>({});
   const [crossfadeMs, setCrossfadeMs] = useState(initialEdit?.CrossfadeMs ?? CROSSFADE_MS_DEFAULT);
   const [playing, setPlaying] = useState(false);
   const player = useRef<PreviewPlayer | null>(null);
@@ -62,6 +67,9 @@ export function CutEditor(props: CutEditorProps) {
   const plain = useRef<PlainPlayer | null>(null);
   const [playProblem, setPlayProblem] = useState<string | null>(null);
   const saveNoteId = useId();
+  const entryId = useId();
+  const startInput = useRef<HTMLInputElement>(null);
+  const endInput = useRef<HTMLInputElement>(null);
   const { present } = history;
 
   // The cut to open with changed after opening: taken unless the user has edited already.
@@ -76,6 +84,7 @@ export function CutEditor(props: CutEditorProps) {
     const fade = initialEdit?.CrossfadeMs ?? CROSSFADE_MS_DEFAULT;
     crossfadeOpened.current = fade;
     setCrossfadeMs(fade);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new cut to open with resets the editor; the rest is read at that moment
   }, [initialEdit]);
 
   useEffect(() => () => {
@@ -109,6 +118,9 @@ export function CutEditor(props: CutEditorProps) {
   };
 
   const failureText = (e: unknown) => mediaFailureText(e, undefined, { deviceOffline: props.offline === true });
+  /** Play offline without a copy on the device: why, and when it will play. */
+  const playFailureText = (e: unknown) =>
+    isMediaError(e) && (e.code === MediaErrorCode.Offline || (props.offline === true && e.code === MediaErrorCode.Unreachable)) ? m.audio_play_not_on_device() : failureText(e);
 
   /** Play / Pause of the audio as it is, from the playhead (from the start once at the end). */
   const togglePlain = async () => {
@@ -119,7 +131,7 @@ export function CutEditor(props: CutEditorProps) {
       onEnded: () => setListening(false),
       onFailure: (e) => {
         setListening(false);
-        setPlayProblem(failureText(e));
+        setPlayProblem(playFailureText(e));
       },
     });
     setPlayProblem(null);
@@ -128,7 +140,7 @@ export function CutEditor(props: CutEditorProps) {
       await plain.current.play(position >= durationSeconds - 0.05 ? 0 : position);
     } catch (e) {
       setListening(false);
-      setPlayProblem(failureText(e));
+      setPlayProblem(playFailureText(e));
     }
   };
 
@@ -140,25 +152,34 @@ export function CutEditor(props: CutEditorProps) {
   /** The selection, from the keyboard (I / O), the Mark buttons or a drag on the waveform. */
   const select = (next: Region) => {
     setSelection(next);
-    setStartText(formatTimeEntry(next.start));
-    setEndText(formatTimeEntry(next.end));
-    setEntryError(null);
+    setStartText(formatPreciseTime(next.start));
+    setEndText(formatPreciseTime(next.end));
+    setEntryErrors({});
   };
   const mark = (which: 'start' | 'end', t: number) =>
     select(which === 'start' ? { start: t, end: Math.max(t, selection?.end ?? durationSeconds) } : { start: Math.min(t, selection?.start ?? 0), end: t });
 
+  /** A box's seconds, or what is wrong with it in words. A time past the end is refused with the
+   *  end named, not moved to it without a word. */
+  const readBox = (text: string): { seconds: number } | { error: string } => {
+    const r = readPreciseTime(text);
+    if (!r.ok) return { error: r.problem === 'shape' ? m.audio_time_invalid() : formatFormError(r.error) };
+    const past = validateTimeWithin(r.seconds, durationSeconds, props.audioOf ?? 'clip');
+    return past ? { error: formatFormError(past) } : { seconds: r.seconds };
+  };
+
   const applyEntry = () => {
-    const e1 = validateTimeEntry(startText, { required: true });
-    const e2 = validateTimeEntry(endText, { required: true });
-    if (e1 || e2) return setEntryError(formatFormError((e1 ?? e2)!));
-    const s = parseTimeEntry(startText)!;
-    const e = parseTimeEntry(endText)!;
-    // A time past the end is refused with the end named, not moved to it without a word.
-    const past = validateTimeWithin(s, durationSeconds, props.audioOf ?? 'clip') ?? validateTimeWithin(e, durationSeconds, props.audioOf ?? 'clip');
-    if (past) return setEntryError(formatFormError(past));
-    if (e <= s) return setEntryError(m.media_cut_selection_reversed());
-    setEntryError(null);
-    setSelection({ start: s, end: e });
+    const start = readBox(startText);
+    const end = readBox(endText);
+    const errors: { start?: string; end?: string } = {};
+    if ('error' in start) errors.start = start.error;
+    if ('error' in end) errors.end = end.error;
+    else if ('seconds' in start && end.seconds <= start.seconds) errors.end = m.media_cut_selection_reversed();
+    setEntryErrors(errors);
+    // The first box in error takes the focus, so its message (aria-describedby) is read out.
+    if (errors.start) return startInput.current?.focus();
+    if (errors.end || !('seconds' in start) || !('seconds' in end)) return endInput.current?.focus();
+    setSelection({ start: start.seconds, end: end.seconds });
   };
 
   const preview = async () => {
@@ -228,6 +249,7 @@ export function CutEditor(props: CutEditorProps) {
         onMark={mark}
         onSelect={select}
         following={listening || playing}
+        markers={props.markers}
         {...(props.width !== undefined ? { width: props.width } : {})}
       />
       <p>{m.media_cut_mark_hint()}</p>
@@ -256,17 +278,13 @@ export function CutEditor(props: CutEditorProps) {
       {wavProgress !== null && <p role="status">{m.media_cut_rendering_wav({ percent: Math.round(wavProgress * 100) })}</p>}
       {wavProblem && <p role="alert">{wavProblem}</p>}
       {playProblem && <p role="alert">{playProblem}</p>}
-      <form onSubmit={(e) => { e.preventDefault(); applyEntry(); }}>
-        <label>
-          {m.media_cut_selection_start()}
-          <input value={startText} onChange={(e) => setStartText(e.target.value)} inputMode="numeric" aria-invalid={entryError !== null} />
-        </label>
-        <label>
-          {m.media_cut_selection_end()}
-          <input value={endText} onChange={(e) => setEndText(e.target.value)} inputMode="numeric" aria-invalid={entryError !== null} />
-        </label>
-        <button type="submit">{m.media_cut_set_selection()}</button>
-        {entryError && <p role="alert">{entryError}</p>}
+      <p id={`${entryId}-hint`}>{m.audio_time_hint()}</p>
+      {/* Aligned at the top: a box's message below it must not lift that box above the other. */}
+      <form noValidate style={{ alignItems: 'flex-start' }} onSubmit={(e) => { e.preventDefault(); applyEntry(); }}>
+        <TimeBox id={`${entryId}-start`} hintId={`${entryId}-hint`} label={m.media_cut_selection_start()} value={startText} onChange={setStartText} error={entryErrors.start} inputRef={startInput} />
+        <TimeBox id={`${entryId}-end`} hintId={`${entryId}-hint`} label={m.media_cut_selection_end()} value={endText} onChange={setEndText} error={entryErrors.end} inputRef={endInput} />
+        {/* Level with the boxes: below the labels' line (0.9rem × 1.5 + 0.3rem gap), centred on the 2.75rem box. */}
+        <button type="submit" style={{ marginTop: 'calc(1.65rem + 0.25rem)' }}>{m.media_cut_set_selection()}</button>
       </form>
       <label>
         {m.media_cut_crossfade({ ms: crossfadeMs })}
@@ -277,5 +295,27 @@ export function CutEditor(props: CutEditorProps) {
         {m.media_cut_kept_summary({ duration: formatDuration(keptSeconds(present)), count: present.kept.length })}
       </p>
     </section>
+  );
+}
+
+/** One selection box: its label, and what is wrong with it right under it (announced, and named
+ *  by the box's aria-describedby with the shared hint of the accepted forms). */
+function TimeBox(props: { id: string; hintId: string; label: string; value: string; onChange: (text: string) => void; error: string | undefined; inputRef: RefObject<HTMLInputElement | null> }) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div className={`field${props.error ? ' has-error' : ''}`} style={{ marginBottom: 0 }}>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        ref={props.inputRef}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        // No inputMode: a phone's numeric and decimal keypads have no colon.
+        autoComplete="off"
+        aria-invalid={props.error !== undefined}
+        aria-describedby={props.error ? `${props.hintId} ${errorId}` : props.hintId}
+      />
+      {props.error && <p id={errorId} role="alert" className="field-error" style={{ maxWidth: '16rem' }}>{props.error}</p>}
+    </div>
   );
 }

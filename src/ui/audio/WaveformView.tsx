@@ -17,6 +17,12 @@
 //
 // The view follows the playhead only while the audio plays (`following`) or right after a seek
 // (keyboard, tap, a typed time): a scroll that leaves the playhead off screen stays where it was put.
+//
+// Markers (a recording's annotations) are drawn as a line across the waveform and a flag above it.
+// The flags are buttons in a strip outside the slider (a slider's content is not operable), in time
+// order: a click, Enter or Space seeks the player to the marker's time. Flags of markers outside the
+// view stay in the tab order, clipped by the strip; focusing one scrolls the view to it, so Tab walks
+// the annotations along the waveform.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import { formatDuration } from '../../domain/time.ts';
 import { m } from '../../paraglide/messages.js';
@@ -27,6 +33,12 @@ import { clampZoom, columns, levelFor, wholeViewSpp, ZOOM_STEP } from './wavefor
 
 /** Pointer movement (CSS px) that turns a press into a drag; less is a tap. */
 const DRAG_PX = 4;
+
+/** A point of the audio named on the waveform (an annotation); `label` is read out and shown on hover. */
+export type WaveformMarker = { id: string; seconds: number; label: string };
+
+/** Height of the markers' strip of flags (CSS px): a 24 px target (WCAG 2.5.8) and its margin. */
+const MARKER_STRIP_PX = 28;
 
 export type WaveformViewProps = {
   waveforms: readonly Waveform[];
@@ -42,13 +54,15 @@ export type WaveformViewProps = {
   /** The audio is playing: the view scrolls to keep the playhead in sight. */
   following?: boolean;
   onTogglePlay?: (() => void) | undefined;
+  /** Drawn over the waveform; each one seeks to its time. */
+  markers?: readonly WaveformMarker[] | undefined;
   height?: number;
   /** Canvas width in CSS pixels (tests and fixed layouts); default: the container's width. */
   width?: number;
 };
 
 export function WaveformView(props: WaveformViewProps) {
-  const { waveforms, durationSeconds, position, onSeek, kept, selection, onMark, onSelect, onTogglePlay, following = false, height = 120 } = props;
+  const { waveforms, durationSeconds, position, onSeek, kept, selection, onMark, onSelect, onTogglePlay, markers, following = false, height = 120 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -113,6 +127,7 @@ export function WaveformView(props: WaveformViewProps) {
   };
   useEffect(() => {
     if (following) reveal(position);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reveal reads startFrame, which must not be followed (see above)
   }, [position, following, visibleFrames]);
 
   // Painted by the waveform drawing worker on an OffscreenCanvas where the browser has one.
@@ -236,6 +251,10 @@ export function WaveformView(props: WaveformViewProps) {
   };
 
   const valueText = m.media_position_text({ position: formatDuration(position), duration: formatDuration(durationSeconds) });
+  /** x of a time in the view (CSS px from the canvas' left edge); outside [0, width] when out of view. */
+  const xOf = (seconds: number) => (seconds * sampleRate - startFrame) / viewSpp;
+  const inView = (x: number) => x >= 0 && x <= width;
+  const sortedMarkers = markers ? [...markers].filter((k) => k.seconds >= 0 && k.seconds <= durationSeconds).sort((a, b) => a.seconds - b.seconds) : [];
   return (
     <div className="waveform" ref={boxRef}>
       <div className="waveform-zoom" role="group">
@@ -243,6 +262,49 @@ export function WaveformView(props: WaveformViewProps) {
         <button type="button" onClick={() => zoom(1 / ZOOM_STEP)}>{m.media_zoom_out()}</button>
         <button type="button" onClick={() => setViewSpp(wholeViewSpp(frames, width))}>{m.media_zoom_all()}</button>
       </div>
+      {sortedMarkers.length > 0 && (
+        <div role="group" aria-label={m.audio_markers_label()} className="waveform-markers" style={{ position: 'relative', width, height: MARKER_STRIP_PX, overflow: 'clip' }}>
+          {sortedMarkers.map((k) => {
+            const time = formatDuration(k.seconds);
+            const x = xOf(k.seconds);
+            return (
+              <button
+                key={k.id}
+                type="button"
+                className="waveform-marker"
+                aria-label={m.audio_marker_seek({ time, text: k.label })}
+                title={`${time} · ${k.label}`}
+                data-seconds={k.seconds}
+                onFocus={() => {
+                  if (!inView(x)) reveal(k.seconds);
+                }}
+                onClick={() => seek(k.seconds)}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  // The flag's left edge is the marker's time, kept inside the strip at its right end;
+                  // out of view it is outside the strip, clipped (overflow: clip, which focus cannot scroll).
+                  left: inView(x) ? Math.min(x, Math.max(0, width - 24)) : x,
+                  minHeight: 24,
+                  height: 24,
+                  minWidth: 24,
+                  padding: '0 0.35rem',
+                  borderRadius: '4px 4px 4px 0',
+                  border: '1px solid var(--brand)',
+                  background: 'var(--brand-soft)',
+                  color: 'var(--brand-strong)',
+                  fontSize: '0.75rem',
+                  fontWeight: 600,
+                  fontVariantNumeric: 'tabular-nums',
+                  whiteSpace: 'nowrap',
+                }}
+              >
+                {time}
+              </button>
+            );
+          })}
+        </div>
+      )}
       <div
         ref={scrollerRef}
         role="slider"
@@ -253,6 +315,9 @@ export function WaveformView(props: WaveformViewProps) {
         aria-valuenow={Math.round(position)}
         aria-valuetext={valueText}
         data-samples-per-pixel={Math.round(viewSpp)}
+        // The selection to the millisecond (what is read out rounds to the second), for tests and tools.
+        data-selection-start={selection ? selection.start.toFixed(3) : undefined}
+        data-selection-end={selection ? selection.end.toFixed(3) : undefined}
         data-renderer={offscreen ? 'offscreen-canvas' : 'canvas'}
         onKeyDown={onKeyDown}
         onPointerDown={onPointerDown}
@@ -266,6 +331,10 @@ export function WaveformView(props: WaveformViewProps) {
         <div style={{ width: Math.max(width, Math.ceil(frames / viewSpp)), height }}>
           <div style={{ position: 'sticky', left: 0, width, height }}>
             <canvas ref={canvasRef} style={{ width, height, display: 'block' }} />
+            {sortedMarkers.map((k) => {
+              const x = xOf(k.seconds);
+              return inView(x) ? <div key={k.id} aria-hidden="true" className="waveform-marker-line" style={{ position: 'absolute', top: 0, left: x, width: 0, height, borderLeft: '2px solid var(--brand)', pointerEvents: 'none' }} /> : null;
+            })}
             {onSelect && (
               <div className="waveform-select-band" aria-hidden="true" style={{ position: 'absolute', left: 0, bottom: 0, width, height: height / 2, touchAction: 'none', background: 'rgba(127, 127, 127, 0.07)' }} />
             )}
