@@ -15,6 +15,7 @@ import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx
 import { UpdatePrompt } from '../features/sync/UpdatePrompt.tsx';
 import { StoreOwnerGate, storeIsReady, useStoreOwnerCheck } from '../features/sync/StoreOwnerGate.tsx';
 import { useUploadQueue } from '../lib/upload-runner.ts';
+import { useSyncAnywhere } from '../lib/sync-runner.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLayout, type ContentWidth } from './Layout.tsx';
@@ -52,6 +53,8 @@ export function SignedIn({ session }: { session: Session }) {
   // made here, above the routes, once per user; the gate stands in for the page content only, so
   // every route below renders the same PageLayout (and navigation bar) before and after it.
   const storeCheck = useStoreOwnerCheck(session.User);
+  // Queued edits go out on every page, `/` included, not only under an organization's screens.
+  useSyncAnywhere(storeIsReady(storeCheck) ? session : null);
   const layout = (width: ContentWidth, children: ReactNode) => (
     <PageLayout mode="navigation" width={storeIsReady(storeCheck) ? width : 'narrow'} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
       {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}

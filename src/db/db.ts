@@ -88,6 +88,11 @@ export type SyncStatus = {
    * full. Edits cannot be saved and the server's changes not downloaded until space is freed.
    * Written to the store when it can be; every tab hears it over SYNC_STATUS_CHANNEL. */
   storageFull: boolean;
+  /** The HTTP status of the server's last error (5xx, 408, 429) while the engine waits to retry:
+   * the server is unavailable, not refusing the edits (they stay queued). Null otherwise. */
+  serverError?: number | null;
+  /** When the next attempt after a failure is due (ms since epoch); null when none is waiting. */
+  retryAt?: number | null;
 };
 
 export type SyncStateRow =
@@ -228,6 +233,8 @@ export const EMPTY_STATUS: SyncStatus = {
   updatedAt: null,
   lastError: null,
   storageFull: false,
+  serverError: null,
+  retryAt: null,
 };
 
 /** The age of the oldest queued edit at `now` (null: nothing queued). */

@@ -171,6 +171,9 @@ export async function applyPushResults(d: CastawayDb, results: MutationResult[],
     for (const r of results) {
       const m = byId.get(r.mutationId);
       if (!m || removed.has(m.seq!) || !sentSeqs.has(m.seq)) continue;
+      // The server failed on it (a 5xx of that one mutation), it did not refuse it: it stays queued
+      // as it is, and the engine retries it after a backoff (isTransientStatus).
+      if (r.status === 'rejected' && isTransientStatus(r.httpStatus)) continue;
       removed.add(m.seq!);
       const key = shadowKey(m.entity, m.entityId);
       const st = states.get(key)!;
@@ -260,21 +263,12 @@ function groupBy<T, K>(items: Iterable<T>, keyOf: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/** A mutation the server keeps failing on (5xx) after this many pushes goes to needs-attention. */
-export const MAX_SERVER_ERROR_ATTEMPTS = 5;
-
-/** Counts a server error against the head of the outbox; past the limit it needs attention. */
-export async function recordServerError(d: CastawayDb, mutationId: string, httpStatus: number, message: string): Promise<void> {
-  await d.transaction('rw', allTables(d), async () => {
-    const m = await d.outbox.where('id').equals(mutationId).first();
-    if (!m) return;
-    const attempts = (m.attempts ?? 0) + 1;
-    if (attempts < MAX_SERVER_ERROR_ATTEMPTS) {
-      await d.outbox.update(m.seq!, { attempts });
-      return;
-    }
-    await toNeedsAttention(d, m, httpStatus, [{ Field: '', Code: 'serverError', Message: message }]);
-  });
+/** Whether an HTTP status says the server (or something on the way) could not answer now, not
+ * that it refuses the change: 5xx, 408 (timeout) and 429 (too many requests). Such a change stays
+ * in the outbox and goes again after a backoff; only the other 4xx (the server's refusals:
+ * 400/403/404/409/413/422…) send a change to needs-attention. */
+export function isTransientStatus(httpStatus: number): boolean {
+  return httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
 }
 
 /** Moves a queued mutation the server refused outright (not per mutation, e.g. a 403 of the whole

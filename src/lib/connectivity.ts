@@ -3,16 +3,44 @@
 // network (it writes online = false when a request fails for want of a network). The browser flag
 // alone is not enough: it stays true on a captive portal or a dead Wi-Fi, and after a reload it
 // can read true before the browser has probed the link, while the worker's failed pull is proof.
+//
+// The worker's word counts only when it is newer than the browser's last sign of a network: this
+// page's start or its last 'online' event. A status stored before the browser closed (offline
+// then) would otherwise read "Offline" after a restart, online, until the worker wrote again; a
+// worker that fails again now writes a newer status within its first attempt.
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from '../db/db.ts';
+import { db, type SyncStatus } from '../db/db.ts';
 import { heardStatus, newestStatus, subscribeHeardStatus } from './heard-status.ts';
+
+/** When the browser last showed a network: this page's start, then each 'online' event. */
+let networkSeenAt = Date.now();
+const networkListeners = new Set<() => void>();
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => {
+    networkSeenAt = Date.now();
+    for (const l of networkListeners) l();
+  });
+}
+
+/** Whether a status the sync worker wrote is current: written since the browser last showed a
+ * network (`seenAt`). Older, its online flag and retry time say nothing about now. */
+export function isCurrentStatus(status: Pick<SyncStatus, 'updatedAt'> | null | undefined, seenAt: number = networkSeenAt): boolean {
+  return status?.updatedAt != null && status.updatedAt >= seenAt;
+}
+
+/** Whether the app can reach the server now, from the browser's flag and a current worker status. */
+export function reachable(browserOnline: boolean, status: Pick<SyncStatus, 'updatedAt' | 'online'> | null | undefined, seenAt: number = networkSeenAt): boolean {
+  return browserOnline && !(isCurrentStatus(status, seenAt) && status?.online === false);
+}
 
 function useBrowserOnline(): boolean {
   const [online, setOnline] = useState(() => navigator.onLine);
   useEffect(() => {
     const up = () => setOnline(true);
     const down = () => setOnline(false);
+    // Read again now: the flag may have changed between the first render and this effect.
+    setOnline(navigator.onLine);
     window.addEventListener('online', up);
     window.addEventListener('offline', down);
     return () => {
@@ -23,14 +51,19 @@ function useBrowserOnline(): boolean {
   return online;
 }
 
+function subscribeNetworkSeen(listener: () => void): () => void {
+  networkListeners.add(listener);
+  return () => networkListeners.delete(listener);
+}
+
 export function useOnline(): boolean {
   const browser = useBrowserOnline();
+  const seenAt = useSyncExternalStore(subscribeNetworkSeen, () => networkSeenAt);
   const stored = useLiveQuery(async () => {
     const row = await db.syncState.get('status');
     return row && row.key === 'status' ? row.value : null;
   }, []);
   // A status the store refused (a full disk) stands in while it is the newer.
   const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
-  const worker = newestStatus(stored ?? undefined, refused)?.online;
-  return browser && worker !== false;
+  return reachable(browser, newestStatus(stored ?? undefined, refused), seenAt);
 }

@@ -94,6 +94,33 @@ describe('translations', () => {
   });
 });
 
+describe('plural forms', () => {
+  // A count is worded by the catalogue's plural variants (Intl.PluralRules of the locale), never by
+  // a separate "_one" message chosen with count === 1: French and Portuguese put 0 in the singular.
+  it('no message has a separate _one form beside its plural', () => {
+    const pairs = AREAS.flatMap((area) => {
+      const keys = new Set(keysOf(read(area, BASE)));
+      return [...keys].filter((k) => k.endsWith('_one') && keys.has(k.slice(0, -'_one'.length)));
+    });
+    expect(pairs).toEqual([]);
+  });
+
+  it('0 is singular in French and Portuguese, plural in English, German, Spanish and Italian', async () => {
+    const { app_program_clip_count, app_logout_unsent } = await import('../paraglide/messages.js');
+    const clips = (locale: 'en-US' | 'de-DE' | 'es-419' | 'fr-FR' | 'it-IT' | 'pt-BR', count: number) => app_program_clip_count({ count, countText: String(count) }, { locale });
+    expect(clips('fr-FR', 0)).toBe('0 clip');
+    expect(clips('fr-FR', 1)).toBe('1 clip');
+    expect(clips('fr-FR', 2)).toBe('2 clips');
+    expect(clips('pt-BR', 0)).toBe('0 clipe');
+    expect(clips('pt-BR', 2)).toBe('2 clipes');
+    expect(clips('en-US', 0)).toBe('0 clips');
+    expect(clips('en-US', 1)).toBe('1 clip');
+    expect(clips('de-DE', 0)).toBe('0 Clips');
+    expect(app_logout_unsent({ count: 1 }, { locale: 'en-US' })).toMatch(/^1 change on this device has not/);
+    expect(app_logout_unsent({ count: 3 }, { locale: 'fr-FR' })).toMatch(/^3 modifications sur cet appareil n'ont pas/);
+  });
+});
+
 describe('pseudo-locale (en-XA)', () => {
   it('accents letters, brackets the text and makes it about 30% longer', () => {
     const text = 'Unsaved changes';

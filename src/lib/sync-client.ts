@@ -25,6 +25,9 @@ export function startSync({ organizationId, user, onRole }: { organizationId: st
   const worker = new Worker(new URL('../../workers/sync/sync.worker.ts', import.meta.url), { type: 'module', name: 'castaway-sync' });
   const api = Comlink.wrap<SyncWorkerApi>(worker);
   void api.start(organizationId, user, onRole ? Comlink.proxy(onRole) : undefined);
+  // A follower asks the leader for a cycle now: its fresh status replaces one written before this
+  // tab opened (the leader may be waiting out a backoff of up to 30 s), and what waits goes out.
+  void api.flush();
   const onVisible = () => {
     if (document.visibilityState === 'visible') void api.flush();
   };

@@ -10,7 +10,8 @@
 // still shows the login screen when another tab's login has resumed the sync loads the session.
 import { startSync, type SyncHandle, type SyncRole } from './sync-client.ts';
 import { currentSessionState, expireSession, loadSession, sessionConfirmedAt } from './session.ts';
-import { db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
+import { useEffect } from 'react';
+import { currentOrganization, db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
 import { heardStatus, subscribeHeardStatus } from './heard-status.ts';
 
 let running: { organizationId: string; userId: string | null; handle: SyncHandle } | null = null;
@@ -120,4 +121,32 @@ export function stopSync(): string | null {
   running = null;
   setRole(null);
   return was;
+}
+
+/**
+ * Starts the sync on any signed-in page when no organization's screen has (the organization list
+ * at `/`, the manifest's start URL, or account settings): the queued edits go out as soon as the
+ * app is open, not when an organization is next opened. It syncs the organization of this user's
+ * oldest queued edit, else the one the device keeps, if the session still has it. Called only
+ * once the store is this user's (StoreOwnerGate): another user's edits wait for their decision.
+ */
+export async function ensureSyncAnywhere(organizationIds: readonly string[]): Promise<void> {
+  if (running) return;
+  const userId = signedInUser()?.userId;
+  if (!userId) return;
+  const queued = await db.outbox.filter((e) => e.userId === undefined || e.userId === userId).first();
+  const kept = queued?.organizationId ?? (await currentOrganization(db));
+  // An organization's screen may have started the sync meanwhile: that one stands.
+  if (running || !kept) return;
+  const id = organizationIds.find((o) => o.toLowerCase() === kept.toLowerCase());
+  if (id) ensureSync(id);
+}
+
+/** ensureSyncAnywhere for the signed-in shell; `session`: null until the store is this user's. */
+export function useSyncAnywhere(session: { User?: { Id?: string } | null; Organizations: ReadonlyArray<{ Id: string }> } | null): void {
+  const userId = session?.User?.Id ?? null;
+  const ids = session ? session.Organizations.map((o) => o.Id).join(',') : '';
+  useEffect(() => {
+    if (userId && ids) void ensureSyncAnywhere(ids.split(','));
+  }, [userId, ids]);
 }

@@ -2,7 +2,7 @@
 // when"), for another user too, and still does offline (the names are kept on the device). Each
 // conflicting field names the author of the change it conflicts with, not the row's last writer.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { applyAndSync, DEMO, logIn, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, DEMO, logIn, syncStatus } from './support.ts';
 import { firstSyncDone } from './local-data.ts';
 
 /** Dana opens the nth clip of Morning Briefing (each test its own clip); returns its address. */
@@ -86,4 +86,72 @@ test('when my other fields merge, the conflicting field still names the other us
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Pat’s title, from the studio');
   await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Dana’s description');
   await expect(page.getByLabel('Short summary', { exact: true })).toHaveValue('Dana’s summary');
+});
+
+/** Words of the conflict table's header and field-name cells split over two lines (a word whose
+ * text makes more than one box), as "cell: word". */
+async function brokenWords(page: Page): Promise<string[]> {
+  return page.locator('.conflict-table').evaluate((table) => {
+    const broken: string[] = [];
+    for (const cell of table.querySelectorAll('th')) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(`${cell.textContent}: ${match[0]}`);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+test('a conflict with my own edit on another device says so, not "someone else", and the table never breaks a word in German', async ({ page, browser, context }) => {
+  const clipUrl = await openMorningBriefingClip(page, 4);
+  const { organizationId, clipId } = { organizationId: new URL(clipUrl).pathname.split('/')[1]!, clipId: new URL(clipUrl).pathname.split('/').at(-1)! };
+  const stamp = Date.now();
+  await danaEditsOffline(page, context, { Title: `Phone title ${stamp}`, 'Short summary': `Phone summary ${stamp}` });
+
+  // Dana herself, on a second device (another browser context), changes the same fields.
+  const laptop = await browser.newContext();
+  const other = await laptop.newPage();
+  await logIn(other, DEMO.email, DEMO.password);
+  await other.goto(clipUrl);
+  await other.getByLabel('Title', { exact: true }).fill(`Laptop title ${stamp}`);
+  await other.getByLabel('Short summary', { exact: true }).fill(`Laptop summary ${stamp}`);
+  await applyAndSync(other);
+  await laptop.close();
+
+  await context.setOffline(false);
+  const banner = page.getByRole('alert').filter({ hasText: 'on another device' });
+  await expect(banner).toHaveText(/^You changed this clip on another device while editing it here\./, { timeout: 20_000 });
+  await expect(page.getByText('Someone else changed this clip')).toHaveCount(0);
+  await page.getByRole('link', { name: '1 conflict' }).click();
+  await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
+  const changedBy = page.getByText(/^Changed by /);
+  await expect(changedBy).toHaveCount(2);
+  for (const line of await changedBy.all()) await expect(line).toContainText(/^Changed by you on another device (now|\d+ seconds? ago|1 minute ago)/);
+  await expect(page.getByText(/Changed by Dana/)).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Your other device' })).toBeVisible();
+
+  // Desktop widths, German labels (the longest): header and field-name cells wrap between words.
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'de-DE', url: test.info().project.use.baseURL! }]);
+  await page.reload();
+  await expect(page.getByText(/^Von Ihnen auf einem anderen Gerät geändert/).first()).toBeVisible();
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.locator('.conflict-table th[scope="row"]')).toHaveCount(2);
+    expect(await brokenWords(page), `words broken at ${width} px`).toEqual([]);
+  }
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'en-US', url: test.info().project.use.baseURL! }]);
+  await page.reload();
+
+  await page.getByRole('button', { name: 'Keep mine' }).click();
+  await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
+  await expect(await syncStatus(page)).toHaveText('All changes saved');
+  await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe(`Phone title ${stamp}`);
 });

@@ -84,14 +84,15 @@ test('a conflict made from a second context is resolved on the conflict screen',
 
   await context.setOffline(false);
   // The clip itself says it is in conflict, and the badge no longer claims all is saved.
-  await expect(page.getByRole('alert').filter({ hasText: 'Someone else changed this clip while you were editing it.' })).toBeVisible({ timeout: 20_000 });
+  // The second context is Dana too: her own edit on another device, worded so (issue 36).
+  await expect(page.getByRole('alert').filter({ hasText: 'You changed this clip on another device while editing it here.' })).toBeVisible({ timeout: 20_000 });
   await expect(await syncStatus(page)).toHaveText('Needs your decision');
   await page.getByRole('link', { name: '1 conflict' }).click();
   await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
   const row = page.getByRole('row', { name: /Title/ });
   await expect(row).toContainText('Mine, written offline');
   await expect(row).toContainText('Theirs, written online');
-  await expect(page.getByText(/Changed by Dana Demo/)).toBeVisible();
+  await expect(page.getByText(/Changed by you on another device/)).toBeVisible();
   await page.getByRole('button', { name: 'Keep mine' }).click();
   await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
   await expect(await syncStatus(page)).toHaveText('All changes saved');

@@ -115,18 +115,75 @@ describe('sync engine', () => {
     engine.stop();
   });
 
-  it('a server that keeps failing on one mutation moves it to needs attention after 5 pushes', async () => {
+  it('five server errors in a row (503, a push cut off, one change failing with 500, no progress) retry with a growing, capped, jittered backoff; the edit lands, never in needs attention', async () => {
     const d = await dbWithEdit();
-    const failing: Transport = async (url) => {
-      if (url.includes('xsrf')) return { status: 200, json: async () => ({ XsrfToken: 't' }) };
-      return { status: 200, json: async () => ({ results: [] }) };
-    };
-    const engine = createSyncEngine({ db: d, organizationId: ORG, transport: failing, setTimer: () => null, clearTimer: () => undefined });
-    for (let i = 0; i < 5; i++) await engine.flush();
+    let clock = 1_000_000;
+    const delays: number[] = [];
+    let fire: (() => void) | null = null;
+    const statuses: SyncStatus[] = [];
+    // The server's answers to the pushes, in order: five failures of different kinds, then it works.
+    const failures: Array<(mutations: Mutation[]) => TransportResponse> = [
+      () => answer(503, { Errors: [] }),
+      () => {
+        throw new TypeError('network error: the connection was reset');
+      },
+      (ms) => answer(200, { results: ms.map((x) => ({ mutationId: x.id, status: 'rejected', httpStatus: 500, errors: [] })) }),
+      () => answer(200, { results: [] }),
+      () => answer(502, undefined),
+    ];
+    const { transport, log } = fakeServer((_token, mutations) => (failures.shift() ?? applied)(mutations));
+    let jitter = 0;
+    const engine = createSyncEngine({
+      db: d,
+      organizationId: ORG,
+      transport,
+      now: () => clock,
+      maxBackoffMs: 4_000,
+      // The jitter: each delay lies in the upper half of its step, drawn at random.
+      random: () => [0, 1, 0.5, 0.25, 1][jitter++ % 5]!,
+      setTimer: (fn, ms) => {
+        if (ms === 30_000) return null; // the request timeout
+        delays.push(ms);
+        fire = fn;
+        return ms;
+      },
+      clearTimer: () => undefined,
+      onStatus: (s) => statuses.push(s),
+    });
+    await engine.flush();
+    for (let i = 0; i < 5; i++) {
+      expect(await d.needsAttention.count()).toBe(0);
+      expect(await d.outbox.count()).toBe(1);
+      const next = fire as (() => void) | null;
+      fire = null;
+      clock += delays.at(-1)!;
+      next?.();
+      await engine.idle();
+    }
+    // 500 · 2^n, capped at 4 s, each between half and all of its step.
+    expect(delays).toEqual([250, 1000, 1500, 2500, 4000]);
+    expect(log.pushes).toHaveLength(6);
     expect(await d.outbox.count()).toBe(0);
-    const [item] = await d.needsAttention.toArray();
-    expect(item).toMatchObject({ httpStatus: 500, errors: [{ Code: 'serverError' }] });
-    expect((await d.clips.get(CLIP))?.['Title']).toBe('Pilot');
+    expect(await d.needsAttention.count()).toBe(0);
+    // Meanwhile the badge could say the server was unavailable and when it would be tried again.
+    expect(statuses[0]).toMatchObject({ online: true, serverError: 503, retryAt: 1_000_250, pendingCount: 1 });
+    expect(statuses[1]).toMatchObject({ online: false, serverError: null, pendingCount: 1 });
+    expect(statuses[2]).toMatchObject({ online: true, serverError: 500, pendingCount: 1 });
+    expect(statuses.at(-1)).toMatchObject({ online: true, serverError: null, retryAt: null, pendingCount: 0, needsAttentionCount: 0 });
+    engine.stop();
+  });
+
+  it('a refusal (422 of one change) still goes to needs attention at once, with no retry', async () => {
+    const d = await dbWithEdit();
+    const { transport, log } = fakeServer((_t, ms) => answer(200, { results: ms.map((x) => ({ mutationId: x.id, status: 'rejected', httpStatus: 422, errors: [{ Field: 'Title', Code: 'invalid', Message: 'No' }] })) }));
+    const delays: number[] = [];
+    const engine = createSyncEngine({ db: d, organizationId: ORG, transport, setTimer: (_fn, ms) => (ms === 30_000 ? null : delays.push(ms)), clearTimer: () => undefined });
+    await engine.flush();
+    expect(log.pushes).toHaveLength(1);
+    expect(delays).toEqual([]);
+    expect(await d.outbox.count()).toBe(0);
+    expect(await d.needsAttention.toArray()).toMatchObject([{ httpStatus: 422 }]);
+    engine.stop();
   });
 });
 

@@ -6,7 +6,9 @@
 //    ▲  ▲                                                    │   │
 //    │  └────────────── ok (lastSyncedAt = now) ─────────────┘   │ network error / 5xx / timeout
 //    │                                                           ▼
-//    └──── timer: 500 ms · 2^n (+ jitter), capped at 30 s ── waiting (online = false on network errors)
+//    └──── timer: 500 ms · 2^n (+ jitter), capped at 30 s ── waiting (online = false on network errors;
+//                                                               serverError + retryAt on a 5xx: the edits stay
+//                                                               queued, never sent to needs-attention)
 //   any ──401──> paused 'auth' (outbox kept; nothing sent) ──resume() after login──> flushing
 //   start ──store owned by another user──> paused 'otherUser' (nothing sent or pulled) ──resume()
 //          after that user's data is discarded or they log in again──> flushing
@@ -45,8 +47,8 @@ import {
   getCursor,
   readBatch,
   readStatus,
+  isTransientStatus,
   recordRefused,
-  recordServerError,
   setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
@@ -263,6 +265,10 @@ export function createSyncEngine(options: EngineOptions) {
   let lastSyncedAt: number | null | undefined = undefined;
   let lastError: string | null = null;
   let storageFull = false;
+  /** The status of the server's last error (isTransientStatus) while a retry waits; null otherwise. */
+  let serverError: number | null = null;
+  /** When the waiting retry is due (null: none). */
+  let retryAt: number | null = null;
   let failures = 0;
   let timer: unknown = null;
   let running: Promise<void> | null = null;
@@ -390,11 +396,14 @@ export function createSyncEngine(options: EngineOptions) {
       if (res.status !== 200) throw new HttpError(res.status, `push ${res.status}`);
       const parsed = PushResponseSchema.parse(bodyJson(res));
       if (stopped) return;
-      if (parsed.results.length === 0) {
-        await recordServerError(d, sent[0]!.id, 500, 'The server could not apply this change');
-        throw new HttpError(500, 'push made no progress');
-      }
+      // An answer that applied nothing is the server failing, not refusing: the edits stay queued
+      // and go again after a backoff, however often it happens (only a refusal needs the user).
+      if (parsed.results.length === 0) throw new HttpError(500, 'push made no progress');
       if (!(await applyPushResults(d, parsed.results, sent, now(), o.organizationId))) throw new OtherOrganizationError();
+      // A mutation the server failed on (a 5xx of its own) was left queued: the rest are recorded,
+      // and the push waits out the backoff rather than sending it again at once.
+      const failed = parsed.results.find((r) => r.status === 'rejected' && isTransientStatus(r.httpStatus));
+      if (failed && failed.status === 'rejected') throw new HttpError(failed.httpStatus, `push: ${failed.httpStatus} for one change`);
       // Grow back only after a full push whose round (sending, the answer, storing the results)
       // took well within the timeout: twice as many mutations take about twice as long, and a
       // push that times out is a wasted round.
@@ -439,7 +448,7 @@ export function createSyncEngine(options: EngineOptions) {
   }
 
   async function transient() {
-    return { online, paused, lastSyncedAt: await restoreLastSynced(), lastError, storageFull };
+    return { online, paused, lastSyncedAt: await restoreLastSynced(), lastError, storageFull, serverError, retryAt };
   }
 
   /** Stores the status for every tab and hands it to onStatus. Never rejects: a full disk refuses
@@ -494,6 +503,7 @@ export function createSyncEngine(options: EngineOptions) {
       failures = 0;
       lastError = null;
       storageFull = false;
+      serverError = null;
       lastSyncedAt = now();
     } catch (err) {
       if (stopped) return;
@@ -509,6 +519,9 @@ export function createSyncEngine(options: EngineOptions) {
       } else {
         if (isStorageFull(err)) storageFull = true;
         else online = err instanceof HttpError || err instanceof OtherOrganizationError;
+        // A server that failed (5xx) or a request cut off mid-way is retried with the backoff below,
+        // its edits kept; the badge says the server is unavailable and when the next try is.
+        serverError = err instanceof HttpError && isTransientStatus(err.status) ? err.status : null;
         lastError = err instanceof Error ? err.message : String(err);
         failures++;
         scheduleRetry();
@@ -522,8 +535,10 @@ export function createSyncEngine(options: EngineOptions) {
     const max = o.maxBackoffMs ?? MAX_BACKOFF_MS;
     const exp = Math.min(max, (o.baseBackoffMs ?? 500) * 2 ** Math.min(failures - 1, 16));
     const delay = Math.min(max, exp / 2 + random() * (exp / 2));
+    retryAt = now() + delay;
     timer = setTimer(() => {
       timer = null;
+      retryAt = null;
       void flush();
     }, delay);
   }
@@ -538,6 +553,7 @@ export function createSyncEngine(options: EngineOptions) {
       clearTimer(timer);
       timer = null;
     }
+    retryAt = null;
     running = (async () => {
       do {
         again = false;

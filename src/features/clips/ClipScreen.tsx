@@ -31,7 +31,8 @@ import { mutationDef } from '../../mutations/registry.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
 import { asClip, asProgram, useRow } from '../../lib/rows.ts';
-import { useProgramFlags } from '../../lib/session.ts';
+import { useProgramFlags, useSession } from '../../lib/session.ts';
+import { conflictOrigin } from '../../lib/conflict-origin.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
 import { Link, navigate } from '../../lib/router.ts';
@@ -278,7 +279,10 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => form.set(k, e.target.value),
   });
   const se = seasonEpisodeLabel(clip);
-  const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(clip.Id).count(), [clip.Id]) ?? 0) > 0;
+  // Whose edit the clip's open conflicts are against: the user's own on another device is worded so.
+  const userId = useSession()?.session?.User?.Id;
+  const conflictWith = useLiveQuery(async () => conflictOrigin(await db.conflicts.where('entityId').equals(clip.Id).toArray(), userId), [clip.Id, userId]) ?? 'none';
+  const inConflict = conflictWith !== 'none';
   // Analytics of a clip need analytics access on its program (the clip's content access is given here).
   const program = useRow('programs', programId);
   const analytics = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null)?.HasAnalyticsAccess ?? false;
@@ -311,7 +315,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       />
       {inConflict && (
         <p role="alert" className="alert alert-warning">
-          {m.app_clip_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
+          {conflictWith === 'own' ? m.conflicts_clip_own_edit() : m.app_clip_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
         </p>
       )}
       {refused.map((item) => (

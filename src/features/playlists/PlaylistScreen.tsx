@@ -18,7 +18,8 @@ import { visibilityLabel } from '../../lib/labels.ts';
 import { Link, navigate } from '../../lib/router.ts';
 import { localWriteFailureText, savedLocally } from '../../lib/local-write.ts';
 import { useIdParams } from '../../lib/params.ts';
-import { useProgramFlags } from '../../lib/session.ts';
+import { useProgramFlags, useSession } from '../../lib/session.ts';
+import { conflictOrigin } from '../../lib/conflict-origin.ts';
 import { useEditState } from '../../lib/form.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { withLoading } from '../../lib/loading.ts';
@@ -54,7 +55,10 @@ export function PlaylistScreen() {
   const program = useRow('programs', programId);
   const flags = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null);
   const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(playlistId).sortBy('createdAt'), [playlistId]) ?? [];
-  const inConflict = (useLiveQuery(() => db.conflicts.where('entityId').equals(playlistId).count(), [playlistId]) ?? 0) > 0;
+  // Whose edit the playlist's open conflicts are against: the user's own on another device is worded so.
+  const userId = useSession()?.session?.User?.Id;
+  const conflictWith = useLiveQuery(async () => conflictOrigin(await db.conflicts.where('entityId').equals(playlistId).toArray(), userId), [playlistId, userId]) ?? 'none';
+  const inConflict = conflictWith !== 'none';
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [picking, setPicking] = useState(false);
   const stored = row.state === 'ok' ? asPlaylist(row.row).ClipIds : [];
@@ -140,7 +144,7 @@ export function PlaylistScreen() {
       />
       {inConflict && (
         <p role="alert" className="alert alert-warning">
-          {m.playlists_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
+          {conflictWith === 'own' ? m.conflicts_playlist_own_edit() : m.playlists_in_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
         </p>
       )}
       {/* Each change the server refused (its field errors also stand under the form's fields). */}

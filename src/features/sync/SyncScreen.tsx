@@ -19,7 +19,7 @@ import { attentionReason, fieldLabel, formatStorage } from '../../lib/sync-label
 import { RefusedErrorList } from '../../ui/RefusedErrorList.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
-import { fieldAuthor, useUserName } from './conflict-authors.ts';
+import { conflictOrigin, fieldAuthor, isOwnChange, useUserName } from './conflict-authors.ts';
 import { mutationFields, mutationKind } from '../../mutations/registry.ts';
 
 export function SyncScreen() {
@@ -60,6 +60,9 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
   // One choice at a time: a second click would find the conflict already resolved.
   const [busy, setBusy] = useState(false);
+  // Every field against the user's own edit on another device: "theirs" is that device, not a person.
+  const own = conflictOrigin([conflict], useSession()?.session?.User?.Id) === 'own';
+  const theirsLabel = own ? m.conflicts_other_device() : m.app_conflict_theirs();
   const act = (choose: () => Promise<void>) => {
     setBusy(true);
     void savedLocally(choose()).finally(() => setBusy(false));
@@ -75,7 +78,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
             <tr>
               <th scope="col">{m.app_conflict_field()}</th>
               <th scope="col">{m.app_conflict_yours()}</th>
-              <th scope="col">{m.app_conflict_theirs()}</th>
+              <th scope="col">{theirsLabel}</th>
               <th scope="col">{m.app_conflict_base()}</th>
             </tr>
           </thead>
@@ -89,7 +92,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
                     <span>{show(f.mine)}</span>
                   </label>
                 </td>
-                <td data-label={m.app_conflict_theirs()}>
+                <td data-label={theirsLabel}>
                   <label className="choice">
                     <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'theirs'} onChange={() => setChoice({ ...choice, [f.field]: 'theirs' })} />
                     <span>{show(f.theirs)}</span>
@@ -132,17 +135,18 @@ function TheirChanges({ changes }: { changes: TheirChange[] }) {
   );
 }
 
-/** "Changed by Pat Producer 5 minutes ago · <exact time>": who made the change a field is against. */
+/** "Changed by Pat Producer 5 minutes ago · <exact time>": who made the change a field is against;
+ * the user's own change is hers on another device, not a second author with her name. */
 function ChangedBy({ byId, atUtc }: { byId: string | null; atUtc: string | null }) {
   const session = useSession()?.session;
   const cachedName = useUserName(byId);
-  const who = byId !== null && session?.User?.Id === byId ? session.User.Name : (cachedName ?? m.app_conflict_someone());
+  const own = isOwnChange({ byId, atUtc }, session?.User?.Id);
   const atMs = atUtc === null ? NaN : Date.parse(atUtc);
   const when = Number.isNaN(atMs) ? '' : relativeTime(atMs, Date.now(), getLocale());
   const exactly = Number.isNaN(atMs) ? '' : formatDateTime(atMs);
   return (
     <p className="muted">
-      {m.app_conflict_changed_by({ name: who, when })}
+      {own ? m.conflicts_changed_by_you_elsewhere({ when }) : m.app_conflict_changed_by({ name: cachedName ?? m.app_conflict_someone(), when })}
       {atUtc !== null && exactly && <> · <time dateTime={atUtc}>{exactly}</time></>}
     </p>
   );

@@ -38,4 +38,53 @@ describe('sync status text', () => {
     await setLocale(locale, { reload: false });
     expect(syncStatusText({ ...online, pendingCount: 3, paused: 'otherUser' })).toBe(text);
   });
+
+  it('a server that fails (5xx) says it is unavailable and counts down to the retry; the edits still wait', () => {
+    const at = 1_000_000;
+    expect(syncStatusText({ ...online, pendingCount: 1, serverError: 503, retryAt: at + 29_200 }, at)).toBe('Server unavailable · retrying in 30 s · 1 change waiting to sync');
+    expect(syncStatusText({ ...online, serverError: 500, retryAt: at + 1 }, at)).toBe('Server unavailable · retrying in 1 s · All changes saved');
+    expect(syncStatusText({ ...online, pendingCount: 2, serverError: 502, retryAt: at - 5 }, at)).toBe('Server unavailable · retrying now · 2 changes waiting to sync');
+    // Offline says why on its own; a paused sync is not retrying.
+    expect(syncStatusText({ ...online, online: false, pendingCount: 1, serverError: 503, retryAt: at + 5_000 }, at)).toBe('Offline · 1 change waiting to sync');
+    expect(syncStatusText({ ...online, pendingCount: 1, paused: 'auth', serverError: 503, retryAt: at + 5_000 }, at)).toBe('1 change waiting to sync · Sign in again to sync');
+  });
+
+  it.each([
+    ['de-DE', 'Server nicht erreichbar · neuer Versuch in 12 s', 'Server nicht erreichbar · neuer Versuch läuft'],
+    ['es-419', 'Servidor no disponible · reintento en 12 s', 'Servidor no disponible · reintentando ahora'],
+    ['fr-FR', 'Serveur indisponible · nouvel essai dans 12 s', 'Serveur indisponible · nouvel essai en cours'],
+    ['it-IT', 'Server non disponibile · nuovo tentativo tra 12 s', 'Server non disponibile · nuovo tentativo in corso'],
+    ['pt-BR', 'Servidor indisponível · nova tentativa em 12 s', 'Servidor indisponível · tentando novamente agora'],
+  ] as const)('in %s the server retry reads “%s”', async (locale, waiting, now) => {
+    await setLocale(locale, { reload: false });
+    expect(syncStatusText({ ...online, serverError: 503, retryAt: 12_000 }, 0).startsWith(waiting)).toBe(true);
+    expect(syncStatusText({ ...online, serverError: 503, retryAt: null }, 0).startsWith(now)).toBe(true);
+  });
+
+  it('every state has words in every locale, none of them the English text', async () => {
+    const states = [
+      { ...online },
+      { ...online, online: false },
+      { ...online, pendingCount: 1 },
+      { ...online, pendingCount: 4 },
+      { ...online, conflictCount: 1 },
+      { ...online, online: false, pendingCount: 2 },
+      { ...online, storageFull: true },
+      { ...online, pendingCount: 1, paused: 'auth' as const },
+      { ...online, pendingCount: 1, paused: 'otherUser' as const },
+      { ...online, serverError: 503, retryAt: 30_000 },
+      { ...online, serverError: 503, retryAt: null },
+    ];
+    const english = states.map((s) => syncStatusText(s, 0));
+    expect(new Set(english).size).toBe(states.length);
+    for (const locale of ['de-DE', 'es-419', 'fr-FR', 'it-IT', 'pt-BR'] as const) {
+      await setLocale(locale, { reload: false });
+      const texts = states.map((s) => syncStatusText(s, 0));
+      for (const [i, text] of texts.entries()) {
+        expect(text, `${locale}: ${english[i]}`).not.toBe(english[i]);
+        expect(text).not.toMatch(/^\s*$|undefined|\{/);
+      }
+    }
+  });
 });
+

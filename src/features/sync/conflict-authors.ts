@@ -4,11 +4,14 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type ConflictEntry } from '../../db/db.ts';
-import type { ConflictField } from '../../protocol/sync.ts';
-import { changeAuthor, type ChangeAuthor } from '../../protocol/change-author.ts';
+import { fieldAuthor } from '../../lib/conflict-origin.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
 import { call } from '../../lib/api.ts';
 import { listUserProfiles } from '../../protocol/api/users.ts';
+
+// The wording's decisions live in src/lib (the clip screen needs them too); re-exported for the
+// conflict screen and its tests.
+export { conflictOrigin, fieldAuthor, isOwnChange } from '../../lib/conflict-origin.ts';
 
 type Profile = { Id: string; Name: string; FirstName: string; ImageUrl: string | null };
 
@@ -22,18 +25,6 @@ function profilesOf(body: unknown): Profile[] {
     if (!p || typeof p['Id'] !== 'string' || typeof p['Name'] !== 'string') return [];
     return [{ Id: p['Id'], Name: p['Name'], FirstName: typeof p['FirstName'] === 'string' ? p['FirstName'] : '', ImageUrl: typeof p['ImageUrl'] === 'string' ? p['ImageUrl'] : null }];
   });
-}
-
-/**
- * Who made the change a field conflicts with, and when: the field's own author as the server
- * names it. Not the server row's last writer, which may be this user (her other fields of the
- * same edit merged and were written); that is only the fallback for conflicts stored before the
- * server named each field's author.
- */
-export function fieldAuthor(conflict: Pick<ConflictEntry, 'serverRow'>, field: ConflictField): ChangeAuthor {
-  return field.theirsById !== undefined
-    ? changeAuthor(field.theirsById, field.theirsAtUtc)
-    : changeAuthor(conflict.serverRow['ModifiedById'], conflict.serverRow['ModifiedAtUtc']);
 }
 
 /** Ids of the people whose changes the conflicts' fields are against. */

@@ -5,7 +5,8 @@ import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, EMPTY_STATUS, oldestPendingAge, type SyncStatus } from '../../db/db.ts';
 import { heardStatus, newestStatus, subscribeHeardStatus } from '../../lib/heard-status.ts';
-import { useOnline } from '../../lib/connectivity.ts';
+import { isCurrentStatus, useOnline } from '../../lib/connectivity.ts';
+import { useSession } from '../../lib/session.ts';
 
 export function useSyncStatus(): SyncStatus {
   const online = useOnline();
@@ -17,13 +18,28 @@ export function useSyncStatus(): SyncStatus {
   // The oldest pending edit's age from the outbox at this render, not from when the status was
   // written (an offline start writes none; an edit queued since is not in it).
   const oldest = useLiveQuery(async () => (await db.outbox.orderBy('seq').first())?.createdAt ?? null, []);
+  // Whose data the store holds: while it is another user's (StoreOwnerGate asks what to do with
+  // their unsynced edits) no worker runs for the signed-in user, so the stored status cannot say
+  // so; the pause is read from the owner itself, and the waiting edits are not this user's.
+  const owner = useLiveQuery(async () => {
+    const r = await db.syncState.get('owner');
+    return r?.key === 'owner' ? r.value.userId : null;
+  }, []);
+  const userId = useSession()?.session.User?.Id ?? null;
   const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
   const status = newestStatus(row && row.key === 'status' ? row.value : undefined, refused) ?? EMPTY_STATUS;
+  const otherUser = owner != null && userId !== null && owner !== userId;
+  // A retry written before the browser last showed a network (a status from before a restart) is
+  // not waiting any more: the worker tries at once and writes a new one.
+  const current = isCurrentStatus(status);
   return {
     ...status,
     online,
+    paused: otherUser ? 'otherUser' : status.paused,
     // A status stored before this field existed has none.
     storageFull: status.storageFull ?? false,
+    serverError: current ? (status.serverError ?? null) : null,
+    retryAt: current ? (status.retryAt ?? null) : null,
     pendingCount: pending ?? status.pendingCount,
     oldestPendingAgeMs: oldest === undefined ? status.oldestPendingAgeMs : oldestPendingAge(oldest, Date.now()),
     conflictCount: conflicts ?? status.conflictCount,
