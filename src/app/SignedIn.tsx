@@ -17,6 +17,8 @@ import { StoreOwnerGate, storeIsReady, useStoreOwnerCheck } from '../features/sy
 import { useUploadQueue } from '../lib/upload-runner.ts';
 import { useSyncAnywhere } from '../lib/sync-runner.ts';
 import { OrganizationScope } from './OrganizationScope.tsx';
+import { GoRedirect } from './GoRedirect.tsx';
+import { InstallPrompt } from '../ui/InstallPrompt.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLayout, type ContentWidth } from './Layout.tsx';
 import { NavigationBar } from './Shell.tsx';
@@ -72,6 +74,8 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/logout">{layout('narrow', <LogoutRoute />)}</Route>
         {/* Before /:organizationId, which would read 'account' as an organization id. */}
         <Route path="/account">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <AccountScreen /> : <StatusErrorPage status={403} />)}</Route>
+        {/* The manifest's shortcuts (GoRedirect.tsx); before /:organizationId, which would read 'go' as one. */}
+        <Route path="/go/:target">{(params) => layout('narrow', <GoRedirect target={params.target} />)}</Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
         {/* Analytics read the API, not the synced store: they never wait for the organization's download. */}
         <Route path="/:organizationId/programs/:programId/clips/:clipId/analytics">{layout('wide', <OrganizationScope needsLocalData={false}><ClipAnalyticsScreen /></OrganizationScope>)}</Route>
@@ -96,6 +100,7 @@ export function SignedIn({ session }: { session: Session }) {
       <DialogsWhenNeeded />
       <TranslationWarning />
       <UpdatePrompt />
+      <InstallPrompt />
     </>
   );
 }

@@ -20,6 +20,7 @@ import { showToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { Field } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ThemeSetting } from './ThemeSetting.tsx';
 
 /** /account: the account's settings, with the `error` a flow that sent the user here reports. */
 export function AccountScreen() {
@@ -33,6 +34,7 @@ export function AccountScreen() {
         </p>
       )}
       <Profile />
+      <ThemeSetting />
     </>
   );
 }
