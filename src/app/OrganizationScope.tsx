@@ -8,13 +8,13 @@
 // The device keeps one organization at a time, the one the syncing tab shows (sync.worker.ts): a
 // tab that shows another one while another tab syncs says which one the device keeps, and offers
 // to keep this tab's instead.
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { currentOrganization, db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
-import { claimSync, ensureSync, subscribeSyncRole, syncRole } from '../lib/sync-runner.ts';
+import { claimSync, ensureSync, useSyncRole } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../ui/ErrorPage.tsx';
 import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
 import { usePrefetchConflictAuthors } from '../features/sync/conflict-authors.ts';
@@ -37,7 +37,7 @@ export function OrganizationScope({ children, needsLocalData = true }: { childre
 function WhenDownloaded({ organizationId, children }: { organizationId: string; children: ReactNode }) {
   const downloaded = useLiveQuery(async () => (await db.organizations.get(organizationId)) !== undefined, [organizationId]);
   const kept = useLiveQuery(() => currentOrganization(db), []);
-  const role = useSyncExternalStore(subscribeSyncRole, syncRole);
+  const role = useSyncRole();
   const session = useSession()?.session;
   const { online } = useSyncStatus();
   if (downloaded === undefined) return <p className="muted">{m.app_loading()}</p>;

@@ -8,29 +8,24 @@
 // page's start or its last 'online' event. A status stored before the browser closed (offline
 // then) would otherwise read "Offline" after a restart, online, until the worker wrote again; a
 // worker that fails again now writes a newer status within its first attempt.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type SyncStatus } from '../db/db.ts';
-import { heardStatus, newestStatus, subscribeHeardStatus } from './heard-status.ts';
+import { newestStatus, useHeardStatus } from './heard-status.ts';
+import { getShared, setShared, sharedState, useShared } from './store.ts';
 
 /** When the browser last showed a network: this page's start, then each 'online' event. */
-let networkSeenAt = Date.now();
-const networkListeners = new Set<() => void>();
-if (typeof window !== 'undefined') {
-  window.addEventListener('online', () => {
-    networkSeenAt = Date.now();
-    for (const l of networkListeners) l();
-  });
-}
+const networkSeenAt = sharedState(Date.now());
+if (typeof window !== 'undefined') window.addEventListener('online', () => setShared(networkSeenAt, Date.now()));
 
 /** Whether a status the sync worker wrote is current: written since the browser last showed a
  * network (`seenAt`). Older, its online flag and retry time say nothing about now. */
-export function isCurrentStatus(status: Pick<SyncStatus, 'updatedAt'> | null | undefined, seenAt: number = networkSeenAt): boolean {
+export function isCurrentStatus(status: Pick<SyncStatus, 'updatedAt'> | null | undefined, seenAt: number = getShared(networkSeenAt)): boolean {
   return status?.updatedAt != null && status.updatedAt >= seenAt;
 }
 
 /** Whether the app can reach the server now, from the browser's flag and a current worker status. */
-export function reachable(browserOnline: boolean, status: Pick<SyncStatus, 'updatedAt' | 'online'> | null | undefined, seenAt: number = networkSeenAt): boolean {
+export function reachable(browserOnline: boolean, status: Pick<SyncStatus, 'updatedAt' | 'online'> | null | undefined, seenAt: number = getShared(networkSeenAt)): boolean {
   return browserOnline && !(isCurrentStatus(status, seenAt) && status?.online === false);
 }
 
@@ -51,19 +46,14 @@ function useBrowserOnline(): boolean {
   return online;
 }
 
-function subscribeNetworkSeen(listener: () => void): () => void {
-  networkListeners.add(listener);
-  return () => networkListeners.delete(listener);
-}
-
 export function useOnline(): boolean {
   const browser = useBrowserOnline();
-  const seenAt = useSyncExternalStore(subscribeNetworkSeen, () => networkSeenAt);
+  const seenAt = useShared(networkSeenAt);
   const stored = useLiveQuery(async () => {
     const row = await db.syncState.get('status');
     return row && row.key === 'status' ? row.value : null;
   }, []);
   // A status the store refused (a full disk) stands in while it is the newer.
-  const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
+  const refused = useHeardStatus();
   return reachable(browser, newestStatus(stored ?? undefined, refused), seenAt);
 }

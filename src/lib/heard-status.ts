@@ -4,10 +4,12 @@
 // store took clears it: the row holds the truth again.
 import type { SyncStatus } from '../db/db.ts';
 import { SYNC_STATUS_CHANNEL, type SyncStatusMessage } from '../db/sync-status-channel.ts';
+import { getShared, setShared, sharedState, subscribeShared, useShared } from './store.ts';
 
-let heard: SyncStatus | null = null;
+const heard = sharedState<SyncStatus | null>(null);
+// The channel opens when someone first listens (a screen or the session's watch), not at import.
+heard.onMount = () => listen();
 let channel: BroadcastChannel | null = null;
-const listeners = new Set<() => void>();
 
 function listen(): void {
   if (channel || typeof BroadcastChannel === 'undefined') return;
@@ -15,23 +17,24 @@ function listen(): void {
   channel.onmessage = (ev: MessageEvent<SyncStatusMessage>) => {
     if (ev.data.type !== 'status') return;
     const next = ev.data.stored ? null : ev.data.status;
-    if (next === null && heard === null) return;
-    heard = next;
-    listeners.forEach((l) => l());
+    setShared(heard, next);
   };
   // The leader answers with its last status, if it has published one.
   channel.postMessage({ type: 'ask' } satisfies SyncStatusMessage);
 }
 
 export function subscribeHeardStatus(listener: () => void): () => void {
-  listeners.add(listener);
-  listen();
-  return () => listeners.delete(listener);
+  return subscribeShared(heard, listener);
 }
 
 /** The last status the store refused, until one it took. */
 export function heardStatus(): SyncStatus | null {
-  return heard;
+  return getShared(heard);
+}
+
+/** heardStatus in a component, re-rendered when it changes. */
+export function useHeardStatus(): SyncStatus | null {
+  return useShared(heard);
 }
 
 /** The status to show: the refused one while it is newer than the stored row. */

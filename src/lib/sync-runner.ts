@@ -13,22 +13,20 @@ import { currentSessionState, expireSession, loadSession, sessionConfirmedAt } f
 import { useEffect } from 'react';
 import { currentOrganization, db, liveQuery, type StoreOwner, type SyncStatus } from '../db/db.ts';
 import { heardStatus, subscribeHeardStatus } from './heard-status.ts';
+import { getShared, setShared, sharedState, useShared } from './store.ts';
 
 let running: { organizationId: string; userId: string | null; handle: SyncHandle } | null = null;
 /** Whether this tab's worker syncs (null until it knows): a follower tab shows what the leader keeps. */
-let role: SyncRole | null = null;
-const roleListeners = new Set<() => void>();
+const role = sharedState<SyncRole | null>(null);
 function setRole(next: SyncRole | null): void {
-  if (role === next) return;
-  role = next;
-  for (const l of roleListeners) l();
+  setShared(role, next);
 }
 export function syncRole(): SyncRole | null {
-  return role;
+  return getShared(role);
 }
-export function subscribeSyncRole(listener: () => void): () => void {
-  roleListeners.add(listener);
-  return () => roleListeners.delete(listener);
+/** syncRole in a component, re-rendered when it changes. */
+export function useSyncRole(): SyncRole | null {
+  return useShared(role);
 }
 /** Set when a 401 expired the session: the next ensureSync resumes the paused sync. */
 let resumeNeeded = false;

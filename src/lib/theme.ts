@@ -10,6 +10,7 @@
 // cannot run that early), and keeps following the system preference while the choice is System;
 // this module is what the settings screen calls. Keep the two in step: the key, the attribute and
 // the theme colours below are repeated there.
+import { useEffect, useState } from 'react';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type Theme = 'light' | 'dark';
 
@@ -58,4 +59,17 @@ export function setThemeChoice(choice: ThemeChoice): void {
     // Not stored (storage refused): applied for this page only.
   }
   applyTheme(resolveTheme(choice, systemPrefersDark()));
+}
+
+/** The theme the page shows now (<html data-theme>), re-rendered when it changes: for what is
+ *  drawn with colours read from CSS variables (a canvas does not follow them by itself). */
+export function useDocumentTheme(): Theme {
+  const read = (): Theme => (typeof document !== 'undefined' && document.documentElement.dataset['theme'] === 'dark' ? 'dark' : 'light');
+  const [theme, setTheme] = useState<Theme>(read);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(read()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
 }

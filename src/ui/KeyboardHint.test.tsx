@@ -37,9 +37,9 @@ async function renderHint() {
 }
 
 const press = (key: string, keyCode = 0) => act(() => void window.dispatchEvent(new KeyboardEvent('keydown', { key, keyCode, bubbles: true })));
-const touch = (pointerType: string) => act(() => void window.dispatchEvent(new PointerEvent('pointerdown', { pointerType, bubbles: true })));
+const touch = (pointerType: string) => act(() => void window.dispatchEvent(new PointerEvent('pointerup', { pointerType, bubbles: true })));
 
-it('shows the hint on a device with a fine pointer, and hides it once a finger touches the screen', async () => {
+it('shows the hint on a device with a fine pointer, and hides it once a finger has touched the screen (at the end of the touch)', async () => {
   device(true);
   await renderHint();
   expect(host.textContent).toBe('Press / to search');

@@ -5,10 +5,14 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 type Drawn = { columnsWithInk: number; width: number; distinctHeights: number; tallest: number; height: number };
 
-/** Columns of the waveform slider that hold the waveform's colour (#0f4c5c), from a screenshot. */
-export async function waveformInk(page: Page, slider: Locator): Promise<Drawn> {
+/** The light theme's waveform colour (styles.css --waveform), as [r, g, b]. */
+export const LIGHT_INK: readonly [number, number, number] = [0x0f, 0x4c, 0x5c];
+
+/** Columns of the waveform slider that hold the waveform's colour (the light theme's unless
+ *  given), from a screenshot. */
+export async function waveformInk(page: Page, slider: Locator, ink: readonly [number, number, number] = LIGHT_INK): Promise<Drawn> {
   const png = (await slider.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
+  return page.evaluate(async ([b64, [r, g, b]]) => {
     const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
     const img = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
     const canvas = new OffscreenCanvas(img.width, img.height);
@@ -20,7 +24,7 @@ export async function waveformInk(page: Page, slider: Locator): Promise<Drawn> {
       let n = 0;
       for (let y = 0; y < height; y++) {
         const i = (y * width + x) * 4;
-        if (Math.abs(data[i]! - 0x0f) < 24 && Math.abs(data[i + 1]! - 0x4c) < 24 && Math.abs(data[i + 2]! - 0x5c) < 24) n++;
+        if (Math.abs(data[i]! - r) < 24 && Math.abs(data[i + 1]! - g) < 24 && Math.abs(data[i + 2]! - b) < 24) n++;
       }
       heights.push(n);
     }
@@ -31,7 +35,7 @@ export async function waveformInk(page: Page, slider: Locator): Promise<Drawn> {
       tallest: Math.max(...heights),
       height,
     };
-  }, png);
+  }, [png, ink] as const);
 }
 
 export function expectAWaveform(d: Drawn, tallest = 0.3): void {

@@ -5,6 +5,7 @@
 // service worker is blocked: a request it answered from its cache would pass route() unseen.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { waveformInk } from '../audio/waveform-ink.ts';
 import { logIn, openFirstClip } from './support.ts';
 
 async function noViolations(page: Page, screen: string) {
@@ -62,6 +63,14 @@ test('the login screen, the organization home, a program and a clip have zero ax
   const { organizationId, programId } = await openFirstClip(page, 2);
   expect(await pageBackground(page)).toBe(DARK_BG);
   await noViolations(page, 'clip');
+  // The waveform (a canvas, which axe does not read) is drawn in the dark theme's colour, not the
+  // light theme's dark teal.
+  const slider = page.getByRole('region', { name: 'Audio' }).getByRole('slider', { name: 'Playback position' });
+  await expect.poll(async () => (await waveformInk(page, slider, [0x6f, 0xc3, 0xd3])).columnsWithInk, { timeout: 20_000 }).toBeGreaterThan(0);
+  const dark = await waveformInk(page, slider, [0x6f, 0xc3, 0xd3]);
+  expect(dark.columnsWithInk / dark.width).toBeGreaterThan(0.5);
+  // In the light theme's teal, only stray pixels near it (a border, anti-aliasing).
+  expect((await waveformInk(page, slider)).columnsWithInk).toBeLessThan(dark.columnsWithInk / 20);
   // The screenshot the issue asks for: look at it when the theme changes.
   await page.screenshot({ path: test.info().outputPath('clip-dark.png'), fullPage: true });
   await page.goto(`/${organizationId}/programs/${programId}`);

@@ -1,10 +1,9 @@
 // The sync status every tab reads from Dexie (the sync worker writes it under key 'status'), or,
 // while the store refuses it (a full disk), as the leader last said it (src/lib/heard-status.ts);
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
-import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, EMPTY_STATUS, oldestPendingAge, type SyncStatus } from '../../db/db.ts';
-import { heardStatus, newestStatus, subscribeHeardStatus } from '../../lib/heard-status.ts';
+import { newestStatus, useHeardStatus } from '../../lib/heard-status.ts';
 import { isCurrentStatus, useOnline } from '../../lib/connectivity.ts';
 import { useSession } from '../../lib/session.ts';
 
@@ -26,7 +25,7 @@ export function useSyncStatus(): SyncStatus {
     return r?.key === 'owner' ? r.value.userId : null;
   }, []);
   const userId = useSession()?.session.User?.Id ?? null;
-  const refused = useSyncExternalStore(subscribeHeardStatus, heardStatus);
+  const refused = useHeardStatus();
   const status = newestStatus(row && row.key === 'status' ? row.value : undefined, refused) ?? EMPTY_STATUS;
   const otherUser = owner != null && userId !== null && owner !== userId;
   // A retry written before the browser last showed a network (a status from before a restart) is

@@ -29,6 +29,8 @@ import { m } from '../../paraglide/messages.js';
 import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
 import { waveformPainter, type WaveformPainter } from '../../../workers/audio/waveform-canvas.ts';
+import { LIGHT_WAVEFORM_COLORS, type WaveformColors } from '../../media/waveform-draw.ts';
+import { useDocumentTheme } from '../../lib/theme.ts';
 import { clampZoom, columns, levelFor, wholeViewSpp, ZOOM_STEP } from './waveform-model.ts';
 
 /** Pointer movement (CSS px) that turns a press into a drag; less is a tap. */
@@ -61,9 +63,24 @@ export type WaveformViewProps = {
   width?: number;
 };
 
+/** The waveform's colours in the page's theme (styles.css --waveform*), the light ones where unset. */
+function waveformColors(): WaveformColors {
+  if (typeof document === 'undefined' || typeof getComputedStyle !== 'function') return LIGHT_WAVEFORM_COLORS;
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    wave: read('--waveform', LIGHT_WAVEFORM_COLORS.wave),
+    removed: read('--waveform-removed', LIGHT_WAVEFORM_COLORS.removed),
+    selection: read('--waveform-selection', LIGHT_WAVEFORM_COLORS.selection),
+    playhead: read('--waveform-playhead', LIGHT_WAVEFORM_COLORS.playhead),
+  };
+}
+
 export function WaveformView(props: WaveformViewProps) {
   const { waveforms, durationSeconds, position, onSeek, kept, selection, onMark, onSelect, onTogglePlay, markers, following = false, height = 120 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  // Drawn again in the new theme's colours when the theme changes (account settings, the device).
+  const theme = useDocumentTheme();
   const scrollerRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(props.width ?? 800);
@@ -164,8 +181,9 @@ export function WaveformView(props: WaveformViewProps) {
       removed,
       selection: selection ? [toX(selection.start), toX(selection.end)] : null,
       playheadX: toX(position),
+      colors: waveformColors(),
     });
-  }, [waveforms, viewSpp, startFrame, width, height, position, kept, selection, durationSeconds, sampleRate, offscreen]);
+  }, [waveforms, viewSpp, startFrame, width, height, position, kept, selection, durationSeconds, sampleRate, offscreen, theme]);
 
   const seek = (t: number) => {
     const to = Math.max(0, Math.min(durationSeconds, t));
