@@ -5,6 +5,8 @@
 // Until the first pull has brought the organization to this device the local store is empty,
 // which says nothing about the server: instead of empty lists or a wrong 'not found' page the
 // scope says the organization is downloading (online) or not yet available offline (offline).
+// While that first download runs (or a rebuild's), the store holds part of the organization: its
+// progress is shown instead of screens whose lists and counts would be partial.
 // The device keeps one organization at a time, the one the syncing tab shows (sync.worker.ts): a
 // tab that shows another one while another tab syncs says which one the device keeps, and offers
 // to keep this tab's instead.
@@ -16,7 +18,8 @@ import { setApiOrganization } from '../lib/api.ts';
 import { organizationById, useSession } from '../lib/session.ts';
 import { claimSync, ensureSync, useSyncRole } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../ui/ErrorPage.tsx';
-import { useSyncStatus } from '../features/sync/useSyncStatus.ts';
+import { downloading, useFirstSync, useSyncStatus } from '../features/sync/useSyncStatus.ts';
+import { FirstSyncProgress } from '../features/sync/FirstSyncProgress.tsx';
 import { usePrefetchConflictAuthors } from '../features/sync/conflict-authors.ts';
 import { useIdParams } from '../lib/params.ts';
 
@@ -40,8 +43,9 @@ function WhenDownloaded({ organizationId, children }: { organizationId: string; 
   const role = useSyncRole();
   const session = useSession()?.session;
   const { online } = useSyncStatus();
-  if (downloaded === undefined) return <p className="muted">{m.app_loading()}</p>;
-  if (downloaded) return <>{children}</>;
+  const firstSync = useFirstSync();
+  if (downloaded === undefined || firstSync === undefined) return <p className="muted">{m.app_loading()}</p>;
+  if (downloaded && !downloading(firstSync)) return <>{children}</>;
   if (role === 'follower' && kept && kept !== organizationId) {
     const name = (id: string) => (session ? organizationById(session, id)?.Name : undefined) ?? id;
     return (
@@ -54,6 +58,8 @@ function WhenDownloaded({ organizationId, children }: { organizationId: string; 
       </section>
     );
   }
+  // Offline with nothing of the organization here yet: it is not available, not downloading.
+  if (downloading(firstSync) && (online || downloaded)) return <FirstSyncProgress progress={firstSync} online={online} />;
   if (online) {
     return (
       <section className="first-sync" aria-labelledby="first-sync-title">

@@ -4,8 +4,8 @@
 import { db as defaultDb, type CastawayDb, type ConflictEntry } from './db.ts';
 import { enqueue } from './writes.ts';
 import type { Mutation } from '../protocol/sync.ts';
-import { mutationDef, mutationKind } from '../mutations/registry.ts';
-import { hasPrecondition } from '../mutations/define.ts';
+import { MUTATIONS, mutationDef, mutationKind } from '../mutations/registry.ts';
+import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 
 export class ConflictNotFoundError extends Error {
   constructor(readonly conflictId: string) {
@@ -28,6 +28,7 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     const common = { id: newId(), name: c.mutation.name, base: typeof base === 'string' ? base : null, createdAt: Date.now() };
     let m: Mutation | null = null;
     if (chosen === 'delete') m = { ...common, args: c.mutation.args };
+    else if (def?.kind === 'delete' && chosen.length > 0) m = keptWithFieldsBefore(c, chosen, common);
     else if (def && chosen.length > 0) {
       const fields: Record<string, unknown> = {};
       for (const f of c.fields) if (chosen.includes(f.field)) fields[f.field] = f.mine;
@@ -35,6 +36,22 @@ async function resolve(d: CastawayDb, conflictId: string, pick: (c: ConflictEntr
     }
     await enqueue(d, c.entity, c.entityId, () => m);
   });
+}
+
+/**
+ * A delete held over someone else's edit, resolved field by field: the row stays, and the fields
+ * the user chose ('mine') go back to what they were when the user deleted it (their change undone),
+ * as an update of the row on the new base; the others keep their change. Null when the kind has no
+ * update (an annotation) or the delete's arguments do not name the row as its update does.
+ */
+function keptWithFieldsBefore(c: ConflictEntry, chosen: readonly string[], common: Omit<Mutation, 'name' | 'args'>): Mutation | null {
+  const update = MUTATIONS.find((d) => d.entity === c.entity && d.kind === 'update') as MutationDef | undefined;
+  const changes = c.fields.find((f) => f.field === 'Deleted')?.theirChanges ?? [];
+  const fields = Object.fromEntries(changes.filter((t) => chosen.includes(t.field) && t.base !== undefined).map((t) => [t.field, t.base]));
+  const idKey = Object.entries(c.mutation.args).find(([, v]) => v === c.entityId)?.[0];
+  if (!update || !idKey || Object.keys(fields).length === 0) return null;
+  const args = update.args.safeParse({ [idKey]: c.entityId, fields });
+  return args.success ? { ...common, name: update.name, args: args.data as Record<string, unknown> } : null;
 }
 
 export function conflictsApi(d: CastawayDb, options: { newId?: () => string } = {}) {
@@ -45,10 +62,14 @@ export function conflictsApi(d: CastawayDb, options: { newId?: () => string } = 
     /** Accepts the server's values: nothing to send, the row shows the server copy. */
     keepTheirs: (conflictId: string) => resolve(d, conflictId, () => [], newId),
     /** Per field: 'mine' fields are sent again on the new base, 'theirs' fields are dropped. Fields
-     * not named count as 'theirs'. A delete conflict takes `{ Deleted: 'mine' }` to delete. */
+     * not named count as 'theirs'. A delete conflict takes `{ Deleted: 'mine' }` to delete; kept,
+     * each field the others changed is theirs, or 'mine': as it was when the user deleted. */
     resolveFields: (conflictId: string, choice: FieldChoice) =>
       resolve(d, conflictId, (c) => {
-        if (mutationKind(c.mutation) === 'delete') return choice['Deleted'] === 'mine' ? 'delete' : [];
+        if (mutationKind(c.mutation) === 'delete') {
+          if (choice['Deleted'] === 'mine') return 'delete';
+          return (c.fields.find((f) => f.field === 'Deleted')?.theirChanges ?? []).filter((t) => choice[t.field] === 'mine').map((t) => t.field);
+        }
         return c.fields.filter((f) => choice[f.field] === 'mine').map((f) => f.field);
       }, newId),
   };

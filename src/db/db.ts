@@ -101,7 +101,16 @@ export type SyncStateRow =
   | { key: 'clientId'; value: string }
   | { key: 'organizationId'; value: string }
   | { key: 'storagePersistRequested'; value: boolean }
-  | { key: 'owner'; value: StoreOwner };
+  | { key: 'owner'; value: StoreOwner }
+  | { key: 'firstSync'; value: FirstSync };
+
+/** The first download of an organization to this device (or the download again after a rebuild),
+ * page by page: until `done`, the store holds part of the organization, and nothing computed from
+ * it is final. `total` is what the server said the pull brings (null from a server that does not
+ * say); `received`, the rows stored so far (changes made meanwhile can make it pass `total`).
+ * Kept across reloads: a download cut off goes on where it stopped, still counted. A store synced
+ * before this record existed has none, and is whole. */
+export type FirstSync = { received: number; total: number | null; done: boolean };
 
 /** The user whose data the local store holds (rows, outbox, conflicts): set when a user's sync
  * first runs on this device, cleared with everything else on log-out (reset.ts). */

@@ -13,6 +13,8 @@
 //       Transport, not the protocol: answers come compressed as Accept-Encoding asks, and a push
 //       may go gzip-compressed once the server's answers offer it (Accept-Encoding: gzip on the
 //       answer, RFC 7694; sync-server/compress.ts). A server that does not offer is never sent one.
+//       A pull from the start (no cursor, or a rebuild) later gained an optional `total` on its
+//       first page, for the first download's progress; a client that gets none shows no count.
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 import { SYNC_ENTITIES, type SyncEntity as SyncEntityName } from './entity-kinds.ts';
@@ -181,6 +183,10 @@ export const PullResponseSchema = z.object({
    * Version its cursor stands at): a poke for it brings nothing new. Absent from servers of
    * earlier releases. */
   upToVersion: z.number().int().nonnegative().optional(),
+  /** On the first page of a pull from the start (no cursor, or a rebuild): how many rows the whole
+   * pull brings, counted when it began (rows changed while it runs come as well, so the pages may
+   * bring a few more). Absent on every other page, and from servers of earlier releases. */
+  total: z.number().int().nonnegative().optional(),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 

@@ -157,6 +157,28 @@ export async function settledVersion(store: Store): Promise<number> {
 }
 
 /**
+ * How many live rows a pull from the start brings: those of each table at or below the settled
+ * Version that the caller may see (the same read rules as `visible` in pullPage, in SQL: one
+ * statement of counts, by the tables' organization and program columns). Only a first page asks.
+ */
+async function rowsVisibleAt(q: Queryable, organizationId: string, permissions: readonly PermissionEntry[], view: CallerView, settled: number): Promise<number> {
+  const networks = await q.query<{ id: string }>(`SELECT id FROM networks WHERE organization_id = $1 AND NOT deleted AND version <= $2`, [organizationId, settled]);
+  const visibleNetworks = networks.filter((n) => view.networksOfVisible.has(n.id) || networkFlagged(permissions, n.id)).length;
+  const live = `organization_id = $1 AND NOT deleted AND version <= $2`;
+  const [counts] = await q.query<{ organizations: number | string; programs: number | string; content: number | string; annotations: number | string }>(
+    `SELECT (SELECT count(*) FROM organizations WHERE id = $1 AND NOT deleted AND version <= $2) AS organizations,
+       (SELECT count(*) FROM programs WHERE ${live} AND id = ANY($3::uuid[])) AS programs,
+       (SELECT count(*) FROM playlists WHERE ${live} AND program_id = ANY($4::uuid[]))
+         + (SELECT count(*) FROM clips WHERE ${live} AND program_id = ANY($4::uuid[]))
+         + (SELECT count(*) FROM recordings WHERE ${live} AND program_id = ANY($4::uuid[])) AS content,
+       (SELECT count(*) FROM annotations a JOIN recordings r ON r.id = a.recording_id
+         WHERE a.organization_id = $1 AND NOT a.deleted AND a.version <= $2 AND r.program_id = ANY($4::uuid[])) AS annotations`,
+    [organizationId, settled, [...view.visiblePrograms], [...view.contentPrograms]],
+  );
+  return visibleNetworks + Number(counts?.organizations ?? 0) + Number(counts?.programs ?? 0) + Number(counts?.content ?? 0) + Number(counts?.annotations ?? 0);
+}
+
+/**
  * The rows changed after the cursor ($2) up to the settled Version ($4), at most $3 of them, of
  * one table of organization $1. They are those whose revision at their current Version is after
  * the cursor (every write records one; a row's newest is never pruned): the revisions are indexed
@@ -277,6 +299,9 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
     else if (from > 0) tombstones.push({ entity, id: row.meta.Id });
   }
 
+  // A pull from the start says how many rows it brings, for the first download's progress.
+  const total = from === 0 ? await rowsVisibleAt(q, input.organizationId, input.permissions, view, settled) : undefined;
+
   // With no page full, every row up to the settled Version has been read: the cursor moves there
   // even past Versions of other organizations' rows, so the next pull starts above them.
   const upToVersion = hasMore ? bound : Math.max(maxVersion, settled);
@@ -287,6 +312,7 @@ export async function pullPage(store: Store, input: PullInput): Promise<PulledPa
     tombstones,
     hasMore,
     rebuild,
+    ...(total === undefined ? {} : { total }),
     permissions: input.permissions.map((p) => ({
       ObjectType: p.ObjectType,
       ObjectId: p.ObjectId,

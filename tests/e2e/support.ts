@@ -29,7 +29,8 @@ export function organizationIdOf(page: Page): string {
  */
 export async function openOrganizationHome(page: Page): Promise<string> {
   if (new URL(page.url()).pathname === '/') await page.getByRole('list').getByRole('link').first().click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  // A fresh device shows the organization once its first download has ended (2,000 clips).
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible({ timeout: 30_000 });
   return organizationIdOf(page);
 }
 

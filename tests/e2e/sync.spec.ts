@@ -221,7 +221,7 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   await contextB.close();
 });
 
-test('a delete made offline over an edit from another device is held as a conflict that shows what they changed; Keep theirs brings the clip back', async ({ browser }) => {
+test('a delete made offline over an edit from another device is held as a conflict and resolved field by field: kept, their title undone; both devices converge', async ({ browser }) => {
   const { contextA, contextB, a, b, organizationId, clipId, clipUrl } = await twoDevicesOnClip(browser, 12);
   const before = await a.getByLabel('Title', { exact: true }).inputValue();
 
@@ -239,14 +239,19 @@ test('a delete made offline over an edit from another device is held as a confli
   await expect(a.getByRole('link', { name: '1 conflict' })).toBeVisible({ timeout: 30_000 });
   expect((await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(theirs);
   await a.getByRole('link', { name: '1 conflict' }).click();
-  const row = a.getByRole('row', { name: /Deleted/ });
-  await expect(row).toContainText('Changed since the version you deleted:');
-  await expect(row.getByRole('listitem')).toHaveText(`Title: ${before} → ${theirs}`);
-  await a.getByRole('button', { name: 'Keep theirs' }).click();
+  // Delete it, or keep it with, per field, their change or the value it had when A deleted it.
+  const titleRow = a.getByRole('row', { name: /^Title/ });
+  await expect(titleRow.getByRole('radio', { name: before })).toBeDisabled();
+  await a.getByRole('radio', { name: 'Keep it, with the values chosen below' }).check();
+  await expect(titleRow.getByRole('radio', { name: theirs })).toBeChecked();
+  await titleRow.getByRole('radio', { name: before }).check();
+  await a.getByRole('button', { name: 'Apply choices' }).click();
   await expect(a.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
   await expect(await syncStatus(a)).toHaveText('All changes saved', { timeout: 20_000 });
+  await expect.poll(async () => (await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(before);
   await a.goto(clipUrl);
-  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(theirs);
+  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(before);
+  await expect(b.getByLabel('Title', { exact: true })).toHaveValue(before, { timeout: 20_000 });
   await contextA.close();
   await contextB.close();
 });

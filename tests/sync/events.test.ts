@@ -140,3 +140,41 @@ describe('PostgreSQL LISTEN/NOTIFY bus', () => {
     await Promise.all([one.close(), two.close()]);
   });
 });
+
+describe('a pull from the start on PostgreSQL', () => {
+  it('says on its first page how many rows it brings: what its pages then bring, without the clips of a program the caller may not read', async () => {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error(MISSING_DATABASE_URL);
+    const db = await openScratchPostgres(base, 'castaway_pull_total');
+    try {
+      const pgServer = await startServer({ store: db.store });
+      await pgServer.newOrganization();
+      await addUser(pgServer, 'total-owner@example.com');
+      const owner = await login(pgServer, 'total-owner@example.com');
+      const seen = (await api(pgServer, owner, 'POST', '/v1/programs', { Name: 'Seen' })).json!['Id'] as string;
+      const hidden = (await api(pgServer, owner, 'POST', '/v1/programs', { Name: 'Hidden' })).json!['Id'] as string;
+      for (let i = 0; i < 3; i++) await api(pgServer, owner, 'POST', `/v1/programs/${seen}/clips`, { Title: `Seen ${i}` });
+      await api(pgServer, owner, 'POST', `/v1/programs/${hidden}/clips`, { Title: 'Hidden' });
+      const gone = (await api(pgServer, owner, 'POST', `/v1/programs/${seen}/clips`, { Title: 'Deleted' })).json!['Id'] as string;
+      expect((await api(pgServer, owner, 'DELETE', `/v1/clips/${gone}`)).status).toBe(204);
+      await addUser(pgServer, 'total-reader@example.com', [{ ObjectType: 'Program', ObjectId: seen, Permissions: { HasContentAccess: true } }]);
+      const reader = await login(pgServer, 'total-reader@example.com');
+      const counts: number[] = [];
+      let total: number | undefined;
+      let cursor = '';
+      for (let page = 0; page < 20; page++) {
+        const body = (await api(pgServer, reader, 'GET', `/sync/pull?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json as unknown as { cursor: string; rows: unknown[]; hasMore: boolean; total?: number };
+        if (page === 0) total = body.total;
+        else expect(body.total).toBeUndefined();
+        counts.push(body.rows.length);
+        cursor = body.cursor;
+        if (!body.hasMore) break;
+      }
+      // The organization, the program it may read, its three live clips.
+      expect(total).toBe(1 + 1 + 3);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
+    } finally {
+      await db.drop();
+    }
+  });
+});

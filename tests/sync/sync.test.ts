@@ -1,11 +1,11 @@
 // The sync engine against the real server (createApp on PGlite): push, pull, merge, conflicts,
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addUser, ALL_FLAGS, api, appTransport, login, makeClient, requestText, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { getClientId, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
+import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, requestText, setPermissions, startServer, type Client, type Server } from './harness.ts';
+import { applyPullPage, getClientId, readFirstSync, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { parsePullResponse, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 import { REVISIONS_KEPT, type WireRow } from '../../sync-server/rows.ts';
 import { revisionRows } from '../../sync-server/sync/revisions.ts';
@@ -95,6 +95,8 @@ describe('pull', () => {
     const c = await device('c', email('carl'));
     expect(await c.db.programs.count()).toBe(1);
     expect(await c.db.clips.count()).toBe(0);
+    // The count the first download announced is what it brought: the clips it may not see are not in it.
+    expect(await readFirstSync(c.db)).toEqual({ received: 2, total: 2, done: true });
   });
 
   it('tombstones name only rows the device may hold: none in a pull from the start, none for rows of a program it cannot see', async () => {
@@ -280,10 +282,12 @@ describe('pull', () => {
     const seen: string[] = [];
     let cursor = '';
     let versions: number[] = [];
+    const totals: Array<number | undefined> = [];
     for (let page = 0; page < 20; page++) {
       const res = await api(server, annaCookie, 'GET', `/sync/pull?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.status).toBe(200);
-      const body = res.json as unknown as { cursor: string; rows: Array<{ row: { Id: string; Version: number } }>; hasMore: boolean };
+      const body = res.json as unknown as { cursor: string; rows: Array<{ row: { Id: string; Version: number } }>; hasMore: boolean; total?: number };
+      totals.push(body.total);
       seen.push(...body.rows.map((r) => r.row.Id));
       versions = versions.concat(body.rows.map((r) => r.row.Version));
       cursor = body.cursor;
@@ -292,9 +296,30 @@ describe('pull', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toHaveLength(1 + 1 + 6); // organization, program, six clips
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(totals).toEqual([8, ...totals.slice(1).map(() => undefined)]);
     const c = makeClient(server, 'paged', annaCookie, { engine: { pullLimit: 2 } });
     await c.engine.flush();
     expect(await c.db.clips.count()).toBe(6);
+    expect(await readFirstSync(c.db)).toEqual({ received: 8, total: 8, done: true });
+  });
+
+  it('a first download cut off after its first page is still counted as under way after a reload, and ends when the rest arrives', async () => {
+    for (let i = 0; i < 5; i++) await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: `Clip ${i}` });
+    const c = makeClient(server, 'cut-off', annaCookie);
+    await setCurrentOrganization(c.db, server.organizationId);
+    const first = await api(server, annaCookie, 'GET', '/sync/pull?limit=3');
+    expect(await applyPullPage(c.db, parsePullResponse(first.json), { initial: true, organizationId: server.organizationId })).toBe(true);
+    const page = parsePullResponse(first.json);
+    expect(page.hasMore).toBe(true);
+    expect(await readFirstSync(c.db)).toEqual({ received: page.rows.length, total: 8, done: false });
+    // The next start has a cursor (not a pull from the start) and finishes the count.
+    await c.engine.flush();
+    expect(await readFirstSync(c.db)).toEqual({ received: 8, total: 8, done: true });
+    expect(await c.db.clips.count()).toBe(6);
+    // A later pull of changes is not a first download.
+    await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: 'Later' });
+    await c.engine.flush();
+    expect(await readFirstSync(c.db)).toEqual({ received: 8, total: 8, done: true });
   });
 
   it('a malformed pull limit is a 400 naming the field; an unknown cursor means rebuild', async () => {
@@ -403,6 +428,31 @@ describe('push', () => {
     expect(conflict?.fields[0]?.theirChanges).toEqual([{ field: 'Title', base: 'Pilot', theirs: 'Still wanted' }]);
     await a.conflicts.keepTheirs(conflict!.id);
     expect((await a.db.clips.get(clipId))?.['Title']).toBe('Still wanted');
+  });
+
+  it('a delete over someone else’s edit resolved field by field: the clip stays, one of their changes undone, one kept; both devices converge', async () => {
+    const a = await device('a', email('anna'));
+    const b = await device('b', email('ben'));
+    await a.writes.deleteClip(clipId);
+    await b.writes.updateClip(clipId, { Title: 'Renamed by Ben', Description: 'Ben’s notes' });
+    await b.engine.flush();
+    await a.engine.flush();
+    const [conflict] = await a.db.conflicts.toArray();
+    expect(conflict?.fields[0]?.theirChanges).toEqual([
+      { field: 'Title', base: 'Pilot', theirs: 'Renamed by Ben' },
+      { field: 'Description', base: null, theirs: 'Ben’s notes' },
+    ].sort((x, y) => (x.field < y.field ? -1 : 1)));
+    // Keep the clip; its title as it was when Anna deleted it, Ben's description.
+    await a.conflicts.resolveFields(conflict!.id, { Deleted: 'theirs', Title: 'mine', Description: 'theirs' });
+    expect((await a.db.outbox.toArray()).map((o) => o.name)).toEqual(['clip.update']);
+    await a.engine.flush();
+    await b.engine.flush();
+    expect(await a.db.conflicts.count()).toBe(0);
+    expect(await a.db.outbox.count()).toBe(0);
+    const server = await serverClip();
+    expect(server).toMatchObject({ Title: 'Pilot', Description: 'Ben’s notes', Deleted: false });
+    expect(comparable(await a.db.clips.get(clipId))).toEqual(comparable(server as WireRow));
+    expect(comparable(await b.db.clips.get(clipId))).toEqual(comparable(server as WireRow));
   });
 
   it('a rejected edit goes to needs attention and does not block the next one', async () => {

@@ -34,13 +34,18 @@ export function ProgramsScreen() {
   // One query on the ProgramId index for every program's clips (not one per program); a row marked
   // Deleted is not counted, as the clip lists leave it out (live()).
   const programIds = (programs ?? []).map((p) => p.Id);
-  const counts = useLiveQuery(async () => {
+  // A live query keeps its last answer while it reads again for new programs: the counts are
+  // used only when they were counted for the programs shown (the first answer, for no programs
+  // yet, read "0 clips" on every card).
+  const countedFor = programs === undefined ? null : programIds.join(',');
+  const counted = useLiveQuery(async () => {
     const out = new Map<string, number>();
     await db.clips.where('ProgramId').anyOf(programIds).each((clip) => {
       if (!clip['Deleted']) out.set(clip['ProgramId'] as string, (out.get(clip['ProgramId'] as string) ?? 0) + 1);
     });
-    return out;
-  }, [programIds.join(',')]);
+    return { key: countedFor, out };
+  }, [countedFor]);
+  const counts = counted && counted.key === countedFor ? counted.out : undefined;
   const networkName = (id: string | null) => (id ? networks.find((n) => n.Id === id)?.Name : undefined);
   const editAgain = (item: NeedsAttentionEntry) => {
     const fields = (item.mutation.args['fields'] ?? {}) as { Name?: string | null; Slug?: string | null; NetworkId?: string | null };
@@ -82,7 +87,8 @@ export function ProgramsScreen() {
             details: (
               <>
                 {networkName(p.NetworkId) && <span className="pill">{networkName(p.NetworkId)}</span>}
-                <span className="muted">{clipCountLabel(counts?.get(p.Id) ?? 0)}</span>
+                {/* No count until they are read: "0 clips" for a moment is a wrong number. */}
+                {counts && <span className="muted">{clipCountLabel(counts.get(p.Id) ?? 0)}</span>}
               </>
             ),
           }))}

@@ -1,11 +1,11 @@
 // /{organizationId}/sync — offline made visible: conflicts ('Conflict 1 of N', yours / theirs /
 // base per field, keep mine / keep theirs, who changed it and when), the needs-attention list and
 // the durability panel (persistent storage, quota, oldest unsynced edit, eviction warning).
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type ConflictEntry, type LocalRow, type NeedsAttentionEntry } from '../../db/db.ts';
-import type { SyncEntity, TheirChange } from '../../protocol/sync.ts';
+import type { SyncEntity } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
@@ -55,22 +55,58 @@ function Conflicts() {
   );
 }
 
-function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: ConflictEntry; index: number; count: number; onPrev: () => void; onNext: () => void }) {
-  const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() => Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])));
+type Choice = Record<string, 'mine' | 'theirs'>;
+type ViewProps = { conflict: ConflictEntry; index: number; count: number; onPrev: () => void; onNext: () => void };
+
+/**
+ * One conflict: each field yours / theirs / before, and the ways out (keep mine, keep theirs,
+ * or the choices made per field). A delete held over someone else's edit is resolved as an edit
+ * is: delete it anyway, or keep it and take, field by field, their change or the value the field
+ * had when the user deleted it ("yours": what the user last saw). While the choice is to delete,
+ * the field choices are disabled: the fields go with the row.
+ */
+function ConflictView({ conflict, index, count, onPrev, onNext }: ViewProps) {
+  const deleteOf = mutationKind(conflict.mutation) === 'delete' ? conflict.fields[0] : undefined;
+  const changes = deleteOf?.theirChanges ?? [];
+  const [choice, setChoice] = useState<Choice>(() =>
+    deleteOf ? { Deleted: 'mine', ...Object.fromEntries(changes.map((t) => [t.field, 'theirs' as const])) } : Object.fromEntries(conflict.fields.map((f) => [f.field, 'mine' as const])),
+  );
   const title = conflict.serverRow['Title'] ?? conflict.serverRow['Name'] ?? conflict.entityId;
   // One choice at a time: a second click would find the conflict already resolved.
   const [busy, setBusy] = useState(false);
   // Every field against the user's own edit on another device: "theirs" is that device, not a person.
   const own = conflictOrigin([conflict], useSession()?.session?.User?.Id) === 'own';
   const theirsLabel = own ? m.conflicts_other_device() : m.app_conflict_theirs();
+  const deleting = deleteOf !== undefined && choice['Deleted'] === 'mine';
   const act = (choose: () => Promise<void>) => {
     setBusy(true);
     void savedLocally(choose()).finally(() => setBusy(false));
   };
+  const radio = (field: string, side: 'mine' | 'theirs', label: string, disabled = false) => (
+    <label className="choice">
+      <input type="radio" name={`c-${field}`} disabled={disabled} checked={choice[field] === side} onChange={() => setChoice({ ...choice, [field]: side })} />
+      <span>{label}</span>
+    </label>
+  );
+  const row = (field: string, mine: ReactNode, theirs: ReactNode, base: unknown, muted = false) => (
+    <tr key={field} className={muted ? 'muted' : undefined}>
+      <th scope="row">{fieldLabel(field)}</th>
+      <td data-label={m.app_conflict_yours()}>{mine}</td>
+      <td data-label={theirsLabel}>{theirs}</td>
+      <td className="muted" data-label={m.app_conflict_base()}>{show(base)}</td>
+    </tr>
+  );
+  const rows = deleteOf
+    ? [
+        row('Deleted', radio('Deleted', 'mine', m.conflicts_delete_it()), <>{radio('Deleted', 'theirs', m.conflicts_keep_it())}<ChangedBy {...fieldAuthor(conflict, deleteOf)} /></>, false),
+        ...changes.map((t) => row(t.field, radio(t.field, 'mine', show(t.base), deleting || t.base === undefined), radio(t.field, 'theirs', show(t.theirs), deleting), t.base, deleting)),
+      ]
+    : conflict.fields.map((f) => row(f.field, radio(f.field, 'mine', show(f.mine)), <>{radio(f.field, 'theirs', show(f.theirs))}<ChangedBy {...fieldAuthor(conflict, f)} /></>, f.base));
   return (
     <div className="conflict">
       <div className="conflict-head">
         <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {show(title)}</p>
+        {deleteOf && changes.length > 0 && <p className="muted">{m.conflicts_delete_intro()}</p>}
       </div>
       <div className="table-scroll">
         <table className="conflict-table">
@@ -82,55 +118,17 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: { conflict: Co
               <th scope="col">{m.app_conflict_base()}</th>
             </tr>
           </thead>
-          <tbody>
-            {conflict.fields.map((f) => (
-              <tr key={f.field}>
-                <th scope="row">{fieldLabel(f.field)}</th>
-                <td data-label={m.app_conflict_yours()}>
-                  <label className="choice">
-                    <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'mine'} onChange={() => setChoice({ ...choice, [f.field]: 'mine' })} />
-                    <span>{show(f.mine)}</span>
-                  </label>
-                </td>
-                <td data-label={theirsLabel}>
-                  <label className="choice">
-                    <input type="radio" name={`c-${f.field}`} checked={choice[f.field] === 'theirs'} onChange={() => setChoice({ ...choice, [f.field]: 'theirs' })} />
-                    <span>{show(f.theirs)}</span>
-                  </label>
-                  <ChangedBy {...fieldAuthor(conflict, f)} />
-                  {f.theirChanges && f.theirChanges.length > 0 && <TheirChanges changes={f.theirChanges} />}
-                </td>
-                <td className="muted" data-label={m.app_conflict_base()}>{show(f.base)}</td>
-              </tr>
-            ))}
-          </tbody>
+          <tbody>{rows}</tbody>
         </table>
       </div>
       <div className="form-actions">
         <button type="button" className="button" disabled={index === 0} onClick={onPrev}>{m.app_conflict_previous()}</button>
         <button type="button" className="button" disabled={index >= count - 1} onClick={onNext}>{m.app_conflict_next()}</button>
         <span className="spacer" />
-        {conflict.fields.length > 1 && <button type="button" className="button" disabled={busy} onClick={() => act(() => resolveFields(conflict.id, choice))}>{m.app_conflict_apply_choices()}</button>}
-        <button type="button" className="button" disabled={busy} onClick={() => act(() => keepTheirs(conflict.id))}>{m.app_conflict_keep_theirs()}</button>
+        {(conflict.fields.length > 1 || changes.length > 0) && <button type="button" className="button" disabled={busy} onClick={() => act(() => resolveFields(conflict.id, choice))}>{m.app_conflict_apply_choices()}</button>}
+        <button type="button" className="button" disabled={busy} onClick={() => act(() => keepTheirs(conflict.id))}>{own ? m.conflicts_keep_other_device() : m.app_conflict_keep_theirs()}</button>
         <button type="button" className="button primary" disabled={busy} onClick={() => act(() => keepMine(conflict.id))}>{m.app_conflict_keep_mine()}</button>
       </div>
-    </div>
-  );
-}
-
-/** A delete's conflict: what the others changed since the row the user deleted, each field as it
- * was then and is now (the user deciding whether the row still goes sees what would go with it). */
-function TheirChanges({ changes }: { changes: TheirChange[] }) {
-  return (
-    <div className="their-changes">
-      <p className="muted">{m.app_conflict_their_changes()}</p>
-      <ul>
-        {changes.map((c) => (
-          <li key={c.field}>
-            <strong>{fieldLabel(c.field)}</strong>: <del>{show(c.base)}</del> → <ins>{show(c.theirs)}</ins>
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

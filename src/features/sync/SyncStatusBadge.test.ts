@@ -88,3 +88,18 @@ describe('sync status text', () => {
   });
 });
 
+
+describe('sync status text during the first download', () => {
+  it('says what is downloading, with counts in the user’s number format, never "All changes saved"; offline too', async () => {
+    const firstSync = { received: 1200, total: 2000, done: false };
+    expect(syncStatusText({ ...online, firstSync })).toBe('Downloading 1,200 of 2,000');
+    expect(syncStatusText({ ...online, pendingCount: 1, firstSync })).toBe('1 change waiting to sync');
+    expect(syncStatusText({ ...online, online: false, firstSync })).toBe('Offline · Download not finished');
+    // Rows changed while it ran come twice: the count never passes the total.
+    expect(syncStatusText({ ...online, firstSync: { received: 2003, total: 2000, done: false } })).toBe('Downloading 2,000 of 2,000');
+    expect(syncStatusText({ ...online, firstSync: { received: 40, total: null, done: false } })).toBe('Downloading');
+    expect(syncStatusText({ ...online, firstSync: { ...firstSync, received: 2000, done: true } })).toBe('All changes saved');
+    await setLocale('de-DE', { reload: false });
+    expect(syncStatusText({ ...online, firstSync })).toBe('Download 1.200 von 2.000');
+  });
+});

@@ -2,8 +2,9 @@
 import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { Link, useRoute } from '../../lib/router.ts';
-import { useSyncStatus } from './useSyncStatus.ts';
-import type { SyncStatus } from '../../db/db.ts';
+import { downloading, useFirstSync, useSyncStatus } from './useSyncStatus.ts';
+import { firstSyncCounts } from './FirstSyncProgress.tsx';
+import type { FirstSync, SyncStatus } from '../../db/db.ts';
 
 type StatusForText = {
   online: boolean;
@@ -15,6 +16,8 @@ type StatusForText = {
   /** The server's last error while a retry waits (5xx): the server is unavailable, edits are kept. */
   serverError?: number | null;
   retryAt?: number | null;
+  /** The first download's progress: while it runs nothing is "saved" yet, it is downloading. */
+  firstSync?: FirstSync | null | undefined;
 };
 
 /** Every state of the sync in words: offline, storage full, paused (another user's data, sign-in),
@@ -36,7 +39,11 @@ export function syncStatusText(s: StatusForText, now: number = Date.now()): stri
   if (s.pendingCount > 0) parts.push(m.app_sync_pending({ count: s.pendingCount }));
   // "All changes saved" only when it is true: a conflict or a refused change is not saved.
   else if ((s.conflictCount ?? 0) + (s.needsAttentionCount ?? 0) > 0) parts.push(m.app_sync_to_resolve());
-  else if (!s.storageFull) parts.push(s.online ? m.app_sync_saved() : m.app_sync_offline_saved());
+  else if (downloading(s.firstSync)) {
+    const counts = firstSyncCounts(s.firstSync);
+    // Offline, the download waits: 'Offline · Download not finished'.
+    parts.push(!s.online ? m.app_first_sync_paused_title() : counts ? m.app_sync_downloading(counts) : m.app_sync_downloading_unknown());
+  } else if (!s.storageFull) parts.push(s.online ? m.app_sync_saved() : m.app_sync_offline_saved());
   if (s.paused === 'auth') parts.push(m.app_sync_paused_auth());
   return parts.join(' · ');
 }
@@ -58,10 +65,10 @@ function useNowUntil(until: number | null | undefined): number {
 }
 
 export function SyncStatusBadge() {
-  const s = useSyncStatus();
+  const s = { ...useSyncStatus(), firstSync: useFirstSync() };
   const now = useNowUntil(s.serverError != null ? s.retryAt : null);
   const [, params] = useRoute<{ organizationId: string }>('/:organizationId/*?');
-  const tone = !s.online ? 'offline' : s.storageFull || s.serverError != null || s.conflictCount + s.needsAttentionCount > 0 ? 'warning' : s.pendingCount > 0 ? 'pending' : 'saved';
+  const tone = !s.online ? 'offline' : s.storageFull || s.serverError != null || s.conflictCount + s.needsAttentionCount > 0 ? 'warning' : s.pendingCount > 0 || downloading(s.firstSync) ? 'pending' : 'saved';
   const orgId = params?.organizationId;
   const text = (
     <span role="status" aria-live="polite" className="sync-text">

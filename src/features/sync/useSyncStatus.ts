@@ -2,7 +2,9 @@
 // while the store refuses it (a full disk), as the leader last said it (src/lib/heard-status.ts);
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db, EMPTY_STATUS, oldestPendingAge, type SyncStatus } from '../../db/db.ts';
+import { db, EMPTY_STATUS, oldestPendingAge, type FirstSync, type SyncStatus } from '../../db/db.ts';
+import { watchFirstSync } from '../../db/sync-store.ts';
+import { sharedState, useShared } from '../../lib/store.ts';
 import { newestStatus, useHeardStatus } from '../../lib/heard-status.ts';
 import { isCurrentStatus, useOnline } from '../../lib/connectivity.ts';
 import { useSession } from '../../lib/session.ts';
@@ -45,3 +47,19 @@ export function useSyncStatus(): SyncStatus {
     needsAttentionCount: attention ?? status.needsAttentionCount,
   };
 }
+
+/** One watch of the store for every component that shows the first download (the organization's
+ * gate and the badge): they change in the same render, so the bar never stands beside a badge
+ * still saying "All changes saved". */
+const firstSyncShared = sharedState<FirstSync | null | undefined>(undefined);
+firstSyncShared.onMount = (set) => watchFirstSync(db, set);
+
+/** The first download's progress (src/db/sync-store.ts firstSyncState): undefined while it is
+ * read, null when the store is whole or no organization syncs. */
+export function useFirstSync(): FirstSync | null | undefined {
+  return useShared(firstSyncShared);
+}
+
+/** Whether the store holds only part of the organization: a first download (or a rebuild's) has
+ * begun and not ended. */
+export const downloading = (f: FirstSync | null | undefined): f is FirstSync => f != null && !f.done;
