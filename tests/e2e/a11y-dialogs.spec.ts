@@ -125,8 +125,8 @@ for (const [size, viewport] of Object.entries(SIZES) as Array<[keyof typeof SIZE
       await page.getByRole('button', { name: 'Apply' }).click();
       await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 
-      // Someone else changes the same Title meanwhile (the API request does not go through the
-      // offline page).
+      // The same user changes the same Title meanwhile from another session (the API request does
+      // not go through the offline page), so the screen words it as their other device's.
       const xsrf = (await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
       const res = await page.request.patch(`/api/v1/clips/${clipId}`, {
         headers: { 'x-organization-id': organizationId, 'x-xsrf-token': xsrf.XsrfToken },
@@ -140,7 +140,7 @@ for (const [size, viewport] of Object.entries(SIZES) as Array<[keyof typeof SIZE
       await expect(page.getByText('Conflict 1 of 1')).toBeVisible();
       await expect(page.getByRole('row', { name: /Title/ })).toContainText(`Theirs at ${size} size`);
       await noViolations(page, 'conflict screen');
-      await page.getByRole('button', { name: 'Keep theirs' }).click();
+      await page.getByRole('button', { name: 'Keep the other device’s' }).click();
       await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
     });
   });
