@@ -46,6 +46,14 @@ function useBrowserOnline(): boolean {
   return online;
 }
 
+/** The last answer any mounted useOnline gave (the sync badge is always mounted), for code that is
+ * not a component: a saved edit's toast says "kept on this device" when the server is out of
+ * reach although the browser's flag reads online (a dead Wi-Fi, a captive portal). */
+const lastReachable = sharedState(true);
+export function reachableNow(): boolean {
+  return (typeof navigator === 'undefined' || navigator.onLine) && getShared(lastReachable);
+}
+
 export function useOnline(): boolean {
   const browser = useBrowserOnline();
   const seenAt = useShared(networkSeenAt);
@@ -55,5 +63,7 @@ export function useOnline(): boolean {
   }, []);
   // A status the store refused (a full disk) stands in while it is the newer.
   const refused = useHeardStatus();
-  return reachable(browser, newestStatus(stored ?? undefined, refused), seenAt);
+  const online = reachable(browser, newestStatus(stored ?? undefined, refused), seenAt);
+  useEffect(() => setShared(lastReachable, online), [online]);
+  return online;
 }

@@ -1,6 +1,7 @@
 // Toast queue (section 4): a small external store so any module can raise a toast without React.
 import { m } from '../paraglide/messages.js';
 import { setShared, sharedState, useShared } from './store.ts';
+import { reachableNow } from './connectivity.ts';
 
 export type ToastType = 'success' | 'info' | 'warning' | 'danger';
 export type Toast = { id: number; type: ToastType; title: string; description?: string; durationMs: number };
@@ -32,6 +33,6 @@ export function useToasts(): readonly Toast[] {
  * info toast that says it waits for the connection, so "saved" is not read as "on the server".
  */
 export function showSavedToast(title: string): number {
-  if (typeof navigator !== 'undefined' && !navigator.onLine) return showToast({ type: 'info', title, description: m.app_saved_offline_description() });
+  if (!reachableNow()) return showToast({ type: 'info', title, description: m.app_saved_offline_description() });
   return showToast({ type: 'success', title });
 }

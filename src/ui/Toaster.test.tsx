@@ -1,9 +1,12 @@
 // @vitest-environment happy-dom
+import 'fake-indexeddb/auto';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dismissToast, showSavedToast, showToast, type ToastType } from '../lib/toast.ts';
 import { Toaster } from './Toaster.tsx';
+import { useOnline } from '../lib/connectivity.ts';
+import { db, EMPTY_STATUS } from '../db/db.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -60,5 +63,33 @@ describe('a change saved on this device', () => {
     expect(offline?.className).toContain('toast-info');
     expect(offline?.querySelector('.toast-description')?.textContent).toBe('Kept on this device. It is sent when you are back online.');
     act(() => ids.forEach(dismissToast));
+  });
+});
+
+describe('a change saved while the browser says online but the server is out of reach', () => {
+  it('is the info toast too: the sync worker’s failed attempt since the page started is believed', async () => {
+    await db.syncState.put({ key: 'status', value: { ...EMPTY_STATUS, online: false, updatedAt: Date.now() + 60_000 } });
+    const el = document.createElement('div');
+    document.body.append(el);
+    function Badge() {
+      return <span data-online={String(useOnline())} />;
+    }
+    const root = createRoot(el);
+    act(() => root.render(<><Toaster /><Badge /></>));
+    await expect.poll(() => el.querySelector('[data-online]')?.getAttribute('data-online')).toBe('false');
+    expect(navigator.onLine).toBe(true);
+    let id = 0;
+    act(() => void (id = showSavedToast('Saved behind a captive portal')));
+    const toast = [...document.querySelectorAll('.toast')].find((t) => t.textContent?.includes('Saved behind a captive portal'));
+    expect(toast?.className).toContain('toast-info');
+    // Reachable again: a success.
+    await act(async () => void (await db.syncState.put({ key: 'status', value: { ...EMPTY_STATUS, online: true, updatedAt: Date.now() + 60_000 } })));
+    await expect.poll(() => el.querySelector('[data-online]')?.getAttribute('data-online')).toBe('true');
+    act(() => void showSavedToast('Saved with the server there'));
+    expect([...document.querySelectorAll('.toast')].find((t) => t.textContent?.includes('Saved with the server there'))?.className).toContain('toast-success');
+    act(() => {
+      dismissToast(id);
+      root.unmount();
+    });
   });
 });
