@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
@@ -90,6 +91,10 @@ export default defineConfig({
     }),
     localizedManifests(),
   ],
+  resolve: {
+    // zod without its eval probe, which the Content-Security-Policy refuses (src/protocol/browser-zod).
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/protocol/browser-zod/index.ts', import.meta.url)) }],
+  },
   server: {
     proxy: { '/api': 'http://localhost:8787' },
   },

@@ -11,6 +11,7 @@ import type { ChangeBus } from './bus.ts';
 import { AppError, fieldError, malformedJson } from './errors.ts';
 import { advertiseRequestEncodings, compression } from './compress.ts';
 import { bodyReader } from './body.ts';
+import { securityHeaders } from './security-headers.ts';
 import { formError } from '../src/domain/form-errors.ts';
 import { sessionRoutes } from './api/session.ts';
 import { clipRoutes } from './api/clips.ts';
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps) {
   const root = new OpenAPIHono();
   const app = root
     .use('*', compression())
+    .use('*', securityHeaders({ behindTls: deps.secureCookies }))
     .use('*', async (c, next) => {
       c.set('deps', deps);
       c.set('mutations', mutations);

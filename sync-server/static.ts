@@ -9,6 +9,7 @@ import type { Context, Hono } from 'hono';
 import { bytes, compress, isCompressible, negotiateEncoding, varyOnEncoding, type Encoding } from './compress.ts';
 import { MIN_COMPRESS_BYTES } from '../src/protocol/errors.ts';
 import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
+import { inlineScripts, studioPolicy } from './security-headers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -29,6 +30,15 @@ const TYPES: Record<string, string> = {
 };
 
 const NO_CACHE = new Set(['index.html', 'sw.js']);
+
+/** The studio's policy with the hashes of the inline scripts of index.html as it is now (a new build may change them). */
+let policy: { stamp: string; value: string } | null = null;
+function studioPolicyFor(index: string): string {
+  const stat = statSync(index);
+  const stamp = `${stat.size} ${stat.mtimeMs}`;
+  if (policy?.stamp !== stamp) policy = { stamp, value: studioPolicy(inlineScripts(readFileSync(index, 'utf8'))) };
+  return policy.value;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Hono app, whatever its route types
 export function serveDist(app: Hono<any, any, any>, distDir: string): void {
@@ -57,6 +67,9 @@ export function serveDist(app: Hono<any, any, any>, distDir: string): void {
     const name = file.slice(root.length + 1);
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     c.header('Content-Type', type);
+    // Every file of the build carries the studio's policy: a worker's (and the service worker's)
+    // policy is the one its own script came with.
+    c.header('Content-Security-Policy', studioPolicyFor(index));
     c.header('Cache-Control', NO_CACHE.has(name) ? 'no-cache' : name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (!isCompressible(type)) return c.body(readFileSync(file));
     return compressedFile(c, file);

@@ -29,6 +29,10 @@ describe('sameOriginPath (redirectUrl of POST /logout)', () => {
     '\\\\evil.example',
     'http:evil.example', // scheme-relative forms name another host
     '/\t/evil.example',
+    '/..//evil.example', // dot segments resolve to '//evil.example'
+    '/./\\evil.example',
+    '/a/../..//evil.example/x?y#z',
+    'https://studio.example.com/..//evil.example',
     'javascript:alert(1)',
     'data:text/html,<script>alert(1)</script>',
   ])('refuses %s', (raw) => {

@@ -19,5 +19,9 @@ export function sameOriginPath(raw: string | null | undefined, origin: string): 
     return null;
   }
   if (url.origin !== new URL(origin).origin) return null;
+  // Dot segments resolve before this check sees the path: "/..//evil.example" is the path
+  // "//evil.example", which a Location header sends to evil.example (a scheme-relative URL), and
+  // the browser reads "/\\host" the same way. A path of this site never starts with either.
+  if (/^\/[/\\]/.test(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -12,6 +12,7 @@ import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 import { notFound } from '../errors.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { REFERENCE_POLICY } from '../security-headers.ts';
 
 const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
@@ -83,7 +84,7 @@ export function apiDocsRoutes(app: Pick<OpenAPIHono, 'getOpenAPI31Document'>) {
     }));
   return resourceApp()
     .openapi(guarded(openApiDocument, guard.public()), (c) => c.json(make() as Record<string, unknown>, 200))
-    .openapi(guarded(apiReference, guard.public()), (c) => c.html(PAGE, 200))
+    .openapi(guarded(apiReference, guard.public()), (c) => c.html(PAGE, 200, { 'content-security-policy': REFERENCE_POLICY }))
     .openapi(guarded(apiReferenceAsset, guard.public()), async (c) => {
       const file = c.req.valid('param').file;
       if (file === 'reference.js') return c.body(START, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });

@@ -126,7 +126,7 @@ describe.each(storeKinds)('API on %s', (kind) => {
     });
 
     it('POST /logout never redirects to another site', async () => {
-      for (const away of ['https://evil.example/', '//evil.example', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)']) {
+      for (const away of ['https://evil.example/', '//evil.example', '/\\evil.example', '/\t/evil.example', '/..//evil.example', '/x/../..//evil.example', 'javascript:alert(1)']) {
         const c = new AppClient(app);
         await c.login('analyst@example.com');
         const out = await c.send('POST', `/api/logout?redirectUrl=${encodeURIComponent(away)}`);

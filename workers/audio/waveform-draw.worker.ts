@@ -2,6 +2,7 @@
 // so painting thousands of columns while zooming, scrolling and playing never blocks the page.
 // Messages: attach {id, canvas} | draw {id, scene} | detach {id}. Only the latest scene per
 // canvas is painted, once per animation frame.
+import '../policy-violations.ts';
 import { drawWaveform, type WaveformScene } from '../../src/media/waveform-draw.ts';
 
 export type WaveformDrawMessage =

@@ -2,6 +2,7 @@
 // store, behind comlink. One per tab, started by src/lib/offline-search.ts at its first use; it
 // loads the saved index (or builds it) and keeps it current from the store's change feed, so a
 // search never waits for the network nor blocks the page.
+import '../policy-violations.ts';
 import * as Comlink from 'comlink';
 import { db } from '../../src/db/db.ts';
 import { createSearchService, type SearchRowPage } from './service.ts';

@@ -14,6 +14,7 @@
 //   follower (waiting for the lock) ──lock granted / claim()──> leader: engine + EventSource + outbox watch
 //        ▲                                                          │   └─ switchTo(org): new engine, same lock
 //        └───────── tab closed / stop() / lock stolen ◄─────────────┘ (lock released)
+import '../policy-violations.ts';
 import * as Comlink from 'comlink';
 import { db, liveQuery, openLocalDb, SCHEMA_VERSIONS, type StoreOwner } from '../../src/db/db.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
