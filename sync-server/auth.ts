@@ -31,7 +31,7 @@ export type Auth = {
 };
 
 /** A signed-in caller, with the memberships read in the same statement (requireSession needs them). */
-export type SessionUser = ({ user: User; xsrfToken: string; tokenHash: string } | { user: User; apiKeyOrganizationId: string }) & { memberships: MembershipRow[] };
+export type SessionUser = ({ user: User; xsrfToken: string; tokenHash: string } | { user: User; apiKeyOrganizationId: string; keyHash: string }) & { memberships: MembershipRow[] };
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -120,7 +120,7 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
     );
     const row = rows[0];
     if (!row) throw unauthorized();
-    caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org, memberships: row.memberships };
+    caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org, keyHash: sha256(match[1]), memberships: row.memberships };
   } else {
     const token = getCookie(c, SESSION_COOKIE);
     if (!token) return null;
@@ -135,6 +135,30 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
   }
   c.set('caller', caller);
   return caller;
+}
+
+/**
+ * Whether the credentials a long-lived answer (the SSE stream) was opened with still stand: the
+ * session neither ended nor expired, the API key not revoked, the user not deleted. A request is
+ * checked once when it arrives; a stream lives for hours and asks again (sync-server/api/sync.ts).
+ */
+export async function callerStillValid(q: Queryable, caller: SessionUser, now: Date): Promise<boolean> {
+  const rows =
+    'tokenHash' in caller
+      ? await q.query(`SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`, [caller.tokenHash, now])
+      : await q.query(`SELECT 1 FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`, [caller.keyHash]);
+  return rows.length > 0;
+}
+
+/** Sessions ended by a sign-out on this instance, told at once to the streams it serves (other
+ * instances' streams learn it at their next check of callerStillValid). */
+const sessionEndListeners = new Set<(tokenHash: string) => void>();
+export function onSessionEnded(fn: (tokenHash: string) => void): () => void {
+  sessionEndListeners.add(fn);
+  return () => sessionEndListeners.delete(fn);
+}
+export function announceSessionEnded(tokenHash: string): void {
+  for (const fn of [...sessionEndListeners]) fn(tokenHash);
 }
 
 function isSafeMethod(method: string): boolean {

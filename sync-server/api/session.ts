@@ -16,7 +16,7 @@ import { sameOriginPath } from '../../src/domain/redirect.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import type { Organization, Session } from '../../src/protocol/entities.ts';
 import * as routes from '../../src/protocol/api/session.ts';
-import { SESSION_COOKIE, SESSION_TTL_MS, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
+import { SESSION_COOKIE, SESSION_TTL_MS, announceSessionEnded, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
 import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
@@ -67,7 +67,10 @@ async function endSession(c: Context): Promise<void> {
   if (caller) checkXsrf(c, caller);
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
   const tokenHash = caller && 'tokenHash' in caller ? caller.tokenHash : undefined;
-  if (tokenHash) await c.get('deps').store.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+  if (tokenHash) {
+    await c.get('deps').store.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+    announceSessionEnded(tokenHash);
+  }
 }
 
 /** The caller of a route behind guard.user(). */

@@ -8,7 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import * as routes from '../../src/protocol/api/sync.ts';
 import { POKE_EVENT } from '../../src/protocol/sync.ts';
 import { now, type AppDeps } from '../app.ts';
-import { getAuth } from '../auth.ts';
+import { callerStillValid, getAuth, loadCaller, onSessionEnded } from '../auth.ts';
 import { textPartsResponse } from '../compress.ts';
 import { processPush } from '../sync/push.ts';
 import { pullPage, pullPageParts } from '../sync/pull.ts';
@@ -23,6 +23,10 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Seconds between SSE keep-alive comments (proxies close idle streams). */
 const KEEPALIVE_MS = 25_000;
+/** How old the stream's last look at its credentials may be when it sends a poke. A sign-out on
+ * this instance closes the stream at once; one on another instance, an expiry or a revoked key
+ * within this time of the next poke, or at the next keep-alive. */
+export const SSE_CREDENTIALS_RECHECK_MS = 5_000;
 
 export function syncRoutes() {
   // One push at a time per client: a duplicated request waits and then finds the stored results.
@@ -79,17 +83,34 @@ export function syncRoutes() {
       // The page goes out piece by piece (compress.ts), never as one string of the page.
       return textPartsResponse(c, pullPageParts(page), 'application/json');
     })
-    .openapi(guarded(routes.events, guard.member()), (c) => {
-      const { bus } = c.get('deps');
+    .openapi(guarded(routes.events, guard.member()), async (c) => {
+      const deps = c.get('deps');
       const { organizationId } = getAuth(c);
+      const caller = (await loadCaller(c))!;
       return streamSSE(c, async (stream) => {
         let wake: (() => void) | null = null;
         let latest = 0;
-        const unsubscribe = bus.subscribe((change) => {
+        // Ended: its session signed out here. The stream then closes, and the device's next
+        // request learns it is signed out (a stream that went on poking would keep a signed-out
+        // tab pulling, and hear the organization's changes).
+        let ended = false;
+        let checkedAt = Date.now();
+        const unsubscribe = deps.bus.subscribe((change) => {
           if (change.organizationId !== null && change.organizationId !== organizationId) return;
           latest = Math.max(latest, change.version);
           wake?.();
         });
+        const stopHearing = onSessionEnded((tokenHash) => {
+          if ('tokenHash' in caller && caller.tokenHash === tokenHash) {
+            ended = true;
+            wake?.();
+          }
+        });
+        const stillValid = async (): Promise<boolean> => {
+          if (Date.now() - checkedAt < SSE_CREDENTIALS_RECHECK_MS) return true;
+          checkedAt = Date.now();
+          return callerStillValid(deps.store, caller, now(deps));
+        };
         stream.onAbort(() => wake?.());
         try {
           await stream.writeSSE({ event: 'ready', data: '{}' });
@@ -100,12 +121,13 @@ export function syncRoutes() {
               setTimeout(resolve, KEEPALIVE_MS);
             });
             wake = null;
-            if (stream.aborted || stream.closed) break;
+            if (stream.aborted || stream.closed || ended || !(await stillValid())) break;
             if (latest > sent) await stream.writeSSE({ event: POKE_EVENT, data: JSON.stringify({ version: latest }) });
             else await stream.write(': keep-alive\n\n');
           }
         } finally {
           unsubscribe();
+          stopHearing();
         }
       });
     });

@@ -7,6 +7,8 @@ import { createPgBus } from '../../sync-server/sync/pg-bus.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres } from '../server/test-store.ts';
 import type { Change } from '../../sync-server/bus.ts';
+import { sha256 } from '../../sync-server/auth.ts';
+import { SSE_CREDENTIALS_RECHECK_MS } from '../../sync-server/api/sync.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -25,6 +27,17 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle
     text += decoder.decode(value);
   }
   return text;
+}
+
+/** Everything the stream still sends until it ends. */
+async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text;
+    text += decoder.decode(value);
+  }
 }
 
 describe('server-sent pokes', () => {
@@ -67,6 +80,39 @@ describe('server-sent pokes', () => {
     expect(reached).toEqual([...reached].sort((a, b) => a - b));
     expect(reached.at(-1)).toBeGreaterThanOrEqual(version);
     await reader.cancel();
+  });
+
+  it('a stream closes when its session signs out, and hears nothing after', async () => {
+    await addUser(server, 'poke-out@example.com');
+    await addUser(server, 'poke-writer@example.com');
+    const cookie = await login(server, 'poke-out@example.com');
+    const writer = await login(server, 'poke-writer@example.com');
+    const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
+    const reader = res.body!.getReader();
+    await readUntil(reader, 'event: ready');
+    expect((await api(server, cookie, 'POST', '/internal/session/logout')).status).toBe(204);
+    await api(server, writer, 'POST', '/v1/programs', { Name: 'After the sign-out' });
+    // The stream ends at once (well before a keep-alive, 25 s), with no poke in it.
+    const rest = await Promise.race([readToEnd(reader), new Promise<null>((r) => setTimeout(() => r(null), 3_000))]);
+    expect(rest, 'the stream ended').not.toBeNull();
+    expect(rest).not.toContain('event: poke');
+  });
+
+  it('a stream whose session ended elsewhere (another instance, an expiry) closes at its next poke, unsent', async () => {
+    await addUser(server, 'poke-elsewhere@example.com');
+    await addUser(server, 'poke-writer-2@example.com');
+    const cookie = await login(server, 'poke-elsewhere@example.com');
+    const writer = await login(server, 'poke-writer-2@example.com');
+    const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
+    const reader = res.body!.getReader();
+    await readUntil(reader, 'event: ready');
+    // Signed out on another instance: the row is gone, this instance was not told.
+    await server.store.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(decodeURIComponent(cookie.split('=')[1]!))]);
+    await new Promise((r) => setTimeout(r, SSE_CREDENTIALS_RECHECK_MS + 200));
+    await api(server, writer, 'POST', '/v1/programs', { Name: 'Written while signed out elsewhere' });
+    const rest = await Promise.race([readToEnd(reader), new Promise<null>((r) => setTimeout(() => r(null), 3_000))]);
+    expect(rest, 'the stream ended').not.toBeNull();
+    expect(rest).not.toContain('event: poke');
   });
 
   it('events need a session: 401 without one', async () => {
