@@ -40,6 +40,18 @@ async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
   }
 }
 
+/** A new user's ready stream, and another user who writes in the same organization. */
+async function listenerAndWriter(name: string) {
+  await addUser(server, `${name}@example.com`);
+  await addUser(server, `${name}-writer@example.com`);
+  const cookie = await login(server, `${name}@example.com`);
+  const writer = await login(server, `${name}-writer@example.com`);
+  const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
+  const reader = res.body!.getReader();
+  await readUntil(reader, 'event: ready');
+  return { cookie, writer, reader };
+}
+
 describe('server-sent pokes', () => {
   it('a write in the organization pokes a connected client with its Version', async () => {
     await addUser(server, 'poke@example.com');
@@ -83,13 +95,7 @@ describe('server-sent pokes', () => {
   });
 
   it('a stream closes when its session signs out, and hears nothing after', async () => {
-    await addUser(server, 'poke-out@example.com');
-    await addUser(server, 'poke-writer@example.com');
-    const cookie = await login(server, 'poke-out@example.com');
-    const writer = await login(server, 'poke-writer@example.com');
-    const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
-    const reader = res.body!.getReader();
-    await readUntil(reader, 'event: ready');
+    const { cookie, writer, reader } = await listenerAndWriter('poke-out');
     expect((await api(server, cookie, 'POST', '/internal/session/logout')).status).toBe(204);
     await api(server, writer, 'POST', '/v1/programs', { Name: 'After the sign-out' });
     // The stream ends at once (well before a keep-alive, 25 s), with no poke in it.
@@ -99,13 +105,7 @@ describe('server-sent pokes', () => {
   });
 
   it('a stream whose session ended elsewhere (another instance, an expiry) closes at its next poke, unsent', async () => {
-    await addUser(server, 'poke-elsewhere@example.com');
-    await addUser(server, 'poke-writer-2@example.com');
-    const cookie = await login(server, 'poke-elsewhere@example.com');
-    const writer = await login(server, 'poke-writer-2@example.com');
-    const res = await server.app.request('/api/sync/events', { headers: { cookie, 'x-organization-id': server.organizationId } });
-    const reader = res.body!.getReader();
-    await readUntil(reader, 'event: ready');
+    const { cookie, writer, reader } = await listenerAndWriter('poke-elsewhere');
     // Signed out on another instance: the row is gone, this instance was not told.
     await server.store.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(decodeURIComponent(cookie.split('=')[1]!))]);
     await new Promise((r) => setTimeout(r, SSE_CREDENTIALS_RECHECK_MS + 200));
