@@ -23,7 +23,7 @@
 //   - the published file (published.json, the file's size) is kept per clip keyed by the row's
 //     Version: a new version is switched in the transaction of a row write (audio/versions.ts),
 //     which gives the row a new Version, so a kept file can never be one the row no longer names.
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddress } from '../client-address.ts';
 import type { Context } from 'hono';
 import { now, type AppDeps } from '../app.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
@@ -54,18 +54,6 @@ function sourceOf(c: Context): string | null {
     return 'web';
   } catch {
     return null;
-  }
-}
-
-function addressOf(c: Context): string {
-  // No Node bindings (app.request without a socket: tests, benches): nothing to hash, and no
-  // exception thrown per request to learn it.
-  if (!c.env) return '';
-  try {
-    return getConnInfo(c).remote.address ?? '';
-  } catch {
-    // No socket (app.request in a test without one): no address to hash.
-    return '';
   }
 }
 
@@ -157,7 +145,7 @@ export function publicAudioServer(deps: AppDeps, blobs: BlobStore, downloads: Do
       userAgent: cut(c.req.header('user-agent'), 500),
       source: sourceOf(c),
       adFree,
-      address: addressOf(c),
+      address: clientAddress(c),
     };
   }
 

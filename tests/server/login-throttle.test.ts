@@ -1,0 +1,71 @@
+// Sign-in throttles over real HTTP (issue 35), where the server sees each client's address: each
+// case speaks from its own loopback address (127.0.0.x), so their counts never meet.
+//   - per account: 40 guesses at once at one account get 5 passwords checked, not 11;
+//   - per client: one address failing at many accounts is refused after
+//     LOGIN_MAX_FAILURES_PER_CLIENT, while another address signs in;
+//   - successful sign-ins never use up a client's allowance.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seed } from '../../sync-server/seed.ts';
+import { startServer, type RunningServer } from '../../sync-server/server.ts';
+import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_CLIENT } from '../../sync-server/api/session.ts';
+import { openTestStore, type TestStore } from './test-store.ts';
+
+let t: TestStore;
+let server: RunningServer;
+
+beforeAll(async () => {
+  t = await openTestStore('pglite');
+  await seed(t.store, { clips: 4 });
+  server = await startServer({ store: t.store, distDir: '/nonexistent', port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.drop();
+});
+
+/** POST /api/internal/session/login from `from` (a loopback address); the status and Retry-After. */
+function login(from: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined }> {
+  const body = JSON.stringify({ Email: email, Password: password });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+describe('sign-in throttles', () => {
+  it(`checks ${LOGIN_MAX_FAILURES} passwords of 40 parallel guesses at one account, and refuses the rest with Retry-After`, async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login('127.0.0.2', 'admin@example.com', `guess-${i}`)));
+    const statuses = answers.map((a) => a.status);
+    expect(count(statuses, 401)).toBe(LOGIN_MAX_FAILURES);
+    expect(count(statuses, 429)).toBe(40 - LOGIN_MAX_FAILURES);
+    expect(answers.filter((a) => a.status === 429).every((a) => Number(a.retryAfter) > 0)).toBe(true);
+    // The right password is refused too while the window lasts, from any client.
+    expect((await login('127.0.0.9', 'admin@example.com', 'castaway-demo')).status).toBe(429);
+  });
+
+  it(`refuses a client after ${LOGIN_MAX_FAILURES_PER_CLIENT} failures at any accounts, and only that client`, async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_CLIENT + 3; i++) statuses.push((await login('127.0.0.3', `nobody-${i}@example.com`, 'wrong')).status);
+    expect(statuses.slice(0, LOGIN_MAX_FAILURES_PER_CLIENT)).toEqual(Array(LOGIN_MAX_FAILURES_PER_CLIENT).fill(401));
+    expect(statuses.slice(LOGIN_MAX_FAILURES_PER_CLIENT)).toEqual([429, 429, 429]);
+    // Even the right password of an account it never tried: the client is refused before any check.
+    expect((await login('127.0.0.3', 'analyst@example.com', 'castaway-demo')).status).toBe(429);
+    // Another client signs in to that account.
+    expect((await login('127.0.0.4', 'analyst@example.com', 'castaway-demo')).status).toBe(200);
+  });
+
+  it('never counts successful sign-ins against a client (an office behind one address)', async () => {
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_CLIENT + 2; i++) expect((await login('127.0.0.5', 'demo@example.com', 'castaway-demo')).status, `sign-in ${i + 1}`).toBe(200);
+    expect((await login('127.0.0.5', 'demo@example.com', 'wrong')).status).toBe(401);
+  });
+});
