@@ -262,6 +262,15 @@ export type SeedSummary = {
   mediaLinks: DemoLink[];
 };
 
+/** The demo users' hashes, made once per process (each with its own salt): at scrypt's cost a
+ * test suite that seeds a store per file would otherwise spend seconds hashing the same password. */
+let demoHashes: Promise<string[]> | null = null;
+function demoPasswordHashes(): Promise<string[]> {
+  demoHashes ??= Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  demoHashes.catch(() => (demoHashes = null));
+  return demoHashes;
+}
+
 /**
  * Seeds the demo into an empty store (all in one transaction). The rows name `media` (default: the
  * demo file made in code); they play once the files are stored and linked (seedIfEmpty).
@@ -270,7 +279,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
   const clipCount = options.clips ?? DEMO_CLIP_COUNT;
   const media = options.media ?? syntheticDemoMedia();
   const mediaLinks: DemoLink[] = [];
-  const passwordHashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  const passwordHashes = await demoPasswordHashes();
   return store.tx(async (q) => {
     const at = new Date(BASE_DATE);
     const demoUser = seedId('user:demo@example.com');

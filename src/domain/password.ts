@@ -1,6 +1,6 @@
 // Password rules of section 5. The minimum length is the caller's (the spec leaves it open);
 // PASSWORD_MIN_LENGTH is ours.
-import { PASSWORD_MIN_LENGTH } from './constants.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 import { formError, type DomainMessageKey, type FormError } from './form-errors.ts';
 
 export function validatePassword(
@@ -10,7 +10,13 @@ export function validatePassword(
   const min = options.minLength ?? PASSWORD_MIN_LENGTH;
   if (value === null || value === undefined || value === '') return formError('required', options.requiredMessage ?? 'domain_password_required');
   if (value.length < min) return formError('tooShort', 'domain_password_too_short', { minPasswordLength: min });
-  return null;
+  return validatePasswordMaxLength(value);
+}
+
+/** Refused before it is hashed, at sign-in too: scrypt's work grows with its input, so a very long
+ * "password" would be a cheap way to spend the server's CPU, and no password we store is longer. */
+export function validatePasswordMaxLength(value: string): FormError | null {
+  return value.length > PASSWORD_MAX_LENGTH ? formError('tooLong', 'domain_password_too_long', { maxPasswordLength: PASSWORD_MAX_LENGTH }) : null;
 }
 
 export type PasswordChange = {

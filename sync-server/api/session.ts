@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
+import { validatePasswordMaxLength } from '../../src/domain/password.ts';
 import { truncateText, validateContactForm } from '../../src/domain/contact.ts';
 import { CONTACT_ADDITIONAL_INFO_MAX, CONTACT_BROWSER_LOCALE_MAX } from '../../src/domain/constants.ts';
 import { sameOriginPath } from '../../src/domain/redirect.ts';
@@ -19,7 +20,7 @@ import type { Organization, Session } from '../../src/protocol/entities.ts';
 import * as routes from '../../src/protocol/api/session.ts';
 import { SESSION_COOKIE, SESSION_TTL_MS, announceSessionEnded, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
 import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
-import { hashPassword, verifyPassword } from '../passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
@@ -112,7 +113,7 @@ export function sessionRoutes() {
       const body = c.req.valid('json');
       assertValid([
         ['Email', validateEmail(body.Email, { required: true })],
-        ['Password', validateRequired(body.Password, 'domain_password_required')],
+        ['Password', validateRequired(body.Password, 'domain_password_required') ?? validatePasswordMaxLength(body.Password)],
       ]);
       const at = now(deps);
       const key = body.Email.trim().toLowerCase();
@@ -131,6 +132,8 @@ export function sessionRoutes() {
       // A sign-in that succeeds: the account's count starts again, and the client's attempt was
       // not a failure (an office behind one address signs in all day).
       await deps.store.query(`DELETE FROM login_failures WHERE key = $1`, [key]);
+      // A hash made at an older cost is made again now that the password is known.
+      if (needsRehash(user.password_hash)) await deps.store.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [user.id, await hashPassword(body.Password)]);
       if (clientKey) await deps.store.query(`UPDATE login_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [clientKey]);
       const { token } = await createSession(deps.store, user.id, at);
       setCookie(c, SESSION_COOKIE, token, {

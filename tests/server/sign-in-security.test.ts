@@ -1,14 +1,19 @@
-// Sign-in throttles over real HTTP (issue 35), where the server sees each client's address: each
+// Sign-in security over real HTTP (issue 35), where the server sees each client's address: each
 // case speaks from its own loopback address (127.0.0.x), so their counts never meet.
 //   - per account: 40 guesses at once at one account get 5 passwords checked, not 11;
 //   - per client: one address failing at many accounts is refused after
 //     LOGIN_MAX_FAILURES_PER_CLIENT, while another address signs in;
-//   - successful sign-ins never use up a client's allowance.
+//   - successful sign-ins never use up a client's allowance;
+//   - a password longer than PASSWORD_MAX_LENGTH is a 400 at the field, never hashed;
+//   - a hash of the earlier scrypt cost is made again at the next sign-in.
+import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_CLIENT } from '../../sync-server/api/session.ts';
+import { needsRehash } from '../../sync-server/passwords.ts';
+import { PASSWORD_MAX_LENGTH } from '../../src/domain/constants.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
 let t: TestStore;
@@ -25,14 +30,16 @@ afterAll(async () => {
 });
 
 /** POST /api/internal/session/login from `from` (a loopback address); the status and Retry-After. */
-function login(from: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined }> {
+function login(from: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
   const body = JSON.stringify({ Email: email, Password: password });
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port: server.port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text }));
       },
     );
     req.on('error', reject);
@@ -67,5 +74,25 @@ describe('sign-in throttles', () => {
   it('never counts successful sign-ins against a client (an office behind one address)', async () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_CLIENT + 2; i++) expect((await login('127.0.0.5', 'demo@example.com', 'castaway-demo')).status, `sign-in ${i + 1}`).toBe(200);
     expect((await login('127.0.0.5', 'demo@example.com', 'wrong')).status).toBe(401);
+  });
+
+  it(`answers a password longer than ${PASSWORD_MAX_LENGTH} characters with a 400 at the field`, async () => {
+    const res = await login('127.0.0.6', 'producer@example.com', 'x'.repeat(PASSWORD_MAX_LENGTH + 1));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ Errors: [{ Field: 'Password', Message: `Password must be ${PASSWORD_MAX_LENGTH} characters or shorter` }] });
+  });
+
+  it('makes a hash of the earlier cost again at the next sign-in, and the password still works', async () => {
+    // The form the server wrote before: scrypt N=2^14, r=8, p=1.
+    const salt = randomBytes(16);
+    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('castaway-demo', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
+    await t.store.query(`UPDATE users SET password_hash = $1 WHERE email = 'reseller@example.com'`, [old]);
+    expect(needsRehash(old)).toBe(true);
+    expect((await login('127.0.0.7', 'reseller@example.com', 'castaway-demo')).status).toBe(200);
+    const [row] = await t.store.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE email = 'reseller@example.com'`);
+    expect(row!.password_hash).not.toBe(old);
+    expect(needsRehash(row!.password_hash)).toBe(false);
+    expect((await login('127.0.0.7', 'reseller@example.com', 'castaway-demo')).status).toBe(200);
+    expect((await login('127.0.0.7', 'reseller@example.com', 'not-it')).status).toBe(401);
   });
 });
