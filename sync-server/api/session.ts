@@ -9,7 +9,7 @@
 // caller with no session too. Sign-out checks the XSRF token itself, when there is a session.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
 import { validatePasswordMaxLength } from '../../src/domain/password.ts';
 import { truncateText, validateContactForm } from '../../src/domain/contact.ts';
@@ -18,7 +18,7 @@ import { sameOriginPath } from '../../src/domain/redirect.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import type { Organization, Session } from '../../src/protocol/entities.ts';
 import * as routes from '../../src/protocol/api/session.ts';
-import { SESSION_COOKIE, SESSION_TTL_MS, announceSessionEnded, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
+import { SESSION_COOKIE, SESSION_TTL_MS, announceSessionEnded, sha256, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
 import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
@@ -135,6 +135,13 @@ export function sessionRoutes() {
       // A hash made at an older cost is made again now that the password is known.
       if (needsRehash(user.password_hash)) await deps.store.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [user.id, await hashPassword(body.Password)]);
       if (clientKey) await deps.store.query(`UPDATE login_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [clientKey]);
+      // A new session on every sign-in, and the one this browser held ends: a session id planted
+      // in the browser before sign-in (fixation) never becomes a signed-in one.
+      const previous = getCookie(c, SESSION_COOKIE);
+      if (previous) {
+        await deps.store.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(previous)]);
+        announceSessionEnded(sha256(previous));
+      }
       const { token } = await createSession(deps.store, user.id, at);
       setCookie(c, SESSION_COOKIE, token, {
         path: '/',

@@ -5,7 +5,8 @@
 //     LOGIN_MAX_FAILURES_PER_CLIENT, while another address signs in;
 //   - successful sign-ins never use up a client's allowance;
 //   - a password longer than PASSWORD_MAX_LENGTH is a 400 at the field, never hashed;
-//   - a hash of the earlier scrypt cost is made again at the next sign-in.
+//   - a hash of the earlier scrypt cost is made again at the next sign-in;
+//   - signing in again ends the session the browser held (no fixation).
 import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,16 +31,17 @@ afterAll(async () => {
 });
 
 /** POST /api/internal/session/login from `from` (a loopback address); the status and Retry-After. */
-function login(from: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+function login(from: string, email: string, password: string, cookie?: string): Promise<{ status: number; retryAfter: string | undefined; body: string; session: string | undefined }> {
   const body = JSON.stringify({ Email: email, Password: password });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: '127.0.0.1', port: server.port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text }));
+        const session = res.headers['set-cookie']?.find((c) => c.startsWith('castaway_session='))?.split(';')[0];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text, session }));
       },
     );
     req.on('error', reject);
@@ -94,5 +96,16 @@ describe('sign-in throttles', () => {
     expect(needsRehash(row!.password_hash)).toBe(false);
     expect((await login('127.0.0.7', 'reseller@example.com', 'castaway-demo')).status).toBe(200);
     expect((await login('127.0.0.7', 'reseller@example.com', 'not-it')).status).toBe(401);
+  });
+
+  it('ends the session the browser held when it signs in again, so a planted session never becomes a signed-in one', async () => {
+    const first = (await login('127.0.0.8', 'demo@example.com', 'castaway-demo')).session!;
+    const second = await login('127.0.0.8', 'demo@example.com', 'castaway-demo', first);
+    expect(second.status).toBe(200);
+    expect(second.session).toBeDefined();
+    expect(second.session).not.toBe(first);
+    const typeWith = async (cookie: string) => ((await (await fetch(`${server.url}/api/internal/session`, { headers: { cookie } })).json()) as { Type: string }).Type;
+    expect(await typeWith(first)).toBe('loggedOut');
+    expect(await typeWith(second.session!)).not.toBe('loggedOut');
   });
 });
