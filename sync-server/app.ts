@@ -11,7 +11,7 @@ import type { ChangeBus } from './bus.ts';
 import { AppError, fieldError, malformedJson } from './errors.ts';
 import { advertiseRequestEncodings, compression } from './compress.ts';
 import { bodyReader } from './body.ts';
-import { securityHeaders } from './security-headers.ts';
+import { publicCors, securityHeaders } from './security-headers.ts';
 import { formError } from '../src/domain/form-errors.ts';
 import { sessionRoutes } from './api/session.ts';
 import { clipRoutes } from './api/clips.ts';
@@ -116,6 +116,7 @@ export function createApp(deps: AppDeps) {
   const app = root
     .use('*', compression())
     .use('*', securityHeaders({ behindTls: deps.secureCookies }))
+    .use('*', publicCors())
     .use('*', async (c, next) => {
       c.set('deps', deps);
       c.set('mutations', mutations);

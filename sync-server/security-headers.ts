@@ -6,6 +6,7 @@
 // the one thing made to be framed by other sites).
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
 
 /** One year, the figure browsers' preload lists ask for. */
 const HSTS_MAX_AGE_SECONDS = 31_536_000;
@@ -68,5 +69,33 @@ export function securityHeaders(options: { behindTls?: boolean | undefined }): M
     if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin');
     if (/frame-ancestors 'none'/.test(headers.get('content-security-policy') ?? '')) headers.set('x-frame-options', 'DENY');
     if (options.behindTls || new URL(c.req.url).protocol === 'https:') headers.set('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`);
+  };
+}
+
+/** What listeners' apps read from other sites' pages (a web player fetching a feed, drawing the
+ * audio, showing the artwork): feeds, audio and images. The show pages and the embed are pages,
+ * opened or framed, never read by script. */
+const READABLE_ANYWHERE = PUBLIC_PREFIXES.filter((prefix) => prefix !== '/embed/' && prefix !== '/shows/');
+
+/**
+ * CORS: closed everywhere (no Access-Control-* header: another site's script reads nothing of the
+ * API or the studio), except the public feeds, audio and images, readable from any origin without
+ * credentials, with the headers a player needs for ranges and revalidation, and their preflight.
+ */
+export function publicCors(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!READABLE_ANYWHERE.some((prefix) => c.req.path.startsWith(prefix))) return next();
+    if (c.req.method === 'OPTIONS') {
+      return c.body(null, 204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, HEAD',
+        'access-control-allow-headers': 'Range, If-None-Match, If-Modified-Since, If-Range',
+        'access-control-max-age': '86400',
+      });
+    }
+    await next();
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return;
+    c.res.headers.set('access-control-allow-origin', '*');
+    c.res.headers.set('access-control-expose-headers', 'Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified');
   };
 }

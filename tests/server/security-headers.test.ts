@@ -2,7 +2,8 @@
 // studio's files carry a policy with no 'unsafe-inline' script that still allows index.html's one
 // inline snippet by its hash; answers that render nothing may do nothing when opened as a page;
 // nothing here can be framed; HSTS once the server sits behind TLS. The embed player's own policy
-// (framed by any site) is checked in pages.test.ts and kept by the middleware.
+// (framed by any site) is checked in pages.test.ts and kept by the middleware. CORS: only the
+// public feeds, audio and images are readable by other sites.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,24 @@ describe('security headers', () => {
     expect((await fetch(plain.url + '/')).headers.get('strict-transport-security')).toBeNull();
     for (const path of ['/', '/api/internal/session']) {
       expect((await fetch(behindTls.url + path)).headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it('lets any site read the public feeds, audio and images (no credentials), and nothing else', async () => {
+    for (const path of ['/feeds/4d7cde59-16c6-5763-bf7e-407fc1220eb3.xml', '/audio/4d7cde59-16c6-5763-bf7e-407fc1220eb3.mp3', '/images/4d7cde59-16c6-5763-bf7e-407fc1220eb3/400.jpg']) {
+      const res = await fetch(plain.url + path, { headers: { origin: 'https://player.example' } });
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials'), path).toBeNull();
+      expect(res.headers.get('access-control-expose-headers'), path).toContain('Content-Range');
+      const preflight = await fetch(plain.url + path, { method: 'OPTIONS', headers: { origin: 'https://player.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'range' } });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers'), path).toContain('Range');
+    }
+    for (const path of ['/api/internal/session', '/api/v1/programs', '/', '/embed/4d7cde59-16c6-5763-bf7e-407fc1220eb3', '/shows/4d7cde59-16c6-5763-bf7e-407fc1220eb3']) {
+      const res = await fetch(plain.url + path, { headers: { origin: 'https://evil.example' } });
+      expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+      const preflight = await fetch(plain.url + path, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'PATCH' } });
+      expect(preflight.headers.get('access-control-allow-origin'), path).toBeNull();
     }
   });
 });
