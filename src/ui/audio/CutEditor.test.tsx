@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaError, MediaErrorCode } from '../../media/errors.ts';
 import type { Waveform } from '../../media/peaks.ts';
@@ -18,13 +18,19 @@ const waveforms: Waveform[] = [256, 4096].map((spp) => {
   return { version: 2, channels: 1, sampleRate: 44100, samplesPerPixel: spp, bits: 16, length, data: new Int16Array(length * 2) };
 });
 
+// Unmounted after each test: a mounted editor's playback timers (50 ms) would otherwise go on
+// firing into a test environment that has been torn down ("window is not defined").
+const roots: Root[] = [];
 function render(node: React.ReactNode): HTMLElement {
   const el = document.createElement('div');
   document.body.append(el);
-  act(() => createRoot(el).render(node));
+  const root = createRoot(el);
+  roots.push(root);
+  act(() => root.render(node));
   return el;
 }
 afterEach(() => {
+  act(() => roots.splice(0).forEach((root) => root.unmount()));
   document.body.innerHTML = '';
 });
 
