@@ -20,10 +20,12 @@ const fixtures = SHARED_FIXTURES_DIR;
 const QUOTA_BYTES = 40 * 1024 * 1024;
 const FILLER = 'storage-full-filler';
 
-async function lowerQuota(page: Page): Promise<void> {
+async function setQuota(page: Page, quotaSize: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(test.info().project.use.baseURL!).origin, quotaSize: QUOTA_BYTES });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(test.info().project.use.baseURL!).origin, quotaSize });
 }
+
+const lowerQuota = (page: Page) => setQuota(page, QUOTA_BYTES);
 
 /** Fills the origin's quota with random (incompressible) bytes, in ever smaller pieces, until not
  * even 256 bytes fit, and returns how many bytes each store took.
@@ -72,9 +74,13 @@ function fillStorage(page: Page): Promise<{ cache: number; database: number }> {
 }
 
 /** Deletes the filler database, then the filler cache's entries one by one before the cache itself:
- * Chromium keeps the bytes of a deleted cache until every handle to it (fillStorage's) is collected. */
-function freeStorage(page: Page): Promise<void> {
-  return page.evaluate(async (name) => {
+ * Chromium keeps the bytes of a deleted cache until every handle to it (fillStorage's) is collected.
+ * The deleted database's bytes are not given back soon enough: an origin's databases share one
+ * LevelDB, which returns deleted records' room only when it compacts, and Chromium 150 still
+ * counted all of the filler's 37 MB 16 s after the deletion. So the origin is also given that much
+ * more quota: what the studio sees is the same, room to write again. */
+async function freeStorage(page: Page, filled: { database: number }): Promise<void> {
+  await page.evaluate(async (name) => {
     await new Promise<void>((resolve, reject) => {
       const del = indexedDB.deleteDatabase(name);
       del.onsuccess = () => resolve();
@@ -84,6 +90,7 @@ function freeStorage(page: Page): Promise<void> {
     for (const request of await cache.keys()) await cache.delete(request);
     await caches.delete(name);
   }, FILLER);
+  await setQuota(page, QUOTA_BYTES + filled.database);
 }
 
 test('storage full: Apply says the change was not saved and why, keeps the typed title, an audio file is not queued, and the title saves once space is freed', async ({ page }) => {
@@ -93,7 +100,8 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   const title = `Saved after space was freed ${Date.now()}`;
   await page.getByLabel('Title', { exact: true }).fill(title);
 
-  expect((await fillStorage(page)).cache).toBeGreaterThan(0);
+  const filled = await fillStorage(page);
+  expect(filled.cache).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Apply' }).click();
   const refused = page.locator('.toast').filter({ hasText: 'Your change was not saved' });
   await expect(refused).toContainText('The storage on this device is full. Free up some space, then try again.');
@@ -112,7 +120,7 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   await expect(ask).toHaveCount(0);
   await expect(page.getByRole('progressbar', { name: 'Upload of speech-12s-stereo.wav' })).toHaveCount(0);
 
-  await freeStorage(page);
+  await freeStorage(page, filled);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('.toast').filter({ hasText: 'Changes saved' })).toBeVisible();
   await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title, { timeout: 15_000 }).toBe(title);
@@ -126,7 +134,7 @@ test('storage full, in German: deleting a clip keeps the dialog open and says th
   await page.reload();
   await expect(page.getByRole('button', { name: 'Clip löschen' })).toBeVisible();
 
-  await fillStorage(page);
+  const filled = await fillStorage(page);
   await page.getByRole('button', { name: 'Clip löschen' }).click();
   const dialog = page.getByRole('alertdialog');
   await dialog.getByRole('textbox').fill('DELETE');
@@ -134,7 +142,7 @@ test('storage full, in German: deleting a clip keeps the dialog open and says th
   const refused = page.locator('.toast').filter({ hasText: 'Der Clip wurde nicht gelöscht' });
   await expect(refused).toContainText('Der Speicher dieses Geräts ist voll. Geben Sie Speicherplatz frei und versuchen Sie es dann erneut.');
   await expect(dialog).toBeVisible();
-  await freeStorage(page);
+  await freeStorage(page, filled);
 });
 
 test('storage full: a change from the server that cannot be stored turns the header to "Storage full", and it arrives once space is freed', async ({ page }) => {
@@ -144,7 +152,7 @@ test('storage full: a change from the server that cannot be stored turns the hea
   const status = await syncStatus(page);
   await expect(status).toHaveText('All changes saved');
 
-  await fillStorage(page);
+  const filled = await fillStorage(page);
   // Someone else renames the clip: the server pokes this device, whose pull cannot be stored.
   const title = `Renamed elsewhere ${Date.now()}`;
   const xsrf = (await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
@@ -163,7 +171,7 @@ test('storage full: a change from the server that cannot be stored turns the hea
   await expect(page.getByRole('heading', { level: 1, name: 'Sync details' })).toBeVisible();
   await expect(page.getByText('The storage on this device is full. Until some space is freed, edits cannot be saved here and changes from the server are not downloaded.')).toBeVisible();
 
-  await freeStorage(page);
+  await freeStorage(page, filled);
   await expect(status).toHaveText('All changes saved', { timeout: 40_000 });
   await expect(page.getByText('The storage on this device is full.', { exact: false })).toHaveCount(0);
   await page.goBack();
@@ -178,14 +186,14 @@ test('storage full on a device signing in: the studio says its data could not be
   // the precache fail and free its partial cache, room enough for the sign-in to succeed (a
   // clean-clone CI run on a busy machine).
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await fillStorage(page);
+  const filled = await fillStorage(page);
   await page.getByLabel('Email').fill(DEMO.email);
   await page.getByLabel('Password').fill(DEMO.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Your data on this device could not be opened' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('alert').filter({ hasText: 'The storage on this device is full. Free up some space, then try again.' })).toBeVisible();
 
-  await freeStorage(page);
+  await freeStorage(page, filled);
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).not.toHaveText('Your data on this device could not be opened', { timeout: 15_000 });
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
