@@ -30,4 +30,8 @@ grep -q 'id="root"' <<<"$page" || { echo "GET / is not the PWA's page"; exit 1; 
 status=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' \
   -d '{"Email":"demo@example.com","Password":"castaway-demo"}' "http://127.0.0.1:$port/api/internal/session/login")
 [ "$status" = 200 ] || { echo "demo login answered $status"; exit 1; }
-echo "npm start: PWA served and demo login accepted on port $port"
+ready=$(curl -s "http://127.0.0.1:$port/readyz")
+grep -q '"Status":"ready"' <<<"$ready" || { echo "GET /readyz: $ready"; exit 1; }
+# The request log: one JSON line per request, with its id.
+grep -q '"route":"/api/internal/session/login".*"msg":"request"' "$log" || { echo "npm start logged no JSON line for the sign-in"; exit 1; }
+echo "npm start: PWA served, demo login accepted, ready and logging on port $port"

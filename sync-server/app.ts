@@ -58,6 +58,9 @@ import { reachEstimateJobs } from './analytics/reach-estimate.ts';
 import { reportJobs } from './reports/report-job.ts';
 import { reportRoutes } from './api/reports.ts';
 import { analyticsInsightsRoutes } from './api/analytics-insights.ts';
+import { createLogger, requestLogging, type Logger } from './observability/log.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { operationsRoutes, type Operations } from './observability/health.ts';
 
 export type AppDeps = {
   store: Store;
@@ -70,6 +73,10 @@ export type AppDeps = {
   jobs?: JobRunnerSettings | undefined;
   /** Imports from other hosts: limits, and (tests only) feeds and audio on 127.0.0.1. */
   imports?: ImportSettings | undefined;
+  /** Where the structured logs go (default: stdout at LOG_LEVEL; observability/log.ts). */
+  log?: Logger | undefined;
+  /** When set, GET /metrics answers only requests that carry it as a bearer token. */
+  metricsToken?: string | undefined;
 };
 
 declare module 'hono' {
@@ -77,6 +84,8 @@ declare module 'hono' {
     deps: AppDeps;
     /** The named mutations' server runs, by name (sync-server/mutations). */
     mutations: ReadonlyMap<string, ServerMutation>;
+    /** The app's Prometheus metrics (observability/metrics.ts). */
+    metrics: Metrics;
   }
 }
 
@@ -111,15 +120,21 @@ export function createApp(deps: AppDeps) {
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     checksOwnStrings: (c) => c.req.path === '/api/sync/push',
   });
+  const log = deps.log ?? createLogger();
+  const metrics = createMetrics(deps.store);
+  const ops: Operations = { draining: false };
   // The root collects the OpenAPI declarations of every resource module mounted on it.
   const root = new OpenAPIHono();
   const app = root
+    // First: the request's id and logger, and its line and metrics once its answer is known.
+    .use('*', requestLogging(log, metrics))
     .use('*', compression())
     .use('*', securityHeaders({ behindTls: deps.secureCookies }))
     .use('*', publicCors())
     .use('*', async (c, next) => {
       c.set('deps', deps);
       c.set('mutations', mutations);
+      c.set('metrics', metrics);
       await next();
     })
     .use('/api/*', async (c, next) => {
@@ -163,14 +178,18 @@ export function createApp(deps: AppDeps) {
   app.route('/api', reportRoutes());
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
+  app.route('/', operationsRoutes({ store: deps.store, jobs: () => jobs, metrics, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));
   app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
-  const jobs = createJobRunner({ ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
+  const onJobError = (err: unknown, job: { id: number; kind: string; attempt: number } | null) =>
+    job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
+  const jobs = createJobRunner({ onError: onJobError, ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
-  return Object.assign(app, { jobs, downloads: publishing.downloads });
+  // ops: server.ts marks the instance draining when it is told to stop (readiness fails at once).
+  return Object.assign(app, { jobs, downloads: publishing.downloads, ops, log });
 }
 
 /** The answer to an error thrown while answering (app.onError, and the /api middleware's own refusals). */
@@ -187,7 +206,10 @@ function errorResponse(err: unknown, c: Context): Response {
     if (err.status === 400) return errorResponse(malformedJson(), c);
     return err.getResponse();
   }
-  console.error('Unhandled error on', c.req.method, c.req.path, err);
+  // The request's logger (its id is in the line and in the answer's X-Request-Id).
+  const log = c.get('log') as Logger | undefined;
+  if (log) log.error({ err, method: c.req.method, route: c.req.routePath }, 'unhandled error');
+  else console.error('Unhandled error on', c.req.method, c.req.path, err);
   return c.body(null, 500);
 }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { defaultBlobDir } from './audio/service.ts';
 import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
+import { createLogger } from './observability/log.ts';
 import { openStore } from './store/open.ts';
 import { createPgBus } from './sync/pg-bus.ts';
 import { DEMO_LISTENING, enqueueDemoListeners } from './analytics/listeners.ts';
@@ -33,6 +34,9 @@ function buildIfMissing(): void {
 
 async function main(): Promise<void> {
   buildIfMissing();
+  // JSON lines on stdout (LOG_LEVEL); what follows for a person (the address, the demo logins)
+  // stays plain text on the console.
+  const log = createLogger();
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const store = await openStore({ databaseUrl });
   // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
@@ -53,6 +57,8 @@ async function main(): Promise<void> {
     secureCookies: process.env.CASTAWAY_SECURE_COOKIES === '1',
     // With PostgreSQL the runner LISTENs for jobs that any instance commits.
     jobs: { databaseUrl },
+    log,
+    metricsToken: process.env.CASTAWAY_METRICS_TOKEN || undefined,
   });
   console.log(`Castaway Studio on ${server.url}/ (store: ${store.kind})`);
   console.log(`Demo logins (password ${DEMO_PASSWORD}):`);

@@ -8,6 +8,7 @@ import { createMemoryBus, type ChangeBus } from './bus.ts';
 import type { JobRunner, JobRunnerSettings } from './jobs/runner.ts';
 import { serveDist } from './static.ts';
 import type { Store } from './store/store.ts';
+import type { Logger } from './observability/log.ts';
 
 export type RunningServer = { url: string; port: number; jobs: JobRunner; close: () => Promise<void> };
 
@@ -19,8 +20,18 @@ export async function startServer(options: {
   secureCookies?: boolean;
   /** The job runner's settings; with PostgreSQL, `databaseUrl` lets it hear new jobs at once. */
   jobs?: JobRunnerSettings;
+  log?: Logger;
+  /** GET /metrics only with this bearer token (CASTAWAY_METRICS_TOKEN). */
+  metricsToken?: string | undefined;
 }): Promise<RunningServer> {
-  const app = createApp({ store: options.store, bus: options.bus ?? createMemoryBus(), secureCookies: options.secureCookies, jobs: options.jobs });
+  const app = createApp({
+    store: options.store,
+    bus: options.bus ?? createMemoryBus(),
+    secureCookies: options.secureCookies,
+    jobs: options.jobs,
+    log: options.log,
+    metricsToken: options.metricsToken,
+  });
   serveDist(app, options.distDir);
   // Work left in flight by the last run resumes before the first request is answered.
   await app.jobs.start();
@@ -31,6 +42,8 @@ export async function startServer(options: {
         port: info.port,
         jobs: app.jobs,
         close: async () => {
+          // Out of the load balancer's rotation first (/readyz answers 503), then no new connections.
+          app.ops.draining = true;
           await new Promise<void>((done) => server.close(() => done()));
           await app.jobs.stop();
           await app.downloads.close();

@@ -62,8 +62,10 @@ export function syncRoutes() {
           }),
         );
       clientQueues.set(clientId, run);
+      const started = performance.now();
       try {
         const results = await run;
+        c.get('metrics').push(mutations.length, (performance.now() - started) / 1000);
         await prune(deps);
         return c.json({ results }, 200);
       } finally {
@@ -73,6 +75,7 @@ export function syncRoutes() {
     .openapi(guarded(routes.pull, guard.member()), async (c) => {
       const auth = getAuth(c);
       const { cursor, limit } = c.req.valid('query');
+      const started = performance.now();
       const page = await pullPage(c.get('deps').store, {
         organizationId: auth.organizationId,
         userId: auth.user.Id,
@@ -80,6 +83,7 @@ export function syncRoutes() {
         cursor,
         limit,
       });
+      c.get('metrics').pull(page.rows.length, (performance.now() - started) / 1000);
       // The page goes out piece by piece (compress.ts), never as one string of the page.
       return textPartsResponse(c, pullPageParts(page), 'application/json');
     })
@@ -112,6 +116,7 @@ export function syncRoutes() {
           return callerStillValid(deps.store, caller, now(deps));
         };
         stream.onAbort(() => wake?.());
+        const closed = c.get('metrics').sseOpened();
         try {
           await stream.writeSSE({ event: 'ready', data: '{}' });
           while (!stream.aborted && !stream.closed) {
@@ -126,6 +131,7 @@ export function syncRoutes() {
             else await stream.write(': keep-alive\n\n');
           }
         } finally {
+          closed();
           unsubscribe();
           stopHearing();
         }

@@ -95,6 +95,10 @@ export type JobRunner = {
   stop(): Promise<void>;
   /** Runs jobs until none is due and none runs (tests; works whether started or not). */
   drain(): Promise<void>;
+  /** Whether it takes jobs (/readyz): 'ok', 'stopped' (not started, or stopping), 'stalled' (its
+   * poll has not run for three periods: the event loop is blocked) or 'cannot claim jobs' (the
+   * last claim failed: the database refuses it). */
+  health(): 'ok' | 'stopped' | 'stalled' | 'cannot claim jobs';
 };
 
 type Claimed = { id: number; kind: string; payload: unknown; attempts: number; max_attempts: number };
@@ -139,6 +143,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let idleWaiters: Array<() => void> = [];
   let claimFailure: unknown = null;
   let claimFailing = false;
+  /** When the poll last ran (performance.now()). */
+  let polledAt = 0;
 
   const ms = (n: number) => Math.max(0, Math.round(n));
 
@@ -347,7 +353,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         pgWake = listenForJobs(options.databaseUrl, pumpAll);
         await pgWake.ensure();
       }
+      polledAt = performance.now();
       pollTimer = setInterval(() => {
+        polledAt = performance.now();
         void pgWake?.ensure();
         pumpAll();
       }, pollMs);
@@ -381,6 +389,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           [[...running.keys()]],
         );
       }
+    },
+
+    health() {
+      if (!started) return 'stopped';
+      if (performance.now() - polledAt > 3 * pollMs + 1_000) return 'stalled';
+      return claimFailing ? 'cannot claim jobs' : 'ok';
     },
 
     async drain() {

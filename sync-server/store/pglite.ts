@@ -29,8 +29,11 @@ export async function openPgliteStore(dataDir: string, options: { loadDataDir?: 
 /** The Store of an open PGlite instance (its one connection, serialised). */
 export function pgliteStoreOf(db: PGlite): Store {
   let chain: Promise<unknown> = Promise.resolve();
+  /** Calls holding or waiting for the one connection. */
+  let pending = 0;
   function serialise<T>(fn: () => Promise<T>): Promise<T> {
-    const run = chain.then(fn, fn);
+    pending++;
+    const run = chain.then(fn, fn).finally(() => pending--);
     chain = run.catch(() => undefined);
     return run;
   }
@@ -57,5 +60,6 @@ export function pgliteStoreOf(db: PGlite): Store {
       }),
     exec: (sql) => serialise(async () => void (await db.exec(sql))),
     close: () => serialise(() => db.close()),
+    connections: () => ({ max: 1, total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) }),
   };
 }

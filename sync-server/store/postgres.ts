@@ -114,5 +114,6 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
       await pool.query(sql);
     },
     close: () => pool.end(),
+    connections: () => ({ max: POOL_MAX, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -16,8 +16,13 @@ export interface Store extends Queryable {
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** How its connections are used now (the /metrics gauge; PGlite has one). */
+  connections(): ConnectionUse;
   readonly kind: 'pglite' | 'postgres';
 }
+
+/** A store's connections: its pool size, those open, those idle, and callers waiting for one. */
+export type ConnectionUse = { max: number; total: number; idle: number; waiting: number };
 
 export type OpenStoreOptions = {
   /** postgres://… ; when set the store is PostgreSQL, otherwise PGlite. */

@@ -34,6 +34,8 @@ beforeAll(async () => {
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 60 });
   app = createApp({ store: test.store, bus: createMemoryBus() });
+  // As served (server.ts): the job runner takes jobs, so /readyz is ready and a 503 there is a fault.
+  await app.jobs.start();
   doc = await fetchDocument(app);
   const login = await app.request('/api/internal/session/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }) });
   cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
@@ -57,6 +59,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await app?.jobs.stop();
   await test?.drop();
 });
 

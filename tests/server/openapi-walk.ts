@@ -3,6 +3,7 @@
 // route the server serves (tests/server/openapi.test.ts, authz-openapi.test.ts, fuzz-openapi.test.ts).
 import type { createApp } from '../../sync-server/app.ts';
 import { PUBLIC_PREFIXES } from '../../src/domain/public-urls.ts';
+import { OPERATIONS_PATHS } from '../../src/protocol/api/operations.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -141,13 +142,14 @@ export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema): Array<{ name
 /** Whether a path is on the public surface served outside /api (feeds, audio, show pages, embed). */
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 
-/** Hono's own list of what the app serves under /api and on the public surface (method, path with
- * :params), HEAD aside. */
+/** Hono's own list of what the app serves under /api, on the public surface and for operators
+ * (/healthz, /readyz, /metrics) (method, path with :params), HEAD aside. */
 export function servedApiRoutes(app: App): Array<{ method: string; path: string }> {
   const seen = new Set<string>();
   const out: Array<{ method: string; path: string }> = [];
   for (const r of app.routes) {
-    if (!(r.path.startsWith('/api') || isPublicPath(r.path)) || r.method === 'ALL' || r.method === 'HEAD') continue;
+    const served = r.path.startsWith('/api') || isPublicPath(r.path) || (OPERATIONS_PATHS as readonly string[]).includes(r.path);
+    if (!served || r.method === 'ALL' || r.method === 'HEAD') continue;
     const key = `${r.method} ${r.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
