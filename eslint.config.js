@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './eslint-rules/boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/paraglide/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.data/**', '.cache/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'src/paraglide/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.data/**', '.cache/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

@@ -1,4 +1,6 @@
-// `npm start`: build the PWA when dist/ lacks it, open the store (PGlite in .data/ or
+// The server's entry: `npm start` (scripts/start.mjs, which first rebuilds what is stale) and
+// `npm run serve` run it compiled (build/server/); tests and `npm run dev` run it from source
+// through tsx. It builds the PWA when dist/ lacks it (a source run), opens the store (PGlite in .data/ or
 // CASTAWAY_DATA_DIR; PostgreSQL with DATABASE_URL), migrate, seed the demo into an empty store,
 // resume the jobs left in flight, and serve the app and /api on PORT (default 8787).
 // CASTAWAY_DIST_DIR serves another build (and never builds); CASTAWAY_DEMO_CLIPS seeds that many
@@ -8,17 +10,17 @@
 // NODE_ENV=test (the e2e servers: ~3 s of CPU each that no test reads).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { defaultBlobDir } from './audio/service.ts';
 import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 import { createLogger } from './observability/log.ts';
 import { openStore } from './store/open.ts';
 import { createPgBus } from './sync/pg-bus.ts';
 import { DEMO_LISTENING, enqueueDemoListeners } from './analytics/listeners.ts';
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const projectRoot = PROJECT_ROOT;
 const distDir = join(projectRoot, 'dist');
 
 function buildIfMissing(): void {
@@ -28,8 +30,8 @@ function buildIfMissing(): void {
     return;
   }
   console.log('Building the web app (dist/ is missing)…');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit' });
-  if (result.status !== 0) console.error('The web app build failed: serving the API only until `npm run build` succeeds.');
+  const result = spawnSync('npm', ['run', 'build:web'], { cwd: projectRoot, stdio: 'inherit' });
+  if (result.status !== 0) console.error('The web app build failed: serving the API only until `npm run build:web` succeeds.');
 }
 
 async function main(): Promise<void> {

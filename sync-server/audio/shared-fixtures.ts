@@ -3,8 +3,8 @@
 // sets it from the clone's origin). The one place the demo's media, the audio tests, the
 // end-to-end uploads and the reference maker find them.
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.ts';
 
-const beside = resolve(fileURLToPath(new URL('../../..', import.meta.url)), 'shared/fixtures/audio');
+const beside = resolve(PROJECT_ROOT, '..', 'shared/fixtures/audio');
 
 export const SHARED_FIXTURES_DIR = process.env.CASTAWAY_FIXTURES_DIR ? resolve(process.env.CASTAWAY_FIXTURES_DIR) : beside;

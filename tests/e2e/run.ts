@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 
 for (const [cmd, args] of [
-  ['npm', ['run', '--silent', 'build']],
+  ['npm', ['run', '--silent', 'build:web']],
   ['npx', ['playwright', 'test', ...process.argv.slice(2)]],
 ] as const) {
   const r = spawnSync(cmd, [...args], { stdio: 'inherit' });
