@@ -11,7 +11,7 @@
 // `getAuth(c)`.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { PermissionEntry } from '../src/domain/permissions.ts';
 import type { User } from '../src/protocol/entities.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
@@ -86,6 +86,37 @@ export async function createSession(q: Queryable, userId: string, now: Date): Pr
     [sha256(token), userId, xsrfToken, now, new Date(now.getTime() + SESSION_TTL_MS)],
   );
   return { token, xsrfToken };
+}
+
+function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
+}
+
+/** The session cookie: httpOnly, Lax, Secure over TLS (or behind a TLS proxy: secureCookies). */
+export function setSessionCookie(c: Context, token: string): void {
+  setCookie(c, SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: c.get('deps').secureCookies === true || isHttps(c),
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+/**
+ * The caller's privileges changed (OWASP: renew the session id at every privilege level change):
+ * the session gets a new id, sent in a new cookie with this answer, and the old id stops working
+ * at once (its event streams close; the device reconnects with the new cookie). The XSRF token and
+ * the expiry stay: they are the session's, not its id. An API key has no session to rotate.
+ */
+export async function rotateSession(c: Context): Promise<void> {
+  const caller = await loadCaller(c);
+  if (!caller || !('tokenHash' in caller)) return;
+  const token = newToken();
+  const [row] = await c.get('deps').store.query(`UPDATE sessions SET token_hash = $2 WHERE token_hash = $1 RETURNING 1`, [caller.tokenHash, sha256(token)]);
+  if (!row) return; // it ended meanwhile (a sign-out in another tab): nothing to renew
+  setSessionCookie(c, token);
+  announceSessionEnded(caller.tokenHash);
 }
 
 /** Makes an API key for a member of an organization; the plain key is returned once, only its hash is kept. */

@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { allPermissions, type PermissionEntry } from '../../src/domain/permissions.ts';
 import * as routes from '../../src/protocol/api/admin.ts';
 import type { User } from '../../src/protocol/entities.ts';
-import { loadCaller } from '../auth.ts';
+import { loadCaller, rotateSession } from '../auth.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
@@ -55,6 +55,8 @@ export function adminRoutes() {
         [organizationId, user.Id, JSON.stringify(grantedPermissions(user, organizationId)), now(deps)],
       );
     });
+    // The caller now reaches an organization it did not: a new session id.
+    await rotateSession(c);
     return c.body(null, 204);
   });
 }

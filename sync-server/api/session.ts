@@ -9,7 +9,7 @@
 // caller with no session too. Sign-out checks the XSRF token itself, when there is a session.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
 import { validatePasswordMaxLength } from '../../src/domain/password.ts';
 import { truncateText, validateContactForm } from '../../src/domain/contact.ts';
@@ -18,7 +18,7 @@ import { sameOriginPath } from '../../src/domain/redirect.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import type { Organization, Session } from '../../src/protocol/entities.ts';
 import * as routes from '../../src/protocol/api/session.ts';
-import { SESSION_COOKIE, SESSION_TTL_MS, announceSessionEnded, sha256, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
+import { SESSION_COOKIE, setSessionCookie, announceSessionEnded, sha256, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
 import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
@@ -83,10 +83,6 @@ export function organizationToWire(row: DbRow, permissions: PermissionEntry[]): 
   };
 }
 
-function isHttps(c: Context): boolean {
-  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
-}
-
 /** Signs the caller out (XSRF-checked when they are signed in); the cookie goes either way. */
 async function endSession(c: Context): Promise<void> {
   const caller = await loadCaller(c);
@@ -143,13 +139,7 @@ export function sessionRoutes() {
         announceSessionEnded(sha256(previous));
       }
       const { token } = await createSession(deps.store, user.id, at);
-      setCookie(c, SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'Lax',
-        secure: deps.secureCookies === true || isHttps(c),
-        maxAge: SESSION_TTL_MS / 1000,
-      });
+      setSessionCookie(c, token);
       const wire = userToWire(user);
       const memberships = await membershipsOf(deps.store, user.id);
       return c.json({ Type: sessionType(wire), User: wire, UserBelongsToMultipleOrganizations: memberships.length > 1 } satisfies Session, 200);

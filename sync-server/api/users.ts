@@ -4,7 +4,7 @@ import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
 import { validatePermissionEntries, type PermissionEntry } from '../../src/domain/permissions.ts';
 import { formError } from '../../src/domain/form-errors.ts';
-import { getAuth, userToWire, type Auth, type UserRow } from '../auth.ts';
+import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { assertValid, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
 import { flagsForProgram, orgFlags } from '../mutations/store.ts';
 import { invalid } from '../routes/content-rules.ts';
@@ -96,6 +96,9 @@ export function userRoutes() {
         return row!.version;
       });
       deps.bus.publish({ organizationId: auth.organizationId, version });
+      // Callers who changed their own permissions get a new session id (another user's
+      // permissions are read afresh at each of their requests: nothing of theirs is cached).
+      if (userId === auth.user.Id) await rotateSession(c);
       return c.json(entries, 200);
     });
 }

@@ -6,11 +6,14 @@
 //   - successful sign-ins never use up a client's allowance;
 //   - a password longer than PASSWORD_MAX_LENGTH is a 400 at the field, never hashed;
 //   - a hash of the earlier scrypt cost is made again at the next sign-in;
-//   - signing in again ends the session the browser held (no fixation).
+//   - signing in again ends the session the browser held (no fixation);
+//   - a privilege change (an organization granted, one's own permissions changed) gives the
+//     session a new id, and the old one stops working.
 import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed } from '../../sync-server/seed.ts';
+import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { allPermissions } from '../../src/domain/permissions.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_CLIENT } from '../../sync-server/api/session.ts';
 import { needsRehash } from '../../sync-server/passwords.ts';
@@ -107,5 +110,47 @@ describe('sign-in throttles', () => {
     const typeWith = async (cookie: string) => ((await (await fetch(`${server.url}/api/internal/session`, { headers: { cookie } })).json()) as { Type: string }).Type;
     expect(await typeWith(first)).toBe('loggedOut');
     expect(await typeWith(second.session!)).not.toBe('loggedOut');
+  });
+
+  describe('a privilege change gives the session a new id', () => {
+    /** A call over HTTP with a session cookie; the answer's status and the session cookie it sets. */
+    const call = async (method: string, path: string, cookie: string, xsrf?: string, body?: unknown, organizationId?: string) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { cookie, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}), ...(organizationId ? { 'x-organization-id': organizationId } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const set = res.headers.getSetCookie().find((c) => c.startsWith('castaway_session='));
+      return { status: res.status, session: set?.split(';')[0], text: await res.text() };
+    };
+    const xsrfOf = async (cookie: string) => (JSON.parse((await call('GET', '/api/internal/session/xsrf', cookie)).text) as { XsrfToken: string }).XsrfToken;
+    const typeWith = async (cookie: string) => (JSON.parse((await call('GET', '/api/internal/session', cookie)).text) as { Type: string }).Type;
+
+    it('a support user granting itself an organization: the old id stops working, the new one works, the XSRF token stays', async () => {
+      const before = (await login('127.0.0.10', 'support@example.com', 'castaway-demo')).session!;
+      const xsrf = await xsrfOf(before);
+      const granted = await call('POST', '/api/admin/users/me/organizations', before, xsrf, { OrganizationId: ORG_PODCASTS });
+      expect(granted.status, granted.text).toBe(204);
+      expect(granted.session).toBeDefined();
+      expect(granted.session).not.toBe(before);
+      expect(await typeWith(before)).toBe('loggedOut');
+      expect(await typeWith(granted.session!)).not.toBe('loggedOut');
+      expect(await xsrfOf(granted.session!)).toBe(xsrf);
+    });
+
+    it('a user changing its own permissions gets a new id; changing another user’s leaves the caller’s as it is', async () => {
+      const demo = (await login('127.0.0.10', 'demo@example.com', 'castaway-demo')).session!;
+      const xsrf = await xsrfOf(demo);
+      const entries = [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: allPermissions() }];
+      const other = await call('PUT', `/api/v1/users/${seedId('user:analyst@example.com')}/permissions`, demo, xsrf, [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: { HasAnalyticsAccess: true } }], ORG_DEMO);
+      expect(other.status, other.text).toBe(200);
+      expect(other.session).toBeUndefined();
+      expect(await typeWith(demo)).not.toBe('loggedOut');
+      const own = await call('PUT', `/api/v1/users/${seedId('user:demo@example.com')}/permissions`, demo, xsrf, entries, ORG_DEMO);
+      expect(own.status, own.text).toBe(200);
+      expect(own.session).toBeDefined();
+      expect(await typeWith(demo)).toBe('loggedOut');
+      expect(await typeWith(own.session!)).not.toBe('loggedOut');
+    });
   });
 });
