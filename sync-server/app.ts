@@ -61,6 +61,7 @@ import { analyticsInsightsRoutes } from './api/analytics-insights.ts';
 import { createLogger, requestLogging, type Logger } from './observability/log.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { operationsRoutes, type Operations } from './observability/health.ts';
+import type { TrustedProxies } from './client-address.ts';
 
 export type AppDeps = {
   store: Store;
@@ -69,6 +70,8 @@ export type AppDeps = {
   clock?: (() => Date) | undefined;
   /** Mark cookies Secure even when the request URL is http (behind a TLS proxy). */
   secureCookies?: boolean | undefined;
+  /** The load balancers and proxies whose X-Forwarded-For is believed (client-address.ts). */
+  trustedProxies?: TrustedProxies | null | undefined;
   /** How the app's job runner (`app.jobs`) runs: server.ts starts it, tests drain it. */
   jobs?: JobRunnerSettings | undefined;
   /** Imports from other hosts: limits, and (tests only) feeds and audio on 127.0.0.1. */

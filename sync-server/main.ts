@@ -16,6 +16,7 @@ import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from '
 import { startServer } from './server.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { createLogger } from './observability/log.ts';
+import { parseTrustedProxies } from './client-address.ts';
 import { openStore } from './store/open.ts';
 import { createPgBus } from './sync/pg-bus.ts';
 import { DEMO_LISTENING, enqueueDemoListeners } from './analytics/listeners.ts';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   // JSON lines on stdout (LOG_LEVEL); what follows for a person (the address, the demo logins)
   // stays plain text on the console.
   const log = createLogger();
+  // Checked before anything is opened: a typo here would count every client as the proxy.
+  const trustedProxies = parseTrustedProxies(process.env.CASTAWAY_TRUSTED_PROXIES);
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const store = await openStore({ databaseUrl });
   // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     distDir,
     port: Number(process.env.PORT ?? 8787),
     secureCookies: process.env.CASTAWAY_SECURE_COOKIES === '1',
+    trustedProxies,
     // With PostgreSQL the runner LISTENs for jobs that any instance commits.
     jobs: { databaseUrl },
     log,

@@ -9,6 +9,7 @@ import type { JobRunner, JobRunnerSettings } from './jobs/runner.ts';
 import { serveDist } from './static.ts';
 import type { Store } from './store/store.ts';
 import type { Logger } from './observability/log.ts';
+import type { TrustedProxies } from './client-address.ts';
 
 export type RunningServer = { url: string; port: number; jobs: JobRunner; close: () => Promise<void> };
 
@@ -18,6 +19,8 @@ export async function startServer(options: {
   port?: number;
   bus?: ChangeBus;
   secureCookies?: boolean;
+  /** CASTAWAY_TRUSTED_PROXIES, parsed (client-address.ts). */
+  trustedProxies?: TrustedProxies | null;
   /** The job runner's settings; with PostgreSQL, `databaseUrl` lets it hear new jobs at once. */
   jobs?: JobRunnerSettings;
   log?: Logger;
@@ -28,6 +31,7 @@ export async function startServer(options: {
     store: options.store,
     bus: options.bus ?? createMemoryBus(),
     secureCookies: options.secureCookies,
+    trustedProxies: options.trustedProxies,
     jobs: options.jobs,
     log: options.log,
     metricsToken: options.metricsToken,

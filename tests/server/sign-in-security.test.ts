@@ -7,6 +7,8 @@
 //   - a password longer than PASSWORD_MAX_LENGTH is a 400 at the field, never hashed;
 //   - a hash of the earlier scrypt cost is made again at the next sign-in;
 //   - signing in again ends the session the browser held (no fixation);
+//   - behind a trusted proxy each forwarded client has its own count, and nobody else can
+//     choose one with X-Forwarded-For;
 //   - a privilege change (an organization granted, one's own permissions changed) gives the
 //     session a new id, and the old one stops working.
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -17,6 +19,7 @@ import { allPermissions } from '../../src/domain/permissions.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_CLIENT } from '../../sync-server/api/session.ts';
 import { needsRehash } from '../../sync-server/passwords.ts';
+import { parseTrustedProxies } from '../../sync-server/client-address.ts';
 import { PASSWORD_MAX_LENGTH } from '../../src/domain/constants.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
@@ -34,11 +37,11 @@ afterAll(async () => {
 });
 
 /** POST /api/internal/session/login from `from` (a loopback address); the status and Retry-After. */
-function login(from: string, email: string, password: string, cookie?: string): Promise<{ status: number; retryAfter: string | undefined; body: string; session: string | undefined }> {
+function login(from: string, email: string, password: string, cookie?: string, headers: Record<string, string> = {}, port = server.port): Promise<{ status: number; retryAfter: string | undefined; body: string; session: string | undefined }> {
   const body = JSON.stringify({ Email: email, Password: password });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } },
+      { host: '127.0.0.1', port, path: '/api/internal/session/login', method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}), ...headers } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -151,6 +154,28 @@ describe('sign-in throttles', () => {
       expect(own.session).toBeDefined();
       expect(await typeWith(demo)).toBe('loggedOut');
       expect(await typeWith(own.session!)).not.toBe('loggedOut');
+    });
+  });
+
+  describe('behind a trusted proxy (CASTAWAY_TRUSTED_PROXIES)', () => {
+    let proxied: RunningServer;
+    beforeAll(async () => {
+      proxied = await startServer({ store: t.store, distDir: '/nonexistent', port: 0, trustedProxies: parseTrustedProxies('127.0.0.40') });
+    });
+    afterAll(async () => {
+      await proxied?.close();
+    });
+    const via = (from: string, forwardedFor: string, email: string, password: string) => login(from, email, password, undefined, { 'x-forwarded-for': forwardedFor }, proxied.port);
+
+    it('limits each client the proxy forwards, not the proxy; a client that is not the proxy cannot choose its address', async () => {
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_CLIENT; i++) expect((await via('127.0.0.40', `203.0.113.${i % 3}, 198.51.100.1`, `nobody-${i}@example.com`, 'wrong')).status).toBe(401);
+      // 198.51.100.1 is spent; another client behind the same proxy is not.
+      expect((await via('127.0.0.40', '198.51.100.1', 'nobody@example.com', 'wrong')).status).toBe(429);
+      expect((await via('127.0.0.40', '198.51.100.2', 'nobody@example.com', 'wrong')).status).toBe(401);
+      // From an address that is not the proxy the header is ignored: its own count, not 198.51.100.2's.
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_CLIENT; i++) expect((await via('127.0.0.41', '198.51.100.2', `someone-${i}@example.com`, 'wrong')).status).toBe(401);
+      expect((await via('127.0.0.41', '198.51.100.3', 'someone@example.com', 'wrong')).status).toBe(429);
+      expect((await via('127.0.0.40', '198.51.100.2', 'someone@example.com', 'wrong')).status).toBe(401);
     });
   });
 });
