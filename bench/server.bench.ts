@@ -12,11 +12,13 @@
 import { cpus, loadavg } from 'node:os';
 import { createApp } from '../sync-server/app.ts';
 import { createMemoryBus } from '../sync-server/bus.ts';
-import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../sync-server/seed.ts';
+import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, percentile, ratio } from './report.ts';
 
-const SIZES = [10_000, 100_000] as const;
+/** BENCH_SERVER_SIZES=500 runs one tiny size (a check that the bench still runs). */
+const SIZES = (process.env.BENCH_SERVER_SIZES ?? '10000,100000').split(',').map(Number);
+if (SIZES.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`BENCH_SERVER_SIZES must be whole numbers (got "${process.env.BENCH_SERVER_SIZES}")`);
 const PATCH_MAX_REQUESTS = 2000;
 const PATCH_MAX_MS = 2500;
 const PATCH_CONCURRENCY = 8;
@@ -69,12 +71,17 @@ async function measure({ kind, clips, store }: Prepared): Promise<void> {
   const app = createApp({ store, bus: createMemoryBus() });
   const { cookie, xsrf } = await login(app);
   const headers = { cookie, 'x-organization-id': ORG_DEMO };
-  // Clips of the demo organization, dealt round-robin by the seed over its 12 programs: the
-  // first 9 program slots are Castaway Demo Radio's. Skip the ones the seed soft-deletes.
-  const demoClipIds: string[] = [];
-  for (let i = 0; i < clips && demoClipIds.length < 5000; i++) if (i % 12 < 9 && i % 97 !== 96) demoClipIds.push(seedId(`clip:${i}`));
-  const morning = seedId('program:morning');
-  const perProgram = Math.ceil(clips / 12);
+  // Read from the store, not guessed from how the seed deals clips (a bench that guessed broke
+  // when the seed changed): the demo organization's live clips, and its largest program.
+  const demoClipIds = (await store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 5000`, [ORG_DEMO])).map((r) => r.id);
+  const [largest] = await store.query<{ id: string; n: number }>(
+    `SELECT p.id, count(c.id)::int AS n FROM programs p JOIN clips c ON c.program_id = p.id AND NOT c.deleted
+      WHERE p.organization_id = $1 AND NOT p.deleted GROUP BY p.id ORDER BY n DESC, p.id LIMIT 1`,
+    [ORG_DEMO],
+  );
+  if (demoClipIds.length === 0 || !largest) throw new Error('the seeded store has no clip of the demo organization');
+  const morning = largest.id;
+  const perProgram = largest.n;
 
   // ── PATCH, one at a time ────────────────────────────────────────────────────────────────
   const patch = (n: number) =>

@@ -76,7 +76,7 @@ export type AppDeps = {
   jobs?: JobRunnerSettings | undefined;
   /** Imports from other hosts: limits, and (tests only) feeds and audio on 127.0.0.1. */
   imports?: ImportSettings | undefined;
-  /** Where the structured logs go (default: stdout at LOG_LEVEL; observability/log.ts). */
+  /** Where the structured logs go (default: stdout, warnings and errors only; observability/log.ts). */
   log?: Logger | undefined;
   /** When set, GET /metrics answers only requests that carry it as a bearer token. */
   metricsToken?: string | undefined;
@@ -123,7 +123,9 @@ export function createApp(deps: AppDeps) {
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     checksOwnStrings: (c) => c.req.path === '/api/sync/push',
   });
-  const log = deps.log ?? createLogger();
+  // A server process passes its logger (main.ts: info, a line per request); an app made in a
+  // test, a bench or the simulation says only warnings and errors unless LOG_LEVEL asks for more.
+  const log = deps.log ?? createLogger({ level: process.env.LOG_LEVEL || 'warn' });
   const metrics = createMetrics(deps.store);
   const ops: Operations = { draining: false };
   // The root collects the OpenAPI declarations of every resource module mounted on it.
