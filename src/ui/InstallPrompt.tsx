@@ -102,6 +102,10 @@ export function InstallPrompt() {
     };
     window.addEventListener('beforeinstallprompt', capture);
     window.addEventListener('appinstalled', installed);
+    // An offer that came between this component's first render and now went only to index.html's
+    // listener: take it from there (seen in CI, the offer after a reload never showed).
+    const caught = (window as InstallWindow).castawayInstallPrompt;
+    if (caught) setEvent(caught);
     return () => {
       window.removeEventListener('beforeinstallprompt', capture);
       window.removeEventListener('appinstalled', installed);

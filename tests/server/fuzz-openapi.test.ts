@@ -149,7 +149,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
           const { status, text } = await send(c);
           sent++;
           const where = `${op.method} ${op.path} with ${c.what}`;
-          if (status >= 500) failures.push(`${where}: ${status}`);
+          if (status >= 500) failures.push(`${where}: ${status} ${text.slice(0, 160)}`);
           // A HEAD answer carries no body (RFC 9110), so its 400 cannot name a field.
           if (status === 400 && op.method !== 'HEAD') {
             let named = false;

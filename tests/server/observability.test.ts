@@ -113,7 +113,7 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     expect((await app.request('/readyz')).status).toBe(200);
   });
 
-  it('/readyz: a database that refuses or does not answer in time is a 503 without its error text; the reason is logged', async () => {
+  it('/readyz: a database that refuses, refuses the job runner, or does not answer in time is a 503 without its error text; the reason is logged', async () => {
     const refusing: Store = { ...t.store, query: () => Promise.reject(new Error('connect ECONNREFUSED 10.9.8.7:5432')) };
     const down = createApp({ store: refusing, bus: createMemoryBus(), log: captured.log });
     const res = await down.request('/readyz');
@@ -123,6 +123,16 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     expect(text).not.toContain('10.9.8.7');
     const logged = captured.lines.find((l) => l.requestId === res.headers.get('x-request-id') && l.msg === 'not ready');
     expect(JSON.stringify(logged)).toContain('ECONNREFUSED 10.9.8.7');
+
+    // A database that answers, but refuses the job runner's claims (a permission, a lock timeout).
+    const noClaims: Store = { ...t.store, query: (sql, params) => (sql.includes('UPDATE jobs j SET state') ? Promise.reject(new Error('permission denied for table jobs')) : t.store.query(sql, params)) };
+    const idle = createApp({ store: noClaims, bus: createMemoryBus(), log: captured.log, jobs: { pollMs: 50, onError: () => undefined } });
+    await idle.jobs.start();
+    try {
+      await expect.poll(async () => ((await (await idle.request('/readyz')).json()) as { Checks: { Jobs: string } }).Checks.Jobs).toBe('cannot claim jobs');
+    } finally {
+      await idle.jobs.stop();
+    }
 
     const hanging: Store = { ...t.store, query: () => new Promise(() => undefined) };
     const slow = createApp({ store: hanging, bus: createMemoryBus(), log: captured.log });

@@ -12,7 +12,7 @@ export const ReadinessSchema = z
     Checks: z.object({
       Database: z.string().meta({ description: "'ok', or 'unreachable' / 'timed out'" }),
       Migrations: z.string().meta({ description: "'ok', or how many of this build's migrations the database lacks" }),
-      Jobs: z.string().meta({ description: "'ok', or 'stopped' / 'stalled' / 'cannot claim jobs'" }),
+      Jobs: z.string().meta({ description: "'ok', or 'stopped' / 'cannot claim jobs'" }),
       Shutdown: z.string().meta({ description: "'ok', or 'draining' once the instance was told to stop" }),
     }),
   })
