@@ -183,7 +183,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', reportRoutes());
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
-  app.route('/', operationsRoutes({ store: deps.store, jobs: () => jobs, metrics, ops, metricsToken: deps.metricsToken }));
+  app.route('/', operationsRoutes({ jobs: () => jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 
   app.notFound((c) => c.body(null, 404));

@@ -12,7 +12,6 @@ import type { Store } from '../store/store.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { guard, type Access } from '../api/guard.ts';
 import { guarded, resourceApp } from '../api/route.ts';
-import type { Metrics } from './metrics.ts';
 
 /** How long the database may take to answer a readiness probe (probes time out at a few seconds). */
 export const READINESS_DATABASE_TIMEOUT_MS = 2_000;
@@ -76,7 +75,9 @@ function carriesToken(header: string | undefined, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-export function operationsRoutes(options: { store: Store; jobs: () => JobRunner; metrics: Metrics; ops: Operations; metricsToken?: string | undefined }) {
+/** Like every resource module, the routes read the app's deps and metrics from the context; the
+ * token decides the guard's words, so it is given here too. */
+export function operationsRoutes(options: { jobs: () => JobRunner; ops: Operations; metricsToken?: string | undefined }) {
   const metricsAccess: Access = options.metricsToken
     ? { middleware: [], describe: 'Whoever carries the CASTAWAY_METRICS_TOKEN as a bearer token' }
     : guard.public();
@@ -86,7 +87,7 @@ export function operationsRoutes(options: { store: Store; jobs: () => JobRunner;
       return c.json({ Status: 'ok' as const }, 200);
     })
     .openapi(guarded(routes.readyz, guard.public()), async (c) => {
-      const { body, problems } = await readiness(options.store, options.jobs(), options.ops);
+      const { body, problems } = await readiness(c.get('deps').store, options.jobs(), options.ops);
       c.header('Cache-Control', 'no-store');
       // The reason an operator needs goes to the log; the answer names no host or error text.
       if (body.Status !== 'ready') c.get('log').warn({ checks: body.Checks, problems }, 'not ready');
@@ -94,7 +95,7 @@ export function operationsRoutes(options: { store: Store; jobs: () => JobRunner;
     })
     .openapi(guarded(routes.metrics, metricsAccess), async (c) => {
       if (options.metricsToken && !carriesToken(c.req.header('authorization'), options.metricsToken)) throw unauthorized();
-      const { text, contentType } = await options.metrics.scrape();
+      const { text, contentType } = await c.get('metrics').scrape();
       c.header('Cache-Control', 'no-store');
       return c.body(text, 200, { 'Content-Type': contentType });
     });
