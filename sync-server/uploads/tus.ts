@@ -26,12 +26,15 @@ import { audioUploadErrors } from '../audio/upload-rules.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import * as z from 'zod';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
+import { dbUploadLocker, dbUploadRecords, withUploadLock, type UploadLockOptions } from './shared-state.ts';
 
 export type UploadRouteOptions = {
   /** Where partial uploads live; default $CASTAWAY_UPLOAD_DIR or <CASTAWAY_DATA_DIR|.data>/uploads. */
   uploadDir?: string;
   expiresMs?: number;
   maxOpenPerUser?: number;
+  /** The write locks' lease and timings (tests shorten them). */
+  locks?: UploadLockOptions;
 };
 
 export function defaultUploadDir(): string {
@@ -65,7 +68,14 @@ export type UploadOwner = { userId: string; organizationId: string; clipId: stri
 export type TusUploads = ReturnType<typeof tusUploads>;
 
 export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRouteOptions = {}) {
-  const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), expirationPeriodInMilliseconds: options.expiresMs ?? UPLOAD_EXPIRES_MS });
+  // The bytes go to the upload folder, which every instance must share; what tus knows of each
+  // upload and who is writing to it are in the database (shared-state.ts).
+  const records = dbUploadRecords(deps.store);
+  const expiresMs = options.expiresMs ?? UPLOAD_EXPIRES_MS;
+  const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), configstore: records, expirationPeriodInMilliseconds: expiresMs });
+  const locker = dbUploadLocker(deps.store, options.locks);
+  // A hand-over copies the whole file to the blob store: an instance waiting on another's waits long.
+  const handOverLocker = dbUploadLocker(deps.store, { ...options.locks, acquireTimeoutMs: 10 * 60 * 1000 });
   const maxOpen = options.maxOpenPerUser ?? MAX_OPEN_UPLOADS_PER_USER;
   // The Hono middleware has authenticated the request that @tus/server hands back to its hooks.
   const callers = new WeakMap<Request, Auth>();
@@ -73,6 +83,7 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
   const tus = new TusServer({
     path: UPLOADS_PATH,
     datastore: store,
+    locker,
     relativeLocation: true,
     maxSize: audio.maxUploadBytes,
     disableTerminationForFinishedUploads: true,
@@ -89,8 +100,10 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
   });
 
   /**
-   * The complete file goes to the blob store and the audio pipeline, once: a HEAD that arrives while
-   * it runs (the link dropped during the last PATCH) waits for it. A handed-over upload is kept,
+   * The complete file goes to the blob store and the audio pipeline, once, whichever instances see
+   * it complete: a HEAD that arrives while it runs (the link dropped during the last PATCH), here or
+   * on another instance, waits for it (the map within this process, a lock across instances, and
+   * the record's mark read again under that lock). A handed-over upload is kept,
    * marked, so a client that missed the last response still reads "complete" (and does not send the
    * file again); the sweep deletes it an hour later. A failed hand-over deletes the upload: the
    * client's next HEAD is 404, its new creation then gets the reason (404 clip gone).
@@ -105,7 +118,16 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
     return running;
   }
 
-  async function handOver(upload: Upload): Promise<void> {
+  function handOver(upload: Upload): Promise<void> {
+    return withUploadLock(handOverLocker, `hand-over:${upload.id}`, async () => {
+      const now = await records.get(upload.id);
+      // Gone: a failed hand-over on another instance deleted it (its client's next HEAD is 404).
+      if (!now) throw { status_code: 404, body: '' } satisfies TusFailure;
+      if (!now.metadata?.[HANDED_OVER_AT]) await handOverNow(now);
+    });
+  }
+
+  async function handOverNow(upload: Upload): Promise<void> {
     const meta = upload.metadata ?? {};
     const clipId = meta[UploadMetadataKey.ClipId] ?? '';
     const organizationId = meta[OWNER_ORGANIZATION] ?? '';
@@ -116,23 +138,21 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
       const { size } = await audio.blobs.put(mediaFiles.audio(folder.folder), Readable.toWeb(store.read(upload.id)) as ReadableStream<Uint8Array>, audio.maxUploadBytes);
       await audio.acceptAudio({ organizationId, userId, clipId, ...folder, fileName: meta[UploadMetadataKey.FileName] ?? '', size });
     } catch (e) {
-      await store.remove(upload.id).catch(() => undefined);
+      await removeUpload(upload.id);
       throw e;
     }
-    const info = await store.configstore.get(upload.id);
-    if (info) await store.configstore.set(upload.id, Object.assign(info, { metadata: { ...info.metadata, [HANDED_OVER_AT]: String(Date.now()) } }));
+    await records.set(upload.id, Object.assign(upload, { metadata: { ...upload.metadata, [HANDED_OVER_AT]: String(Date.now()) } }));
   }
 
   const isComplete = (u: Upload) => u.size !== undefined && u.offset === u.size;
 
   async function openUploadsOf(userId: string): Promise<number> {
-    const ids = (await store.configstore.list?.()) ?? [];
-    let open = 0;
-    for (const id of ids) {
-      const info = await store.configstore.get(id).catch(() => undefined);
-      if (info?.metadata?.[OWNER_USER] === userId && !info.metadata[HANDED_OVER_AT]) open++;
-    }
-    return open;
+    const [row] = await deps.store.query<{ open: number }>(
+      // The keys written out (OWNER_USER, HANDED_OVER_AT) so the expression index tus_uploads_owner serves it.
+      `SELECT count(*)::int AS open FROM tus_uploads WHERE info -> 'metadata' ->> 'userId' = $1 AND info -> 'metadata' ->> 'handedOverAt' IS NULL`,
+      [userId],
+    );
+    return row?.open ?? 0;
   }
 
   /** Section-5 file rules and the per-user limit, before anything is stored (the route's guard has
@@ -168,17 +188,29 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
     return tus.handleWeb(c.req.raw);
   }
 
-  /** Deletes uploads past their expiry and handed-over ones past their keep time; returns how many. */
+  /** Deletes an upload's bytes and its record; the record goes even when its file is already gone
+   *  (an instance that died between the two, a folder emptied by hand), or it would count forever. */
+  async function removeUpload(id: string): Promise<void> {
+    await store.remove(id).catch(() => records.delete(id));
+  }
+
+  /** Deletes unfinished uploads past their expiry (from their creation, as @tus/server counts it,
+   *  which also answers Upload-Expires) and handed-over ones past their keep time; returns how many. */
   async function cleanUpExpired(now = Date.now()): Promise<number> {
     let removed = 0;
-    for (const id of (await store.configstore.list?.()) ?? []) {
-      const at = Number((await store.configstore.get(id).catch(() => undefined))?.metadata?.[HANDED_OVER_AT] ?? NaN);
-      if (now - at > HANDED_OVER_KEEP_MS && !handOvers.has(id)) {
-        await store.remove(id).catch(() => undefined);
+    for (const id of await records.list()) {
+      const info = await records.get(id);
+      if (!info) continue;
+      const handedOverAt = Number(info.metadata?.[HANDED_OVER_AT] ?? NaN);
+      const createdAt = info.creation_date ? Date.parse(info.creation_date) : NaN;
+      const handedOverLongAgo = now - handedOverAt > HANDED_OVER_KEEP_MS && !handOvers.has(id);
+      const expiredUnfinished = Number.isNaN(handedOverAt) && info.size !== info.offset && now > createdAt + expiresMs;
+      if (handedOverLongAgo || expiredUnfinished) {
+        await removeUpload(id);
         removed++;
       }
     }
-    return removed + (await tus.cleanUpExpiredUploads());
+    return removed;
   }
 
   /** The sweep, every 10 minutes on one instance: the upload folder is shared by every instance

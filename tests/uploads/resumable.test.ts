@@ -183,8 +183,9 @@ describe('uploads are session calls and belong to their user', () => {
   });
 });
 
-/** The upload routes alone on the test's store, with their own folders (limits and expiry are
- *  per folder, so other tests' uploads do not count). */
+/** The upload routes alone on the test's store, with their own folders. The uploads' records are in
+ *  the store, shared with the other tests (as instances share them), so close() cancels every
+ *  upload this one made: the per-user limit must not count them in the next test. */
 async function isolatedUploads(options: { expiresMs?: number }) {
   const dir = await mkdtemp(join(tmpdir(), 'castaway-uploads-iso-'));
   const deps = { store: s.store, bus: createMemoryBus() };
@@ -195,11 +196,18 @@ async function isolatedUploads(options: { expiresMs?: number }) {
   const session = await createSession(s.store, seedId('user:demo@example.com'), new Date());
   const clip = s.clips[6]!;
   const headers = { cookie: `${SESSION_COOKIE}=${session.token}`, [XSRF_HEADER]: session.xsrfToken, 'x-organization-id': clip.organization_id, 'tus-resumable': '1.0.0' };
-  const createUpload = (fileName: string) =>
-    app.request(UPLOADS_PATH, { method: 'POST', headers: { ...headers, 'upload-length': '10', 'upload-metadata': Metadata.stringify({ filename: fileName, clipId: clip.id }) } });
+  const made: string[] = [];
+  const createUpload = async (fileName: string) => {
+    const res = await app.request(UPLOADS_PATH, { method: 'POST', headers: { ...headers, 'upload-length': '10', 'upload-metadata': Metadata.stringify({ filename: fileName, clipId: clip.id }) } });
+    if (res.status === 201) made.push(res.headers.get('location')!);
+    return res;
+  };
   return {
     app, uploads, headers, createUpload,
-    close: () => rm(dir, { recursive: true, force: true }),
+    async close() {
+      for (const location of made) await app.request(location, { method: 'DELETE', headers });
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
