@@ -54,6 +54,8 @@ async function main(): Promise<void> {
   const listenerDays = Number(process.env.CASTAWAY_DEMO_LISTENER_DAYS ?? (process.env.NODE_ENV === 'test' ? 0 : 90));
   if (!(Number.isInteger(listenerDays) && listenerDays >= 0)) throw new Error(`CASTAWAY_DEMO_LISTENER_DAYS must be a whole number (got "${process.env.CASTAWAY_DEMO_LISTENER_DAYS}")`);
   if (seeded && listenerDays > 0) await enqueueDemoListeners(store, { ...DEMO_LISTENING, organizationIds: [ORG_DEMO, ORG_PODCASTS], days: listenerDays, until: new Date() });
+  const jobLeaseMs = Number(process.env.CASTAWAY_JOB_LEASE_MS ?? 60_000);
+  if (!(Number.isInteger(jobLeaseMs) && jobLeaseMs >= 3_000)) throw new Error(`CASTAWAY_JOB_LEASE_MS must be a whole number of milliseconds, at least 3000 (got "${process.env.CASTAWAY_JOB_LEASE_MS}")`);
   const server = await startServer({
     store,
     ...(bus ? { bus } : {}),
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     secureCookies: process.env.CASTAWAY_SECURE_COOKIES === '1',
     trustedProxies,
     // With PostgreSQL the runner LISTENs for jobs that any instance commits.
-    jobs: { databaseUrl },
+    jobs: { databaseUrl, leaseMs: jobLeaseMs },
     log,
     metricsToken: process.env.CASTAWAY_METRICS_TOKEN || undefined,
   });

@@ -83,7 +83,11 @@ export type JobRunnerOptions = {
   /** A job run that threw, or (job null) the runner could not claim: the database is away; said
    *  once until a claim succeeds again. Default: console.error. */
   onError?: (error: unknown, job: { id: number; kind: string; attempt: number } | null) => void;
+  /** Each attempt this runner finished: done, retry (threw, runs again) or failed (given up). */
+  onRun?: (kind: string, outcome: JobOutcome, seconds: number) => void;
 };
+
+export type JobOutcome = 'done' | 'retry' | 'failed';
 
 /** What a runner's owner chooses (AppDeps.jobs); the app gives the store and its handlers. */
 export type JobRunnerSettings = Omit<JobRunnerOptions, 'store' | 'handlers'>;
@@ -286,6 +290,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     beat.unref();
     const ctx: JobContext = { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal };
     const recurringMs = handler.everyMs ?? null;
+    const startedAt = performance.now();
+    let outcome: JobOutcome | null = null;
     try {
       let payload: unknown;
       try {
@@ -293,6 +299,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       } catch (err) {
         onError(err, { id: job.id, kind: job.kind, attempt: job.attempts });
         await finish(job, recurringMs, new JobError(JobErrorCode.BadPayload, errorText(err)));
+        outcome = 'failed';
         return;
       }
       let failure: unknown;
@@ -302,11 +309,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         try {
           await handler.run(payload, ctx);
           await finish(job, recurringMs, null);
+          outcome = 'done';
           return;
         } catch (err) {
           onError(err, { id: job.id, kind: job.kind, attempt: job.attempts });
           if (job.attempts < job.max_attempts) {
             await retry(job, err);
+            outcome = 'retry';
             return;
           }
           failure = err;
@@ -318,14 +327,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         // Tried again later, with the next claim going straight to the give-up.
         onError(err, { id: job.id, kind: job.kind, attempt: job.attempts });
         await retry(job, err);
+        outcome = 'retry';
         return;
       }
       await finish(job, recurringMs, failure);
+      outcome = 'failed';
     } catch (err) {
       // The database failed the bookkeeping: the lease lapses and the job is taken again.
       onError(err, { id: job.id, kind: job.kind, attempt: job.attempts });
     } finally {
       clearInterval(beat);
+      // Only attempts whose end the database recorded (a failed bookkeeping is taken again).
+      if (outcome) options.onRun?.(job.kind, outcome, (performance.now() - startedAt) / 1000);
     }
   }
 

@@ -8,9 +8,12 @@
 // The job queue and the database's connections are read when Prometheus scrapes, not kept.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Store } from '../store/store.ts';
+import type { JobOutcome } from '../jobs/runner.ts';
 
 /** Seconds: a read of a page answers in milliseconds, an upload or a report in seconds. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Jobs run from milliseconds (a sweep) to many minutes (an hour-long episode's decode). */
+const JOB_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
 /** Mutations in a push, rows in a pull page (a pull page holds up to 1,000 rows). */
 const SIZE_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000];
 
@@ -44,6 +47,13 @@ export function createMetrics(store: Store) {
   const pushSeconds = new Histogram({ name: 'castaway_sync_push_duration_seconds', help: 'Time to apply a sync push (conflict checks and commits)', buckets: LATENCY_BUCKETS, registers });
   const pullRows = new Histogram({ name: 'castaway_sync_pull_rows', help: 'Rows per sync pull page', buckets: SIZE_BUCKETS, registers });
   const pullSeconds = new Histogram({ name: 'castaway_sync_pull_duration_seconds', help: 'Time to read a sync pull page', buckets: LATENCY_BUCKETS, registers });
+  const jobRuns = new Counter({
+    name: 'castaway_job_runs_total',
+    help: 'Job attempts this instance ran, by kind and outcome (done; retry: threw and will run again; failed: given up)',
+    labelNames: ['kind', 'outcome'],
+    registers,
+  });
+  const jobSeconds = new Histogram({ name: 'castaway_job_run_duration_seconds', help: 'Time of a job attempt on this instance, by kind', labelNames: ['kind'], buckets: JOB_BUCKETS, registers });
   const sse = new Gauge({ name: 'castaway_sse_connections', help: 'Server-sent event streams open on this instance (devices listening for pokes)', registers });
 
   new Gauge({
@@ -94,6 +104,11 @@ export function createMetrics(store: Store) {
     pull(rows: number, seconds: number): void {
       pullRows.observe(rows);
       pullSeconds.observe(seconds);
+    },
+    /** One job attempt this instance ran. */
+    jobRun(kind: string, outcome: JobOutcome, seconds: number): void {
+      jobRuns.inc({ kind, outcome });
+      jobSeconds.observe({ kind }, seconds);
     },
     /** A stream opened; the function it returns closes it (once). */
     sseOpened(): () => void {

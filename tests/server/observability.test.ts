@@ -17,6 +17,7 @@ import { createLogger } from '../../sync-server/observability/log.ts';
 import { serveDist } from '../../sync-server/static.ts';
 import { READINESS_DATABASE_TIMEOUT_MS } from '../../sync-server/observability/health.ts';
 import { enqueueJob } from '../../sync-server/jobs/queue.ts';
+import { SESSION_SWEEP_JOB } from '../../sync-server/jobs/session-sweep.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
@@ -218,6 +219,9 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     });
     expect(push.status, await push.clone().text()).toBe(200);
     await enqueueJob(t.store, 'metrics.example', {}, { runAt: new Date(Date.now() - 60_000) });
+    // Two sweeps this app runs (its runner has the kind; 'metrics.example' has no handler anywhere).
+    for (let i = 0; i < 2; i++) await enqueueJob(t.store, SESSION_SWEEP_JOB, {});
+    await app.jobs.drain();
 
     const stream = await app.request('/api/sync/events', { headers });
     const reader = stream.body!.getReader();
@@ -240,6 +244,8 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     const [queued] = await t.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'metrics.example' AND state = 'queued'`);
     expect(metric(text, 'castaway_jobs', { kind: 'metrics.example', state: 'queued' })).toBe(queued!.n);
     expect(metric(text, 'castaway_jobs_oldest_due_seconds', { kind: 'metrics.example' })).toBeGreaterThanOrEqual(59);
+    expect(metric(text, 'castaway_job_runs_total', { kind: SESSION_SWEEP_JOB, outcome: 'done' })).toBe(2);
+    expect(metric(text, 'castaway_job_run_duration_seconds_count', { kind: SESSION_SWEEP_JOB })).toBe(2);
     expect(metric(text, 'castaway_db_connections', { state: 'max' })).toBe(kind === 'pglite' ? 1 : 10);
     expect(metric(text, 'castaway_db_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
     expect(metric(text, 'castaway_process_cpu_user_seconds_total')).toBeGreaterThan(0);
