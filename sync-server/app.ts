@@ -62,6 +62,7 @@ import { createLogger, requestLogging, type Logger } from './observability/log.t
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { operationsRoutes, type Operations } from './observability/health.ts';
 import type { TrustedProxies } from './client-address.ts';
+import type { BlobStore } from './audio/blob-store.ts';
 
 export type AppDeps = {
   store: Store;
@@ -80,6 +81,8 @@ export type AppDeps = {
   log?: Logger | undefined;
   /** When set, GET /metrics answers only requests that carry it as a bearer token. */
   metricsToken?: string | undefined;
+  /** Where audio, waveforms and artwork are kept (default: configuredBlobStore(), from the environment). */
+  blobs?: BlobStore | undefined;
 };
 
 declare module 'hono' {
@@ -112,7 +115,7 @@ export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBy
 }
 
 export function createApp(deps: AppDeps) {
-  const audio = audioService(deps);
+  const audio = audioService(deps, deps.blobs ? { blobs: deps.blobs } : {});
   const uploads = tusUploads(deps, audio);
   const imageFetch = fetchPolicyFromEnv();
   const images = imageService(deps, audio.blobs, imageFetch);

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultBlobDir } from './audio/service.ts';
+import { configuredBlobStore } from './audio/service.ts';
 import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { PROJECT_ROOT } from './project-root.ts';
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   if (bus) await bus.ready;
   const demoClips = process.env.CASTAWAY_DEMO_CLIPS ? Number(process.env.CASTAWAY_DEMO_CLIPS) : undefined;
   if (demoClips !== undefined && !(Number.isInteger(demoClips) && demoClips >= 0)) throw new Error(`CASTAWAY_DEMO_CLIPS must be a whole number (got "${process.env.CASTAWAY_DEMO_CLIPS}")`);
-  const seeded = await seedIfEmpty(store, { blobDir: defaultBlobDir(), ...(demoClips === undefined ? {} : { clips: demoClips }) });
+  // One blob store for the seed and the app: a local folder, or the S3 bucket of CASTAWAY_S3_BUCKET.
+  const blobs = configuredBlobStore();
+  const seeded = await seedIfEmpty(store, { blobs, ...(demoClips === undefined ? {} : { clips: demoClips }) });
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
   const listenerDays = Number(process.env.CASTAWAY_DEMO_LISTENER_DAYS ?? (process.env.NODE_ENV === 'test' ? 0 : 90));
   if (!(Number.isInteger(listenerDays) && listenerDays >= 0)) throw new Error(`CASTAWAY_DEMO_LISTENER_DAYS must be a whole number (got "${process.env.CASTAWAY_DEMO_LISTENER_DAYS}")`);
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
     jobs: { databaseUrl, leaseMs: jobLeaseMs },
     log,
     metricsToken: process.env.CASTAWAY_METRICS_TOKEN || undefined,
+    blobs,
   });
   console.log(`Castaway Studio on ${server.url}/ (store: ${store.kind})`);
   console.log(`Demo logins (password ${DEMO_PASSWORD}):`);

@@ -3,7 +3,7 @@
 // goes to the blob folder the server reads (CASTAWAY_BLOB_DIR or <data folder>/blobs), as with
 // `npm start`, so the seeded clips and recordings play.
 import { parseArgs } from 'node:util';
-import { defaultBlobDir } from './audio/service.ts';
+import { configuredBlobStore } from './audio/service.ts';
 import { seedWithMedia, DEMO_CLIP_COUNT } from './seed.ts';
 import { openStore } from './store/open.ts';
 
@@ -29,6 +29,6 @@ if ((row?.n ?? 0) > 0) {
   );
 }
 const started = performance.now();
-const summary = await seedWithMedia(store, { clips, blobDir: defaultBlobDir() });
+const summary = await seedWithMedia(store, { clips, blobs: configuredBlobStore() });
 console.log(`Seeded ${summary.clips} clips, ${summary.playlists} playlists, ${summary.recordings} recordings in ${Math.round(performance.now() - started)} ms (${store.kind}).`);
 await store.close();

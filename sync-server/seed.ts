@@ -18,7 +18,7 @@ import { clipPublicUrls } from './routes/content-rules.ts';
 import { enqueuePublishing } from './publishing/publishing.ts';
 import { linkDemoMedia, prepareDemoMedia, syntheticDemoMedia, type DemoLink, type DemoMedia, type DemoMediaSet } from './audio/demo-media.ts';
 import { mulberry32 } from './audio/demo-tone.ts';
-import { fsBlobStore } from './audio/blob-store.ts';
+import { fsBlobStore, type BlobStore } from './audio/blob-store.ts';
 import { clipUrls, recordingUrls } from './audio/media-paths.ts';
 import type { Queryable, Store } from './store/store.ts';
 import { mediaProblemText } from '../src/media/messages.ts';
@@ -494,17 +494,20 @@ async function insertUsers(q: Queryable, hashes: string[], at: Date): Promise<vo
  * there), so the rows carry their real durations, and every clip and recording with audio is linked
  * to its file.
  */
-export async function seedIfEmpty(store: Store, options: { clips?: number; blobDir?: string; fixturesDir?: string } = {}): Promise<SeedSummary | null> {
+export type SeedMediaOptions = { clips?: number; blobDir?: string; blobs?: BlobStore; fixturesDir?: string };
+
+export async function seedIfEmpty(store: Store, options: SeedMediaOptions = {}): Promise<SeedSummary | null> {
   const [row] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM organizations`);
   if ((row?.n ?? 0) > 0) return null;
   return seedWithMedia(store, options);
 }
 
-/** seed(), with the demo files stored in and linked from `blobDir` when one is given. */
-export async function seedWithMedia(store: Store, options: { clips?: number; blobDir?: string; fixturesDir?: string } = {}): Promise<SeedSummary> {
+/** seed(), with the demo files stored in and linked from a blob store (`blobs`, or the folder
+ *  `blobDir`) when one is given. */
+export async function seedWithMedia(store: Store, options: SeedMediaOptions = {}): Promise<SeedSummary> {
   const clips = options.clips === undefined ? {} : { clips: options.clips };
-  if (!options.blobDir) return seed(store, clips);
-  const blobs = fsBlobStore(options.blobDir);
+  const blobs = options.blobs ?? (options.blobDir ? fsBlobStore(options.blobDir) : null);
+  if (!blobs) return seed(store, clips);
   const media = await prepareDemoMedia(blobs, ...(options.fixturesDir ? [options.fixturesDir] : []));
   const summary = await seed(store, { ...clips, media });
   await linkDemoMedia(blobs, summary.mediaLinks);

@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createMemoryBus, type ChangeBus } from './bus.ts';
 import type { JobRunner, JobRunnerSettings } from './jobs/runner.ts';
+import type { BlobStore } from './audio/blob-store.ts';
 import { serveDist } from './static.ts';
 import type { Store } from './store/store.ts';
 import type { Logger } from './observability/log.ts';
@@ -26,6 +27,8 @@ export async function startServer(options: {
   log?: Logger;
   /** GET /metrics only with this bearer token (CASTAWAY_METRICS_TOKEN). */
   metricsToken?: string | undefined;
+  /** The blob store (main.ts: the one the environment configures, shared with the seed). */
+  blobs?: BlobStore;
 }): Promise<RunningServer> {
   const app = createApp({
     store: options.store,
@@ -35,6 +38,7 @@ export async function startServer(options: {
     jobs: options.jobs,
     log: options.log,
     metricsToken: options.metricsToken,
+    blobs: options.blobs,
   });
   serveDist(app, options.distDir);
   // Work left in flight by the last run resumes before the first request is answered.

@@ -19,6 +19,7 @@ import type { WaveformFile } from '../../src/protocol/api/media.ts';
 import type { AppDeps } from '../app.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { fsBlobStore, readJsonBlob, type BlobStore } from './blob-store.ts';
+import { s3BlobStoreFromEnv } from './s3-blob-store.ts';
 import { writeAudioRow } from './clip-rows.ts';
 import { loadClipCut } from './cut-render.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
@@ -39,8 +40,17 @@ export type AudioServiceOptions = {
   mediaGraceMs?: number;
 };
 
-export function defaultBlobDir(): string {
-  return process.env.CASTAWAY_BLOB_DIR ?? join(process.env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
+export function defaultBlobDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CASTAWAY_BLOB_DIR ?? join(env.CASTAWAY_DATA_DIR ?? '.data', 'blobs');
+}
+
+/**
+ * The blob store the environment configures: an S3-compatible bucket when CASTAWAY_S3_BUCKET is
+ * set (what several instances on several machines share), else the folder of defaultBlobDir().
+ * Make one per process: an S3 store's local read cache belongs to the store that made it.
+ */
+export function configuredBlobStore(env: NodeJS.ProcessEnv = process.env): BlobStore {
+  return s3BlobStoreFromEnv(env) ?? fsBlobStore(defaultBlobDir(env));
 }
 
 /** The file a waveform file name of the API names. */
@@ -64,7 +74,7 @@ function mediaBadRequest(e: MediaError) {
 export type AudioService = ReturnType<typeof audioService>;
 
 export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
-  const blobs = options.blobs ?? fsBlobStore(options.blobDir ?? defaultBlobDir());
+  const blobs = options.blobs ?? (options.blobDir ? fsBlobStore(options.blobDir) : configuredBlobStore());
   const maxUploadBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
   const mediaGraceMs = options.mediaGraceMs ?? DEFAULT_MEDIA_GRACE_MS;
   /** The audio jobs: the app's job runner runs them (sync-server/jobs). */
