@@ -152,9 +152,13 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     const line = captured.lines.find((l) => l.requestId === id && l.msg === 'request');
     expect(line).toMatchObject({ level: 30, method: 'GET', route: '/api/v1/clips/:clipId', path: `/api/v1/clips/${clipId()}`, status: 200, userId: seedId('user:demo@example.com') });
 
-    const given = await app.request('/healthz', { headers: { 'x-request-id': 'lb-7f3a.42' } });
+    const given = await app.request('/api/v1/reference-data/countries', { headers: { 'x-request-id': 'lb-7f3a.42' } });
     expect(given.headers.get('x-request-id')).toBe('lb-7f3a.42');
-    expect(captured.lines.find((l) => l.requestId === 'lb-7f3a.42')).toMatchObject({ route: '/healthz', status: 200 });
+    expect(captured.lines.find((l) => l.requestId === 'lb-7f3a.42')).toMatchObject({ route: '/api/v1/reference-data/countries', status: given.status });
+    // Probes that pass are logged at debug: a balancer asks every second.
+    const probe = await app.request('/healthz', { headers: { 'x-request-id': 'probe-1' } });
+    expect(probe.status).toBe(200);
+    expect(captured.lines.find((l) => l.requestId === 'probe-1')).toBeUndefined();
     // What no route takes is the build's files (here: none built).
     const screen = await app.request('/some/screen');
     expect(captured.lines.find((l) => l.requestId === screen.headers.get('x-request-id'))).toMatchObject({ route: '/*', path: '/some/screen' });
