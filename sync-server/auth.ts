@@ -173,16 +173,69 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
  * session neither ended nor expired, the API key not revoked, the user not deleted. A request is
  * checked once when it arrives; a stream lives for hours and asks again (sync-server/api/sync.ts).
  */
-export async function callerStillValid(q: Queryable, caller: SessionUser, now: Date): Promise<boolean> {
-  const rows =
-    'tokenHash' in caller
-      ? await q.query(`SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`, [caller.tokenHash, now])
-      : await q.query(`SELECT 1 FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`, [caller.keyHash]);
-  return rows.length > 0;
+/**
+ * Whether callers' sessions or API keys still hold (not signed out, expired, revoked, or their user
+ * deleted): the event streams ask before they send (api/sync.ts). The checks asked for in the same
+ * turn of the event loop go to the database together, one query per kind, and one caller asked
+ * about by several streams is looked up once: a write poking 1,000 streams whose last look was
+ * over 5 s ago made 1,000 queries at once, and the last stream's poke waited for all of them.
+ */
+export function callerChecks(q: Queryable, clock: () => Date): (caller: SessionUser) => Promise<boolean> {
+  type Pending = Map<string, { resolve: (ok: boolean) => void; reject: (e: unknown) => void; promise: Promise<boolean> }>;
+  let sessions: Pending = new Map();
+  let keys: Pending = new Map();
+  let scheduled = false;
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    const [s, k] = [sessions, keys];
+    sessions = new Map();
+    keys = new Map();
+    await Promise.all([
+      answer(s, () => q.query<{ hash: string }>(
+        `SELECT s.token_hash AS hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ANY($1::text[]) AND s.expires_at_utc > $2 AND NOT u.deleted`,
+        [[...s.keys()], clock()],
+      )),
+      answer(k, () => q.query<{ hash: string }>(
+        `SELECT k.key_hash AS hash FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ANY($1::text[]) AND NOT k.revoked AND NOT u.deleted`,
+        [[...k.keys()]],
+      )),
+    ]);
+  }
+
+  async function answer(pending: Pending, lookUp: () => Promise<Array<{ hash: string }>>): Promise<void> {
+    if (pending.size === 0) return;
+    try {
+      const valid = new Set((await lookUp()).map((r) => r.hash));
+      for (const [hash, p] of pending) p.resolve(valid.has(hash));
+    } catch (e) {
+      for (const p of pending.values()) p.reject(e);
+    }
+  }
+
+  return (caller) => {
+    const [pending, hash] = 'tokenHash' in caller ? [sessions, caller.tokenHash] : [keys, caller.keyHash];
+    let entry = pending.get(hash);
+    if (!entry) {
+      let resolve!: (ok: boolean) => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<boolean>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      entry = { resolve, reject, promise };
+      pending.set(hash, entry);
+    }
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(() => void flush());
+    }
+    return entry.promise;
+  };
 }
 
 /** Sessions ended by a sign-out on this instance, told at once to the streams it serves (other
- * instances' streams learn it at their next check of callerStillValid). */
+ * instances' streams learn it at their next check, callerChecks). */
 const sessionEndListeners = new Set<(tokenHash: string) => void>();
 export function onSessionEnded(fn: (tokenHash: string) => void): () => void {
   sessionEndListeners.add(fn);

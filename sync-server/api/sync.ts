@@ -8,7 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import * as routes from '../../src/protocol/api/sync.ts';
 import { POKE_EVENT } from '../../src/protocol/sync.ts';
 import { now, type AppDeps } from '../app.ts';
-import { callerStillValid, getAuth, loadCaller, onSessionEnded } from '../auth.ts';
+import { callerChecks, getAuth, loadCaller, onSessionEnded, type SessionUser } from '../auth.ts';
 import { textPartsResponse } from '../compress.ts';
 import { processPush } from '../sync/push.ts';
 import { pullPage, pullPageParts } from '../sync/pull.ts';
@@ -27,6 +27,17 @@ const KEEPALIVE_MS = 25_000;
  * this instance closes the stream at once; one on another instance, an expiry or a revoked key
  * within this time of the next poke, or at the next keep-alive. */
 export const SSE_CREDENTIALS_RECHECK_MS = 5_000;
+
+/** One batching checker per app (its deps): the streams of one instance look up together. */
+const checkers = new WeakMap<AppDeps, (caller: SessionUser) => Promise<boolean>>();
+function stillHolds(deps: AppDeps): (caller: SessionUser) => Promise<boolean> {
+  let check = checkers.get(deps);
+  if (!check) {
+    check = callerChecks(deps.store, () => now(deps));
+    checkers.set(deps, check);
+  }
+  return check;
+}
 
 export function syncRoutes() {
   // One push at a time per client: a duplicated request waits and then finds the stored results.
@@ -113,7 +124,7 @@ export function syncRoutes() {
         const stillValid = async (): Promise<boolean> => {
           if (Date.now() - checkedAt < SSE_CREDENTIALS_RECHECK_MS) return true;
           checkedAt = Date.now();
-          return callerStillValid(deps.store, caller, now(deps));
+          return stillHolds(deps)(caller);
         };
         stream.onAbort(() => wake?.());
         const closed = c.get('metrics').sseOpened();
