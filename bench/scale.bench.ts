@@ -21,9 +21,9 @@ for (const p of PARTS) if (!FILES[p]) throw new Error(`BENCH_SCALE_PARTS: no par
 
 /** The figures the issue names, found by the start of their metric, with their targets. */
 const SUMMARY: Array<{ match: RegExp; target: string }> = [
-  { match: /^bench: (pglite|postgres)\.list_program_clips_page1_size100_p95 /, target: '≤ 50 ms' },
-  { match: /^bench: (pglite|postgres)\.list_program_clips_last_page_size100_p95 /, target: '≤ 150 ms' },
-  { match: /^bench: (pglite|postgres)\.list_clips_full_page_size2500_p50 /, target: '≤ 1000 ms' },
+  { match: /^bench: (pglite|postgres)\.\d+k\.list_program_clips_page1_size100_p95 /, target: '≤ 50 ms' },
+  { match: /^bench: (pglite|postgres)\.\d+k\.list_program_clips_last_page_size100_p95 /, target: '≤ 150 ms' },
+  { match: /^bench: (pglite|postgres)\.\d+k\.list_clips_full_page_size2500_p50 /, target: '≤ 1000 ms' },
   { match: /^bench: initial sync \/ raw bulkPut /, target: '≤ 1.2 x' },
   { match: /^bench: server apply rate \((PGlite|PostgreSQL), one client\) \/ floor /, target: '≥ 0.7 x' },
   { match: /^bench: fanout_studio_1000_clients_3_instances_p95 /, target: '≤ 150 ms' },

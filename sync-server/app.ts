@@ -114,7 +114,12 @@ export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBy
   return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
-export function createApp(deps: AppDeps) {
+export function createApp(given: AppDeps) {
+  // A server process passes its logger (main.ts: info, a line per request); an app made in a
+  // test, a bench or the simulation says only warnings and errors unless LOG_LEVEL asks for more.
+  // Every module then logs through deps.log (logOf), so its lines are JSON as the requests' are.
+  const deps: AppDeps = { ...given, log: given.log ?? createLogger({ level: process.env.LOG_LEVEL || 'warn' }) };
+  const log = deps.log!;
   const audio = audioService(deps, deps.blobs ? { blobs: deps.blobs } : {});
   const uploads = tusUploads(deps, audio);
   const imageFetch = fetchPolicyFromEnv();
@@ -126,9 +131,6 @@ export function createApp(deps: AppDeps) {
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     checksOwnStrings: (c) => c.req.path === '/api/sync/push',
   });
-  // A server process passes its logger (main.ts: info, a line per request); an app made in a
-  // test, a bench or the simulation says only warnings and errors unless LOG_LEVEL asks for more.
-  const log = deps.log ?? createLogger({ level: process.env.LOG_LEVEL || 'warn' });
   const metrics = createMetrics(deps.store);
   const ops: Operations = { draining: false };
   // The root collects the OpenAPI declarations of every resource module mounted on it.

@@ -16,6 +16,8 @@
 // The seeded clips were all published in January 2025, before any window: the newest of them get
 // release dates spread over the window (the bump a new episode gets needs a release to follow),
 // the rest are the back catalogue. A clip really published inside the window keeps its date.
+import type { AppDeps } from '../app.ts';
+import { logOf } from '../observability/log.ts';
 import * as z from 'zod';
 import { mulberry32 } from '../audio/demo-tone.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
@@ -365,7 +367,7 @@ export async function enqueueDemoListeners(q: Queryable, payload: Omit<DemoListe
   await enqueueJob(q, DEMO_LISTENERS_JOB, { ...payload, until: payload.until.toISOString() }, { singletonKey: DEMO_LISTENERS_JOB, maxAttempts: 3 });
 }
 
-export function demoListenersJobs(deps: { store: Store }): JobHandlers {
+export function demoListenersJobs(deps: Pick<AppDeps, 'store' | 'log'>): JobHandlers {
   return {
     [DEMO_LISTENERS_JOB]: defineJob({
       payload: DemoListenersPayload,
@@ -381,7 +383,7 @@ export function demoListenersJobs(deps: { store: Store }): JobHandlers {
           now: new Date(p.until),
           ...(last?.at ? { after: new Date(last.at) } : {}),
         });
-        console.log(`Demo listening: ${result.events} requests over ${p.days} days, ${result.downloads} downloads counted, in ${result.seconds.toFixed(1)} s.`);
+        logOf(deps).info({ events: result.events, days: p.days, downloads: result.downloads, seconds: Math.round(result.seconds * 10) / 10 }, 'demo listening made');
       },
     }),
   };

@@ -12,6 +12,7 @@
 // downloads that day), their average over the range's days and the peak day, and downloads per
 // listener-day. A local day that spans midnight UTC holds two salts' hashes, so a listener active
 // either side of it counts twice on that day (in UTC there is no such day).
+import { logOf } from '../observability/log.ts';
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app.ts';
@@ -109,13 +110,13 @@ async function runEstimate(store: Store, id: string, signal: AbortSignal): Promi
 }
 
 /** The job (registered in createApp). */
-export function reachEstimateJobs(deps: Pick<AppDeps, 'store'>): JobHandlers {
+export function reachEstimateJobs(deps: Pick<AppDeps, 'store' | 'log'>): JobHandlers {
   return {
     [REACH_JOB]: defineJob({
       payload: z.object({ operationId: z.uuid() }),
       run: (payload, job) => runEstimate(deps.store, payload.operationId, job.signal),
       giveUp: async (payload, error) => {
-        console.error('Reach estimate failed', payload.operationId, error);
+        logOf(deps).error({ err: error, operationId: payload.operationId }, 'reach estimate failed');
         await deps.store.query(`UPDATE analytics_reach_estimates SET status = 'Failed', finished_at_utc = now() WHERE id = $1 AND status = 'Busy'`, [payload.operationId]);
       },
     }),

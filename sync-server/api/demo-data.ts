@@ -14,6 +14,7 @@
 // The restore runs after the 202 has been sent, in the instance that answered it; the operation
 // row lives in the store, so any instance answers the polls. An operation still Busy after
 // RESTORE_ABANDONED_MS was cut off (its instance stopped, its transaction rolled back): Failed.
+import { logOf } from '../observability/log.ts';
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { DemoRestoreOperation } from '../../src/protocol/admin.ts';
@@ -59,10 +60,10 @@ async function runRestore(deps: AppDeps, auth: Auth, operationId: string): Promi
     });
     if (version > 0) deps.bus.publish({ organizationId: auth.organizationId, version });
   } catch (err) {
-    console.error('Demo snapshot restore failed', operationId, err);
+    logOf(deps).error({ err, operationId }, 'demo snapshot restore failed');
     await deps.store
       .query(`UPDATE demo_restore_operations SET status = 'Failed', finished_at_utc = $2 WHERE id = $1`, [operationId, now(deps)])
-      .catch((e: unknown) => console.error('Could not record the failed restore', operationId, e));
+      .catch((e: unknown) => logOf(deps).error({ err: e, operationId }, 'could not record the failed restore'));
   }
 }
 

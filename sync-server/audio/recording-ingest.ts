@@ -13,6 +13,7 @@
 // current.json names a shared demo folder instead: media-paths.ts.)
 //
 // The routes (PUT …/audio, GET …/audio/ingest, the media files) are sync-server/api/media.ts's.
+import { logOf } from '../observability/log.ts';
 import * as z from 'zod';
 import { RecordingAudioIngestSchema, type RecordingAudioIngest } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
@@ -51,7 +52,7 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
     a = await analyzeStoredAudio(blobs, recordingKeys.audio(recordingId, uploadId), (res, ext) => recordingKeys.waveform(recordingId, uploadId, res, ext));
   } catch (e) {
     // Not bad media (analyzeStoredAudio reports that) but a failure around it, e.g. the disk.
-    console.error('audio processing failed for recording', recordingId, e);
+    logOf(deps).error({ err: e, recordingId }, 'audio processing failed for recording');
     a = { info: null, waveforms: false, durationSeconds: null, problem: mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US'), failed: true };
   }
   // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.

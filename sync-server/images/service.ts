@@ -18,6 +18,7 @@
 // random bits, so its URL is a capability, as a feed's URL is. The artwork of a Private playlist or
 // an unpublished clip is served to whoever holds its URL (the studio hands it to members only);
 // once replaced, removed, or its row deleted, it is a 404.
+import { logOf } from '../observability/log.ts';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { IMAGE_FILE_MAX_BYTES, IMAGE_KINDS, imageTypeOf, type ImageKind, type ImageOwnerKind, type ImageType } from '../../src/domain/artwork.ts';
@@ -262,7 +263,7 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
           });
         } catch (e) {
           if (e instanceof AppError || e instanceof BlobTooLargeError) {
-            console.warn(`image.fetch: ${imageUrl} for ${target.kind} ${target.ownerId} is not usable artwork (${e instanceof AppError ? e.status : 413})`);
+            logOf(deps).warn({ imageUrl, kind: target.kind, ownerId: target.ownerId, status: e instanceof AppError ? e.status : 413 }, 'image.fetch: not usable artwork');
             return;
           }
           throw e;

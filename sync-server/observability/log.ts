@@ -30,6 +30,14 @@ export function defaultLogLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'warn' : 'info');
 }
 
+let fallback: Logger | undefined;
+
+/** The app's logger (createApp puts it in deps); for deps made without one (a module's own tests),
+ *  one that says warnings and errors, as an app made without a logger does. */
+export function logOf(deps: { log?: Logger | undefined }): Logger {
+  return deps.log ?? (fallback ??= createLogger({ level: process.env.LOG_LEVEL || 'warn' }));
+}
+
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
   const level = options.level ?? defaultLogLevel();
   if (!pino.levels.values[level] && level !== 'silent') throw new Error(`LOG_LEVEL must be one of ${Object.keys(pino.levels.values).join(', ')} or silent (got "${level}")`);

@@ -8,6 +8,7 @@
 //        any other error: tried again (the runner's backoff); the last attempt failed ──> Failed
 //
 // What each kind counts is written in src/domain/reports.ts.
+import { logOf } from '../observability/log.ts';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import {
@@ -317,7 +318,7 @@ async function fail(store: Store, id: string, reason: string): Promise<void> {
 }
 
 /** The job (registered in createApp). */
-export function reportJobs(deps: Pick<AppDeps, 'store' | 'clock'>): JobHandlers {
+export function reportJobs(deps: Pick<AppDeps, 'store' | 'clock' | 'log'>): JobHandlers {
   return {
     [REPORT_JOB]: defineJob({
       payload: z.object({ operationId: z.uuid() }),
@@ -330,7 +331,7 @@ export function reportJobs(deps: Pick<AppDeps, 'store' | 'clock'>): JobHandlers 
         }
       },
       giveUp: async (payload, error) => {
-        console.error('Report failed', payload.operationId, error);
+        logOf(deps).error({ err: error, operationId: payload.operationId }, 'report failed');
         await fail(deps.store, payload.operationId, 'The report could not be made: please try again');
       },
     }),
