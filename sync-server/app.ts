@@ -41,6 +41,7 @@ import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
+import { storeStatisticsJobs } from './jobs/store-statistics.ts';
 import { countingJobs } from './analytics/counting.ts';
 import { publishingRuns, withScheduledVisibility } from './publishing/publishing.ts';
 import { publishingService } from './publishing/service.ts';
@@ -196,7 +197,7 @@ export function createApp(given: AppDeps) {
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
   const onJobError = (err: unknown, job: { id: number; kind: string; attempt: number } | null) =>
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
   // The download events' buffer: written on shutdown too (server.ts).
   // ops: server.ts marks the instance draining when it is told to stop (readiness fails at once).
   return Object.assign(app, { jobs, downloads: publishing.downloads, ops, log });

@@ -36,7 +36,12 @@ export class Where {
 }
 
 export async function listRows(q: Queryable, entity: EntityName, where: Where, order: string, page: Page) {
-  const inner = `SELECT t.* FROM ${ENTITIES[entity].table} t WHERE ${where.parts.join(' AND ')} ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  // The page is chosen on ids alone, then its rows are read: sorting whole rows for a deep page
+  // (a clip's is 1.7 kB) spilled to disk, 95 ms for the last page of a 19,000-clip program on
+  // PGlite; the ids sort in memory, 25 ms. Every order ends with t.id, so both sorts agree.
+  const table = ENTITIES[entity].table;
+  const ids = `SELECT t.id FROM ${table} t WHERE ${where.parts.join(' AND ')} ORDER BY ${order} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  const inner = `SELECT t.* FROM ${table} t JOIN (${ids}) page ON page.id = t.id ORDER BY ${order}`;
   const rows = await q.query<DbRow>(pageSql(entity, inner, order), where.params);
   return paged(rows.map((r) => toWire(entity, r)), page);
 }
