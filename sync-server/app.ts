@@ -140,7 +140,7 @@ export function createApp(given: AppDeps) {
     // First: the request's id and logger, and its line and metrics once its answer is known.
     .use('*', requestLogging(log, metrics))
     .use('*', compression())
-    .use('*', securityHeaders({ behindTls: deps.secureCookies }))
+    .use('*', securityHeaders())
     .use('*', publicCors())
     .use('*', async (c, next) => {
       c.set('deps', deps);

@@ -9,6 +9,7 @@
 //
 // Route modules use `requireSession` (user + organization), `requireUser` (user only) and
 // `getAuth(c)`.
+import { requestOverTls } from './client-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -88,17 +89,13 @@ export async function createSession(q: Queryable, userId: string, now: Date): Pr
   return { token, xsrfToken };
 }
 
-function isHttps(c: Context): boolean {
-  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
-}
-
-/** The session cookie: httpOnly, Lax, Secure over TLS (or behind a TLS proxy: secureCookies). */
+/** The session cookie: httpOnly, Lax, Secure over TLS (requestOverTls: also behind a TLS proxy). */
 export function setSessionCookie(c: Context, token: string): void {
   setCookie(c, SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'Lax',
-    secure: c.get('deps').secureCookies === true || isHttps(c),
+    secure: requestOverTls(c),
     maxAge: SESSION_TTL_MS / 1000,
   });
 }

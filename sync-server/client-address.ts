@@ -40,9 +40,12 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies |
   return { list, describe: entries.join(', ') };
 }
 
+const isTrustedProxy = (address: string, trusted: TrustedProxies | null) =>
+  trusted !== null && isIP(plain(address)) !== 0 && trusted.list.check(plain(address), family(plain(address)));
+
 /** The client's address: the socket's, or behind trusted proxies the right-most untrusted hop. */
 export function resolveClient(socket: string, forwardedFor: string | undefined, trusted: TrustedProxies | null): string {
-  const isTrusted = (address: string) => trusted !== null && isIP(plain(address)) !== 0 && trusted.list.check(plain(address), family(plain(address)));
+  const isTrusted = (address: string) => isTrustedProxy(address, trusted);
   if (!socket || !isTrusted(socket) || !forwardedFor) return socket;
   const hops = forwardedFor.split(',').map((h) => h.trim());
   for (let i = hops.length - 1; i >= 0; i--) {
@@ -56,15 +59,34 @@ export function resolveClient(socket: string, forwardedFor: string | undefined, 
   return plain(hops[0] ?? socket);
 }
 
-/** The client's address for this request, or '' when there is no socket (app.request in tests and benches). */
-export function clientAddress(c: Context): string {
+/** The socket's remote address, or '' when there is none (app.request in tests and benches). */
+function socketAddress(c: Context): string {
   // No Node bindings: nothing to read, and no exception thrown per request to learn it.
   if (!c.env) return '';
-  let socket: string;
   try {
-    socket = getConnInfo(c).remote.address ?? '';
+    return getConnInfo(c).remote.address ?? '';
   } catch {
     return '';
   }
+}
+
+/** The client's address for this request, or '' when there is no socket (app.request in tests and benches). */
+export function clientAddress(c: Context): string {
+  const socket = socketAddress(c);
+  if (!socket) return '';
   return resolveClient(socket, c.req.header('x-forwarded-for'), c.get('deps').trustedProxies ?? null);
+}
+
+/**
+ * Whether the client reached the studio over TLS, the one rule for the cookies' Secure flag and for
+ * HSTS: the request's own URL is https, the operator said TLS ends in front of the studio
+ * (CASTAWAY_SECURE_COOKIES=1), or a trusted proxy (CASTAWAY_TRUSTED_PROXIES) says
+ * X-Forwarded-Proto: https. The header from anyone else is not believed, as X-Forwarded-For is not.
+ */
+export function requestOverTls(c: Context): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  const deps = c.get('deps') as { secureCookies?: boolean | undefined; trustedProxies?: TrustedProxies | null | undefined } | undefined;
+  if (deps?.secureCookies === true) return true;
+  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https' && isTrustedProxy(socketAddress(c), deps?.trustedProxies ?? null);
 }

@@ -4,6 +4,7 @@
 // first and it is kept: the studio's files (static.ts, with the hash of index.html's one inline
 // script), the API reference (Swagger UI), the show pages and the embed player (pages/routes.ts,
 // the one thing made to be framed by other sites).
+import { requestOverTls } from './client-address.ts';
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
@@ -60,7 +61,7 @@ export const REFERENCE_POLICY = "default-src 'self'; script-src 'self'; style-sr
  * X-Frame-Options for browsers without frame-ancestors (unless the route's policy lets others
  * frame it), and HSTS when the request came over HTTPS or the server is told it sits behind TLS.
  */
-export function securityHeaders(options: { behindTls?: boolean | undefined }): MiddlewareHandler {
+export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
@@ -68,7 +69,7 @@ export function securityHeaders(options: { behindTls?: boolean | undefined }): M
     if (!headers.has('x-content-type-options')) headers.set('x-content-type-options', 'nosniff');
     if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin');
     if (/frame-ancestors 'none'/.test(headers.get('content-security-policy') ?? '')) headers.set('x-frame-options', 'DENY');
-    if (options.behindTls || new URL(c.req.url).protocol === 'https:') headers.set('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`);
+    if (requestOverTls(c)) headers.set('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`);
   };
 }
 

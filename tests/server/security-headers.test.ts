@@ -4,6 +4,7 @@
 // nothing here can be framed; HSTS once the server sits behind TLS. The embed player's own policy
 // (framed by any site) is checked in pages.test.ts and kept by the middleware. CORS: only the
 // public feeds, audio and images are readable by other sites.
+import { parseTrustedProxies } from '../../sync-server/client-address.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +94,32 @@ describe('security headers', () => {
     expect((await fetch(plain.url + '/')).headers.get('strict-transport-security')).toBeNull();
     for (const path of ['/', '/api/internal/session']) {
       expect((await fetch(behindTls.url + path)).headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it('believes X-Forwarded-Proto: https only from a trusted proxy, for HSTS and the cookie’s Secure flag alike', async () => {
+    const login = (url: string) => fetch(`${url}/api/internal/session/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ Email: 'analyst@example.com', Password: 'castaway-demo' }),
+    });
+    // From a client the server does not know as its proxy: neither.
+    const untrusted = await login(plain.url);
+    expect(untrusted.status).toBe(200);
+    expect(untrusted.headers.get('strict-transport-security')).toBeNull();
+    expect(untrusted.headers.get('set-cookie')).not.toContain('Secure');
+    // From the loopback proxy it trusts: both.
+    const proxied = await startServer({ store: t.store, distDir: dist, port: 0, trustedProxies: parseTrustedProxies('127.0.0.1,::1') });
+    try {
+      const trusted = await login(proxied.url);
+      expect(trusted.status).toBe(200);
+      expect(trusted.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect(trusted.headers.get('set-cookie')).toContain('Secure');
+      // The same trusted proxy saying http: neither.
+      const overHttp = await fetch(`${proxied.url}/`, { headers: { 'x-forwarded-proto': 'http' } });
+      expect(overHttp.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await proxied.close();
     }
   });
 
