@@ -59,7 +59,7 @@ import { reachEstimateJobs } from './analytics/reach-estimate.ts';
 import { reportJobs } from './reports/report-job.ts';
 import { reportRoutes } from './api/reports.ts';
 import { analyticsInsightsRoutes } from './api/analytics-insights.ts';
-import { createLogger, requestLogging, type Logger } from './observability/log.ts';
+import { logOf, requestLogging, type Logger } from './observability/log.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { operationsRoutes, type Operations } from './observability/health.ts';
 import type { TrustedProxies } from './client-address.ts';
@@ -115,12 +115,12 @@ export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBy
   return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
-export function createApp(given: AppDeps) {
+export function createApp(deps: AppDeps) {
   // A server process passes its logger (main.ts: info, a line per request); an app made in a
   // test, a bench or the simulation says only warnings and errors unless LOG_LEVEL asks for more.
-  // Every module then logs through deps.log (logOf), so its lines are JSON as the requests' are.
-  const deps: AppDeps = { ...given, log: given.log ?? createLogger({ level: process.env.LOG_LEVEL || 'warn' }) };
-  const log = deps.log!;
+  // Modules log through logOf(deps): this logger, or one of that same level. (deps stays the
+  // caller's object, not a copy: tests swap its store after the app is made.)
+  const log = logOf(deps);
   const audio = audioService(deps, deps.blobs ? { blobs: deps.blobs } : {});
   const uploads = tusUploads(deps, audio);
   const imageFetch = fetchPolicyFromEnv();

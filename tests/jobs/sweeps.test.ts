@@ -1,6 +1,7 @@
 // The app's recurring sweeps, as its job runner runs them (createApp(...).jobs) on PGlite and
 // PostgreSQL: starting schedules one of each (a second start adds none), and a due sweep deletes
 // the expired sessions, keeps the live ones, and schedules itself again.
+import { STORE_ANALYZE_JOB } from '../../sync-server/jobs/store-statistics.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,8 @@ describe.each(storeKinds)('sweeps on %s', (kind) => {
         { kind: 'analytics.count-downloads', state: 'queued' },
         { kind: 'analytics.rollup', state: 'queued' },
         { kind: SESSION_SWEEP_JOB, state: 'queued' },
+        // PGlite has no autovacuum: the studio analyzes it (jobs/store-statistics.ts).
+        ...(kind === 'pglite' ? [{ kind: STORE_ANALYZE_JOB, state: 'queued' }] : []),
         { kind: UPLOAD_SWEEP_JOB, state: 'queued' },
       ]);
       // Not due for an hour: a drain leaves the sessions alone.
