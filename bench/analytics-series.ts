@@ -18,14 +18,15 @@ import { rollUpDownloads } from '../sync-server/analytics/analytics-rollup.ts';
 import type { Store } from '../sync-server/store/store.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, percentile, ratio } from './report.ts';
+import { sized } from './tiny.ts';
 
-const RAW_EVENTS = Number(process.env.BENCH_ANALYTICS_RAW_EVENTS ?? 10_000_000);
+const RAW_EVENTS = Number(process.env.BENCH_ANALYTICS_RAW_EVENTS ?? sized(10_000_000, 20_000));
 /** Counted downloads per raw event (IAB deduplication and the one-minute rule drop the rest). */
 const COUNTED_PER_EVENT = 0.35;
 const DAYS = 90;
 const CHUNK_ROWS = 500_000;
-const SAMPLES = 40;
-const WARMUP = 5;
+const SAMPLES = sized(40, 2);
+const WARMUP = sized(5, 1);
 const TARGET_P95_MS = 50;
 const TIME_ZONE = 'America/New_York';
 

@@ -22,13 +22,14 @@ import type { Store } from '../sync-server/store/store.ts';
 import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, ratio } from './report.ts';
+import { sized, unavailable } from './tiny.ts';
 import { seriesBench } from './analytics-series.ts';
 import { loadGeoTable } from '../sync-server/analytics/geo.ts';
 
-const EVENTS = Number(process.env.BENCH_ANALYTICS_COUNT_EVENTS ?? 1_000_000);
+const EVENTS = Number(process.env.BENCH_ANALYTICS_COUNT_EVENTS ?? sized(1_000_000, 5_000));
 const TARGET_EVENTS_PER_S = 50_000;
-const CHUNK = 250_000;
-const LISTENERS = 200_000;
+const CHUNK = sized(250_000, 2_500);
+const LISTENERS = sized(200_000, 1_000);
 const CLIPS = 40;
 const DAYS = 30;
 
@@ -48,7 +49,7 @@ const USER_AGENTS = [
 /** PostgreSQL when one is found (bench/postgres.ts), else said and skipped. */
 async function openPostgres(): Promise<BenchStore | null> {
   if (postgresUrl() === null) {
-    console.log(NO_POSTGRES);
+    unavailable('counting on PostgreSQL', new Error(NO_POSTGRES));
     return null;
   }
   return openBenchPostgres('castaway_bench_counting');

@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../tests/e2e/own-server.ts';
+import { sized, TINY } from './tiny.ts';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const TARGET_JS_KB = 180;
@@ -27,16 +29,19 @@ function line(metric: string, value: number, unit: string, target?: number) {
 async function startServer(): Promise<{ url: string; stop: () => void }> {
   if (process.env.BENCH_BASE_URL) return { url: process.env.BENCH_BASE_URL, stop: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'castaway-bench-'));
-  const port = 8795;
-  const child: ChildProcess = spawn('node', ['--import', 'tsx', 'sync-server/main.ts'], { env: { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: dir }, stdio: 'ignore' });
+  const port = await freePort();
+  // A tiny run seeds a small demo (bench/tiny.ts); a full one the demo as `npm start` seeds it.
+  const demo = TINY ? { CASTAWAY_DEMO_CLIPS: '40', CASTAWAY_DEMO_LISTENER_DAYS: '0' } : {};
+  const child: ChildProcess = spawn('node', ['--import', 'tsx', 'sync-server/main.ts'], { env: { ...process.env, ...demo, PORT: String(port), CASTAWAY_DATA_DIR: dir }, stdio: 'ignore' });
   const url = `http://localhost:${port}`;
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${url}/api/internal/session`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
+  let up = false;
+  for (let i = 0; i < 240 && !up; i++) {
+    up = (await fetch(`${url}/api/internal/session`).catch(() => null))?.ok === true;
+    if (!up) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!up) {
+    child.kill('SIGTERM');
+    throw new Error(`the server did not answer at ${url} within 2 minutes`);
   }
   return {
     url,
@@ -128,7 +133,7 @@ async function warmOfflineStart(browser: Browser, url: string) {
   await page.waitForTimeout(3000); // let the first pull finish writing
   await ctx.setOffline(true);
   const times: number[] = [];
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < sized(7, 1); i++) {
     await page.reload();
     await page.getByRole('heading', { name: 'Manage audio' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('status').filter({ hasText: 'Offline' }).waitFor();
@@ -145,7 +150,8 @@ async function warmOfflineStart(browser: Browser, url: string) {
   await ctx.close();
 }
 
-/** Adds clips to the local store of one program until it holds 10,000, then scrolls the list. */
+/** Adds clips to the local store of one program until it holds 10,000 (a tiny run: 300), then scrolls the list. */
+const LIST_CLIPS = sized(10_000, 300);
 async function clipListAt10k(browser: Browser, url: string) {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await ctx.newPage();
@@ -156,7 +162,7 @@ async function clipListAt10k(browser: Browser, url: string) {
   const [, organizationId, , programId] = new URL(page.url()).pathname.split('/');
   await page.waitForTimeout(3000); // let the first pull finish
   const total = await page.evaluate(
-    async ({ organizationId, programId }) => {
+    async ({ organizationId, programId, listClips }) => {
       const open = indexedDB.open('castaway');
       const idb: IDBDatabase = await new Promise((ok, fail) => {
         open.onsuccess = () => ok(open.result);
@@ -169,7 +175,7 @@ async function clipListAt10k(browser: Browser, url: string) {
       const tx = idb.transaction('clips', 'readwrite');
       const store = tx.objectStore('clips');
       const now = Date.now();
-      for (let i = count; i < 10_000; i++) {
+      for (let i = count; i < listClips; i++) {
         const at = new Date(now - i * 60_000).toISOString();
         store.put({
           Id: crypto.randomUUID(), OrganizationId: organizationId, ProgramId: programId, Title: `Bench clip ${i}`, Season: 1 + (i % 9), Episode: i,
@@ -177,9 +183,9 @@ async function clipListAt10k(browser: Browser, url: string) {
         });
       }
       await new Promise((ok) => (tx.oncomplete = ok));
-      return Math.max(count, 10_000);
+      return Math.max(count, listClips);
     },
-    { organizationId: organizationId!, programId: programId! },
+    { organizationId: organizationId!, programId: programId!, listClips: LIST_CLIPS },
   );
   await page.reload(); // Dexie's live queries do not see raw IndexedDB writes
   await page.getByText(`${total.toLocaleString('en-US')} clips`).waitFor({ timeout: 30_000 });
@@ -188,7 +194,7 @@ async function clipListAt10k(browser: Browser, url: string) {
     const list = document.querySelector('[data-testid="clip-list"]');
     const frames = [];
     let last = performance.now();
-    const end = last + 3000;
+    const end = last + ${sized(3000, 300)};
     await new Promise((done) => {
       function step(t) {
         frames.push(t - last);

@@ -22,10 +22,13 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { analyzeAudio } from '../src/media/analyze.ts';
 import { blobSource } from '../src/media/source.ts';
+import { SHARED_FIXTURES_DIR } from '../sync-server/audio/shared-fixtures.ts';
+import { sized, TINY, unavailable } from './tiny.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const fixtures = resolve(root, '../shared/fixtures/audio');
-const EPISODE = join(fixtures, 'episode-60min-mono-64k.mp3');
+const fixtures = SHARED_FIXTURES_DIR;
+// A tiny run (bench/tiny.ts) decodes the 12 s fixture where the figures name the 60-minute one.
+const EPISODE = join(fixtures, sized('episode-60min-mono-64k.mp3', 'speech-12s.mp3'));
 const MiB = 1024 * 1024;
 
 async function child(file: string): Promise<void> {
@@ -64,7 +67,7 @@ function ffmpegSeconds(file: string): number | null {
     return null;
   }
   const best: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < sized(3, 1); i++) {
     const t0 = performance.now();
     execFileSync('ffmpeg', ['-v', 'error', '-threads', '1', '-i', file, '-f', 'null', '-'], { stdio: 'ignore' });
     best.push((performance.now() - t0) / 1000);
@@ -214,7 +217,7 @@ async function chromiumWorker(files: Record<string, string>): Promise<Record<str
     const cold: number[] = [];
     const warm: number[] = [];
     type Lat = { previewLatency: (cold: boolean) => Promise<number> };
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < sized(5, 1); i++) {
       cold.push(await p.evaluate(() => (globalThis as unknown as Lat).previewLatency(true)));
       warm.push(await p.evaluate(() => (globalThis as unknown as Lat).previewLatency(false)));
     }
@@ -249,8 +252,9 @@ function longEpisode(minutes: number): string | null {
 async function main(): Promise<void> {
   // --chromium-only: the browser figures alone (quicker while working on the worker).
   const chromiumOnly = process.argv.includes('--chromium-only');
-  const ten = longEpisode(10);
-  const three = longEpisode(180);
+  // Not made in a tiny run: making the 3-hour file takes minutes.
+  const ten = TINY ? null : longEpisode(10);
+  const three = TINY ? null : longEpisode(180);
   const ff = ffmpegSeconds(EPISODE);
   if (!chromiumOnly) {
     const node = runChild(EPISODE);
@@ -261,7 +265,7 @@ async function main(): Promise<void> {
     line('node_60min_memory_above_idle', (node.peak - node.idle) / MiB, 'MiB');
     line('node_60min_memory_ratio_to_target_32MiB', 32 / Math.max(0.01, (node.peak - node.idle) / MiB), 'x');
     if (ff === null) {
-      console.log('bench: ffmpeg_60min_decode_time = unavailable (ffmpeg not installed: apt-get install -y ffmpeg)');
+      unavailable('ffmpeg_60min_decode_time', new Error('ffmpeg not installed: apt-get install -y ffmpeg'));
     } else {
       line('ffmpeg_60min_decode_time', ff, 's');
       line('node_vs_ffmpeg_time_ratio', node.ms / 1000 / ff, 'x');
@@ -301,7 +305,7 @@ async function main(): Promise<void> {
     line('chromium_cut_preview_edit_to_audible_warm_max', lat.warmMaxMs, 'ms');
     line('chromium_cut_preview_cold_ratio_to_target_150ms', 150 / Math.max(1, lat.coldMs), 'x');
   } catch (e) {
-    console.log(`bench: chromium_worker = unavailable (${(e as Error).message.split('\n')[0]})`);
+    unavailable('chromium_worker', e);
   }
 }
 

@@ -21,9 +21,10 @@ import { ORG_DEMO, seedId } from '../sync-server/seed.ts';
 import { openScratchPostgres } from '../tests/server/test-store.ts';
 import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import { line, percentile } from './report.ts';
+import { sized } from './tiny.ts';
 
-const CLIENTS = Number(process.env.BENCH_FANOUT_CLIENTS ?? 1000);
-const WRITES = Number(process.env.BENCH_FANOUT_WRITES ?? 20);
+const CLIENTS = Number(process.env.BENCH_FANOUT_CLIENTS ?? sized(1000, 30));
+const WRITES = Number(process.env.BENCH_FANOUT_WRITES ?? sized(20, 2));
 const TARGET_P95_MS = 150;
 const INSTANCES = 3;
 if (!(Number.isInteger(CLIENTS) && CLIENTS > 0 && Number.isInteger(WRITES) && WRITES > 0)) throw new Error('BENCH_FANOUT_CLIENTS and BENCH_FANOUT_WRITES must be whole numbers');
@@ -145,7 +146,7 @@ async function studioFanout(): Promise<number> {
       // Writes apart, as people make them (and past the streams' 5 s credential re-check, half the time).
       await sleep(250 + (w % 2) * 5000);
     }
-    return summarize('fanout_studio_1000_clients_3_instances', latencies, CLIENTS * WRITES).p95;
+    return summarize(`fanout_studio_${CLIENTS}_clients_${INSTANCES}_instances`, latencies, CLIENTS * WRITES).p95;
   } finally {
     for (const d of devices) d.close();
     await cluster.close();
@@ -181,7 +182,7 @@ async function floorFanout(): Promise<number> {
       for (const a of arrivals) if (a[0] !== undefined) latencies.push(a[0] - sentAt);
       await sleep(250);
     }
-    return summarize('fanout_floor_bare_node_1000_clients', latencies, CLIENTS * WRITES).p95;
+    return summarize(`fanout_floor_bare_node_${CLIENTS}_clients`, latencies, CLIENTS * WRITES).p95;
   } finally {
     for (const d of devices) d.close();
     for (const c of children) c.kill();

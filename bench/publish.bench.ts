@@ -49,13 +49,14 @@ import type { Store } from '../sync-server/store/store.ts';
 import { openScratchPostgres } from '../tests/server/test-store.ts';
 import { NO_POSTGRES, postgresUrl } from './postgres.ts';
 import { line, percentile, ratio } from './report.ts';
+import { sized } from './tiny.ts';
 
-const EPISODES = 2500;
-const BUILD_RUNS = 40;
+const EPISODES = sized(2500, 50);
+const BUILD_RUNS = sized(40, 2);
 /** Runs of (a): each renders and stores 2,500 items first. */
-const SETTLED_RUNS = 15;
-const NOT_MODIFIED_RUNS = 400;
-const RANGE_MS = 3000;
+const SETTLED_RUNS = sized(15, 1);
+const NOT_MODIFIED_RUNS = sized(400, 5);
+const RANGE_MS = sized(3000, 200);
 const RANGE_CONCURRENCY = 8;
 
 /** Issue 29's targets for this machine class (2 cores, ENVIRONMENT.md). */

@@ -18,11 +18,12 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { OfflineSearchInput } from '../workers/search/params.ts';
 import { percentile, ratio } from './report.ts';
+import { sized } from './tiny.ts';
 
 type Line = (metric: string, value: number, unit: string) => void;
 
-const CLIPS = Number(process.env.BENCH_SEARCH_OFFLINE_CLIPS ?? 10_000);
-const REPEATS = 30;
+const CLIPS = Number(process.env.BENCH_SEARCH_OFFLINE_CLIPS ?? sized(10_000, 200));
+const REPEATS = sized(30, 2);
 const TARGET_P95_MS = 50;
 const TARGET_BUILD_MS = 1000;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];

@@ -16,12 +16,13 @@ import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
 import { insertCorpus } from '../tests/search/corpus.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, percentile, ratio } from './report.ts';
+import { sized, unavailable } from './tiny.ts';
 
-const CLIPS = Number(process.env.BENCH_SEARCH_CLIPS ?? 100_000);
+const CLIPS = Number(process.env.BENCH_SEARCH_CLIPS ?? sized(100_000, 300));
 /** BENCH_SEARCH_STORES=postgres (or pglite) measures one store; BENCH_SEARCH_OFFLINE=0 skips the offline part. */
 const STORES = (process.env.BENCH_SEARCH_STORES ?? 'pglite,postgres').split(',');
 const OFFLINE = process.env.BENCH_SEARCH_OFFLINE !== '0';
-const REPEATS = 30;
+const REPEATS = sized(30, 2);
 const MAX_MS_PER_QUERY = 4000;
 /** Issue 32: server p95 ≤ 30 ms on PostgreSQL (PGlite has no target: it is reported). */
 const TARGET_P95_MS = 30;
@@ -109,8 +110,8 @@ if (!OFFLINE) {
 } else if (existsSync(offline)) {
   const mod = (await import(offline)) as { runOfflineSearchBench?: (report: typeof line) => Promise<void> };
   if (typeof mod.runOfflineSearchBench === 'function') await mod.runOfflineSearchBench(line);
-  else console.log('bench: bench/search-offline.ts has no runOfflineSearchBench(line): the offline part is not available');
+  else unavailable('offline search', new Error('bench/search-offline.ts has no runOfflineSearchBench(line)'));
 } else {
-  console.log('bench: bench/search-offline.ts is absent: the offline part is not available');
+  unavailable('offline search', new Error('bench/search-offline.ts is absent'));
 }
 line('total_time', (performance.now() - started) / 1000, 's');

@@ -15,14 +15,15 @@ import { createMemoryBus } from '../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
 import { openBenchPglite, openBenchPostgres, type BenchStore } from './stores.ts';
 import { line, percentile, ratio } from './report.ts';
+import { sized } from './tiny.ts';
 
-/** BENCH_SERVER_SIZES=500 runs one tiny size (a check that the bench still runs). */
-const SIZES = (process.env.BENCH_SERVER_SIZES ?? '10000,100000').split(',').map(Number);
+/** BENCH_SERVER_SIZES=500 runs one small size; BENCH_TINY=1 (bench/tiny.ts) runs 200 clips. */
+const SIZES = (process.env.BENCH_SERVER_SIZES ?? sized('10000,100000', '200')).split(',').map(Number);
 if (SIZES.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`BENCH_SERVER_SIZES must be whole numbers (got "${process.env.BENCH_SERVER_SIZES}")`);
-const PATCH_MAX_REQUESTS = 2000;
+const PATCH_MAX_REQUESTS = sized(2000, 20);
 const PATCH_MAX_MS = 2500;
 const PATCH_CONCURRENCY = 8;
-const LIST_REPEATS = 20;
+const LIST_REPEATS = sized(20, 2);
 const LIST_MAX_MS = 2500;
 
 /** What we aim for on the 2-core machines of this project (ENVIRONMENT.md). */
@@ -139,7 +140,7 @@ async function measure({ kind, clips, store }: Prepared): Promise<void> {
   line(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), 'ms');
   ratio(`${label}.list_program_clips_last_page_size100_p95`, percentile(deep, 95), TARGETS.listDeepPageP95Ms, false);
 
-  const full = await list(`/api/v1/clips?page=1&pageSize=2500`, 5);
+  const full = await list(`/api/v1/clips?page=1&pageSize=2500`, sized(5, 1));
   line(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), 'ms');
   ratio(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), TARGETS.listFullPageP50Ms, false);
 }

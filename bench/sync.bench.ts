@@ -37,9 +37,10 @@ import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
 import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
 import { pullPageSize, pushBody } from '../workers/sync/engine.ts';
+import { sized, TINY, unavailable } from './tiny.ts';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const CLIPS = 10_000;
+const CLIPS = sized(10_000, 300);
 
 function line(metric: string, value: number, unit: string, target?: { value: number; better: 'lower' | 'higher' }) {
   let out = `bench: ${metric} = ${value.toFixed(value < 10 ? 2 : 0)} ${unit}`;
@@ -243,6 +244,7 @@ function cpuSample(profileDir: string): CpuSample | null {
  * when they sign in; the sync is measured on a settled machine too.
  */
 async function settle(): Promise<void> {
+  if (TINY) return;
   if (!existsSync('/proc/stat')) return sleep(4000);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -287,8 +289,8 @@ type BenchApi = {
 const call = <K extends keyof BenchApi>(page: Page, name: K, ...args: Parameters<BenchApi[K]>) =>
   page.evaluate(([n, a]) => (window as never as { bench: Record<string, (...x: unknown[]) => unknown> }).bench[n as string]!(...(a as unknown[])), [name, args] as const) as Promise<Awaited<ReturnType<BenchApi[K]>>>;
 
-/** The issue's target for the initial sync against the raw bulkPut of the same rows. */
-const RATIO_TARGET = 1.5;
+/** The target for the initial sync against the raw bulkPut of the same rows (issue 35; issue 4 asked 1.5). */
+const RATIO_TARGET = 1.2;
 
 async function browserBenches(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'castaway-bench-sync-'));
@@ -328,7 +330,7 @@ async function browserBenches(): Promise<void> {
     const natives: number[] = [];
     const tinies: number[] = [];
     let a: { context: BrowserContext; page: Page } | null = null;
-    const RUNS = 5;
+    const RUNS = sized(5, 1);
     for (let run = 0; run < RUNS; run++) {
       const context = await newClientContext();
       const page = await openClient(context, http.url, 'bench-init@example.com');
@@ -384,7 +386,8 @@ async function browserBenches(): Promise<void> {
     // 2. 1,000 offline edits, then reconnect.
     const { context, page } = a!;
     await context.setOffline(true);
-    const queued = await call(page, 'editMany', 1000);
+    const EDITS = sized(1000, 20);
+    const queued = await call(page, 'editMany', EDITS);
     await context.setOffline(false);
     const t0 = Date.now();
     const reconnectAt = await page.evaluate(() => {
@@ -393,8 +396,8 @@ async function browserBenches(): Promise<void> {
       return t;
     });
     const flushedAt = await call(page, 'outboxEmpty');
-    if (queued !== 1000) console.log(`bench: warning: ${queued} edits queued, not 1000`);
-    line('flush of 1,000 offline edits after reconnecting (Chromium worker → server)', flushedAt - reconnectAt, 'ms', { value: 2000, better: 'lower' });
+    if (queued !== EDITS) console.log(`bench: warning: ${queued} edits queued, not ${EDITS}`);
+    line(`flush of ${EDITS.toLocaleString('en')} offline edits after reconnecting (Chromium worker → server)`, flushedAt - reconnectAt, 'ms', { value: 2000, better: 'lower' });
     void t0;
 
     // 3. Edit-to-visible between two browser contexts.
@@ -404,7 +407,7 @@ async function browserBenches(): Promise<void> {
     await call(pageB, 'synced', CLIPS);
     const clipId = await call(page, 'firstClipId');
     const samples: number[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < sized(40, 3); i++) {
       const title = `Latency ${i}`;
       const seen = call(pageB, 'seen', clipId, title);
       const editedAt = await call(page, 'edit', clipId, title);
@@ -449,7 +452,7 @@ async function serverPull(server: Server, email: string): Promise<void> {
   await once();
   const cpus: number[] = [];
   const walls: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < sized(5, 1); i++) {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const rows = await once();
@@ -488,12 +491,12 @@ async function serverPull(server: Server, email: string): Promise<void> {
  * same commit ranged from 7,241 to 8,982 /s (PostgreSQL, one client) within the hour. Each run
  * edits the same rows again, under a new title.
  */
-const RATE_ROUNDS = 3;
+const RATE_ROUNDS = sized(3, 1);
 /** Clip PATCHes a push carries: the sync worker's batch. */
 const RATE_SIZE = PUSH_BATCH_MAX;
 /** Pushes a client makes in a run: 8,000 mutations, where a tenth of that (half a second on
  * PGlite) let one garbage collection or checkpoint move the figure by a third between runs. */
-const RATE_BATCHES = Math.ceil(8_000 / RATE_SIZE);
+const RATE_BATCHES = sized(Math.ceil(8_000 / RATE_SIZE), 1);
 
 /** An organization of its own with a user and clips for RATE_BATCHES batches and one spare for
  * the warm-up, the clips' Ids in table order. */
@@ -627,5 +630,5 @@ if (pgUrl) {
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
 } else {
-  console.log('bench: server apply rate (PostgreSQL) not measured: PostgreSQL could not be started (scripts/start-postgres.sh)');
+  unavailable('server apply rate (PostgreSQL)', new Error('PostgreSQL could not be started (scripts/start-postgres.sh)'));
 }

@@ -14,11 +14,15 @@ import { resolve } from 'node:path';
 import { UPLOAD_CHUNK_BYTES } from '../src/protocol/uploads.ts';
 import { startFlakyProxy, type FlakyOptions } from '../tests/uploads/flaky-proxy.ts';
 import { startUploadServer, tusUpload } from '../tests/uploads/upload-server.ts';
+import { SHARED_FIXTURES_DIR } from '../sync-server/audio/shared-fixtures.ts';
+import { clipUrls } from '../sync-server/audio/media-paths.ts';
+import { sized, TINY } from './tiny.ts';
 
-const FIXTURE = resolve(import.meta.dirname, '../../shared/fixtures/audio/speech-12s-stereo.wav');
-const COPIES = 95;
+const FIXTURE = resolve(SHARED_FIXTURES_DIR, 'speech-12s-stereo.wav');
+// A tiny run (bench/tiny.ts): an 8.5 MB file, cut every 100 ms so that it still resumes.
+const COPIES = sized(95, 4);
 const UPLINK_BYTES_PER_SECOND = 40 * 1024 * 1024;
-const CUT_EVERY_MS = 2000;
+const CUT_EVERY_MS = sized(2000, 100);
 /** Target: resuming costs little, so the dropped link takes at most 1.5x the clean link's time. */
 const TARGET_DROPPED_VS_CLEAN = 1.5;
 
@@ -78,8 +82,12 @@ try {
       const state = await server.settledState(clip, 300_000);
       line(`${label}.processing_time`, (performance.now() - processingStarted) / 1000, 's');
       line(`${label}.clip_ready`, state === 'Ready' ? 1 : 0, 'bool');
-      const served = new Uint8Array(await (await fetch(`${server.url}/api/media/clips/${clip.id}/audio`, { headers: server.clipHeaders(clip) })).arrayBuffer());
-      line(`${label}.bytes_identical`, served.length === bytes.length && sha(served) === sha(bytes) ? 1 : 0, 'bool');
+      // The original as uploaded (the served audio is the published version, an MP3 made from it).
+      const served = new Uint8Array(await (await fetch(`${server.url}${clipUrls.original(clip.id)}`, { headers: server.clipHeaders(clip) })).arrayBuffer());
+      const identical = served.length === bytes.length && sha(served) === sha(bytes);
+      line(`${label}.bytes_identical`, identical ? 1 : 0, 'bool');
+      // A tiny run checks that the bench works: an upload that did not arrive whole is a failure.
+      if (TINY && (state !== 'Ready' || !identical)) throw new Error(`${label}: the clip is ${state}, its bytes ${identical ? 'identical' : 'not identical'}`);
       return seconds;
     } finally {
       await proxy.close();
