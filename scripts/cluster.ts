@@ -1,7 +1,7 @@
 // `npm run cluster -- --instances 3 [--port 8787]`: several server instances on one PostgreSQL
 // behind a small load balancer (scripts/load-balancer.ts), for demos and the cluster tests. Every
 // instance shares the database (rows, sessions, throttles, jobs, upload records and locks, pokes by
-// LISTEN/NOTIFY) and one data folder (upload bytes and blobs; set CASTAWAY_S3_BUCKET to keep blobs
+// LISTEN/NOTIFY) and one data folder (upload bytes and blobs; set CASTAWAY_S3_BUCKET to keep both
 // in object storage instead). The first instance starts alone, so only it migrates and seeds the
 // demo; the others start once it serves.
 //

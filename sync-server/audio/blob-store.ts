@@ -14,6 +14,8 @@ export class BlobTooLargeError extends Error {
 }
 
 export interface BlobStore {
+  /** A folder of this machine, or an S3 bucket every instance reaches (tus.ts keeps partial uploads in a bucket). */
+  readonly kind: 'folder' | 's3';
   /**
    * Streams `body` to `key`; throws BlobTooLargeError (and keeps nothing) past maxBytes. `accept`,
    * called with the size once the whole body is in, may throw to refuse it: nothing is kept then
@@ -41,6 +43,7 @@ export function fsBlobStore(root: string): BlobStore {
     return p;
   };
   return {
+    kind: 'folder',
     async put(key, body, maxBytes, accept) {
       const final = pathOf(key);
       await mkdir(dirname(final), { recursive: true });

@@ -97,6 +97,7 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
   }
 
   return {
+    kind: 's3',
     async put(key, body, maxBytes, accept) {
       const final = objectKey(key);
       // An upload appears whole or not at all, so without `accept` it goes straight to `key`. With

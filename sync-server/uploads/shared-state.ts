@@ -25,8 +25,11 @@ export type UploadLockOptions = {
 
 const DEFAULTS: Required<UploadLockOptions> = { leaseMs: 10_000, renewMs: 500, pollMs: 100, acquireTimeoutMs: 30_000 };
 
-/** The upload records of @tus/server, one row per upload (the JSON it would write to a file). */
-export function dbUploadRecords(q: Queryable): Required<KvStore<Upload>> {
+/** The upload records of @tus/server, one row per upload (the JSON it would write to a file), and
+ *  every record at once for the sweep. */
+export type UploadRecords = Required<KvStore<Upload>> & { all(): Promise<Upload[]> };
+
+export function dbUploadRecords(q: Queryable): UploadRecords {
   return {
     async get(id) {
       const [row] = await q.query<{ info: Upload }>(`SELECT info FROM tus_uploads WHERE id = $1`, [id]);
@@ -45,16 +48,25 @@ export function dbUploadRecords(q: Queryable): Required<KvStore<Upload>> {
     async list() {
       return (await q.query<{ id: string }>(`SELECT id FROM tus_uploads ORDER BY id`)).map((r) => r.id);
     },
+    async all() {
+      return (await q.query<{ info: Upload }>(`SELECT info FROM tus_uploads ORDER BY id`)).map((r) => r.info);
+    },
   };
 }
 
 /** Locks held by this process, by upload id: a waiter here asks its holder to let go directly. */
 type LocalHolders = Map<string, { holder: string; ask: RequestRelease }>;
 
-export function dbUploadLocker(q: Queryable, options: UploadLockOptions = {}): Locker {
+/** tus's Locker, and locks that wait longer than its writes' (a hand-over waits for another instance's). */
+export type DbUploadLocker = Locker & { newLockWaiting(id: string, acquireTimeoutMs: number): Lock };
+
+export function dbUploadLocker(q: Queryable, options: UploadLockOptions = {}): DbUploadLocker {
   const o = { ...DEFAULTS, ...options };
   const local: LocalHolders = new Map();
-  return { newLock: (id) => new DbLock(q, id, o, local) };
+  return {
+    newLock: (id) => new DbLock(q, id, o, local),
+    newLockWaiting: (id, acquireTimeoutMs) => new DbLock(q, id, { ...o, acquireTimeoutMs }, local),
+  };
 }
 
 class DbLock implements Lock {
@@ -123,9 +135,9 @@ class DbLock implements Lock {
 }
 
 /** Runs fn holding the upload's lock of `name` (not the one tus takes for writes: a hand-over must not
- *  cancel a client's HEAD), waiting as long as another instance's run of it takes. */
-export async function withUploadLock<T>(locker: Locker, name: string, fn: () => Promise<T>): Promise<T> {
-  const lock = locker.newLock(name);
+ *  cancel a client's HEAD), waiting up to `acquireTimeoutMs` for another instance's run of it. */
+export async function withUploadLock<T>(locker: DbUploadLocker, name: string, acquireTimeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  const lock = locker.newLockWaiting(name, acquireTimeoutMs);
   await lock.lock(new AbortController().signal, () => undefined);
   try {
     return await fn();

@@ -27,9 +27,11 @@ import { formError } from '../../src/domain/form-errors.ts';
 import * as z from 'zod';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { dbUploadLocker, dbUploadRecords, withUploadLock, type UploadLockOptions } from './shared-state.ts';
+import { BlobUploadStore } from './blob-upload-store.ts';
 
 export type UploadRouteOptions = {
-  /** Where partial uploads live; default $CASTAWAY_UPLOAD_DIR or <CASTAWAY_DATA_DIR|.data>/uploads. */
+  /** Where partial uploads live: this folder; else $CASTAWAY_UPLOAD_DIR; else the S3 bucket when
+   *  the blob store is one; else <CASTAWAY_DATA_DIR|.data>/uploads. */
   uploadDir?: string;
   expiresMs?: number;
   maxOpenPerUser?: number;
@@ -48,6 +50,7 @@ const OWNER_ORGANIZATION = 'organizationId';
 const HANDED_OVER_AT = 'handedOverAt';
 /** How long a handed-over upload still answers HEAD with "complete". */
 const HANDED_OVER_KEEP_MS = 60 * 60 * 1000;
+const HAND_OVER_WAIT_MS = 10 * 60 * 1000;
 
 type TusFailure = { status_code: number; body: string };
 
@@ -68,14 +71,18 @@ export type UploadOwner = { userId: string; organizationId: string; clipId: stri
 export type TusUploads = ReturnType<typeof tusUploads>;
 
 export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRouteOptions = {}) {
-  // The bytes go to the upload folder, which every instance must share; what tus knows of each
-  // upload and who is writing to it are in the database (shared-state.ts).
+  // What tus knows of each upload and who is writing to it are in the database (shared-state.ts).
+  // The bytes go to the upload folder, which every instance must share, or, with blobs in an S3
+  // bucket and no folder named, to the bucket (blob-upload-store.ts): then instances share only
+  // the database and the bucket.
   const records = dbUploadRecords(deps.store);
   const expiresMs = options.expiresMs ?? UPLOAD_EXPIRES_MS;
-  const store = new FileStore({ directory: options.uploadDir ?? defaultUploadDir(), configstore: records, expirationPeriodInMilliseconds: expiresMs });
+  const folder = options.uploadDir ?? process.env.CASTAWAY_UPLOAD_DIR;
+  const store =
+    folder === undefined && audio.blobs.kind === 's3'
+      ? new BlobUploadStore({ blobs: audio.blobs, records, expirationPeriodInMilliseconds: expiresMs, maxBytes: audio.maxUploadBytes })
+      : new FileStore({ directory: folder ?? defaultUploadDir(), configstore: records, expirationPeriodInMilliseconds: expiresMs });
   const locker = dbUploadLocker(deps.store, options.locks);
-  // A hand-over copies the whole file to the blob store: an instance waiting on another's waits long.
-  const handOverLocker = dbUploadLocker(deps.store, { ...options.locks, acquireTimeoutMs: 10 * 60 * 1000 });
   const maxOpen = options.maxOpenPerUser ?? MAX_OPEN_UPLOADS_PER_USER;
   // The Hono middleware has authenticated the request that @tus/server hands back to its hooks.
   const callers = new WeakMap<Request, Auth>();
@@ -119,7 +126,8 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
   }
 
   function handOver(upload: Upload): Promise<void> {
-    return withUploadLock(handOverLocker, `hand-over:${upload.id}`, async () => {
+    // A hand-over copies the whole file to the blob store: an instance waiting on another's waits long.
+    return withUploadLock(locker, `hand-over:${upload.id}`, HAND_OVER_WAIT_MS, async () => {
       const now = await records.get(upload.id);
       // Gone: a failed hand-over on another instance deleted it (its client's next HEAD is 404).
       if (!now) throw { status_code: 404, body: '' } satisfies TusFailure;
@@ -198,9 +206,8 @@ export function tusUploads(deps: AppDeps, audio: AudioService, options: UploadRo
    *  which also answers Upload-Expires) and handed-over ones past their keep time; returns how many. */
   async function cleanUpExpired(now = Date.now()): Promise<number> {
     let removed = 0;
-    for (const id of await records.list()) {
-      const info = await records.get(id);
-      if (!info) continue;
+    for (const info of await records.all()) {
+      const id = info.id;
       const handedOverAt = Number(info.metadata?.[HANDED_OVER_AT] ?? NaN);
       const createdAt = info.creation_date ? Date.parse(info.creation_date) : NaN;
       const handedOverLongAgo = now - handedOverAt > HANDED_OVER_KEEP_MS && !handOvers.has(id);

@@ -40,7 +40,9 @@ beforeAll(async () => {
     instances: 3,
     databaseUrl: db.url,
     dataDir,
-    env: { ...objectStorage, NODE_ENV: 'test', CASTAWAY_DEMO_CLIPS: '10', CASTAWAY_DIST_DIR: join(dataDir, 'no-dist'), CASTAWAY_JOB_LEASE_MS: String(JOB_LEASE_MS), LOG_LEVEL: 'warn' },
+    // Partial uploads in the shared folder (CASTAWAY_UPLOAD_DIR), where the tests below watch their
+    // bytes arrive; in the bucket they are tests/uploads/bucket-uploads.test.ts's.
+    env: { ...objectStorage, CASTAWAY_UPLOAD_DIR: join(dataDir, 'uploads'), NODE_ENV: 'test', CASTAWAY_DEMO_CLIPS: '10', CASTAWAY_DIST_DIR: join(dataDir, 'no-dist'), CASTAWAY_JOB_LEASE_MS: String(JOB_LEASE_MS), LOG_LEVEL: 'warn' },
   });
   const login = await fetch(`${cluster.url}/api/internal/session/login`, {
     method: 'POST',

@@ -17,7 +17,7 @@ describe.each(storeKinds)('uploads shared state on %s', (kind) => {
   });
   afterAll(() => t?.drop());
 
-  it('records: set, get, list and delete; another instance reads what one wrote', async () => {
+  it('records: set, get, list, all and delete; another instance reads what one wrote', async () => {
     const one = dbUploadRecords(t.store);
     const other = dbUploadRecords(t.store);
     const upload = new Upload({ id: 'rec-1', offset: 0, size: 10, metadata: { userId: 'u1', filename: 'a.mp3' }, creation_date: new Date().toISOString() });
@@ -25,6 +25,7 @@ describe.each(storeKinds)('uploads shared state on %s', (kind) => {
     await one.set('rec-1', Object.assign(upload, { offset: 4 }));
     expect(await other.get('rec-1')).toMatchObject({ id: 'rec-1', offset: 4, size: 10, metadata: { userId: 'u1', filename: 'a.mp3' } });
     expect(await other.list()).toContain('rec-1');
+    expect((await other.all()).find((u) => u.id === 'rec-1')).toMatchObject({ offset: 4, size: 10 });
     await other.delete('rec-1');
     expect(await one.get('rec-1')).toBeUndefined();
     expect(await one.list()).not.toContain('rec-1');
@@ -88,6 +89,8 @@ describe.each(storeKinds)('uploads shared state on %s', (kind) => {
     const held = a.newLock('up-4');
     await held.lock(never(), () => undefined);
     await expect(b.newLock('up-4').lock(never(), () => undefined)).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
+    // A lock's own wait (a hand-over's) is its own, whatever the locker's default.
+    await expect(dbUploadLocker(t.store, { ...fast, acquireTimeoutMs: 60_000 }).newLockWaiting('up-4', 700).lock(never(), () => undefined)).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
     // 1.5 s is over twice the lease: only the renewals kept it.
     const [row] = await t.store.query<{ live: boolean }>(`SELECT expires_at > now() AS live FROM tus_locks WHERE id = 'up-4'`);
     expect(row!.live).toBe(true);
@@ -100,7 +103,7 @@ describe.each(storeKinds)('uploads shared state on %s', (kind) => {
     let most = 0;
     await Promise.all(
       lockers.flatMap((l) => [1, 2].map(() =>
-        withUploadLock(l, 'hand-over:x', async () => {
+        withUploadLock(l, 'hand-over:x', 10_000, async () => {
           inside++;
           most = Math.max(most, inside);
           await sleep(30);
