@@ -106,7 +106,7 @@ export type JobRunner = {
   health(): 'ok' | 'stopped' | 'cannot claim jobs';
 };
 
-type Claimed = { id: number; kind: string; payload: unknown; attempts: number; max_attempts: number };
+type Claimed = { id: number; kind: string; payload: unknown; attempts: number; max_attempts: number; singleton_key: string | null };
 
 type Pool = { name: string; limit: number; kinds: string[]; active: number; claiming: boolean; again: boolean };
 
@@ -212,7 +212,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
                          AND ((state = 'queued' AND run_at <= now()) OR (state = 'running' AND locked_until < now()))
                        ORDER BY run_at, id LIMIT 1
                        FOR UPDATE SKIP LOCKED)
-        RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts`,
+        RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.singleton_key`,
       [token, leaseMs, pool.kinds],
     );
     return job ? { ...job, token } : null;
@@ -289,7 +289,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }, ms(leaseMs / 3));
     beat.unref();
     const ctx: JobContext = { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal };
-    const recurringMs = handler.everyMs ?? null;
+    // Only the runner's own one (singleton key = kind) comes round again: a run of a recurring kind
+    // queued by hand (an operator's, a test's) is a one-off, or each would recur for ever beside it.
+    const recurringMs = handler.everyMs !== undefined && job.singleton_key === job.kind ? handler.everyMs : null;
     const startedAt = performance.now();
     let outcome: JobOutcome | null = null;
     try {

@@ -247,6 +247,20 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(ticks).toBeLessThanOrEqual(Math.floor(elapsed / 150) + 1);
     expect(await store.query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'tick' AND state IN ('queued', 'running')`)).toEqual([{ n: 1 }]);
   });
+
+  it('a run of a recurring kind queued by hand runs once and is gone; the schedule stays one', async () => {
+    const { store, url } = await fresh();
+    let ticks = 0;
+    // Long enough that the schedule's own run does not come during the test.
+    const handlers: JobHandlers = { tick: defineJob({ payload: z.object({}), everyMs: 60_000, run: async () => void ticks++ }) };
+    const r = runner({ store, databaseUrl: url, pollMs: 20, handlers });
+    await r.start();
+    for (let i = 0; i < 3; i++) await enqueueJob(store, 'tick', {});
+    await until(() => ticks >= 3);
+    await until(async () => (await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'tick'`))[0]!.n === 1);
+    expect(await store.query(`SELECT singleton_key, state FROM jobs WHERE kind = 'tick'`)).toEqual([{ singleton_key: 'tick', state: 'queued' }]);
+    expect(ticks).toBe(3);
+  });
 });
 
 describe('several runners on one PostgreSQL database', () => {
