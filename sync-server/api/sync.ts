@@ -28,18 +28,11 @@ const KEEPALIVE_MS = 25_000;
  * within this time of the next poke, or at the next keep-alive. */
 export const SSE_CREDENTIALS_RECHECK_MS = 5_000;
 
-/** One batching checker per app (its deps): the streams of one instance look up together. */
-const checkers = new WeakMap<AppDeps, (caller: SessionUser) => Promise<boolean>>();
-function stillHolds(deps: AppDeps): (caller: SessionUser) => Promise<boolean> {
-  let check = checkers.get(deps);
-  if (!check) {
-    check = callerChecks(deps.store, () => now(deps));
-    checkers.set(deps, check);
-  }
-  return check;
-}
-
 export function syncRoutes() {
+  // One batching credentials checker for the app's streams (an app makes its routes once): the
+  // streams of one instance look up together.
+  let checker: ((caller: SessionUser) => Promise<boolean>) | null = null;
+  const stillHolds = (deps: AppDeps) => (checker ??= callerChecks(deps.store, () => now(deps)));
   // One push at a time per client: a duplicated request waits and then finds the stored results.
   const clientQueues = new Map<string, Promise<unknown>>();
   let prunedAt = 0;
