@@ -18,6 +18,7 @@ import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from '../server/test-store.ts';
+import { overHttp, signIn } from '../helpers/sign-in.ts';
 
 const JOB_LEASE_MS = 6_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,15 +45,7 @@ beforeAll(async () => {
     // bytes arrive; in the bucket they are tests/uploads/bucket-uploads.test.ts's.
     env: { ...objectStorage, CASTAWAY_UPLOAD_DIR: join(dataDir, 'uploads'), NODE_ENV: 'test', CASTAWAY_DEMO_CLIPS: '10', CASTAWAY_DIST_DIR: join(dataDir, 'no-dist'), CASTAWAY_JOB_LEASE_MS: String(JOB_LEASE_MS), LOG_LEVEL: 'warn' },
   });
-  const login = await fetch(`${cluster.url}/api/internal/session/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Email: 'demo@example.com', Password: 'castaway-demo' }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-  const { XsrfToken } = (await (await fetch(`${cluster.url}/api/internal/session/xsrf`, { headers: { cookie } })).json()) as { XsrfToken: string };
-  headers = { cookie, 'x-xsrf-token': XsrfToken, 'x-organization-id': ORG_DEMO };
+  headers = { ...(await signIn(overHttp(cluster.url))), 'x-organization-id': ORG_DEMO };
 }, 240_000);
 
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { openStore } from '../../sync-server/store/open.ts';
 import { fixturePath, repoRoot } from '../audio/fixtures.ts';
+import { overHttp, signIn } from '../helpers/sign-in.ts';
 
 const START_MS = 180_000;
 const SETTLE_MS = 240_000;
@@ -76,16 +77,8 @@ async function startServer(): Promise<Server> {
   return { child, base, exited };
 }
 
-async function signIn(base: string): Promise<Record<string, string>> {
-  const login = await fetch(`${base}/api/internal/session/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Email: 'demo@example.com', Password: 'castaway-demo' }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-  const { XsrfToken } = (await (await fetch(`${base}/api/internal/session/xsrf`, { headers: { cookie } })).json()) as { XsrfToken: string };
-  return { cookie, 'x-xsrf-token': XsrfToken, 'x-organization-id': ORG_DEMO };
+async function signInAt(base: string): Promise<Record<string, string>> {
+  return { ...(await signIn(overHttp(base))), 'x-organization-id': ORG_DEMO };
 }
 
 async function states(base: string, headers: Record<string, string>, clipIds: string[]): Promise<string[]> {
@@ -100,7 +93,7 @@ async function states(base: string, headers: Record<string, string>, clipIds: st
 
 it('kill -9 while 20 uploads are processing, then restart: every clip ends Ready, Warning or Error, none stuck', { timeout: 2 * START_MS + SETTLE_MS + 60_000 }, async () => {
   const first = await startServer();
-  const headers = await signIn(first.base);
+  const headers = await signInAt(first.base);
   const clipIds: string[] = [];
   for (let i = 0; i < FILES.length; i++) {
     const created = await fetch(`${first.base}/api/v1/programs/${seedId('program:morning')}/clips`, {

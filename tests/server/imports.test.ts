@@ -14,7 +14,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
-import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { ImportErrorCode } from '../../src/domain/imports.ts';
 import type { Import } from '../../src/protocol/api/imports.ts';
 import { safeGet } from '../../sync-server/net/outbound.ts';
@@ -22,6 +22,7 @@ import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 import { parseFeed } from 'podcast-partytime';
 import { podcastGuid } from '../../sync-server/feeds/rss.ts';
+import { signIn } from '../helpers/sign-in.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -77,10 +78,8 @@ async function call(path: string, init: { method?: string; body?: unknown; as?: 
 }
 
 async function login(email: string, on: App = app): Promise<{ cookie: string; xsrf: string }> {
-  const res = await on.request('/api/internal/session/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email, Password: DEMO_PASSWORD }) });
-  const c = res.headers.getSetCookie().find((h) => h.startsWith('castaway_session='))!.split(';')[0]!;
-  const x = ((await (await on.request('/api/internal/session/xsrf', { headers: { cookie: c } })).json()) as { XsrfToken: string }).XsrfToken;
-  return { cookie: c, xsrf: x };
+  const { cookie, 'x-xsrf-token': xsrf } = await signIn(on.request, email);
+  return { cookie, xsrf };
 }
 
 async function importOf(id: string): Promise<Import> {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { createApiKey } from '../../sync-server/auth.ts';
-import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { createLogger } from '../../sync-server/observability/log.ts';
 import { serveDist } from '../../sync-server/static.ts';
 import { READINESS_DATABASE_TIMEOUT_MS } from '../../sync-server/observability/health.ts';
@@ -21,6 +21,7 @@ import { SESSION_SWEEP_JOB } from '../../sync-server/jobs/session-sweep.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { signIn } from '../helpers/sign-in.ts';
 
 type LogLine = { level: number; time: string; requestId?: string; msg: string; method?: string; route?: string; path?: string; status?: number; userId?: string; err?: { message: string } };
 
@@ -71,10 +72,7 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     app = createApp({ store: t.store, bus: createMemoryBus(), log: captured.log, jobs: { pollMs: 50 } });
     // As server.ts serves it: the build's catch-all GET route, matched after every route of the API.
     serveDist(app, '/nonexistent');
-    const login = await app.request('/api/internal/session/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }) });
-    expect(login.status).toBe(200);
-    cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-    xsrf = ((await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string }).XsrfToken;
+    ({ cookie, 'x-xsrf-token': xsrf } = await signIn(app.request));
   });
   afterAll(async () => {
     await app?.jobs.stop();

@@ -11,10 +11,11 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { s3BlobStore } from '../../sync-server/audio/s3-blob-store.ts';
 import { configuredBlobStore } from '../../sync-server/audio/service.ts';
-import { DEMO_PASSWORD, ORG_DEMO, seedId, seedWithMedia } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seedId, seedWithMedia } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
+import { signIn } from '../helpers/sign-in.ts';
 
 describe('the studio with its blobs in an S3-compatible bucket', () => {
   let s3: S3Server;
@@ -35,11 +36,7 @@ describe('the studio with its blobs in an S3-compatible bucket', () => {
     const blobs = s3BlobStore({ client: s3.client, bucket: s3.bucket, prefix: 'studio', cacheDir: join(dir, 's3-cache') });
     await seedWithMedia(t.store, { clips: 12, blobs });
     app = createApp({ store: t.store, bus: createMemoryBus(), blobs, jobs: { pollMs: 50 } });
-    const login = await app.request('/api/internal/session/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }) });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-    const { XsrfToken } = (await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string };
-    headers = { cookie, 'x-xsrf-token': XsrfToken, 'x-organization-id': ORG_DEMO };
+    headers = { ...(await signIn(app.request)), 'x-organization-id': ORG_DEMO };
   });
   afterAll(async () => {
     await app?.jobs.stop();

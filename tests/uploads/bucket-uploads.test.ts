@@ -15,12 +15,13 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { s3BlobStore } from '../../sync-server/audio/s3-blob-store.ts';
 import type { BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { uploadPartsFolder } from '../../sync-server/uploads/blob-upload-store.ts';
-import { DEMO_PASSWORD, ORG_DEMO, seedId, seedWithMedia } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seedId, seedWithMedia } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { openTestStore, type TestStore } from '../server/test-store.ts';
+import { overHttp, signIn } from '../helpers/sign-in.ts';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,11 +80,7 @@ describe('resumable uploads in an S3 bucket, across instances that share no fold
     await seedWithMedia(t.store, { clips: 12, blobs });
     const serve = () => startServer({ store: t.store, bus: createMemoryBus(), blobs, distDir: join(dir, 'no-dist'), port: 0, jobs: { pollMs: 50 } });
     [a, b] = [await serve(), await serve()];
-    const login = await fetch(`${a.url}/api/internal/session/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }) });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-    const { XsrfToken } = (await (await fetch(`${a.url}/api/internal/session/xsrf`, { headers: { cookie } })).json()) as { XsrfToken: string };
-    headers = { cookie, 'x-xsrf-token': XsrfToken, 'x-organization-id': ORG_DEMO };
+    headers = { ...(await signIn(overHttp(a.url))), 'x-organization-id': ORG_DEMO };
   });
   afterAll(async () => {
     await a?.close();

@@ -9,6 +9,7 @@ import { seed } from '../../sync-server/seed.ts';
 import { startServer, type RunningServer } from '../../sync-server/server.ts';
 import { openTestStore, type StoreKind } from '../server/test-store.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
+import { overHttp, signIn as signInAs } from '../helpers/sign-in.ts';
 
 export type UploadServer = Awaited<ReturnType<typeof startUploadServer>>;
 
@@ -27,17 +28,7 @@ export async function startUploadServer(options: { clips?: number; store?: Store
     else process.env.CASTAWAY_DATA_DIR = previous;
   }
 
-  async function signIn(email: string) {
-    const login = await fetch(`${server.url}/api/internal/session/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ Email: email, Password: 'castaway-demo' }),
-    });
-    if (login.status !== 200) throw new Error(`login ${email}: ${login.status}`);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-    const xsrf = (await (await fetch(`${server.url}/api/internal/session/xsrf`, { headers: { cookie } })).json()) as { XsrfToken: string };
-    return { cookie, 'x-xsrf-token': xsrf.XsrfToken };
-  }
+  const signIn = (email: string) => signInAs(overHttp(server.url), email);
   const demo = await signIn('demo@example.com');
   // Clips of the demo user's organizations that have no audio yet: a clip the seed made Ready,
   // Warning or Error would read as settled before the upload's hand-over moved it on (a test once
