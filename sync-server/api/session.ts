@@ -125,20 +125,24 @@ export function sessionRoutes() {
       // An unknown address costs the same scrypt work as a known one: timing tells nothing.
       const ok = await verifyPassword(body.Password, user?.password_hash ?? (await dummyHash()));
       if (!user || !ok) throw unauthorized();
-      // A sign-in that succeeds: the account's count starts again, and the client's attempt was
-      // not a failure (an office behind one address signs in all day).
-      await deps.store.query(`DELETE FROM login_failures WHERE key = $1`, [key]);
-      // A hash made at an older cost is made again now that the password is known.
-      if (needsRehash(user.password_hash)) await deps.store.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [user.id, await hashPassword(body.Password)]);
-      if (clientKey) await deps.store.query(`UPDATE login_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [clientKey]);
-      // A new session on every sign-in, and the one this browser held ends: a session id planted
-      // in the browser before sign-in (fixation) never becomes a signed-in one.
+      // A hash made at an older cost is made again now that the password is known (before the
+      // transaction: scrypt takes a while, and nothing needs to wait for it).
+      const rehashed = needsRehash(user.password_hash) ? await hashPassword(body.Password) : null;
       const previous = getCookie(c, SESSION_COOKIE);
-      if (previous) {
-        await deps.store.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(previous)]);
-        announceSessionEnded(sha256(previous));
-      }
-      const { token } = await createSession(deps.store, user.id, at);
+      // One transaction: a sign-in that fails half-way (the database gone) changes nothing.
+      const { token } = await deps.store.tx(async (q) => {
+        // A sign-in that succeeds: the account's count starts again, and the client's attempt was
+        // not a failure (an office behind one address signs in all day).
+        await q.query(`DELETE FROM login_failures WHERE key = $1`, [key]);
+        if (rehashed) await q.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [user.id, rehashed]);
+        if (clientKey) await q.query(`UPDATE login_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [clientKey]);
+        // A new session on every sign-in, and the one this browser held ends: a session id planted
+        // in the browser before sign-in (fixation) never becomes a signed-in one.
+        if (previous) await q.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(previous)]);
+        return createSession(q, user.id, at);
+      });
+      // Its streams close once the session's end is committed.
+      if (previous) announceSessionEnded(sha256(previous));
       setSessionCookie(c, token);
       const wire = userToWire(user);
       const memberships = await membershipsOf(deps.store, user.id);
