@@ -8,6 +8,7 @@ import { requestOverTls } from './client-address.ts';
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { PUBLIC_PREFIXES } from '../src/domain/public-urls.ts';
+import { cors } from 'hono/cors';
 
 /** One year, the figure browsers' preload lists ask for. */
 const HSTS_MAX_AGE_SECONDS = 31_536_000;
@@ -84,19 +85,12 @@ const READABLE_ANYWHERE = PUBLIC_PREFIXES.filter((prefix) => prefix !== '/embed/
  * credentials, with the headers a player needs for ranges and revalidation, and their preflight.
  */
 export function publicCors(): MiddlewareHandler {
-  return async (c, next) => {
-    if (!READABLE_ANYWHERE.some((prefix) => c.req.path.startsWith(prefix))) return next();
-    if (c.req.method === 'OPTIONS') {
-      return c.body(null, 204, {
-        'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, HEAD',
-        'access-control-allow-headers': 'Range, If-None-Match, If-Modified-Since, If-Range',
-        'access-control-max-age': '86400',
-      });
-    }
-    await next();
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return;
-    c.res.headers.set('access-control-allow-origin', '*');
-    c.res.headers.set('access-control-expose-headers', 'Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified');
-  };
+  const open = cors({
+    origin: '*',
+    allowMethods: ['GET', 'HEAD'],
+    allowHeaders: ['Range', 'If-None-Match', 'If-Modified-Since', 'If-Range'],
+    exposeHeaders: ['Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified'],
+    maxAge: 86_400,
+  });
+  return (c, next) => (READABLE_ANYWHERE.some((prefix) => c.req.path.startsWith(prefix)) ? open(c, next) : next());
 }
