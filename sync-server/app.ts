@@ -189,15 +189,15 @@ export function createApp(deps: AppDeps) {
   app.route('/api', reportRoutes());
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
-  app.route('/', operationsRoutes({ jobs: () => jobs, ops, metricsToken: deps.metricsToken }));
-  app.route('/api', apiDocsRoutes(root));
-
-  app.notFound((c) => c.body(null, 404));
-  app.onError(errorResponse);
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
   const onJobError = (err: unknown, job: { id: number; kind: string; attempt: number } | null) =>
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
+  app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
+  app.route('/api', apiDocsRoutes(root));
+
+  app.notFound((c) => c.body(null, 404));
+  app.onError(errorResponse);
   // The download events' buffer: written on shutdown too (server.ts).
   // ops: server.ts marks the instance draining when it is told to stop (readiness fails at once).
   return Object.assign(app, { jobs, downloads: publishing.downloads, ops, log });

@@ -77,7 +77,7 @@ function carriesToken(header: string | undefined, token: string): boolean {
 
 /** Like every resource module, the routes read the app's deps and metrics from the context; the
  * token decides the guard's words, so it is given here too. */
-export function operationsRoutes(options: { jobs: () => JobRunner; ops: Operations; metricsToken?: string | undefined }) {
+export function operationsRoutes(options: { jobs: JobRunner; ops: Operations; metricsToken?: string | undefined }) {
   const metricsAccess: Access = options.metricsToken
     ? { middleware: [], describe: 'Whoever carries the CASTAWAY_METRICS_TOKEN as a bearer token' }
     : guard.public();
@@ -87,7 +87,7 @@ export function operationsRoutes(options: { jobs: () => JobRunner; ops: Operatio
       return c.json({ Status: 'ok' as const }, 200);
     })
     .openapi(guarded(routes.readyz, guard.public()), async (c) => {
-      const { body, problems } = await readiness(c.get('deps').store, options.jobs(), options.ops);
+      const { body, problems } = await readiness(c.get('deps').store, options.jobs, options.ops);
       c.header('Cache-Control', 'no-store');
       // The reason an operator needs goes to the log; the answer names no host or error text.
       if (body.Status !== 'ready') c.get('log').warn({ checks: body.Checks, problems }, 'not ready');
