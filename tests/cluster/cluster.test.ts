@@ -19,6 +19,7 @@ import { fixturePath } from '../audio/fixtures.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from '../server/test-store.ts';
 import { overHttp, signIn } from '../helpers/sign-in.ts';
+import { readUntil } from '../helpers/sse.ts';
 
 const JOB_LEASE_MS = 6_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,22 +79,6 @@ async function settled(id: string, timeoutMs: number) {
     if (['Ready', 'Warning', 'Error'].includes(row.State) || Date.now() > until) return row;
     await sleep(250);
   }
-}
-
-/** Reads a server-sent event stream until its text holds `needle`. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle: string, timeoutMs = 15_000): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  const until = Date.now() + timeoutMs;
-  while (!text.includes(needle)) {
-    const left = until - Date.now();
-    if (left <= 0) throw new Error(`no "${needle}" in ${timeoutMs} ms; read:\n${text}`);
-    const next = await Promise.race([reader.read(), sleep(left).then(() => null)]);
-    if (next === null) continue;
-    if (next.done) throw new Error(`the stream ended before "${needle}"; read:\n${text}`);
-    text += decoder.decode(next.value, { stream: true });
-  }
-  return text;
 }
 
 /** Sum over the live instances of one series of their /metrics. */

@@ -9,6 +9,7 @@ import { MISSING_DATABASE_URL, openScratchPostgres } from '../server/test-store.
 import type { Change } from '../../sync-server/bus.ts';
 import { sha256 } from '../../sync-server/auth.ts';
 import { SSE_CREDENTIALS_RECHECK_MS } from '../../sync-server/api/sync.ts';
+import { readUntil } from '../helpers/sse.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -17,17 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle: string): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!text.includes(needle)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value);
-  }
-  return text;
-}
 
 /** Everything the stream still sends until it ends. */
 async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
