@@ -67,7 +67,9 @@ export function fsBlobStore(root: string): BlobStore {
         await rename(tmp, final);
         return { size };
       } catch (e) {
-        out.destroy();
+        // Closed before the file is removed: a stream destroyed before its file was opened still
+        // opens (then closes) it, which after the rm left a .part file behind.
+        if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()).destroy());
         await rm(tmp, { force: true });
         throw e;
       }

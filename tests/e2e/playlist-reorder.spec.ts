@@ -15,6 +15,8 @@ async function openPlaylist(page: Page, program: string): Promise<{ organization
   await page.getByRole('tab', { name: 'Playlists' }).click();
   await page.getByRole('tabpanel').getByRole('link', { name: new RegExp(`${program} highlights`) }).click();
   await expect(page.getByRole('region', { name: 'Clips in this playlist' })).toBeVisible();
+  // The rows come from the local store a moment after the region: read nothing before the first.
+  await expect(page.locator('.reorder-title').first()).toBeVisible({ timeout: 30_000 });
   // Until the first sync has brought the playlist's clips, a handle is named by the clip id.
   await expect(page.getByRole('button', { name: /^Move [0-9a-f]{8}-/ })).toHaveCount(0, { timeout: 30_000 });
   const playlistId = new URL(page.url()).pathname.split('/')[5]!;
