@@ -44,9 +44,19 @@ async function serverClipCount(page: Page, programId: string): Promise<number> {
 test('a fresh device shows its first download as a progress bar with counts; once saved, every count is the server’s', async ({ page }) => {
   test.setTimeout(120_000);
   await recordFirstSync(page);
+  // Each page of the pull half a second late, as over a phone's link: on a loaded machine the
+  // whole download could otherwise land between two renders, and the screen never showed a count
+  // to check (seen in CI: only the bar waiting for its first page, then the organization).
+  let delayed = 0;
+  await page.route('**/api/sync/pull?**', async (route) => {
+    delayed++;
+    await new Promise((r) => setTimeout(r, 500));
+    await route.continue();
+  });
   await logIn(page);
   const organizationId = await openOrganizationHome(page);
   await allChangesSaved(page, 30_000);
+  expect(delayed, 'the sync worker\'s pulls went through the delay').toBeGreaterThan(1);
 
   const seen = await page.evaluate(() => (window as unknown as { firstSyncSeen: Seen[] }).firstSyncSeen);
   const bars = seen.filter((s) => s.bar);
