@@ -58,6 +58,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: options.databaseUrl,
       CASTAWAY_DATA_DIR: options.dataDir,
       PORT: '0',
+      // The cluster is for tests and demos: the demo is written into its PostgreSQL unless the
+      // caller says CASTAWAY_DEMO=0 (sync-server/first-run.ts keeps it out of a configured one).
+      CASTAWAY_DEMO: inherited.CASTAWAY_DEMO ?? '1',
       // The balancer runs on loopback and adds X-Forwarded-For: each client is counted as itself.
       CASTAWAY_TRUSTED_PROXIES: '127.0.0.1,::1',
       // With blobs in S3, each instance keeps its own read cache (a cache belongs to one process).

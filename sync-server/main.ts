@@ -1,7 +1,9 @@
 // The server's entry: `npm start` (scripts/start.mjs, which first rebuilds what is stale) and
 // `npm run serve` run it compiled (build/server/); tests and `npm run dev` run it from source
 // through tsx. It builds the PWA when dist/ lacks it (a source run), opens the store (PGlite in .data/ or
-// CASTAWAY_DATA_DIR; PostgreSQL with DATABASE_URL), migrate, seed the demo into an empty store,
+// CASTAWAY_DATA_DIR; PostgreSQL with DATABASE_URL), migrate, seed the demo into an empty store
+// (the embedded one, or any with CASTAWAY_DEMO=1: first-run.ts; PostgreSQL's first owner comes from
+// `npm run owner`),
 // resume the jobs left in flight, and serve the app and /api on PORT (default 8787).
 // CASTAWAY_DIST_DIR serves another build (and never builds); CASTAWAY_DEMO_CLIPS seeds that many
 // clips instead of the demo's 2,000 (tests that start the server as a process).
@@ -12,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configuredBlobStore } from './audio/service.ts';
+import { demoWanted, hasUser, hasUsers, NO_ACCOUNTS_NOTICE } from './first-run.ts';
 import { DEMO_PASSWORD, DEMO_USERS, ORG_DEMO, ORG_PODCASTS, seedIfEmpty } from './seed.ts';
 import { startServer } from './server.ts';
 import { PROJECT_ROOT } from './project-root.ts';
@@ -51,7 +54,8 @@ async function main(): Promise<void> {
   if (demoClips !== undefined && !(Number.isInteger(demoClips) && demoClips >= 0)) throw new Error(`CASTAWAY_DEMO_CLIPS must be a whole number (got "${process.env.CASTAWAY_DEMO_CLIPS}")`);
   // One blob store for the seed and the app: a local folder, or the S3 bucket of CASTAWAY_S3_BUCKET.
   const blobs = configuredBlobStore();
-  const seeded = await seedIfEmpty(store, { blobs, ...(demoClips === undefined ? {} : { clips: demoClips }) });
+  const demo = demoWanted(process.env, databaseUrl);
+  const seeded = demo ? await seedIfEmpty(store, { blobs, ...(demoClips === undefined ? {} : { clips: demoClips }) }) : null;
   if (seeded) console.log(`Seeded the demo: ${seeded.clips} clips in ${seeded.programs} programs of ${seeded.organizations} organizations.`);
   const listenerDays = Number(process.env.CASTAWAY_DEMO_LISTENER_DAYS ?? (process.env.NODE_ENV === 'test' ? 0 : 90));
   if (!(Number.isInteger(listenerDays) && listenerDays >= 0)) throw new Error(`CASTAWAY_DEMO_LISTENER_DAYS must be a whole number (got "${process.env.CASTAWAY_DEMO_LISTENER_DAYS}")`);
@@ -72,8 +76,11 @@ async function main(): Promise<void> {
     blobs,
   });
   console.log(`Castaway Studio on ${server.url}/ (store: ${store.kind})`);
-  console.log(`Demo logins (password ${DEMO_PASSWORD}):`);
-  for (const u of DEMO_USERS) console.log(`  ${u.email.padEnd(22)} ${u.description}`);
+  // The logins whenever the demo's users are in the store (so a database given the demo says so).
+  if (await hasUser(store, DEMO_USERS[0]!.email)) {
+    console.log(`Demo logins (password ${DEMO_PASSWORD}):`);
+    for (const u of DEMO_USERS) console.log(`  ${u.email.padEnd(22)} ${u.description}`);
+  } else if (!(await hasUsers(store))) console.log(NO_ACCOUNTS_NOTICE);
   const stop = () => {
     void server
       .close()
