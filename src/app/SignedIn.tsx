@@ -44,6 +44,8 @@ const OrganizationAnalyticsScreen = lazy(() => import('../features/analytics/Ana
 const ProgramAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ProgramAnalyticsScreen })));
 const ClipAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.ClipAnalyticsScreen })));
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx').then((mod) => ({ default: mod.ReportsScreen })));
+const OrganizationSettingsScreen = lazy(() => import('../features/settings/OrganizationSettingsScreen.tsx').then((mod) => ({ default: mod.OrganizationSettingsScreen })));
+const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -93,6 +95,8 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/imports">{layout('default', <OrganizationScope needsLocalData={false}><ImportsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/search">{layout('default', <OrganizationScope><SearchScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
+        {/* Its sections, each a feature's screen; webhooks are server-held, so it never waits for the organization's download. */}
+        <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }]} /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>
