@@ -25,6 +25,8 @@ export const ServerErrorCode = {
   InvalidText: 'invalidText',
   /** 429: too many failed logins; try again later. */
   TooManyAttempts: 'tooManyAttempts',
+  /** 403: the account's e-mail address is not confirmed yet, so it may read but not write. */
+  AccountNotActivated: 'accountNotActivated',
 } as const;
 
 export const FieldErrorSchema = z.object({

@@ -24,7 +24,7 @@ import { getAuth } from '../auth.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
 import { analyticsLevels, inZone, localRange, type ScopeOf } from './analytics-api.ts';
 import { guarded, resourceApp } from './route.ts';
-import { guard, type Access } from './guard.ts';
+import { guard, readsOnly, type Access } from './guard.ts';
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
@@ -58,7 +58,8 @@ async function consumption(c: Context, source: routes.Consumption['Source']): Pr
 
 /** The reach estimate's start route at one level. */
 function reach(app: ReturnType<typeof resourceApp>, route: typeof routes.organizationReach | typeof routes.programReach, access: Access, scopeOf: ScopeOf) {
-  return app.openapi(guarded(route, access), async (c) => {
+  // Asks for figures, changes nothing: an unactivated account may, as it may read them.
+  return app.openapi(guarded(route, readsOnly(access)), async (c) => {
     const deps = c.get('deps');
     const auth = getAuth(c);
     const body = c.req.valid('json');

@@ -6,6 +6,9 @@
 //   the row / program / network: absent, deleted, of another organization, or one the caller may
 //   not read (src/domain/access.ts) ──> 404, exactly as a row that does not exist
 //   readable, but a flag the route needs is missing ──> 403
+//   a write (any method but GET and HEAD) by an unactivated account (its e-mail address not
+//   confirmed: section 4's session type) ──> 403 with a body saying so, unless the route only
+//   reads (readsOnly: a report or estimate started, an enquiry to support)
 //
 // What it resolved is handed to the handler (c.var.row, c.var.program, c.var.network), so a route
 // reads nothing twice. Writes that are named mutations check again inside their transaction
@@ -15,7 +18,9 @@ import { mayRead, missingFlags, networkFlags } from '../../src/domain/access.ts'
 import { anyPermissions, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
 import { ENTITY_KINDS, KIND_OF, type SyncEntity } from '../../src/protocol/entity-kinds.ts';
 import { getAuth, requireSession, requireUser } from '../auth.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { AppError, fieldError, forbidden, notFound } from '../errors.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { ServerErrorCode } from '../../src/protocol/errors.ts';
 import { flagsForProgram, orgFlags, seesNetwork, type ProgramRef } from '../mutations/store.ts';
 import { loadRow, type WireRow } from '../rows.ts';
 import { validateGuid } from '../../src/domain/validators.ts';
@@ -29,8 +34,26 @@ declare module 'hono' {
   }
 }
 
-/** A guard: its middleware, and who may call, in words for the API reference (x-access). */
-export type Access = { middleware: MiddlewareHandler[]; describe: string };
+/** A guard: its middleware, and who may call, in words for the API reference (x-access).
+ * `unactivatedMayWrite`: a POST that changes no content or setting, open to unactivated accounts. */
+export type Access = { middleware: MiddlewareHandler[]; describe: string; unactivatedMayWrite?: true };
+
+/** The guard, for a route whose unsafe method only reads or asks (a report started, a message to
+ * support): an unactivated account may call it as it may read. */
+export const readsOnly = (access: Access): Access => ({ ...access, unactivatedMayWrite: true });
+
+/**
+ * After the route's own guard: an unactivated account (section 4) reads but does not write (issue
+ * 31). Routes without a member's auth (sign-in, the session, public feeds) pass: nothing of an
+ * organization is theirs to change.
+ */
+export const activatedToWrite: MiddlewareHandler = async (c, next) => {
+  const auth = c.get('auth');
+  if (auth && !auth.user.Activated) {
+    throw new AppError(403, { Errors: [fieldError('account', formError('invalid', 'domain_account_not_activated', undefined, ServerErrorCode.AccountNotActivated))] });
+  }
+  await next();
+};
 
 const flagsText = (need: readonly PermissionFlagName[]) => (need.length > 0 ? ` with ${need.join(' and ')}` : '');
 

@@ -42,7 +42,7 @@ import { now } from '../app.ts';
 import { inZone, timeZoneOf } from './analytics-api.ts';
 import { readablePrograms } from './lists.ts';
 import { guarded, resourceApp } from './route.ts';
-import { guard } from './guard.ts';
+import { guard, readsOnly } from './guard.ts';
 
 type RawQuery = {
   startDate: string;
@@ -205,10 +205,11 @@ async function scheduledAnswer(c: Context, programIds: string[] | null, query: S
 }
 
 export function reportRoutes() {
+  // Starting a report reads figures and changes nothing: an unactivated account may, as it may read them.
   const analyticsAt = {
-    organization: guard.organization('HasAnalyticsAccess'),
-    network: guard.network('networkId', { network: ['HasAnalyticsAccess'] }),
-    program: guard.program('programId', 'HasAnalyticsAccess'),
+    organization: readsOnly(guard.organization('HasAnalyticsAccess')),
+    network: readsOnly(guard.network('networkId', { network: ['HasAnalyticsAccess'] })),
+    program: readsOnly(guard.program('programId', 'HasAnalyticsAccess')),
   };
   const s = routes.startConsumptionSummary;
   const ct = routes.startContentReport;

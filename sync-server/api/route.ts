@@ -10,7 +10,8 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { formError } from '../../src/domain/form-errors.ts';
 import { badRequest, fieldError, notFound, zodFieldErrors } from '../errors.ts';
-import type { Access } from './guard.ts';
+import { requireSession } from '../auth.ts';
+import { activatedToWrite, type Access } from './guard.ts';
 
 /** A resource module's app: failed validation answers as the API answers (not Hono's text). */
 export function resourceApp() {
@@ -39,6 +40,8 @@ const takesJson = (route: RouteConfig) => {
 /** A route declaration with its guard, ready for `app.openapi(…)`. The guard's description goes
  * into the document as `x-access`. */
 export function guarded<R extends RouteConfig>(route: R, access: Access): R & { middleware: MiddlewareHandler[] } {
-  const middleware = takesJson(route) ? [...access.middleware, requireJsonBody] : access.middleware;
-  return { ...route, middleware, 'x-access': access.describe };
+  // Only a member's calls (requireSession) have an account in an organization to refuse.
+  const writes = route.method !== 'get' && route.method !== 'head' && access.unactivatedMayWrite !== true && access.middleware.includes(requireSession);
+  const middleware = [...access.middleware, ...(writes ? [activatedToWrite] : []), ...(takesJson(route) ? [requireJsonBody] : [])];
+  return { ...route, middleware, 'x-access': writes ? `${access.describe}; an activated account` : access.describe };
 }

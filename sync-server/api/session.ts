@@ -25,7 +25,7 @@ import { selectFrom, toWire, type DbRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
-import { guard } from './guard.ts';
+import { guard, readsOnly } from './guard.ts';
 import { clientAddress } from '../client-address.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
@@ -202,7 +202,8 @@ export function sessionRoutes() {
       if (!org) throw notFound();
       return c.json(org, 200);
     })
-    .openapi(guarded(routes.sendSupportEnquiry, guard.member()), async (c) => {
+    // An unactivated account must be able to ask for help, as much as anyone.
+    .openapi(guarded(routes.sendSupportEnquiry, readsOnly(guard.member())), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const body = c.req.valid('json');

@@ -267,6 +267,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
 
   describe.each(PROFILES)('$email', (profile) => {
     const caller = () => callers.get(profile.email)!;
+    /** A write the guard lets through: an unactivated account is refused it (403, issue 31). */
+    const written = (status: number) => (profile.sessionType === 'unactivated' ? 403 : status);
     const own = ORGS[profile.own];
     const other = ORGS[profile.other];
     const otherRows = programRows(OTHER_PROGRAM[profile.other]);
@@ -359,7 +361,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         const p = programRows(profile.contentProgram);
         expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}`)).status).toBe(200);
         expect((await caller().send('GET', `/api/v1/playlists/${p.playlist}/clips`)).status).toBe(200);
-        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(200);
+        expect((await caller().send('PATCH', `/api/v1/playlists/${p.playlist}`, { Visibility: 'Public' })).status).toBe(written(200));
       }
     });
 
@@ -386,11 +388,11 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         expect((await caller().send('GET', `/api/v1/clips/${p.clip}`)).status).toBe(200);
         expect((await caller().send('GET', `/api/v1/programs/${p.program}/clips`)).status).toBe(200);
         const patch = await caller().send('PATCH', `/api/v1/clips/${p.clip}`, { Description: `Edited by ${profile.email}` });
-        expect(patch.status, patch.text).toBe(200);
+        expect(patch.status, patch.text).toBe(written(200));
         const created = await caller().send('POST', `/api/v1/programs/${p.program}/clips`, { Title: `New from ${profile.email}` });
-        expect(created.status, created.text).toBe(201);
-        const createdId = (created.body as { Id: string }).Id;
-        expect((await caller().send('DELETE', `/api/v1/clips/${createdId}`)).status).toBe(204);
+        expect(created.status, created.text).toBe(written(201));
+        const createdId = created.status === 201 ? (created.body as { Id: string }).Id : p.clip;
+        expect((await caller().send('DELETE', `/api/v1/clips/${createdId}`)).status).toBe(written(204));
       }
     });
 
@@ -410,12 +412,12 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         const p = programRows(profile.contentProgram);
         expect((await caller().send('GET', `/api/v1/recordings/${p.recording}`)).status).toBe(200);
         expect((await caller().send('GET', `/api/v1/programs/${p.program}/recordings`)).status).toBe(200);
-        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(200);
+        expect((await caller().send('PATCH', `/api/v1/recordings/${p.recording}`, { Reviewed: true })).status).toBe(written(200));
         expect((await caller().send('GET', `/api/v1/recordings/${p.recording}/annotations`)).status).toBe(200);
         const note = await caller().send('POST', `/api/v1/recordings/${p.recording}/annotations`, { OffsetSeconds: 42, Text: `Note by ${profile.email}` });
-        expect(note.status, note.text).toBe(201);
-        const noteId = (note.body as { Id: string }).Id;
-        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${noteId}`)).status).toBe(204);
+        expect(note.status, note.text).toBe(written(201));
+        const noteId = note.status === 201 ? (note.body as { Id: string }).Id : p.annotation;
+        expect((await caller().send('DELETE', `/api/v1/recordings/${p.recording}/annotations/${noteId}`)).status).toBe(written(204));
       }
     });
 
@@ -487,7 +489,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (profile.contentProgram) {
         const mine = programRows(profile.contentProgram);
         const reply = await caller().send('PATCH', `/api/v1/playlists/${mine.playlist}/clips`, { ClipIds: [o.clip] });
-        expect(reply.status).toBe(400);
+        expect(reply.status).toBe(written(400));
       }
     });
 

@@ -67,7 +67,7 @@ class Caller {
 }
 
 /** What a user may not see, from the seed's permission entries (section 6, written out). */
-type Profile = { email: string; own: string; other: string; member: string[]; hiddenPrograms: string[]; hiddenContent: string[]; hiddenNetworks: string[] };
+type Profile = { email: string; own: string; other: string; member: string[]; hiddenPrograms: string[]; hiddenContent: string[]; hiddenNetworks: string[]; unactivated?: true };
 
 const DEMO_PROGRAM_KEYS = PROGRAMS.filter((p) => p.org === ORG_DEMO).map((p) => p.key);
 const PROFILES: Profile[] = [
@@ -88,7 +88,7 @@ const PROFILES: Profile[] = [
   { email: 'admin@example.com', own: ORG_DEMO, other: ORG_PODCASTS, member: [ORG_DEMO], hiddenPrograms: [], hiddenContent: [], hiddenNetworks: [] },
   { email: 'support@example.com', own: ORG_DEMO, other: ORG_PODCASTS, member: [ORG_DEMO], hiddenPrograms: [], hiddenContent: [], hiddenNetworks: [] },
   { email: 'reseller@example.com', own: ORG_PODCASTS, other: ORG_DEMO, member: [ORG_PODCASTS], hiddenPrograms: [], hiddenContent: [], hiddenNetworks: [] },
-  { email: 'newbie@example.com', own: ORG_DEMO, other: ORG_PODCASTS, member: [ORG_DEMO], hiddenPrograms: [], hiddenContent: [], hiddenNetworks: [] },
+  { email: 'newbie@example.com', own: ORG_DEMO, other: ORG_PODCASTS, member: [ORG_DEMO], hiddenPrograms: [], hiddenContent: [], hiddenNetworks: [], unactivated: true },
 ];
 
 let test: TestStore;
@@ -265,6 +265,11 @@ describe('authorization, walking the OpenAPI document', () => {
       const send = async (values: Record<string, string>) => {
         const mutations = pushMutations(values).map((m) => ({ id: crypto.randomUUID(), ...m, base: null, createdAt: 1 }));
         const reply = await caller.send({ method: 'POST' }, '/api/sync/push', profile.own, { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: crypto.randomUUID(), mutations });
+        // An unactivated account's push is refused whole, before any row is looked at (issue 31).
+        if (profile.unactivated) {
+          expect(reply.status, reply.text).toBe(403);
+          return [reply.text];
+        }
         expect(reply.status, reply.text).toBe(200);
         return (JSON.parse(reply.text) as { results: Array<{ status: string; httpStatus?: number }> }).results.map((r, i) => `${mutations[i]!.name} ${r.status} ${r.httpStatus ?? ''}`);
       };
