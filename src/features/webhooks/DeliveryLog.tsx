@@ -13,6 +13,7 @@ import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
 import type { Access } from './access.ts';
 import { refusalText } from './calls.ts';
+import { deliverySubject, pretty } from './delivery-body.ts';
 import { deliveryQuery, withFilter, type DeliveryView } from './delivery-filter.ts';
 import { answerLabel, EVENT_STATUSES, STATUS_PILL, statusLabel } from './labels.ts';
 import { WebhookCard } from './WebhookCard.tsx';
@@ -217,11 +218,13 @@ function Delivery({ event: e, open, onToggle, writable, onResent }: { event: Web
     onResent();
   };
   const time = (at: string | null) => (at ? formatDateTime(at) : '–');
+  const subject = deliverySubject(e.RequestBody);
   return (
     <li className={`webhook-delivery${open ? ' is-open' : ''}`}>
       <button type="button" className="webhook-delivery-summary" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
         <span className={`pill ${STATUS_PILL[e.Status]}`}>{statusLabel(e.Status)}</span>
         <code className="webhook-event">{e.EventType}</code>
+        {subject && <span className="webhook-delivery-subject">{subject}</span>}
         <span className="webhook-delivery-time">{formatDateTime(e.CreatedAtUtc)}</span>
         <span className="webhook-delivery-answer">{e.Attempts === 0 ? m.webhooks_not_tried() : answerLabel(e.ResponseStatus)}</span>
       </button>
@@ -301,13 +304,4 @@ function Delivery({ event: e, open, onToggle, writable, onResent }: { event: Web
       )}
     </li>
   );
-}
-
-/** JSON indented for reading; any other text as it came. */
-export function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
 }

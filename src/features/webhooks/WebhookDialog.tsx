@@ -204,7 +204,10 @@ function EventGroupField({ group, chosen, set, disabled, onChange }: { group: Ev
       {group.types.map((type) => (
         <label key={type} className="choice webhook-event-choice">
           <input type="checkbox" checked={set.has(type)} disabled={disabled} onChange={(e) => onChange(toggleType(type, e.target.checked, chosen))} />
-          <span>{changeLabel(type)}</span> <code>{type}</code>
+          <span>
+            <span>{changeLabel(type)}</span>
+            <code>{type}</code>
+          </span>
         </label>
       ))}
     </fieldset>

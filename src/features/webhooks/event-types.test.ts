@@ -45,16 +45,26 @@ describe('select all per group', () => {
 });
 
 describe('a webhook’s events in a line', () => {
-  it('a kind chosen whole reads as all of it; the rest by name', () => {
+  it('a kind chosen whole reads as all of it; the others by name, kind by kind', () => {
     const clips = ['ClipCreated', 'ClipUpdated', 'ClipDeleted', 'ClipVisibilityChanged', 'PublishStateChanged'];
     expect(summarizeEventTypes([...clips, 'PlaylistUpdated'])).toEqual([
       { kind: 'all', entity: 'clip' },
       { kind: 'types', types: ['PlaylistUpdated'] },
     ]);
-    expect(summarizeEventTypes(['ClipUpdated'])).toEqual([{ kind: 'types', types: ['ClipUpdated'] }]);
+    expect(summarizeEventTypes(['PlaylistCreated', 'PlaylistUpdated', 'PlaylistDeleted', 'ClipUpdated'])).toEqual([
+      { kind: 'types', types: ['ClipUpdated'] },
+      { kind: 'all', entity: 'playlist' },
+    ]);
   });
 
   it('every type: every kind whole', () => {
     expect(summarizeEventTypes(WEBHOOK_EVENT_TYPES).map((p) => p.kind)).toEqual(['all', 'all', 'all', 'all', 'all']);
+  });
+
+  it('a type this build does not know is still shown, last', () => {
+    expect(summarizeEventTypes(['SomethingNew', 'ClipUpdated'])).toEqual([
+      { kind: 'types', types: ['ClipUpdated'] },
+      { kind: 'types', types: ['SomethingNew'] },
+    ]);
   });
 });

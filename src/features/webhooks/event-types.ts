@@ -62,18 +62,18 @@ export function sortedLike(items: readonly string[], order: readonly string[]): 
 
 export type EventSummaryPart = { kind: 'all'; entity: WebhookEntity } | { kind: 'types'; types: string[] };
 
-/** A webhook's event types for its card: a kind whose every event is chosen reads as one
- * "all events" part, the other types by name. */
+/** A webhook's event types for its card, kind by kind in the form's order: a kind whose every
+ * event is chosen reads as one "all events" part, the others' chosen types by name. */
 export function summarizeEventTypes(chosen: readonly string[], all: readonly string[] = WEBHOOK_EVENT_TYPES): EventSummaryPart[] {
   const set = new Set(chosen);
-  const parts: EventSummaryPart[] = [];
-  const loose: string[] = [];
-  for (const group of groupEventTypes(all)) {
-    if (group.entity !== null && group.types.length > 1 && groupSelection(group, set) === 'all') parts.push({ kind: 'all', entity: group.entity });
-    else loose.push(...group.types.filter((t) => set.has(t)));
-  }
   const known = new Set(all);
-  loose.push(...chosen.filter((t) => !known.has(t)));
-  if (loose.length > 0) parts.push({ kind: 'types', types: loose });
+  const parts: EventSummaryPart[] = [];
+  for (const group of groupEventTypes([...all, ...chosen.filter((t) => !known.has(t))])) {
+    if (group.entity !== null && group.types.length > 1 && groupSelection(group, set) === 'all') parts.push({ kind: 'all', entity: group.entity });
+    else {
+      const types = group.types.filter((t) => set.has(t));
+      if (types.length > 0) parts.push({ kind: 'types', types });
+    }
+  }
   return parts;
 }
