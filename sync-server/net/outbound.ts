@@ -1,6 +1,7 @@
 // Fetching what another host serves (an imported feed, its chapters, its episodes' audio, artwork
-// named by imageUrl) without letting a URL point the server at itself or its neighbours (SSRF). The
-// one place for these checks: imports (sync-server/imports) and artwork (sync-server/images) use it.
+// named by imageUrl), and posting webhooks' deliveries, without letting a URL point the server at
+// itself or its neighbours (SSRF). The one place for these checks: imports (sync-server/imports),
+// artwork (sync-server/images) and webhooks (sync-server/webhooks, safePost: no redirects) use it.
 //
 //   URL ──not http(s), credentials──> refused
 //    │ host an IP literal ──private, loopback, link-local, metadata──> refused (never connected)
@@ -220,5 +221,69 @@ export async function readLimited(fetched: Fetched, maxBytes: number, what: stri
     throw new FetchError(ImportErrorCode.Timeout, `the ${what} did not arrive whole (${(e as Error).message})`, true);
   } finally {
     fetched.cancel();
+  }
+}
+
+export type Posted = {
+  status: number;
+  /** The start of the answer's body (at most maxResponseBytes, as text). */
+  body: string;
+  durationMs: number;
+};
+
+/**
+ * POST a body to a URL with the same checks as safeGet (the target and every address its name
+ * resolves to, connected to by the address checked), for webhooks: no redirect is followed (a 3xx
+ * is answered as it is, for the caller to count as a failure: following one would send the signed
+ * body somewhere its owner did not name), the whole exchange is under settings.timeoutMs, and the
+ * answer's body is read up to maxResponseBytes and the rest dropped. Throws FetchError when no
+ * answer came: RefusedTarget (nothing was sent), Unreachable, Timeout.
+ */
+export async function safePost(raw: string, body: string, headers: Record<string, string>, settings: NetSettings & { maxResponseBytes: number }): Promise<Posted> {
+  const started = performance.now();
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(new FetchError(ImportErrorCode.Timeout, `no complete answer in ${settings.timeoutMs / 1000} s`, true)), settings.timeoutMs);
+  deadline.unref();
+  try {
+    const url = parseTarget(raw);
+    const addresses = await checkTarget(url, settings);
+    const payload = Buffer.from(body, 'utf8');
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const client = url.protocol === 'https:' ? https : http;
+      const req = client.request(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(payload.byteLength) },
+        lookup: pinnedLookup(addresses),
+        signal: abort.signal,
+      });
+      req.on('response', resolve);
+      req.on('error', reject);
+      req.end(payload);
+    });
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    await new Promise<void>((resolve, reject) => {
+      res.on('data', (chunk: Buffer) => {
+        if (kept >= settings.maxResponseBytes) return;
+        const part = chunk.subarray(0, settings.maxResponseBytes - kept);
+        chunks.push(part);
+        kept += part.byteLength;
+        // Enough is kept: the rest is not read (the connection is closed).
+        if (kept >= settings.maxResponseBytes) {
+          res.destroy();
+          resolve();
+        }
+      });
+      res.on('end', resolve);
+      res.on('close', resolve);
+      res.on('error', reject);
+    });
+    return { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), durationMs: performance.now() - started };
+  } catch (e) {
+    if (e instanceof FetchError) throw e;
+    if (abort.signal.aborted && abort.signal.reason instanceof FetchError) throw abort.signal.reason;
+    throw new FetchError(ImportErrorCode.Unreachable, `the host could not be reached (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, true);
+  } finally {
+    clearTimeout(deadline);
   }
 }
