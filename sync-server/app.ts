@@ -39,6 +39,9 @@ import { feedRoutes } from './api/feeds.ts';
 import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
+import { webhookRoutes } from './api/webhooks.ts';
+import { webhookJobs } from './webhooks/jobs.ts';
+import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
 import { storeStatisticsJobs } from './jobs/store-statistics.ts';
@@ -84,6 +87,8 @@ export type AppDeps = {
   metricsToken?: string | undefined;
   /** Where audio, waveforms and artwork are kept (default: configuredBlobStore(), from the environment). */
   blobs?: BlobStore | undefined;
+  /** Webhooks' delivery (tests: loopback targets, a retry schedule in milliseconds); the rest from the environment. */
+  webhooks?: Partial<WebhookSettings> | undefined;
 };
 
 declare module 'hono' {
@@ -134,6 +139,7 @@ export function createApp(deps: AppDeps) {
   });
   const metrics = createMetrics(deps.store);
   const ops: Operations = { draining: false };
+  const webhooks = webhookSettings(deps.webhooks, deps.jobs?.leaseMs);
   // The root collects the OpenAPI declarations of every resource module mounted on it.
   const root = new OpenAPIHono();
   const app = root
@@ -184,6 +190,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
   app.route('/api', memberRoutes());
+  app.route('/api', webhookRoutes(webhooks));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());
@@ -192,7 +199,9 @@ export function createApp(deps: AppDeps) {
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
   const onJobError = (err: unknown, job: { id: number; kind: string; attempt: number } | null) =>
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps) } });
+  // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
+  const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

@@ -10,6 +10,7 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_LOG_EVENT_TYPES,
   WEBHOOK_RETRY_SCHEDULE_MS,
+  webhookAccess,
   webhookEventsOf,
   webhookEventType,
   webhookSignedContent,
@@ -32,6 +33,10 @@ describe('webhook event types', () => {
   it('a revision without an undo step is a create', () => {
     expect(webhookEventsOf('clip', null, false)).toEqual(['ClipCreated']);
     expect(webhookEventsOf('network', null, false)).toEqual(['NetworkCreated']);
+  });
+
+  it('a write that changed no field makes no event', () => {
+    expect(webhookEventsOf('clip', {}, false)).toEqual([]);
   });
 
   it('Deleted going from false to true is a delete, and only that', () => {
@@ -139,5 +144,24 @@ describe('description and event types', () => {
     expect(validateWebhookEventTypes(undefined)).toMatchObject({ type: 'required' });
     expect(validateWebhookEventTypes(['ClipExploded'])).toMatchObject({ type: 'invalid' });
     expect(validateWebhookEventTypes(['ClipCreated', 'ClipCreated'])).toMatchObject({ type: 'invalid', reason: 'duplicate' });
+  });
+});
+
+describe('webhookAccess', () => {
+  const flags = (f: Partial<Record<'HasAuditAccess' | 'HasManageOrganizationSettingsAccess' | 'HasManageSettingsAccess', boolean>>) => ({
+    HasAuditAccess: false,
+    HasManageOrganizationSettingsAccess: false,
+    HasManageSettingsAccess: false,
+    ...f,
+  });
+  it('the organization: read with audit or manage-organization-settings access, write with the latter', () => {
+    expect(webhookAccess(flags({ HasAuditAccess: true }), null)).toEqual({ read: true, write: false });
+    expect(webhookAccess(flags({ HasManageOrganizationSettingsAccess: true }), null)).toEqual({ read: true, write: true });
+    expect(webhookAccess(flags({ HasManageSettingsAccess: true }), null)).toEqual({ read: false, write: false });
+  });
+  it('a network: also with manage-settings access on it', () => {
+    expect(webhookAccess(flags({}), flags({ HasManageSettingsAccess: true }))).toEqual({ read: true, write: true });
+    expect(webhookAccess(flags({ HasAuditAccess: true }), flags({ HasAuditAccess: true }))).toEqual({ read: true, write: false });
+    expect(webhookAccess(flags({}), flags({ HasAuditAccess: true }))).toEqual({ read: false, write: false });
   });
 });

@@ -69,11 +69,14 @@ export const webhookEventType = (entity: WebhookEntity, change: WebhookChange) =
 /**
  * The events one write of a row makes, from its revision: `undo` holds the values the write
  * changed, as they were before it (null: the write created the row); `deleted`, whether the row is
- * deleted after it. A create is Created (whatever it wrote); a delete is Deleted going false → true; a restore is an update. A clip's write
- * that changed its Visibility or PublishState is also ClipVisibilityChanged / PublishStateChanged.
+ * deleted after it. A create is Created (whatever it wrote); a write that changed nothing makes
+ * none; a delete is Deleted going false → true; a restore is an update. A clip's write that
+ * changed its Visibility or PublishState is also ClipVisibilityChanged / PublishStateChanged.
  */
 export function webhookEventsOf(entity: WebhookEntity, undo: Readonly<Record<string, unknown>> | null, deleted: boolean): WebhookEventType[] {
   if (undo === null) return [webhookEventType(entity, 'Created')];
+  // A write that changed no field (the same value saved again) is no change to tell of.
+  if (Object.keys(undo).length === 0) return [];
   if ('Deleted' in undo && undo['Deleted'] !== true && deleted) return [webhookEventType(entity, 'Deleted')];
   const out: WebhookEventType[] = [webhookEventType(entity, 'Updated')];
   if (entity === 'clip' && 'Visibility' in undo) out.push('ClipVisibilityChanged');
@@ -190,4 +193,18 @@ export function validateWebhookEventTypes(value: readonly string[] | null | unde
   if (value.some((t) => !known.has(t))) return formError('invalid');
   if (new Set(value).size !== value.length) return formError('invalid', undefined, undefined, 'duplicate');
   return null;
+}
+
+// ── Who may see and change webhooks (section 6 names no rule for them; this is the studio's) ──
+type WebhookFlags = { HasAuditAccess: boolean; HasManageOrganizationSettingsAccess: boolean; HasManageSettingsAccess: boolean };
+
+/**
+ * What a caller may do with the webhooks of the organization (networkFlags null) or of one network:
+ * read with HasAuditAccess or HasManageOrganizationSettingsAccess at organization scope, change
+ * with HasManageOrganizationSettingsAccess there; a network's also with HasManageSettingsAccess on
+ * that network. `organizationFlags` are the Organization-scope flags only.
+ */
+export function webhookAccess(organizationFlags: WebhookFlags, networkFlags: WebhookFlags | null): { read: boolean; write: boolean } {
+  const write = organizationFlags.HasManageOrganizationSettingsAccess || networkFlags?.HasManageSettingsAccess === true;
+  return { read: write || organizationFlags.HasAuditAccess, write };
 }
