@@ -105,6 +105,11 @@ type Profile = {
   manageProgramSettings: boolean;
   /** HasManageUserAccess at Organization scope: the organization's users. */
   manageUsers: boolean;
+  /** Webhooks (section 6 names no rule; the studio's, src/protocol/api/webhooks.ts): read with
+   * HasAuditAccess or HasManageOrganizationSettingsAccess at Organization scope, changed with the
+   * latter; a network's also with HasManageSettingsAccess on the network (no demo user has that
+   * at Network scope, so a network's webhooks go as the organization's where the network is seen). */
+  webhooks: { read: boolean; write: boolean };
 };
 
 const everything = (own: 'demo' | 'podcasts') => ({
@@ -125,6 +130,7 @@ const PROFILES: Profile[] = [
     manageOrganization: true,
     manageProgramSettings: true,
     manageUsers: true,
+    webhooks: { read: true, write: true },
   },
   {
     email: 'producer@example.com',
@@ -140,6 +146,7 @@ const PROFILES: Profile[] = [
     manageOrganization: false,
     manageProgramSettings: false,
     manageUsers: false,
+    webhooks: { read: false, write: false },
   },
   {
     email: 'analyst@example.com',
@@ -154,6 +161,7 @@ const PROFILES: Profile[] = [
     manageOrganization: false,
     manageProgramSettings: false,
     manageUsers: false,
+    webhooks: { read: false, write: false },
   },
   {
     email: 'admin@example.com',
@@ -167,6 +175,7 @@ const PROFILES: Profile[] = [
     manageOrganization: true,
     manageProgramSettings: true,
     manageUsers: true,
+    webhooks: { read: true, write: true },
   },
   {
     email: 'support@example.com',
@@ -180,6 +189,7 @@ const PROFILES: Profile[] = [
     manageOrganization: false,
     manageProgramSettings: false,
     manageUsers: false,
+    webhooks: { read: true, write: false },
   },
   {
     email: 'reseller@example.com',
@@ -193,6 +203,7 @@ const PROFILES: Profile[] = [
     manageOrganization: false,
     manageProgramSettings: false,
     manageUsers: false,
+    webhooks: { read: false, write: false },
   },
   {
     email: 'newbie@example.com',
@@ -206,6 +217,7 @@ const PROFILES: Profile[] = [
     manageOrganization: false,
     manageProgramSettings: false,
     manageUsers: false,
+    webhooks: { read: false, write: false },
   },
 ];
 
@@ -226,6 +238,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
   let app: App;
   const callers = new Map<string, Caller>();
   const userIds = new Map<string, string>();
+  /** The demo user (every flag in both organizations), acting in each: makes the webhooks others are tried on. */
+  const owners = new Map<string, Caller>();
 
   beforeAll(async () => {
     test = await openTestStore(kind);
@@ -238,6 +252,11 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       callers.set(profile.email, caller);
       const session = await caller.send('GET', '/api/internal/session');
       userIds.set(profile.email, (session.body as { User: { Id: string } }).User.Id);
+    }
+    for (const organizationId of [ORG_DEMO, ORG_PODCASTS]) {
+      const owner = new Caller(app, organizationId);
+      await owner.login('demo@example.com');
+      owners.set(organizationId, owner);
     }
   }, 120_000);
 
@@ -438,6 +457,94 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       // A user of no shared organization does not exist here.
       const stranger = profile.own === 'demo' ? 'reseller@example.com' : 'producer@example.com';
       expectNotFound(await caller().send('GET', `/api/v1/users/${userIds.get(stranger)}`), 'a user of the other organization');
+    });
+
+    it('webhooks: the organization’s and a network’s, and another organization’s not found', async () => {
+      // Off, and aimed at nobody: made to be looked at, never sent.
+      const body = { Url: 'https://hooks.example.com/matrix', EventTypes: ['ClipUpdated'], Enabled: false };
+      const make = async (organizationId: string, path: string) => {
+        const reply = await owners.get(organizationId)!.send('POST', path, body);
+        expect(reply.status, reply.text).toBe(201);
+        return (reply.body as { Id: string }).Id;
+      };
+      const read = profile.webhooks.read ? 200 : 403;
+      const write = (ok: number) => (profile.webhooks.write ? ok : 403);
+      const mine = await make(own.organizationId, '/api/v1/webhooks');
+      const event = crypto.randomUUID();
+      try {
+        expect((await caller().send('GET', '/api/v1/webhooks')).status).toBe(read);
+        expect((await caller().send('GET', `/api/v1/webhooks/${mine}`)).status).toBe(read);
+        expect((await caller().send('GET', `/api/v1/webhooks/${mine}/events?status=Failed`)).status).toBe(read);
+        expect((await caller().send('PATCH', `/api/v1/webhooks/${mine}`, { Description: `By ${profile.email}` })).status).toBe(write(200));
+        // A re-send of an event the webhook does not have: past the guard, a 404; before it, a 403.
+        expect((await caller().send('PUT', `/api/v1/webhooks/${mine}/events/${event}`)).status).toBe(write(404));
+        expect((await caller().send('POST', `/api/internal/webhooks/${mine}/secret`)).status).toBe(write(200));
+        expect((await caller().send('POST', `/api/internal/webhooks/${mine}/test`)).status).toBe(write(202));
+        const made = await caller().send('POST', '/api/v1/webhooks', body);
+        expect(made.status, made.text).toBe(write(201));
+        if (made.status === 201) {
+          expect((made.body as { Secret: string }).Secret).toMatch(/^whsec_/);
+          expect((await caller().send('DELETE', `/api/v1/webhooks/${(made.body as { Id: string }).Id}`)).status).toBe(204);
+        }
+        expect((await caller().send('DELETE', `/api/v1/webhooks/${mine}`)).status).toBe(write(204));
+      } finally {
+        await owners.get(own.organizationId)!.send('DELETE', `/api/v1/webhooks/${mine}`);
+      }
+
+      // A network's: as the organization's where the network is seen; 404 where it is not.
+      for (const network of [...new Set([own.network, own.otherNetwork])]) {
+        const seen = profile.networks.includes(network);
+        const hook = await make(own.organizationId, `/api/v1/networks/${network}/webhooks`);
+        try {
+          const paths = [`/api/v1/networks/${network}/webhooks`, `/api/v1/networks/${network}/webhooks/${hook}`, `/api/v1/networks/${network}/webhooks/${hook}/events`, `/api/v1/webhooks/${hook}`];
+          for (const path of paths) {
+            const reply = await caller().send('GET', path);
+            if (seen) expect(reply.status, path).toBe(read);
+            else expectNotFound(reply, `${path} of a network not seen`);
+          }
+          const patch = await caller().send('PATCH', `/api/v1/networks/${network}/webhooks/${hook}`, { Description: 'x' });
+          if (seen) expect(patch.status).toBe(write(200));
+          else expectNotFound(patch, 'PATCH a webhook of a network not seen');
+          const create = await caller().send('POST', `/api/v1/networks/${network}/webhooks`, body);
+          if (seen) expect(create.status).toBe(write(201));
+          else expectNotFound(create, 'POST a webhook to a network not seen');
+          if (create.status === 201) await owners.get(own.organizationId)!.send('DELETE', `/api/v1/webhooks/${(create.body as { Id: string }).Id}`);
+          // Under another network than its own: not found, whoever asks.
+          const elsewhere = ORGS[profile.own].networks.find((n) => n !== network);
+          if (elsewhere) expectNotFound(await caller().send('GET', `/api/v1/networks/${elsewhere}/webhooks/${hook}`), 'a webhook under another network');
+        } finally {
+          await owners.get(own.organizationId)!.send('DELETE', `/api/v1/webhooks/${hook}`);
+        }
+      }
+
+      // Another organization's: 404 with no body on every route, read or write, and in no list.
+      const theirs = await make(other.organizationId, '/api/v1/webhooks');
+      const theirNetwork = await make(other.organizationId, `/api/v1/networks/${other.network}/webhooks`);
+      try {
+        const checks: Array<[string, string, unknown?]> = [
+          ['GET', `/api/v1/webhooks/${theirs}`],
+          ['PATCH', `/api/v1/webhooks/${theirs}`, { Description: 'Taken over' }],
+          ['DELETE', `/api/v1/webhooks/${theirs}`],
+          ['GET', `/api/v1/webhooks/${theirs}/events`],
+          ['PUT', `/api/v1/webhooks/${theirs}/events/${event}`],
+          ['POST', `/api/internal/webhooks/${theirs}/secret`],
+          ['POST', `/api/internal/webhooks/${theirs}/test`],
+          ['GET', `/api/v1/webhooks/${theirNetwork}`],
+          ['GET', `/api/v1/networks/${other.network}/webhooks`],
+          ['POST', `/api/v1/networks/${other.network}/webhooks`, body],
+          ['GET', `/api/v1/networks/${other.network}/webhooks/${theirNetwork}`],
+          ['PATCH', `/api/v1/networks/${other.network}/webhooks/${theirNetwork}`, { Description: 'Taken over' }],
+          ['DELETE', `/api/v1/networks/${other.network}/webhooks/${theirNetwork}`],
+          ['GET', `/api/v1/networks/${other.network}/webhooks/${theirNetwork}/events`],
+        ];
+        for (const [method, path, json] of checks) expectNotFound(await caller().send(method, path, json), `${method} ${path}`);
+        if (profile.webhooks.read) expect(ids(await caller().send('GET', '/api/v1/webhooks'))).not.toContain(theirs);
+        const still = await owners.get(other.organizationId)!.send('GET', `/api/v1/webhooks/${theirs}`);
+        expect(still.body).toMatchObject({ Id: theirs, Description: null });
+      } finally {
+        await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirs}`);
+        await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirNetwork}`);
+      }
     });
 
     it("another organization's rows are 404 with no body, on every family, read or write", async () => {
