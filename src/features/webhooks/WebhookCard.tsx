@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { refusalText } from './calls.ts';
 import { summarizeEventTypes } from './event-types.ts';
 import { answerLabel, entityLabel } from './labels.ts';
-import { SecretDialog } from './SecretDialog.tsx';
+import { RotateSecretDialog } from './RotateSecretDialog.tsx';
 import { WebhookDialog } from './WebhookDialog.tsx';
 
 type Props = {
@@ -34,7 +34,6 @@ export function WebhookCard({ webhook: w, levelName = '', writable, onChanged, o
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'edit' | 'rotate' | 'delete' | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
   const titleId = `webhook-${w.Id}`;
 
   /** A call from a button on this card: its refusal is said on the card. */
@@ -98,7 +97,7 @@ export function WebhookCard({ webhook: w, levelName = '', writable, onChanged, o
           <dt>{m.webhooks_last_delivery()}</dt>
           <dd>
             {w.LastDeliveryAtUtc ? m.webhooks_last_delivery_value({ time: formatDateTime(w.LastDeliveryAtUtc), answer: answerLabel(w.LastResponseStatus) }) : m.webhooks_no_deliveries()}
-            {w.FailingSinceUtc && state !== 'failing' && <span className="webhook-warning"> {m.webhooks_failing_since({ since: formatDateTime(w.FailingSinceUtc) })}</span>}
+            {w.FailingSinceUtc && state !== 'failing' && <span className="webhook-warning">{m.webhooks_failing_since({ since: formatDateTime(w.FailingSinceUtc) })}</span>}
           </dd>
         </div>
       </dl>
@@ -131,20 +130,7 @@ export function WebhookCard({ webhook: w, levelName = '', writable, onChanged, o
         </p>
       )}
       {dialog === 'edit' && <WebhookDialog webhook={w} levels={[{ networkId: w.NetworkId, name: levelName, write: true }]} onClose={() => setDialog(null)} onSaved={onChanged} />}
-      <ConfirmDialog
-        open={dialog === 'rotate'}
-        onClose={() => setDialog(null)}
-        title={m.webhooks_rotate_title()}
-        description={m.webhooks_rotate_description()}
-        actionLabel={m.webhooks_rotate()}
-        failureDescription={m.webhooks_rotate_failed()}
-        failureReason={(e) => (e instanceof Error ? e.message : m.webhooks_rotate_failed())}
-        onConfirm={async () => {
-          const res = await call(routes.rotateWebhookSecret, { params: { webhookId: w.Id } });
-          if (res.kind !== 'ok') throw new Error(refusalText(res, m.webhooks_rotate_failed()));
-          setSecret(res.data.Secret);
-        }}
-      />
+      {dialog === 'rotate' && <RotateSecretDialog webhookId={w.Id} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog === 'delete'}
         onClose={() => setDialog(null)}
@@ -162,7 +148,6 @@ export function WebhookCard({ webhook: w, levelName = '', writable, onChanged, o
         }}
         onDone={onDeleted ?? onChanged}
       />
-      {secret !== null && <SecretDialog title={m.webhooks_secret_rotated_title()} secret={secret} rotated onClose={() => setSecret(null)} />}
     </Tag>
   );
 }

@@ -2,7 +2,7 @@
 // user manages), address, description, event types (grouped by kind, each kind with a box that
 // chooses all of it) and whether it is on. Checked here by the domain's rules first, then by the
 // server, whose 400 is shown at the fields it names. A new webhook's secret is shown once, after.
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateWebhookDescription, validateWebhookEventTypes, validateWebhookUrl, WEBHOOK_DESCRIPTION_MAX_LENGTH } from '../../domain/webhooks.ts';
@@ -19,7 +19,7 @@ import type { Level } from './access.ts';
 import { createAt, refusalText } from './calls.ts';
 import { groupEventTypes, groupSelection, toggleGroup, toggleType, type EventGroup } from './event-types.ts';
 import { changeLabel, entityLabel } from './labels.ts';
-import { SecretDialog } from './SecretDialog.tsx';
+import { DoneButton, SecretContent } from './SecretDialog.tsx';
 
 type FieldName = 'Level' | 'Url' | 'Description' | 'EventTypes';
 export type WebhookErrors = Partial<Record<FieldName | 'form', string>>;
@@ -67,6 +67,9 @@ export function WebhookDialog({ webhook, levels, onClose, onSaved }: { webhook?:
   const [errors, setErrors] = useState<WebhookErrors>({});
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  /** Bumped by each refused submit: the first invalid field takes the focus once it is rendered
+   * (enabled again and marked), not before. */
+  const [refusals, setRefusals] = useState(0);
   const formId = useId();
   const form = useRef<HTMLFormElement>(null);
   const dirty = JSON.stringify(values) !== JSON.stringify(initial);
@@ -104,10 +107,19 @@ export function WebhookDialog({ webhook, levels, onClose, onSaved }: { webhook?:
       }
     }
     setErrors(found);
-    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"], .webhook-event-groups.has-error input')?.focus());
+    setRefusals((n) => n + 1);
   };
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]:not(fieldset), .webhook-event-groups.has-error input')?.focus();
+  }, [refusals]);
 
-  if (secret !== null) return <SecretDialog title={m.webhooks_secret_created_title()} secret={secret} onClose={onClose} />;
+  if (secret !== null) {
+    return (
+      <Dialog open onClose={onClose} role="alertdialog" width="narrow" title={m.webhooks_secret_created_title()} description={m.webhooks_secret_text()} footer={<DoneButton onClose={onClose} />}>
+        <SecretContent secret={secret} />
+      </Dialog>
+    );
+  }
   const level = levels.find((l) => l.networkId === values.networkId);
   const levelName = (l: Level | undefined) => (l && l.networkId !== null ? m.webhooks_level_network({ name: l.name }) : m.webhooks_level_organization());
   return (

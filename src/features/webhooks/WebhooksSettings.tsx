@@ -19,7 +19,7 @@ import { navigate, useSearch } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { useNetworks } from '../../lib/rows.ts';
 import { webhookAccess, type Access } from './access.ts';
-import { listAll, type LevelWebhooks } from './calls.ts';
+import { listAll, networksOnServer, type LevelWebhooks } from './calls.ts';
 import { deliveryViewSearch, readDeliveryView, type DeliveryView } from './delivery-filter.ts';
 import { EVENT_STATUSES } from './labels.ts';
 import { WebhookCard } from './WebhookCard.tsx';
@@ -37,7 +37,7 @@ export function WebhooksSettings() {
   const session = useSession()?.session;
   const search = new URLSearchParams(useSearch());
   const online = useOnline();
-  const networks = useNetworks(organizationId);
+  const networks = useNetworkList(organizationId, online);
   const entries = useMemo(() => (session ? (organizationById(session, organizationId)?.UserPermissions ?? []) : []), [session, organizationId]);
   const access = useMemo(() => webhookAccess(entries, networks ?? []), [entries, networks]);
   const view = readDeliveryView(search, EVENT_STATUSES);
@@ -59,6 +59,29 @@ export function WebhooksSettings() {
       )}
     </section>
   );
+}
+
+type NetworkRef = { Id: string; Name: string };
+
+/** The networks webhooks may belong to: the server's list while online (this device may not have
+ * downloaded the organization yet), else the device's own; undefined until known. */
+function useNetworkList(organizationId: string, online: boolean): NetworkRef[] | undefined {
+  const local = useNetworks(organizationId);
+  const [remote, setRemote] = useState<{ organizationId: string; items: NetworkRef[] | null } | null>(null);
+  useEffect(() => {
+    if (!online) return;
+    let stale = false;
+    void networksOnServer().then((items) => {
+      if (!stale) setRemote({ organizationId, items });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [organizationId, online]);
+  const fromServer = remote?.organizationId === organizationId ? remote.items : undefined;
+  // Online, the server's answer is waited for; one that failed falls back to the device's rows.
+  if (online && fromServer === undefined) return undefined;
+  return fromServer ?? local;
 }
 
 function WebhookList({ organizationId, access, online, networksKnown, onOpen }: { organizationId: string; access: Access; online: boolean; networksKnown: boolean; onOpen: (w: { Id: string }) => void }) {
@@ -128,7 +151,7 @@ function WebhookList({ organizationId, access, online, networksKnown, onOpen }: 
           <h3 id={`webhook-level-${level.level.networkId ?? 'organization'}`}>{level.level.networkId ? m.webhooks_group_network({ name: level.level.name }) : m.webhooks_group_organization()}</h3>
           <ul className="webhook-list">
             {level.webhooks.map((w) => (
-              <WebhookCard key={w.Id} webhook={w} levelName={level.level.name} writable={online && level.level.write} onChanged={refresh} onOpen={() => onOpen(w)} />
+              <WebhookCard key={w.Id} webhook={w} levelName={level.level.name} writable={online && level.level.write} onChanged={refresh} {...(online ? { onOpen: () => onOpen(w) } : {})} />
             ))}
           </ul>
         </section>

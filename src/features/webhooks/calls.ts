@@ -4,6 +4,7 @@
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorText } from '../../domain/messages.ts';
 import * as routes from '../../protocol/api/webhooks.ts';
+import { listNetworks } from '../../protocol/api/networks.ts';
 import type { Webhook, WebhookCreate } from '../../protocol/api/webhooks.ts';
 import { call, type ApiResult } from '../../lib/api.ts';
 import type { Level } from './access.ts';
@@ -34,6 +35,13 @@ export async function listAll(levels: readonly Level[]): Promise<{ kind: 'ok'; l
     out.push({ level: levels[i]!, webhooks: res.data });
   }
   return { kind: 'ok', levels: out };
+}
+
+/** The organization's networks as the server has them (a device that has not downloaded the
+ * organization yet has none of its own), or null when they could not be read. */
+export async function networksOnServer(): Promise<Array<{ Id: string; Name: string }> | null> {
+  const res = await call(listNetworks, { query: { pageSize: '2500' } });
+  return res.kind === 'ok' ? res.data.Items.map((n) => ({ Id: n.Id, Name: n.Name })) : null;
 }
 
 export function createAt(networkId: string | null, json: WebhookCreate) {
