@@ -33,7 +33,9 @@ const own: Record<string, string> = {};
 beforeAll(async () => {
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 60 });
-  app = createApp({ store: test.store, bus: createMemoryBus() });
+  // Webhooks may target loopback here: the seeded one below points at a port nothing listens on, so
+  // a delivery the walk sets off (a test event, a re-send) is refused on 127.0.0.1 and goes nowhere else.
+  app = createApp({ store: test.store, bus: createMemoryBus(), webhooks: { allowLoopback: true } });
   // As served (server.ts): the job runner takes jobs, so /readyz is ready and a 503 there is a fault.
   await app.jobs.start();
   doc = await fetchDocument(app);
@@ -56,6 +58,17 @@ beforeAll(async () => {
     memberId: (await insertMember(q, { id: crypto.randomUUID(), organizationId: ORG_DEMO, programId, name: 'Fuzz', email: 'fuzz@example.com', note: null, createdById: null, at: new Date() })).id,
     signingKeyId: (await currentKey(q, ORG_DEMO, programId, new Date())).id,
   });
+  // A webhook of the organization and one of the network, with an event in its log, so the routes
+  // with a webhookId or webhookEventId get past their 404 to their validators.
+  const post = async (path: string, json: unknown) => {
+    const res = await app.request(path, { method: 'POST', headers: { cookie, 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { Id: string };
+  };
+  const hook = { Url: 'http://127.0.0.1:9/fuzz', EventTypes: ['ClipUpdated'] };
+  own.webhookId = (await post('/api/v1/webhooks', hook)).Id;
+  await post(`/api/v1/networks/${own.networkId}/webhooks`, hook);
+  own.webhookEventId = (await post(`/api/internal/webhooks/${own.webhookId}/test`, {})).Id;
 }, 120_000);
 
 afterAll(async () => {
