@@ -4,7 +4,7 @@
 // every few seconds, so a delivery made meanwhile (a change, a test, a re-send) shows up by itself.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { WEBHOOK_LOG_EVENT_TYPES } from '../../domain/webhooks.ts';
+import { WEBHOOK_LOG_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../domain/webhooks.ts';
 import * as routes from '../../protocol/api/webhooks.ts';
 import type { Webhook, WebhookEvent } from '../../protocol/api/webhooks.ts';
 import { call } from '../../lib/api.ts';
@@ -218,7 +218,7 @@ function Delivery({ event: e, open, onToggle, writable, onResent }: { event: Web
     onResent();
   };
   const time = (at: string | null) => (at ? formatDateTime(at) : '–');
-  const subject = deliverySubject(e.RequestBody);
+  const subject = deliverySubject(e.RequestBody) ?? (e.EventType === WEBHOOK_TEST_EVENT ? m.webhooks_event_test() : null);
   return (
     <li className={`webhook-delivery${open ? ' is-open' : ''}`}>
       <button type="button" className="webhook-delivery-summary" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
