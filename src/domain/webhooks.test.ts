@@ -103,12 +103,12 @@ describe('validateWebhookUrl', () => {
   it('refuses http, other schemes and credentials', () => {
     expect(validateWebhookUrl('http://hooks.example.com/')).toMatchObject({ type: 'urlInvalid', message: 'domain_url_scheme', params: { schemes: 'https://', reason: 'scheme' } });
     expect(validateWebhookUrl('ftp://hooks.example.com/')).toMatchObject({ params: { reason: 'scheme' } });
-    expect(validateWebhookUrl('https://user:pw@hooks.example.com/')).toMatchObject({ params: { reason: 'credentials' } });
+    expect(validateWebhookUrl('https://user:pw@hooks.example.com/')).toMatchObject({ message: 'domain_webhook_url_credentials', params: { reason: 'credentials' } });
   });
 
   it('refuses loopback unless allowed, and then takes http to it too', () => {
     for (const url of ['https://localhost/x', 'http://127.0.0.1:8080/x', 'https://[::1]/x']) {
-      expect(validateWebhookUrl(url), url).toMatchObject({ params: { reason: 'loopback' } });
+      expect(validateWebhookUrl(url), url).toMatchObject({ message: 'domain_webhook_url_loopback', params: { reason: 'loopback' } });
       expect(validateWebhookUrl(url, { allowLoopback: true, refusedAddress: (h) => (serverCheck(h) === 'loopback' ? null : serverCheck(h)) }), url).toBeNull();
     }
     // The server's own list has the last word on an IP literal.
@@ -117,7 +117,7 @@ describe('validateWebhookUrl', () => {
 
   it('refuses an IP literal in a private, link-local or metadata range (the server says which)', () => {
     for (const url of ['https://10.0.0.1/x', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/x']) {
-      expect(validateWebhookUrl(url, { refusedAddress: serverCheck }), url).toMatchObject({ type: 'urlInvalid', params: { reason: 'private' } });
+      expect(validateWebhookUrl(url, { refusedAddress: serverCheck }), url).toMatchObject({ type: 'urlInvalid', message: 'domain_webhook_url_private', params: { reason: 'private' } });
     }
     expect(validateWebhookUrl('https://name.example/x', { refusedAddress: () => 'notAnAddress' })).toBeNull();
   });

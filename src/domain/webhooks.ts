@@ -16,7 +16,7 @@
 // changes of one row in the order they were made: a Retrying event holds the later ones back until
 // it succeeds or fails for good. A webhook whose deliveries have failed without a success for
 // WEBHOOK_DISABLE_AFTER_MS is disabled (DisabledReason 'Failing'); enabling it again starts afresh.
-import { formError, type FormError } from './form-errors.ts';
+import { formError, type DomainMessageKey, type FormError } from './form-errors.ts';
 import { URL_MAX_LENGTH } from './constants.ts';
 
 /** The rows a webhook hears of, by their kind's name (src/protocol/entity-kinds.ts). Annotations
@@ -155,8 +155,17 @@ export type WebhookUrlOptions = {
   refusedAddress?: (host: string) => string | null;
 };
 
-const refused = (reason: WebhookUrlRefusal, message: 'domain_url_invalid' | 'domain_url_scheme' = 'domain_url_invalid'): FormError =>
-  formError('urlInvalid', message, message === 'domain_url_scheme' ? { schemes: 'https://', reason } : { reason }, reason);
+/** What the person is told for each refusal: the scheme by the shared URL message, the others by
+ * their own, so the field says why an address that looks valid is not taken. */
+const REFUSAL_MESSAGE = {
+  scheme: 'domain_url_scheme',
+  credentials: 'domain_webhook_url_credentials',
+  loopback: 'domain_webhook_url_loopback',
+  private: 'domain_webhook_url_private',
+} as const satisfies Record<WebhookUrlRefusal, DomainMessageKey>;
+
+const refused = (reason: WebhookUrlRefusal): FormError =>
+  formError('urlInvalid', REFUSAL_MESSAGE[reason], reason === 'scheme' ? { schemes: 'https://', reason } : { reason }, reason);
 
 /** A webhook's target: an absolute https URL without credentials, to a public host. */
 export function validateWebhookUrl(value: string | null | undefined, options: WebhookUrlOptions = {}): FormError | null {
@@ -169,12 +178,12 @@ export function validateWebhookUrl(value: string | null | undefined, options: We
   } catch {
     return formError('urlInvalid', 'domain_url_invalid');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refused(WebhookUrlRefusal.scheme, 'domain_url_scheme');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refused(WebhookUrlRefusal.scheme);
   if (url.hostname === '') return formError('urlInvalid', 'domain_url_invalid');
   if (url.username !== '' || url.password !== '') return refused(WebhookUrlRefusal.credentials);
   const loopback = isLoopbackHost(url.hostname);
   if (loopback && options.allowLoopback !== true) return refused(WebhookUrlRefusal.loopback);
-  if (url.protocol === 'http:' && !loopback) return refused(WebhookUrlRefusal.scheme, 'domain_url_scheme');
+  if (url.protocol === 'http:' && !loopback) return refused(WebhookUrlRefusal.scheme);
   const why = options.refusedAddress?.(stripBrackets(url.hostname)) ?? null;
   if (why === 'loopback') return refused(WebhookUrlRefusal.loopback);
   if (why !== null && why !== 'notAnAddress') return refused(WebhookUrlRefusal.private);
