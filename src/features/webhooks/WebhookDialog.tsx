@@ -6,40 +6,19 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateWebhookDescription, validateWebhookEventTypes, validateWebhookUrl, WEBHOOK_DESCRIPTION_MAX_LENGTH } from '../../domain/webhooks.ts';
-import type { FieldError } from '../../protocol/errors.ts';
 import * as routes from '../../protocol/api/webhooks.ts';
 import type { Webhook, WebhookCreate, WebhookPatch } from '../../protocol/api/webhooks.ts';
-import { fieldErrorText } from '../../domain/messages.ts';
-import { call, type ApiResult } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
 import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
 import { CheckboxField, Field } from '../../ui/Field.tsx';
 import type { Level } from './access.ts';
-import { createAt, refusalText } from './calls.ts';
+import { createAt } from './calls.ts';
+import { errorsOfRefusal, type WebhookErrors } from './form-errors.ts';
 import { groupEventTypes, groupSelection, toggleGroup, toggleType, type EventGroup } from './event-types.ts';
 import { changeLabel, entityLabel } from './labels.ts';
 import { DoneButton, SecretContent } from './SecretDialog.tsx';
-
-type FieldName = 'Level' | 'Url' | 'Description' | 'EventTypes';
-export type WebhookErrors = Partial<Record<FieldName | 'form', string>>;
-
-/** The form's field a server's FieldError belongs to (EventTypes[3] is the event types'; the
- * network of the path is the level's); anything else is the form's. */
-export function formFieldOf(field: string): FieldName | 'form' {
-  if (field === 'Url' || field === 'Description') return field;
-  if (field === 'EventTypes' || field.startsWith('EventTypes[') || field.startsWith('EventTypes.')) return 'EventTypes';
-  if (field === 'networkId') return 'Level';
-  return 'form';
-}
-
-/** A refused save in words, each at its field; the first word of a field wins. */
-export function errorsOfRefusal(res: Exclude<ApiResult<unknown>, { kind: 'ok' }>, fallback: string): WebhookErrors {
-  if (res.kind !== 'badRequest') return { form: refusalText(res, fallback) };
-  const out: WebhookErrors = {};
-  for (const fe of res.body.Errors as FieldError[]) out[formFieldOf(fe.Field)] ??= fieldErrorText(fe);
-  return out;
-}
 
 type Values = { networkId: string | null; Url: string; Description: string; EventTypes: string[]; Enabled: boolean };
 
