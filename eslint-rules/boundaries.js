@@ -102,6 +102,8 @@ const EXCEPTIONS = {
   'src/media/messages.ts': ['paraglide'],
   // The public pages' words, which the server renders with the program's locale.
   'src/domain/page-words.ts': ['paraglide'],
+  // The e-mails' words, which the server renders in the recipient's locale.
+  'src/domain/mail-words.ts': ['paraglide'],
 };
 
 const FEATURE_MESSAGE = 'features do not import other features: move shared UI to src/ui and shared non-UI helpers to src/lib or src/domain';
