@@ -12,10 +12,11 @@ import { Provider } from '../src/protocol/entities.ts';
 import { formatFormError } from '../src/domain/messages.ts';
 import { validatePassword } from '../src/domain/password.ts';
 import { allPermissions } from '../src/domain/permissions.ts';
+import { INTERFACE_LOCALES } from '../src/domain/locales.ts';
 import { validateEmail, validateName } from '../src/domain/validators.ts';
 import { hashPassword } from './passwords.ts';
 import { bulkInsert } from './rows.ts';
-import type { Store } from './store/store.ts';
+import type { Queryable, Store } from './store/store.ts';
 
 /** Whether this start may write the demo into an empty store (the table above). */
 export function demoWanted(env: { CASTAWAY_DEMO?: string | undefined }, databaseUrl: string | undefined): boolean {
@@ -41,10 +42,17 @@ export async function hasUser(store: Store, email: string): Promise<boolean> {
 export type OwnerInput = {
   email: string;
   name: string;
+  /** Omitted: the first word of the name. */
+  firstName?: string;
   organizationName: string;
   provider: string;
   /** Omitted: a random one is made, returned once and never stored in the clear. */
   password?: string;
+  /** false: an account made by its user (POST /internal/account), 'unactivated' until its address
+   * is confirmed (sync-server/accounts). Default true: an operator's owner (`npm run owner`). */
+  activated?: boolean;
+  /** One of INTERFACE_LOCALES; default en-US. */
+  interfaceLanguage?: string;
 };
 
 export type Owner = { userId: string; organizationId: string; email: string; password: string; generated: boolean };
@@ -52,7 +60,7 @@ export type Owner = { userId: string; organizationId: string; email: string; pas
 /** A refused input: the field (as named on the command line) and the section 5 message. */
 export class OwnerInputError extends Error {
   constructor(
-    readonly field: 'email' | 'name' | 'organization' | 'provider' | 'password',
+    readonly field: 'email' | 'name' | 'organization' | 'provider' | 'password' | 'interfaceLanguage',
     message: string,
   ) {
     super(`${field}: ${message}`);
@@ -62,8 +70,10 @@ export class OwnerInputError extends Error {
 /** 18 random bytes, base64url: 24 characters, ~144 bits. */
 const generatedPassword = () => randomBytes(18).toString('base64url');
 
+export type CheckedOwner = Required<OwnerInput> & { generated: boolean };
+
 /** Checks every field before anything is written, so a refused input writes nothing. */
-function checked(input: OwnerInput): Required<OwnerInput> & { generated: boolean } {
+export function checkOwner(input: OwnerInput): CheckedOwner {
   const email = input.email.trim();
   const emailError = validateEmail(email);
   if (emailError) throw new OwnerInputError('email', formatFormError(emailError, 'en-US'));
@@ -76,38 +86,52 @@ function checked(input: OwnerInput): Required<OwnerInput> & { generated: boolean
   const password = input.password ?? generatedPassword();
   const passwordError = validatePassword(password);
   if (passwordError) throw new OwnerInputError('password', formatFormError(passwordError, 'en-US'));
-  return { email, name: input.name.trim(), organizationName: input.organizationName.trim(), provider: input.provider, password, generated };
+  const name = input.name.trim();
+  const firstName = input.firstName?.trim() || (name.split(/\s+/)[0] ?? '');
+  const interfaceLanguage = input.interfaceLanguage ?? 'en-US';
+  if (!(INTERFACE_LOCALES as readonly string[]).includes(interfaceLanguage)) throw new OwnerInputError('interfaceLanguage', `one of ${INTERFACE_LOCALES.join(', ')}`);
+  return { email, name, firstName, organizationName: input.organizationName.trim(), provider: input.provider, password, generated, activated: input.activated ?? true, interfaceLanguage };
 }
 
 /**
- * A new organization and its owner: an activated user holding every flag at Organization scope,
- * in one transaction. An address that already has an account is refused (nothing written).
+ * A new organization and its owner holding every flag at Organization scope, in one transaction:
+ * an activated user by default (`npm run owner`). An address that already has an account is
+ * refused (nothing written).
  */
 export async function createOwner(store: Store, input: OwnerInput, at = new Date()): Promise<Owner> {
-  const owner = checked(input);
+  const owner = checkOwner(input);
   const hash = await hashPassword(owner.password);
+  const { userId, organizationId } = await store.tx((q) => insertOwner(q, owner, hash, at));
+  return { userId, organizationId, email: owner.email, password: owner.password, generated: owner.generated };
+}
+
+/**
+ * Writes the organization, its owner (with the password's hash) and the owner's membership in the
+ * caller's transaction, for callers that write more in it (an account made by its user signs in
+ * and is mailed its confirmation in the same one). An address that already has an account throws
+ * OwnerInputError at 'email'.
+ */
+export async function insertOwner(q: Queryable, owner: CheckedOwner, passwordHash: string, at: Date): Promise<{ userId: string; organizationId: string }> {
   const userId = randomUUID();
   const organizationId = randomUUID();
-  await store.tx(async (q) => {
-    const [taken] = await q.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [owner.email]);
-    if (taken) throw new OwnerInputError('email', 'An account with this address already exists.');
-    await bulkInsert(q, 'organization', organizationId, [
-      { id: organizationId, createdAt: at, modifiedAt: at, createdById: userId, fields: { Name: owner.organizationName, IsDemoOrganization: false, Provider: owner.provider } },
-    ]);
-    await q.query(`UPDATE organizations SET organization_id = id WHERE id = $1`, [organizationId]);
-    await q.query(
-      `INSERT INTO users (id, email, name, first_name, image_url, is_admin, is_admin_or_support, has_reseller_access,
-         interface_language, activated, password_hash, created_at_utc, modified_at_utc, version)
-       VALUES ($1, $2, $3, $4, NULL, false, false, false, 'en-US', true, $5, $6, $6, next_row_version())`,
-      [userId, owner.email, owner.name, owner.name.split(/\s+/)[0] ?? '', hash, at],
-    );
-    await q.query(
-      `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
-       VALUES ($1, $2, $3, $4, $4, next_row_version())`,
-      [organizationId, userId, JSON.stringify([{ ObjectType: 'Organization', ObjectId: organizationId, Permissions: allPermissions() }]), at],
-    );
-  });
-  return { userId, organizationId, email: owner.email, password: owner.password, generated: owner.generated };
+  const [taken] = await q.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [owner.email]);
+  if (taken) throw new OwnerInputError('email', 'An account with this address already exists.');
+  await bulkInsert(q, 'organization', organizationId, [
+    { id: organizationId, createdAt: at, modifiedAt: at, createdById: userId, fields: { Name: owner.organizationName, IsDemoOrganization: false, Provider: owner.provider } },
+  ]);
+  await q.query(`UPDATE organizations SET organization_id = id WHERE id = $1`, [organizationId]);
+  await q.query(
+    `INSERT INTO users (id, email, name, first_name, image_url, is_admin, is_admin_or_support, has_reseller_access,
+       interface_language, activated, password_hash, created_at_utc, modified_at_utc, version)
+     VALUES ($1, $2, $3, $4, NULL, false, false, false, $5, $6, $7, $8, $8, next_row_version())`,
+    [userId, owner.email, owner.name, owner.firstName, owner.interfaceLanguage, owner.activated, passwordHash, at],
+  );
+  await q.query(
+    `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version)
+     VALUES ($1, $2, $3, $4, $4, next_row_version())`,
+    [organizationId, userId, JSON.stringify([{ ObjectType: 'Organization', ObjectId: organizationId, Permissions: allPermissions() }]), at],
+  );
+  return { userId, organizationId };
 }
 
 /** What the console says on a start that wrote no demo into a store without accounts. */

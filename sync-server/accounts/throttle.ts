@@ -1,0 +1,39 @@
+// Limits on account creation and on re-sent confirmation mails, kept in the database (every
+// instance behind a load balancer counts the same attempts), counted as sign-in failures are
+// (api/session.ts): one statement per attempt, so parallel attempts cannot all read a count below
+// the limit, in a window that starts at the key's first attempt.
+import type { Queryable } from '../store/store.ts';
+
+export const THROTTLE_WINDOW_MS = 60 * 60 * 1000;
+/** Accounts one address may be asked for in a window: a typo and a retry, not a probe of which
+ * addresses have accounts (that answer is a 400 at Email: api/account.ts says why). */
+export const ACCOUNT_MAX_PER_ADDRESS = 5;
+/** Accounts one client address may ask for in a window, whatever addresses it names (each costs a
+ * scrypt hash; an office behind one address rarely makes more than a few organizations an hour). */
+export const ACCOUNT_MAX_PER_CLIENT = 10;
+/** Confirmation mails one account may ask for again in a window (each is a mail to a mailbox). */
+export const ACTIVATION_MAX_PER_USER = 5;
+
+export const throttleKey = {
+  address: (email: string) => `account:${email.trim().toLowerCase()}`,
+  client: (address: string) => `account-client:${address}`,
+  activation: (userId: string) => `activation:${userId}`,
+};
+
+/**
+ * Counts an attempt against `key`; returns the seconds to wait when it is over `max`, else null.
+ * Windows that ended are deleted on the way (nothing else sweeps the table).
+ */
+export async function reserveAttempt(q: Queryable, key: string, at: Date, max: number, windowMs = THROTTLE_WINDOW_MS): Promise<number | null> {
+  await q.query(`DELETE FROM account_throttles WHERE window_start_utc <= $1::timestamptz - make_interval(secs => $2) AND key <> $3`, [at, windowMs / 1000, key]);
+  const [row] = await q.query<{ attempts: number; window_start_utc: Date }>(
+    `INSERT INTO account_throttles (key, attempts, window_start_utc) VALUES ($1, 1, $2)
+     ON CONFLICT (key) DO UPDATE SET
+       attempts = CASE WHEN account_throttles.window_start_utc > $2::timestamptz - make_interval(secs => $3) THEN account_throttles.attempts + 1 ELSE 1 END,
+       window_start_utc = CASE WHEN account_throttles.window_start_utc > $2::timestamptz - make_interval(secs => $3) THEN account_throttles.window_start_utc ELSE $2 END
+     RETURNING attempts, window_start_utc`,
+    [key, at, windowMs / 1000],
+  );
+  if (row!.attempts <= max) return null;
+  return Math.max(1, Math.ceil((new Date(row!.window_start_utc).getTime() + windowMs - at.getTime()) / 1000));
+}
