@@ -42,6 +42,9 @@ import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { webhookRoutes } from './api/webhooks.ts';
 import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
+import { accountRoutes } from './api/account.ts';
+import { accountSettings, type AccountSettings } from './accounts/settings.ts';
+import { mailJobs, mailSettings, type MailSettings } from './mail/outbox.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
 import { sessionSweepJobs } from './jobs/session-sweep.ts';
 import { storeStatisticsJobs } from './jobs/store-statistics.ts';
@@ -89,6 +92,10 @@ export type AppDeps = {
   blobs?: BlobStore | undefined;
   /** Webhooks' delivery (tests: loopback targets, a retry schedule in milliseconds); the rest from the environment. */
   webhooks?: Partial<WebhookSettings> | undefined;
+  /** E-mail delivery (tests: an SMTP server on 127.0.0.1, a retry schedule in milliseconds); the rest from the environment (SMTP_URL). */
+  mail?: Partial<MailSettings> | undefined;
+  /** Account creation (tests: the location rule); the rest from the environment (CASTAWAY_LOCATION_HEADER). */
+  accounts?: Partial<AccountSettings> | undefined;
 };
 
 declare module 'hono' {
@@ -191,6 +198,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', feedDropRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
+  app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());
@@ -201,7 +209,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 
