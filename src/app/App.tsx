@@ -5,7 +5,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { m } from '../paraglide/messages.js';
 import { Provider, appStore } from '../lib/store.ts';
-import { Router, useGuardedLocation } from '../lib/router.ts';
+import { Route, Router, Switch, useGuardedLocation } from '../lib/router.ts';
 import { loadSession, useSession } from '../lib/session.ts';
 import { Toaster } from '../ui/Toaster.tsx';
 import { refreshDocumentTitle } from '../ui/useDocumentTitle.ts';
@@ -16,6 +16,8 @@ import { PageLayout } from './Layout.tsx';
 import { AppErrorBoundary } from './AppErrorBoundary.tsx';
 
 const SignedIn = lazy(() => import('./SignedIn.tsx').then((mod) => ({ default: mod.SignedIn })));
+// Creating an account: its own chunk, so the login screen stays light.
+const SignUpScreen = lazy(() => import('../features/session/SignUpScreen.tsx').then((mod) => ({ default: mod.SignUpScreen })));
 
 export function App() {
   useEffect(() => {
@@ -53,7 +55,20 @@ function Root() {
   if (state.session.Type === 'loggedOut') {
     return (
       <PageLayout mode="none">
-        <LoginScreen />
+        <Switch>
+          <Route path="/account/new">
+            <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
+              <SignUpScreen />
+            </Suspense>
+          </Route>
+          {/* A confirmation link opened signed out: sign in first, then the link's screen confirms. */}
+          <Route path="/account/confirm">
+            <LoginScreen notice={m.signup_confirm_sign_in()} />
+          </Route>
+          <Route>
+            <LoginScreen />
+          </Route>
+        </Switch>
       </PageLayout>
     );
   }

@@ -2,13 +2,14 @@
 // dialogs. Loaded as its own chunk so the login screen stays light.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
-import { Route, Switch, useLocation, useRoute } from '../lib/router.ts';
+import { Redirect, Route, Switch, useLocation, useRoute } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
 import { useGlobalDialog } from '../lib/dialogs.ts';
 import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
 import { showsAccountSettings } from '../domain/permissions.ts';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
+import { UnactivatedNotice } from '../features/session/UnactivatedNotice.tsx';
 import { StatusErrorPage } from '../ui/ErrorPage.tsx';
 import { OrganizationsScreen } from '../features/organizations/OrganizationsScreen.tsx';
 import { OrganizationHome } from '../features/organizations/OrganizationHome.tsx';
@@ -46,6 +47,7 @@ const ClipAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsSc
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx').then((mod) => ({ default: mod.ReportsScreen })));
 const OrganizationSettingsScreen = lazy(() => import('../features/settings/OrganizationSettingsScreen.tsx').then((mod) => ({ default: mod.OrganizationSettingsScreen })));
 const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
+const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -61,7 +63,7 @@ export function SignedIn({ session }: { session: Session }) {
   useSyncAnywhere(storeIsReady(storeCheck) ? session : null);
   const layout = (width: ContentWidth, children: ReactNode) => (
     <PageLayout mode="navigation" width={storeIsReady(storeCheck) ? width : 'narrow'} navigation={<NavigationBar session={session} organizationId={organizationId} />}>
-      {session.Type === 'unactivated' && <p className="alert alert-info">{m.app_unactivated_notice()}</p>}
+      {session.Type === 'unactivated' && <UnactivatedNotice email={session.User?.Email ?? ''} />}
       <ErrorBoundary resetKey={location}>
         <Suspense fallback={<LoadingFallback><p className="muted">{m.app_loading()}</p></LoadingFallback>}>
           <StoreOwnerGate check={storeCheck}>{children}</StoreOwnerGate>
@@ -78,6 +80,10 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/account">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <AccountScreen /> : <StatusErrorPage status={403} />)}</Route>
         {/* The manifest's shortcuts (GoRedirect.tsx); before /:organizationId, which would read 'go' as one. */}
         <Route path="/go/:target">{(params) => layout('narrow', <GoRedirect target={params.target} />)}</Route>
+        {/* The confirmation e-mail's link (any session type: an activated account is told the link was used). */}
+        <Route path="/account/confirm">{layout('narrow', <ConfirmEmailScreen session={session} />)}</Route>
+        {/* Signed in already: the sign-up form has nothing to do. */}
+        <Route path="/account/new"><Redirect to="/" /></Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
         {/* Analytics read the API, not the synced store: they never wait for the organization's download. */}
         <Route path="/:organizationId/programs/:programId/clips/:clipId/analytics">{layout('wide', <OrganizationScope needsLocalData={false}><ClipAnalyticsScreen /></OrganizationScope>)}</Route>

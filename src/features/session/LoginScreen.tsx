@@ -1,4 +1,6 @@
-// Login (sections 2 and 7): hero image, heading and tagline; fields 'Email' and 'Password'; 'Log in'.
+// Login (sections 2 and 7): hero image, heading and tagline; fields 'Email' and 'Password'; 'Log in';
+// a link to create an account (SignUpScreen.tsx). `notice` says why a signed-out visitor sees it
+// (a confirmation link opened before signing in).
 // GET /api/internal/session/xsrf first, then POST /api/internal/session/login with x-xsrf-token.
 import { useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
@@ -8,9 +10,10 @@ import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
+import { Link } from '../../lib/router.ts';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 
-export function LoginScreen() {
+export function LoginScreen({ notice }: { notice?: string } = {}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +59,7 @@ export function LoginScreen() {
         <h1>{m.app_login_heading()}</h1>
         <p className="tagline">{m.app_tagline()}</p>
         <SessionExpiredNotice />
+        {notice && <p role="status" className="alert alert-info">{notice}</p>}
         <form
           className="login-form"
           onSubmit={(e) => {
@@ -80,6 +84,9 @@ export function LoginScreen() {
             {m.app_login_submit()}
           </button>
         </form>
+        <p className="tagline">
+          <Link href="/account/new">{m.signup_link()}</Link>
+        </p>
       </div>
     </div>
   );
