@@ -51,6 +51,6 @@ export default defineConfig({
     stdout: 'pipe',
     // 30 days of demo listening (made by a job after start; NODE_ENV=test alone makes none): the
     // analytics journey reads it.
-    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30', CASTAWAY_WEBHOOK_ALLOW_LOOPBACK: '1' },
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30', CASTAWAY_WEBHOOK_ALLOW_LOOPBACK: '1', CASTAWAY_LOCATION_HEADER: 'CF-IPCountry' },
   },
 });
