@@ -14,8 +14,6 @@ import { INTERFACE_LOCALES } from '../../domain/locales.ts';
 import type { FormError } from '../../domain/form-errors.ts';
 import { validatePassword } from '../../domain/password.ts';
 import { validateEmail, validateName, validateRequired } from '../../domain/validators.ts';
-import { NAME_MAX_LENGTH } from '../../domain/constants.ts';
-import { formError } from '../../domain/form-errors.ts';
 import { Provider } from '../entities.ts';
 import { BadRequestBodySchema } from '../errors.ts';
 import { jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
@@ -47,7 +45,8 @@ export function accountFormErrors(input: Pick<AccountRequest, AccountField>): Pa
   const checks: Array<[AccountField, FormError | null]> = [
     ['Email', validateEmail(input.Email, { required: true })],
     ['Name', validateName(input.Name)],
-    ['FirstName', input.FirstName && input.FirstName.trim().length > NAME_MAX_LENGTH ? formError('tooLong', 'domain_name_too_long', { max: NAME_MAX_LENGTH }) : null],
+    // Optional: left empty, the first word of Name.
+    ['FirstName', input.FirstName?.trim() ? validateName(input.FirstName) : null],
     ['Password', validateRequired(input.Password, 'domain_password_required') ?? validatePassword(input.Password)],
     ['OrganizationName', validateName(input.OrganizationName)],
   ];
