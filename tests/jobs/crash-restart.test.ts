@@ -4,7 +4,7 @@
 // demo seeded with no clips), spoken to over loopback only. The first upload is the hour-long
 // episode, so its decode is still running when the server is killed, with the other 19 queued
 // behind it; the restart finds that job's lease held by a process that is gone and runs it again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { openStore } from '../../sync-server/store/open.ts';
-import { fixturePath, repoRoot } from '../audio/fixtures.ts';
+import { fixturePath } from '../audio/fixtures.ts';
 import { overHttp, signIn } from '../helpers/sign-in.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 const START_MS = 180_000;
 const SETTLE_MS = 240_000;
@@ -27,8 +28,6 @@ const FILES = [
 ];
 const CONTENT_TYPES: Record<string, string> = { mp3: 'audio/mpeg', flac: 'audio/flac', wav: 'audio/wav', m4a: 'audio/mp4', aiff: 'audio/aiff', aac: 'audio/aac' };
 
-type Server = { child: ChildProcess; base: string; exited: Promise<number | null> };
-
 let dataDir: string;
 const running = new Set<ChildProcess>();
 
@@ -41,7 +40,7 @@ afterAll(async () => {
 });
 
 /** Starts the server on the data folder and resolves with its loopback URL once it serves. */
-async function startServer(): Promise<Server> {
+function startServer(): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CASTAWAY_DATA_DIR: dataDir,
@@ -50,31 +49,7 @@ async function startServer(): Promise<Server> {
     PORT: '0',
   };
   for (const name of ['DATABASE_URL', 'CASTAWAY_BLOB_DIR', 'CASTAWAY_UPLOAD_DIR']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in ${START_MS} ms:\n${output}`)), START_MS);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /Castaway Studio on http:\/\/localhost:(\d+)\//.exec(output)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before serving:\n${output}`));
-    });
-  });
-  return { child, base, exited };
+  return startServerProcess(env, running, START_MS);
 }
 
 async function signInAt(base: string): Promise<Record<string, string>> {

@@ -5,7 +5,7 @@
 // started again: every event the log holds reaches the receiver, none is lost, a repeat is only
 // ever of the same id and body (the one in flight at the kill), and each clip's edits arrive in
 // the order they were made.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,13 +13,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
-import { repoRoot } from '../audio/fixtures.ts';
 import { overHttp, signIn } from '../helpers/sign-in.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 const START_MS = 180_000;
 
-type Server = { child: ChildProcess; base: string; exited: Promise<number | null> };
 type Delivery = { id: string; body: string; type: string; clipId: string | null; title: unknown };
 
 let db: TestStore & { url: string };
@@ -65,7 +64,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function startServer(): Promise<Server> {
+function startServer(): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: db.url,
@@ -80,33 +79,7 @@ async function startServer(): Promise<Server> {
     PORT: '0',
   };
   for (const name of ['CASTAWAY_BLOB_DIR', 'CASTAWAY_UPLOAD_DIR', 'CASTAWAY_S3_BUCKET']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in ${START_MS} ms:\n${output}`)), START_MS);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /Castaway Studio on http:\/\/localhost:(\d+)\//.exec(output)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before serving:\n${output}`));
-    });
-  });
-  return { child, base, exited };
+  return startServerProcess(env, running, START_MS);
 }
 
 async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
