@@ -9,7 +9,7 @@ import { login } from '../../protocol/api/session.ts';
 import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { LogoMark } from '../../ui/Logo.tsx';
+import { LoginFrame } from './LoginFrame.tsx';
 import { Link } from '../../lib/router.ts';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 
@@ -47,48 +47,39 @@ export function LoginScreen({ notice }: { notice?: string } = {}) {
   };
 
   return (
-    <div className="login">
-      <div className="login-hero">
-        <img src="/hero.svg" alt={m.app_login_hero_alt()} width={800} height={600} />
-      </div>
-      <div className="login-panel">
-        <div className="login-brand">
-          <LogoMark size={40} />
-          <span className="logo-text">{m.app_title()}</span>
+    <LoginFrame>
+      <h1>{m.app_login_heading()}</h1>
+      <p className="tagline">{m.app_tagline()}</p>
+      <SessionExpiredNotice />
+      {notice && <p role="status" className="alert alert-info">{notice}</p>}
+      <form
+        className="login-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={ids.email}>{m.app_login_email()}</label>
+          <input id={ids.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby={error ? ids.error : undefined} />
         </div>
-        <h1>{m.app_login_heading()}</h1>
-        <p className="tagline">{m.app_tagline()}</p>
-        <SessionExpiredNotice />
-        {notice && <p role="status" className="alert alert-info">{notice}</p>}
-        <form
-          className="login-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <div className="field">
-            <label htmlFor={ids.email}>{m.app_login_email()}</label>
-            <input id={ids.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby={error ? ids.error : undefined} />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.password}>{m.app_login_password()}</label>
-            <input id={ids.password} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-          </div>
-          {error && (
-            <p id={ids.error} role="alert" className="alert alert-danger">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-            {m.app_login_submit()}
-          </button>
-        </form>
-        <p className="tagline">
-          <Link href="/account/new">{m.signup_link()}</Link>
-        </p>
-      </div>
-    </div>
+        <div className="field">
+          <label htmlFor={ids.password}>{m.app_login_password()}</label>
+          <input id={ids.password} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </div>
+        {error && (
+          <p id={ids.error} role="alert" className="alert alert-danger">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {m.app_login_submit()}
+        </button>
+      </form>
+      <p className="tagline">
+        <Link href="/account/new">{m.signup_link()}</Link>
+      </p>
+    </LoginFrame>
   );
 }
 

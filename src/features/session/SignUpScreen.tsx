@@ -22,7 +22,7 @@ import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { PASSWORD_MIN_LENGTH } from '../../domain/constants.ts';
 import { Field } from '../../ui/Field.tsx';
 import { StatusErrorPage } from '../../ui/ErrorPage.tsx';
-import { LogoMark } from '../../ui/Logo.tsx';
+import { LoginFrame } from './LoginFrame.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 
 type Values = Record<'Email' | 'Name' | 'Password' | 'OrganizationName', string>;
@@ -76,50 +76,41 @@ export function SignUpScreen() {
   };
 
   return (
-    <div className="login">
-      <div className="login-hero">
-        <img src="/hero.svg" alt={m.app_login_hero_alt()} width={800} height={600} />
-      </div>
-      <div className="login-panel">
-        <div className="login-brand">
-          <LogoMark size={40} />
-          <span className="logo-text">{m.app_title()}</span>
-        </div>
-        <h1>{m.signup_title()}</h1>
-        <p className="tagline">{m.signup_intro()}</p>
-        <form
-          className="login-form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Field label={m.signup_name()} error={errors.Name}>
-            <input type="text" autoComplete="name" value={values.Name} onChange={set('Name')} />
-          </Field>
-          <Field label={m.signup_email()} error={errors.Email}>
-            <input type="email" autoComplete="email" value={values.Email} onChange={set('Email')} />
-          </Field>
-          <Field label={m.signup_password()} hint={m.signup_password_hint({ min: PASSWORD_MIN_LENGTH })} error={errors.Password}>
-            <input type="password" autoComplete="new-password" value={values.Password} onChange={set('Password')} />
-          </Field>
-          <Field label={m.signup_organization()} hint={m.signup_organization_hint()} error={errors.OrganizationName}>
-            <input type="text" autoComplete="organization" value={values.OrganizationName} onChange={set('OrganizationName')} />
-          </Field>
-          {errors.form && (
-            <p role="alert" className="alert alert-danger">
-              {errors.form}
-            </p>
-          )}
-          <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-            {m.signup_submit()}
-          </button>
-        </form>
-        <p className="tagline">
-          {m.signup_have_account()} <Link href="/">{m.signup_log_in()}</Link>
-        </p>
-      </div>
-    </div>
+    <LoginFrame>
+      <h1>{m.signup_title()}</h1>
+      <p className="tagline">{m.signup_intro()}</p>
+      <form
+        className="login-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label={m.signup_name()} error={errors.Name}>
+          <input type="text" autoComplete="name" value={values.Name} onChange={set('Name')} />
+        </Field>
+        <Field label={m.signup_email()} error={errors.Email}>
+          <input type="email" autoComplete="email" value={values.Email} onChange={set('Email')} />
+        </Field>
+        <Field label={m.signup_password()} hint={m.signup_password_hint({ min: PASSWORD_MIN_LENGTH })} error={errors.Password}>
+          <input type="password" autoComplete="new-password" value={values.Password} onChange={set('Password')} />
+        </Field>
+        <Field label={m.signup_organization()} hint={m.signup_organization_hint()} error={errors.OrganizationName}>
+          <input type="text" autoComplete="organization" value={values.OrganizationName} onChange={set('OrganizationName')} />
+        </Field>
+        {errors.form && (
+          <p role="alert" className="alert alert-danger">
+            {errors.form}
+          </p>
+        )}
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {m.signup_submit()}
+        </button>
+      </form>
+      <p className="tagline">
+        {m.signup_have_account()} <Link href="/">{m.signup_log_in()}</Link>
+      </p>
+    </LoginFrame>
   );
 }
