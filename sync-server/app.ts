@@ -25,6 +25,7 @@ import { userRoutes } from './api/users.ts';
 import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
 import { PLAYLIST_RUNS } from './mutations/playlists.ts';
+import { SETTINGS_RUNS } from './mutations/settings.ts';
 import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
 import { referenceDataRoutes } from './api/reference.ts';
@@ -39,6 +40,7 @@ import { feedRoutes } from './api/feeds.ts';
 import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
+import { settingsRoutes } from './api/settings.ts';
 import { webhookRoutes } from './api/webhooks.ts';
 import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
@@ -124,7 +126,7 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 /** Every named mutation's server run, as the app serves them: one list, so that a test mounting a
  * part of the app (tests/audio/server-harness.ts) runs the same ones. */
 export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBytes' | 'mediaGraceMs'>) {
-  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
 export function createApp(deps: AppDeps) {
@@ -198,6 +200,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', feedDropRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
+  app.route('/api', settingsRoutes());
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());

@@ -3,6 +3,7 @@
 import * as content from './content.ts';
 import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
+import * as settings from './settings.ts';
 import type { MutationDef } from './define.ts';
 
 export const MUTATIONS = [
@@ -12,6 +13,8 @@ export const MUTATIONS = [
   content.programCreate,
   content.programUpdate,
   content.programDelete,
+  settings.programSetNormalization,
+  settings.organizationSetNormalization,
   content.playlistCreate,
   content.playlistUpdate,
   content.playlistSetClips,

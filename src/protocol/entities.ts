@@ -51,6 +51,10 @@ export const PermissionEntrySchema = z.object({
 });
 export type PermissionEntry = z.infer<typeof PermissionEntrySchema>;
 
+/** A loudness normalization choice (src/domain/settings.ts): a preset of the reference list
+ * (GET /v1/reference-data/normalization-presets) by Id, or null: off. */
+export const NormalizationChoiceSchema = z.object({ PresetId: z.string().min(1).max(100).nullable() }).strict();
+
 export const OrganizationSchema = z.object({
   ...RowMeta,
   Name: z.string(),
@@ -59,6 +63,8 @@ export const OrganizationSchema = z.object({
   /** The one flag that differs between providers (section 3: its name is not shown). */
   IsBroadcaster: z.boolean(),
   UserPermissions: z.array(PermissionEntrySchema),
+  /** The organization's normalization (absent on rows that never chose: off). */
+  Normalization: NormalizationChoiceSchema.nullable().optional(),
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 
@@ -142,6 +148,8 @@ export const ProgramSchema = z.object({
   Description: z.string().nullable(),
   Urls: ImageUrls,
   ...ProgramPodcastSchema.partial().shape,
+  /** The program's own normalization; absent or null: the organization's (src/domain/settings.ts). */
+  Normalization: NormalizationChoiceSchema.nullable().optional(),
 });
 export type Program = z.infer<typeof ProgramSchema>;
 export const ProgramCreateSchema = z

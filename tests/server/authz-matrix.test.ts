@@ -110,7 +110,16 @@ type Profile = {
    * latter; a network's also with HasManageSettingsAccess on the network (no demo user has that
    * at Network scope, so a network's webhooks go as the organization's where the network is seen). */
   webhooks: { read: boolean; write: boolean };
+  /** Settings (src/domain/settings.ts): the organization's (named, and normalization) read with
+   * HasAuditAccess or HasManageOrganizationSettingsAccess at Organization scope and written with the
+   * latter; a network's, program's, playlist's or clip's named settings read with HasContentAccess
+   * and HasAuditAccess or HasManageSettingsAccess there, written with HasContentAccess and
+   * HasManageSettingsAccess (a program's normalization: read by whoever sees the program, written
+   * as manageProgramSettings says). */
+  settings: { organization: { read: boolean; write: boolean }; network: { read: boolean; write: boolean }; content: { read: boolean; write: boolean } };
 };
+const noSettings = { organization: { read: false, write: false }, network: { read: false, write: false }, content: { read: false, write: false } };
+const allSettings = { organization: { read: true, write: true }, network: { read: true, write: true }, content: { read: true, write: true } };
 
 const everything = (own: 'demo' | 'podcasts') => ({
   networks: ORGS[own].networks,
@@ -131,6 +140,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: true,
     manageUsers: true,
     webhooks: { read: true, write: true },
+    settings: allSettings,
   },
   {
     email: 'producer@example.com',
@@ -147,6 +157,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: false,
     manageUsers: false,
     webhooks: { read: false, write: false },
+    settings: noSettings,
   },
   {
     email: 'analyst@example.com',
@@ -162,6 +173,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: false,
     manageUsers: false,
     webhooks: { read: false, write: false },
+    settings: noSettings,
   },
   {
     email: 'admin@example.com',
@@ -176,6 +188,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: true,
     manageUsers: true,
     webhooks: { read: true, write: true },
+    settings: allSettings,
   },
   {
     email: 'support@example.com',
@@ -190,6 +203,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: false,
     manageUsers: false,
     webhooks: { read: true, write: false },
+    settings: { organization: { read: true, write: false }, network: { read: true, write: false }, content: { read: true, write: false } },
   },
   {
     email: 'reseller@example.com',
@@ -204,6 +218,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: false,
     manageUsers: false,
     webhooks: { read: false, write: false },
+    settings: noSettings,
   },
   {
     email: 'newbie@example.com',
@@ -218,6 +233,7 @@ const PROFILES: Profile[] = [
     manageProgramSettings: false,
     manageUsers: false,
     webhooks: { read: false, write: false },
+    settings: noSettings,
   },
 ];
 
@@ -262,6 +278,20 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
 
   afterAll(async () => {
     await test?.drop();
+  });
+
+  it('refuses the own-account calls without a session (401, no body); the signed-out ones answer anyone', async () => {
+    const anonymous = new Caller(app, null);
+    for (const [method, path, json] of [
+      ['PUT', '/api/internal/users/me/password', { CurrentPassword: DEMO_PASSWORD, NewPassword: 'a new long secret' }],
+      ['PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: DEMO_PASSWORD }],
+    ] as const) {
+      const reply = await anonymous.send(method, path, json);
+      expect(reply.status, path).toBe(401);
+      expect(reply.text, path).toBe('');
+    }
+    expect((await anonymous.send('GET', '/api/internal/users/auth-type?email=demo%40example.com')).body).toEqual({ AuthType: 'Password' });
+    expect((await anonymous.send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' })).status).toBe(400);
   });
 
   it('refuses every family without a session (401, no body)', async () => {
@@ -313,6 +343,21 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
           expectNotFound(await caller().send('GET', path, undefined, other.organizationId), `${path} as a non-member`);
         }
       }
+    });
+
+    it('own account security: every signed-in user, activated or not, reaches the checks of its own password and address', async () => {
+      // Only refusals: a change would end the other sessions this matrix holds. The changes themselves: password.test.ts.
+      const wrong = { CurrentPassword: 'not the password', NewPassword: 'a new long secret' };
+      const password = await caller().send('PUT', '/api/internal/users/me/password', wrong, null);
+      expect(password.status, password.text).toBe(400);
+      expect((password.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
+      const email = await caller().send('PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: 'not the password' }, null);
+      expect(email.status, email.text).toBe(400);
+      expect((email.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
+      // The signed-out calls answer a signed-in caller as anyone: the same for every user.
+      expect((await caller().send('GET', `/api/internal/users/auth-type?email=${encodeURIComponent(profile.email)}`, undefined, null)).body).toEqual({ AuthType: 'Password' });
+      expect((await caller().send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' }, null)).status).toBe(400);
+      expect((await caller().send('GET', '/api/internal/session')).body).toMatchObject({ Type: profile.sessionType });
     });
 
     it('reference data: open to every member, the same lists in every organization', async () => {
@@ -545,6 +590,81 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirs}`);
         await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirNetwork}`);
       }
+    });
+
+    it('settings: named at every level and normalization, by section 6; another organization’s and unseen rows not found', async () => {
+      const owner = owners.get(own.organizationId)!;
+      const allowed = (ok: boolean, status: number) => (ok ? status : 403);
+      const probe = { Value: { by: 'matrix' } };
+      /** A named setting the owner made, tried by the caller: read, written, deleted (then made again). */
+      const tryLevel = async (base: string, access: { read: boolean; write: boolean }, seen = true) => {
+        const path = `${base}/settings/matrix-probe`;
+        expect((await owner.send('PUT', path, probe)).status, path).toBe(200);
+        const replies: Array<[string, Reply, number]> = [
+          ['GET', await caller().send('GET', path), allowed(access.read, 200)],
+          ['PUT', await caller().send('PUT', path, probe), allowed(access.write, 200)],
+          ['DELETE', await caller().send('DELETE', path), allowed(access.write, 200)],
+        ];
+        for (const [method, reply, status] of replies) {
+          if (seen) expect(reply.status, `${method} ${path}`).toBe(status);
+          else expectNotFound(reply, `${method} ${path} of a row not seen`);
+          if (reply.status === 403) expect(reply.text).toBe('');
+        }
+        await owner.send('PUT', path, probe);
+      };
+      const s = profile.settings;
+      await tryLevel('/api/internal', s.organization);
+      for (const network of [...new Set([own.network, own.otherNetwork])]) await tryLevel(`/api/internal/networks/${network}`, s.network, profile.networks.includes(network));
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        await tryLevel(`/api/internal/programs/${p.program}`, s.content);
+        await tryLevel(`/api/internal/playlists/${p.playlist}`, s.content);
+        await tryLevel(`/api/internal/clips/${p.clip}`, s.content);
+      }
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        // A program seen without content access: its settings refused (403); its playlists and clips not seen at all.
+        await tryLevel(`/api/internal/programs/${p.program}`, { read: false, write: false }, profile.programs.includes(p.program));
+        await tryLevel(`/api/internal/playlists/${p.playlist}`, { read: false, write: false }, false);
+        await tryLevel(`/api/internal/clips/${p.clip}`, { read: false, write: false }, false);
+      }
+
+      // Normalization: the organization's as its settings; a program's read by whoever sees it.
+      expect((await caller().send('GET', '/api/v1/settings/normalization')).status).toBe(allowed(s.organization.read, 200));
+      expect((await caller().send('PATCH', '/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(allowed(s.organization.write, 200));
+      if (profile.contentProgram) {
+        const path = `/api/v1/programs/${programRows(profile.contentProgram).program}/settings/normalization`;
+        expect((await caller().send('GET', path)).status).toBe(200);
+        expect((await caller().send('PATCH', path, { PresetId: 'streaming' })).status).toBe(allowed(profile.manageProgramSettings, 200));
+        expect((await caller().send('DELETE', path)).status).toBe(allowed(profile.manageProgramSettings, 204));
+      }
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        const path = `/api/v1/programs/${p.program}/settings/normalization`;
+        const listed = profile.programs.includes(p.program);
+        expect((await caller().send('GET', path)).status).toBe(listed ? 200 : 404);
+        expect((await caller().send('PATCH', path, { PresetId: 'streaming' })).status).toBe(listed ? 403 : 404);
+        expect((await caller().send('DELETE', path)).status).toBe(listed ? 403 : 404);
+      }
+
+      // Another organization's: 404 with no body, read or write, and its setting left as it was.
+      const theirs = owners.get(other.organizationId)!;
+      const o = otherRows;
+      const bases = [`/api/internal/networks/${other.network}`, `/api/internal/programs/${o.program}`, `/api/internal/playlists/${o.playlist}`, `/api/internal/clips/${o.clip}`];
+      for (const base of bases) expect((await theirs.send('PUT', `${base}/settings/matrix-probe`, { Value: 'theirs' })).status, base).toBe(200);
+      for (const base of bases) {
+        for (const [method, json] of [['GET'], ['PUT', { Value: 'taken over' }], ['DELETE']] as Array<[string, unknown?]>) {
+          expectNotFound(await caller().send(method, `${base}/settings/matrix-probe`, json), `${method} ${base}/settings/matrix-probe`);
+        }
+      }
+      for (const [method, json] of [['GET'], ['PATCH', { PresetId: 'podcast' }], ['DELETE']] as Array<[string, unknown?]>) {
+        expectNotFound(await caller().send(method, `/api/v1/programs/${o.program}/settings/normalization`, json), `${method} another organization’s program normalization`);
+      }
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('GET', '/api/internal/settings/matrix-probe', undefined, other.organizationId), 'the organization settings of one not a member of');
+        expectNotFound(await caller().send('GET', '/api/v1/settings/normalization', undefined, other.organizationId), 'the normalization of one not a member of');
+      }
+      for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/matrix-probe`)).body as { Value: unknown }).Value).toBe('theirs');
     });
 
     it("another organization's rows are 404 with no body, on every family, read or write", async () => {

@@ -60,8 +60,8 @@ beforeAll(async () => {
   });
   // A webhook of the organization and one of the network, with an event in its log, so the routes
   // with a webhookId or webhookEventId get past their 404 to their validators.
-  const post = async (path: string, json: unknown) => {
-    const res = await app.request(path, { method: 'POST', headers: { cookie, 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const post = async (path: string, json: unknown, method = 'POST') => {
+    const res = await app.request(path, { method, headers: { cookie, 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'application/json' }, body: JSON.stringify(json) });
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { Id: string };
   };
@@ -69,6 +69,11 @@ beforeAll(async () => {
   own.webhookId = (await post('/api/v1/webhooks', hook)).Id;
   await post(`/api/v1/networks/${own.networkId}/webhooks`, hook);
   own.webhookEventId = (await post(`/api/internal/webhooks/${own.webhookId}/test`, {})).Id;
+  // A named setting at every level, so the routes with a {name} get past their 404 to their validators.
+  own.name = 'fuzz-setting';
+  for (const base of ['', `/networks/${own.networkId}`, `/programs/${own.programId}`, `/playlists/${own.playlistId}`, `/clips/${own.clipId}`]) {
+    await post(`/api/internal${base}/settings/${own.name}`, { Value: { seeded: true } }, 'PUT');
+  }
 }, 120_000);
 
 afterAll(async () => {

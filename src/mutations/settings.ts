@@ -1,0 +1,34 @@
+// Settings kept on synced rows, changed offline like any edit: the loudness normalization of the
+// organization and of a program (src/domain/settings.ts). Their server runs, with section 6
+// (manage-organization-settings access; content and manage-settings access on the program), are
+// sync-server/mutations/settings.ts.
+import * as z from 'zod';
+import { NormalizationChoiceSchema, Uuid } from '../protocol/entities.ts';
+import { defineMutation } from './define.ts';
+
+const IdArg = Uuid.transform((id) => id.toLowerCase());
+
+/** The organization's normalization, on the organization row's base: changed elsewhere meanwhile,
+ * it is a conflict on the field Normalization. */
+export const organizationSetNormalization = defineMutation({
+  name: 'organization.setNormalization',
+  entity: 'organizations',
+  kind: 'update',
+  args: z.object({ organizationId: IdArg, Normalization: NormalizationChoiceSchema }).strict(),
+  rowId: (a) => a.organizationId,
+  fields: (a) => ({ Normalization: a.Normalization }),
+  withFields: (a, fields) => ({ ...a, Normalization: 'Normalization' in fields ? (fields['Normalization'] as typeof a.Normalization) : a.Normalization }),
+  apply: (row, a) => (row ? { ...row, Normalization: { PresetId: a.Normalization.PresetId }, Id: row.Id } : null),
+});
+
+/** The program's own normalization; null: none, the program inherits the organization's. */
+export const programSetNormalization = defineMutation({
+  name: 'program.setNormalization',
+  entity: 'programs',
+  kind: 'update',
+  args: z.object({ programId: IdArg, Normalization: NormalizationChoiceSchema.nullable() }).strict(),
+  rowId: (a) => a.programId,
+  fields: (a) => ({ Normalization: a.Normalization }),
+  withFields: (a, fields) => ({ ...a, Normalization: 'Normalization' in fields ? (fields['Normalization'] as typeof a.Normalization) : a.Normalization }),
+  apply: (row, a) => (row ? { ...row, Normalization: a.Normalization === null ? null : { PresetId: a.Normalization.PresetId }, Id: row.Id } : null),
+});

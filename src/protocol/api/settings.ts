@@ -1,0 +1,165 @@
+// Settings (issue 33; specification section 7): named settings at every level
+// (PUT, GET and DELETE /internal/…/settings/{name}) and loudness normalization, chosen for the
+// organization (/v1/settings/normalization) and overridden per program
+// (/v1/programs/{programId}/settings/normalization). The rules are in src/domain/settings.ts;
+// served by sync-server/api/settings.ts.
+//
+// Named settings are server-held rows (sync-server/migrations/0520_settings.sql), written online.
+// Normalization is kept on the organization's and the program's rows (Normalization), so it syncs
+// and is changed offline through the named mutations organization.setNormalization and
+// program.setNormalization (src/mutations/settings.ts).
+import type { RouteConfig } from '@hono/zod-openapi';
+import * as z from 'zod';
+import { SETTING_NAME_MAX_LENGTH, SETTING_VALUE_MAX_BYTES, type SettingLevel } from '../../domain/settings.ts';
+import { NormalizationChoiceSchema } from '../entities.ts';
+import { Organization } from './session.ts';
+import { Program } from './schemas.ts';
+import { errors, idParams, IfMatchHeader, jsonBody, jsonContent, noContent, preconditionFailed, writeErrors } from './common.ts';
+
+const tags = ['Settings'];
+
+// ── Named settings ────────────────────────────────────────────────────────────────────────────
+
+export const NamedSetting = z
+  .object({
+    Name: z.string(),
+    Value: z.unknown().meta({ description: 'Any JSON value' }),
+    ModifiedAtUtc: z.string(),
+  })
+  .meta({ id: 'NamedSetting', description: 'A named setting of an organization, network, program, playlist or clip; its ETag is its ModifiedAtUtc' });
+export type NamedSetting = z.infer<typeof NamedSetting>;
+
+export const NamedSettingPut = z
+  .object({ Value: z.unknown().meta({ description: `Any JSON value, at most ${SETTING_VALUE_MAX_BYTES} bytes as JSON text` }) })
+  .strict()
+  .meta({ id: 'NamedSettingPut' });
+
+/** The name in the path: checked by the handler (a bad one is a 400 at name, not a 404). */
+const NameParam = z.string().meta({
+  param: { name: 'name', in: 'path' },
+  description: `Lower-case letters and digits in words joined by - _ or . (at most ${SETTING_NAME_MAX_LENGTH})`,
+  example: 'player-theme',
+});
+
+const ACCESS: Record<SettingLevel, string> = {
+  Organization: 'Read: HasAuditAccess or HasManageOrganizationSettingsAccess at organization scope; write: HasManageOrganizationSettingsAccess at organization scope',
+  Network: 'Read: HasContentAccess with HasAuditAccess or HasManageSettingsAccess on the network; write: HasContentAccess and HasManageSettingsAccess on the network. A network the caller does not see is a 404',
+  Program: 'Read: HasContentAccess with HasAuditAccess or HasManageSettingsAccess on the program; write: HasContentAccess and HasManageSettingsAccess on the program. A program the caller does not see is a 404',
+  Playlist: 'As the playlist’s program’s settings: read with HasContentAccess and HasAuditAccess or HasManageSettingsAccess, written with HasContentAccess and HasManageSettingsAccess. A playlist without content access on its program is a 404',
+  Clip: 'As the clip’s program’s settings: read with HasContentAccess and HasAuditAccess or HasManageSettingsAccess, written with HasContentAccess and HasManageSettingsAccess. A clip without content access on its program is a 404',
+};
+
+/** The three calls of one level's named settings. */
+function namedSettingRoutes<P extends string>(level: SettingLevel, prefix: string, idParam: P | null) {
+  const path = `${prefix}/settings/{name}`;
+  const params = idParam === null ? z.object({ name: NameParam }) : idParams(idParam).extend({ name: NameParam });
+  const noun = level === 'Organization' ? 'the organization' : `the ${level.toLowerCase()}`;
+  const unset = 'A name never set (or deleted) is a 404.';
+  return {
+    get: {
+      method: 'get',
+      path,
+      tags,
+      summary: `A named setting of ${noun}`,
+      description: `${ACCESS[level]}. ${unset}`,
+      request: { params },
+      responses: { 200: jsonContent(NamedSetting, 'The setting'), ...errors },
+    } as const satisfies RouteConfig,
+    put: {
+      method: 'put',
+      path,
+      tags,
+      summary: `Sets a named setting of ${noun} (made when new)`,
+      description: `${ACCESS[level]}. A bad name is a 400 at name; a value over ${SETTING_VALUE_MAX_BYTES} bytes a 400 at Value. If-Match: the setting's ModifiedAtUtc the change was made on (a stale one is a 412 with the setting).`,
+      request: { params, headers: IfMatchHeader, body: jsonBody(NamedSettingPut) },
+      responses: { 200: jsonContent(NamedSetting, 'The setting as saved'), ...writeErrors, ...preconditionFailed(NamedSetting) },
+    } as const satisfies RouteConfig,
+    delete: {
+      method: 'delete',
+      path,
+      tags,
+      summary: `Deletes a named setting of ${noun}`,
+      description: `${ACCESS[level]}. ${unset}`,
+      request: { params },
+      responses: { 200: jsonContent(NamedSetting, 'The setting as it was'), ...errors },
+    } as const satisfies RouteConfig,
+  };
+}
+
+export const organizationSetting = namedSettingRoutes('Organization', '/internal', null);
+export const networkSetting = namedSettingRoutes('Network', '/internal/networks/{networkId}', 'networkId');
+export const programSetting = namedSettingRoutes('Program', '/internal/programs/{programId}', 'programId');
+export const playlistSetting = namedSettingRoutes('Playlist', '/internal/playlists/{playlistId}', 'playlistId');
+export const clipSetting = namedSettingRoutes('Clip', '/internal/clips/{clipId}', 'clipId');
+
+// ── Normalization ─────────────────────────────────────────────────────────────────────────────
+
+export const NormalizationSetting = NormalizationChoiceSchema.meta({
+  id: 'NormalizationSetting',
+  description: 'PresetId: a normalization preset’s Id (GET /v1/reference-data/normalization-presets), or null: off',
+});
+export type NormalizationSetting = z.infer<typeof NormalizationSetting>;
+
+export const ProgramNormalization = z
+  .object({
+    PresetId: z.string().nullable().meta({ description: 'The preset the program’s audio gets (null: off)' }),
+    Source: z.enum(['Program', 'Organization']).meta({ description: 'Program: the program’s own choice; Organization: inherited from the organization' }),
+    OrganizationPresetId: z.string().nullable().meta({ description: 'The organization’s choice: what the program inherits, and gets again when reset' }),
+  })
+  .meta({ id: 'ProgramNormalization' });
+export type ProgramNormalization = z.infer<typeof ProgramNormalization>;
+
+const organizationAccess = 'Read: HasAuditAccess or HasManageOrganizationSettingsAccess at organization scope; write: HasManageOrganizationSettingsAccess at organization scope';
+const presetNote = 'A PresetId not in the reference list is a 400 at PresetId.';
+
+export const getNormalization = {
+  method: 'get',
+  path: '/v1/settings/normalization',
+  tags,
+  summary: 'The organization’s loudness normalization: what its programs inherit (off until chosen); the ETag names the organization’s row',
+  description: organizationAccess,
+  responses: { 200: jsonContent(NormalizationSetting, 'The organization’s choice'), ...errors },
+} as const satisfies RouteConfig;
+
+export const updateNormalization = {
+  method: 'patch',
+  path: '/v1/settings/normalization',
+  tags,
+  summary: 'Chooses the organization’s loudness normalization (mutation organization.setNormalization)',
+  description: `${organizationAccess}. ${presetNote}`,
+  request: { headers: IfMatchHeader, body: jsonBody(NormalizationSetting) },
+  responses: { 200: jsonContent(NormalizationSetting, 'The choice as saved'), ...writeErrors, ...preconditionFailed(Organization) },
+} as const satisfies RouteConfig;
+
+const ProgramParams = idParams('programId');
+const programAccess = 'Read: a member who sees the program; write: HasContentAccess and HasManageSettingsAccess on the program';
+
+export const getProgramNormalization = {
+  method: 'get',
+  path: '/v1/programs/{programId}/settings/normalization',
+  tags,
+  summary: 'The program’s loudness normalization: the preset in effect and whether it is the program’s own or the organization’s; the ETag names the program',
+  description: programAccess,
+  request: { params: ProgramParams },
+  responses: { 200: jsonContent(ProgramNormalization, 'In effect, and where from'), ...errors },
+} as const satisfies RouteConfig;
+
+export const updateProgramNormalization = {
+  method: 'patch',
+  path: '/v1/programs/{programId}/settings/normalization',
+  tags,
+  summary: 'Chooses the program’s own loudness normalization over the organization’s (mutation program.setNormalization)',
+  description: `${programAccess}. ${presetNote}`,
+  request: { params: ProgramParams, headers: IfMatchHeader, body: jsonBody(NormalizationSetting) },
+  responses: { 200: jsonContent(ProgramNormalization, 'In effect after the change'), ...writeErrors, ...preconditionFailed(Program) },
+} as const satisfies RouteConfig;
+
+export const resetProgramNormalization = {
+  method: 'delete',
+  path: '/v1/programs/{programId}/settings/normalization',
+  tags,
+  summary: 'Drops the program’s own normalization: it inherits the organization’s again (mutation program.setNormalization)',
+  description: programAccess,
+  request: { params: ProgramParams, headers: IfMatchHeader },
+  responses: { 204: noContent, ...errors, ...preconditionFailed(Program) },
+} as const satisfies RouteConfig;
