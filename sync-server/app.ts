@@ -45,6 +45,8 @@ import { webhookRoutes } from './api/webhooks.ts';
 import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
 import { accountRoutes } from './api/account.ts';
+import { accountSecurityRoutes } from './api/account-security.ts';
+import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
 import { mailJobs, mailSettings, type MailSettings } from './mail/outbox.ts';
 import { createJobRunner, type JobRunnerSettings } from './jobs/runner.ts';
@@ -202,6 +204,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
+  app.route('/api', accountSecurityRoutes());
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());
@@ -212,7 +215,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

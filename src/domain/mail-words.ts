@@ -27,5 +27,29 @@ export function mailWords(interfaceLanguage: string | null | undefined) {
       expiry: (hours: number) => m.mail_confirm_expiry({ hours }, o),
       ignore: m.mail_confirm_ignore({}, o),
     },
+    reset: {
+      subject: m.mail_reset_subject({}, o),
+      intro: m.mail_reset_intro({}, o),
+      action: m.mail_reset_action({}, o),
+      expiry: (minutes: number) => m.mail_reset_expiry({ minutes }, o),
+      ignore: m.mail_reset_ignore({}, o),
+    },
+    /** The closing of every security notice: what to do when the change was not the reader's. */
+    notYou: { text: m.mail_not_you({}, o), action: m.mail_not_you_action({}, o) },
+    passwordChanged: {
+      subject: m.mail_password_changed_subject({}, o),
+      intro: m.mail_password_changed_intro({}, o),
+    },
+    emailChange: {
+      subject: m.mail_email_change_subject({}, o),
+      intro: m.mail_email_change_intro({}, o),
+      action: m.mail_confirm_action({}, o),
+      expiry: (hours: number) => m.mail_email_change_expiry({ hours }, o),
+      ignore: m.mail_email_change_ignore({}, o),
+    },
+    emailChanging: {
+      subject: m.mail_email_changing_subject({}, o),
+      intro: (email: string) => m.mail_email_changing_intro({ email }, o),
+    },
   };
 }

@@ -1,4 +1,5 @@
-// Limits on account creation and on re-sent confirmation mails, kept in the database (every
+// Limits on account creation, re-sent confirmation mails, password reset mails and checks of the
+// current password (api/account.ts, api/account-security.ts), kept in the database (every
 // instance behind a load balancer counts the same attempts), counted as sign-in failures are
 // (api/session.ts): one statement per attempt, so parallel attempts cannot all read a count below
 // the limit, in a window that starts at the key's first attempt.
@@ -13,11 +14,22 @@ export const ACCOUNT_MAX_PER_ADDRESS = 5;
 export const ACCOUNT_MAX_PER_CLIENT = 10;
 /** Confirmation mails one account may ask for again in a window (each is a mail to a mailbox). */
 export const ACTIVATION_MAX_PER_USER = 5;
+/** Password reset links one address may be sent in a window, whether it has an account or not
+ * (the answer is the same: api/account-security.ts). */
+export const RESET_MAX_PER_ADDRESS = 5;
+/** Password reset requests one client address may make in a window, whatever addresses it names. */
+export const RESET_MAX_PER_CLIENT = 20;
+/** Checks of one account's current password in a window (a password or e-mail change): each costs
+ * a scrypt hash, and a stolen session must not become a way to guess the password. */
+export const CURRENT_PASSWORD_MAX_PER_USER = 10;
 
 export const throttleKey = {
   address: (email: string) => `account:${email.trim().toLowerCase()}`,
   client: (address: string) => `account-client:${address}`,
   activation: (userId: string) => `activation:${userId}`,
+  resetAddress: (email: string) => `password-reset:${email.trim().toLowerCase()}`,
+  resetClient: (address: string) => `password-reset-client:${address}`,
+  currentPassword: (userId: string) => `current-password:${userId}`,
 };
 
 /**

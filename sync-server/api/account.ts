@@ -6,7 +6,8 @@
 //     ──400 (each field, section 5) ──429 (per client, then per address) ──400 at Email (taken)
 //     ──> one transaction: organization, unactivated owner, session, confirmation and its mail
 //   POST /internal/users/me/email/activation ──429 per account──> another confirmation mail
-//   POST /internal/users/me/email/status { Token } ──> activated, a new session id
+//   POST /internal/users/me/email/status { Token } ──> activated (and, for an e-mail change, the new
+//     address: api/account-security.ts), a new session id
 //
 // An address that already has an account is answered 400 at Email, which tells whoever asks that
 // it has one (account enumeration). It cannot be avoided here without changing what sign-up is:
@@ -58,7 +59,7 @@ const emailTaken = () => badRequest([fieldError('Email', formError('invalid', 'd
 
 const tooMany = (seconds: number) => new AppError(429, undefined, { 'Retry-After': String(seconds) });
 
-const OUTCOME_MESSAGE = { invalid: 'domain_confirmation_invalid', used: 'domain_confirmation_used', expired: 'domain_confirmation_expired' } as const satisfies Record<Exclude<ConfirmationOutcome, 'done'>, string>;
+const OUTCOME_MESSAGE = { invalid: 'domain_confirmation_invalid', used: 'domain_confirmation_used', expired: 'domain_confirmation_expired', taken: 'domain_email_in_use' } as const satisfies Record<Exclude<ConfirmationOutcome, 'done'>, string>;
 
 export function accountRoutes(settings: AccountSettings) {
   return resourceApp()
@@ -127,7 +128,11 @@ export function accountRoutes(settings: AccountSettings) {
       const caller = await loadCaller(c);
       if (!caller) throw unauthorized();
       const { Token } = c.req.valid('json');
-      const outcome = await deps.store.tx((q) => confirmEmail(q, caller.user.Id, Token, now(deps)));
+      // An e-mail change whose new address another account took at the same moment: the unique index.
+      const outcome = await deps.store.tx((q) => confirmEmail(q, caller.user.Id, Token, now(deps))).catch((err: unknown) => {
+        if ((err as { code?: string } | null)?.code === '23505') return 'taken' as const;
+        throw err;
+      });
       if (outcome !== 'done') throw badRequest([fieldError('Token', formError('invalid', OUTCOME_MESSAGE[outcome]))]);
       // A privilege change (it may write now): the session gets a new id, as auth.ts rotateSession says.
       await rotateSession(c);

@@ -22,16 +22,58 @@ function page(w: MailWords, title: string, content: Html): string {
 /** The paragraphs of the text part, a blank line between each. */
 const paragraphs = (...parts: string[]) => `${parts.join('\n\n')}\n`;
 
-/** The mail that confirms a new account's address: its link opens the studio's confirmation screen. */
-export function accountConfirmationMail(input: { to: string; name: string; interfaceLanguage: string | null; link: string; expiresInHours: number }): Mail {
+type MailInput = { to: string; name: string; interfaceLanguage: string | null };
+
+/** A mail whose point is one link (a button, and the address for clients that show no button):
+ * greeting, what it is, the link, how long it works, what to do if it was not asked for. */
+function linkMail(kind: string, input: MailInput & { link: string }, words: (w: MailWords) => { subject: string; intro: string; action: string; expiry: string; ignore: string }): Mail {
   const w = mailWords(input.interfaceLanguage);
-  const c = w.confirm;
-  const text = paragraphs(w.greeting(input.name), c.intro, input.link, c.expiry(input.expiresInHours), c.ignore, `— ${w.signature}`);
+  const c = words(w);
+  const text = paragraphs(w.greeting(input.name), c.intro, input.link, c.expiry, c.ignore, `— ${w.signature}`);
   const content = html`<p>${w.greeting(input.name)}</p>
 <p>${c.intro}</p>
 <p style="margin:24px 0"><a href="${input.link}" style="${raw(BUTTON)}">${c.action}</a></p>
 <p style="font-size:14px;color:#5b6170">${w.linkHint}<br><a href="${input.link}" style="word-break:break-all">${input.link}</a></p>
-<p>${c.expiry(input.expiresInHours)}</p>
+<p>${c.expiry}</p>
 <p style="font-size:14px;color:#5b6170">${c.ignore}</p>`;
-  return { kind: 'accountConfirmation', to: input.to, locale: w.locale, subject: c.subject, text, html: page(w, c.subject, content) };
+  return { kind, to: input.to, locale: w.locale, subject: c.subject, text, html: page(w, c.subject, content) };
+}
+
+/** A security notice: what changed, and the way to take the account back when it was not the
+ * reader (`resetLink`: the studio's password reset request screen). */
+function noticeMail(kind: string, input: MailInput & { resetLink: string }, words: (w: MailWords) => { subject: string; intro: string }): Mail {
+  const w = mailWords(input.interfaceLanguage);
+  const c = words(w);
+  const text = paragraphs(w.greeting(input.name), c.intro, w.notYou.text, input.resetLink, `— ${w.signature}`);
+  const content = html`<p>${w.greeting(input.name)}</p>
+<p>${c.intro}</p>
+<p>${w.notYou.text}</p>
+<p style="margin:24px 0"><a href="${input.resetLink}" style="${raw(BUTTON)}">${w.notYou.action}</a></p>
+<p style="font-size:14px;color:#5b6170">${w.linkHint}<br><a href="${input.resetLink}" style="word-break:break-all">${input.resetLink}</a></p>`;
+  return { kind, to: input.to, locale: w.locale, subject: c.subject, text, html: page(w, c.subject, content) };
+}
+
+/** The mail that confirms a new account's address: its link opens the studio's confirmation screen. */
+export function accountConfirmationMail(input: MailInput & { link: string; expiresInHours: number }): Mail {
+  return linkMail('accountConfirmation', input, (w) => ({ ...w.confirm, expiry: w.confirm.expiry(input.expiresInHours) }));
+}
+
+/** The mail that confirms the address an account asked to change to (the same confirmation screen). */
+export function emailChangeMail(input: MailInput & { link: string; expiresInHours: number }): Mail {
+  return linkMail('emailChange', input, (w) => ({ ...w.emailChange, expiry: w.emailChange.expiry(input.expiresInHours) }));
+}
+
+/** The mail with a password reset link: it opens the studio's reset screen. */
+export function passwordResetMail(input: MailInput & { link: string; expiresInMinutes: number }): Mail {
+  return linkMail('passwordReset', input, (w) => ({ ...w.reset, expiry: w.reset.expiry(input.expiresInMinutes) }));
+}
+
+/** The notice that the account's password changed (by its owner, or through a reset link). */
+export function passwordChangedMail(input: MailInput & { resetLink: string }): Mail {
+  return noticeMail('passwordChanged', input, (w) => w.passwordChanged);
+}
+
+/** The notice to an account's confirmed address that a change to `newEmail` was asked for. */
+export function emailChangingMail(input: MailInput & { resetLink: string; newEmail: string }): Mail {
+  return noticeMail('emailChanging', input, (w) => ({ subject: w.emailChanging.subject, intro: w.emailChanging.intro(input.newEmail) }));
 }

@@ -12,7 +12,7 @@ import { sha256 } from '../../sync-server/auth.ts';
 import { DEFAULT_UNSERVED_COUNTRIES, locationPolicy } from '../../sync-server/accounts/location.ts';
 import { ACCOUNT_MAX_PER_ADDRESS, ACCOUNT_MAX_PER_CLIENT, ACTIVATION_MAX_PER_USER, THROTTLE_WINDOW_MS } from '../../sync-server/accounts/throttle.ts';
 import { CONFIRMATION_TTL_MS } from '../../sync-server/accounts/confirmations.ts';
-import { AppClient, fields, type Reply, type TestClock } from './app-client.ts';
+import { AppClient, fields, testClock, type Reply, type TestClock } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -21,17 +21,6 @@ const PASSWORD = 'a long enough secret';
 let n = 0;
 /** A valid sign-up of a new address. */
 const signUp = (over: Record<string, unknown> = {}) => ({ Email: `owner${++n}@station.example`, Name: 'Ada Owner', Password: PASSWORD, OrganizationName: 'Station Ada', ...over });
-
-function testClock(): TestClock {
-  const clock: TestClock = {
-    now: new Date('2025-06-01T12:00:00.000Z'),
-    advance(ms) {
-      clock.now = new Date(clock.now.getTime() + ms);
-      return clock.now;
-    },
-  };
-  return clock;
-}
 
 /** A POST from the client address `from`, as the Node server would see its socket. */
 async function postFrom(app: App, from: string, path: string, json: unknown, headers: Record<string, string> = {}): Promise<Reply> {

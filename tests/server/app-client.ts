@@ -63,6 +63,18 @@ export function fields(reply: Reply): Array<[string, string]> {
 /** The server's clock in a test: it stands still until the test moves it. */
 export type TestClock = { now: Date; advance: (ms: number) => Date };
 
+/** A clock the test moves by hand, from 2025-06-01T12:00:00.000Z. */
+export function testClock(): TestClock {
+  const clock: TestClock = {
+    now: new Date('2025-06-01T12:00:00.000Z'),
+    advance(ms) {
+      clock.now = new Date(clock.now.getTime() + ms);
+      return clock.now;
+    },
+  };
+  return clock;
+}
+
 export type SeededApp = { app: ReturnType<typeof createApp>; changes: Change[]; clock: TestClock };
 
 /**
@@ -74,12 +86,6 @@ export async function seededApp(store: Store): Promise<SeededApp> {
   const changes: Change[] = [];
   const bus = createMemoryBus();
   bus.subscribe((c) => changes.push(c));
-  const clock: TestClock = {
-    now: new Date('2025-06-01T12:00:00.000Z'),
-    advance(ms) {
-      clock.now = new Date(clock.now.getTime() + ms);
-      return clock.now;
-    },
-  };
+  const clock = testClock();
   return { app: createApp({ store, bus, clock: () => clock.now }), changes, clock };
 }

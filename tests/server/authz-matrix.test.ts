@@ -294,6 +294,20 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
     expect((await anonymous.send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' })).status).toBe(400);
   });
 
+  it('refuses the own-account calls without a session (401, no body); the signed-out ones answer anyone', async () => {
+    const anonymous = new Caller(app, null);
+    for (const [method, path, json] of [
+      ['PUT', '/api/internal/users/me/password', { CurrentPassword: DEMO_PASSWORD, NewPassword: 'a new long secret' }],
+      ['PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: DEMO_PASSWORD }],
+    ] as const) {
+      const reply = await anonymous.send(method, path, json);
+      expect(reply.status, path).toBe(401);
+      expect(reply.text, path).toBe('');
+    }
+    expect((await anonymous.send('GET', '/api/internal/users/auth-type?email=demo%40example.com')).body).toEqual({ AuthType: 'Password' });
+    expect((await anonymous.send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' })).status).toBe(400);
+  });
+
   it('refuses every family without a session (401, no body)', async () => {
     const anonymous = new Caller(app, ORG_DEMO);
     const p = programRows('morning');
@@ -343,6 +357,21 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
           expectNotFound(await caller().send('GET', path, undefined, other.organizationId), `${path} as a non-member`);
         }
       }
+    });
+
+    it('own account security: every signed-in user, activated or not, reaches the checks of its own password and address', async () => {
+      // Only refusals: a change would end the other sessions this matrix holds. The changes themselves: password.test.ts.
+      const wrong = { CurrentPassword: 'not the password', NewPassword: 'a new long secret' };
+      const password = await caller().send('PUT', '/api/internal/users/me/password', wrong, null);
+      expect(password.status, password.text).toBe(400);
+      expect((password.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
+      const email = await caller().send('PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: 'not the password' }, null);
+      expect(email.status, email.text).toBe(400);
+      expect((email.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
+      // The signed-out calls answer a signed-in caller as anyone: the same for every user.
+      expect((await caller().send('GET', `/api/internal/users/auth-type?email=${encodeURIComponent(profile.email)}`, undefined, null)).body).toEqual({ AuthType: 'Password' });
+      expect((await caller().send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' }, null)).status).toBe(400);
+      expect((await caller().send('GET', '/api/internal/session')).body).toMatchObject({ Type: profile.sessionType });
     });
 
     it('own account security: every signed-in user, activated or not, reaches the checks of its own password and address', async () => {

@@ -55,9 +55,9 @@ export function accountFormErrors(input: Pick<AccountRequest, AccountField>): Pa
 
 export const ConfirmEmailRequest = z.object({ Token: z.string().meta({ description: 'The token of the confirmation link (its `token` parameter)' }) }).strict().meta({ id: 'ConfirmEmailRequest' });
 
-const TooMany = { description: 'Too many attempts from this client or for this address (or account): try again after Retry-After seconds (no body)' };
-const Unauthorized = { description: 'Not signed in (no body)' };
-const Forbidden = { description: 'A session cookie without its x-xsrf-token (no body)' };
+export const TooMany = { description: 'Too many attempts from this client or for this address (or account): try again after Retry-After seconds (no body)' };
+export const Unauthorized = { description: 'Not signed in (no body)' };
+export const Forbidden = { description: 'A session cookie without its x-xsrf-token (no body)' };
 
 export const createAccount = {
   method: 'post',
