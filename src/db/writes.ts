@@ -9,6 +9,8 @@ import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
+import { organizationSetNormalization, programSetNormalization } from '../mutations/settings.ts';
+import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 import type { OutboxEntry } from './db.ts';
@@ -214,6 +216,12 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
 
     deleteNetwork: (networkId: string) => queue(m.networkDelete, { networkId }, true),
 
+    /** The organization's loudness normalization (organization.setNormalization). */
+    setOrganizationNormalization: (organizationId: string, choice: NormalizationChoice) => queue(organizationSetNormalization, { organizationId, Normalization: choice }, true),
+
+    /** The program's own normalization; null: inherit the organization's again (program.setNormalization). */
+    setProgramNormalization: (programId: string, choice: NormalizationChoice | null) => queue(programSetNormalization, { programId, Normalization: choice }, true),
+
     /** Saves the clip's cut (its edit list: clip.saveCut). The cut has no ModifiedAtUtc: the last
      * one sent wins. Until sent, the local clip shows it as PendingCut. */
     saveClipCut: (clipId: string, cut: CutEdit) => queue(m.clipSaveCut, { clipId, cut }, true),
@@ -272,6 +280,7 @@ export const {
   unpublishClip,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
+export const { setOrganizationNormalization, setProgramNormalization } = writes;
 
 export type { LocalRow };
 

@@ -1,4 +1,4 @@
-// Reference data (GET /v1/reference-data/*: languages, podcast categories, time zones) as forms choose from it,
+// Reference data (GET /v1/reference-data/*: languages, podcast categories, time zones, normalization presets) as forms choose from it,
 // offline too: each list is fetched once per page load when online and kept in localStorage, the
 // same for every user and organization, so a device that fetched it once still offers it offline.
 // Until a copy exists (a device that never fetched it, offline) the hook answers null and forms
@@ -6,13 +6,23 @@
 import { useEffect, useState } from 'react';
 import * as z from 'zod';
 import { call } from './api.ts';
-import { listLanguages, listPodcastCategories, listTimeZones } from '../protocol/api/reference.ts';
-import { LanguagesResponseSchema, PodcastCategoriesResponseSchema, TimeZonesResponseSchema, type Language, type PodcastCategory, type TimeZone } from '../protocol/reference.ts';
+import { listLanguages, listNormalizationPresets, listPodcastCategories, listTimeZones } from '../protocol/api/reference.ts';
+import {
+  LanguagesResponseSchema,
+  NormalizationPresetsResponseSchema,
+  PodcastCategoriesResponseSchema,
+  TimeZonesResponseSchema,
+  type Language,
+  type NormalizationPreset,
+  type PodcastCategory,
+  type TimeZone,
+} from '../protocol/reference.ts';
 
 const LISTS = {
   languages: { route: listLanguages, schema: LanguagesResponseSchema },
   'podcast-categories': { route: listPodcastCategories, schema: PodcastCategoriesResponseSchema },
   'time-zones': { route: listTimeZones, schema: TimeZonesResponseSchema },
+  'normalization-presets': { route: listNormalizationPresets, schema: NormalizationPresetsResponseSchema },
 } as const;
 type ListName = keyof typeof LISTS;
 type ListOf<N extends ListName> = z.infer<(typeof LISTS)[N]['schema']>;
@@ -69,3 +79,4 @@ function useReferenceList<N extends ListName>(name: N): ListOf<N> | null {
 export const useLanguages = (): Language[] | null => useReferenceList('languages');
 export const usePodcastCategories = (): PodcastCategory[] | null => useReferenceList('podcast-categories');
 export const useTimeZones = (): TimeZone[] | null => useReferenceList('time-zones');
+export const useNormalizationPresets = (): NormalizationPreset[] | null => useReferenceList('normalization-presets');

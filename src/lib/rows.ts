@@ -10,7 +10,7 @@ export const asRecording = (r: LocalRow) => r as unknown as Recording;
 export const asAnnotation = (r: LocalRow) => r as unknown as Annotation;
 export const live = <T extends { Deleted: boolean }>(rows: T[]) => rows.filter((r) => !r.Deleted);
 
-type SyncedTable = 'programs' | 'playlists' | 'clips' | 'recordings' | 'networks';
+type SyncedTable = 'organizations' | 'programs' | 'playlists' | 'clips' | 'recordings' | 'networks';
 
 /** Whether the local store has synced at least once: only then does a row's absence mean it is gone. */
 export async function hasSynced(): Promise<boolean> {

@@ -30,6 +30,8 @@ export function fieldLabel(field: string): string {
     ClipIds: m.app_field_clip_order,
     Deleted: m.app_field_deleted,
     Name: m.app_field_name,
+    Normalization: m.settings_normalization_field,
+    PresetId: m.settings_normalization_field,
   };
   return labels[field]?.() ?? field;
 }

@@ -1,6 +1,7 @@
 // /{organizationId}/programs/{programId}/settings — a program's details (name, slug, network,
-// description) and its podcast settings (what its feeds say: src/domain/program-rules.ts), saved
-// on the device through program.update (offline too), and its deletion (program.delete, after
+// description), its podcast settings (what its feeds say: src/domain/program-rules.ts) and its
+// loudness normalization with the organization's it inherits (ProgramNormalization.tsx), saved
+// on the device through program.update and program.setNormalization (offline too), and its deletion (program.delete, after
 // DELETE is typed). Only a user with content and manage-settings access on the program may change
 // them (section 6); others see them read-only. Language and category come from the reference
 // lists kept on the device (lib/reference-data.ts). A change the server refused after it synced
@@ -36,6 +37,7 @@ import { programFormErrors, toFormValues, toPatch, type PersonValues, type Progr
 import { programSlugsHeldLocally } from './NewProgramDialog.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { ProgramMembers } from './ProgramMembers.tsx';
+import { ProgramNormalization } from './ProgramNormalization.tsx';
 
 export function ProgramSettingsScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
@@ -291,6 +293,8 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
           </div>
         )}
       </form>
+
+      <ProgramNormalization program={program} organizationId={organizationId} editable={editable} />
 
       {editable && <ProgramMembers programId={program.Id} />}
 
