@@ -28,3 +28,51 @@ export function createMemoryBus(): ChangeBus {
     },
   };
 }
+
+/** Each bus's batch handlers still running (read by organizationChangesHandled). */
+const handling = new WeakMap<ChangeBus, Set<Promise<void>>>();
+
+/**
+ * Calls `handle` with the organizations whose changes the bus announced, once per turn of the
+ * event loop: a push of many mutations is one call, not one per row. null among them: changes of
+ * any organization may have been missed (the PostgreSQL bus reconnected). A change announced while
+ * `handle` runs schedules a turn of its own. What `handle` fails to do (the store closing) is left
+ * to its job's sweep or the next change: the write that announced it has committed already.
+ */
+export function onOrganizationsChanged(bus: ChangeBus, handle: (organizations: ReadonlySet<string | null>) => Promise<void>): void {
+  const pending = new Set<string | null>();
+  let scheduled = false;
+  const inFlight = handling.get(bus) ?? new Set<Promise<void>>();
+  handling.set(bus, inFlight);
+  bus.subscribe((change) => {
+    pending.add(change.organizationId);
+    if (scheduled) return;
+    scheduled = true;
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      scheduled = false;
+      const organizations = new Set(pending);
+      pending.clear();
+      try {
+        await handle(organizations);
+      } catch {
+        // Left to the sweep (above).
+      } finally {
+        inFlight.delete(done);
+      }
+    });
+    inFlight.add(done);
+  });
+}
+
+/**
+ * Resolves when the handlers of the changes announced so far on this bus have run: they run a
+ * turn after the announcement, on another connection than the caller's next query, so a test that
+ * drains jobs after a write waits for this first, or it can find no job queued yet and stop early.
+ */
+export async function organizationChangesHandled(bus: ChangeBus): Promise<void> {
+  for (;;) {
+    const inFlight = handling.get(bus);
+    if (!inFlight || inFlight.size === 0) return;
+    await Promise.all(inFlight);
+  }
+}

@@ -13,7 +13,7 @@
 // enqueue) only leaves items to render at build time until the next write or build.
 import * as z from 'zod';
 import type { AppDeps } from '../app.ts';
-import type { Change } from '../bus.ts';
+import { onOrganizationsChanged } from '../bus.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import type { Queryable } from '../store/store.ts';
@@ -87,23 +87,6 @@ export function enqueueFeedItems(q: Queryable, organizationId: string | null): P
   return enqueueJob(q, FEED_ITEMS_JOB, { organizationId }, feedItemsJobOptions(organizationId));
 }
 
-/** Each bus's enqueues asked for and not yet committed (read by feedItemsEnqueued). */
-const triggers = new WeakMap<AppDeps['bus'], Set<Promise<void>>>();
-
-/**
- * Resolves when the enqueues that the changes announced so far on this bus asked for are
- * committed: the enqueue runs a turn after the announcement, on another connection than the
- * caller's next query, so a test that drains jobs after a write waits for this first, or it can
- * find no job queued yet and stop early.
- */
-export async function feedItemsEnqueued(bus: AppDeps['bus']): Promise<void> {
-  for (;;) {
-    const inFlight = triggers.get(bus);
-    if (!inFlight || inFlight.size === 0) return;
-    await Promise.all(inFlight);
-  }
-}
-
 /**
  * The job, and its trigger: every change announced on the bus (after its commit) asks for its
  * organization's items, once per organization per turn of the event loop (a push of many
@@ -111,23 +94,9 @@ export async function feedItemsEnqueued(bus: AppDeps['bus']): Promise<void> {
  * what is not stored.
  */
 export function feedItemJobs(deps: AppDeps): JobHandlers {
-  const pending = new Set<string | null>();
-  let scheduled = false;
-  const inFlight = triggers.get(deps.bus) ?? new Set<Promise<void>>();
-  triggers.set(deps.bus, inFlight);
-  deps.bus.subscribe((change: Change) => {
-    pending.add(change.organizationId);
-    if (scheduled) return;
-    scheduled = true;
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      // A change announced while these enqueues run schedules its own turn.
-      scheduled = false;
-      const organizations = pending.has(null) ? [null] : [...pending];
-      pending.clear();
-      await Promise.all(organizations.map((organizationId) => enqueueFeedItems(deps.store, organizationId).catch(() => {})));
-      inFlight.delete(done);
-    });
-    inFlight.add(done);
+  onOrganizationsChanged(deps.bus, async (changed) => {
+    const organizations = changed.has(null) ? [null] : [...changed];
+    await Promise.all(organizations.map((organizationId) => enqueueFeedItems(deps.store, organizationId).catch(() => {})));
   });
   return {
     [FEED_ITEMS_JOB]: defineJob({

@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import type { AppDeps } from '../app.ts';
 import { now } from '../app.ts';
-import type { Change } from '../bus.ts';
+import { onOrganizationsChanged } from '../bus.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { logOf } from '../observability/log.ts';
@@ -27,19 +27,6 @@ export async function enqueueScan(q: Queryable, organizationId: string): Promise
   if (has) await enqueueJob(q, WEBHOOK_SCAN_JOB, { organizationId }, { singletonKey: `${WEBHOOK_SCAN_JOB}:${organizationId}`, rerunIfRunning: true });
 }
 
-/** Each bus's enqueues asked for and not yet committed (webhookScansEnqueued). */
-const triggers = new WeakMap<AppDeps['bus'], Set<Promise<void>>>();
-
-/** Resolves when the scans that the changes announced so far on this bus asked for are queued
- * (tests drain the jobs after it). */
-export async function webhookScansEnqueued(bus: AppDeps['bus']): Promise<void> {
-  for (;;) {
-    const inFlight = triggers.get(bus);
-    if (!inFlight || inFlight.size === 0) return;
-    await Promise.all(inFlight);
-  }
-}
-
 async function scanAll(deps: AppDeps, organizationId: string): Promise<void> {
   for (;;) {
     const settled = await settledVersion(deps.store);
@@ -48,28 +35,12 @@ async function scanAll(deps: AppDeps, organizationId: string): Promise<void> {
 }
 
 export function webhookJobs(deps: AppDeps, settings: WebhookSettings): JobHandlers {
-  const pending = new Set<string | null>();
-  let scheduled = false;
-  const inFlight = triggers.get(deps.bus) ?? new Set<Promise<void>>();
-  triggers.set(deps.bus, inFlight);
-  deps.bus.subscribe((change: Change) => {
-    pending.add(change.organizationId);
-    if (scheduled) return;
-    scheduled = true;
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      scheduled = false;
-      const everyone = pending.has(null);
-      const named = [...pending].filter((o): o is string => o !== null);
-      pending.clear();
-      // null: changes of any organization may have been missed (the PostgreSQL bus reconnected).
-      const organizations = everyone
-        ? (await deps.store.query<{ organization_id: string }>(`SELECT organization_id FROM webhook_cursors`).catch(() => [])).map((r) => r.organization_id)
-        : named;
-      // A failed enqueue (the store closing) is left to the sweep.
-      await Promise.all(organizations.map((organizationId) => enqueueScan(deps.store, organizationId).catch(() => {})));
-      inFlight.delete(done);
-    });
-    inFlight.add(done);
+  onOrganizationsChanged(deps.bus, async (changed) => {
+    const organizations = changed.has(null)
+      ? (await deps.store.query<{ organization_id: string }>(`SELECT organization_id FROM webhook_cursors`)).map((r) => r.organization_id)
+      : [...changed].filter((o): o is string => o !== null);
+    // A failed enqueue (the store closing) is left to the sweep.
+    await Promise.all(organizations.map((organizationId) => enqueueScan(deps.store, organizationId).catch(() => {})));
   });
   const delivery = { store: deps.store, settings, clock: () => now(deps), log: logOf(deps) };
   return {

@@ -15,7 +15,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { writeAudioRow } from '../../sync-server/audio/clip-rows.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { FEED_ITEMS_JOB, ITEM_ORIGIN, feedContent, feedValidators } from '../../sync-server/feeds/feed-data.ts';
-import { feedItemsEnqueued } from '../../sync-server/feeds/feed-items.ts';
+import { organizationChangesHandled } from '../../sync-server/bus.ts';
 import { buildRss } from '../../sync-server/feeds/rss.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
 import type { Store } from '../../sync-server/store/store.ts';
@@ -72,9 +72,9 @@ describe.each(storeKinds)('feed items stored on write (%s)', (kind) => {
   async function settle(): Promise<void> {
     // A job the drain runs (unpublishing) writes and announces again: until none is queued.
     for (let round = 0; round < 5; round++) {
-      await feedItemsEnqueued(bus);
+      await organizationChangesHandled(bus);
       await app.jobs.drain();
-      await feedItemsEnqueued(bus);
+      await organizationChangesHandled(bus);
       const [queued] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE state = 'queued' AND run_at <= now()`);
       if (queued!.n === 0) return;
     }
