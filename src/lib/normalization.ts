@@ -7,6 +7,7 @@ import { m } from '../paraglide/messages.js';
 import { db, type NeedsAttentionEntry } from '../db/db.ts';
 import type { SyncEntity } from '../protocol/sync.ts';
 import type { NormalizationPreset } from '../protocol/reference.ts';
+import type { NormalizationChoice } from '../domain/settings.ts';
 import { attentionReason, refusedFieldText } from './sync-labels.ts';
 
 /** "Podcast (-16 LUFS, -1 dBTP)", "Off", or the Id when the device has no reference list. */
@@ -14,6 +15,11 @@ export function normalizationLabel(presetId: string | null, presets: readonly No
   if (presetId === null) return m.settings_normalization_off();
   const preset = presets?.find((p) => p.Id === presetId);
   return preset ? m.settings_normalization_preset({ name: preset.Name, loudness: preset.IntegratedLoudness, peak: preset.TruePeak }) : m.settings_normalization_unknown_preset({ id: presetId });
+}
+
+/** Whether a row's field value is a normalization choice ({ PresetId }), as a conflict shows it. */
+export function isNormalizationChoice(value: unknown): value is NormalizationChoice {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'PresetId' in value;
 }
 
 export type QueuedSetting = {

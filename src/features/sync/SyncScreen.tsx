@@ -21,6 +21,9 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { conflictOrigin, fieldAuthor, isOwnChange, useUserName } from './conflict-authors.ts';
 import { mutationFields, mutationKind } from '../../mutations/registry.ts';
+import { isNormalizationChoice, normalizationLabel } from '../../lib/normalization.ts';
+import { useNormalizationPresets } from '../../lib/reference-data.ts';
+import type { NormalizationPreset } from '../../protocol/reference.ts';
 
 export function SyncScreen() {
   return (
@@ -33,7 +36,9 @@ export function SyncScreen() {
   );
 }
 
-function show(value: unknown): string {
+/** A value in words; a normalization choice by its preset's name (`presets`: the reference list kept on the device). */
+function show(value: unknown, presets: readonly NormalizationPreset[] | null = null): string {
+  if (isNormalizationChoice(value)) return normalizationLabel(value.PresetId, presets);
   if (value === undefined || value === null || value === '') return m.app_conflict_empty_value();
   if (typeof value === 'boolean') return value ? m.app_value_yes() : m.app_value_no();
   if (Array.isArray(value)) return value.join(', ');
@@ -78,6 +83,7 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: ViewProps) {
   const own = conflictOrigin([conflict], useSession()?.session?.User?.Id) === 'own';
   const theirsLabel = own ? m.conflicts_other_device() : m.app_conflict_theirs();
   const deleting = deleteOf !== undefined && choice['Deleted'] === 'mine';
+  const presets = useNormalizationPresets();
   const act = (choose: () => Promise<void>) => {
     setBusy(true);
     void savedLocally(choose()).finally(() => setBusy(false));
@@ -93,15 +99,15 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: ViewProps) {
       <th scope="row">{fieldLabel(field)}</th>
       <td data-label={m.app_conflict_yours()}>{mine}</td>
       <td data-label={theirsLabel}>{theirs}</td>
-      <td className="muted" data-label={m.app_conflict_base()}>{show(base)}</td>
+      <td className="muted" data-label={m.app_conflict_base()}>{show(base, presets)}</td>
     </tr>
   );
   const rows = deleteOf
     ? [
         row('Deleted', radio('Deleted', 'mine', m.conflicts_delete_it()), <>{radio('Deleted', 'theirs', m.conflicts_keep_it())}<ChangedBy {...fieldAuthor(conflict, deleteOf)} /></>, false),
-        ...changes.map((t) => row(t.field, radio(t.field, 'mine', show(t.base), deleting || t.base === undefined), radio(t.field, 'theirs', show(t.theirs), deleting), t.base, deleting)),
+        ...changes.map((t) => row(t.field, radio(t.field, 'mine', show(t.base, presets), deleting || t.base === undefined), radio(t.field, 'theirs', show(t.theirs, presets), deleting), t.base, deleting)),
       ]
-    : conflict.fields.map((f) => row(f.field, radio(f.field, 'mine', show(f.mine)), <>{radio(f.field, 'theirs', show(f.theirs))}<ChangedBy {...fieldAuthor(conflict, f)} /></>, f.base));
+    : conflict.fields.map((f) => row(f.field, radio(f.field, 'mine', show(f.mine, presets)), <>{radio(f.field, 'theirs', show(f.theirs, presets))}<ChangedBy {...fieldAuthor(conflict, f)} /></>, f.base));
   return (
     <div className="conflict">
       <div className="conflict-head">

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { isNormalizationChoice, normalizationLabel } from './normalization.ts';
+
+const PRESETS = [{ Id: 'podcast', Name: 'Podcast', Description: 'Speech', IntegratedLoudness: -16, TruePeak: -1, LoudnessRange: 11 }];
+
+// Tests run in en-US (the base locale).
+describe('normalization words', () => {
+  it('names a preset with its targets, off as Off, and an Id the device does not know as such', () => {
+    expect(normalizationLabel('podcast', PRESETS)).toBe('Podcast (-16 LUFS, -1 dBTP)');
+    expect(normalizationLabel(null, PRESETS)).toBe('Off');
+    expect(normalizationLabel('podcast', null)).toBe('Preset podcast');
+  });
+
+  it('tells a normalization choice from other field values (a conflict shows it by name)', () => {
+    expect(isNormalizationChoice({ PresetId: 'podcast' })).toBe(true);
+    expect(isNormalizationChoice({ PresetId: null })).toBe(true);
+    for (const other of [null, 'podcast', [], { PresetId: 'x', Other: 1 }, { Name: 'x' }]) expect(isNormalizationChoice(other)).toBe(false);
+  });
+});
