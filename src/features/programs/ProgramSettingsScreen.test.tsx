@@ -2,7 +2,8 @@
 // The program settings as a user meets them: a change the server refused after it synced says why
 // at the very field it set (a person's link too), with the value tried; a user without
 // manage-settings access sees the settings read only; one with it is refused a bad e-mail before
-// anything is queued, and a good change is queued as program.update.
+// anything is queued, and a good change is queued as program.update. Its normalization shows what
+// it inherits from the organization, a refused change of it at its field, and resets to inherited.
 import 'fake-indexeddb/auto';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -79,7 +80,7 @@ async function click(el: HTMLElement, name: string): Promise<void> {
 }
 
 beforeEach(async () => {
-  await Promise.all([db.programs.clear(), db.networks.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
+  await Promise.all([db.programs.clear(), db.networks.clear(), db.organizations.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
   await db.programs.put({
     Id: PROGRAM, OrganizationId: ORG, Name: 'Book Club', Slug: 'book-club', NetworkId: null, Description: null, Urls: { ImagePublicUrl: null },
     Persons: [{ Name: 'Ada', Role: 'host', Href: null }], CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1,
@@ -144,6 +145,44 @@ describe('program settings', () => {
     // Without it: only where the program is (no network).
     await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
     expect(options(await render())).toEqual(['No network']);
+  });
+  it('normalization: inherited from the organization, a refused change at its field, and Reset to inherited queued as program.setNormalization', async () => {
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    localStorage.setItem('castaway-reference-v1:normalization-presets', JSON.stringify([
+      { Id: 'podcast', Name: 'Podcast', Description: 'Speech', IntegratedLoudness: -16, TruePeak: -1, LoudnessRange: 11 },
+      { Id: 'streaming', Name: 'Streaming', Description: 'Music', IntegratedLoudness: -14, TruePeak: -1, LoudnessRange: 11 },
+    ]));
+    await db.organizations.put({ Id: ORG, OrganizationId: ORG, Name: 'Radio', Normalization: { PresetId: 'podcast' }, CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1 });
+    let el = await render();
+    expect(el.textContent).toContain('Inherited from the organization: Podcast (-16 LUFS, -1 dBTP)');
+    expect(field(el, 'Normalization').control.value).toBe('podcast');
+    expect([...el.querySelectorAll('button')].some((b) => b.textContent === 'Reset to inherited')).toBe(false);
+    document.body.innerHTML = '';
+
+    // Its own choice, and a later change of it the server refused.
+    await db.programs.update(PROGRAM, { Normalization: { PresetId: 'streaming' } });
+    await db.needsAttention.put({
+      id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+      entity: 'programs',
+      entityId: PROGRAM,
+      mutation: { id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e', name: 'program.setNormalization', args: { programId: PROGRAM, Normalization: { PresetId: 'loud' } }, base: AT, createdAt: 1 },
+      httpStatus: 400,
+      errors: [{ Field: 'PresetId', Code: 'invalid', Message: '"loud" is not a normalization preset', MessageKey: 'domain_normalization_preset_unknown', Params: { value: 'loud' } }],
+      createdAt: 1,
+    });
+    el = await render();
+    expect(el.textContent).toContain("This program's own choice (the organization's: Podcast (-16 LUFS, -1 dBTP))");
+    const normalization = field(el, 'Normalization');
+    expect(normalization.control.value).toBe('streaming');
+    expect(normalization.control.getAttribute('aria-invalid')).toBe('true');
+    expect(normalization.described).toContain('"loud" is not a normalization preset');
+
+    await click(el, 'Reset to inherited');
+    const queued = await db.outbox.toArray();
+    expect(queued.map((q) => [q.name, q.args])).toEqual([['program.setNormalization', { programId: PROGRAM, Normalization: null }]]);
+    expect((await db.programs.get(PROGRAM))?.['Normalization']).toBeNull();
+    expect(await db.needsAttention.count()).toBe(0);
+    expect(el.textContent).toContain('Inherited from the organization: Podcast (-16 LUFS, -1 dBTP)');
   });
 });
 
