@@ -18,9 +18,9 @@ test('the organization sets a normalization preset; a program inherits it, overr
   await page.getByRole('tab', { name: 'Audio' }).click();
   const organizationForm = page.getByRole('form', { name: 'Loudness normalization' });
   await organizationForm.getByLabel('Normalization').selectOption({ label: PODCAST });
-  await organizationForm.getByRole('button', { name: 'Save' }).click();
+  await organizationForm.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('Normalization saved')).toBeVisible();
-  await expect(organizationForm.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(organizationForm.getByRole('button', { name: 'Apply' })).toBeDisabled();
   await allChangesSaved(page);
   expect(await apiGet(page, '/v1/settings/normalization', organizationId)).toEqual({ PresetId: 'podcast' });
 
@@ -40,7 +40,7 @@ test('the organization sets a normalization preset; a program inherits it, overr
 
   // Its own choice.
   await programForm.getByLabel('Normalization').selectOption({ label: EBU });
-  await programForm.getByRole('button', { name: 'Save' }).click();
+  await programForm.getByRole('button', { name: 'Apply' }).click();
   await expect(programForm.getByText(`This program's own choice (the organization's: ${PODCAST})`)).toBeVisible();
   await allChangesSaved(page);
   expect(await apiGet(page, `/v1/programs/${programId}/settings/normalization`, organizationId)).toEqual({
@@ -60,7 +60,7 @@ test('the organization sets a normalization preset; a program inherits it, overr
   // Offline: saved on the device at once, waiting, and said so; sent once back online.
   await context.setOffline(true);
   await programForm.getByLabel('Normalization').selectOption({ label: STREAMING });
-  await programForm.getByRole('button', { name: 'Save' }).click();
+  await programForm.getByRole('button', { name: 'Apply' }).click();
   await expect(programForm.getByText(`This program's own choice (the organization's: ${PODCAST})`)).toBeVisible();
   await expect(programForm.getByText('Saved on this device: it is sent to the server when you are online.')).toBeVisible();
   await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');

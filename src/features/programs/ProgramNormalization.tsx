@@ -75,7 +75,7 @@ function NormalizationCard({
           )}
           {/* Saving the value in effect makes it the program's own (it then no longer follows the organization). */}
           <button type="submit" className="button primary" disabled={chosen === effective.PresetId}>
-            {m.settings_normalization_save()}
+            {m.app_form_apply()}
           </button>
         </div>
       )}

@@ -64,7 +64,7 @@ function OrganizationNormalization({ organizationId, current }: { organizationId
       {mayChange && (
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={chosen === current}>
-            {m.settings_normalization_save()}
+            {m.app_form_apply()}
           </button>
         </div>
       )}
