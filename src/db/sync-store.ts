@@ -2,12 +2,13 @@
 // pages, and compute the status screens show. Every function is one Dexie transaction, so a tab
 // closed or a worker killed in the middle leaves the store as before or as after, never between:
 // a mutation leaves the outbox in the same transaction that records its result.
-import { currentOrganization, EMPTY_STATUS, liveQuery, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type FirstSync, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
+import { currentOrganization, EMPTY_STATUS, oldestPendingAge, SYNCED_TABLES, type CastawayDb, type ConflictEntry, type LocalRow, type NeedsAttentionEntry, type OutboxEntry, type Shadow, type SyncStatus } from './db.ts';
 import { applyMutation, rebase, rebased, shadowKey } from './rebase.ts';
 import type { Mutation, MutationResult, PullResponse, RowPatch, SyncEntity } from '../protocol/sync.ts';
 import type { FieldError } from '../protocol/errors.ts';
 import { deepEqual } from '../protocol/json-equal.ts';
 import { mutationDef, mutationKind } from '../mutations/registry.ts';
+import { firstSyncAfter, readFirstSync } from './first-sync.ts';
 
 const allTables = (d: CastawayDb) => [...SYNCED_TABLES.map((t) => d[t]), d.outbox, d.shadows, d.conflicts, d.needsAttention, d.syncState, d.permissions];
 
@@ -19,11 +20,6 @@ export async function getClientId(d: CastawayDb): Promise<string> {
     await d.syncState.put({ key: 'clientId', value: id });
     return id;
   });
-}
-
-export async function getCursor(d: CastawayDb): Promise<string | null> {
-  const row = await d.syncState.get('cursor');
-  return row && row.key === 'cursor' ? row.value : null;
 }
 
 /** The oldest outbox entries (of one organization and one user, when given), in order. An entry
@@ -362,46 +358,6 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
     await Promise.all(writes);
     return true;
   });
-}
-
-/** The first download's progress as stored (undefined: none recorded, the store is whole). */
-export async function readFirstSync(d: CastawayDb): Promise<FirstSync | undefined> {
-  const row = await d.syncState.get('firstSync');
-  return row?.key === 'firstSync' ? row.value : undefined;
-}
-
-/**
- * Whether the store holds only part of its organization, as the screens and the badge say it: the
- * recorded first download, or (none recorded yet) an organization chosen for sync whose first
- * page has not arrived: nothing is downloaded, and nothing is "saved" yet either. Null: whole, or
- * no organization syncing.
- */
-export async function firstSyncState(d: CastawayDb): Promise<FirstSync | null> {
-  return d.transaction('r', d.syncState, async () => {
-    const recorded = await readFirstSync(d);
-    if (recorded) return recorded;
-    const [cursor, organizationId] = await Promise.all([getCursor(d), currentOrganization(d)]);
-    return cursor === null && organizationId !== null ? { received: 0, total: null, done: false } : null;
-  });
-}
-
-/** Calls `listener` with firstSyncState now and after every change of it; returns the unsubscribe. */
-export function watchFirstSync(d: CastawayDb, listener: (state: FirstSync | null) => void): () => void {
-  const subscription = liveQuery(() => firstSyncState(d)).subscribe({ next: listener, error: () => listener(null) });
-  return () => subscription.unsubscribe();
-}
-
-/**
- * The first download's progress once `page` is stored (undefined: nothing to record). A page that
- * starts a pull from the start (the server's `total` is on it, or a rebuild, or the first page of
- * a device's first pull from a server that sends no total) starts the count; the pages after it,
- * in this pull or, after a reload, in the next one, add to it until a page says there is no more.
- */
-export function firstSyncAfter(before: FirstSync | undefined, page: Pick<PullResponse, 'rows' | 'hasMore' | 'rebuild' | 'total'>, initial: boolean): FirstSync | undefined {
-  const starts = page.total !== undefined || page.rebuild || (initial && (before === undefined || before.done));
-  if (starts) return { received: page.rows.length, total: page.total ?? null, done: !page.hasMore };
-  if (before && !before.done) return { ...before, received: before.received + page.rows.length, done: !page.hasMore };
-  return undefined;
 }
 
 /** The stored copies of a page's rows of one table, by Id. For a large page the table's keys (no

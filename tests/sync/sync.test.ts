@@ -2,7 +2,8 @@
 // rejections, idempotency, auth pause and rebuild, as two users on two devices see them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addUser, ALL_FLAGS, api, appTransport, comparable, login, makeClient, requestText, setPermissions, startServer, type Client, type Server } from './harness.ts';
-import { applyPullPage, getClientId, readFirstSync, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
+import { applyPullPage, getClientId, readStatus, setCurrentOrganization } from '../../src/db/sync-store.ts';
+import { readFirstSync } from '../../src/db/first-sync.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
 import { parsePullResponse, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';

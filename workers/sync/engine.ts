@@ -44,7 +44,6 @@ import {
   applyPushResults,
   computeStatus,
   getClientId,
-  getCursor,
   readBatch,
   readStatus,
   isTransientStatus,
@@ -52,6 +51,7 @@ import {
   setCurrentOrganization,
   writeStatus,
 } from '../../src/db/sync-store.ts';
+import { getCursor } from '../../src/db/first-sync.ts';
 import type { OutboxEntry, StoreOwner } from '../../src/db/db.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';

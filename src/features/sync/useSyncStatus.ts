@@ -3,7 +3,7 @@
 // with 'online' from src/lib/connectivity.ts (the browser's flag and the worker's, so 'Offline' shows at once).
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, EMPTY_STATUS, oldestPendingAge, type FirstSync, type SyncStatus } from '../../db/db.ts';
-import { watchFirstSync } from '../../db/sync-store.ts';
+import { watchFirstSync } from '../../db/first-sync.ts';
 import { sharedState, useShared } from '../../lib/store.ts';
 import { newestStatus, useHeardStatus } from '../../lib/heard-status.ts';
 import { isCurrentStatus, useOnline } from '../../lib/connectivity.ts';
@@ -54,7 +54,7 @@ export function useSyncStatus(): SyncStatus {
 const firstSyncShared = sharedState<FirstSync | null | undefined>(undefined);
 firstSyncShared.onMount = (set) => watchFirstSync(db, set);
 
-/** The first download's progress (src/db/sync-store.ts firstSyncState): undefined while it is
+/** The first download's progress (src/db/first-sync.ts firstSyncState): undefined while it is
  * read, null when the store is whole or no organization syncs. */
 export function useFirstSync(): FirstSync | null | undefined {
   return useShared(firstSyncShared);
