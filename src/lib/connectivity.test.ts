@@ -16,4 +16,13 @@ describe('connectivity', () => {
     expect(reachable(false, { online: true, updatedAt: pageStart + 10 }, pageStart)).toBe(false);
     expect(reachable(false, null, pageStart)).toBe(false);
   });
+  it('the page’s own failed look at the network is offline until the worker writes something newer', () => {
+    expect(reachable(true, null, pageStart, pageStart + 5)).toBe(false);
+    // The stale status from before a restart said online: the look is newer.
+    expect(reachable(true, { online: true, updatedAt: pageStart - 1 }, pageStart, pageStart + 5)).toBe(false);
+    // The worker reached the server since: online.
+    expect(reachable(true, { online: true, updatedAt: pageStart + 50 }, pageStart, pageStart + 5)).toBe(true);
+    // A look from before the browser last showed a network (an 'online' event since) says nothing.
+    expect(reachable(true, null, pageStart + 100, pageStart + 5)).toBe(true);
+  });
 });

@@ -8,11 +8,16 @@
 // page's start or its last 'online' event. A status stored before the browser closed (offline
 // then) would otherwise read "Offline" after a restart, online, until the worker wrote again; a
 // worker that fails again now writes a newer status within its first attempt.
+//
+// The page also looks once itself as it starts (probeNetwork): its worker needs a few hundred
+// milliseconds to start and fail, and until then a phone in a tunnel showed its home without
+// 'Offline' (bench:app's warm offline start: the badge came 300–450 ms after the heading).
 import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type SyncStatus } from '../db/db.ts';
 import { newestStatus, useHeardStatus } from './heard-status.ts';
 import { getShared, setShared, sharedState, useShared } from './store.ts';
+import { probedOfflineAt } from './network-probe.ts';
 
 /** When the browser last showed a network: this page's start, then each 'online' event. */
 const networkSeenAt = sharedState(Date.now());
@@ -24,9 +29,13 @@ export function isCurrentStatus(status: Pick<SyncStatus, 'updatedAt'> | null | u
   return status?.updatedAt != null && status.updatedAt >= seenAt;
 }
 
-/** Whether the app can reach the server now, from the browser's flag and a current worker status. */
-export function reachable(browserOnline: boolean, status: Pick<SyncStatus, 'updatedAt' | 'online'> | null | undefined, seenAt: number = getShared(networkSeenAt)): boolean {
-  return browserOnline && !(isCurrentStatus(status, seenAt) && status?.online === false);
+/** Whether the app can reach the server now, from the browser's flag, a current worker status and
+ * the page's own look (`offlineAt`): of the last two, the newer decides. */
+export function reachable(browserOnline: boolean, status: Pick<SyncStatus, 'updatedAt' | 'online'> | null | undefined, seenAt: number = getShared(networkSeenAt), offlineAt: number | null = getShared(probedOfflineAt)): boolean {
+  if (!browserOnline) return false;
+  const worker = isCurrentStatus(status, seenAt) ? status : null;
+  if (offlineAt !== null && offlineAt >= seenAt && (worker?.updatedAt == null || worker.updatedAt < offlineAt)) return false;
+  return worker?.online !== false;
 }
 
 function useBrowserOnline(): boolean {
@@ -57,13 +66,14 @@ export function reachableNow(): boolean {
 export function useOnline(): boolean {
   const browser = useBrowserOnline();
   const seenAt = useShared(networkSeenAt);
+  const offlineAt = useShared(probedOfflineAt);
   const stored = useLiveQuery(async () => {
     const row = await db.syncState.get('status');
     return row && row.key === 'status' ? row.value : null;
   }, []);
   // A status the store refused (a full disk) stands in while it is the newer.
   const refused = useHeardStatus();
-  const online = reachable(browser, newestStatus(stored ?? undefined, refused), seenAt);
+  const online = reachable(browser, newestStatus(stored ?? undefined, refused), seenAt, offlineAt);
   useEffect(() => setShared(lastReachable, online), [online]);
   return online;
 }
