@@ -18,6 +18,9 @@ import { AppErrorBoundary } from './AppErrorBoundary.tsx';
 const SignedIn = lazy(() => import('./SignedIn.tsx').then((mod) => ({ default: mod.SignedIn })));
 // Creating an account: its own chunk, so the login screen stays light.
 const SignUpScreen = lazy(() => import('../features/session/SignUpScreen.tsx').then((mod) => ({ default: mod.SignUpScreen })));
+// A forgotten password: asking for the link, and the screen the link opens (one chunk of their own).
+const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
+const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
 
 export function App() {
   useEffect(() => {
@@ -59,6 +62,16 @@ function Root() {
           <Route path="/account/new">
             <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
               <SignUpScreen />
+            </Suspense>
+          </Route>
+          <Route path="/account/forgot-password">
+            <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
+              <ForgotPasswordScreen />
+            </Suspense>
+          </Route>
+          <Route path="/account/reset-password">
+            <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
+              <ResetPasswordScreen />
             </Suspense>
           </Route>
           {/* A confirmation link opened signed out: sign in first, then the link's screen confirms. */}

@@ -49,6 +49,8 @@ const OrganizationSettingsScreen = lazy(() => import('../features/settings/Organ
 const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
 const NormalizationSettings = lazy(() => import('../features/settings/NormalizationSettings.tsx').then((mod) => ({ default: mod.NormalizationSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
+const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
+const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -83,6 +85,9 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/go/:target">{(params) => layout('narrow', <GoRedirect target={params.target} />)}</Route>
         {/* The confirmation e-mail's link (any session type: an activated account is told the link was used). */}
         <Route path="/account/confirm">{layout('narrow', <ConfirmEmailScreen session={session} />)}</Route>
+        {/* A reset link (or a security notice's) opened signed in: the same screens; a reset signs every session out. */}
+        <Route path="/account/forgot-password">{layout('narrow', <ForgotPasswordScreen />)}</Route>
+        <Route path="/account/reset-password">{layout('narrow', <ResetPasswordScreen />)}</Route>
         {/* Signed in already: the sign-up form has nothing to do. */}
         <Route path="/account/new"><Redirect to="/" /></Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>

@@ -117,6 +117,12 @@ describe('Password', () => {
     expect(validatePasswordChange({ currentPassword: 'old', newPassword: 'abc', confirmPassword: 'abc' }, { minLength: 3 })).toEqual({});
     expect(validatePasswordChange({ currentPassword: 'o', newPassword: 'abcdefghi', confirmPassword: 'abcdefghi', previouslyRejected: 'zzz' })).toEqual({});
   });
+
+  it('a change without the current password (a reset link stands for it) checks the new one and its confirmation only', () => {
+    expect(validatePasswordChange({ newPassword: 'abcdefghi', confirmPassword: 'abcdefghi' })).toEqual({});
+    const errors = validatePasswordChange({ newPassword: 'short', confirmPassword: 'other' });
+    expect([text(errors.currentPassword), text(errors.newPassword), text(errors.confirmPassword)]).toEqual([null, 'Password must be 8 characters or longer', 'Password does not match']);
+  });
 });
 
 describe('Contact form', () => {

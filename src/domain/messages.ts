@@ -93,3 +93,11 @@ export function domainFieldErrorText(error: ServerWords, locale?: Locale): strin
 export function fieldErrorText(error: ServerWords, locale?: Locale): string {
   return domainFieldErrorText(error, locale) ?? error.Message;
 }
+
+/** A 400's field errors for a form: each at its field when the form has one (the first per field),
+ * else under 'form'. */
+export function fieldErrorTexts<F extends string>(errors: readonly (ServerWords & { Field: string })[], fields: readonly F[]): Partial<Record<F | 'form', string>> {
+  const out: Partial<Record<F | 'form', string>> = {};
+  for (const error of errors) out[(fields as readonly string[]).includes(error.Field) ? (error.Field as F) : 'form'] ??= fieldErrorText(error);
+  return out;
+}

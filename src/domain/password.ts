@@ -20,7 +20,8 @@ export function validatePasswordMaxLength(value: string): FormError | null {
 }
 
 export type PasswordChange = {
-  currentPassword: string;
+  /** Left out where something else stands for it (a password reset link): not checked. */
+  currentPassword?: string;
   newPassword: string;
   confirmPassword: string;
   /** The new password the server rejected last time (too common, breached…). */
@@ -31,7 +32,7 @@ export type PasswordChangeErrors = Partial<Record<'currentPassword' | 'newPasswo
 
 export function validatePasswordChange(change: PasswordChange, options: { minLength?: number } = {}): PasswordChangeErrors {
   const errors: PasswordChangeErrors = {};
-  const current = validatePassword(change.currentPassword, { minLength: 0, requiredMessage: 'domain_password_current_required' });
+  const current = change.currentPassword === undefined ? null : validatePassword(change.currentPassword, { minLength: 0, requiredMessage: 'domain_password_current_required' });
   if (current) errors.currentPassword = current;
   const next = validatePassword(change.newPassword, { ...options, requiredMessage: 'domain_password_new_required' });
   if (next) errors.newPassword = next;

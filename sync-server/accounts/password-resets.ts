@@ -23,13 +23,9 @@ import { enqueueJob } from '../jobs/queue.ts';
 import { sendMail } from '../mail/outbox.ts';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.ts';
 import type { Queryable } from '../store/store.ts';
+import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../src/protocol/api/account-security.ts';
 
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
-
-/** The studio screens of a reset: the request (signed out, "Forgot your password?") and the one a
- * link opens (src/app reads `token`). */
-export const FORGOT_PASSWORD_PATH = '/account/forgot-password';
-export const RESET_PASSWORD_PATH = '/account/reset-password';
 
 export const PASSWORD_RESET_JOB = 'accounts.passwordReset';
 

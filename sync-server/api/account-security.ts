@@ -23,7 +23,7 @@
 import { verifyPassword, hashPassword } from '../passwords.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import * as routes from '../../src/protocol/api/account-security.ts';
-import { emailChangeFormErrors, passwordChangeFormErrors, passwordResetFormErrors, passwordResetRequestFormErrors } from '../../src/protocol/api/account-security.ts';
+import { emailChangeFormErrors, FORGOT_PASSWORD_PATH, passwordChangeFormErrors, passwordResetFormErrors, passwordResetRequestFormErrors } from '../../src/protocol/api/account-security.ts';
 import { announceSessionEnded, loadCaller, rotateSession, type SessionUser } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError, unauthorized } from '../errors.ts';
 import { clientAddress } from '../client-address.ts';
@@ -31,7 +31,7 @@ import { publicOrigin } from '../public-origin.ts';
 import { now } from '../app.ts';
 import type { Context } from 'hono';
 import { issueEmailChange } from '../accounts/confirmations.ts';
-import { checkPasswordReset, FORGOT_PASSWORD_PATH, queuePasswordReset, setPassword, type ResetOutcome } from '../accounts/password-resets.ts';
+import { checkPasswordReset, queuePasswordReset, setPassword, type ResetOutcome } from '../accounts/password-resets.ts';
 import { CURRENT_PASSWORD_MAX_PER_USER, RESET_MAX_PER_ADDRESS, RESET_MAX_PER_CLIENT, reserveAttempt, throttleKey } from '../accounts/throttle.ts';
 import { emailChangingMail } from '../mail/templates.ts';
 import { sendMail } from '../mail/outbox.ts';

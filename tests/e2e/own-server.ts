@@ -25,11 +25,12 @@ export type OwnServer = { baseURL: string; stop(): void };
  *  servers start beside it (the run's own, another spec's): callers give beforeAll this long. */
 export const OWN_SERVER_START_MS = 240_000;
 
-export async function startOwnServer(prefix: string): Promise<OwnServer> {
+/** `extra`: more of the server's environment (an SMTP_URL, a smaller demo). */
+export async function startOwnServer(prefix: string, extra: NodeJS.ProcessEnv = {}): Promise<OwnServer> {
   const work = mkdtempSync(join(tmpdir(), prefix));
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: join(work, 'data'), NODE_ENV: 'test' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: join(work, 'data'), NODE_ENV: 'test', ...extra };
   delete env.CASTAWAY_BLOB_DIR;
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], { env, stdio: 'ignore' });

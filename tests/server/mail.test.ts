@@ -5,10 +5,9 @@
 // once; anything else is retried, each failure recorded on its row. Without SMTP_URL the mail is
 // kept and its text logged for the operator. Every connection stays on loopback.
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { startSmtp } from '../helpers/smtp-server.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { createLogger } from '../../sync-server/observability/log.ts';
@@ -18,36 +17,6 @@ import { AppClient } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 type App = ReturnType<typeof createApp>;
-
-/** An SMTP server on 127.0.0.1 that keeps what it is sent; recipients named busy@ are told to try
- * later (451), refused@ are refused for good (550). */
-async function startSmtp(): Promise<{ url: string; received: ParsedMail[]; rcpt: string[]; close: () => Promise<void> }> {
-  const received: ParsedMail[] = [];
-  const rcpt: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      rcpt.push(address.address);
-      if (address.address.startsWith('busy@')) return callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
-      if (address.address.startsWith('refused@')) return callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
-      callback();
-    },
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push(mail);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, rcpt, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 const toOf = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address));
 

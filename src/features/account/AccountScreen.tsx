@@ -1,14 +1,20 @@
 // Account settings (section 2: /account, activated users only, with an optional `error` search
 // parameter; /account/profile, linked from the browser-translation warning). The profile: the
 // user's name (PATCH /api/internal/users/me, section 7), the e-mail address they log in with
-// (read-only: the server has no endpoint to change it yet) and the interface language, which saves
-// InterfaceLanguage and reloads (section 4, src/lib/language.ts, the same as the user menu's).
+// and the interface language, which saves InterfaceLanguage and reloads (section 4,
+// src/lib/language.ts, the same as the user menu's). Account settings add the password (PUT
+// /api/internal/users/me/password: the current one, the new one twice, section 5's messages at the
+// fields, the server's refusals there too) and the e-mail address (PUT /api/internal/users/me/email:
+// the new address is mailed a link, and changes when it is opened: ConfirmEmailScreen).
 // Who may open it is the route's business (SignedIn.tsx: 403 for an unactivated user).
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
+import { fieldErrorText, fieldErrorTexts, formatFormError } from '../../domain/messages.ts';
 import { validateName } from '../../domain/validators.ts';
-import { call } from '../../lib/api.ts';
+import { validatePasswordChange } from '../../domain/password.ts';
+import { PASSWORD_MIN_LENGTH } from '../../domain/constants.ts';
+import { changeEmail, changePassword, emailChangeFormErrors } from '../../protocol/api/account-security.ts';
+import { call, type ApiResult } from '../../lib/api.ts';
 import { updateMe } from '../../protocol/api/session.ts';
 import { useEditState } from '../../lib/form.ts';
 import { getLocale, locales, type Locale } from '../../lib/i18n.ts';
@@ -34,6 +40,8 @@ export function AccountScreen() {
         </p>
       )}
       <Profile />
+      <PasswordForm />
+      <EmailForm />
       <ThemeSetting />
     </>
   );
@@ -169,5 +177,145 @@ function LanguageForm() {
         </button>
       </div>
     </form>
+  );
+}
+
+/** What a refused account change says: each 400 at its field (`fields`), else one line for the form. */
+function refusalText<F extends string>(res: ApiResult<unknown>, fields: readonly F[], failed: string): Partial<Record<F | 'form', string>> {
+  if (res.kind === 'badRequest') return fieldErrorTexts(res.body.Errors, fields);
+  return { form: res.kind === 'status' && res.status === 429 ? m.account_too_many() : failed } as Partial<Record<F | 'form', string>>;
+}
+
+/** The frame of an account settings form: its heading, fields, the form's own error and its one action. */
+function SettingsForm({ title, error, busy, disabled, submitLabel, onSubmit, children }: { title: string; error: string | undefined; busy: boolean; disabled: boolean; submitLabel: string; onSubmit: () => Promise<void>; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <form
+      className="card form"
+      noValidate
+      aria-labelledby={headingId}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <h2 id={headingId}>{title}</h2>
+      {children}
+      {error && (
+        <p role="alert" className="alert alert-danger">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={disabled || busy} aria-busy={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const focusFirstError = () => requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+
+type PasswordValues = Record<'CurrentPassword' | 'NewPassword' | 'Confirm', string>;
+const NO_PASSWORDS: PasswordValues = { CurrentPassword: '', NewPassword: '', Confirm: '' };
+
+function PasswordForm() {
+  const email = useSession()?.session.User?.Email ?? '';
+  const form = useEditState(NO_PASSWORDS);
+  const [errors, setErrors] = useState<Partial<Record<keyof PasswordValues | 'form', string>>>({});
+  // Section 5: the new password the server refused may not be sent again as it was.
+  const [rejected, setRejected] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useUnsavedGuard('form', form.dirty);
+
+  const apply = async () => {
+    const { CurrentPassword, NewPassword, Confirm } = form.values;
+    const found = validatePasswordChange({ currentPassword: CurrentPassword, newPassword: NewPassword, confirmPassword: Confirm, previouslyRejected: rejected });
+    const local: typeof errors = {};
+    if (found.currentPassword) local.CurrentPassword = formatFormError(found.currentPassword);
+    if (found.newPassword) local.NewPassword = formatFormError(found.newPassword);
+    if (found.confirmPassword) local.Confirm = formatFormError(found.confirmPassword);
+    setErrors(local);
+    if (Object.keys(local).length > 0) {
+      focusFirstError();
+      return;
+    }
+    setBusy(true);
+    const res = await withLoading(call(changePassword, { json: { CurrentPassword, NewPassword } }));
+    setBusy(false);
+    if (res.kind === 'ok') {
+      form.reset();
+      setRejected(null);
+      showToast({ type: 'success', title: m.account_password_changed() });
+      return;
+    }
+    const refused = refusalText(res, ['CurrentPassword', 'NewPassword'] as const, m.account_password_failed());
+    if (refused.NewPassword) setRejected(NewPassword);
+    setErrors(refused);
+    focusFirstError();
+  };
+
+  return (
+    <SettingsForm title={m.account_password_title()} error={errors.form} busy={busy} disabled={!form.dirty} submitLabel={m.account_password_save()} onSubmit={apply}>
+      {/* For password managers: whose password this is. */}
+      <input type="email" autoComplete="username" value={email} readOnly hidden />
+      <Field label={m.account_password_current()} error={errors.CurrentPassword}>
+        <input type="password" autoComplete="current-password" value={form.values.CurrentPassword} onChange={(e) => form.set('CurrentPassword', e.target.value)} />
+      </Field>
+      <Field label={m.account_password_new()} hint={m.account_password_hint({ min: PASSWORD_MIN_LENGTH })} error={errors.NewPassword}>
+        <input type="password" autoComplete="new-password" value={form.values.NewPassword} onChange={(e) => form.set('NewPassword', e.target.value)} />
+      </Field>
+      <Field label={m.account_password_confirm()} error={errors.Confirm}>
+        <input type="password" autoComplete="new-password" value={form.values.Confirm} onChange={(e) => form.set('Confirm', e.target.value)} />
+      </Field>
+    </SettingsForm>
+  );
+}
+
+type EmailValues = Record<'Email' | 'CurrentPassword', string>;
+const NO_EMAIL: EmailValues = { Email: '', CurrentPassword: '' };
+
+function EmailForm() {
+  const user = useSession()?.session.User;
+  const form = useEditState(NO_EMAIL);
+  const [errors, setErrors] = useState<Partial<Record<keyof EmailValues | 'form', string>>>({});
+  const [busy, setBusy] = useState(false);
+  useUnsavedGuard('form', form.dirty);
+  if (!user) return null;
+
+  const apply = async () => {
+    const body = { Email: form.values.Email.trim(), CurrentPassword: form.values.CurrentPassword };
+    const found = emailChangeFormErrors(body);
+    const local: typeof errors = {};
+    if (found.Email) local.Email = formatFormError(found.Email);
+    if (found.CurrentPassword) local.CurrentPassword = formatFormError(found.CurrentPassword);
+    setErrors(local);
+    if (Object.keys(local).length > 0) {
+      focusFirstError();
+      return;
+    }
+    setBusy(true);
+    const res = await withLoading(call(changeEmail, { json: body }));
+    setBusy(false);
+    if (res.kind === 'ok') {
+      form.reset();
+      showToast({ type: 'success', title: m.account_email_sent({ email: body.Email }) });
+      return;
+    }
+    setErrors(refusalText(res, ['Email', 'CurrentPassword'] as const, m.account_email_failed()));
+    focusFirstError();
+  };
+
+  return (
+    <SettingsForm title={m.account_email_title()} error={errors.form} busy={busy} disabled={!form.dirty} submitLabel={m.account_email_save()} onSubmit={apply}>
+      <p>{m.account_email_intro({ email: user.Email })}</p>
+      <Field label={m.account_email_new()} error={errors.Email}>
+        <input type="email" autoComplete="email" value={form.values.Email} onChange={(e) => form.set('Email', e.target.value)} />
+      </Field>
+      <Field label={m.account_password_current()} error={errors.CurrentPassword}>
+        <input type="password" autoComplete="current-password" value={form.values.CurrentPassword} onChange={(e) => form.set('CurrentPassword', e.target.value)} />
+      </Field>
+    </SettingsForm>
   );
 }

@@ -1,6 +1,6 @@
 // Login (sections 2 and 7): hero image, heading and tagline; fields 'Email' and 'Password'; 'Log in';
-// a link to create an account (SignUpScreen.tsx). `notice` says why a signed-out visitor sees it
-// (a confirmation link opened before signing in).
+// 'Forgot your password?' (PasswordResetScreens.tsx); a link to create an account (SignUpScreen.tsx).
+// `notice` says why a signed-out visitor sees it (a confirmation link opened before signing in).
 // GET /api/internal/session/xsrf first, then POST /api/internal/session/login with x-xsrf-token.
 import { useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
@@ -76,6 +76,9 @@ export function LoginScreen({ notice }: { notice?: string } = {}) {
           {m.app_login_submit()}
         </button>
       </form>
+      <p className="tagline">
+        <Link href="/account/forgot-password">{m.signup_forgot_link()}</Link>
+      </p>
       <p className="tagline">
         <Link href="/account/new">{m.signup_link()}</Link>
       </p>

@@ -18,7 +18,7 @@ import { loadSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { Link, navigate } from '../../lib/router.ts';
-import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
+import { fieldErrorTexts, formatFormError } from '../../domain/messages.ts';
 import { PASSWORD_MIN_LENGTH } from '../../domain/constants.ts';
 import { Field } from '../../ui/Field.tsx';
 import { StatusErrorPage } from '../../ui/ErrorPage.tsx';
@@ -29,7 +29,6 @@ type Values = Record<'Email' | 'Name' | 'Password' | 'OrganizationName', string>
 type Errors = Partial<Record<AccountField | 'form', string>>;
 
 const FIELDS: readonly AccountField[] = ['Email', 'Name', 'FirstName', 'Password', 'OrganizationName'];
-const isField = (name: string): name is AccountField => (FIELDS as readonly string[]).includes(name);
 
 export function SignUpScreen() {
   const [values, setValues] = useState<Values>({ Email: '', Name: '', Password: '', OrganizationName: '' });
@@ -63,14 +62,8 @@ export function SignUpScreen() {
       return;
     }
     setBusy(false);
-    if (res.kind === 'badRequest') {
-      const server: Errors = {};
-      for (const error of res.body.Errors) {
-        const field = isField(error.Field) ? error.Field : 'form';
-        server[field] ??= fieldErrorText(error);
-      }
-      setErrors(server);
-    } else if (res.kind === 'status' && res.status === 451) setUnavailable(true);
+    if (res.kind === 'badRequest') setErrors(fieldErrorTexts(res.body.Errors, FIELDS));
+    else if (res.kind === 'status' && res.status === 451) setUnavailable(true);
     else if (res.kind === 'status' && res.status === 429) setErrors({ form: m.signup_too_many() });
     else setErrors({ form: navigator.onLine ? m.signup_error() : m.signup_offline() });
   };

@@ -21,6 +21,11 @@ import { Forbidden, TooMany, Unauthorized } from './account.ts';
 
 const tags = ['Session'];
 
+/** The studio screens of a password reset, which the mails link to: the request ("Forgot your
+ * password?") and the one a reset link opens (with `token`). */
+export const FORGOT_PASSWORD_PATH = '/account/forgot-password';
+export const RESET_PASSWORD_PATH = '/account/reset-password';
+
 type Errors<F extends string> = Partial<Record<F, FormError>>;
 const byField = <F extends string>(checks: Array<[F, FormError | null | undefined]>): Errors<F> => Object.fromEntries(checks.filter(([, e]) => e != null)) as Errors<F>;
 
