@@ -76,7 +76,7 @@ export function LoginScreen({ notice }: { notice?: string } = {}) {
           {m.app_login_submit()}
         </button>
       </form>
-      <p className="tagline">
+      <p className="tagline login-forgot">
         <Link href="/account/forgot-password">{m.signup_forgot_link()}</Link>
       </p>
       <p className="tagline">
