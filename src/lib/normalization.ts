@@ -17,6 +17,13 @@ export function normalizationLabel(presetId: string | null, presets: readonly No
   return preset ? m.settings_normalization_preset({ name: preset.Name, loudness: preset.IntegratedLoudness, peak: preset.TruePeak }) : m.settings_normalization_unknown_preset({ id: presetId });
 }
 
+/** A program's Normalization as a conflict shows it: none (absent or null) is not "(empty)" but
+ * the organization's choice, which the program inherits (effectiveNormalization). */
+export function programNormalizationLabel(value: unknown, presets: readonly NormalizationPreset[] | null): string | null {
+  if (value === null || value === undefined) return m.settings_normalization_inherits();
+  return isNormalizationChoice(value) ? normalizationLabel(value.PresetId, presets) : null;
+}
+
 /** Whether a row's field value is a normalization choice ({ PresetId }), as a conflict shows it. */
 export function isNormalizationChoice(value: unknown): value is NormalizationChoice {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'PresetId' in value;

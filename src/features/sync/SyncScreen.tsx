@@ -21,7 +21,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useSyncStatus } from './useSyncStatus.ts';
 import { conflictOrigin, fieldAuthor, isOwnChange, useUserName } from './conflict-authors.ts';
 import { mutationFields, mutationKind } from '../../mutations/registry.ts';
-import { isNormalizationChoice, normalizationLabel } from '../../lib/normalization.ts';
+import { isNormalizationChoice, normalizationLabel, programNormalizationLabel } from '../../lib/normalization.ts';
 import { useNormalizationPresets } from '../../lib/reference-data.ts';
 import type { NormalizationPreset } from '../../protocol/reference.ts';
 
@@ -37,7 +37,7 @@ export function SyncScreen() {
 }
 
 /** A value in words; a normalization choice by its preset's name (`presets`: the reference list kept on the device). */
-function show(value: unknown, presets: readonly NormalizationPreset[] | null = null): string {
+function showValue(value: unknown, presets: readonly NormalizationPreset[] | null = null): string {
   if (isNormalizationChoice(value)) return normalizationLabel(value.PresetId, presets);
   if (value === undefined || value === null || value === '') return m.app_conflict_empty_value();
   if (typeof value === 'boolean') return value ? m.app_value_yes() : m.app_value_no();
@@ -84,6 +84,8 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: ViewProps) {
   const theirsLabel = own ? m.conflicts_other_device() : m.app_conflict_theirs();
   const deleting = deleteOf !== undefined && choice['Deleted'] === 'mine';
   const presets = useNormalizationPresets();
+  // A program without a normalization of its own inherits the organization's: not "(empty)".
+  const show = (field: string, value: unknown) => (conflict.entity === 'programs' && field === 'Normalization' ? programNormalizationLabel(value, presets) : null) ?? showValue(value, presets);
   const act = (choose: () => Promise<void>) => {
     setBusy(true);
     void savedLocally(choose()).finally(() => setBusy(false));
@@ -99,19 +101,19 @@ function ConflictView({ conflict, index, count, onPrev, onNext }: ViewProps) {
       <th scope="row">{fieldLabel(field)}</th>
       <td data-label={m.app_conflict_yours()}>{mine}</td>
       <td data-label={theirsLabel}>{theirs}</td>
-      <td className="muted" data-label={m.app_conflict_base()}>{show(base, presets)}</td>
+      <td className="muted" data-label={m.app_conflict_base()}>{show(field, base)}</td>
     </tr>
   );
   const rows = deleteOf
     ? [
         row('Deleted', radio('Deleted', 'mine', m.conflicts_delete_it()), <>{radio('Deleted', 'theirs', m.conflicts_keep_it())}<ChangedBy {...fieldAuthor(conflict, deleteOf)} /></>, false),
-        ...changes.map((t) => row(t.field, radio(t.field, 'mine', show(t.base, presets), deleting || t.base === undefined), radio(t.field, 'theirs', show(t.theirs, presets), deleting), t.base, deleting)),
+        ...changes.map((t) => row(t.field, radio(t.field, 'mine', show(t.field, t.base), deleting || t.base === undefined), radio(t.field, 'theirs', show(t.field, t.theirs), deleting), t.base, deleting)),
       ]
-    : conflict.fields.map((f) => row(f.field, radio(f.field, 'mine', show(f.mine, presets)), <>{radio(f.field, 'theirs', show(f.theirs, presets))}<ChangedBy {...fieldAuthor(conflict, f)} /></>, f.base));
+    : conflict.fields.map((f) => row(f.field, radio(f.field, 'mine', show(f.field, f.mine)), <>{radio(f.field, 'theirs', show(f.field, f.theirs))}<ChangedBy {...fieldAuthor(conflict, f)} /></>, f.base));
   return (
     <div className="conflict">
       <div className="conflict-head">
-        <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {show(title)}</p>
+        <p className="conflict-position" aria-live="polite"><strong>{m.app_conflict_position({ index: index + 1, count })}</strong> · {showValue(title)}</p>
         {deleteOf && changes.length > 0 && <p className="muted">{m.conflicts_delete_intro()}</p>}
       </div>
       <div className="table-scroll">
