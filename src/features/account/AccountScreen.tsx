@@ -74,7 +74,6 @@ function NameForm({ user }: { user: SessionUser }) {
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const headingId = useId();
   useUnsavedGuard('form', form.dirty);
 
   const apply = async () => {
@@ -102,47 +101,30 @@ function NameForm({ user }: { user: SessionUser }) {
   };
 
   return (
-    <form
-      className="card form"
-      noValidate
-      aria-labelledby={headingId}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void apply();
-      }}
+    <SettingsForm
+      title={m.account_profile_title()}
+      error={failure ?? undefined}
+      busy={busy}
+      disabled={!form.dirty}
+      submitLabel={m.app_form_apply()}
+      onSubmit={apply}
+      onReset={
+        form.dirty
+          ? () => {
+              form.reset();
+              setError(null);
+              setFailure(null);
+            }
+          : undefined
+      }
     >
-      <h2 id={headingId}>{m.account_profile_title()}</h2>
       <Field label={m.app_field_name()} error={error}>
         <input autoComplete="name" value={form.values.Name} onChange={(e) => form.set('Name', e.target.value)} />
       </Field>
       <Field label={m.app_login_email()} hint={m.account_email_hint()}>
         <input type="email" readOnly value={user.Email} />
       </Field>
-      {failure && (
-        <p role="alert" className="alert alert-danger">
-          {failure}
-        </p>
-      )}
-      <div className="form-actions">
-        {form.dirty && (
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            onClick={() => {
-              form.reset();
-              setError(null);
-              setFailure(null);
-            }}
-          >
-            {m.app_form_reset()}
-          </button>
-        )}
-        <button type="submit" className="button primary" disabled={!form.dirty || busy} aria-busy={busy}>
-          {m.app_form_apply()}
-        </button>
-      </div>
-    </form>
+    </SettingsForm>
   );
 }
 
@@ -186,8 +168,9 @@ function refusalText<F extends string>(res: ApiResult<unknown>, fields: readonly
   return { form: res.kind === 'status' && res.status === 429 ? m.account_too_many() : failed } as Partial<Record<F | 'form', string>>;
 }
 
-/** The frame of an account settings form: its heading, fields, the form's own error and its one action. */
-function SettingsForm({ title, error, busy, disabled, submitLabel, onSubmit, children }: { title: string; error: string | undefined; busy: boolean; disabled: boolean; submitLabel: string; onSubmit: () => Promise<void>; children: ReactNode }) {
+/** The frame of an account settings form: its heading, fields, the form's own error, its action
+ * and, while there is something to put back (`onReset`), Reset. */
+function SettingsForm({ title, error, busy, disabled, submitLabel, onSubmit, onReset, children }: { title: string; error: string | undefined; busy: boolean; disabled: boolean; submitLabel: string; onSubmit: () => Promise<void>; onReset?: (() => void) | undefined; children: ReactNode }) {
   const headingId = useId();
   return (
     <form
@@ -207,6 +190,11 @@ function SettingsForm({ title, error, busy, disabled, submitLabel, onSubmit, chi
         </p>
       )}
       <div className="form-actions">
+        {onReset && (
+          <button type="button" className="button" disabled={busy} onClick={onReset}>
+            {m.app_form_reset()}
+          </button>
+        )}
         <button type="submit" className="button primary" disabled={disabled || busy} aria-busy={busy}>
           {submitLabel}
         </button>
