@@ -162,10 +162,14 @@ function LanguageForm() {
   );
 }
 
-/** What a refused account change says: each 400 at its field (`fields`), else one line for the form. */
+/** What a refused account change says: each 400 at its field (`fields`), else one line for the form
+ * (offline: that the change needs the network). */
 function refusalText<F extends string>(res: ApiResult<unknown>, fields: readonly F[], failed: string): Partial<Record<F | 'form', string>> {
   if (res.kind === 'badRequest') return fieldErrorTexts(res.body.Errors, fields);
-  return { form: res.kind === 'status' && res.status === 429 ? m.account_too_many() : failed } as Partial<Record<F | 'form', string>>;
+  // Password and address changes are checked by the server (the current password): offline they
+  // cannot be kept for later, so the form says the network is needed rather than that it failed.
+  const form = res.kind === 'status' && res.status === 429 ? m.account_too_many() : res.kind === 'error' && !navigator.onLine ? m.account_change_offline() : failed;
+  return { form } as Partial<Record<F | 'form', string>>;
 }
 
 /** The frame of an account settings form: its heading, fields, the form's own error, its action
