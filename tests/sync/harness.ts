@@ -55,7 +55,10 @@ export async function startServer(options: { dataDir?: string; databaseUrl?: str
         await server.store.close();
         server.store = await openStore({ dataDir });
       }
-      server.app = createApp({ store: server.store, bus });
+      // The bus is in-memory state too: a restarted process has a new one. Keeping the old one
+      // kept every earlier app's change handlers subscribed, each queueing its own jobs per push.
+      server.bus = createMemoryBus();
+      server.app = createApp({ store: server.store, bus: server.bus });
     },
     close: () => server.store.close(),
   };
