@@ -61,19 +61,38 @@ function paraglideMessagesBundle(): Plugin {
 
 // Kept apart from vite.config.ts: the PWA and Paraglide plugins have no place in unit tests
 // (ENVIRONMENT.md: Paraglide's plugin keeps processes alive; messages are compiled by the CLI).
+/**
+ * Test files that read state a module keeps (a served build's index, the connectivity a module
+ * remembers, globals an import installs) and so run in a fresh module graph of their own: run in a
+ * shared one after other files they failed (a GET / of the security-headers server answered 404,
+ * http-edges' sign-in 500, the Toaster's IndexedDB missing). Everything under src/ too: UI and
+ * domain tests set the locale, mock modules (App.test) and stub globals.
+ */
+const ISOLATED = ['src/**/*.test.{ts,tsx}', 'tests/server/http-edges.test.ts', 'tests/server/security-headers.test.ts'];
+
 export default defineConfig({
   plugins: [paraglideMessagesBundle()],
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'sync-server/**/*.test.ts', 'workers/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
+    /**
+     * The server, worker and sync files share one module graph per worker (isolate: false): each
+     * file in a fresh graph spent most of its time importing the server again (the whole run: 343 s
+     * of import, 1,015 s wall; shared: 53 s and 540 s). tests/setup-shared.ts puts back the
+     * environment variables a file changed, so a file's leftovers do not reach the next one.
+     */
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['sync-server/**/*.test.ts', 'workers/**/*.test.ts', 'tests/**/*.test.ts'], exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED], isolate: false, setupFiles: ['tests/setup-shared.ts'], globalSetup: ['tests/pglite-template.ts'] } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
     environment: 'node',
     testTimeout: 30_000,
     // Set-ups seed a demo store (a PGlite or PostgreSQL database, media files): seconds on a quiet
     // machine, and over a minute on a loaded two-core one, where a set-up that times out fails
     // every test of its file without telling anything.
     hookTimeout: 180_000,
-    // One migrated PGlite data folder for the run, loaded by every in-memory test store.
-    globalSetup: ['tests/pglite-template.ts'],
+    // One migrated PGlite data folder for the run, loaded by every in-memory test store (set on the
+    // 'shared' project: a global set-up runs once per project that names it, and two would remove
+    // each other's template).
     // PGlite instances and PostgreSQL databases are per file, so files run side by side. Vitest's
     // default (cores − 1) is one worker on these two-core machines: every file, the 10,000-operation
     // simulation included, would then run one after the other with a core idle.
