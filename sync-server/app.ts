@@ -46,6 +46,7 @@ import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
 import { accountRoutes } from './api/account.ts';
 import { accountSecurityRoutes } from './api/account-security.ts';
+import { apiKeyRoutes } from './api/api-keys.ts';
 import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
 import { mailJobs, mailSettings, type MailSettings } from './mail/outbox.ts';
@@ -205,6 +206,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', settingsRoutes());
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());
+  app.route('/api', apiKeyRoutes());
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());

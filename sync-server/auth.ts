@@ -15,6 +15,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { PermissionEntry } from '../src/domain/permissions.ts';
 import type { User } from '../src/protocol/entities.ts';
+import { API_KEY_PREFIX } from '../src/protocol/api/api-keys.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { Queryable } from './store/store.ts';
 
@@ -22,7 +23,6 @@ export const SESSION_COOKIE = 'castaway_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const XSRF_HEADER = 'x-xsrf-token';
 export const ORGANIZATION_HEADER = 'x-organization-id';
-const API_KEY_PREFIX = 'cak_';
 
 export type Auth = {
   user: User;
@@ -116,6 +116,9 @@ export async function rotateSession(c: Context): Promise<void> {
   announceSessionEnded(caller.tokenHash);
 }
 
+/** How finely an API key's last use is kept (loadCaller). */
+export const API_KEY_USE_RESOLUTION_MS = 60_000;
+
 /** Makes an API key for a member of an organization; the plain key is returned once, only its hash is kept. */
 export async function createApiKey(
   q: Queryable,
@@ -130,6 +133,13 @@ export async function createApiKey(
   return { id, key };
 }
 
+/** Revokes every live API key of the user (a password changed or reset: whoever had the old
+ * password may have made keys with it). Returns how many. */
+export async function revokeApiKeysOf(q: Queryable, userId: string, at: Date): Promise<number> {
+  const rows = await q.query(`UPDATE api_keys SET revoked = true, revoked_at_utc = $2 WHERE user_id = $1 AND NOT revoked RETURNING 1`, [userId, at]);
+  return rows.length;
+}
+
 /** The caller of this request, or null (no or unknown credentials). Cached on the context. */
 export async function loadCaller(c: Context): Promise<SessionUser | null> {
   const cached = c.get('caller');
@@ -141,13 +151,17 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match?.[1]) throw unauthorized();
-    const rows = await store.query<UserRow & { key_org: string; memberships: MembershipRow[] }>(
-      `SELECT u.*, k.organization_id AS key_org, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM api_keys k JOIN users u ON u.id = k.user_id
+    const rows = await store.query<UserRow & { key_id: string; key_org: string; last_used_at_utc: Date | null; memberships: MembershipRow[] }>(
+      `SELECT u.*, k.id AS key_id, k.organization_id AS key_org, k.last_used_at_utc, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM api_keys k JOIN users u ON u.id = k.user_id
        WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`,
       [sha256(match[1])],
     );
     const row = rows[0];
     if (!row) throw unauthorized();
+    // Last used, to the minute: a key in steady use writes once a minute, not at every call.
+    if (row.last_used_at_utc === null || now.getTime() - new Date(row.last_used_at_utc).getTime() >= API_KEY_USE_RESOLUTION_MS) {
+      await store.query(`UPDATE api_keys SET last_used_at_utc = $2 WHERE id = $1`, [row.key_id, now]);
+    }
     caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org, keyHash: sha256(match[1]), memberships: row.memberships };
   } else {
     const token = getCookie(c, SESSION_COOKIE);

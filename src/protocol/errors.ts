@@ -27,6 +27,8 @@ export const ServerErrorCode = {
   TooManyAttempts: 'tooManyAttempts',
   /** 403: the account's e-mail address is not confirmed yet, so it may read but not write. */
   AccountNotActivated: 'accountNotActivated',
+  /** 403: an API key may not make another key (a leaked one would outlive its revocation): only a signed-in session may. */
+  ApiKeyByKey: 'apiKeyByKey',
   /** 451: account creation is not offered where the client is (US sanctions; sync-server/accounts/location.ts). */
   UnavailableInLocation: 'unavailableInLocation',
 } as const;

@@ -14,9 +14,10 @@
 //
 // setPassword is the one way a password changes after the account was made: the hash, every reset
 // link of the account used up, the account's sessions ended (all of them, or all but the caller's),
-// the account's failed sign-ins forgotten, and the notice mailed to its address, in one transaction.
+// every API key of the account revoked, the account's failed sign-ins forgotten, and the notice
+// mailed to its address, in one transaction.
 import * as z from 'zod';
-import { newToken, sha256 } from '../auth.ts';
+import { newToken, revokeApiKeysOf, sha256 } from '../auth.ts';
 import { now, type AppDeps } from '../app.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { enqueueJob } from '../jobs/queue.ts';
@@ -80,6 +81,9 @@ export async function setPassword(q: Queryable, userId: string, hash: string, in
   if (!user) throw new Error(`setPassword: no user ${userId}`);
   await q.query(`UPDATE password_resets SET used_at_utc = $2 WHERE user_id = $1 AND used_at_utc IS NULL`, [userId, input.at]);
   const ended = await q.query<{ token_hash: string }>(`DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2 RETURNING token_hash`, [userId, input.keepSession]);
+  // Every API key too: whoever knew the old password could have made keys with it, and a key
+  // outlives the sessions just ended (the notice says so).
+  await revokeApiKeysOf(q, userId, input.at);
   // Whoever guessed at the old password locked the account's sign-in for a while: the new one works at once.
   await q.query(`DELETE FROM login_failures WHERE key = lower($1)`, [user.email]);
   await sendMail(q, passwordChangedMail(recipient(user, input.origin)), input.at);

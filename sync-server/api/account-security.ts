@@ -4,14 +4,14 @@
 //
 //   PUT /internal/users/me/password ──400 (fields) ──429 (checks of the current password per
 //     account) ──400 at CurrentPassword (wrong) ──400 at NewPassword (the current one)
-//     ──> setPassword, keeping this session under a new id
+//     ──> setPassword (every API key of the account revoked), keeping this session under a new id
 //   PUT /internal/users/me/email ──400 (fields, the account's own address) ──429 ──400 at
 //     CurrentPassword ──400 at Email (another account's) ──> a confirmation to the new address, a
 //     notice to the old one when it was confirmed (an unconfirmed one may be a stranger's typo)
 //   POST /internal/account/password-reset ──400 (Email) ──429 (per client, then per address)
 //     ──> 204 and a job, for every address alike
 //   PUT /internal/account/password-reset ──400 (fields; Token unknown, used, expired) ──> setPassword,
-//     every session ended
+//     every session ended and every API key revoked
 //   GET /internal/users/auth-type ──400 (email) ──> Password, for every address
 //
 // The reset request answers 204 for every well-formed address, in the same time: the request does

@@ -11,6 +11,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, PROGRAMS, seed, seedId } from '../../sync-server/seed.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { createApiKey } from '../../sync-server/auth.ts';
 
 type App = ReturnType<typeof createApp>;
 type Reply = { status: number; text: string; body: unknown };
@@ -237,6 +238,14 @@ const PROFILES: Profile[] = [
   },
 ];
 
+/** Keys made for the matrix (not by the matrix users' own calls): [maker, organization]. */
+const KEY_MAKERS: Array<[string, string]> = [
+  ['demo@example.com', ORG_DEMO],
+  ['admin@example.com', ORG_DEMO],
+  ['demo@example.com', ORG_PODCASTS],
+  ['reseller@example.com', ORG_PODCASTS],
+];
+
 /** A program of the other organization, for the no-leak checks. */
 const OTHER_PROGRAM: Record<'demo' | 'podcasts', string> = { demo: 'business', podcasts: 'deepdive' };
 
@@ -254,6 +263,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
   let app: App;
   const callers = new Map<string, Caller>();
   const userIds = new Map<string, string>();
+  const keys: Array<{ id: string; key: string; email: string; organizationId: string }> = [];
   /** The demo user (every flag in both organizations), acting in each: makes the webhooks others are tried on. */
   const owners = new Map<string, Caller>();
 
@@ -268,6 +278,12 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       callers.set(profile.email, caller);
       const session = await caller.send('GET', '/api/internal/session');
       userIds.set(profile.email, (session.body as { User: { Id: string } }).User.Id);
+    }
+    // API keys that are not the matrix users' to see: each user tries another user's key of its
+    // own organization and someone's of the other one.
+    for (const [email, organizationId] of KEY_MAKERS) {
+      const { id, key } = await createApiKey(test.store, { organizationId, userId: seedId(`user:${email}`), name: `Key of ${email}`, now: new Date() });
+      keys.push({ id, key, email, organizationId });
     }
     for (const organizationId of [ORG_DEMO, ORG_PODCASTS]) {
       const owner = new Caller(app, organizationId);
@@ -360,19 +376,41 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expect((await caller().send('GET', '/api/internal/session')).body).toMatchObject({ Type: profile.sessionType });
     });
 
-    it('own account security: every signed-in user, activated or not, reaches the checks of its own password and address', async () => {
-      // Only refusals: a change would end the other sessions this matrix holds. The changes themselves: password.test.ts.
-      const wrong = { CurrentPassword: 'not the password', NewPassword: 'a new long secret' };
-      const password = await caller().send('PUT', '/api/internal/users/me/password', wrong, null);
-      expect(password.status, password.text).toBe(400);
-      expect((password.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
-      const email = await caller().send('PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: 'not the password' }, null);
-      expect(email.status, email.text).toBe(400);
-      expect((email.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['CurrentPassword']);
-      // The signed-out calls answer a signed-in caller as anyone: the same for every user.
-      expect((await caller().send('GET', `/api/internal/users/auth-type?email=${encodeURIComponent(profile.email)}`, undefined, null)).body).toEqual({ AuthType: 'Password' });
-      expect((await caller().send('PUT', '/api/internal/account/password-reset', { Token: 'made-up', Password: 'a new long secret' }, null)).status).toBe(400);
-      expect((await caller().send('GET', '/api/internal/session')).body).toMatchObject({ Type: profile.sessionType });
+    it('API keys: its own are made, listed, used as a Bearer and revoked; another user’s and another organization’s are 404', async () => {
+      const bearer = (key: string) => app.request('/api/v1/programs', { headers: { authorization: `Bearer ${key}` } });
+      const made = await caller().send('POST', '/api/internal/api-keys', { Name: 'Matrix key' });
+      expect(made.status, made.text).toBe(written(201));
+      const listed = await caller().send('GET', '/api/internal/api-keys');
+      expect(listed.status).toBe(200);
+      if (made.status === 201) {
+        const { Id, Key } = made.body as { Id: string; Key: string };
+        const premade = keys.filter((k) => k.email === profile.email && k.organizationId === own.organizationId).map((k) => k.id);
+        expect((listed.body as Array<{ Id: string }>).map((k) => k.Id).sort()).toEqual(sorted([Id, ...premade]));
+        expect((await caller().send('GET', `/api/internal/api-keys/${Id}`)).status).toBe(200);
+        // The key acts as its user: the same programs the session lists.
+        const used = await bearer(Key);
+        expect(used.status).toBe(200);
+        expect(((await used.json()) as { Items: Array<{ Id: string }> }).Items.map((p) => p.Id).sort()).toEqual(sorted(profile.programs));
+        expect((await caller().send('DELETE', `/api/internal/api-keys/${Id}`)).status).toBe(204);
+        expect((await bearer(Key)).status).toBe(401);
+      } else {
+        expect(listed.body).toEqual([]);
+      }
+      // Not its own: 404 with no body, read or revoke, and in no list; the key keeps working.
+      const notMine = keys.filter((k) => k.email !== profile.email && k.organizationId === own.organizationId).concat(keys.filter((k) => k.organizationId === other.organizationId));
+      expect(notMine.length).toBeGreaterThanOrEqual(2);
+      for (const k of notMine) {
+        expectNotFound(await caller().send('GET', `/api/internal/api-keys/${k.id}`), `GET ${k.email}'s key of ${k.organizationId}`);
+        expectNotFound(await caller().send('DELETE', `/api/internal/api-keys/${k.id}`), `DELETE ${k.email}'s key of ${k.organizationId}`);
+        expect((await bearer(k.key)).status, `${k.email}'s key still works`).toBe(200);
+      }
+      const listedIds = (listed.body as Array<{ Id: string }>).map((k) => k.Id);
+      for (const k of notMine) expect(listedIds).not.toContain(k.id);
+      // In an organization it is not a member of: 404, list and create alike.
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('GET', '/api/internal/api-keys', undefined, other.organizationId), 'the keys of an organization not a member of');
+        expectNotFound(await caller().send('POST', '/api/internal/api-keys', { Name: 'Planted' }, other.organizationId), 'a key made in an organization not a member of');
+      }
     });
 
     it('reference data: open to every member, the same lists in every organization', async () => {
@@ -680,6 +718,45 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         expectNotFound(await caller().send('GET', '/api/v1/settings/normalization', undefined, other.organizationId), 'the normalization of one not a member of');
       }
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/matrix-probe`)).body as { Value: unknown }).Value).toBe('theirs');
+    });
+
+    it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
+      const allowed = (ok: boolean, status: number) => (ok ? status : 403);
+      const s = profile.settings;
+      const estimates = (programId: string) => [`/api/v1/programs/${programId}/settings/clip-deletion-estimate?days=30`, `/api/v1/programs/${programId}/settings/recording-deletion-estimate?days=30`];
+      // The organization's estimates: as its settings are read.
+      for (const path of ['/api/v1/settings/clip-deletion-estimate?days=30', '/api/v1/settings/recording-deletion-estimate?days=30']) {
+        expect((await caller().send('GET', path)).status, path).toBe(allowed(s.organization.read, 200));
+      }
+      if (profile.contentProgram) {
+        const program = programRows(profile.contentProgram).program;
+        const path = `/api/v1/programs/${program}/settings/recording`;
+        expect((await caller().send('GET', path)).status).toBe(200);
+        expect((await caller().send('PATCH', path, { DeleteRecordingsAfterDays: null })).status).toBe(allowed(profile.manageProgramSettings, 200));
+        for (const estimate of estimates(program)) expect((await caller().send('GET', estimate)).status, estimate).toBe(200);
+      }
+      if (profile.noContentProgram) {
+        // A program seen without content access: its settings read, not written; its clips and recordings not counted (403).
+        const p = programRows(profile.noContentProgram);
+        const listed = profile.programs.includes(p.program);
+        const path = `/api/v1/programs/${p.program}/settings/recording`;
+        expect((await caller().send('GET', path)).status).toBe(listed ? 200 : 404);
+        expect((await caller().send('PATCH', path, { DeleteRecordingsAfterDays: 30 })).status).toBe(listed ? 403 : 404);
+        for (const estimate of estimates(p.program)) expect((await caller().send('GET', estimate)).status, estimate).toBe(listed ? 403 : 404);
+      }
+      // Another organization's program: 404 with no body, and its retention left as it was.
+      const o = otherRows;
+      for (const [method, path, json] of [
+        ['GET', `/api/v1/programs/${o.program}/settings/recording`],
+        ['PATCH', `/api/v1/programs/${o.program}/settings/recording`, { DeleteRecordingsAfterDays: 1 }],
+        ...estimates(o.program).map((e) => ['GET', e] as const),
+      ] as Array<[string, string, unknown?]>) {
+        expectNotFound(await caller().send(method, path, json), `${method} ${path} of another organization`);
+      }
+      expect(((await owners.get(other.organizationId)!.send('GET', `/api/v1/programs/${o.program}/settings/recording`)).body as { DeleteRecordingsAfterDays: unknown }).DeleteRecordingsAfterDays).toBeNull();
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('GET', '/api/v1/settings/recording-deletion-estimate?days=30', undefined, other.organizationId), 'the estimate of one not a member of');
+      }
     });
 
     it("another organization's rows are 404 with no body, on every family, read or write", async () => {

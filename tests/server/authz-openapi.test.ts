@@ -23,6 +23,7 @@ import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 import { insertMember } from '../../sync-server/members/members.ts';
 import { currentKey } from '../../sync-server/members/signing.ts';
+import { createApiKey } from '../../sync-server/auth.ts';
 import { exampleBody, fetchDocument, fillPath, isPublicPath, operationsOf, pathParams, type OpenApiDocument, type Operation } from './openapi-walk.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -101,6 +102,15 @@ const rowsOf = new Map<string, ProgramRows>();
 const idsOfOrganization = new Map<string, string[]>();
 /** Per program key: every id of its content rows. */
 const contentIdsOf = new Map<string, string[]>();
+/** API keys, of one user in one organization each: only their own user sees them, and only there. */
+type KeyRow = { id: string; email: string; organizationId: string };
+const apiKeys: KeyRow[] = [];
+const KEY_MAKERS: Array<[string, string]> = [
+  ['demo@example.com', ORG_DEMO],
+  ['demo@example.com', ORG_PODCASTS],
+  ['admin@example.com', ORG_DEMO],
+  ['reseller@example.com', ORG_PODCASTS],
+];
 
 beforeAll(async () => {
   test = await openTestStore('pglite');
@@ -140,6 +150,10 @@ beforeAll(async () => {
     );
     contentIdsOf.set(p.key, [...content.map((r) => r.id), member.id, key.id]);
   }
+  for (const [email, organizationId] of KEY_MAKERS) {
+    const { id } = await createApiKey(q, { organizationId, userId: seedId(`user:${email}`), name: `Probe key of ${email}`, now: new Date() });
+    apiKeys.push({ id, email, organizationId });
+  }
   for (const org of [ORG_DEMO, ORG_PODCASTS]) {
     const rows = await q.query<{ id: string }>(
       `SELECT id FROM programs WHERE organization_id = $1 UNION ALL SELECT id FROM networks WHERE organization_id = $1 UNION ALL SELECT id FROM clips WHERE organization_id = $1
@@ -163,6 +177,8 @@ function hiddenIds(profile: Profile): Set<string> {
   for (const key of profile.hiddenPrograms) for (const id of [seedId(`program:${key}`), ...contentIdsOf.get(key)!]) ids.add(id);
   for (const key of profile.hiddenContent) for (const id of contentIdsOf.get(key)!) ids.add(id);
   for (const key of profile.hiddenNetworks) ids.add(seedId(`network:${key}`));
+  // API keys: only one's own, in the organization one acts in.
+  for (const k of apiKeys) if (k.email !== profile.email || k.organizationId !== profile.own) ids.add(k.id);
   return ids;
 }
 
@@ -170,7 +186,14 @@ function hiddenIds(profile: Profile): Set<string> {
 function probes(profile: Profile): Array<{ label: string; values: Record<string, string> }> {
   const out: Array<{ label: string; values: Record<string, string> }> = [];
   const otherProgram = PROGRAMS.find((p) => p.org === profile.other && p.network)!;
-  out.push({ label: `the other organization's ${otherProgram.key}`, values: { ...rowsOf.get(otherProgram.key)!, file: FILE } });
+  // Someone else's API key in the other organization; and another user's in one's own.
+  const otherKey = apiKeys.find((k) => k.organizationId === profile.other && k.email !== profile.email)!;
+  out.push({ label: `the other organization's ${otherProgram.key}`, values: { ...rowsOf.get(otherProgram.key)!, apiKeyId: otherKey.id, file: FILE } });
+  const someoneElses = apiKeys.find((k) => k.organizationId === profile.own && k.email !== profile.email)!;
+  out.push({ label: `${someoneElses.email}'s API key`, values: { apiKeyId: someoneElses.id } });
+  // One's own key made in the other organization (the demo user is a member of both).
+  const ownElsewhere = apiKeys.find((k) => k.organizationId === profile.other && k.email === profile.email);
+  if (ownElsewhere) out.push({ label: 'its own API key of the other organization', values: { apiKeyId: ownElsewhere.id } });
   if (profile.hiddenPrograms.length > 0) {
     const key = profile.hiddenPrograms[0]!;
     const rows = rowsOf.get(key)!;
@@ -261,6 +284,8 @@ describe('authorization, walking the OpenAPI document', () => {
     }
     // The sync push: each named mutation on a hidden row is refused exactly as one on nothing.
     for (const probe of probes(profile)) {
+      // A probe of rows no named mutation touches (an API key): nothing to push.
+      if (pushMutations(probe.values).length === 0) continue;
       const random = randomValues(Object.keys(probe.values));
       const send = async (values: Record<string, string>) => {
         const mutations = pushMutations(values).map((m) => ({ id: crypto.randomUUID(), ...m, base: null, createdAt: 1 }));
@@ -358,7 +383,7 @@ describe('authorization, walking the OpenAPI document', () => {
   it('the walk can tell: a user with every flag reads the rows it may see on every such route (the comparisons above would pass on a server that refused everything)', async () => {
     const demo = new Caller(app);
     await demo.login('demo@example.com');
-    const own = rowsOf.get('morning')!;
+    const own: Record<string, string> = { ...rowsOf.get('morning')!, apiKeyId: apiKeys.find((k) => k.email === 'demo@example.com' && k.organizationId === ORG_DEMO)!.id };
     for (const op of operationsOf(doc)) {
       const names = pathParams(op);
       if (op.method !== 'GET' || publicSurface(op) || !names.some((n) => n in own) || !names.every((n) => n in own || n === 'file')) continue;

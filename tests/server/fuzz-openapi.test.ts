@@ -13,6 +13,7 @@ import { DEMO_PASSWORD, ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts
 import { JSON_BODY_LIMIT_BYTES } from '../../src/protocol/errors.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 import { insertMember } from '../../sync-server/members/members.ts';
+import { createApiKey } from '../../sync-server/auth.ts';
 import { currentKey } from '../../sync-server/members/signing.ts';
 import { exampleBody, fetchDocument, fieldsOf, fillPath, operationsOf, pathParams, type JsonSchema, type OpenApiDocument, type Operation } from './openapi-walk.ts';
 
@@ -57,6 +58,8 @@ beforeAll(async () => {
     file: 'waveform-high.dat',
     memberId: (await insertMember(q, { id: crypto.randomUUID(), organizationId: ORG_DEMO, programId, name: 'Fuzz', email: 'fuzz@example.com', note: null, createdById: null, at: new Date() })).id,
     signingKeyId: (await currentKey(q, ORG_DEMO, programId, new Date())).id,
+    // The caller's own API key, so the routes with an {apiKeyId} get past their 404 to their validators.
+    apiKeyId: (await createApiKey(q, { organizationId: ORG_DEMO, userId: seedId('user:demo@example.com'), name: 'Fuzz', now: new Date() })).id,
   });
   // A webhook of the organization and one of the network, with an event in its log, so the routes
   // with a webhookId or webhookEventId get past their 404 to their validators.

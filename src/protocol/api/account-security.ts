@@ -2,7 +2,7 @@
 // and e-mail address, the password reset of a user who forgot theirs, and what the login screen
 // may learn about an address (its auth type). Section 5 gives the messages.
 //
-//   PUT  /internal/users/me/password { CurrentPassword, NewPassword }  ──> 204: the other sessions end, a notice is mailed
+//   PUT  /internal/users/me/password { CurrentPassword, NewPassword }  ──> 204: the other sessions end, the API keys are revoked, a notice is mailed
 //   PUT  /internal/users/me/email    { Email, CurrentPassword }        ──> 204: a link to the new address, a notice to the old;
 //        the address changes when the link is confirmed (POST /internal/users/me/email/status, account.ts)
 //   POST /internal/account/password-reset { Email }                    ──> 204 always: a link mailed when the address has an account
@@ -95,7 +95,7 @@ export const changePassword = {
   method: 'put',
   path: '/internal/users/me/password',
   tags,
-  summary: 'Changes the caller’s password: every other session of the account ends (this one stays, under a new id) and the account’s address is told by mail',
+  summary: 'Changes the caller’s password: every other session of the account ends (this one stays, under a new id), every API key of the account is revoked, and the account’s address is told by mail',
   request: { body: jsonBody(PasswordChangeRequest) },
   responses: {
     204: noContent,
@@ -136,7 +136,7 @@ export const resetPassword = {
   method: 'put',
   path: '/internal/account/password-reset',
   tags,
-  summary: 'Sets a new password with the token of a reset link: the token is used up, every session of the account ends, and the account’s address is told by mail',
+  summary: 'Sets a new password with the token of a reset link: the token is used up, every session of the account ends, every API key of the account is revoked, and the account’s address is told by mail',
   request: { body: jsonBody(PasswordReset) },
   responses: {
     204: noContent,
