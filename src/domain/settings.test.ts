@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allPermissions, noPermissions } from './permissions.ts';
-import { effectiveNormalization, SETTING_VALUE_MAX_BYTES, settingsAccess, validateNormalizationPreset, validateSettingName, validateSettingValue } from './settings.ts';
+import { effectiveNormalization, estimateDeletion, parseEstimateDays, retentionCutoff, SETTING_VALUE_MAX_BYTES, settingsAccess, validateNormalizationPreset, validateRetentionDays, validateSettingName, validateSettingValue } from './settings.ts';
 
 describe('named settings', () => {
   it('takes lower-case words joined by - _ or . and refuses anything else', () => {
@@ -47,5 +47,39 @@ describe('normalization inheritance', () => {
     expect(validateNormalizationPreset(null, ['podcast'])).toBeNull();
     expect(validateNormalizationPreset('loud', ['podcast'])).toMatchObject({ type: 'invalid', params: { value: 'loud' } });
     expect(validateNormalizationPreset('loud', null)).toBeNull();
+  });
+});
+
+describe('recording retention', () => {
+  it('takes a whole number of days from 1 to 3650, or null (kept for ever)', () => {
+    for (const ok of [null, 1, 30, 3650]) expect(validateRetentionDays(ok), String(ok)).toBeNull();
+    expect(validateRetentionDays(0)).toMatchObject({ type: 'outOfRange', reason: 'underflow', params: { min: 1, max: 3650 } });
+    expect(validateRetentionDays(3651)).toMatchObject({ type: 'outOfRange', reason: 'overflow' });
+    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(validateRetentionDays(bad)?.type, String(bad)).toBe('invalid');
+  });
+
+  it('reads the days of an estimate: required, digits only, in range', () => {
+    expect(parseEstimateDays('30')).toEqual({ days: 30 });
+    expect(parseEstimateDays(undefined)).toEqual({ error: { type: 'required' } });
+    expect(parseEstimateDays('')).toEqual({ error: { type: 'required' } });
+    for (const bad of ['abc', '1.5', '-3', ' 30', '1e3', '9999999']) expect(parseEstimateDays(bad), bad).toMatchObject({ error: { type: 'invalid' } });
+    expect(parseEstimateDays('0')).toMatchObject({ error: { type: 'outOfRange' } });
+    expect(parseEstimateDays('3651')).toMatchObject({ error: { type: 'outOfRange' } });
+  });
+
+  it('estimates the live rows created before the cutoff: count, total duration, the oldest', () => {
+    const now = new Date('2026-03-31T12:00:00Z');
+    expect(retentionCutoff(now, 30).toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    const rows = [
+      { CreatedAtUtc: '2026-03-02T08:00:00Z', Deleted: false, DurationSeconds: 3600 },
+      { CreatedAtUtc: '2026-02-10T08:00:00Z', Deleted: false, DurationSeconds: 600 },
+      { CreatedAtUtc: '2026-01-01T08:00:00Z', Deleted: true, DurationSeconds: 60 },
+      { CreatedAtUtc: '2026-02-20T08:00:00Z', Deleted: false, DurationSeconds: null },
+      // Exactly at the cutoff: not older than 30 days.
+      { CreatedAtUtc: '2026-03-01T12:00:00Z', Deleted: false, DurationSeconds: 5 },
+    ];
+    expect(estimateDeletion(rows, 30, now)).toEqual({ Count: 2, TotalDurationSeconds: 600, OldestCreatedAtUtc: '2026-02-10T08:00:00.000Z' });
+    expect(estimateDeletion(rows, 1, now)).toEqual({ Count: 4, TotalDurationSeconds: 4205, OldestCreatedAtUtc: '2026-02-10T08:00:00.000Z' });
+    expect(estimateDeletion(rows, 365, now)).toEqual({ Count: 0, TotalDurationSeconds: 0, OldestCreatedAtUtc: null });
   });
 });

@@ -78,3 +78,69 @@ export function validateNormalizationPreset(presetId: string | null, knownIds: r
   if (presetId === null || knownIds === null) return null;
   return knownIds.includes(presetId) ? null : formError('invalid', 'domain_normalization_preset_unknown', { value: presetId });
 }
+
+// ── Recording retention and deletion estimates ───────────────────────────────────────────────
+//
+// A program may keep its recordings for a number of days (DeleteRecordingsAfterDays; null: for
+// ever). A row is past a retention of N days when it was created more than N days ago:
+//
+//   created ──── N days ────> cutoff ──── now          created < now − N days: deleted by the
+//                                                     retention job (sync-server/jobs/retention.ts)
+//
+// The deletion estimates (…/clip-deletion-estimate, …/recording-deletion-estimate?days=N) count the
+// live rows a retention of N days would delete now: on the server in SQL, on a device offline from
+// its own rows (estimateDeletion); both with retentionCutoff.
+
+export const RETENTION_DAYS_MIN = 1;
+/** Ten years: longer is keeping for ever, which null says. */
+export const RETENTION_DAYS_MAX = 3650;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const RETENTION_RANGE = { min: RETENTION_DAYS_MIN, max: RETENTION_DAYS_MAX };
+
+/** A program's recording settings (kept on its row). */
+export type RecordingSettings = { DeleteRecordingsAfterDays: number | null };
+
+/** A retention in days: a whole number from RETENTION_DAYS_MIN to RETENTION_DAYS_MAX, or null (keep for ever). */
+export function validateRetentionDays(days: number | null): FormError | null {
+  if (days === null) return null;
+  if (!Number.isInteger(days)) return formError('invalid', undefined, RETENTION_RANGE);
+  if (days < RETENTION_DAYS_MIN) return formError('outOfRange', undefined, RETENTION_RANGE, 'underflow');
+  if (days > RETENTION_DAYS_MAX) return formError('outOfRange', undefined, RETENTION_RANGE, 'overflow');
+  return null;
+}
+
+/** The `days` of a deletion estimate's query (required): digits only, in the retention's range. */
+export function parseEstimateDays(text: string | undefined): { days: number } | { error: FormError } {
+  if (text === undefined || text === '') return { error: formError('required') };
+  if (!/^\d{1,6}$/.test(text)) return { error: formError('invalid', undefined, RETENTION_RANGE) };
+  const days = Number(text);
+  const error = validateRetentionDays(days);
+  return error ? { error } : { days };
+}
+
+/** Rows created before this instant are past a retention of `days`. */
+export function retentionCutoff(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * DAY_MS);
+}
+
+export type DeletionEstimate = { Count: number; TotalDurationSeconds: number; OldestCreatedAtUtc: string | null };
+
+/** What a retention of `days` would delete now among these rows: the live ones created before the cutoff. */
+export function estimateDeletion(
+  rows: Iterable<{ CreatedAtUtc: string; Deleted: boolean; DurationSeconds?: number | null | undefined }>,
+  days: number,
+  now: Date,
+): DeletionEstimate {
+  const cutoff = retentionCutoff(now, days).getTime();
+  let count = 0;
+  let seconds = 0;
+  let oldest: number | null = null;
+  for (const row of rows) {
+    const created = Date.parse(row.CreatedAtUtc);
+    if (row.Deleted || !(created < cutoff)) continue;
+    count += 1;
+    seconds += row.DurationSeconds ?? 0;
+    if (oldest === null || created < oldest) oldest = created;
+  }
+  return { Count: count, TotalDurationSeconds: seconds, OldestCreatedAtUtc: oldest === null ? null : new Date(oldest).toISOString() };
+}

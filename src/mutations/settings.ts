@@ -1,5 +1,5 @@
 // Settings kept on synced rows, changed offline like any edit: the loudness normalization of the
-// organization and of a program (src/domain/settings.ts). Their server runs, with section 6
+// organization and of a program, and a program's recording retention (src/domain/settings.ts). Their server runs, with section 6
 // (manage-organization-settings access; content and manage-settings access on the program), are
 // sync-server/mutations/settings.ts.
 import * as z from 'zod';
@@ -31,4 +31,21 @@ export const programSetNormalization = defineMutation({
   fields: (a) => ({ Normalization: a.Normalization }),
   withFields: (a, fields) => ({ ...a, Normalization: 'Normalization' in fields ? (fields['Normalization'] as typeof a.Normalization) : a.Normalization }),
   apply: (row, a) => (row ? { ...row, Normalization: a.Normalization === null ? null : { PresetId: a.Normalization.PresetId }, Id: row.Id } : null),
+});
+
+/** The program's recording settings: how many days its recordings are kept (null: for ever). The
+ * range is checked by the server run and the screen (validateRetentionDays), not here, so that a
+ * refusal names the field as the domain says. */
+export const programSetRecordingSettings = defineMutation({
+  name: 'program.setRecordingSettings',
+  entity: 'programs',
+  kind: 'update',
+  args: z.object({ programId: IdArg, DeleteRecordingsAfterDays: z.number().nullable() }).strict(),
+  rowId: (a) => a.programId,
+  fields: (a) => ({ DeleteRecordingsAfterDays: a.DeleteRecordingsAfterDays }),
+  withFields: (a, fields) => ({
+    ...a,
+    DeleteRecordingsAfterDays: 'DeleteRecordingsAfterDays' in fields ? (fields['DeleteRecordingsAfterDays'] as number | null) : a.DeleteRecordingsAfterDays,
+  }),
+  apply: (row, a) => (row ? { ...row, DeleteRecordingsAfterDays: a.DeleteRecordingsAfterDays, Id: row.Id } : null),
 });

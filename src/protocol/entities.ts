@@ -150,6 +150,9 @@ export const ProgramSchema = z.object({
   ...ProgramPodcastSchema.partial().shape,
   /** The program's own normalization; absent or null: the organization's (src/domain/settings.ts). */
   Normalization: NormalizationChoiceSchema.nullable().optional(),
+  /** Recordings older than this many days are deleted (absent or null: kept for ever;
+   * src/domain/settings.ts validateRetentionDays, sync-server/jobs/retention.ts). */
+  DeleteRecordingsAfterDays: z.number().nullable().optional(),
 });
 export type Program = z.infer<typeof ProgramSchema>;
 export const ProgramCreateSchema = z

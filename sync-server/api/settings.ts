@@ -5,19 +5,24 @@
 // organization's, or one the caller does not see: 404 with no body, as everywhere) and then asks
 // settingsAccess with the caller's flags there (403 without). Normalization is kept on the
 // organization's and the program's rows and written through their named mutations (runRest), so a
-// REST call and a device's queued edit are judged alike.
+// REST call and a device's queued edit are judged alike; so is a program's recording retention
+// (program.setRecordingSettings). The deletion estimates count, in SQL, the live clips or
+// recordings of the programs the caller sees with content access that the retention's cutoff
+// (retentionCutoff) would take.
 import type { Context, MiddlewareHandler } from 'hono';
 import * as routes from '../../src/protocol/api/settings.ts';
 import { networkFlags } from '../../src/domain/access.ts';
-import { effectiveNormalization, settingsAccess, validateSettingName, validateSettingValue, type NormalizationChoice, type SettingLevel } from '../../src/domain/settings.ts';
+import { mayRead } from '../../src/domain/access.ts';
+import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
+import { effectiveNormalization, parseEstimateDays, retentionCutoff, settingsAccess, validateSettingName, validateSettingValue, type NormalizationChoice, type SettingLevel } from '../../src/domain/settings.ts';
 import type { PermissionFlags } from '../../src/domain/permissions.ts';
-import { organizationSetNormalization, programSetNormalization } from '../../src/mutations/settings.ts';
+import { organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../../src/mutations/settings.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
 import { etagOf, ifMatch } from '../http.ts';
 import { now } from '../app.ts';
 import { runRest } from '../mutations/rest.ts';
-import { flagsForProgram, orgFlags } from '../mutations/store.ts';
+import { flagsForProgram, orgFlags, type ProgramRef } from '../mutations/store.ts';
 import { loadRow, nextModified, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { guard, type Access } from './guard.ts';
@@ -153,6 +158,64 @@ function programNormalization(organization: WireRow, program: WireRow): routes.P
   return { ...effectiveNormalization(organizationChoice, choiceOf(program)), OrganizationPresetId: organizationChoice?.PresetId ?? null };
 }
 
+// ── Recording settings and deletion estimates ────────────────────────────────────────────────
+
+const recordingSettingsOf = (program: WireRow): routes.RecordingSettings => ({ DeleteRecordingsAfterDays: (program['DeleteRecordingsAfterDays'] as number | null | undefined) ?? null });
+
+/** The required `days` of an estimate (400 at days when missing or bad). */
+function daysOf(c: Context): number {
+  const parsed = parseEstimateDays(c.req.query('days'));
+  if ('error' in parsed) throw badRequest([fieldError('days', parsed.error)]);
+  return parsed.days;
+}
+
+/** The live rows of these programs created before the cutoff: how many, their duration, the oldest. */
+async function deletionEstimate(q: Queryable, kind: 'clip' | 'recording', organizationId: string, programIds: readonly string[], days: number, at: Date): Promise<routes.DeletionEstimate> {
+  const cutoff = retentionCutoff(at, days);
+  const table = kind === 'clip' ? 'clips' : 'recordings';
+  const [row] = await q.query<{ n: number; seconds: number; oldest: Date | string | null }>(
+    `SELECT count(*)::int AS n, coalesce(sum((data->>'DurationSeconds')::float8), 0)::float8 AS seconds, min(created_at_utc) AS oldest
+       FROM ${table} WHERE organization_id = $1 AND program_id = ANY($2::uuid[]) AND NOT deleted AND created_at_utc < $3`,
+    [organizationId, programIds, cutoff],
+  );
+  return {
+    Days: days,
+    CutoffUtc: cutoff.toISOString(),
+    Count: row?.n ?? 0,
+    TotalDurationSeconds: row?.seconds ?? 0,
+    OldestCreatedAtUtc: row?.oldest ? new Date(row.oldest).toISOString() : null,
+  };
+}
+
+/** The organization's live programs whose clips and recordings the caller sees (content access). */
+async function programsWithContent(c: Context): Promise<string[]> {
+  const auth = getAuth(c);
+  const programs = await c.get('deps').store.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE organization_id = $1 AND NOT deleted`, [auth.organizationId]);
+  return programs.filter((p) => mayRead(ENTITY_KINDS.recordings.read, flagsForProgram(auth, p))).map((p) => p.id);
+}
+
+function recordingRoutes() {
+  const estimate = (kind: 'clip' | 'recording') => async (c: Context, programIds: readonly string[]) =>
+    c.json(await deletionEstimate(c.get('deps').store, kind, getAuth(c).organizationId, programIds, daysOf(c), now(c.get('deps'))), 200);
+  const programContent = guard.program('programId', 'HasContentAccess');
+  return resourceApp()
+    .openapi(guarded(routes.getRecordingSettings, guard.program('programId')), async (c) => {
+      const program = await loadRow(c.get('deps').store, 'program', getAuth(c).organizationId, c.var.program.id);
+      if (!program) throw notFound();
+      c.header('ETag', etagOf(program));
+      return c.json(recordingSettingsOf(program), 200);
+    })
+    .openapi(guarded(routes.updateRecordingSettings, guard.program('programId', 'HasContentAccess', 'HasManageSettingsAccess')), async (c) => {
+      const program = await runRest(c, programSetRecordingSettings, { programId: c.var.program.id, ...c.req.valid('json') }, ifMatch(c));
+      c.header('ETag', etagOf(program));
+      return c.json(recordingSettingsOf(program), 200);
+    })
+    .openapi(guarded(routes.programClipDeletionEstimate, programContent), (c) => estimate('clip')(c, [c.var.program.id]))
+    .openapi(guarded(routes.programRecordingDeletionEstimate, programContent), (c) => estimate('recording')(c, [c.var.program.id]))
+    .openapi(guarded(routes.clipDeletionEstimate, settingsGuard('Organization', 'read')), async (c) => estimate('clip')(c, await programsWithContent(c)))
+    .openapi(guarded(routes.recordingDeletionEstimate, settingsGuard('Organization', 'read')), async (c) => estimate('recording')(c, await programsWithContent(c)));
+}
+
 export function settingsRoutes() {
   const programWrite = guard.program('programId', 'HasContentAccess', 'HasManageSettingsAccess');
   const normalization = resourceApp()
@@ -185,6 +248,7 @@ export function settingsRoutes() {
 
   return resourceApp()
     .route('/', normalization)
+    .route('/', recordingRoutes())
     .route('/', levelRoutes('Organization', routes.organizationSetting))
     .route('/', levelRoutes('Network', routes.networkSetting))
     .route('/', levelRoutes('Program', routes.programSetting))

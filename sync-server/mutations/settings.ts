@@ -1,9 +1,10 @@
 // The server runs of the settings mutations of src/mutations/settings.ts: the organization's and a
-// program's loudness normalization, kept on their rows. Section 6: the organization's needs
-// manage-organization-settings access at organization scope; a program's, content and
-// manage-settings access on the program. A preset must be one of the reference list's.
-import { validateNormalizationPreset, type NormalizationChoice } from '../../src/domain/settings.ts';
-import { organizationSetNormalization, programSetNormalization } from '../../src/mutations/settings.ts';
+// program's loudness normalization, and a program's recording retention, kept on their rows.
+// Section 6: the organization's needs manage-organization-settings access at organization scope; a
+// program's, content and manage-settings access on the program. A preset must be one of the
+// reference list's; a retention a whole number of days in range (validateRetentionDays).
+import { validateNormalizationPreset, validateRetentionDays, type NormalizationChoice } from '../../src/domain/settings.ts';
+import { organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../../src/mutations/settings.ts';
 import { assertValid } from '../errors.ts';
 import { checkPrecondition } from '../http.ts';
 import { NORMALIZATION_PRESETS } from '../reference/normalization-presets.ts';
@@ -30,5 +31,13 @@ export const SETTINGS_RUNS = [
     checkPrecondition(expected, current);
     checkPreset(a.Normalization);
     return s.update('program', current, { ...current, Normalization: a.Normalization === null ? null : { PresetId: a.Normalization.PresetId } });
+  }),
+  serverMutation(programSetRecordingSettings, async (s, a, expected) => {
+    const { flags } = await programAccess(s, a.programId);
+    const current = await lockRow(s, 'program', a.programId);
+    requireFlags(flags, 'HasContentAccess', 'HasManageSettingsAccess');
+    checkPrecondition(expected, current);
+    assertValid([['DeleteRecordingsAfterDays', validateRetentionDays(a.DeleteRecordingsAfterDays)]]);
+    return s.update('program', current, { ...current, DeleteRecordingsAfterDays: a.DeleteRecordingsAfterDays });
   }),
 ];

@@ -11,6 +11,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createSession, SESSION_TTL_MS } from '../../sync-server/auth.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { SESSION_SWEEP_JOB } from '../../sync-server/jobs/session-sweep.ts';
+import { RECORDING_RETENTION_JOB } from '../../sync-server/jobs/retention.ts';
 import { UPLOAD_SWEEP_JOB } from '../../sync-server/uploads/tus.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
 
@@ -50,6 +51,7 @@ describe.each(storeKinds)('sweeps on %s', (kind) => {
       expect(await scheduled()).toEqual([
         { kind: 'analytics.count-downloads', state: 'queued' },
         { kind: 'analytics.rollup', state: 'queued' },
+        { kind: RECORDING_RETENTION_JOB, state: 'queued' },
         { kind: SESSION_SWEEP_JOB, state: 'queued' },
         // PGlite has no autovacuum: the studio analyzes it (jobs/store-statistics.ts).
         ...(kind === 'pglite' ? [{ kind: STORE_ANALYZE_JOB, state: 'queued' }] : []),

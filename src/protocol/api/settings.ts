@@ -10,7 +10,7 @@
 // program.setNormalization (src/mutations/settings.ts).
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
-import { SETTING_NAME_MAX_LENGTH, SETTING_VALUE_MAX_BYTES, type SettingLevel } from '../../domain/settings.ts';
+import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN, SETTING_NAME_MAX_LENGTH, SETTING_VALUE_MAX_BYTES, type SettingLevel } from '../../domain/settings.ts';
 import { NormalizationChoiceSchema } from '../entities.ts';
 import { Organization } from './session.ts';
 import { Program } from './schemas.ts';
@@ -163,3 +163,90 @@ export const resetProgramNormalization = {
   request: { params: ProgramParams, headers: IfMatchHeader },
   responses: { 204: noContent, ...errors, ...preconditionFailed(Program) },
 } as const satisfies RouteConfig;
+
+// ── Recording settings and deletion estimates ────────────────────────────────────────────────
+
+export const RecordingSettings = z
+  .object({
+    DeleteRecordingsAfterDays: z
+      .number()
+      .nullable()
+      .meta({ description: `Recordings created more than this many days ago are deleted (a whole number, ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX}); null: kept for ever`, example: 90 }),
+  })
+  .strict()
+  .meta({ id: 'RecordingSettings', description: 'A program’s recording settings, kept on the program’s row (mutation program.setRecordingSettings)' });
+export type RecordingSettings = z.infer<typeof RecordingSettings>;
+
+export const DeletionEstimate = z
+  .object({
+    Days: z.number().meta({ description: 'The retention asked about' }),
+    CutoffUtc: z.string().meta({ description: 'Rows created before this instant would be deleted' }),
+    Count: z.number().meta({ description: 'Live rows the caller sees that a retention of Days would delete now' }),
+    TotalDurationSeconds: z.number().meta({ description: 'Their total duration (rows without a duration count 0)' }),
+    OldestCreatedAtUtc: z.string().nullable().meta({ description: 'When the oldest of them was created (null: none)' }),
+  })
+  .meta({ id: 'DeletionEstimate' });
+export type DeletionEstimate = z.infer<typeof DeletionEstimate>;
+
+const DaysQuery = z.object({
+  days: z.string().max(20).optional().meta({ description: `Required: the retention in days, a whole number from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX} (missing or bad: a 400 at days)`, example: '90' }),
+});
+
+const recordingWrite = 'Read: a member who sees the program; write: HasContentAccess and HasManageSettingsAccess on the program';
+
+export const getRecordingSettings = {
+  method: 'get',
+  path: '/v1/programs/{programId}/settings/recording',
+  tags,
+  summary: 'The program’s recording settings (retention); the ETag names the program',
+  description: recordingWrite,
+  request: { params: ProgramParams },
+  responses: { 200: jsonContent(RecordingSettings, 'The program’s recording settings'), ...errors },
+} as const satisfies RouteConfig;
+
+export const updateRecordingSettings = {
+  method: 'patch',
+  path: '/v1/programs/{programId}/settings/recording',
+  tags,
+  summary: 'Changes the program’s recording settings (mutation program.setRecordingSettings); the retention job deletes recordings past it',
+  description: `${recordingWrite}. A DeleteRecordingsAfterDays that is not a whole number from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX} (or null) is a 400 at DeleteRecordingsAfterDays.`,
+  request: { params: ProgramParams, headers: IfMatchHeader, body: jsonBody(RecordingSettings) },
+  responses: { 200: jsonContent(RecordingSettings, 'The settings as saved'), ...writeErrors, ...preconditionFailed(Program) },
+} as const satisfies RouteConfig;
+
+const estimateAccess = {
+  program: 'HasContentAccess on the program (a program the caller does not see is a 404)',
+  organization: 'HasAuditAccess or HasManageOrganizationSettingsAccess at organization scope; counts the rows of the programs the caller has content access on',
+};
+
+const estimateSummary = (kind: 'clip' | 'recording', where: string) =>
+  `How many live ${kind}s ${where} a retention of days would delete now (created more than days ago): their count, total duration and the oldest’s date`;
+
+function programEstimate<P extends string>(path: P, kind: 'clip' | 'recording') {
+  return {
+    method: 'get',
+    path,
+    tags,
+    summary: estimateSummary(kind, 'of the program'),
+    description: estimateAccess.program,
+    request: { params: ProgramParams, query: DaysQuery },
+    responses: { 200: jsonContent(DeletionEstimate, 'The estimate'), ...errors },
+  } as const satisfies RouteConfig;
+}
+
+function organizationEstimate<P extends string>(path: P, kind: 'clip' | 'recording') {
+  return {
+    method: 'get',
+    path,
+    tags,
+    summary: estimateSummary(kind, 'of the organization'),
+    description: estimateAccess.organization,
+    request: { query: DaysQuery },
+    responses: { 200: jsonContent(DeletionEstimate, 'The estimate'), ...errors },
+  } as const satisfies RouteConfig;
+}
+
+export const programClipDeletionEstimate = programEstimate('/v1/programs/{programId}/settings/clip-deletion-estimate', 'clip');
+export const programRecordingDeletionEstimate = programEstimate('/v1/programs/{programId}/settings/recording-deletion-estimate', 'recording');
+export const clipDeletionEstimate = organizationEstimate('/v1/settings/clip-deletion-estimate', 'clip');
+export const recordingDeletionEstimate = organizationEstimate('/v1/settings/recording-deletion-estimate', 'recording');
