@@ -5,16 +5,17 @@
 // src/lib/language.ts, the same as the user menu's). Account settings add the password (PUT
 // /api/internal/users/me/password: the current one, the new one twice, section 5's messages at the
 // fields, the server's refusals there too) and the e-mail address (PUT /api/internal/users/me/email:
-// the new address is mailed a link, and changes when it is opened: ConfirmEmailScreen).
+// the new address is mailed a link, and changes when it is opened: ConfirmEmailScreen) and the
+// user's API keys (ApiKeys.tsx).
 // Who may open it is the route's business (SignedIn.tsx: 403 for an unactivated user).
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { fieldErrorText, fieldErrorTexts, formatFormError } from '../../domain/messages.ts';
+import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { validateName } from '../../domain/validators.ts';
 import { validatePasswordChange } from '../../domain/password.ts';
 import { PASSWORD_MIN_LENGTH } from '../../domain/constants.ts';
 import { changeEmail, changePassword, emailChangeFormErrors } from '../../protocol/api/account-security.ts';
-import { call, type ApiResult } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
 import { updateMe } from '../../protocol/api/session.ts';
 import { useEditState } from '../../lib/form.ts';
 import { getLocale, locales, type Locale } from '../../lib/i18n.ts';
@@ -27,6 +28,8 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { Field } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ThemeSetting } from './ThemeSetting.tsx';
+import { ApiKeysSection } from './ApiKeys.tsx';
+import { refusalText, SettingsForm } from './settings-form.tsx';
 
 /** /account: the account's settings, with the `error` a flow that sent the user here reports. */
 export function AccountScreen() {
@@ -42,6 +45,7 @@ export function AccountScreen() {
       <Profile />
       <PasswordForm />
       <EmailForm />
+      <ApiKeysSection />
       <ThemeSetting />
     </>
   );
@@ -156,51 +160,6 @@ function LanguageForm() {
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={choice === current || busy} aria-busy={busy}>
           {m.account_language_save()}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-/** What a refused account change says: each 400 at its field (`fields`), else one line for the form
- * (offline: that the change needs the network). */
-function refusalText<F extends string>(res: ApiResult<unknown>, fields: readonly F[], failed: string): Partial<Record<F | 'form', string>> {
-  if (res.kind === 'badRequest') return fieldErrorTexts(res.body.Errors, fields);
-  // Password and address changes are checked by the server (the current password): offline they
-  // cannot be kept for later, so the form says the network is needed rather than that it failed.
-  const form = res.kind === 'status' && res.status === 429 ? m.account_too_many() : res.kind === 'error' && !navigator.onLine ? m.account_change_offline() : failed;
-  return { form } as Partial<Record<F | 'form', string>>;
-}
-
-/** The frame of an account settings form: its heading, fields, the form's own error, its action
- * and, while there is something to put back (`onReset`), Reset. */
-function SettingsForm({ title, error, busy, disabled, submitLabel, onSubmit, onReset, children }: { title: string; error: string | undefined; busy: boolean; disabled: boolean; submitLabel: string; onSubmit: () => Promise<void>; onReset?: (() => void) | undefined; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <form
-      className="card form"
-      noValidate
-      aria-labelledby={headingId}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSubmit();
-      }}
-    >
-      <h2 id={headingId}>{title}</h2>
-      {children}
-      {error && (
-        <p role="alert" className="alert alert-danger">
-          {error}
-        </p>
-      )}
-      <div className="form-actions">
-        {onReset && (
-          <button type="button" className="button" disabled={busy} onClick={onReset}>
-            {m.app_form_reset()}
-          </button>
-        )}
-        <button type="submit" className="button primary" disabled={disabled || busy} aria-busy={busy}>
-          {submitLabel}
         </button>
       </div>
     </form>

@@ -3,32 +3,15 @@
 // same dialog as the step before it (the form, the confirmation) with new contents, not a second
 // one opened as the first closes: the closing one gives the focus back to its trigger, outside
 // the new one, which Ark reads as a click outside and closes it.
-import { useRef } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { copyText } from '../../lib/clipboard.ts';
-import { showToast } from '../../lib/toast.ts';
-import { Field } from '../../ui/Field.tsx';
+import { SecretOnce } from '../../ui/SecretOnce.tsx';
 
 export function SecretContent({ secret }: { secret: string }) {
-  const input = useRef<HTMLInputElement>(null);
-  const copy = async () => {
-    const copied = await copyText(secret, input.current);
-    showToast(copied ? { type: 'success', title: m.webhooks_secret_copied() } : { type: 'danger', title: m.webhooks_secret_copy_failed() });
-  };
   return (
-    <>
-      <p className="alert alert-warning" role="note">
-        <strong>{m.webhooks_secret_once()}</strong>
-      </p>
-      <div className="webhook-secret">
-        <Field label={m.webhooks_secret_label()}>
-          <input ref={input} readOnly value={secret} spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-        </Field>
-        <button type="button" className="button" onClick={() => void copy()}>
-          {m.webhooks_copy()}
-        </button>
-      </div>
-    </>
+    <SecretOnce
+      secret={secret}
+      words={{ once: m.webhooks_secret_once(), label: m.webhooks_secret_label(), copy: m.webhooks_copy(), copied: m.webhooks_secret_copied(), copyFailed: m.webhooks_secret_copy_failed() }}
+    />
   );
 }
 
