@@ -9,7 +9,7 @@ import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
-import { organizationSetNormalization, programSetNormalization } from '../mutations/settings.ts';
+import { organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../mutations/settings.ts';
 import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
@@ -222,6 +222,9 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The program's own normalization; null: inherit the organization's again (program.setNormalization). */
     setProgramNormalization: (programId: string, choice: NormalizationChoice | null) => queue(programSetNormalization, { programId, Normalization: choice }, true),
 
+    /** The program's recording retention in days; null: keep for ever (program.setRecordingSettings). */
+    setProgramRecordingRetention: (programId: string, days: number | null) => queue(programSetRecordingSettings, { programId, DeleteRecordingsAfterDays: days }, true),
+
     /** Saves the clip's cut (its edit list: clip.saveCut). The cut has no ModifiedAtUtc: the last
      * one sent wins. Until sent, the local clip shows it as PendingCut. */
     saveClipCut: (clipId: string, cut: CutEdit) => queue(m.clipSaveCut, { clipId, cut }, true),
@@ -280,7 +283,7 @@ export const {
   unpublishClip,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
-export const { setOrganizationNormalization, setProgramNormalization } = writes;
+export const { setOrganizationNormalization, setProgramNormalization, setProgramRecordingRetention } = writes;
 
 export type { LocalRow };
 

@@ -32,6 +32,7 @@ export function fieldLabel(field: string): string {
     Name: m.app_field_name,
     Normalization: m.settings_normalization_field,
     PresetId: m.settings_normalization_field,
+    DeleteRecordingsAfterDays: m.settings_recording_field,
   };
   return labels[field]?.() ?? field;
 }

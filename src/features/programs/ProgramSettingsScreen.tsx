@@ -1,10 +1,11 @@
 // /{organizationId}/programs/{programId}/settings — a program's details (name, slug, network,
 // description), its podcast settings (what its feeds say: src/domain/program-rules.ts) and its
-// loudness normalization with the organization's it inherits (ProgramNormalization.tsx), saved
-// on the device through program.update and program.setNormalization (offline too), and its deletion (program.delete, after
-// DELETE is typed). Only a user with content and manage-settings access on the program may change
-// them (section 6); others see them read-only. Language and category come from the reference
-// lists kept on the device (lib/reference-data.ts). A change the server refused after it synced
+// loudness normalization with the organization's it inherits (ProgramNormalization.tsx) and its
+// recording retention with what it would delete (ProgramRecording.tsx), saved on the device
+// through program.update, program.setNormalization and program.setRecordingSettings (offline
+// too), and its deletion (program.delete, after DELETE is typed). Only a user with content and
+// manage-settings access on the program may change them (section 6); others see them read-only.
+// Language and category come from the reference lists kept on the device (lib/reference-data.ts). A change the server refused after it synced
 // is shown here with its reasons at the fields it set, until the user sets them again.
 import { useMemo, useState, type ChangeEvent } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -38,6 +39,7 @@ import { programSlugsHeldLocally } from './NewProgramDialog.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { ProgramMembers } from './ProgramMembers.tsx';
 import { ProgramNormalization } from './ProgramNormalization.tsx';
+import { ProgramRecording } from './ProgramRecording.tsx';
 
 export function ProgramSettingsScreen() {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
@@ -295,6 +297,7 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
       </form>
 
       <ProgramNormalization program={program} organizationId={organizationId} editable={editable} />
+      <ProgramRecording program={program} organizationId={organizationId} editable={editable} />
 
       {editable && <ProgramMembers programId={program.Id} />}
 
