@@ -189,7 +189,7 @@ export const DeletionEstimate = z
 export type DeletionEstimate = z.infer<typeof DeletionEstimate>;
 
 const DaysQuery = z.object({
-  days: z.string().max(20).optional().meta({ description: `Required: the retention in days, a whole number from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX} (missing or bad: a 400 at days)`, example: '90' }),
+  days: z.string().max(20).meta({ description: `The retention in days, a whole number from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX} (missing or bad: a 400 at days)`, example: '90' }),
 });
 
 const recordingWrite = 'Read: a member who sees the program; write: HasContentAccess and HasManageSettingsAccess on the program';
