@@ -1,5 +1,6 @@
 // Page helpers that read like a person using the studio.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { gunzipSync } from 'node:zlib';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { firstSyncDone, indexedDbCounts } from './local-data.ts';
 
 export const DEMO = { email: 'demo@example.com', password: 'castaway-demo' };
@@ -76,6 +77,15 @@ export async function applyAndSync(page: Page, timeout = 20_000): Promise<void> 
 }
 
 /** GET through the page's own cookies (the same session the browser holds). */
+/**
+ * A request's body as the server reads it: the sync worker gzips a push of 1 KB or more once an
+ * answer has said the server takes that, so the raw bytes may not contain the text looked for.
+ */
+export function requestText(req: Request): string {
+  const body = req.postDataBuffer() ?? Buffer.alloc(0);
+  return (req.headers()['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
+}
+
 export async function apiGet<T>(page: Page, path: string, organizationId: string): Promise<T> {
   const res = await page.request.get(`/api${path}`, { headers: { 'x-organization-id': organizationId } });
   expect(res.status(), `${path} status`).toBe(200);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, DEMO, logIn, openFirstClip, requestText, syncStatus } from './support.ts';
 
 /** Every /api/sync/… request a tab's sync worker sends (dedicated workers report to their page). */
 function watchSync(page: Page): { pushes: Request[]; pulls: Request[]; pushedValues: () => string[] } {
@@ -21,8 +21,8 @@ function watchSync(page: Page): { pushes: Request[]; pulls: Request[]; pushedVal
   return {
     pushes,
     pulls,
-    // The whole batch as text: enough to find the value a tab typed in what another tab sent.
-    pushedValues: () => pushes.map((r) => r.postData() ?? ''),
+    // The whole batch as text (unzipped): enough to find the value a tab typed in what another tab sent.
+    pushedValues: () => pushes.map(requestText),
   };
 }
 
