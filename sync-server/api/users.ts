@@ -2,18 +2,16 @@
 import { pageOf } from '../../src/protocol/api/common.ts';
 import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
-import { validatePermissionEntries, type PermissionEntry } from '../../src/domain/permissions.ts';
-import { formError } from '../../src/domain/form-errors.ts';
+import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
-import { assertValid, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { flagsForProgram, orgFlags } from '../mutations/store.ts';
-import { invalid } from '../routes/content-rules.ts';
 import { now } from '../app.ts';
-import { loadRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 import { paged, type Page } from './lists.ts';
+import { assertEntriesValid, normalizeEntries } from './permission-entries.ts';
 
 const MEMBERS = `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1`;
 
@@ -70,25 +68,11 @@ export function userRoutes() {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const { userId } = c.req.valid('param');
-      const entries: PermissionEntry[] = c.req.valid('json').map((e) => ({
-        ObjectType: e.ObjectType,
-        ObjectId: e.ObjectId?.toLowerCase() ?? null,
-        Permissions: Object.fromEntries(Object.entries(e.Permissions).filter(([, v]) => v !== undefined)),
-      }));
+      const entries = normalizeEntries(c.req.valid('json'));
       const version = await deps.store.tx(async (q) => {
         const [member] = await q.query(`SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
         if (!member) throw notFound();
-        // Section 6: one object type per user, an object id once (src/domain/permissions.ts).
-        assertValid([['body', validatePermissionEntries(entries)]]);
-        // Every entry names an object of this organization.
-        for (const [i, e] of entries.entries()) {
-          const field = `${i}.ObjectId`;
-          if (e.ObjectType === null) continue;
-          if (e.ObjectId === null) throw badRequest([fieldError(field, formError('required'))]);
-          if (e.ObjectType === 'Organization' && e.ObjectId !== auth.organizationId) throw invalid(field);
-          if (e.ObjectType === 'Network' && !(await loadRow(q, 'network', auth.organizationId, e.ObjectId))) throw invalid(field);
-          if (e.ObjectType === 'Program' && !(await loadRow(q, 'program', auth.organizationId, e.ObjectId))) throw invalid(field);
-        }
+        await assertEntriesValid(q, auth.organizationId, entries, 'body');
         const [row] = await q.query<{ version: number }>(
           `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
           [auth.organizationId, userId, JSON.stringify(entries), now(deps)],
