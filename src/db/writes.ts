@@ -14,6 +14,7 @@ import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 import type { OutboxEntry } from './db.ts';
+import { requestPersistentStorage } from './storage.ts';
 
 export class LocalRowNotFoundError extends Error {
   constructor(
@@ -242,24 +243,7 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
 
 export type Writes = ReturnType<typeof createWrites>;
 
-/** Asks the browser to keep our storage (at the first local edit), once per page. */
-function requestPersistentStorage(): void {
-  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
-  if (storage?.persist) {
-    storage.persist().catch(() => {
-      // The browser said no or cannot tell: the data still lives in best-effort storage.
-    });
-  }
-}
 
-/** navigator.storage.estimate(), or null where the browser has no storage manager. */
-export async function storageEstimate(): Promise<{ usage: number; quota: number; persisted: boolean } | null> {
-  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
-  if (!storage?.estimate) return null;
-  const e = await storage.estimate();
-  const persisted = storage.persisted ? await storage.persisted() : false;
-  return { usage: e.usage ?? 0, quota: e.quota ?? 0, persisted };
-}
 
 const writes = createWrites(defaultDb, { onFirstEdit: requestPersistentStorage });
 export const {

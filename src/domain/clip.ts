@@ -1,22 +1,23 @@
 // Clip rules of sections 3 and 4: normalisation of what the server sends, the display mapping of
 // State and PublishState, and labels. A clip that breaks a rule is a data error, not a crash:
 // the caller shows it as broken content.
-import { domainMessage } from './messages.ts';
+import { seasonEpisodeWords, untitledClip } from './label-words.ts';
 import type { InterfaceLocale as Locale } from './locales.ts';
 import type { DomainMessageKey } from './form-errors.ts';
-import { ClipState as ClipStateSchema, PublishState as PublishStateSchema, Visibility as VisibilitySchema } from '../protocol/entities.ts';
+import { byName, CLIP_STATE_VALUES, PUBLISH_STATE_VALUES, VISIBILITY_VALUES } from '../protocol/values.ts';
 
-// One list of each value set: the wire's (src/protocol/entities.ts), as constants by name.
-export const ClipState = ClipStateSchema.enum;
+// One list of each value set: the wire's (src/protocol/values.ts, which the zod enums of
+// src/protocol/entities.ts are built from), as constants by name.
+export const ClipState = byName(CLIP_STATE_VALUES);
 export type ClipState = (typeof ClipState)[keyof typeof ClipState];
 
-export const PublishState = PublishStateSchema.enum;
+export const PublishState = byName(PUBLISH_STATE_VALUES);
 export type PublishState = (typeof PublishState)[keyof typeof PublishState];
 
 /** Private, Public, Restricted, Unlisted (section 3's order, which the screens list them in). */
-export const Visibility = VisibilitySchema.enum;
+export const Visibility = byName(VISIBILITY_VALUES);
 export type Visibility = (typeof Visibility)[keyof typeof Visibility];
-export const VISIBILITIES: readonly Visibility[] = VisibilitySchema.options;
+export const VISIBILITIES: readonly Visibility[] = VISIBILITY_VALUES;
 
 export type MediaType = 'Audio' | 'AudioAndVideo';
 
@@ -165,15 +166,10 @@ export function holdsClipSlug(
 /** The clip's title, or 'Untitled clip' for a clip without one. */
 export function clipLabel(clip: Pick<ClipFields, 'Title'>, locale?: Locale): string {
   const title = clip.Title?.trim();
-  return title ? title : domainMessage('domain_untitled_clip', {}, locale);
+  return title ? title : untitledClip(locale);
 }
 
 /** 'S{n}/E{m}', or just one of them, or null when neither is set. */
 export function seasonEpisodeLabel(clip: Pick<ClipFields, 'Season' | 'Episode'>, locale?: Locale): string | null {
-  const season = clip.Season ?? null;
-  const episode = clip.Episode ?? null;
-  if (season !== null && episode !== null) return domainMessage('domain_clip_label_season_episode', { season, episode }, locale);
-  if (season !== null) return domainMessage('domain_clip_label_season', { season }, locale);
-  if (episode !== null) return domainMessage('domain_clip_label_episode', { episode }, locale);
-  return null;
+  return seasonEpisodeWords(clip.Season ?? null, clip.Episode ?? null, locale);
 }

@@ -1,7 +1,6 @@
 // Entity kinds (section 3), their labels, references, titles, and route id parameters (section 2).
 import type { InterfaceLocale as Locale } from './locales.ts';
-import type { DomainMessageKey } from './form-errors.ts';
-import { domainMessage } from './messages.ts';
+import { entityLabelWords, untitledClip } from './label-words.ts';
 import { isGuid } from './validators.ts';
 
 export const EntityKind = {
@@ -18,8 +17,7 @@ export const ENTITY_KINDS = Object.values(EntityKind);
 export type LabelForm = 'singular' | 'plural' | 'capitalised';
 
 export function entityLabel(kind: EntityKind, form: LabelForm = 'singular', locale?: Locale): string {
-  const suffix = form === 'singular' ? '' : `_${form}`;
-  return domainMessage(`domain_entity_${kind}${suffix}` as DomainMessageKey, {}, locale);
+  return entityLabelWords(kind, form, locale);
 }
 
 /** A recording has no permission or setting operations. */
@@ -45,7 +43,7 @@ export function contentTitle(
 ): { ok: true; title: string } | { ok: false; error: 'UntitledContent' } {
   const trimmed = title?.trim();
   if (trimmed) return { ok: true, title: trimmed };
-  if (kind === 'clip') return { ok: true, title: domainMessage('domain_untitled_clip', {}, locale) };
+  if (kind === 'clip') return { ok: true, title: untitledClip(locale) };
   return { ok: false, error: 'UntitledContent' };
 }
 

@@ -18,7 +18,7 @@
 
 import type * as z from 'zod';
 import type { BadRequestBody } from '../protocol/errors.ts';
-import { getXsrf } from './session-routes.ts';
+import { getXsrf } from './shell-routes.ts';
 
 export type ApiResult<T> =
   | { kind: 'ok'; status: number; data: T; etag: string | null }

@@ -1,7 +1,7 @@
 // The interface language (section 4): saving sends InterfaceLanguage and reloads the page.
 import { setLocale, type Locale } from './i18n.ts';
 import { call } from './api.ts';
-import { updateMe } from './session-routes.ts';
+import { updateMe } from './shell-routes.ts';
 
 /** Each language named in itself; en-XA is the pseudo-locale. */
 export const LANGUAGE_NAMES: Record<Locale, string> = {

@@ -6,7 +6,7 @@
 //   ──login──> signed in (sync-runner.ts resumes the paused sync, the queued edits go out)
 import { call, setXsrfToken } from './api.ts';
 import { getShared, setShared, sharedState, subscribeShared, useShared } from './store.ts';
-import { getSession, listMyOrganizations } from './session-routes.ts';
+import { getSession, listMyOrganizations } from './shell-routes.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
 
 export type SessionType = 'loggedOut' | 'unactivated' | 'activated';

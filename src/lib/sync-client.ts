@@ -3,7 +3,7 @@
 // worker cannot see (visibilitychange) and the online event.
 import * as Comlink from 'comlink';
 import type { SyncRole, SyncWorkerApi } from '../../workers/sync/sync.worker.ts';
-import { storageEstimate } from '../db/writes.ts';
+import { storageEstimate } from '../db/storage.ts';
 import type { StoreOwner, SyncStatus } from '../db/db.ts';
 
 export type { SyncStatus, SyncRole };

@@ -3,15 +3,16 @@
 // row schemas (STYLE.md habit 1: one wire, one schema). Validation MESSAGES are not here: field
 // rules with user-facing messages come from src/domain, applied by the server after shape checks.
 import * as z from 'zod';
+import { CLIP_STATE_VALUES, PUBLISH_STATE_VALUES, VISIBILITY_VALUES } from './values.ts';
 
 export const Uuid = z.uuid();
 /** ISO-8601 UTC with milliseconds, e.g. 2025-03-01T10:00:00.000Z (the concurrency token). */
 export const UtcTimestamp = z.iso.datetime({ precision: 3 });
 
 export const Provider = z.enum(['Broadcaster', 'Podcaster']);
-export const Visibility = z.enum(['Private', 'Public', 'Restricted', 'Unlisted']);
-export const ClipState = z.enum(['AudioUploaded', 'None', 'Processing', 'Draft', 'Error', 'Ready', 'Warning']);
-export const PublishState = z.enum(['Published', 'Unpublished', 'Publishing', 'Unpublishing']);
+export const Visibility = z.enum(VISIBILITY_VALUES);
+export const ClipState = z.enum(CLIP_STATE_VALUES);
+export const PublishState = z.enum(PUBLISH_STATE_VALUES);
 export const MediaType = z.enum(['Audio', 'AudioAndVideo']);
 export const EpisodeType = z.enum(['Full', 'Trailer', 'Bonus']);
 export const RecordingState = z.enum(['Processing', 'Live', 'Finalized']);

@@ -4,10 +4,9 @@
 import { useState, type ReactNode } from 'react';
 import { showsGrantAccess } from '../domain/permissions.ts';
 import { grantAccessOutcome } from '../domain/dialogs.ts';
-import { domainMessage } from '../domain/messages.ts';
 import { m } from '../paraglide/messages.js';
 import { call } from '../lib/api.ts';
-import { grantOrganizationAccess } from '../protocol/api/admin.ts';
+import { grantOrganizationAccess } from '../lib/shell-routes.ts';
 import { withLoading } from '../lib/loading.ts';
 import { useSession } from '../lib/session.ts';
 import { useDocumentTitle } from './useDocumentTitle.ts';
@@ -84,7 +83,8 @@ function GrantAccessButton({ organizationId }: { organizationId: string }) {
     setBusy(false);
     const outcome = grantAccessOutcome(res);
     if (outcome.action === 'reload') location.reload();
-    else setAlert(domainMessage(outcome.message));
+    // The catalogue loads only for this alert: it is 24 KB gzip of every screen that shows a 404.
+    else setAlert((await import('../domain/messages.ts')).domainMessage(outcome.message));
   };
   return (
     <>

@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { call, setXsrfToken } from '../../lib/api.ts';
-import { login } from '../../lib/session-routes.ts';
+import { login } from '../../lib/shell-routes.ts';
 import { currentSession, loadSession, useSession } from '../../lib/session.ts';
 import { getLocale, isLocale, setLocale } from '../../lib/i18n.ts';
 import { withLoading } from '../../lib/loading.ts';

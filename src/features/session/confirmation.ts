@@ -4,7 +4,7 @@ import { m } from '../../paraglide/messages.js';
 import { call } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
-import { requestEmailActivation } from '../../protocol/api/account.ts';
+import { requestEmailActivation } from '../../lib/shell-routes.ts';
 
 /** Sends it; true when the server took the request. */
 export async function resendConfirmation(email: string): Promise<boolean> {

@@ -18,7 +18,7 @@ import { db, type StoreOwner } from '../../db/db.ts';
 import { claimStore, type StoreClaim } from '../../db/owner.ts';
 import { resetLocalData } from '../../db/reset.ts';
 import { call } from '../../lib/api.ts';
-import { logout } from '../../protocol/api/session.ts';
+import { logout } from '../../lib/shell-routes.ts';
 import { clearSession, type SessionUser } from '../../lib/session.ts';
 import { stopSync } from '../../lib/sync-runner.ts';
 import { localWriteFailureText, reportLocalWriteFailure } from '../../lib/local-write.ts';

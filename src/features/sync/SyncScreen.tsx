@@ -9,7 +9,7 @@ import type { SyncEntity } from '../../protocol/sync.ts';
 import { entityLabel, type EntityKind } from '../../domain/entities.ts';
 import { clipLabel } from '../../domain/clip.ts';
 import { dismissNeedsAttention, keepMine, keepTheirs, resolveFields, retryNeedsAttention } from '../../db/conflicts.ts';
-import { storageEstimate } from '../../db/writes.ts';
+import { storageEstimate } from '../../db/storage.ts';
 import { oldestUnsyncedEdit } from '../../db/owner.ts';
 import { useSession } from '../../lib/session.ts';
 import { getLocale } from '../../lib/i18n.ts';

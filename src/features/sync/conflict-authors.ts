@@ -7,7 +7,7 @@ import { db, type ConflictEntry } from '../../db/db.ts';
 import { fieldAuthor } from '../../lib/conflict-origin.ts';
 import { missingProfileIds, putProfiles, usersDb } from '../../db/users-cache.ts';
 import { call } from '../../lib/api.ts';
-import { listUserProfiles } from '../../protocol/api/users.ts';
+import { listUserProfiles } from '../../lib/shell-routes.ts';
 
 // The wording's decisions live in src/lib (the clip screen needs them too); re-exported for the
 // conflict screen and its tests.
