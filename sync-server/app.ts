@@ -47,6 +47,7 @@ import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
 import { accountRoutes } from './api/account.ts';
 import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
+import { invitationRoutes } from './api/invitations.ts';
 import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
 import { mailJobs, mailSettings, type MailSettings } from './mail/outbox.ts';
@@ -208,6 +209,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
+  app.route('/api', invitationRoutes(mailSettings(deps.mail)));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());

@@ -47,6 +47,13 @@ export function mailWords(interfaceLanguage: string | null | undefined) {
       expiry: (hours: number) => m.mail_email_change_expiry({ hours }, o),
       ignore: m.mail_email_change_ignore({}, o),
     },
+    invitation: (inviter: string, organization: string) => ({
+      subject: m.mail_invitation_subject({ inviter, organization }, o),
+      intro: m.mail_invitation_intro({ inviter, organization }, o),
+      action: m.mail_invitation_action({}, o),
+      expiry: (days: number) => m.mail_invitation_expiry({ days, inviter }, o),
+      ignore: m.mail_invitation_ignore({}, o),
+    }),
     emailChanging: {
       subject: m.mail_email_changing_subject({}, o),
       intro: (email: string) => m.mail_email_changing_intro({ email }, o),

@@ -29,6 +29,10 @@ export const ServerErrorCode = {
   AccountNotActivated: 'accountNotActivated',
   /** 403: an API key may not make another key (a leaked one would outlive its revocation): only a signed-in session may. */
   ApiKeyByKey: 'apiKeyByKey',
+  /** 429: too many invitations from one member, or to one address, in the last hour (api/invitations.ts). */
+  TooManyInvitations: 'tooManyInvitations',
+  /** 403: an invitation for an address that has an account, accepted by someone not signed in as it. */
+  InvitationOtherAccount: 'invitationOtherAccount',
   /** 451: account creation is not offered where the client is (US sanctions; sync-server/accounts/location.ts). */
   UnavailableInLocation: 'unavailableInLocation',
 } as const;

@@ -23,6 +23,13 @@ export const RESET_MAX_PER_CLIENT = 20;
  * a scrypt hash, and a stolen session must not become a way to guess the password. */
 export const CURRENT_PASSWORD_MAX_PER_USER = 10;
 
+/** Invitations (and re-sent ones) one member may send in a window: a team invited at once, not a
+ * studio used to send mail to strangers. */
+export const INVITATIONS_MAX_PER_INVITER = 50;
+/** Invitations (and re-sent ones) one address may be sent in a window, from any organization: a
+ * mailbox is not flooded through the studio. */
+export const INVITATIONS_MAX_PER_ADDRESS = 5;
+
 export const throttleKey = {
   address: (email: string) => `account:${email.trim().toLowerCase()}`,
   client: (address: string) => `account-client:${address}`,
@@ -30,6 +37,8 @@ export const throttleKey = {
   resetAddress: (email: string) => `password-reset:${email.trim().toLowerCase()}`,
   resetClient: (address: string) => `password-reset-client:${address}`,
   currentPassword: (userId: string) => `current-password:${userId}`,
+  inviter: (userId: string) => `invitation-inviter:${userId}`,
+  invitedAddress: (email: string) => `invitation-address:${email.trim().toLowerCase()}`,
 };
 
 /**

@@ -68,6 +68,15 @@ export function passwordResetMail(input: MailInput & { link: string; expiresInMi
   return linkMail('passwordReset', input, (w) => ({ ...w.reset, expiry: w.reset.expiry(input.expiresInMinutes) }));
 }
 
+/** The invitation into an organization: its link opens the studio's accept screen. `name` is the
+ * account's first name when the address has one, else the address itself. */
+export function invitationMail(input: MailInput & { link: string; inviterName: string; organizationName: string; expiresInDays: number }): Mail {
+  return linkMail('invitation', input, (w) => {
+    const words = w.invitation(input.inviterName, input.organizationName);
+    return { ...words, expiry: words.expiry(input.expiresInDays) };
+  });
+}
+
 /** The notice that the account's password changed (by its owner, or through a reset link). */
 export function passwordChangedMail(input: MailInput & { resetLink: string }): Mail {
   return noticeMail('passwordChanged', input, (w) => w.passwordChanged);
