@@ -271,7 +271,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
     test = await openTestStore(kind);
     // 240 clips: 20 per program, enough for every check and quick to seed on both stores.
     await seed(test.store, { clips: 240 });
-    app = createApp({ store: test.store, bus: createMemoryBus() });
+    // No SMTP: an invitation's answer carries its link (api/invitations.ts).
+    app = createApp({ store: test.store, bus: createMemoryBus(), mail: { smtpUrl: null } });
     for (const profile of PROFILES) {
       const caller = new Caller(app, ORGS[profile.own].organizationId);
       await caller.login(profile.email);
@@ -557,6 +558,30 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expectNotFound(await caller().send('GET', `/api/v1/users/${userIds.get(stranger)}`), 'a user of the other organization');
     });
 
+    it('invitations: made and re-sent with manage-user access in the organization acted in; the accept link answers only its token', async () => {
+      const address = (what: string) => `${what}.${profile.email.split('@')[0]}.${kind}@station.example`;
+      const scope = (programId: string) => [{ ObjectType: 'Program', ObjectId: programId, Permissions: { HasContentAccess: true } }];
+      const made = await caller().send('POST', '/api/v1/users/invitation', { Email: address('invited'), Permissions: scope(own.programs[0]!) });
+      expect(made.status, made.text).toBe(profile.manageUsers ? written(201) : 403);
+      // One the owner made in each organization: re-sent by the caller, and looked up by token.
+      const ownInvitation = (await owners.get(own.organizationId)!.send('POST', '/api/v1/users/invitation', { Email: address('owned'), Permissions: scope(own.programs[0]!) })).body as { Id: string; UserId: string; Link: string };
+      const otherInvitation = (await owners.get(other.organizationId)!.send('POST', '/api/v1/users/invitation', { Email: address('elsewhere'), Permissions: scope(other.programs[0]!) })).body as { Id: string; UserId: string; Link: string };
+      expect((await caller().send('POST', `/api/v1/users/${ownInvitation.UserId}/invitation`)).status).toBe(profile.manageUsers ? written(204) : 403);
+      // Another organization's invitation is not found from this one; acted in the other organization, only its members get past the 404.
+      // (Without manage-user access the guard refuses first, whatever the id: 403 says nothing of it.)
+      const resentElsewhere = await caller().send('POST', `/api/v1/users/${otherInvitation.UserId}/invitation`);
+      if (profile.manageUsers) expectNotFound(resentElsewhere, 'another organization’s invitation re-sent from this one');
+      else expect([resentElsewhere.status, resentElsewhere.text]).toEqual([403, '']);
+      const inOther = await caller().send('POST', '/api/v1/users/invitation', { Email: address('planted'), Permissions: [] }, other.organizationId);
+      if (profile.memberOf.includes(other.organizationId)) expect(inOther.status).toBe(201);
+      else expectNotFound(inOther, 'an invitation made in an organization not a member of');
+      // The accept link: its token is the credential, whoever the caller is; without it, 404 with no body.
+      const link = new URL(otherInvitation.Link);
+      expect((await caller().send('GET', `/api${link.pathname}${link.search}`)).status).toBe(200);
+      expectNotFound(await caller().send('GET', `/api${link.pathname}?token=not-its-token`), 'another organization’s invitation without its token');
+      expectNotFound(await caller().send('PUT', `/api${link.pathname}`, { Token: 'not-its-token', Name: 'Mallory', Password: 'a long enough secret' }), 'accepting without the token');
+    });
+
     it('webhooks: the organization’s and a network’s, and another organization’s not found', async () => {
       // Off, and aimed at nobody: made to be looked at, never sent.
       const body = { Url: 'https://hooks.example.com/matrix', EventTypes: ['ClipUpdated'], Enabled: false };
@@ -819,6 +844,36 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         for (const organizationId of orgsOf(reply)) expect(organizationId, path).toBe(own.organizationId);
       }
     });
+  });
+
+  it('a freshly invited Program-scope user reaches its program and its own account, and no other user’s or organization’s', async () => {
+    const morning = seedId('program:morning');
+    const permissions = [{ ObjectType: 'Program', ObjectId: morning, Permissions: { HasContentAccess: true } }];
+    const made = await owners.get(ORG_DEMO)!.send('POST', '/api/v1/users/invitation', { Email: `fresh.${kind}@station.example`, Permissions: permissions });
+    expect(made.status, made.text).toBe(201);
+    const { Link, UserId } = made.body as { Link: string; UserId: string };
+    const fresh = new Caller(app, ORG_DEMO);
+    const link = new URL(Link);
+    const accepted = await fresh.send('PUT', `/api${link.pathname}`, { Token: link.searchParams.get('token'), Name: 'Fresh Producer', Password: 'a long enough secret' }, null);
+    expect(accepted.status, accepted.text).toBe(204);
+    fresh.xsrf = ((await fresh.send('GET', '/api/internal/session/xsrf', undefined, null)).body as { XsrfToken: string }).XsrfToken;
+    expect(ids(await fresh.send('GET', '/api/v1/programs'))).toEqual([morning]);
+    expect((await fresh.send('GET', `/api/v1/users/${UserId}`)).body).toMatchObject({ Id: UserId, Permissions: permissions });
+    for (const [method, path, json] of [
+      ['GET', '/api/v1/users', undefined],
+      ['GET', `/api/v1/users/${userIds.get('support@example.com')}`, undefined],
+      ['PUT', `/api/v1/users/${UserId}/permissions`, [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: { HasManageUserAccess: true } }]],
+      ['POST', '/api/v1/users/invitation', { Email: `friend.${kind}@station.example`, Permissions: permissions }],
+      ['POST', `/api/v1/users/${userIds.get('producer@example.com')}/invitation`, undefined],
+    ] as const) {
+      const reply = await fresh.send(method, path, json);
+      expect(reply.status, `${method} ${path}`).toBe(403);
+      expect(reply.text, `${method} ${path}`).toBe('');
+    }
+    expect((await fresh.send('GET', `/api/v1/programs/${seedId('program:world')}`)).status).toBe(404);
+    expectNotFound(await fresh.send('GET', `/api/v1/users/${userIds.get('reseller@example.com')}`), 'a user of the other organization');
+    for (const path of ['/api/v1/users', '/api/v1/programs']) expectNotFound(await fresh.send('GET', path, undefined, ORG_PODCASTS), `${path} of an organization not a member of`);
+    expect((await fresh.send('POST', '/api/internal/api-keys', { Name: 'Fresh key' })).status).toBe(201);
   });
 
   it("the other organization's rows stayed as they were", async () => {
