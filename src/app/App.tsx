@@ -21,6 +21,8 @@ const SignUpScreen = lazy(() => import('../features/session/SignUpScreen.tsx').t
 // A forgotten password: asking for the link, and the screen the link opens (one chunk of their own).
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
 const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
+// An invitation link's accept screen (its own chunk).
+const InvitationScreen = lazy(() => import('../features/session/InvitationScreen.tsx').then((mod) => ({ default: mod.InvitationScreen })));
 
 export function App() {
   useEffect(() => {
@@ -73,6 +75,13 @@ function Root() {
             <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
               <ResetPasswordScreen />
             </Suspense>
+          </Route>
+          <Route path="/internal/invitations/:invitationId">
+            {(params) => (
+              <Suspense fallback={<LoadingFallback><Booting /></LoadingFallback>}>
+                <InvitationScreen invitationId={params.invitationId} />
+              </Suspense>
+            )}
           </Route>
           {/* A confirmation link opened signed out: sign in first, then the link's screen confirms. */}
           <Route path="/account/confirm">

@@ -51,6 +51,7 @@ const NormalizationSettings = lazy(() => import('../features/settings/Normalizat
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
 const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
+const InvitationScreen = lazy(() => import('../features/session/InvitationScreen.tsx').then((mod) => ({ default: mod.InvitationScreen })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -88,6 +89,8 @@ export function SignedIn({ session }: { session: Session }) {
         {/* A reset link (or a security notice's) opened signed in: the same screens; a reset signs every session out. */}
         <Route path="/account/forgot-password">{layout('narrow', <ForgotPasswordScreen />)}</Route>
         <Route path="/account/reset-password">{layout('narrow', <ResetPasswordScreen />)}</Route>
+        {/* An invitation link opened signed in: join with this account, or accept as a new one (before /:organizationId). */}
+        <Route path="/internal/invitations/:invitationId">{(params) => layout('narrow', <InvitationScreen invitationId={params.invitationId} />)}</Route>
         {/* Signed in already: the sign-up form has nothing to do. */}
         <Route path="/account/new"><Redirect to="/" /></Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
