@@ -34,7 +34,7 @@ describe('routeUrl', () => {
 
   it('types the input from the request schemas and the data from the 2xx JSON answer', () => {
     expectTypeOf<CallInput<typeof getDemoRestore>>().toHaveProperty('params').toEqualTypeOf<{ operationId: string }>();
-    expectTypeOf<CallInput<typeof login>>().toHaveProperty('json').toEqualTypeOf<{ Email: string; Password: string }>();
+    expectTypeOf<CallInput<typeof login>>().toHaveProperty('json').toEqualTypeOf<{ Email: string; Password: string; MfaCode?: string | undefined; RecoveryCode?: string | undefined }>();
     expectTypeOf<CallData<typeof getSession>>().toEqualTypeOf<Session>();
     expectTypeOf<CallData<typeof listMyOrganizations>>().toEqualTypeOf<Organization[]>();
     expectTypeOf<CallData<typeof updateMe>>().toEqualTypeOf<User>();

@@ -104,7 +104,14 @@ export const SessionSchema = z.object({
 export type Session = z.infer<typeof SessionSchema>;
 
 export const XsrfSchema = z.object({ XsrfToken: z.string() });
-export const LoginRequestSchema = z.object({ Email: z.string(), Password: z.string() });
+export const LoginRequestSchema = z.object({
+  Email: z.string(),
+  Password: z.string(),
+  /** Two-factor sign-in (src/domain/mfa.ts): an account that has it on is answered 400 at MfaCode
+   * (code mfaRequired) until the same call carries the app's code, or one recovery code. */
+  MfaCode: z.string().optional().meta({ description: 'The 6-digit code of the authenticator app, for an account with two-factor sign-in on', example: '123456' }),
+  RecoveryCode: z.string().optional().meta({ description: 'Instead of MfaCode: one of the account’s recovery codes (each works once)', example: 'ABCDE-FGH23' }),
+});
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 export const ImageUrls = z.object({ ImagePublicUrl: z.string().nullable() });

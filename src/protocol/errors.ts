@@ -29,6 +29,8 @@ export const ServerErrorCode = {
   AccountNotActivated: 'accountNotActivated',
   /** 403: an API key may not make another key (a leaked one would outlive its revocation): only a signed-in session may. */
   ApiKeyByKey: 'apiKeyByKey',
+  /** 400 at MfaCode on sign-in: the password was right and the account has two-factor sign-in on; send it again with MfaCode or RecoveryCode. */
+  MfaRequired: 'mfaRequired',
   /** 429: too many invitations from one member, or to one address, in the last hour (api/invitations.ts). */
   TooManyInvitations: 'tooManyInvitations',
   /** 403: an invitation for an address that has an account, accepted by someone not signed in as it. */

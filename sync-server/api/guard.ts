@@ -49,11 +49,14 @@ export const readsOnly = (access: Access): Access => ({ ...access, unactivatedMa
  */
 export const activatedToWrite: MiddlewareHandler = async (c, next) => {
   const auth = c.get('auth');
-  if (auth && !auth.user.Activated) {
-    throw new AppError(403, { Errors: [fieldError('account', formError('invalid', 'domain_account_not_activated', undefined, ServerErrorCode.AccountNotActivated))] });
-  }
+  if (auth && !auth.user.Activated) throw notActivated();
   await next();
 };
+
+/** The 403 of a write by an account whose e-mail address is not confirmed (section 4). */
+export function notActivated(): AppError {
+  return new AppError(403, { Errors: [fieldError('account', formError('invalid', 'domain_account_not_activated', undefined, ServerErrorCode.AccountNotActivated))] });
+}
 
 const flagsText = (need: readonly PermissionFlagName[]) => (need.length > 0 ? ` with ${need.join(' and ')}` : '');
 

@@ -2,6 +2,8 @@
 // user's organizations, and the contact enquiry of the PWA's contact dialog.
 //
 //   loggedOut ──POST login (200)──> activated | unactivated ──POST logout / POST /logout──> loggedOut
+//             └─two-factor sign-in on: 400 at MfaCode (mfaRequired) until the call carries MfaCode
+//               or RecoveryCode (accounts/mfa.ts); a wrong one 400 at its field
 //   failed logins per e-mail: LOGIN_MAX_FAILURES within LOGIN_WINDOW_MS → 429 until the window ends;
 //   per client address: LOGIN_MAX_FAILURES_PER_CLIENT, whatever the accounts
 //
@@ -19,7 +21,11 @@ import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import type { Organization, Session } from '../../src/protocol/entities.ts';
 import * as routes from '../../src/protocol/api/session.ts';
 import { SESSION_COOKIE, setSessionCookie, announceSessionEnded, sha256, createSession, getAuth, loadCaller, membershipsOf, checkXsrf, userToWire, type SessionUser, type UserRow } from '../auth.ts';
-import { AppError, assertValid, notFound, unauthorized } from '../errors.ts';
+import { AppError, assertValid, badRequest, fieldError, notFound, unauthorized } from '../errors.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { validateMfaCode, validateRecoveryCode } from '../../src/domain/mfa.ts';
+import { ServerErrorCode } from '../../src/protocol/errors.ts';
+import { mfaEnabled, takeSecondFactor } from '../accounts/mfa.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { selectFrom, toWire, type DbRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
@@ -83,6 +89,20 @@ export function organizationToWire(row: DbRow, permissions: PermissionEntry[]): 
   };
 }
 
+/** The second factor of a sign-in (accounts/mfa.ts), checked and used up; refusals at its field. */
+async function secondFactor(q: Queryable, userId: string, body: { MfaCode?: string | undefined; RecoveryCode?: string | undefined }, at: Date): Promise<void> {
+  if (body.MfaCode === undefined && body.RecoveryCode === undefined) {
+    throw badRequest([fieldError('MfaCode', formError('required', 'domain_mfa_code_required', undefined, ServerErrorCode.MfaRequired))]);
+  }
+  if (body.RecoveryCode !== undefined) {
+    assertValid([['RecoveryCode', validateRecoveryCode(body.RecoveryCode)]]);
+    await takeSecondFactor(q, userId, { field: 'RecoveryCode', kind: 'recovery', value: body.RecoveryCode }, at);
+  } else {
+    assertValid([['MfaCode', validateMfaCode(body.MfaCode)]]);
+    await takeSecondFactor(q, userId, { field: 'MfaCode', kind: 'code', value: body.MfaCode ?? '' }, at);
+  }
+}
+
 /** Signs the caller out (XSRF-checked when they are signed in); the cookie goes either way. */
 async function endSession(c: Context): Promise<void> {
   const caller = await loadCaller(c);
@@ -125,6 +145,10 @@ export function sessionRoutes() {
       // An unknown address costs the same scrypt work as a known one: timing tells nothing.
       const ok = await verifyPassword(body.Password, user?.password_hash ?? (await dummyHash()));
       if (!user || !ok) throw unauthorized();
+      // Two-factor sign-in: the password was right; the code (or a recovery code) comes in the
+      // same call. Without one: 400 at MfaCode (mfaRequired), and the attempt stays counted as
+      // the account's, as a wrong code does, until a sign-in succeeds.
+      if (await mfaEnabled(deps.store, user.id)) await secondFactor(deps.store, user.id, body, at);
       // A hash made at an older cost is made again now that the password is known (before the
       // transaction: scrypt takes a while, and nothing needs to wait for it).
       const rehashed = needsRehash(user.password_hash) ? await hashPassword(body.Password) : null;

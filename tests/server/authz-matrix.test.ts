@@ -302,6 +302,11 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
     for (const [method, path, json] of [
       ['PUT', '/api/internal/users/me/password', { CurrentPassword: DEMO_PASSWORD, NewPassword: 'a new long secret' }],
       ['PUT', '/api/internal/users/me/email', { Email: 'elsewhere@station.example', CurrentPassword: DEMO_PASSWORD }],
+      ['GET', '/api/internal/users/me/mfa/config', undefined],
+      ['PUT', '/api/internal/users/me/mfa/config', {}],
+      ['PUT', '/api/internal/users/me/mfa', { Code: '123456' }],
+      ['DELETE', '/api/internal/users/me/mfa/config', { CurrentPassword: DEMO_PASSWORD }],
+      ['DELETE', `/api/v1/users/${seedId('user:producer@example.com')}/mfa`, undefined],
     ] as const) {
       const reply = await anonymous.send(method, path, json);
       expect(reply.status, path).toBe(401);
@@ -411,6 +416,40 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (!profile.memberOf.includes(other.organizationId)) {
         expectNotFound(await caller().send('GET', '/api/internal/api-keys', undefined, other.organizationId), 'the keys of an organization not a member of');
         expectNotFound(await caller().send('POST', '/api/internal/api-keys', { Name: 'Planted' }, other.organizationId), 'a key made in an organization not a member of');
+      }
+    });
+
+    it('two-factor sign-in: its own set-up (activated accounts only); a member’s reset with HasManageUserAccess, never a non-member’s', async () => {
+      // Only set-ups begun and dropped, and refused confirmations: turning it on would end the
+      // other sessions this matrix holds. The whole flow: mfa.test.ts.
+      const config = await caller().send('GET', '/api/internal/users/me/mfa/config', undefined, null);
+      expect(config.status).toBe(200);
+      expect(config.body).toMatchObject({ Enabled: false, Setup: null });
+      const started = await caller().send('PUT', '/api/internal/users/me/mfa/config', {}, null);
+      expect(started.status, started.text).toBe(written(204));
+      const setup = (await caller().send('GET', '/api/internal/users/me/mfa/config', undefined, null)).body as { Setup: { Uri: string } | null };
+      if (started.status === 204) {
+        expect(setup.Setup!.Uri).toContain(encodeURIComponent(profile.email));
+        const wrong = await caller().send('PUT', '/api/internal/users/me/mfa', { Code: 'abcdef' }, null);
+        expect(wrong.status).toBe(400);
+        expect((wrong.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['Code']);
+      } else {
+        expect(setup.Setup).toBeNull();
+        expect((await caller().send('PUT', '/api/internal/users/me/mfa', { Code: '123456' }, null)).status).toBe(403);
+      }
+      expect((await caller().send('DELETE', '/api/internal/users/me/mfa/config', {}, null)).status).toBe(204);
+      expect(((await caller().send('GET', '/api/internal/users/me/mfa/config', undefined, null)).body as { Setup: unknown }).Setup).toBeNull();
+
+      // The admin's reset: a member of the organization acted in, a user only of the other one.
+      const member = seedId(`user:${profile.own === 'demo' ? 'analyst' : 'reseller'}@example.com`);
+      const nonMember = seedId(`user:${profile.own === 'demo' ? 'reseller' : 'analyst'}@example.com`);
+      const reset = await caller().send('DELETE', `/api/v1/users/${member}/mfa`);
+      expect(reset.status, reset.text).toBe(profile.manageUsers ? written(204) : 403);
+      const outsider = await caller().send('DELETE', `/api/v1/users/${nonMember}/mfa`);
+      if (profile.manageUsers) expectNotFound(outsider, 'the reset of a user not a member of the organization');
+      else expect(outsider.status).toBe(403);
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('DELETE', `/api/v1/users/${nonMember}/mfa`, undefined, other.organizationId), 'a reset in an organization not a member of');
       }
     });
 

@@ -43,11 +43,13 @@ export const login = {
   method: 'post',
   path: '/internal/session/login',
   tags,
-  summary: 'Signs in with e-mail and password: sets the HttpOnly session cookie',
+  summary: 'Signs in with e-mail and password (and, for an account with two-factor sign-in on, MfaCode or RecoveryCode): sets the HttpOnly session cookie',
+  description:
+    'Two-factor sign-in is one call sent twice: with the password only, an account that has it on is answered 400 at MfaCode with Code mfaRequired (the password was right; no session yet). The same call again with MfaCode (or RecoveryCode) signs in. A wrong, reused or malformed code is a 400 at its field; every attempt counts against the address as a wrong password does (429).',
   request: { body: jsonBody(LoginRequest) },
   responses: {
     200: jsonContent(Session, 'Signed in: the session'),
-    400: writeErrors[400],
+    400: { ...writeErrors[400], description: 'A field is not valid, or (Code mfaRequired at MfaCode) the account needs its second factor' },
     401: { description: 'Unknown e-mail address or wrong password (no body)' },
     413: writeErrors[413],
     429: TooManyAttempts,
