@@ -98,6 +98,10 @@ async function invitationByToken(q: Queryable, id: string, token: string, lock =
   return row;
 }
 
+/** 403: the address has an account, and the caller is not signed in as it. */
+const otherAccount = (email: string) =>
+  new AppError(403, { Errors: [fieldError('account', formError('invalid', 'domain_invitation_other_account', { email }, ServerErrorCode.InvitationOtherAccount))] });
+
 const USED_OR_EXPIRED = { Used: 'domain_invitation_used', Expired: 'domain_invitation_expired' } as const;
 
 /** 400 at Token unless the invitation is open at `at`. */
@@ -217,7 +221,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
         const caller = await loadCaller(c);
         if (caller) checkXsrf(c, caller);
         if (caller?.user.Id !== account.id) {
-          throw new AppError(403, { Errors: [fieldError('account', formError('invalid', 'domain_invitation_other_account', { email: first.email }, ServerErrorCode.InvitationOtherAccount))] });
+          throw otherAccount(first.email);
         }
         const version = await deps.store.tx(async (q) => {
           const row = await invitationByToken(q, invitationId, body.Token, true);
@@ -254,6 +258,10 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
         if (previous) await q.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(previous)]);
         const { token } = await createSession(q, userId, at);
         return { version, token };
+      }).catch((err: unknown) => {
+        // The address got an account meanwhile (a sign-up at the same moment): the unique index.
+        if ((err as { code?: string } | null)?.code === '23505') throw otherAccount(first.email);
+        throw err;
       });
       if (previous) announceSessionEnded(sha256(previous));
       deps.bus.publish({ organizationId: first.organization_id, version: made.version });
