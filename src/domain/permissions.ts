@@ -51,17 +51,45 @@ function union(entries: readonly PermissionEntry[]): PermissionFlags {
   return flags;
 }
 
-/** One object type per user; an object id may appear once. */
-export function validatePermissionEntries(entries: readonly PermissionEntry[]): FormError | null {
+/**
+ * Flags that only ever mean something at Organization scope ("organization-level permissions apply
+ * only for Organization scope"): managing the organization's settings has no network or program
+ * to apply to. The other six read per network and program too (a network's users, audit events
+ * and programs made in it, a program's settings), so they may be given there.
+ */
+export const ORGANIZATION_ONLY_FLAGS: readonly PermissionFlagName[] = ['HasManageOrganizationSettingsAccess'];
+
+/** Where an entry error belongs: '' the whole list, else `${index}.ObjectId` or
+ * `${index}.Permissions.${flag}`, the path of the offending value in the entries. */
+export type PermissionEntryError = { path: string; error: FormError };
+
+/**
+ * Section 6's rules for one user's entries, each error at its value: one object type per user
+ * (the list); an object id may appear once (the repeat's ObjectId); an organization-only flag
+ * only at Organization scope (the flag). The server answers them as 400s naming the same paths,
+ * the permission editor shows them at the same fields.
+ */
+export function permissionEntryErrors(entries: readonly PermissionEntry[]): PermissionEntryError[] {
   const types = new Set(entries.map((e) => e.ObjectType));
-  if (types.size > 1) return formError('invalid', 'domain_permissions_one_object_type', undefined, 'mixedObjectTypes');
+  if (types.size > 1) return [{ path: '', error: formError('invalid', 'domain_permissions_one_object_type', undefined, 'mixedObjectTypes') }];
+  const errors: PermissionEntryError[] = [];
   const seen = new Set<string>();
-  for (const { ObjectId } of entries) {
-    if (ObjectId === null) continue;
-    if (seen.has(ObjectId)) return formError('invalid', 'domain_permissions_duplicate_object', { objectId: ObjectId }, 'duplicateObjectId');
-    seen.add(ObjectId);
+  for (const [i, { ObjectType, ObjectId, Permissions }] of entries.entries()) {
+    if (ObjectId !== null) {
+      if (seen.has(ObjectId)) errors.push({ path: `${i}.ObjectId`, error: formError('invalid', 'domain_permissions_duplicate_object', { objectId: ObjectId }, 'duplicateObjectId') });
+      seen.add(ObjectId);
+    }
+    if (ObjectType === 'Organization') continue;
+    for (const flag of ORGANIZATION_ONLY_FLAGS) {
+      if (Permissions[flag] === true) errors.push({ path: `${i}.Permissions.${flag}`, error: formError('invalid', 'domain_permissions_organization_only', undefined, 'organizationScopeOnly') });
+    }
   }
-  return null;
+  return errors;
+}
+
+/** The first of permissionEntryErrors, or null. */
+export function validatePermissionEntries(entries: readonly PermissionEntry[]): FormError | null {
+  return permissionEntryErrors(entries)[0]?.error ?? null;
 }
 
 function applies(entry: PermissionEntry, target: PermissionTarget): boolean {

@@ -1,9 +1,9 @@
 // A member's permission entries as a request names them (PUT /v1/users/{userId}/permissions, an
 // invitation's Permissions): normalized, then held to section 6 (one object type, each object id
-// once, src/domain/permissions.ts) and to this organization (every object id one of its own).
+// once, organization-only flags at Organization scope: src/domain/permissions.ts) and to this organization (every object id one of its own).
 import type * as z from 'zod';
 import { formError } from '../../src/domain/form-errors.ts';
-import { validatePermissionEntries, type PermissionEntry } from '../../src/domain/permissions.ts';
+import { permissionEntryErrors, type PermissionEntry } from '../../src/domain/permissions.ts';
 import type { PermissionEntries } from '../../src/protocol/api/schemas.ts';
 import { assertValid, badRequest, fieldError } from '../errors.ts';
 import { invalid } from '../routes/content-rules.ts';
@@ -22,8 +22,8 @@ export function normalizeEntries(entries: z.infer<typeof PermissionEntries>): Pe
 /** 400 unless the entries hold to section 6 and name objects of `organizationId`. `field` names the
  * entries in the request ('body' when they are the whole body); an entry's id is `${prefix}${i}.ObjectId`. */
 export async function assertEntriesValid(q: Queryable, organizationId: string, entries: readonly PermissionEntry[], field: string): Promise<void> {
-  assertValid([[field, validatePermissionEntries(entries)]]);
   const prefix = field === 'body' ? '' : `${field}.`;
+  assertValid(permissionEntryErrors(entries).map(({ path, error }) => [path === '' ? field : `${prefix}${path}`, error]));
   for (const [i, e] of entries.entries()) {
     const at = `${prefix}${i}.ObjectId`;
     if (e.ObjectType === null) continue;

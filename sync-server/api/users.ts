@@ -3,8 +3,9 @@ import { pageOf } from '../../src/protocol/api/common.ts';
 import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
+import { removalError } from '../../src/domain/users.ts';
 import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { assertValid, forbidden, notFound } from '../errors.ts';
 import { flagsForProgram, orgFlags } from '../mutations/store.ts';
 import { now } from '../app.ts';
 import type { Queryable } from '../store/store.ts';
@@ -84,5 +85,29 @@ export function userRoutes() {
       // permissions are read afresh at each of their requests: nothing of theirs is cached).
       if (userId === auth.user.Id) await rotateSession(c);
       return c.json(entries, 200);
+    })
+    .openapi(guarded(routes.removeUser, guard.organization('HasManageUserAccess')), async (c) => {
+      const deps = c.get('deps');
+      const auth = getAuth(c);
+      const { userId } = c.req.valid('param');
+      const version = await deps.store.tx(async (q) => {
+        // Every membership of the organization, locked: two managers removing each other at once
+        // must not both pass the last-manager check.
+        const members = await q.query<{ user_id: string; permissions: PermissionEntry[] }>(
+          `SELECT user_id, permissions FROM memberships WHERE organization_id = $1 ORDER BY user_id FOR UPDATE`,
+          [auth.organizationId],
+        );
+        const all = members.map((m) => ({ Id: m.user_id, Permissions: m.permissions }));
+        const target = all.find((m) => m.Id === userId);
+        if (!target) throw notFound();
+        assertValid([['userId', removalError(auth.user.Id, target, all)]]);
+        await q.query(`DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
+        const [row] = await q.query<{ version: number | string }>(`SELECT next_row_version() AS version`);
+        return Number(row!.version);
+      });
+      // The removed user's next request finds no membership (access is read afresh each time);
+      // the others' lists learn of it at their next pull.
+      deps.bus.publish({ organizationId: auth.organizationId, version });
+      return c.body(null, 204);
     });
 }

@@ -3,7 +3,7 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { OrganizationUser, PermissionEntries } from './schemas.ts';
-import { errors, idParams, IdListQuery, jsonBody, jsonContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
+import { errors, idParams, IdListQuery, jsonBody, jsonContent, noContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
 
 const tags = ['Users'];
 
@@ -63,4 +63,15 @@ export const setUserPermissions = {
   summary: 'Sets a member’s complete list of permission entries (section 6)',
   request: { params: idParams('userId'), body: jsonBody(PermissionEntries) },
   responses: { 200: jsonContent(PermissionEntries, 'The entries as stored'), ...writeErrors },
+} as const satisfies RouteConfig;
+
+export const removeUser = {
+  method: 'delete',
+  path: '/v1/users/{userId}',
+  tags,
+  summary: 'Removes a member’s access to this organization (manage-user access at organization scope)',
+  description:
+    'Only the membership in the organization the caller acts in goes: the account and its memberships elsewhere stay. Removing yourself, or the last member who holds HasManageUserAccess at Organization scope, is a 400 naming userId. A user who is not a member here is a 404.',
+  request: { params: idParams('userId') },
+  responses: { 204: noContent, ...errors },
 } as const satisfies RouteConfig;

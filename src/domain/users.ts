@@ -1,0 +1,75 @@
+// The organization's users (section 2 /{organizationId}/users, section 6, section 7 "Users"):
+// who may be removed, and what the users screen lists for a filter, an order and a page.
+//
+// The list is filtered, sorted and paged on the device, over the whole list the server gave
+// (GET /v1/users in full-list pages) or, offline, the copy kept from the last time: the same rows
+// in the same order either way.
+import { formError, type FormError } from './form-errors.ts';
+import { organizationFlags } from './access.ts';
+import type { PermissionEntry } from './permissions.ts';
+
+/** A member who can manage the organization's users: HasManageUserAccess at Organization scope. */
+export function managesUsers(entries: readonly PermissionEntry[]): boolean {
+  return organizationFlags(entries).HasManageUserAccess;
+}
+
+/**
+ * Why `targetId` may not be removed from the organization by `callerId`, or null. Removing
+ * yourself would cut off the hand that removes; removing the last member who manages users would
+ * leave an organization nobody can manage (the demo's and a first run's owner hold every flag at
+ * Organization scope: they are these members).
+ */
+export function removalError(callerId: string, target: { Id: string; Permissions: readonly PermissionEntry[] }, members: ReadonlyArray<{ Id: string; Permissions: readonly PermissionEntry[] }>): FormError | null {
+  if (target.Id === callerId) return formError('invalid', 'domain_users_remove_self', undefined, 'removeSelf');
+  if (managesUsers(target.Permissions) && !members.some((u) => u.Id !== target.Id && managesUsers(u.Permissions))) {
+    return formError('invalid', 'domain_users_remove_last_manager', undefined, 'removeLastManager');
+  }
+  return null;
+}
+
+// ── The list ────────────────────────────────────────────────────────────────────────────────
+
+export const USER_SORTS = ['name', 'email', 'scope'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+/** Users per page of the screen's list. */
+export const USERS_PAGE_SIZE = 25;
+
+export type ListedUser = { Id: string; Name: string; FirstName: string; Email: string; Permissions: readonly PermissionEntry[] };
+
+export type UserListQuery = { filter: string; sort: UserSort; page: number };
+
+export function readUserSort(value: string | null): UserSort {
+  return (USER_SORTS as readonly string[]).includes(value ?? '') ? (value as UserSort) : 'name';
+}
+
+/** The user's scope: the object type of their entries, or null (none). */
+export function scopeOf(entries: readonly PermissionEntry[]): PermissionEntry['ObjectType'] {
+  return entries.find((e) => e.ObjectType !== null)?.ObjectType ?? null;
+}
+
+const SCOPE_ORDER = { Organization: 0, Network: 1, Program: 2, none: 3 } as const;
+const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+
+/** Each word of `filter` must appear in the user's name, first name or e-mail (case and accents aside). */
+export function matchesUserFilter(user: ListedUser, filter: string): boolean {
+  const words = fold(filter).split(/\s+/).filter(Boolean);
+  const text = fold(`${user.FirstName} ${user.Name} ${user.Email}`);
+  return words.every((w) => text.includes(w));
+}
+
+function compare(a: ListedUser, b: ListedUser, sort: UserSort): number {
+  const byName = a.Name.localeCompare(b.Name) || a.Email.localeCompare(b.Email);
+  if (sort === 'email') return a.Email.localeCompare(b.Email) || byName;
+  if (sort === 'scope') return SCOPE_ORDER[scopeOf(a.Permissions) ?? 'none'] - SCOPE_ORDER[scopeOf(b.Permissions) ?? 'none'] || byName;
+  return byName;
+}
+
+export type UserListPage<U> = { items: U[]; total: number; page: number; pageCount: number };
+
+/** The users a query shows: filtered, sorted, and the page asked for (clamped to the last one; paging starts at 1). */
+export function userListPage<U extends ListedUser>(users: readonly U[], query: UserListQuery, pageSize = USERS_PAGE_SIZE): UserListPage<U> {
+  const matching = users.filter((u) => matchesUserFilter(u, query.filter)).sort((a, b) => compare(a, b, query.sort));
+  const pageCount = Math.max(1, Math.ceil(matching.length / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(query.page) || 1), pageCount);
+  return { items: matching.slice((page - 1) * pageSize, page * pageSize), total: matching.length, page, pageCount };
+}

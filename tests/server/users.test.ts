@@ -1,0 +1,98 @@
+// The organization's users (issue 31; section 7: DELETE /v1/users/{userId}, PUT
+// /v1/users/{userId}/permissions; section 6's rules), on both stores: removing a member takes away
+// their access to this organization and never another's; removing yourself is refused with a body (the
+// caller manages users, so the last-manager rule of src/domain/users.ts cannot be reached through
+// the API: its unit test pins it); an organization-only flag outside Organization scope is a
+// 400 naming the flag.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { createLogger } from '../../sync-server/observability/log.ts';
+import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { AppClient, fields } from './app-client.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+
+type App = ReturnType<typeof createApp>;
+type Errors = { Errors: Array<{ Field: string; Code: string; Message: string }> };
+
+const NEWS = seedId('network:news');
+const MORNING = seedId('program:morning');
+
+describe.each(storeKinds)('users on %s', (kind) => {
+  let t: TestStore;
+  let app: App;
+  beforeAll(async () => {
+    t = await openTestStore(kind);
+    await seed(t.store, { clips: 8 });
+    app = createApp({ store: t.store, bus: createMemoryBus(), log: createLogger({ level: 'error' }) });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function signIn(email: string, organizationId = ORG_DEMO): Promise<AppClient> {
+    const client = new AppClient(app);
+    await client.login(email);
+    client.organizationId = organizationId;
+    return client;
+  }
+
+  it("DELETE /v1/users/{userId} removes the user's access to this organization and never another's", async () => {
+    const producerId = seedId('user:producer@example.com');
+    // The producer also belongs to Castaway Podcasts, with content access on Deep Dive.
+    await t.store.query(
+      `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version) VALUES ($1, $2, $3, now(), now(), next_row_version())`,
+      [ORG_PODCASTS, producerId, JSON.stringify([{ ObjectType: 'Program', ObjectId: seedId('program:deepdive'), Permissions: { HasContentAccess: true } }])],
+    );
+    const demo = await signIn('demo@example.com');
+    const producer = await signIn('producer@example.com');
+    expect((await producer.get(`/api/v1/programs/${MORNING}/clips`)).status).toBe(200);
+
+    const removed = await demo.delete(`/api/v1/users/${producerId}`);
+    expect([removed.status, removed.text]).toEqual([204, '']);
+    const emails = ((await demo.get('/api/v1/users')).body as { Items: Array<{ Email: string }> }).Items.map((u) => u.Email);
+    expect(emails).not.toContain('producer@example.com');
+    expect((await demo.get(`/api/v1/users/${producerId}`)).status).toBe(404);
+    // Their open session loses this organization at its next request; the other one stays.
+    expect((await producer.get(`/api/v1/programs/${MORNING}/clips`)).status).toBe(404);
+    producer.organizationId = ORG_PODCASTS;
+    expect((await producer.get(`/api/v1/programs/${seedId('program:deepdive')}/clips`)).status).toBe(200);
+    const inPodcasts = await signIn('demo@example.com', ORG_PODCASTS);
+    expect(((await inPodcasts.get(`/api/v1/users/${producerId}`)).body as { Email: string }).Email).toBe('producer@example.com');
+    // Removed once: a second time it is not a member here.
+    expect((await demo.delete(`/api/v1/users/${producerId}`)).status).toBe(404);
+  });
+
+  it('refuses removing yourself with a body naming userId; another organization’s user is not found', async () => {
+    const demo = await signIn('demo@example.com');
+    const self = await demo.delete(`/api/v1/users/${seedId('user:demo@example.com')}`);
+    expect(self.status, self.text).toBe(400);
+    expect(fields(self)).toEqual([['userId', 'invalid']]);
+    expect((self.body as Errors).Errors[0]!.Message).toBe('You cannot remove yourself from the organization');
+    const stranger = await demo.delete(`/api/v1/users/${seedId('user:reseller@example.com')}`);
+    expect([stranger.status, stranger.text]).toEqual([404, '']);
+    const analyst = await signIn('analyst@example.com');
+    expect((await analyst.delete(`/api/v1/users/${seedId('user:support@example.com')}`)).status).toBe(403);
+  });
+
+  it('an organization-only flag outside Organization scope is a 400 naming the flag; at Organization scope it is stored', async () => {
+    const demo = await signIn('demo@example.com');
+    const analystId = seedId('user:analyst@example.com');
+    const atNetwork = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+      json: [{ ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasContentAccess: true, HasManageOrganizationSettingsAccess: true } }],
+    });
+    expect(atNetwork.status).toBe(400);
+    expect(fields(atNetwork)).toEqual([['0.Permissions.HasManageOrganizationSettingsAccess', 'invalid']]);
+    expect((atNetwork.body as Errors).Errors[0]!.Message).toBe('Organization settings access can be given only at Organization scope');
+    const duplicate = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, {
+      json: [
+        { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasContentAccess: true } },
+        { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasAuditAccess: true } },
+      ],
+    });
+    expect(fields(duplicate)).toEqual([['1.ObjectId', 'duplicateObjectId']]);
+    const atOrganization = [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: { HasAnalyticsAccess: true, HasManageOrganizationSettingsAccess: true } }];
+    const stored = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: atOrganization });
+    expect([stored.status, stored.body]).toEqual([200, atOrganization]);
+  });
+});
