@@ -35,6 +35,7 @@ const ORG_ITEM_ROUTE: Partial<Record<OrganizationMenuItem, (orgId: string) => st
   programs: (id) => `/${id}/programs`,
   analytics: (id) => `/${id}/analytics`,
   reports: (id) => `/${id}/reports`,
+  users: (id) => `/${id}/users`,
   settings: (id) => `/${id}/settings`,
   search: (id) => `/${id}/search`,
   switchOrganization: () => '/',

@@ -47,6 +47,7 @@ const ClipAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsSc
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx').then((mod) => ({ default: mod.ReportsScreen })));
 const OrganizationSettingsScreen = lazy(() => import('../features/settings/OrganizationSettingsScreen.tsx').then((mod) => ({ default: mod.OrganizationSettingsScreen })));
 const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
+const UsersScreen = lazy(() => import('../features/users/UsersScreen.tsx').then((mod) => ({ default: mod.UsersScreen })));
 const NormalizationSettings = lazy(() => import('../features/settings/NormalizationSettings.tsx').then((mod) => ({ default: mod.NormalizationSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
@@ -112,6 +113,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
         {/* Its sections, each a feature's screen; webhooks are server-held, so it never waits for the organization's download (the Audio tab reads the organization's row on the device and says when it has not arrived). */}
         <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }]} /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/users">{layout('default', <OrganizationScope needsLocalData={false}><UsersScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>
         <Route>{layout('narrow', <StatusErrorPage status={404} />)}</Route>

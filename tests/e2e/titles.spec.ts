@@ -60,6 +60,7 @@ test('every route of the studio names its tab after the page, and no two tabs re
     [`/${org}/imports`, 'Imports'],
     [`/${org}/search`, 'Search'],
     [`/${org}/reports`, 'Reports'],
+    [`/${org}/users`, 'Users'],
     [`/${org}/sync`, 'Sync details'],
     [`/${org}/analytics`, 'Organization analytics'],
     ['/no-such-page/anywhere', 'Page not found'],

@@ -595,6 +595,15 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       // A user of no shared organization does not exist here.
       const stranger = profile.own === 'demo' ? 'reseller@example.com' : 'producer@example.com';
       expectNotFound(await caller().send('GET', `/api/v1/users/${userIds.get(stranger)}`), 'a user of the other organization');
+      // Removing a member: manage-user access gets past the guard (removing yourself is then refused
+      // with a body naming userId); without it, 403 whoever is named; another organization's user is
+      // not found from this one.
+      const removeSelf = await caller().send('DELETE', `/api/v1/users/${userIds.get(profile.email)}`);
+      expect(removeSelf.status, removeSelf.text).toBe(profile.manageUsers ? written(400) : 403);
+      if (removeSelf.status === 400) expect((removeSelf.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['userId']);
+      const removeStranger = await caller().send('DELETE', `/api/v1/users/${userIds.get(stranger)}`);
+      if (profile.manageUsers && profile.sessionType === 'activated') expectNotFound(removeStranger, 'removing a user of the other organization');
+      else expect([removeStranger.status, removeStranger.text]).toEqual([403, '']);
     });
 
     it('invitations: made and re-sent with manage-user access in the organization acted in; the accept link answers only its token', async () => {

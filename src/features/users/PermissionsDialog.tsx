@@ -1,0 +1,103 @@
+// One user's permissions (section 6), edited in a dialog: the draft is checked as it changes (the
+// rules show at their fields and Save waits until none is left), then PUT
+// /v1/users/{userId}/permissions; a 400 from the server shows at the field it names, anything else
+// in the dialog. Offline the dialog shows the permissions read-only and says why.
+import { useMemo, useState } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
+import { setUserPermissions } from '../../protocol/api/users.ts';
+import { call } from '../../lib/api.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { useNetworks, usePrograms } from '../../lib/rows.ts';
+import { showSavedToast } from '../../lib/toast.ts';
+import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
+import { PermissionFields } from './PermissionFields.tsx';
+import { draftErrors, draftKeyOfField, draftOf, entriesOf, type Draft, type Member } from './permission-draft.ts';
+
+/** The draft's own errors as text, then the server's (by draft key) where the draft has none. */
+export function errorTexts(draft: Draft, organizationId: string, server: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...server };
+  for (const [key, error] of Object.entries(draftErrors(draft, organizationId))) out[key] = formatFormError(error);
+  return out;
+}
+
+/** A refused save's 400 as texts by draft key (an error the draft cannot place goes to the form). */
+export function serverErrorTexts(errors: ReadonlyArray<Parameters<typeof fieldErrorText>[0] & { Field: string }>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of errors) out[draftKeyOfField(e.Field, prefix) ?? 'form'] ??= fieldErrorText(e);
+  return out;
+}
+
+export function PermissionsDialog({ organizationId, user, online, onClose, onSaved }: { organizationId: string; user: Member; online: boolean; onClose: () => void; onSaved: () => void }) {
+  const initial = useMemo(() => draftOf(user.Permissions), [user]);
+  const [draft, setDraft] = useState(initial);
+  const [touched, setTouched] = useState(false);
+  const [server, setServer] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const networks = useNetworks(organizationId) ?? [];
+  const programs = usePrograms(organizationId) ?? [];
+  useDialogVeto(touched);
+  const errors = errorTexts(draft, organizationId, server);
+  const blocked = Object.keys(draftErrors(draft, organizationId)).length > 0;
+
+  const save = async () => {
+    if (!online) {
+      setServer({ form: m.users_change_offline() });
+      return;
+    }
+    setBusy(true);
+    const res = await withLoading(call(setUserPermissions, { params: { userId: user.Id }, json: entriesOf(draft, organizationId) }));
+    setBusy(false);
+    if (res.kind === 'ok') {
+      showSavedToast(m.users_permissions_saved({ name: user.Name }));
+      onSaved();
+      onClose();
+      return;
+    }
+    if (res.kind === 'badRequest') setServer(serverErrorTexts(res.body.Errors, 'body'));
+    else setServer({ form: res.kind === 'notFound' ? m.users_gone() : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_save_failed() });
+  };
+
+  return (
+    <Dialog
+      open
+      width="medium"
+      onClose={onClose}
+      title={m.users_permissions_title({ name: user.Name })}
+      description={user.Email}
+      footer={
+        <>
+          <button type="button" className="button" disabled={busy} onClick={onClose}>
+            {m.users_cancel()}
+          </button>
+          <button type="submit" form="permissions-form" className="button primary" disabled={busy || !touched || blocked || !online} aria-busy={busy}>
+            {m.users_save()}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="permissions-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        {!online && <p className="alert alert-warning" role="status">{m.users_change_offline()}</p>}
+        <PermissionFields
+          draft={draft}
+          onChange={(next) => {
+            setDraft(next);
+            setTouched(true);
+            setServer({});
+          }}
+          errors={errors}
+          networks={networks}
+          programs={programs}
+          disabled={busy || !online}
+        />
+      </form>
+    </Dialog>
+  );
+}
