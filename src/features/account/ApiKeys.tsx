@@ -7,7 +7,7 @@
 //   loading ──ok──> listed ──create──> listed + the new secret (until "I have copied it")
 //      │                   └─revoke (DELETE typed)──> listed again
 //      └─fails──> failed (offline: says so) ──online / Try again──> loading
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { formatFormError } from '../../domain/messages.ts';
 import { apiKeyCreateFormErrors, createApiKey, listApiKeys, revokeApiKey, type ApiKey, type ApiKeyWithSecret } from '../../protocol/api/api-keys.ts';
@@ -19,7 +19,7 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { refusalText, SettingsForm } from './settings-form.tsx';
+import { LoadFailed, refusalText, SettingsForm, useLoadWhenOnline } from './settings-form.tsx';
 import './api-keys.css';
 
 type Listing = { kind: 'loading' } | { kind: 'listed'; keys: ApiKey[] } | { kind: 'failed'; offline: boolean };
@@ -39,12 +39,7 @@ export function ApiKeysSection() {
     const res = await call(listApiKeys);
     setListing(res.kind === 'ok' ? { kind: 'listed', keys: res.data } : { kind: 'failed', offline: res.kind === 'error' && !navigator.onLine });
   }, []);
-  useEffect(() => {
-    void load();
-    const again = () => void load();
-    window.addEventListener('online', again);
-    return () => window.removeEventListener('online', again);
-  }, [load]);
+  useLoadWhenOnline(load);
 
   const create = async () => {
     const found = apiKeyCreateFormErrors({ Name: form.values.Name });
@@ -77,14 +72,7 @@ export function ApiKeysSection() {
             ))}
           </ul>
         ))}
-      {listing.kind === 'failed' && (
-        <div className="alert alert-warning" role="status">
-          <p>{listing.offline ? m.account_api_keys_offline() : m.account_api_keys_load_failed()}</p>
-          <button type="button" className="button" onClick={() => void load()}>
-            {m.app_try_again()}
-          </button>
-        </div>
-      )}
+      {listing.kind === 'failed' && <LoadFailed text={listing.offline ? m.account_api_keys_offline() : m.account_api_keys_load_failed()} onRetry={() => void load()} />}
       <Field label={m.account_api_keys_name()} hint={m.account_api_keys_name_hint()} error={errors.Name}>
         <input autoComplete="off" value={form.values.Name} onChange={(e) => form.set('Name', e.target.value)} />
       </Field>

@@ -1,6 +1,6 @@
 // The frame every account settings form shares (AccountScreen.tsx, ApiKeys.tsx), and what a
 // refused account change says.
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorTexts } from '../../domain/messages.ts';
 import type { ApiResult } from '../../lib/api.ts';
@@ -47,5 +47,28 @@ export function SettingsForm({ title, error, busy, disabled, submitLabel, onSubm
         </button>
       </div>
     </form>
+  );
+}
+
+/** Loads what lives on the server only (API keys, two-factor sign-in) now, and again when the
+ * network comes back. */
+export function useLoadWhenOnline(load: () => Promise<void>): void {
+  useEffect(() => {
+    void load();
+    const again = () => void load();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [load]);
+}
+
+/** What a section says when its server-only state could not be loaded, with Try again. */
+export function LoadFailed({ text, onRetry }: { text: string; onRetry: () => void }) {
+  return (
+    <div className="alert alert-warning" role="status">
+      <p>{text}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        {m.app_try_again()}
+      </button>
+    </div>
   );
 }
