@@ -18,7 +18,8 @@ import { showToast } from '../../lib/toast.ts';
 import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { PermissionFields } from './PermissionFields.tsx';
+import { PermissionFields, useEditedDraft } from './PermissionFields.tsx';
+import { FormDialog } from './FormDialog.tsx';
 import { errorTexts, serverErrorTexts } from './PermissionsDialog.tsx';
 import { draftErrors, entriesOf, newRow, type Draft } from './permission-draft.ts';
 
@@ -36,10 +37,8 @@ function refusal(res: ApiResult<unknown>, failed: string): string {
 
 function InviteForm({ organizationId, online, onClose, onInvited }: { organizationId: string; online: boolean; onClose: () => void; onInvited: () => void }) {
   const [email, setEmail] = useState('');
-  const [draft, setDraft] = useState<Draft>(() => ({ ...START, rows: [newRow()] }));
-  const [touched, setTouched] = useState(false);
+  const { draft, change, touched, touch, server, setServer } = useEditedDraft(() => ({ ...START, rows: [newRow()] }));
   const [checked, setChecked] = useState(false);
-  const [server, setServer] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<Invitation | null>(null);
   const networks = useNetworks(organizationId) ?? [];
@@ -120,58 +119,27 @@ function InviteForm({ organizationId, online, onClose, onInvited }: { organizati
   }
 
   return (
-    <Dialog
-      open
-      width="medium"
-      onClose={onClose}
-      title={m.users_invite_title()}
-      description={m.users_invite_intro()}
-      footer={
-        <>
-          <button type="button" className="button" disabled={busy} onClick={onClose}>
-            {m.users_cancel()}
-          </button>
-          <button type="submit" form="invite-form" className="button primary" disabled={busy || !online} aria-busy={busy}>
-            {m.users_invite_send()}
-          </button>
-        </>
-      }
-    >
-      <form
-        id="invite-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void invite();
-        }}
-      >
-        {!online && <p className="alert alert-warning" role="status">{m.users_change_offline()}</p>}
-        <Field label={m.users_invite_email()} error={emailError ? formatFormError(emailError) : (server.Email ?? null)}>
-          <input
-            type="email"
-            autoComplete="off"
-            value={email}
-            disabled={busy}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              setTouched(true);
-              setServer({});
-            }}
-          />
-        </Field>
-        <PermissionFields
-          draft={draft}
-          onChange={(next) => {
-            setDraft(next);
-            setTouched(true);
-            setServer({});
-          }}
-          errors={errors}
-          networks={networks}
-          programs={programs}
+    <FormDialog title={m.users_invite_title()} description={m.users_invite_intro()} submitLabel={m.users_invite_send()} canSubmit busy={busy} online={online} onClose={onClose} onSubmit={invite}>
+      <Field label={m.users_invite_email()} error={emailError ? formatFormError(emailError) : (server.Email ?? null)}>
+        <input
+          type="email"
+          autoComplete="off"
+          value={email}
           disabled={busy}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            touch();
+          }}
         />
-      </form>
-    </Dialog>
+      </Field>
+      <PermissionFields
+        draft={draft}
+        onChange={change}
+        errors={errors}
+        networks={networks}
+        programs={programs}
+        disabled={busy}
+      />
+    </FormDialog>
   );
 }

@@ -3,7 +3,7 @@
 // or program picked from this device's store (Network and Program scope); none has no flags. Each
 // error shows at its field: the picker of a repeated or missing object, the flag given outside its
 // scope, the list's own rule above the rows.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import type { PermissionFlagName } from '../../domain/permissions.ts';
 import { FLAGS, newRow, SCOPES, type Draft, type DraftRow, type Flags, type Scope } from './permission-draft.ts';
@@ -26,6 +26,23 @@ export const SCOPE_LABEL: Record<Scope, () => string> = {
   Program: () => m.users_scope_program(),
   none: () => m.users_scope_none(),
 };
+
+/** A draft being edited, whether it was touched, and the server's last refusal by draft key
+ * (cleared at the next edit: it was about what is no longer there). */
+export function useEditedDraft(initial: () => Draft) {
+  const [draft, setDraft] = useState(initial);
+  const [touched, setTouched] = useState(false);
+  const [server, setServer] = useState<Record<string, string>>({});
+  const touch = () => {
+    setTouched(true);
+    setServer({});
+  };
+  const change = (next: Draft) => {
+    setDraft(next);
+    touch();
+  };
+  return { draft, change, touched, touch, server, setServer };
+}
 
 export function PermissionFields({ draft, onChange, errors, networks, programs, disabled }: {
   draft: Draft;

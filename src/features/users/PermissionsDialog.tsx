@@ -10,8 +10,9 @@ import { call } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useNetworks, usePrograms } from '../../lib/rows.ts';
 import { showSavedToast } from '../../lib/toast.ts';
-import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
-import { PermissionFields } from './PermissionFields.tsx';
+import { useDialogVeto } from '../../ui/Dialog.tsx';
+import { FormDialog } from './FormDialog.tsx';
+import { PermissionFields, useEditedDraft } from './PermissionFields.tsx';
 import { draftErrors, draftKeyOfField, draftOf, entriesOf, type Draft, type Member } from './permission-draft.ts';
 
 /** The draft's own errors as text, then the server's (by draft key) where the draft has none. */
@@ -30,9 +31,7 @@ export function serverErrorTexts(errors: ReadonlyArray<Parameters<typeof fieldEr
 
 export function PermissionsDialog({ organizationId, user, online, onClose, onSaved }: { organizationId: string; user: Member; online: boolean; onClose: () => void; onSaved: () => void }) {
   const initial = useMemo(() => draftOf(user.Permissions), [user]);
-  const [draft, setDraft] = useState(initial);
-  const [touched, setTouched] = useState(false);
-  const [server, setServer] = useState<Record<string, string>>({});
+  const { draft, change, touched, server, setServer } = useEditedDraft(() => initial);
   const [busy, setBusy] = useState(false);
   const networks = useNetworks(organizationId) ?? [];
   const programs = usePrograms(organizationId) ?? [];
@@ -59,45 +58,15 @@ export function PermissionsDialog({ organizationId, user, online, onClose, onSav
   };
 
   return (
-    <Dialog
-      open
-      width="medium"
-      onClose={onClose}
-      title={m.users_permissions_title({ name: user.Name })}
-      description={user.Email}
-      footer={
-        <>
-          <button type="button" className="button" disabled={busy} onClick={onClose}>
-            {m.users_cancel()}
-          </button>
-          <button type="submit" form="permissions-form" className="button primary" disabled={busy || !touched || blocked || !online} aria-busy={busy}>
-            {m.users_save()}
-          </button>
-        </>
-      }
-    >
-      <form
-        id="permissions-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        {!online && <p className="alert alert-warning" role="status">{m.users_change_offline()}</p>}
-        <PermissionFields
-          draft={draft}
-          onChange={(next) => {
-            setDraft(next);
-            setTouched(true);
-            setServer({});
-          }}
-          errors={errors}
-          networks={networks}
-          programs={programs}
-          disabled={busy || !online}
-        />
-      </form>
-    </Dialog>
+    <FormDialog title={m.users_permissions_title({ name: user.Name })} description={user.Email} submitLabel={m.users_save()} canSubmit={touched && !blocked} busy={busy} online={online} onClose={onClose} onSubmit={save}>
+      <PermissionFields
+        draft={draft}
+        onChange={change}
+        errors={errors}
+        networks={networks}
+        programs={programs}
+        disabled={busy || !online}
+      />
+    </FormDialog>
   );
 }
