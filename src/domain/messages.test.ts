@@ -4,11 +4,15 @@ import { domainMessage, fieldErrorText, formatFormError } from './messages.ts';
 import { FormErrorType, formError, type DomainMessageKey } from './form-errors.ts';
 import * as compiled from '../paraglide/messages/_index.js';
 
-const catalogue = (locale: string): Record<string, string> =>
-  JSON.parse(readFileSync(new URL(`../../locales/domain/${locale}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+/** A message: its text, or its variants (a plural's forms), each with its own text. */
+type Entry = string | { match: Record<string, string> }[];
+const catalogue = (locale: string): Record<string, Entry> =>
+  JSON.parse(readFileSync(new URL(`../../locales/domain/${locale}.json`, import.meta.url), 'utf8')) as Record<string, Entry>;
 const en = catalogue('en-US');
 const keys = Object.keys(en).filter((k) => k !== '$schema') as DomainMessageKey[];
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const texts = (entry: Entry): string[] => (typeof entry === 'string' ? [entry] : entry.flatMap((variant) => Object.values(variant.match)));
+/** The inputs a message names, in any of its variants. */
+const placeholders = (entry: Entry) => [...new Set(texts(entry).flatMap((text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
 
 describe('compiled Paraglide messages', () => {
   it('renders a compiled message (an empty compile fails here)', () => {
@@ -88,8 +92,9 @@ describe.each(['de-DE', 'es-419', 'fr-FR', 'it-IT', 'pt-BR'] as const)('%s catal
 
   it('has every domain message, with the same placeholders', () => {
     for (const key of keys) {
-      expect(translated[key], key).toBeTypeOf('string');
+      expect(translated[key], key).toBeDefined();
       expect(placeholders(translated[key]!), key).toEqual(placeholders(en[key]!));
+      for (const text of texts(translated[key]!)) expect(text, key).toBeTypeOf('string');
     }
   });
 
