@@ -92,6 +92,20 @@ export function validatePermissionEntries(entries: readonly PermissionEntry[]): 
   return permissionEntryErrors(entries)[0]?.error ?? null;
 }
 
+/**
+ * A user's entries with their entry for one network or program set to `flags` (section 6 "per user
+ * within a network and within a program"): replaced where it is, added where it is not, and taken
+ * out when no flag is left on. The other entries stay as they are; the result is then held to the
+ * rules like any list (a Program entry beside Network ones is still mixed).
+ */
+export function withObjectEntry(entries: readonly PermissionEntry[], objectType: 'Network' | 'Program', objectId: string, flags: Partial<PermissionFlags>): PermissionEntry[] {
+  const on = Object.fromEntries(Object.entries(flags).filter(([, v]) => v === true)) as Partial<PermissionFlags>;
+  const isIt = (e: PermissionEntry) => e.ObjectType === objectType && e.ObjectId === objectId;
+  if (Object.keys(on).length === 0) return entries.filter((e) => !isIt(e));
+  const entry: PermissionEntry = { ObjectType: objectType, ObjectId: objectId, Permissions: on };
+  return entries.some(isIt) ? entries.map((e) => (isIt(e) ? entry : e)) : [...entries, entry];
+}
+
 function applies(entry: PermissionEntry, target: PermissionTarget): boolean {
   switch (entry.ObjectType) {
     case 'Organization':

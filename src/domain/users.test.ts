@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionEntryErrors, validatePermissionEntries, type PermissionEntry } from './permissions.ts';
+import { permissionEntryErrors, validatePermissionEntries, withObjectEntry, type PermissionEntry } from './permissions.ts';
 import { managesUsers, matchesUserFilter, readUserSort, removalError, scopeOf, userListPage, type ListedUser } from './users.ts';
 import { formatFormError } from './messages.ts';
 
@@ -76,5 +76,16 @@ describe('the users list', () => {
     expect(page).toMatchObject({ page: 2, pageCount: 2, total: 4 });
     expect(page.items.map((u) => u.Id)).toEqual(['a']);
     expect(userListPage([], { filter: '', sort: 'name', page: 0 })).toEqual({ items: [], total: 0, page: 1, pageCount: 1 });
+  });
+});
+
+describe('permissions per user within a network and within a program', () => {
+  it('replaces the entry of that object in place, adds it where missing, and takes it out when no flag is on', () => {
+    const entries = [prog('p1', { HasContentAccess: true }), prog('p2', { HasAuditAccess: true })];
+    expect(withObjectEntry(entries, 'Program', 'p1', { HasAnalyticsAccess: true, HasContentAccess: false })).toEqual([prog('p1', { HasAnalyticsAccess: true }), entries[1]]);
+    expect(withObjectEntry(entries, 'Program', 'p3', { HasContentAccess: true })).toEqual([...entries, prog('p3', { HasContentAccess: true })]);
+    expect(withObjectEntry(entries, 'Program', 'p2', {})).toEqual([entries[0]]);
+    // Another scope's entries stay: the rules then refuse the mixed list.
+    expect(validatePermissionEntries(withObjectEntry([org({})], 'Network', 'n1', { HasContentAccess: true }))?.reason).toBe('mixedObjectTypes');
   });
 });

@@ -2,7 +2,8 @@
 import { pageOf } from '../../src/protocol/api/common.ts';
 import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
-import type { PermissionEntry } from '../../src/domain/permissions.ts';
+import { withObjectEntry, type PermissionEntry, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
+import type { Context } from 'hono';
 import { removalError } from '../../src/domain/users.ts';
 import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { assertValid, forbidden, notFound } from '../errors.ts';
@@ -24,6 +25,39 @@ async function usersWithAccess(q: Queryable, auth: Auth, page: Page, filter: str
   );
   const matching = rows.filter((r) => has(r.permissions)).map((r) => ({ ...userToWire(r), Permissions: r.permissions }));
   return paged(matching.slice(page.offset, page.offset + page.pageSize + 1), page);
+}
+
+/** The flags asked for, when the caller holds each of them where they are given (403 otherwise):
+ * a network's or program's user manager hands out only what they have there. */
+function grantable(held: PermissionFlags, asked: Partial<Record<PermissionFlagName, boolean | undefined>>): Partial<PermissionFlags> {
+  const on = (Object.keys(asked) as PermissionFlagName[]).filter((f) => asked[f] === true);
+  if (missingFlags(held, on).length > 0) throw forbidden();
+  return Object.fromEntries(on.map((f) => [f, true]));
+}
+
+/**
+ * Writes a member's entries as `next` makes them from the stored ones (the row locked), after
+ * section 6's rules and this organization's objects; announces the change after commit. Callers
+ * who changed their own permissions get a new session id (another user's permissions are read
+ * afresh at each of their requests: nothing of theirs is cached).
+ */
+async function storeEntries(c: Context, userId: string, next: (current: PermissionEntry[]) => PermissionEntry[]): Promise<PermissionEntry[]> {
+  const deps = c.get('deps');
+  const auth = getAuth(c);
+  const { entries, version } = await deps.store.tx(async (q) => {
+    const [member] = await q.query<{ permissions: PermissionEntry[] }>(`SELECT permissions FROM memberships WHERE organization_id = $1 AND user_id = $2 FOR UPDATE`, [auth.organizationId, userId]);
+    if (!member) throw notFound();
+    const entries = next(member.permissions);
+    await assertEntriesValid(q, auth.organizationId, entries, 'body');
+    const [row] = await q.query<{ version: number | string }>(
+      `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
+      [auth.organizationId, userId, JSON.stringify(entries), now(deps)],
+    );
+    return { entries, version: Number(row!.version) };
+  });
+  deps.bus.publish({ organizationId: auth.organizationId, version });
+  if (userId === auth.user.Id) await rotateSession(c);
+  return entries;
 }
 
 export function userRoutes() {
@@ -66,25 +100,19 @@ export function userRoutes() {
       );
     })
     .openapi(guarded(routes.setUserPermissions, guard.organization('HasManageUserAccess')), async (c) => {
-      const deps = c.get('deps');
-      const auth = getAuth(c);
-      const { userId } = c.req.valid('param');
       const entries = normalizeEntries(c.req.valid('json'));
-      const version = await deps.store.tx(async (q) => {
-        const [member] = await q.query(`SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
-        if (!member) throw notFound();
-        await assertEntriesValid(q, auth.organizationId, entries, 'body');
-        const [row] = await q.query<{ version: number }>(
-          `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
-          [auth.organizationId, userId, JSON.stringify(entries), now(deps)],
-        );
-        return row!.version;
-      });
-      deps.bus.publish({ organizationId: auth.organizationId, version });
-      // Callers who changed their own permissions get a new session id (another user's
-      // permissions are read afresh at each of their requests: nothing of theirs is cached).
-      if (userId === auth.user.Id) await rotateSession(c);
-      return c.json(entries, 200);
+      return c.json(await storeEntries(c, c.req.valid('param').userId, () => entries), 200);
+    })
+    .openapi(guarded(routes.setNetworkUserPermissions, guard.network('networkId', { network: ['HasManageUserAccess'] })), async (c) => {
+      const { networkId, userId } = c.req.valid('param');
+      const flags = grantable(networkFlags(getAuth(c).permissions, networkId), c.req.valid('json'));
+      return c.json(await storeEntries(c, userId, (current) => withObjectEntry(current, 'Network', networkId.toLowerCase(), flags)), 200);
+    })
+    .openapi(guarded(routes.setProgramUserPermissions, guard.program('programId', 'HasManageUserAccess')), async (c) => {
+      const { userId } = c.req.valid('param');
+      const program = c.var.program;
+      const flags = grantable(flagsForProgram(getAuth(c), program), c.req.valid('json'));
+      return c.json(await storeEntries(c, userId, (current) => withObjectEntry(current, 'Program', program.id, flags)), 200);
     })
     .openapi(guarded(routes.removeUser, guard.organization('HasManageUserAccess')), async (c) => {
       const deps = c.get('deps');

@@ -604,6 +604,17 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       const removeStranger = await caller().send('DELETE', `/api/v1/users/${userIds.get(stranger)}`);
       if (profile.manageUsers && profile.sessionType === 'activated') expectNotFound(removeStranger, 'removing a user of the other organization');
       else expect([removeStranger.status, removeStranger.text]).toEqual([403, '']);
+      // Permissions within a program or a network: the guard first (not seen: not found; seen
+      // without manage-user access: 403), then section 6 (a flag there beside the caller's own
+      // Organization-scope entry is a mixed list: 400, nothing changed).
+      const me = userIds.get(profile.email);
+      for (const [kind, id] of [['programs', own.programs[0]!], ['networks', own.network]] as const) {
+        const reply = await caller().send('PUT', `/api/v1/${kind}/${id}/users/${me}/permissions`, { HasContentAccess: true });
+        const seen = (kind === 'programs' ? profile.programs : profile.networks).includes(id);
+        if (!seen) expectNotFound(reply, `${kind} not seen`);
+        else expect(reply.status, `${kind} ${reply.text}`).toBe(profile.manageUsers ? written(400) : 403);
+      }
+      expectNotFound(await caller().send('PUT', `/api/v1/programs/${other.programs[0]}/users/${me}/permissions`, { HasContentAccess: true }), 'another organization’s program');
     });
 
     it('invitations: made and re-sent with manage-user access in the organization acted in; the accept link answers only its token', async () => {

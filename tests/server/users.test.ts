@@ -95,4 +95,50 @@ describe.each(storeKinds)('users on %s', (kind) => {
     const stored = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: atOrganization });
     expect([stored.status, stored.body]).toEqual([200, atOrganization]);
   });
+
+  it('permissions per user within a network and within a program: that entry set, the others kept, the rules held', async () => {
+    const demo = await signIn('demo@example.com');
+    const supportId = seedId('user:support@example.com');
+    const bookclub = seedId('program:bookclub');
+    // Support is at Organization scope: a Program entry beside it is mixed, a 400 naming body.
+    const mixed = await demo.send('PUT', `/api/v1/programs/${MORNING}/users/${supportId}/permissions`, { json: { HasContentAccess: true } });
+    expect(fields(mixed)).toEqual([['body', 'mixedObjectTypes']]);
+    // A user with Program scope gets one more program, then that program's flags changed, then it taken away.
+    const newbieId = seedId('user:newbie@example.com');
+    expect((await demo.send('PUT', `/api/v1/users/${newbieId}/permissions`, { json: [{ ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasContentAccess: true } }] })).status).toBe(200);
+    const added = await demo.send('PUT', `/api/v1/programs/${bookclub}/users/${newbieId}/permissions`, { json: { HasContentAccess: true, HasAnalyticsAccess: false } });
+    expect([added.status, added.body]).toEqual([
+      200,
+      [
+        { ObjectType: 'Program', ObjectId: MORNING, Permissions: { HasContentAccess: true } },
+        { ObjectType: 'Program', ObjectId: bookclub, Permissions: { HasContentAccess: true } },
+      ],
+    ]);
+    const orgOnly = await demo.send('PUT', `/api/v1/programs/${bookclub}/users/${newbieId}/permissions`, { json: { HasManageOrganizationSettingsAccess: true } });
+    expect(fields(orgOnly)).toEqual([['1.Permissions.HasManageOrganizationSettingsAccess', 'invalid']]);
+    const removed = await demo.send('PUT', `/api/v1/programs/${MORNING}/users/${newbieId}/permissions`, { json: {} });
+    expect(removed.body).toEqual([{ ObjectType: 'Program', ObjectId: bookclub, Permissions: { HasContentAccess: true } }]);
+    // Network scope likewise; a user of another organization is not found; a member without manage-user access is refused.
+    const analystId = seedId('user:analyst@example.com');
+    expect((await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: [] })).status).toBe(200);
+    const atNetwork = await demo.send('PUT', `/api/v1/networks/${NEWS}/users/${analystId}/permissions`, { json: { HasAnalyticsAccess: true } });
+    expect(atNetwork.body).toEqual([{ ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasAnalyticsAccess: true } }]);
+    expect((await demo.send('PUT', `/api/v1/networks/${NEWS}/users/${seedId('user:reseller@example.com')}/permissions`, { json: {} })).status).toBe(404);
+    const support = await signIn('support@example.com');
+    expect((await support.send('PUT', `/api/v1/programs/${bookclub}/users/${newbieId}/permissions`, { json: {} })).status).toBe(403);
+  });
+
+  it('a network’s user manager gives only the flags they hold there', async () => {
+    const demo = await signIn('demo@example.com');
+    const analystId = seedId('user:analyst@example.com');
+    expect((await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: [{ ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasManageUserAccess: true, HasContentAccess: true } }] })).status).toBe(200);
+    const analyst = await signIn('analyst@example.com');
+    const newbieId = seedId('user:newbie@example.com');
+    expect((await demo.send('PUT', `/api/v1/users/${newbieId}/permissions`, { json: [] })).status).toBe(200);
+    expect((await analyst.send('PUT', `/api/v1/networks/${NEWS}/users/${newbieId}/permissions`, { json: { HasAuditAccess: true } })).status).toBe(403);
+    const given = await analyst.send('PUT', `/api/v1/networks/${NEWS}/users/${newbieId}/permissions`, { json: { HasContentAccess: true } });
+    expect([given.status, given.body]).toEqual([200, [{ ObjectType: 'Network', ObjectId: NEWS, Permissions: { HasContentAccess: true } }]]);
+    // Not their network: Sport is not seen, so not found.
+    expect((await analyst.send('PUT', `/api/v1/networks/${seedId('network:sport')}/users/${newbieId}/permissions`, { json: {} })).status).toBe(404);
+  });
 });

@@ -3,6 +3,7 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { OrganizationUser, PermissionEntries } from './schemas.ts';
+import { PermissionFlagsSchema } from '../entities.ts';
 import { errors, idParams, IdListQuery, jsonBody, jsonContent, noContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
 
 const tags = ['Users'];
@@ -75,3 +76,25 @@ export const removeUser = {
   request: { params: idParams('userId') },
   responses: { 204: noContent, ...errors },
 } as const satisfies RouteConfig;
+
+const ObjectPermissions = PermissionFlagsSchema.meta({
+  id: 'ObjectPermissions',
+  description: 'The flags the user holds on this one network or program (a missing flag is false; none on: the entry is taken out)',
+});
+
+const perObject = (kind: 'network' | 'program') =>
+  `Manage-user access on the ${kind} (or at organization scope), and each flag given held there by the caller (403 otherwise). The user's other entries stay; the result is held to section 6 as a whole (one object type: a user at another scope is a 400 naming body; HasManageOrganizationSettingsAccess is a 400 naming it). Answers the user's complete entries.`;
+
+const setObjectUserPermissions = <K extends 'network' | 'program', P extends string>(kind: K, path: P, scope: string) =>
+  ({
+    method: 'put',
+    path,
+    tags,
+    summary: `Sets a member’s permissions within one ${kind} (section 6: ${scope} scope)`,
+    description: perObject(kind),
+    request: { params: idParams(`${kind}Id`, 'userId'), body: jsonBody(ObjectPermissions) },
+    responses: { 200: jsonContent(PermissionEntries, 'The user’s entries as stored'), ...writeErrors },
+  }) as const satisfies RouteConfig;
+
+export const setNetworkUserPermissions = setObjectUserPermissions('network', '/v1/networks/{networkId}/users/{userId}/permissions', 'Network');
+export const setProgramUserPermissions = setObjectUserPermissions('program', '/v1/programs/{programId}/users/{userId}/permissions', 'Program');
