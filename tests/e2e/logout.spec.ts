@@ -31,13 +31,17 @@ test('log-out warns about unsent edits, then clears the device for the next user
     await cache.put('/__castaway/waveforms/x/index.json', new Response('{}'));
   });
 
-  // A name the device learnt for the conflict screen (src/db/users-cache.ts: Dexie version 1 is
-  // IndexedDB version 10).
+  // A name the device learnt for the conflict screen (src/db/users-cache.ts: Dexie version 2 is
+  // IndexedDB version 20; the app may have opened it already).
   await page.evaluate(
     () =>
       new Promise<void>((resolve, reject) => {
-        const req = indexedDB.open('castaway-users', 10);
-        req.onupgradeneeded = () => req.result.createObjectStore('profiles', { keyPath: 'Id' });
+        const req = indexedDB.open('castaway-users', 20);
+        req.onupgradeneeded = () => {
+          const names = req.result.objectStoreNames;
+          if (!names.contains('profiles')) req.result.createObjectStore('profiles', { keyPath: 'Id' });
+          if (!names.contains('userLists')) req.result.createObjectStore('userLists', { keyPath: 'organizationId' });
+        };
         req.onerror = () => reject(req.error);
         req.onsuccess = () => {
           const tx = req.result.transaction('profiles', 'readwrite');
