@@ -15,7 +15,7 @@ import { call, type ApiResult } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useNetworks, usePrograms } from '../../lib/rows.ts';
 import { showToast } from '../../lib/toast.ts';
-import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
+import { useDialogVeto } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { PermissionFields, useEditedDraft } from './PermissionFields.tsx';
@@ -80,24 +80,19 @@ function InviteForm({ organizationId, online, onClose, onInvited }: { organizati
     else setServer({ form: refusal(res, m.users_invite_failed()) });
   };
 
-  if (sent) {
-    return (
-      <Dialog
-        open
-        width="medium"
-        onClose={onClose}
-        title={m.users_invite_title()}
-        footer={
-          <>
-            <button type="button" className="button" disabled={busy || !online} onClick={() => void resend()}>
-              {m.users_invite_resend()}
-            </button>
-            <button type="button" className="button primary" onClick={onClose}>
-              {m.users_done()}
-            </button>
-          </>
-        }
-      >
+  const done = sent && {
+    footer: (
+      <>
+        <button type="button" className="button" disabled={busy || !online} onClick={() => void resend()}>
+          {m.users_invite_resend()}
+        </button>
+        <button type="button" className="button primary" onClick={onClose}>
+          {m.users_done()}
+        </button>
+      </>
+    ),
+    body: (
+      <>
         {sent.Delivery === 'Mailed' || sent.Link === null ? (
           <p role="status">{m.users_invite_mailed({ email: sent.Email })}</p>
         ) : (
@@ -114,12 +109,12 @@ function InviteForm({ organizationId, online, onClose, onInvited }: { organizati
             {server.form}
           </p>
         )}
-      </Dialog>
-    );
-  }
+      </>
+    ),
+  };
 
   return (
-    <FormDialog title={m.users_invite_title()} description={m.users_invite_intro()} submitLabel={m.users_invite_send()} canSubmit busy={busy} online={online} onClose={onClose} onSubmit={invite}>
+    <FormDialog title={m.users_invite_title()} description={m.users_invite_intro()} submitLabel={m.users_invite_send()} canSubmit busy={busy} online={online} onClose={onClose} onSubmit={invite} done={done || undefined}>
       <Field label={m.users_invite_email()} error={emailError ? formatFormError(emailError) : (server.Email ?? null)}>
         <input
           type="email"
