@@ -19,7 +19,8 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { LoadFailed, refusalText, SettingsForm, useLoadWhenOnline } from './settings-form.tsx';
+import { LoadFailed, refusalText, SettingsForm } from './settings-form.tsx';
+import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
 import './api-keys.css';
 
 type Listing = { kind: 'loading' } | { kind: 'listed'; keys: ApiKey[] } | { kind: 'failed'; offline: boolean };

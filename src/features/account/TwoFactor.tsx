@@ -20,7 +20,8 @@ import { formatDateTime } from '../../lib/labels.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
 import { Field } from '../../ui/Field.tsx';
-import { LoadFailed, refusalText, useLoadWhenOnline } from './settings-form.tsx';
+import { LoadFailed, refusalText } from './settings-form.tsx';
+import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
 import './two-factor.css';
 
 type State = { kind: 'loading' } | { kind: 'failed'; offline: boolean } | { kind: 'ready'; config: MfaConfig } | { kind: 'codes'; codes: string[] };

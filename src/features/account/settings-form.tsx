@@ -1,6 +1,6 @@
 // The frame every account settings form shares (AccountScreen.tsx, ApiKeys.tsx), and what a
 // refused account change says.
-import { useEffect, useId, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorTexts } from '../../domain/messages.ts';
 import type { ApiResult } from '../../lib/api.ts';
@@ -48,17 +48,6 @@ export function SettingsForm({ title, error, busy, disabled, submitLabel, onSubm
       </div>
     </form>
   );
-}
-
-/** Loads what lives on the server only (API keys, two-factor sign-in) now, and again when the
- * network comes back. */
-export function useLoadWhenOnline(load: () => Promise<void>): void {
-  useEffect(() => {
-    void load();
-    const again = () => void load();
-    window.addEventListener('online', again);
-    return () => window.removeEventListener('online', again);
-  }, [load]);
 }
 
 /** What a section says when its server-only state could not be loaded, with Try again. */

@@ -10,7 +10,7 @@
 //   loading ──ok──> listed (kept) ──edit / remove / invite──> call ──ok──> loading again
 //      │                                                       └─400──> at the field that was edited
 //      └─fails──> the kept list, if any (offline: "as it was at …"), else the failure
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fetchAllPages } from '../../domain/paging.ts';
 import { organizationMenuItems } from '../../domain/permissions.ts';
@@ -21,6 +21,7 @@ import { listUsers, removeUser } from '../../protocol/api/users.ts';
 import { getUserList, putUserList } from '../../db/users-cache.ts';
 import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
+import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
 import { formatDateTime } from '../../lib/labels.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { navigate, useSearch } from '../../lib/router.ts';
@@ -55,12 +56,7 @@ function useUserList(organizationId: string) {
     const kept = await getUserList(organizationId);
     setListing(kept ? { kind: 'listed', users: kept.users.map(memberOf), fetchedAt: kept.fetchedAt, fresh: false } : { kind: 'failed', offline: !navigator.onLine });
   }, [organizationId]);
-  useEffect(() => {
-    void load();
-    const again = () => void load();
-    window.addEventListener('online', again);
-    return () => window.removeEventListener('online', again);
-  }, [load]);
+  useLoadWhenOnline(load);
   return { listing, load };
 }
 
