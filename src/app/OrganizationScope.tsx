@@ -10,12 +10,15 @@
 // The device keeps one organization at a time, the one the syncing tab shows (sync.worker.ts): a
 // tab that shows another one while another tab syncs says which one the device keeps, and offers
 // to keep this tab's instead.
-import { useEffect, type ReactNode } from 'react';
+// A permission change reaches the device with the next pull, which stores the caller's permissions
+// when they changed: the session's copy, which menus and screens read, is loaded again then, so a
+// right taken away leaves the menus and the home's texts as well as the rows.
+import { useEffect, useRef, type ReactNode } from 'react';
 import { m } from '../paraglide/messages.js';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { currentOrganization, db } from '../db/db.ts';
 import { setApiOrganization } from '../lib/api.ts';
-import { organizationById, useSession } from '../lib/session.ts';
+import { loadSession, organizationById, useSession } from '../lib/session.ts';
 import { claimSync, ensureSync, useSyncRole } from '../lib/sync-runner.ts';
 import { NotFoundPage } from '../ui/ErrorPage.tsx';
 import { downloading, useFirstSync, useSyncStatus } from '../features/sync/useSyncStatus.ts';
@@ -32,9 +35,22 @@ export function OrganizationScope({ children, needsLocalData = true }: { childre
     if (known) ensureSync(organizationId);
   }, [organizationId, known]);
   usePrefetchConflictAuthors(useSyncStatus().online && known);
+  useSessionFollowsPulledPermissions(known);
   if (!known) return <NotFoundPage kind="organization" organizationId={organizationId} />;
   if (!needsLocalData) return <>{children}</>;
   return <WhenDownloaded organizationId={organizationId}>{children}</WhenDownloaded>;
+}
+
+/** Loads the session again when a pull has stored other permissions than the device held (not on
+ * the first look: that is the state the page started with). */
+function useSessionFollowsPulledPermissions(active: boolean): void {
+  const changedAt = useLiveQuery(async () => ((await db.syncState.get('permissionsChangedAt'))?.value as number | undefined) ?? 0, []);
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!active || changedAt === undefined) return;
+    if (seen.current !== undefined && changedAt > seen.current) void loadSession();
+    seen.current = changedAt;
+  }, [changedAt, active]);
 }
 
 function WhenDownloaded({ organizationId, children }: { organizationId: string; children: ReactNode }) {

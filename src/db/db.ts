@@ -102,7 +102,9 @@ export type SyncStateRow =
   | { key: 'organizationId'; value: string }
   | { key: 'storagePersistRequested'; value: boolean }
   | { key: 'owner'; value: StoreOwner }
-  | { key: 'firstSync'; value: FirstSync };
+  | { key: 'firstSync'; value: FirstSync }
+  /** When a pull last brought the caller other permissions than the device held (sync-store.ts). */
+  | { key: 'permissionsChangedAt'; value: number };
 
 /** The first download of an organization to this device (or the download again after a rebuild),
  * page by page: until `done`, the store holds part of the organization, and nothing computed from

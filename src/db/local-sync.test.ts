@@ -125,6 +125,24 @@ describe('rebase', () => {
   });
 });
 
+describe('permissions pulled', () => {
+  const page = (permissions: Array<{ ObjectType: 'Organization' | 'Program'; ObjectId: string; Permissions: Record<string, boolean> }>, rebuild = false) =>
+    ({ cursor: 'c', rows: [], tombstones: [], hasMore: false, rebuild, permissions });
+  const changedAt = async (d: CastawayDb) => (await d.syncState.get('permissionsChangedAt'))?.value;
+
+  it('the first download stores them without saying they changed; a later change (a right taken away) says when', async () => {
+    const d = freshDb();
+    await applyPullPage(d, page([{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: { HasContentAccess: true } }]), { initial: true });
+    expect(await changedAt(d)).toBeUndefined();
+    await applyPullPage(d, page([{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: { HasContentAccess: true } }]));
+    expect(await changedAt(d)).toBeUndefined();
+    const before = Date.now();
+    await applyPullPage(d, page([], true));
+    expect(await changedAt(d)).toBeGreaterThanOrEqual(before);
+    expect(await d.permissions.count()).toBe(0);
+  });
+});
+
 describe('answers for an organization the device no longer keeps', () => {
   // A tab whose sync lock another tab took for its organization may still be storing a page or a
   // push answer of the organization it synced (workers/sync/sync.worker.ts claim).

@@ -351,7 +351,12 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
     for (const [entity, tombstones] of gone) writes.push(d[entity].bulkDelete(tombstones.map((t) => t.id)));
     // Rewritten only when they changed (each write wakes every live query on permissions).
     const permissions = page.permissions.map((p, i) => ({ key: `${i}`, ...p }));
-    if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) writes.push(d.permissions.clear().then(() => d.permissions.bulkPut(permissions)));
+    if (JSON.stringify(storedPermissions) !== JSON.stringify(permissions)) {
+      writes.push(d.permissions.clear().then(() => d.permissions.bulkPut(permissions)));
+      // A change after the first download (a right given or taken away): the page reloads its
+      // session, whose copy of the permissions the menus and screens read (OrganizationScope).
+      if (!options.initial) writes.push(d.syncState.put({ key: 'permissionsChangedAt', value: Date.now() }));
+    }
     writes.push(d.syncState.put({ key: 'cursor', value: page.cursor }));
     const progress = firstSyncAfter(firstSync, page, options.initial === true);
     if (progress) writes.push(d.syncState.put({ key: 'firstSync', value: progress }));

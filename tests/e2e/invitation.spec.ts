@@ -1,10 +1,15 @@
-// An invitation accepted (issue 31): an admin invites an address with Program scope on one program
-// (through the API: the invite dialog is the users screen's), the studio has no SMTP so the answer
-// carries the link, and the invited person opens it: the organization and who invited are shown,
-// section 5's rules refuse an empty name and a short password at their fields, and accepting signs
-// the new account in, in the organization, seeing its one program. Its own server: a member is
-// added to the demo organization, which the run's shared server must not see.
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+// Issue 31's journey, as a new member lives it: the owner invites a producer with Program scope on
+// one program from the users screen (the studio has no SMTP, so the dialog shows the link to copy),
+// the producer opens the link in their own browser (section 5's rules refuse an empty name and a
+// short password at their fields), accepts, lands in the organization seeing that one program,
+// turns on two-factor sign-in with the key an authenticator app would take, logs out and back in
+// with a code, and still sees only that program. The owner then takes the access away (scope None)
+// and the producer's open app drops the program at its next pull, which the change itself sets off.
+// Its own server: a member is added to the demo organization, which the run's shared server must
+// not see.
+import { expect, test, type Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import { logIn, openOrganizationHome } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 let server: OwnServer;
@@ -16,40 +21,102 @@ test.beforeAll(async () => {
 
 test.afterAll(() => server?.stop());
 
-/** The invitation as the admin makes it: Program scope with content access on the organization's first program. */
-async function invite(email: string): Promise<{ link: string; organizationId: string; program: string }> {
-  const api = await playwrightRequest.newContext({ baseURL: server.baseURL });
-  expect((await api.post('/api/internal/session/login', { data: { Email: 'demo@example.com', Password: 'castaway-demo' } })).status()).toBe(200);
-  const { XsrfToken } = (await (await api.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string };
-  const [organization] = (await (await api.get('/api/internal/users/me/organizations')).json()) as Array<{ Id: string }>;
-  const headers = { 'x-organization-id': organization!.Id, 'x-xsrf-token': XsrfToken };
-  const programs = (await (await api.get('/api/v1/programs', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
-  const program = programs.Items[0]!;
-  const made = await api.post('/api/v1/users/invitation', { headers, data: { Email: email, Permissions: [{ ObjectType: 'Program', ObjectId: program.Id, Permissions: { HasContentAccess: true } }] } });
-  expect(made.status(), await made.text()).toBe(201);
-  const { Link, Delivery } = (await made.json()) as { Link: string; Delivery: string };
-  expect(Delivery).toBe('Kept');
-  await api.dispose();
-  return { link: Link, organizationId: organization!.Id, program: program.Name };
+const PROGRAM = 'Morning Briefing';
+const EMAIL = 'new.producer@station.example';
+const PASSWORD = 'a long enough secret';
+
+function programLinks(page: Page) {
+  return page.getByRole('region', { name: 'Programs' }).getByRole('link');
 }
 
-test('an invitation link: refused at the fields until they are right, then accepted, signed in and in the organization', async ({ page }) => {
-  const { link, organizationId, program } = await invite('new.producer@station.example');
-  await page.goto(link);
-  await expect(page.getByRole('heading', { level: 1, name: /^Join / })).toBeVisible();
-  await expect(page.getByText('Dana Demo invited new.producer@station.example to work in')).toBeVisible();
+/** Exactly the one program (a link's text starts with the program's initial, its artwork stand-in). */
+async function seesOnly(page: Page, program: string): Promise<void> {
+  await expect(programLinks(page)).toHaveCount(1, { timeout: 30_000 });
+  await expect(programLinks(page)).toContainText(program);
+}
 
-  await page.getByLabel('Password', { exact: true }).fill('short');
-  await page.getByRole('button', { name: 'Accept and sign in' }).click();
-  await expect(page.getByLabel('Your name')).toHaveAccessibleDescription('You must enter a name');
-  await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(/Password must be 8 characters or longer/);
+test('invited with Program scope: accept, two-factor on, back in with a code, one program; revoked, the open app loses it', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const ownerContext = await browser.newContext({ baseURL: server.baseURL });
+  const producerContext = await browser.newContext({ baseURL: server.baseURL });
+  const owner = await ownerContext.newPage();
+  const producer = await producerContext.newPage();
 
-  await page.getByLabel('Your name').fill('Nova Producer');
-  await page.getByLabel('Password', { exact: true }).fill('a long enough secret');
-  await page.getByLabel('Confirm password').fill('a long enough secret');
-  await page.getByRole('button', { name: 'Accept and sign in' }).click();
+  // The owner invites from the users screen.
+  await logIn(owner);
+  const organizationId = await openOrganizationHome(owner);
+  await owner.getByRole('button', { name: 'Organization' }).click();
+  await owner.getByRole('menuitem', { name: 'Organization users' }).click();
+  await owner.getByRole('button', { name: 'Invite' }).click();
+  const invite = owner.getByRole('dialog', { name: 'Invite a user' });
+  await invite.getByLabel('E-mail address').fill(EMAIL);
+  await invite.getByRole('combobox', { name: 'Program' }).selectOption({ label: PROGRAM });
+  await invite.getByLabel('Content', { exact: true }).check();
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  const link = await invite.getByLabel('Invitation link').inputValue();
+  await invite.getByRole('button', { name: 'Done' }).click();
 
-  await expect(page).toHaveURL(new RegExp(`/${organizationId}$`), { timeout: 30_000 });
-  await expect(page.getByRole('button', { name: 'Account' })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(program).first()).toBeVisible({ timeout: 30_000 });
+  // The producer accepts in their own browser; the rules speak at the fields first.
+  await producer.goto(link);
+  await expect(producer.getByRole('heading', { level: 1, name: /^Join / })).toBeVisible();
+  await expect(producer.getByText(`Dana Demo invited ${EMAIL} to work in`)).toBeVisible();
+  await producer.getByLabel('Password', { exact: true }).fill('short');
+  await producer.getByRole('button', { name: 'Accept and sign in' }).click();
+  await expect(producer.getByLabel('Your name')).toHaveAccessibleDescription('You must enter a name');
+  await expect(producer.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(/Password must be 8 characters or longer/);
+  await producer.getByLabel('Your name').fill('Nova Producer');
+  await producer.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await producer.getByLabel('Confirm password').fill(PASSWORD);
+  await producer.getByRole('button', { name: 'Accept and sign in' }).click();
+  await expect(producer).toHaveURL(new RegExp(`/${organizationId}$`), { timeout: 30_000 });
+  await seesOnly(producer, PROGRAM);
+
+  // Two-factor sign-in, set up the way an authenticator app would be: from the key shown.
+  await producer.getByRole('button', { name: 'Account' }).click();
+  await producer.getByRole('menuitem', { name: 'Account settings' }).click();
+  const card = producer.getByRole('region', { name: 'Two-factor sign-in' });
+  await card.getByRole('button', { name: 'Turn on' }).click();
+  await expect(card.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const app = new TOTP({ secret: (await card.getByLabel('Key').inputValue()).replace(/\s+/g, '') });
+  // A code the app does not show is refused at the field.
+  await card.getByLabel('Code from the app').fill(String((Number(app.generate()) + 1) % 1_000_000).padStart(6, '0'));
+  await card.getByRole('button', { name: 'Confirm and turn on' }).click();
+  await expect(card.getByLabel('Code from the app')).toHaveAttribute('aria-invalid', 'true');
+  await card.getByLabel('Code from the app').fill(app.generate());
+  await card.getByRole('button', { name: 'Confirm and turn on' }).click();
+  await expect(card.getByText('Save your recovery codes now', { exact: false })).toBeVisible();
+  expect((await card.getByLabel('Recovery codes').inputValue()).trim().split(/\s+/).length).toBeGreaterThanOrEqual(8);
+  await card.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(card.getByText('On', { exact: true })).toBeVisible();
+
+  // Log out, then in: the password alone is not enough. The code used to turn it on may not be
+  // used again, so the app's next one is typed (the server takes one step either side).
+  await producer.getByRole('button', { name: 'Account' }).click();
+  await producer.getByRole('menuitem', { name: 'Log out' }).click();
+  await producer.getByRole('alertdialog', { name: 'Log out' }).getByRole('button', { name: 'Log out' }).click();
+  await producer.getByLabel('Email').fill(EMAIL);
+  await producer.getByLabel('Password').fill(PASSWORD);
+  await producer.getByRole('button', { name: 'Log in' }).click();
+  await expect(producer.getByText('Two-factor sign-in is on for this account.', { exact: false })).toBeVisible();
+  await producer.getByLabel('Code', { exact: true }).fill(app.generate({ timestamp: Date.now() + app.period * 1000 }));
+  await producer.getByRole('button', { name: 'Verify' }).click();
+  await expect(producer.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 30_000 });
+  if (new URL(producer.url()).pathname !== `/${organizationId}`) await producer.goto(`/${organizationId}`);
+  await seesOnly(producer, PROGRAM);
+
+  // The owner takes the access away; the producer's open app loses the program at its next pull.
+  await owner.reload();
+  const item = owner.getByRole('listitem').filter({ hasText: EMAIL });
+  await item.getByRole('button', { name: 'Permissions' }).click();
+  const editor = owner.getByRole('dialog', { name: 'Permissions of Nova Producer' });
+  await editor.getByRole('radio', { name: 'None' }).check();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(owner.getByText('Permissions of Nova Producer saved')).toBeVisible();
+  const programs = producer.getByRole('region', { name: 'Programs' });
+  await expect(programs.getByText('No programs yet.')).toBeVisible({ timeout: 30_000 });
+  await expect(programLinks(producer)).toHaveCount(0);
+  await expect(producer.getByText('You do not have content access in this organization', { exact: false })).toBeVisible();
+
+  await ownerContext.close();
+  await producerContext.close();
 });

@@ -76,7 +76,6 @@ export async function applyAndSync(page: Page, timeout = 20_000): Promise<void> 
   await allChangesSaved(page, timeout);
 }
 
-/** GET through the page's own cookies (the same session the browser holds). */
 /**
  * A request's body as the server reads it: the sync worker gzips a push of 1 KB or more once an
  * answer has said the server takes that, so the raw bytes may not contain the text looked for.
@@ -86,6 +85,7 @@ export function requestText(req: Request): string {
   return (req.headers()['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
 }
 
+/** GET through the page's own cookies (the same session the browser holds). */
 export async function apiGet<T>(page: Page, path: string, organizationId: string): Promise<T> {
   const res = await page.request.get(`/api${path}`, { headers: { 'x-organization-id': organizationId } });
   expect(res.status(), `${path} status`).toBe(200);
