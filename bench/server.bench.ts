@@ -2,7 +2,8 @@
 // 10,000 and 100,000 clips, on PGlite (a temporary data folder) and on PostgreSQL (its own
 // database, created and dropped here, from TEST_DATABASE_URL or DATABASE_URL; without either it
 // starts the local cluster with scripts/start-postgres.sh). Stores are filled with the seed's
-// bulk path (seed(store, { clips })), the same as `npm run seed -- --clips N`.
+// bulk path (seed(store, { clips })), the same as `npm run seed -- --clips N`. At the first size it
+// also times password reset requests for known and unknown addresses (issue 31: the same time).
 //
 // Requests go through createApp(...).request, the whole Hono stack (session, XSRF, permissions,
 // validation, one transaction, revisions) without sockets. Each figure is one line
@@ -25,6 +26,7 @@ const PATCH_MAX_MS = 2500;
 const PATCH_CONCURRENCY = 8;
 const LIST_REPEATS = sized(20, 2);
 const LIST_MAX_MS = 2500;
+const PASSWORD_RESET_SAMPLES = sized(40, 6);
 
 /** What we aim for on the 2-core machines of this project (ENVIRONMENT.md). */
 const TARGETS = {
@@ -143,6 +145,33 @@ async function measure({ kind, clips, store }: Prepared): Promise<void> {
   const full = await list(`/api/v1/clips?page=1&pageSize=2500`, sized(5, 1));
   line(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), 'ms');
   ratio(`${label}.list_clips_full_page_size2500_p50`, percentile(full, 50), TARGETS.listFullPageP50Ms, false);
+
+  if (clips === SIZES[0]) await passwordResetTimes(app, store, label);
+}
+
+/**
+ * Issue 31: a password reset request must not tell whether an address has an account, by its
+ * answer or by its time. Known (the demo's users) and unknown addresses alternate; the throttle
+ * rows are cleared between requests, outside the timing, so neither meets a 429. The figure that
+ * matters is the ratio of the medians (1 = the same time).
+ */
+async function passwordResetTimes(app: App, store: BenchStore['store'], label: string): Promise<void> {
+  const known = (await store.query<{ email: string }>(`SELECT email FROM users ORDER BY email`)).map((r) => r.email);
+  const ask = (email: string) =>
+    app.request('/api/internal/account/password-reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email }) });
+  const times = { known: [] as number[], unknown: [] as number[] };
+  for (let i = 0; i < PASSWORD_RESET_SAMPLES + 4; i++) {
+    for (const kind of i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const)) {
+      await store.query(`DELETE FROM account_throttles`);
+      const ms = await timed(() => ask(kind === 'known' ? known[i % known.length]! : `nobody.${i}@unknown.example`), 204);
+      if (i >= 4) times[kind].push(ms); // the first four of each warm up
+    }
+  }
+  const knownP50 = percentile(times.known, 50);
+  const unknownP50 = percentile(times.unknown, 50);
+  line(`${label}.password_reset_known_address_p50`, knownP50, 'ms');
+  line(`${label}.password_reset_unknown_address_p50`, unknownP50, 'ms');
+  line(`${label}.password_reset_unknown_vs_known_median_ratio`, unknownP50 / knownP50, 'x');
 }
 
 const started = performance.now();
