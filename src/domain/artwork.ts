@@ -23,8 +23,9 @@ export const IMAGE_MAX_PIXELS = 25_000_000;
 /** What may own artwork (section 7's PUT …/image), and the images that belong to no row. */
 export const IMAGE_OWNER_KINDS = ['network', 'program', 'playlist', 'clip'] as const;
 export type ImageOwnerKind = (typeof IMAGE_OWNER_KINDS)[number];
-/** chapter: POST /v1/chapters/images; upload: POST /internal/images. */
-export const IMAGE_KINDS = [...IMAGE_OWNER_KINDS, 'chapter', 'upload'] as const;
+/** chapter: POST /v1/chapters/images; upload: POST /internal/images; user: a user's own picture
+ * (PUT /internal/users/me/image), which belongs to the user and to no organization. */
+export const IMAGE_KINDS = [...IMAGE_OWNER_KINDS, 'chapter', 'upload', 'user'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 export type ImageType = 'image/jpeg' | 'image/png';

@@ -26,9 +26,9 @@ export const publicPaths = {
   /** The show page of a program, and of one of its clips. */
   programPage: (programId: string) => `/shows/${programId}`,
   clipPage: (programId: string, clipSlug: string) => `/shows/${programId}/${clipSlug}`,
-  /** Artwork of a network, program, playlist or clip; `version` changes with every new image so
+  /** Artwork of a network, program, playlist or clip, or a user's picture; `version` changes with every new image so
    * caches never hold an old one. Sizes are asked for with `imageUrlForSize` (src/domain/image.ts). */
-  image: (kind: 'network' | 'program' | 'playlist' | 'clip', id: string, version: string) => `/images/${kind}/${id}/${version}`,
+  image: (kind: 'network' | 'program' | 'playlist' | 'clip' | 'user', id: string, version: string) => `/images/${kind}/${id}/${version}`,
 } as const;
 
 /** Path prefixes served publicly (no session), so the SPA fallback and the service worker leave them alone. */

@@ -1,5 +1,6 @@
 // Artwork and images (src/protocol/api/images.ts): PUT and DELETE …/image of networks, programs,
-// playlists and clips, the images of chapters and descriptions, and the public image files.
+// playlists and clips, the images of chapters and descriptions, the user's own picture (PUT and
+// DELETE /internal/users/me/image), and the public image files.
 // Access is each owner's own rule for changing it: a playlist's or clip's artwork is content
 // (guard.row: content access on its program), a program's is its settings (content and
 // manage-settings access, as PATCH of the program), a network's the organization's settings (as
@@ -12,8 +13,8 @@ import * as routes from '../../src/protocol/api/images.ts';
 import type { ImageOwnerKind } from '../../src/domain/artwork.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import { absoluteUrl } from '../../src/domain/public-urls.ts';
-import { getAuth } from '../auth.ts';
-import { badRequest, fieldError } from '../errors.ts';
+import { getAuth, loadCaller } from '../auth.ts';
+import { badRequest, fieldError, unauthorized } from '../errors.ts';
 import { imageUrlRefusal, type FetchPolicy } from '../images/fetch.ts';
 import type { ImageService } from '../images/service.ts';
 import { guarded, resourceApp } from './route.ts';
@@ -76,7 +77,20 @@ export function imageRoutes(images: ImageService, policy: FetchPolicy) {
     .openapi(guarded(routes.putClipImage, clip()), put('clip'))
     .openapi(guarded(routes.deleteClipImage, clip()), remove('clip'))
     .openapi(guarded(routes.postChapterImage, content()), standalone('chapter'))
-    .openapi(guarded(routes.postInternalImage, content()), standalone('upload'));
+    .openapi(guarded(routes.postInternalImage, content()), standalone('upload'))
+    // One's own picture: any signed-in user, activated or not (it is their account, not content).
+    .openapi(guarded(routes.putMyImage, guard.user()), async (c) => {
+      const caller = await loadCaller(c);
+      if (!caller) throw unauthorized();
+      await images.fromRequest({ kind: 'user', ownerId: caller.user.Id, organizationId: null, userId: caller.user.Id }, c.req.raw.body, Number(c.req.header('content-length') ?? NaN));
+      return c.body(null, 204);
+    })
+    .openapi(guarded(routes.deleteMyImage, guard.user()), async (c) => {
+      const caller = await loadCaller(c);
+      if (!caller) throw unauthorized();
+      await images.removeUserPicture(caller.user.Id);
+      return c.body(null, 204);
+    });
 }
 
 /** The public image files, mounted at the site's root. */

@@ -1,5 +1,6 @@
-// Stored images: artwork of networks, programs, playlists and clips, and the images of chapters and
-// descriptions. Access is not decided here: every route that reaches these has passed its guard.
+// Stored images: artwork of networks, programs, playlists and clips, the images of chapters and
+// descriptions, and users' own pictures. Access is not decided here: every route that reaches
+// these has passed its guard.
 //
 //   body (or a fetched imageUrl) ──stream──> images/{kind}/{id}/{version}/original   (≤ 20 MB)
 //      │  first bytes: JPEG or PNG? ─no─> 415 naming Content-Type
@@ -13,6 +14,10 @@
 // The request does only the checks that answer it (the thumbnail is the decode that proves the
 // file whole); the other variants take up to seconds for a large PNG (measured: 2.5 s for a noisy
 // 3000×3000 PNG, ~0.6–1.4 s for a 3000×3000 JPEG, on this machine class), so they are a job.
+//
+// A user's picture (kind 'user', no organization) is theirs as soon as the request is answered:
+// users.image_url names the new version in the request's transaction, so the account shows it at
+// once; its other variants are served from the original (not cached) until the job has made them.
 //
 // The public file (GET /images/{kind}/{id}/{version}?size=…) needs no session: the version is 128
 // random bits, so its URL is a capability, as a feed's URL is. The artwork of a Private playlist or
@@ -49,10 +54,11 @@ export const imageKeys = {
   variant: (kind: ImageKind, id: string, version: string, size: ImageVariant) => `images/${kind}/${id}/${version}/${size}`,
 };
 
-/** The image an upload makes: whose, and who made it. */
-export type ImageTarget = { kind: ImageKind; ownerId: string; organizationId: string; userId: string | null };
+/** The image an upload makes: whose, and who made it (a user's picture has no organization). */
+export type ImageTarget = { kind: ImageKind; ownerId: string; organizationId: string | null; userId: string | null };
+type OwnerTarget = ImageTarget & { kind: ImageOwnerKind; organizationId: string };
 
-const TargetSchema = z.object({ kind: z.enum(IMAGE_KINDS), ownerId: z.string(), organizationId: z.string(), userId: z.string().nullable() });
+const TargetSchema = z.object({ kind: z.enum(IMAGE_KINDS), ownerId: z.string(), organizationId: z.string().nullable(), userId: z.string().nullable() });
 const VariantsJob = TargetSchema.extend({ version: z.string() });
 const FetchJob = TargetSchema.extend({ imageUrl: z.string() });
 
@@ -70,7 +76,14 @@ function artworkFields(kind: ImageOwnerKind, current: Record<string, unknown>, p
   return { ...current, Urls: { ...urls, ImagePrivateUrl: path }, HasImage: path !== null };
 }
 
-const isOwnerKind = (kind: ImageKind): kind is ImageOwnerKind => kind !== 'chapter' && kind !== 'upload';
+const isOwnerKind = (kind: ImageKind): kind is ImageOwnerKind => kind !== 'chapter' && kind !== 'upload' && kind !== 'user';
+const isOwnerTarget = (t: ImageTarget): t is OwnerTarget => isOwnerKind(t.kind) && t.organizationId !== null;
+
+/** A user's picture: users.image_url, with a new version of the user's row (its Name and picture
+ * are shown to the organization's members). */
+async function writeUserPicture(q: Queryable, userId: string, path: string | null, at: Date): Promise<void> {
+  await q.query(`UPDATE users SET image_url = $2, modified_at_utc = $3, version = next_row_version() WHERE id = $1`, [userId, path, at]);
+}
 
 const OWNER_TABLES: Record<ImageOwnerKind, string> = { network: 'networks', program: 'programs', playlist: 'playlists', clip: 'clips' };
 
@@ -121,6 +134,7 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
           [kind, ownerId, version, organizationId, facts.type, facts.width, facts.height, userId],
         );
         await enqueueJob(q, IMAGE_VARIANTS_JOB, { ...target, version } satisfies z.infer<typeof VariantsJob>, { maxAttempts: 3 });
+        if (kind === 'user') await writeUserPicture(q, ownerId, imagePath(kind, ownerId, version), now(deps));
       });
       return { version, path: imagePath(kind, ownerId, version) };
     } catch (e) {
@@ -154,8 +168,8 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
   }
 
   /** The owner row with its artwork set (or cleared), a new Version; null when the row is gone. */
-  async function writeOwner(q: Queryable, target: ImageTarget, path: string | null): Promise<number | null> {
-    const kind = target.kind as ImageOwnerKind;
+  async function writeOwner(q: Queryable, target: OwnerTarget, path: string | null): Promise<number | null> {
+    const kind = target.kind;
     const current = await loadRow(q, kind as EntityName, target.organizationId, target.ownerId, { forUpdate: true });
     if (!current || current.Deleted) return null;
     const next = artworkFields(kind, current, path);
@@ -184,18 +198,19 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
         return { keep: false, dropped: [] as string[], written: null };
       }
       await q.query(`UPDATE images SET state = 'ready' WHERE kind = $1 AND owner_id = $2 AND version = $3`, [kind, ownerId, version]);
-      if (!isOwnerKind(kind)) return { keep: true, dropped: [] as string[], written: null };
+      if (!isOwnerTarget(job) && kind !== 'user') return { keep: true, dropped: [] as string[], written: null };
       const dropped = await q.query<{ version: string }>(`DELETE FROM images WHERE kind = $1 AND owner_id = $2 AND seq < $3 RETURNING version`, [kind, ownerId, mine.seq]);
-      const written = await writeOwner(q, job, imagePath(kind, ownerId, version));
+      // A user's picture was theirs from the request on (accept): only older versions go.
+      const written = isOwnerTarget(job) ? await writeOwner(q, job, imagePath(kind, ownerId, version)) : null;
       return { keep: true, dropped: dropped.map((d) => d.version), written };
     });
-    if (outcome.written !== null) deps.bus.publish({ organizationId: job.organizationId, version: outcome.written });
+    if (outcome.written !== null && job.organizationId !== null) deps.bus.publish({ organizationId: job.organizationId, version: outcome.written });
     if (!outcome.keep) await blobs.remove(imageKeys.version(kind, ownerId, version));
     for (const old of outcome.dropped) await blobs.remove(imageKeys.version(kind, ownerId, old));
   }
 
   /** DELETE …/image: the row's artwork cleared (a new Version) and every stored version removed. */
-  async function removeArtwork(target: ImageTarget): Promise<void> {
+  async function removeArtwork(target: OwnerTarget): Promise<void> {
     const { kind, ownerId } = target;
     const written = await deps.store.tx(async (q) => {
       const dropped = await q.query(`DELETE FROM images WHERE kind = $1 AND owner_id = $2 RETURNING version`, [kind, ownerId]);
@@ -209,6 +224,16 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
     await blobs.remove(imageKeys.owner(kind, ownerId));
   }
 
+  /** DELETE /internal/users/me/image: the picture cleared and every stored version removed. */
+  async function removeUserPicture(userId: string): Promise<void> {
+    await deps.store.tx(async (q) => {
+      await q.query(`DELETE FROM images WHERE kind = 'user' AND owner_id = $1`, [userId]);
+      const [user] = await q.query<{ image_url: string | null }>(`SELECT image_url FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+      if (user?.image_url != null) await writeUserPicture(q, userId, null, now(deps));
+    });
+    await blobs.remove(imageKeys.owner('user', userId));
+  }
+
   /** GET /images/{kind}/{id}/{version}?size=…: see the header. */
   async function serve(req: Request, kind: ImageKind, ownerId: string, version: string, size: ImageVariant): Promise<Response> {
     const [image] = await deps.store.query<{ content_type: string; state: string }>(
@@ -220,6 +245,11 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
       // Artwork is served while it is its row's: not once the row is deleted or the image replaced.
       const path = imagePath(kind, ownerId, version);
       const live = await deps.store.query(`SELECT 1 FROM ${OWNER_TABLES[kind]} WHERE id = $1 AND NOT deleted AND data->'Urls'->>'ImagePublicUrl' = $2`, [ownerId, path]);
+      if (live.length === 0) throw notFound();
+    }
+    if (kind === 'user') {
+      // A picture is served while it is its user's.
+      const live = await deps.store.query(`SELECT 1 FROM users WHERE id = $1 AND NOT deleted AND image_url = $2`, [ownerId, imagePath(kind, ownerId, version)]);
       if (live.length === 0) throw notFound();
     }
     const ready = image.state === 'ready' || size === 'thumbnail';
@@ -272,11 +302,11 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
     }),
   };
 
-  return { blobs, fromRequest, enqueueFetch, removeArtwork, serve, jobHandlers };
+  return { blobs, fromRequest, enqueueFetch, removeArtwork, removeUserPicture, serve, jobHandlers };
 }
 
 /** Image routes whose bodies are files (sync-server/body.ts streams them past the JSON limit). */
 export function isImageUpload(method: string, path: string): boolean {
   if (method === 'POST') return path === '/api/v1/chapters/images' || path === '/api/internal/images';
-  return method === 'PUT' && /^\/api\/v1\/(networks|programs|playlists|clips)\/[^/]+\/image$/.test(path);
+  return method === 'PUT' && (path === '/api/internal/users/me/image' || /^\/api\/v1\/(networks|programs|playlists|clips)\/[^/]+\/image$/.test(path));
 }

@@ -1,9 +1,11 @@
 // Account settings (section 2: /account for activated users only, with an optional error search
 // parameter; /account/profile from the browser-translation warning): the user's name, the
-// address they log in with, and the interface language, which saves InterfaceLanguage and reloads.
+// address they log in with, their picture, and the interface language, which saves
+// InterfaceLanguage and reloads.
 // Robin Reseller's account is the one edited here (no other spec reads that name or language),
 // and every change is put back before the test ends.
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { DEMO, logIn } from './support.ts';
 
 const RESELLER = 'reseller@example.com';
@@ -52,6 +54,31 @@ test('Account settings opens in the same tab: the name is changed and saved, the
   await name.fill('Robin Reseller');
   await profile.getByRole('button', { name: 'Apply' }).click();
   await expect.poll(async () => (await sessionUser(page)).Name).toBe('Robin Reseller');
+});
+
+test('the picture: a GIF named .png is refused at the field by the server, a PNG is shown at once, then removed', async ({ page }) => {
+  await logIn(page, RESELLER, DEMO.password);
+  await openAccountSettings(page);
+  const card = page.getByRole('region', { name: 'Picture' });
+  const file = card.getByLabel('Choose a picture');
+  await expect(card.getByText('No picture')).toBeVisible();
+
+  const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+  await file.setInputFiles({ name: 'not-really.png', mimeType: 'image/png', buffer: gif });
+  await expect(file).toHaveAttribute('aria-invalid', 'true');
+  await expect(file).toHaveAccessibleDescription(/jpeg, jpg, png/i);
+
+  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#2e86de' } }).png().toBuffer();
+  await file.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('Picture saved', { exact: true })).toBeVisible();
+  const picture = card.getByRole('img', { name: 'Your picture' });
+  await expect(picture).toBeVisible();
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  expect((await page.request.get((await picture.getAttribute('src'))!)).status()).toBe(200);
+
+  await card.getByRole('button', { name: 'Remove picture' }).click();
+  await expect(page.getByText('Picture removed', { exact: true })).toBeVisible();
+  await expect(card.getByText('No picture')).toBeVisible();
 });
 
 test('the interface language saves InterfaceLanguage and reloads the page in it', async ({ page }) => {

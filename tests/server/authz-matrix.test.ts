@@ -307,6 +307,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       ['PUT', '/api/internal/users/me/mfa', { Code: '123456' }],
       ['DELETE', '/api/internal/users/me/mfa/config', { CurrentPassword: DEMO_PASSWORD }],
       ['DELETE', `/api/v1/users/${seedId('user:producer@example.com')}/mfa`, undefined],
+      ['PUT', '/api/internal/users/me/image', undefined],
+      ['DELETE', '/api/internal/users/me/image', undefined],
     ] as const) {
       const reply = await anonymous.send(method, path, json);
       expect(reply.status, path).toBe(401);

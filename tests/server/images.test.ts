@@ -250,4 +250,47 @@ describe('artwork', () => {
     const url = (await rowOf(`/api/v1/playlists/${FEED}`)).Urls['ImagePublicUrl']!;
     expect(await sizeOf(await fetchPublic(`${url}?size=large`))).toEqual(['png', 500, 500]);
   });
+
+  it('one’s own picture (PUT and DELETE /internal/users/me/image): ImageUrl at once, the variants by the job, the old version a 404, removal; the same file rules; not without a session', async () => {
+    const me = async (client: AppClient) => ((await client.get('/api/internal/session')).body as { User: { ImageUrl: string | null } }).User.ImageUrl;
+    const put = await upload(producer, 'PUT', '/api/internal/users/me/image', await png(800, 500), 'image/png');
+    expect(put.status, put.text).toBe(204);
+    const first = await me(producer);
+    expect(first).toMatch(/^\/images\/user\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{22}$/);
+    // Shown at once: the thumbnail was made before the answer, the rest come from the original until the job.
+    expect(await sizeOf(await fetchPublic(`${first}?size=thumbnail`))).toEqual(['png', 64, 64]);
+    const early = await fetchPublic(`${first}?size=small`);
+    expect([early.status, early.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+    await app.jobs.drain();
+    expect(await sizeOf(await fetchPublic(`${first}?size=small`))).toEqual(['png', 256, 256]);
+    // The organization's user list shows it.
+    const producerId = (await t.store.query<{ id: string }>(`SELECT id FROM users WHERE email = 'producer@example.com'`))[0]!.id;
+    expect((await t.store.query<{ image_url: string }>(`SELECT image_url FROM users WHERE id = $1`, [producerId]))[0]!.image_url).toBe(first);
+
+    expect((await upload(producer, 'PUT', '/api/internal/users/me/image', jpegBytes)).status).toBe(204);
+    const second = await me(producer);
+    expect(second).not.toBe(first);
+    expect((await fetchPublic(first!)).status).toBe(404);
+    await app.jobs.drain();
+    expect(await sizeOf(await fetchPublic(`${second}?size=medium`))).toEqual(['jpeg', 600, 600]);
+    expect(await t.store.query(`SELECT version FROM images WHERE kind = 'user' AND owner_id = $1`, [producerId])).toHaveLength(1);
+
+    // The file rules of every image, and nobody else's picture changes.
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+    const refused = await upload(producer, 'PUT', '/api/internal/users/me/image', gif, 'image/gif');
+    expect([refused.status, (refused.body as { Errors: Array<{ Field: string }> }).Errors[0]!.Field]).toEqual([415, 'Content-Type']);
+    expect((await upload(producer, 'PUT', '/api/internal/users/me/image', new Uint8Array(0))).status).toBe(400);
+    expect(await me(producer)).toBe(second);
+    expect(await me(demo)).toBeNull();
+    const stranger = new AppClient(app);
+    expect((await app.request('/api/internal/users/me/image', { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: jpegBytes as Uint8Array<ArrayBuffer> })).status).toBe(401);
+    expect((await stranger.delete('/api/internal/users/me/image')).status).toBe(401);
+
+    expect((await upload(producer, 'DELETE', '/api/internal/users/me/image', null)).status).toBe(204);
+    expect(await me(producer)).toBeNull();
+    expect((await fetchPublic(second!)).status).toBe(404);
+    expect(await t.store.query(`SELECT 1 FROM images WHERE kind = 'user' AND owner_id = $1`, [producerId])).toHaveLength(0);
+    // Removing what is not there is done too.
+    expect((await upload(producer, 'DELETE', '/api/internal/users/me/image', null)).status).toBe(204);
+  });
 });

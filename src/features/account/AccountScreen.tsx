@@ -1,10 +1,10 @@
 // Account settings (section 2: /account, activated users only, with an optional `error` search
 // parameter; /account/profile, linked from the browser-translation warning). The profile: the
-// user's name (PATCH /api/internal/users/me, section 7), the e-mail address they log in with
-// and the interface language, which saves InterfaceLanguage and reloads (section 4,
-// src/lib/language.ts, the same as the user menu's). Account settings add the password (PUT
-// /api/internal/users/me/password: the current one, the new one twice, section 5's messages at the
-// fields, the server's refusals there too) and the e-mail address (PUT /api/internal/users/me/email:
+// user's name (PATCH /api/internal/users/me, section 7), the e-mail address they log in with,
+// their picture (ProfilePicture.tsx) and the interface language, which saves InterfaceLanguage
+// and reloads (section 4, src/lib/language.ts, the same as the user menu's). Account settings
+// add the password (PUT /api/internal/users/me/password: the current one, the new one twice,
+// section 5's messages at the fields, the server's refusals there too) and the e-mail address (PUT /api/internal/users/me/email:
 // the new address is mailed a link, and changes when it is opened: ConfirmEmailScreen) and the
 // user's two-factor sign-in (TwoFactor.tsx) and API keys (ApiKeys.tsx).
 // Who may open it is the route's business (SignedIn.tsx: 403 for an unactivated user).
@@ -28,6 +28,7 @@ import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { Field } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ThemeSetting } from './ThemeSetting.tsx';
+import { ProfilePicture } from './ProfilePicture.tsx';
 import { ApiKeysSection } from './ApiKeys.tsx';
 import { TwoFactorSection } from './TwoFactor.tsx';
 import { refusalText, SettingsForm } from './settings-form.tsx';
@@ -69,6 +70,7 @@ function Profile() {
   return (
     <>
       <NameForm user={user} />
+      <ProfilePicture user={user} />
       <LanguageForm />
     </>
   );

@@ -1,5 +1,6 @@
 // Artwork (specification section 7: PUT and DELETE …/image of networks, programs, playlists and
-// clips; POST /v1/chapters/images; POST /internal/images) and the public image files every
+// clips; POST /v1/chapters/images; POST /internal/images), the user's own picture (PUT and DELETE
+// /internal/users/me/image) and the public image files every
 // artwork URL names (section 3 "Image size variants"). Served by sync-server/api/images.ts.
 //
 // An image body is the file itself: JPEG or PNG, known by its first bytes (src/domain/artwork.ts
@@ -96,6 +97,25 @@ export const postInternalImage = {
   description: `${RULES}.`,
   request: { body: imageBody(true, 'The image file') },
   responses: { 200: jsonContent(ImageUploaded, 'Stored'), ...writeErrors, ...UnsupportedImage },
+} as const satisfies RouteConfig;
+
+/** The signed-in user's own picture (section 7 "Account"): User.ImageUrl. */
+export const putMyImage = {
+  method: 'put',
+  path: '/internal/users/me/image',
+  tags: ['Session'],
+  summary: 'Sets the signed-in user’s picture (User.ImageUrl)',
+  description: `${RULES}. ImageUrl names the new picture as soon as this answers (its thumbnail is made first); the other size variants follow within seconds and are served from the original until then.`,
+  request: { body: imageBody(true, 'The image file') },
+  responses: { 204: noContent, ...writeErrors, ...UnsupportedImage },
+} as const satisfies RouteConfig;
+
+export const deleteMyImage = {
+  method: 'delete',
+  path: '/internal/users/me/image',
+  tags: ['Session'],
+  summary: 'Removes the signed-in user’s picture (User.ImageUrl becomes null)',
+  responses: { 204: noContent, ...errors },
 } as const satisfies RouteConfig;
 
 export const IMAGE_SIZES = Object.keys(IMAGE_VARIANTS) as Array<keyof typeof IMAGE_VARIANTS>;
