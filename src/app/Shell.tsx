@@ -1,7 +1,7 @@
 // The navigation shell (section 2): logo (to the organization home, or / with none), 'Manage
 // audio', the organization, user and help menus with the visibility rules of sections 4 and 6,
 // the loading bar, and the sync status one glance away.
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { BUILD_VERSION, HELP_MENU_WIDTH_PX, ORGANIZATION_MENU_WIDTH_PX } from '../domain/constants.ts';
 import { adminMenu, organizationMenuItems, showsAccountSettings, showsEnterprises, userMenus, type OrganizationMenuItem } from '../domain/permissions.ts';
 import { m } from '../paraglide/messages.js';
@@ -17,6 +17,7 @@ import { openSnapshotDialog, SnapshotDialogHost } from '../features/organization
 import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
 import { organizationFlags } from '../domain/access.ts';
 import { LogoMark } from '../ui/Logo.tsx';
+import { imageUrlForSize } from '../domain/image.ts';
 import { useSearchShortcut } from '../lib/search-shortcut.ts';
 
 const ORG_ITEM_LABEL: Record<OrganizationMenuItem, () => string> = {
@@ -126,6 +127,15 @@ const Icon = ({ d }: { d: string }) => (
   </svg>
 );
 
+/** The account menu's face: the user's picture (its thumbnail) when they have one, else the icon
+ * (also when the picture cannot load: offline, before the service worker has it). */
+function UserMark({ imageUrl }: { imageUrl: string | null }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const thumb = imageUrl ? imageUrlForSize(imageUrl, 24, 24) : null;
+  if (!thumb?.ok || failed === thumb.url) return <Icon d={ICON_PATHS.user} />;
+  return <img src={thumb.url} alt="" width={24} height={24} onError={() => setFailed(thumb.url)} style={{ borderRadius: '50%', objectFit: 'cover', display: 'block' }} />;
+}
+
 /**
  * Keeps --navbar-height on the root at the bar's height, which on phones and tablets grows when
  * the sync status wraps (styles.css): phone toasts drop from just below the bar, so they never
@@ -173,7 +183,7 @@ export function NavigationBar({ session, organizationId }: { session: Session; o
         {menus.includes('organization') && (
           <MenuButton label={m.app_menu_organization()} widthPx={ORGANIZATION_MENU_WIDTH_PX} trigger={<><Icon d={ICON_PATHS.org} /><span className="menu-trigger-text">{org?.Name ?? m.app_menu_organization()}</span></>} entries={orgEntries} />
         )}
-        {menus.includes('user') && <MenuButton label={m.app_menu_user()} trigger={<Icon d={ICON_PATHS.user} />} entries={userMenu(session)} />}
+        {menus.includes('user') && <MenuButton label={m.app_menu_user()} trigger={<UserMark imageUrl={session.User?.ImageUrl ?? null} />} entries={userMenu(session)} />}
         {menus.includes('help') && <MenuButton label={m.app_menu_help()} widthPx={HELP_MENU_WIDTH_PX} trigger={<Icon d={ICON_PATHS.help} />} entries={helpMenu(organizationId)} />}
       </nav>
       <SnapshotDialogHost />

@@ -75,10 +75,13 @@ test('the picture: a GIF named .png is refused at the field by the server, a PNG
   await expect(picture).toBeVisible();
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   expect((await page.request.get((await picture.getAttribute('src'))!)).status()).toBe(200);
+  // The account menu wears it too.
+  await expect(page.getByRole('button', { name: 'Account' }).locator('img')).toBeVisible();
 
   await card.getByRole('button', { name: 'Remove picture' }).click();
   await expect(page.getByText('Picture removed', { exact: true })).toBeVisible();
   await expect(card.getByText('No picture')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Account' }).locator('img')).toHaveCount(0);
 });
 
 test('the interface language saves InterfaceLanguage and reloads the page in it', async ({ page }) => {
