@@ -7,7 +7,8 @@
 //
 //   parsed ──one statement──> tsquery text per configuration (english, german, simple)
 //          ──second statement──> rows of readable programs whose vector in their own configuration
-//            matches, filtered, sorted (ts_rank for Relevance), LIMIT pageSize + 1
+//            matches, filtered, sorted (ts_rank for Relevance), LIMIT pageSize + 1 (clips: the
+//            page of ids from the narrow clip_search, then those rows of clips)
 import type { Paged } from '../../src/domain/paging.ts';
 import {
   FIELD_WEIGHT,
@@ -127,8 +128,15 @@ export async function searchRows(q: Queryable, entity: SearchEntity, spec: Searc
   const byDate = spec.sort === 'DateOldest' ? 'created_at_utc, t.id' : 'created_at_utc DESC, t.id';
   const inner = rank ? `rank DESC, t.${byDate}` : `t.${byDate}`;
   const outer = rank ? `t.rank DESC, t.${byDate}` : `t.${byDate}`;
-  const columns = [...META_COLUMNS, ...Object.values(def.columns).map(([column]) => column)].map((c) => `t.${c}`).join(', ');
-  const sql = `SELECT ${columns}${rank} FROM ${def.table} t WHERE ${where.join(' AND ')} ORDER BY ${inner} LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  const columnsOf = (alias: string) => [...META_COLUMNS, ...Object.values(def.columns).map(([column]) => column)].map((c) => `${alias}.${c}`).join(', ');
+  const limit = `LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`;
+  // Clips with a query: the page of ids is found, ranked and sorted in clip_search (every column
+  // filtered above is there: migrations/0547_clip_search.sql says why), then only that page is read
+  // from clips. The page's order is the outer one (withPlaylistIds), on the columns kept here.
+  const sql =
+    entity === 'clip' && !isBlankQuery(spec.query)
+      ? `SELECT ${columnsOf('c')}${rank ? ', r.rank' : ''} FROM (SELECT t.id${rank} FROM clip_search t WHERE ${where.join(' AND ')} ORDER BY ${inner} ${limit}) r JOIN clips c ON c.id = r.id`
+      : `SELECT ${columnsOf('t')}${rank} FROM ${def.table} t WHERE ${where.join(' AND ')} ORDER BY ${inner} ${limit}`;
   const rows = await q.query<DbRow>(entity === 'clip' ? withPlaylistIds('clip', sql, outer) : sql, params.values);
   return paged(
     rows.map((r) => toWire(entity, r)),

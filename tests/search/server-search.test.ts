@@ -132,7 +132,7 @@ describe.each(storeKinds)('server search on %s', (kind) => {
     expect(fields(rating).map(([f]) => f)).toContain('rating');
   });
 
-  it('keeps the vectors as rows, annotations and languages change', async () => {
+  it('keeps the vectors as rows, annotations and languages change, and as clips are deleted', async () => {
     const morning = CORPUS_PROGRAMS.morning.id;
     // A new annotation makes its recording findable at once.
     await t.store.query(
@@ -152,6 +152,9 @@ describe.each(storeKinds)('server search on %s', (kind) => {
     expect(await ids(demo, 'clip', { filter: '"elect"', programIds: morning })).toEqual([]);
     await t.store.query(`UPDATE programs SET data = data || '{"Language": "en"}' WHERE id = $1`, [morning]);
     expect((await ids(demo, 'clip', { filter: 'elect', programIds: morning })).length).toBe(1);
+    // A deleted clip is found no more (clip_search follows the row: migrations/0547).
+    expect((await demo.delete(`/api/v1/clips/${corpusClip('bakery')}`)).status).toBe(204);
+    expect(await ids(demo, 'clip', { filter: 'patisserie' })).toEqual([]);
   });
 
   it('stems as the domain does (ts_lexize against src/domain/search.ts)', async () => {
