@@ -48,6 +48,7 @@ import { accountRoutes } from './api/account.ts';
 import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { mfaRoutes } from './api/mfa.ts';
+import { supportRoutes } from './api/support.ts';
 import { invitationRoutes } from './api/invitations.ts';
 import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
@@ -211,6 +212,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
   app.route('/api', mfaRoutes());
+  app.route('/api', supportRoutes());
   app.route('/api', invitationRoutes(mailSettings(deps.mail)));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());

@@ -83,6 +83,7 @@ export function organizationMenu(session: Session, organizationId: string | null
       if (a === 'adminSettings') adminItems.push({ kind: 'external', id: a, label: m.app_menu_admin_settings(), href: adminLinks.root() });
       if (a === 'objectSearch') adminItems.push({ kind: 'external', id: a, label: m.app_menu_object_search(), href: adminLinks.lookup(location.href) });
       if (a === 'billingFeatures' && organizationId) adminItems.push({ kind: 'external', id: a, label: m.app_menu_billing(), href: adminLinks.billing(organizationId) });
+      if (a === 'supportInbox') adminItems.push({ kind: 'action', id: a, label: m.app_menu_support_inbox(), onSelect: () => navigate('/admin/support') });
     }
     entries.push({ kind: 'separator', id: 'sep-admin' }, { kind: 'group', id: 'admin', label: m.app_menu_admin(), items: adminItems });
   }

@@ -149,7 +149,7 @@ describe('Admin, Billing & features, Enterprises, Account settings', () => {
   const user = (u: Partial<UserFacts>): UserFacts => ({ isAdmin: false, isAdminOrSupport: false, hasResellerAccess: false, sessionType: 'activated', ...u });
   it('admin or support users see the Admin section; Billing & features is admins only', () => {
     expect(adminMenu(user({}))).toEqual([]);
-    expect(adminMenu(user({ isAdminOrSupport: true }))).toEqual(['adminOrganizationSettings', 'adminSettings', 'objectSearch']);
+    expect(adminMenu(user({ isAdminOrSupport: true }))).toEqual(['adminOrganizationSettings', 'adminSettings', 'objectSearch', 'supportInbox']);
     expect(adminMenu(user({ isAdmin: true, isAdminOrSupport: true }))).toContain('billingFeatures');
   });
   it('Enterprises shows to admins and to users with reseller access', () => {

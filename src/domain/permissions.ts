@@ -218,14 +218,18 @@ export const AdminMenuItem = {
   adminSettings: 'adminSettings',
   objectSearch: 'objectSearch',
   billingFeatures: 'billingFeatures',
+  /** Not one of section 6's links: the studio's own inbox of contact enquiries (issue 33). */
+  supportInbox: 'supportInbox',
 } as const;
 export type AdminMenuItem = (typeof AdminMenuItem)[keyof typeof AdminMenuItem];
 
-/** The Admin section: admin or support users; 'Billing & features' is admins only. */
+/** The Admin section: admin or support users; 'Billing & features' is admins only; the support
+ * inbox for both. */
 export function adminMenu(user: UserFacts): AdminMenuItem[] {
   if (!user.isAdminOrSupport) return [];
   const items: AdminMenuItem[] = ['adminOrganizationSettings', 'adminSettings', 'objectSearch'];
   if (user.isAdmin) items.push('billingFeatures');
+  items.push('supportInbox');
   return items;
 }
 
@@ -282,6 +286,7 @@ export const ADMIN_MENU_LABEL: Record<AdminMenuItem, DomainMessageKey> = {
   adminSettings: 'domain_menu_admin_settings',
   objectSearch: 'domain_menu_object_search',
   billingFeatures: 'domain_menu_billing_features',
+  supportInbox: 'domain_menu_support_inbox',
 };
 
 export const ENTERPRISES_LABEL: DomainMessageKey = 'domain_menu_enterprises';

@@ -29,7 +29,7 @@ function grantedPermissions(user: Pick<User, 'IsAdmin'>, organizationId: string)
 
 /** A guard of this module: a signed-in admin or support user, in no particular organization (403
  * for any other user). */
-function adminOrSupport(): Access {
+export function adminOrSupport(): Access {
   const signedIn = guard.user();
   const check: MiddlewareHandler = async (c, next) => {
     const caller = await loadCaller(c);

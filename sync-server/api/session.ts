@@ -9,7 +9,6 @@
 //
 // Sign-in, the session's state and sign-out are open to anyone (guard.public): they answer for a
 // caller with no session too. Sign-out checks the XSRF token itself, when there is a session.
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
@@ -33,6 +32,8 @@ import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, readsOnly } from './guard.ts';
 import { clientAddress } from '../client-address.ts';
+import { publicOrigin } from '../public-origin.ts';
+import { recordEnquiry } from '../support/inbox.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -241,13 +242,8 @@ export function sessionRoutes() {
         AdditionalInfo: cut(body.AdditionalInfo, CONTACT_ADDITIONAL_INFO_MAX),
         BrowserLocale: cut(body.BrowserLocale, CONTACT_BROWSER_LOCALE_MAX),
       };
-      await deps.store.query(`INSERT INTO support_enquiries (id, user_id, organization_id, enquiry, created_at_utc) VALUES ($1, $2, $3, $4, $5)`, [
-        randomUUID(),
-        auth.user.Id,
-        auth.organizationId,
-        JSON.stringify(enquiry),
-        now(deps),
-      ]);
+      // Kept for the support inbox, and mailed to the support address when one is set.
+      await recordEnquiry(deps, { userId: auth.user.Id, organizationId: auth.organizationId, enquiry, origin: publicOrigin(c) });
       return c.body(null, 204);
     });
 }

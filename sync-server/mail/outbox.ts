@@ -39,9 +39,11 @@ export type MailSettings = {
   retryScheduleMs: readonly number[];
   /** Connecting, the greeting and each reply of the SMTP server: longer, the attempt fails. */
   timeoutMs: number;
+  /** Where contact enquiries are mailed as well as kept in the support inbox (null: only kept). */
+  supportTo: string | null;
 };
 
-/** The settings from the environment (SMTP_URL, CASTAWAY_MAIL_FROM), with the app's own
+/** The settings from the environment (SMTP_URL, CASTAWAY_MAIL_FROM, CASTAWAY_SUPPORT_EMAIL), with the app's own
  * overrides (tests). The one place the environment is read. */
 export function mailSettings(overrides: Partial<MailSettings> = {}): MailSettings {
   const url = process.env.SMTP_URL?.trim() || null;
@@ -51,6 +53,7 @@ export function mailSettings(overrides: Partial<MailSettings> = {}): MailSetting
     from: process.env.CASTAWAY_MAIL_FROM?.trim() || 'Castaway Studio <no-reply@localhost>',
     retryScheduleMs: MAIL_RETRY_SCHEDULE_MS,
     timeoutMs: 30_000,
+    supportTo: process.env.CASTAWAY_SUPPORT_EMAIL?.trim() || null,
     ...overrides,
   };
 }

@@ -86,3 +86,26 @@ export function passwordChangedMail(input: MailInput & { resetLink: string }): M
 export function emailChangingMail(input: MailInput & { resetLink: string; newEmail: string }): Mail {
   return noticeMail('emailChanging', input, (w) => ({ subject: w.emailChanging.subject, intro: w.emailChanging.intro(input.newEmail) }));
 }
+
+/** A contact enquiry for the support team's address (CASTAWAY_SUPPORT_EMAIL). In English, the
+ * studio's staff language (the sender's own words are as they wrote them); Reply-To is not set
+ * (the outbox has no such field), so the sender's address leads the text. */
+export function supportEnquiryMail(input: { to: string; enquiry: { ContactName: string; ContactEmail: string; ContactEnquiry: string; AdditionalInfo?: string | null | undefined; SourceUrl?: string | null | undefined; BrowserLocale?: string | null | undefined; ClientVersion?: string | null | undefined }; organizationName: string | null; inboxLink: string }): Mail {
+  const w = mailWords('en-US');
+  const e = input.enquiry;
+  const subject = `Support enquiry from ${e.ContactName}`;
+  const facts: Array<[string, string | null | undefined]> = [
+    ['From', `${e.ContactName} <${e.ContactEmail}>`],
+    ['Organization', input.organizationName],
+    ['Page', e.SourceUrl],
+    ['Browser language', e.BrowserLocale],
+    ['Studio version', e.ClientVersion],
+  ];
+  const shown = facts.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1] !== '');
+  const text = paragraphs(shown.map(([k, v]) => `${k}: ${v}`).join('\n'), e.ContactEnquiry, ...(e.AdditionalInfo ? [`Additional information:\n${e.AdditionalInfo}`] : []), `Support inbox: ${input.inboxLink}`);
+  const content = html`<table style="font-size:14px;border-collapse:collapse">${shown.map(([k, v]) => html`<tr><td style="padding:2px 12px 2px 0;color:#5b6170">${k}</td><td>${v}</td></tr>`)}</table>
+<p style="white-space:pre-wrap">${e.ContactEnquiry}</p>
+${e.AdditionalInfo ? html`<p style="font-size:14px;color:#5b6170;white-space:pre-wrap">${e.AdditionalInfo}</p>` : null}
+<p style="margin:24px 0"><a href="${input.inboxLink}" style="${raw(BUTTON)}">Open the support inbox</a></p>`;
+  return { kind: 'supportEnquiry', to: input.to, locale: w.locale, subject, text, html: page(w, subject, content) };
+}

@@ -6,17 +6,17 @@
 // a body; without SMTP the inviter is answered the link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
-import { startSmtp } from '../helpers/smtp-server.ts';
 import { sha256 } from '../../sync-server/auth.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { createLogger } from '../../sync-server/observability/log.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { INVITATIONS_MAX_PER_ADDRESS, INVITATIONS_MAX_PER_INVITER } from '../../sync-server/accounts/throttle.ts';
 import { INVITATION_EXPIRY_MS } from '../../src/domain/invitations.ts';
 import type { Invitation, InvitationDescription } from '../../src/protocol/api/invitations.ts';
-import { AppClient, fields, testClock, type TestClock } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { AppClient, fields, type TestClock } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
+import { openMailApp, type MailApp } from './mail-app.ts';
 
 type App = ReturnType<typeof createApp>;
 type Errors = { Errors: Array<{ Field: string; Code: string; Message: string }> };
@@ -26,20 +26,17 @@ const programScope = (programId: string) => [{ ObjectType: 'Program', ObjectId: 
 const toOf = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address?.toLowerCase()));
 
 describe.each(storeKinds)('invitations on %s', (kind) => {
+  let opened: MailApp;
   let t: TestStore;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: MailApp['smtp'];
   let app: App;
   let clock: TestClock;
   beforeAll(async () => {
-    t = await openTestStore(kind);
-    await seed(t.store, { clips: 48 });
-    smtp = await startSmtp();
-    clock = testClock();
-    app = createApp({ store: t.store, bus: createMemoryBus(), clock: () => clock.now, log: createLogger({ level: 'error' }), mail: { smtpUrl: smtp.url, retryScheduleMs: [20], timeoutMs: 5_000 } });
+    opened = await openMailApp(kind, { clips: 48 });
+    ({ t, smtp, app, clock } = opened);
   }, 120_000);
   afterAll(async () => {
-    await smtp?.close();
-    await t?.drop();
+    await opened?.close();
   });
 
   async function signIn(email: string, organizationId = ORG_DEMO, on: App = app, password?: string): Promise<AppClient> {

@@ -1,0 +1,140 @@
+// /admin/support: the support inbox (issue 33: "Contact support reaches someone"), for admin and
+// support users. The enquiries sent with Contact support, newest first, open ones by default; each
+// is marked handled (or open again) where it is shown. Server-only state, like the other staff
+// tools: it needs the network and says so offline, and loads again when the network comes back.
+//   GET /internal/support/enquiries?state&page&pageSize · PATCH …/{enquiryId} { Handled }
+import { useCallback, useState } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { listSupportEnquiries, updateSupportEnquiry, type SupportEnquiry, type SupportEnquiryState } from '../../protocol/api/support.ts';
+import { call } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/labels.ts';
+import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { showToast } from '../../lib/toast.ts';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+
+const PAGE_SIZE = 25;
+type Filter = SupportEnquiryState | 'All';
+type State = { kind: 'loading' } | { kind: 'failed'; text: string } | { kind: 'ready'; items: SupportEnquiry[]; hasNext: boolean; page: number };
+
+export function SupportInboxScreen() {
+  const [filter, setFilter] = useState<Filter>('Open');
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const fetchPage = useCallback(
+    async (page: number) => {
+      const query = filter === 'All' ? { page: String(page), pageSize: String(PAGE_SIZE) } : { page: String(page), pageSize: String(PAGE_SIZE), state: filter };
+      return withLoading(call(listSupportEnquiries, { query }));
+    },
+    [filter],
+  );
+  const failure = (status: number | null) => (status === 403 ? m.support_forbidden() : navigator.onLine ? m.support_load_failed() : m.support_offline());
+
+  const load = useCallback(async () => {
+    setState({ kind: 'loading' });
+    const res = await fetchPage(1);
+    if (res.kind === 'ok') setState({ kind: 'ready', items: res.data.Items, hasNext: res.data.HasNext, page: 1 });
+    else setState({ kind: 'failed', text: failure(res.kind === 'status' ? res.status : null) });
+  }, [fetchPage]);
+  useLoadWhenOnline(load);
+
+  const more = async () => {
+    if (state.kind !== 'ready') return;
+    const res = await fetchPage(state.page + 1);
+    if (res.kind === 'ok') setState({ kind: 'ready', items: [...state.items, ...res.data.Items.filter((e) => !state.items.some((x) => x.Id === e.Id))], hasNext: res.data.HasNext, page: state.page + 1 });
+    else showToast({ type: 'danger', title: failure(res.kind === 'status' ? res.status : null) });
+  };
+
+  const replace = (next: SupportEnquiry) =>
+    setState((s) => (s.kind === 'ready' ? { ...s, items: s.items.map((e) => (e.Id === next.Id ? next : e)) } : s));
+
+  return (
+    <>
+      <PageHeader title={m.support_title()} />
+      <p className="muted">{m.support_intro()}</p>
+      <fieldset className="support-filter" style={{ border: 'none', padding: 0, display: 'flex', gap: '1rem', flexWrap: 'wrap' }}>
+        <legend className="visually-hidden">{m.support_filter()}</legend>
+        {(
+          [
+            ['Open', m.support_filter_open()],
+            ['Handled', m.support_filter_handled()],
+            ['All', m.support_filter_all()],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value}>
+            <input type="radio" name="support-filter" value={value} checked={filter === value} onChange={() => setFilter(value)} /> {label}
+          </label>
+        ))}
+      </fieldset>
+      {state.kind === 'loading' && <p className="muted">{m.app_loading()}</p>}
+      {state.kind === 'failed' && (
+        <div className="alert alert-warning" role="status">
+          <p>{state.text}</p>
+          <button type="button" className="button" onClick={() => void load()}>
+            {m.app_try_again()}
+          </button>
+        </div>
+      )}
+      {state.kind === 'ready' && state.items.length === 0 && <p className="empty">{m.support_empty()}</p>}
+      {state.kind === 'ready' && state.items.length > 0 && (
+        <ul className="plain-list" aria-label={m.support_title()}>
+          {state.items.map((e) => (
+            <EnquiryCard key={e.Id} enquiry={e} onChanged={replace} />
+          ))}
+        </ul>
+      )}
+      {state.kind === 'ready' && state.hasNext && (
+        <button type="button" className="button" onClick={() => void more()}>
+          {m.support_more()}
+        </button>
+      )}
+    </>
+  );
+}
+
+function EnquiryCard({ enquiry: e, onChanged }: { enquiry: SupportEnquiry; onChanged: (next: SupportEnquiry) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const handled = e.State === 'Handled';
+  const toggle = async () => {
+    setBusy(true);
+    setError(null);
+    const res = await withLoading(call(updateSupportEnquiry, { params: { enquiryId: e.Id }, json: { Handled: !handled } }));
+    setBusy(false);
+    if (res.kind === 'ok') onChanged(res.data);
+    else setError(navigator.onLine ? m.support_update_failed() : m.support_offline());
+  };
+  const from = m.support_from({ name: e.Enquiry.ContactName ?? '', email: e.Enquiry.ContactEmail ?? '' });
+  const details = [e.Enquiry.AdditionalInfo, e.Enquiry.BrowserLocale, e.Enquiry.ClientVersion].filter((x): x is string => typeof x === 'string' && x !== '');
+  return (
+    <li className="card" aria-label={from} style={{ marginBottom: '1rem' }}>
+      <p style={{ display: 'flex', justifyContent: 'space-between', gap: '1rem', flexWrap: 'wrap', margin: 0 }}>
+        <strong>{from}</strong>
+        <span className="muted">
+          <span className={`pill${handled ? ' pill-ready' : ''}`}>{handled ? m.support_state_handled() : m.support_state_open()}</span> {formatDateTime(e.CreatedAtUtc)}
+        </span>
+      </p>
+      <p className="muted" style={{ margin: '0.25rem 0' }}>
+        {[e.UserEmail && e.UserEmail !== e.Enquiry.ContactEmail ? m.support_account({ email: e.UserEmail }) : null, e.OrganizationName ? m.support_organization({ name: e.OrganizationName }) : null, e.Enquiry.SourceUrl ? m.support_page({ url: e.Enquiry.SourceUrl }) : null]
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
+      <p style={{ whiteSpace: 'pre-wrap' }}>{e.Enquiry.ContactEnquiry}</p>
+      {details.length > 0 && (
+        <details>
+          <summary>{m.support_details()}</summary>
+          <pre style={{ whiteSpace: 'pre-wrap' }}>{details.join('\n\n')}</pre>
+        </details>
+      )}
+      {handled && e.HandledAtUtc && <p className="muted">{m.support_handled_by({ name: e.HandledByName ?? '', when: formatDateTime(e.HandledAtUtc) })}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="button" className="button" disabled={busy} aria-busy={busy} onClick={() => void toggle()}>
+        {handled ? m.support_reopen() : m.support_mark_handled()}
+      </button>
+    </li>
+  );
+}
