@@ -49,6 +49,7 @@ import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
+import { sessionsRoutes } from './api/sessions.ts';
 import { invitationRoutes } from './api/invitations.ts';
 import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
@@ -213,6 +214,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', apiKeyRoutes());
   app.route('/api', mfaRoutes());
   app.route('/api', supportRoutes());
+  app.route('/api', sessionsRoutes());
   app.route('/api', invitationRoutes(mailSettings(deps.mail)));
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());

@@ -9,7 +9,7 @@
 //
 // Route modules use `requireSession` (user + organization), `requireUser` (user only) and
 // `getAuth(c)`.
-import { requestOverTls } from './client-address.ts';
+import { clientAddress, requestOverTls } from './client-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -116,6 +116,9 @@ export async function rotateSession(c: Context): Promise<void> {
   announceSessionEnded(caller.tokenHash);
 }
 
+/** How finely a session's last use is kept (loadCaller). */
+export const SESSION_SEEN_RESOLUTION_MS = 5 * 60_000;
+
 /** How finely an API key's last use is kept (loadCaller). */
 export const API_KEY_USE_RESOLUTION_MS = 60_000;
 
@@ -166,13 +169,22 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
   } else {
     const token = getCookie(c, SESSION_COOKIE);
     if (!token) return null;
-    const rows = await store.query<UserRow & { xsrf_token: string; memberships: MembershipRow[] }>(
-      `SELECT u.*, s.xsrf_token, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM sessions s JOIN users u ON u.id = s.user_id
+    const rows = await store.query<UserRow & { xsrf_token: string; session_seen_at: Date | null; memberships: MembershipRow[] }>(
+      `SELECT u.*, s.xsrf_token, s.last_seen_at_utc AS session_seen_at, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`,
       [sha256(token), now],
     );
     const row = rows[0];
     if (!row) return null;
+    // Last seen, to 5 minutes, with the browser and address of that use (the sessions list).
+    if (row.session_seen_at === null || now.getTime() - new Date(row.session_seen_at).getTime() >= SESSION_SEEN_RESOLUTION_MS) {
+      await store.query(`UPDATE sessions SET last_seen_at_utc = $2, user_agent = $3, client_address = $4 WHERE token_hash = $1`, [
+        sha256(token),
+        now,
+        c.req.header('user-agent')?.slice(0, 500) ?? null,
+        clientAddress(c) || null,
+      ]);
+    }
     caller = { user: userToWire(row), xsrfToken: row.xsrf_token, tokenHash: sha256(token), memberships: row.memberships };
   }
   c.set('caller', caller);

@@ -33,7 +33,7 @@ import { guarded, resourceApp } from './route.ts';
 type MfaRow = { secret: string | null; enabled_at_utc: Date | null; pending_secret: string | null };
 
 /** The caller, in a signed-in session of their own (not an API key: 403 with a body). */
-async function person(c: Context, options: { activated: boolean }) {
+export async function person(c: Context, options: { activated: boolean }) {
   const caller = await loadCaller(c);
   if (!caller) throw unauthorized();
   if (!('tokenHash' in caller)) {

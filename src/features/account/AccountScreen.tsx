@@ -6,7 +6,8 @@
 // add the password (PUT /api/internal/users/me/password: the current one, the new one twice,
 // section 5's messages at the fields, the server's refusals there too) and the e-mail address (PUT /api/internal/users/me/email:
 // the new address is mailed a link, and changes when it is opened: ConfirmEmailScreen) and the
-// user's two-factor sign-in (TwoFactor.tsx) and API keys (ApiKeys.tsx).
+// user's two-factor sign-in (TwoFactor.tsx), where they are signed in (Sessions.tsx) and API keys
+// (ApiKeys.tsx).
 // Who may open it is the route's business (SignedIn.tsx: 403 for an unactivated user).
 import { useId, useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
@@ -31,6 +32,7 @@ import { ThemeSetting } from './ThemeSetting.tsx';
 import { ProfilePicture } from './ProfilePicture.tsx';
 import { ApiKeysSection } from './ApiKeys.tsx';
 import { TwoFactorSection } from './TwoFactor.tsx';
+import { SessionsSection } from './Sessions.tsx';
 import { refusalText, SettingsForm } from './settings-form.tsx';
 
 /** /account: the account's settings, with the `error` a flow that sent the user here reports. */
@@ -48,6 +50,7 @@ export function AccountScreen() {
       <PasswordForm />
       <EmailForm />
       <TwoFactorSection />
+      <SessionsSection />
       <ApiKeysSection />
       <ThemeSetting />
     </>
