@@ -18,6 +18,7 @@ import type { User } from '../src/protocol/entities.ts';
 import { API_KEY_PREFIX } from '../src/protocol/api/api-keys.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { Queryable } from './store/store.ts';
+import { recordKeyUse } from './audit/record.ts';
 
 export const SESSION_COOKIE = 'castaway_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -164,6 +165,7 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
     // Last used, to the minute: a key in steady use writes once a minute, not at every call.
     if (row.last_used_at_utc === null || now.getTime() - new Date(row.last_used_at_utc).getTime() >= API_KEY_USE_RESOLUTION_MS) {
       await store.query(`UPDATE api_keys SET last_used_at_utc = $2 WHERE id = $1`, [row.key_id, now]);
+      await recordKeyUse(store, { id: row.key_id, organizationId: row.key_org, userId: row.id, lastUsedAt: row.last_used_at_utc === null ? null : new Date(row.last_used_at_utc) }, now);
     }
     caller = { user: userToWire(row), apiKeyOrganizationId: row.key_org, keyHash: sha256(match[1]), memberships: row.memberships };
   } else {

@@ -9,6 +9,7 @@
 //
 // Sign-in, the session's state and sign-out are open to anyone (guard.public): they answer for a
 // caller with no session too. Sign-out checks the XSRF token itself, when there is a session.
+import { recordSignIn } from '../audit/record.ts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import { validateEmail, validateRequired } from '../../src/domain/validators.ts';
@@ -164,6 +165,7 @@ export function sessionRoutes() {
         // A new session on every sign-in, and the one this browser held ends: a session id planted
         // in the browser before sign-in (fixation) never becomes a signed-in one.
         if (previous) await q.query(`DELETE FROM sessions WHERE token_hash = $1`, [sha256(previous)]);
+        await recordSignIn(q, user.id, at);
         return createSession(q, user.id, at);
       });
       // Its streams close once the session's end is committed.
