@@ -18,7 +18,7 @@ import type { User } from '../src/protocol/entities.ts';
 import { API_KEY_PREFIX } from '../src/protocol/api/api-keys.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { Queryable } from './store/store.ts';
-import { recordKeyUse } from './audit/record.ts';
+import { recordAudit, recordKeyUse } from './audit/record.ts';
 
 export const SESSION_COOKIE = 'castaway_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -134,6 +134,7 @@ export async function createApiKey(
     `INSERT INTO api_keys (id, organization_id, user_id, name, key_hash, created_at_utc) VALUES ($1, $2, $3, $4, $5, $6)`,
     [id, input.organizationId, input.userId, input.name, sha256(key), input.now],
   );
+  await recordAudit(q, { organizationId: input.organizationId, eventType: 'Created', objectType: 'ApiKey', objectId: id, userId: input.userId, at: input.now });
   return { id, key };
 }
 

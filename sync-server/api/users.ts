@@ -1,4 +1,5 @@
 // The organization's users and their permission entries (section 6).
+import { recordPermissionChange } from '../audit/record.ts';
 import { pageOf } from '../../src/protocol/api/common.ts';
 import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
@@ -53,6 +54,7 @@ async function storeEntries(c: Context, userId: string, next: (current: Permissi
       `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
       [auth.organizationId, userId, JSON.stringify(entries), now(deps)],
     );
+    await recordPermissionChange(q, { organizationId: auth.organizationId, userId: auth.user.Id, objectId: userId, at: now(deps), entries });
     return { entries, version: Number(row!.version) };
   });
   deps.bus.publish({ organizationId: auth.organizationId, version });

@@ -1,6 +1,7 @@
 // The audit trail's writers (migration 0530). Content writes are recorded by the trigger on
 // row_revisions; the other sources call these in the transaction of the change they record.
 // Details name what changed (fields, scopes), never secrets or passwords.
+import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import type { Queryable } from '../store/store.ts';
 
 export type AuditEvent = {
@@ -35,4 +36,10 @@ export async function recordSignIn(q: Queryable, userId: string, at: Date): Prom
 export async function recordKeyUse(q: Queryable, key: { id: string; organizationId: string; userId: string; lastUsedAt: Date | null }, at: Date): Promise<void> {
   if (key.lastUsedAt !== null && key.lastUsedAt.toISOString().slice(0, 10) === at.toISOString().slice(0, 10)) return;
   await recordAudit(q, { organizationId: key.organizationId, eventType: 'Used', objectType: 'ApiKey', objectId: key.id, userId: key.userId, apiKeyId: key.id, at });
+}
+
+/** A user's permission entries set: the detail names the scope and the flags held, per object. */
+export async function recordPermissionChange(q: Queryable, e: { organizationId: string; userId: string; objectId: string; at: Date; entries: readonly PermissionEntry[] }): Promise<void> {
+  const detail = e.entries.map((x) => `${x.ObjectType}: ${Object.entries(x.Permissions ?? {}).filter(([, v]) => v === true).map(([k]) => k).join(' ')}`).join('; ');
+  await recordAudit(q, { organizationId: e.organizationId, eventType: 'PermissionsChanged', objectType: 'User', objectId: e.objectId, userId: e.userId, at: e.at, detail });
 }

@@ -3,7 +3,7 @@
 // trigger on row_revisions, same transaction), and an API key's use once per day however often
 // it is used. The audit-events routes are not built yet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORG_DEMO } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { AppClient, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
@@ -45,8 +45,22 @@ describe.each(storeKinds)('audit events on %s', (kind) => {
       const r = await s.app.request('/api/v1/programs', { headers: { authorization: `Bearer ${key.Key}` } });
       expect(r.status).toBe(200);
     }
+    expect(await events(`object_id = $1 AND event_type = 'Created'`, [key.Id])).toHaveLength(1);
     const uses = await events(`object_id = $1 AND event_type = 'Used'`, [key.Id]);
     expect(uses).toHaveLength(1);
     expect(uses[0]).toMatchObject({ object_type: 'ApiKey', api_key_id: key.Id, user_id: userId });
+  });
+
+  it('records a permission change by who made it, naming the scope and flags', async () => {
+    const demo = new AppClient(s.app);
+    await demo.login('demo@example.com');
+    demo.organizationId = ORG_DEMO;
+    const analystId = seedId('user:analyst@example.com');
+    const entries = [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: { HasContentAccess: true, HasAuditAccess: true } }];
+    const put = await demo.send('PUT', `/api/v1/users/${analystId}/permissions`, { json: entries });
+    expect(put.status, put.text).toBe(200);
+    const changes = await events(`object_id = $1 AND event_type = 'PermissionsChanged'`, [analystId]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ object_type: 'User', user_id: seedId('user:demo@example.com'), detail: 'Organization: HasAuditAccess HasContentAccess' });
   });
 });
