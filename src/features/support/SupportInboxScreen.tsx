@@ -28,7 +28,7 @@ export function SupportInboxScreen() {
     },
     [filter],
   );
-  const failure = (status: number | null) => (status === 403 ? m.support_forbidden() : navigator.onLine ? m.support_load_failed() : m.support_offline());
+  const failure = (status: number | null) => (status === 403 ? m.app_support_forbidden() : navigator.onLine ? m.app_support_load_failed() : m.app_support_offline());
 
   const load = useCallback(async () => {
     setState({ kind: 'loading' });
@@ -50,15 +50,15 @@ export function SupportInboxScreen() {
 
   return (
     <>
-      <PageHeader title={m.support_title()} />
-      <p className="muted">{m.support_intro()}</p>
+      <PageHeader title={m.app_support_title()} />
+      <p className="muted">{m.app_support_intro()}</p>
       <fieldset className="support-filter" style={{ border: 'none', padding: 0, display: 'flex', gap: '1rem', flexWrap: 'wrap' }}>
-        <legend className="visually-hidden">{m.support_filter()}</legend>
+        <legend className="visually-hidden">{m.app_support_filter()}</legend>
         {(
           [
-            ['Open', m.support_filter_open()],
-            ['Handled', m.support_filter_handled()],
-            ['All', m.support_filter_all()],
+            ['Open', m.app_support_filter_open()],
+            ['Handled', m.app_support_filter_handled()],
+            ['All', m.app_support_filter_all()],
           ] as const
         ).map(([value, label]) => (
           <label key={value}>
@@ -75,9 +75,9 @@ export function SupportInboxScreen() {
           </button>
         </div>
       )}
-      {state.kind === 'ready' && state.items.length === 0 && <p className="empty">{m.support_empty()}</p>}
+      {state.kind === 'ready' && state.items.length === 0 && <p className="empty">{m.app_support_empty()}</p>}
       {state.kind === 'ready' && state.items.length > 0 && (
-        <ul className="plain-list" aria-label={m.support_title()}>
+        <ul className="plain-list" aria-label={m.app_support_title()}>
           {state.items.map((e) => (
             <EnquiryCard key={e.Id} enquiry={e} onChanged={replace} />
           ))}
@@ -85,7 +85,7 @@ export function SupportInboxScreen() {
       )}
       {state.kind === 'ready' && state.hasNext && (
         <button type="button" className="button" onClick={() => void more()}>
-          {m.support_more()}
+          {m.app_support_more()}
         </button>
       )}
     </>
@@ -102,38 +102,38 @@ function EnquiryCard({ enquiry: e, onChanged }: { enquiry: SupportEnquiry; onCha
     const res = await withLoading(call(updateSupportEnquiry, { params: { enquiryId: e.Id }, json: { Handled: !handled } }));
     setBusy(false);
     if (res.kind === 'ok') onChanged(res.data);
-    else setError(navigator.onLine ? m.support_update_failed() : m.support_offline());
+    else setError(navigator.onLine ? m.app_support_update_failed() : m.app_support_offline());
   };
-  const from = m.support_from({ name: e.Enquiry.ContactName ?? '', email: e.Enquiry.ContactEmail ?? '' });
+  const from = m.app_support_from({ name: e.Enquiry.ContactName ?? '', email: e.Enquiry.ContactEmail ?? '' });
   const details = [e.Enquiry.AdditionalInfo, e.Enquiry.BrowserLocale, e.Enquiry.ClientVersion].filter((x): x is string => typeof x === 'string' && x !== '');
   return (
     <li className="card" aria-label={from} style={{ marginBottom: '1rem' }}>
       <p style={{ display: 'flex', justifyContent: 'space-between', gap: '1rem', flexWrap: 'wrap', margin: 0 }}>
         <strong>{from}</strong>
         <span className="muted">
-          <span className={`pill${handled ? ' pill-ready' : ''}`}>{handled ? m.support_state_handled() : m.support_state_open()}</span> {formatDateTime(e.CreatedAtUtc)}
+          <span className={`pill${handled ? ' pill-ready' : ''}`}>{handled ? m.app_support_state_handled() : m.app_support_state_open()}</span> {formatDateTime(e.CreatedAtUtc)}
         </span>
       </p>
       <p className="muted" style={{ margin: '0.25rem 0' }}>
-        {[e.UserEmail && e.UserEmail !== e.Enquiry.ContactEmail ? m.support_account({ email: e.UserEmail }) : null, e.OrganizationName ? m.support_organization({ name: e.OrganizationName }) : null, e.Enquiry.SourceUrl ? m.support_page({ url: e.Enquiry.SourceUrl }) : null]
+        {[e.UserEmail && e.UserEmail !== e.Enquiry.ContactEmail ? m.app_support_account({ email: e.UserEmail }) : null, e.OrganizationName ? m.app_support_organization({ name: e.OrganizationName }) : null, e.Enquiry.SourceUrl ? m.app_support_page({ url: e.Enquiry.SourceUrl }) : null]
           .filter(Boolean)
           .join(' · ')}
       </p>
       <p style={{ whiteSpace: 'pre-wrap' }}>{e.Enquiry.ContactEnquiry}</p>
       {details.length > 0 && (
         <details>
-          <summary>{m.support_details()}</summary>
+          <summary>{m.app_support_details()}</summary>
           <pre style={{ whiteSpace: 'pre-wrap' }}>{details.join('\n\n')}</pre>
         </details>
       )}
-      {handled && e.HandledAtUtc && <p className="muted">{m.support_handled_by({ name: e.HandledByName ?? '', when: formatDateTime(e.HandledAtUtc) })}</p>}
+      {handled && e.HandledAtUtc && <p className="muted">{m.app_support_handled_by({ name: e.HandledByName ?? '', when: formatDateTime(e.HandledAtUtc) })}</p>}
       {error && (
         <p className="field-error" role="alert">
           {error}
         </p>
       )}
       <button type="button" className="button" disabled={busy} aria-busy={busy} onClick={() => void toggle()}>
-        {handled ? m.support_reopen() : m.support_mark_handled()}
+        {handled ? m.app_support_reopen() : m.app_support_mark_handled()}
       </button>
     </li>
   );
