@@ -10,7 +10,9 @@ export async function logIn(page: Page, email = DEMO.email, password = DEMO.pass
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  // Signing in hashes the password and the shell's chunk loads: on a loaded 2-core CI machine with
+  // two workers this took longer than the default 10 s once (analytics-journey, stop 48).
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 30_000 });
   // The first screen's heading: the store-owner check (StoreOwnerGate) has passed and the screen's
   // chunk has loaded, so the specs that follow start from the screen, not from 'Loading…'.
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
