@@ -15,6 +15,8 @@ export type MailWords = ReturnType<typeof mailWords>;
 export function mailWords(interfaceLanguage: string | null | undefined) {
   const locale = mailLocale(interfaceLanguage);
   const o = { locale };
+  // In UTC, named so: the server knows no time zone of the reader's.
+  const time = (at: Date) => `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
   return {
     locale,
     greeting: (name: string) => m.mail_greeting({ name }, o),
@@ -58,5 +60,9 @@ export function mailWords(interfaceLanguage: string | null | undefined) {
       subject: m.mail_email_changing_subject({}, o),
       intro: (email: string) => m.mail_email_changing_intro({ email }, o),
     },
+    mfaEnabled: (at: Date) => ({ subject: m.mail_mfa_enabled_subject({}, o), intro: m.mail_mfa_enabled_intro({ time: time(at) }, o) }),
+    mfaDisabled: (at: Date) => ({ subject: m.mail_mfa_disabled_subject({}, o), intro: m.mail_mfa_disabled_intro({ time: time(at) }, o) }),
+    mfaReset: (at: Date, organization: string) => ({ subject: m.mail_mfa_reset_subject({}, o), intro: m.mail_mfa_reset_intro({ time: time(at), organization }, o) }),
+    recoveryCodes: (at: Date) => ({ subject: m.mail_recovery_codes_subject({}, o), intro: m.mail_recovery_codes_intro({ time: time(at) }, o) }),
   };
 }

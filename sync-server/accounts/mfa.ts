@@ -6,6 +6,10 @@
 //     last_used_step moves to it, in one statement (two requests with one code: one wins)
 //   a recovery code ──throttle──> its hash, unused ──> marked used in one statement
 //
+// Each change of it (on, off by the owner or by an admin, new recovery codes) mails a notice to the
+// account's own address in the change's transaction (sendMfaNotice): whoever made it with a stolen
+// session, the owner reads of it and has the way back in the mail.
+//
 // The TOTP key is kept as the app has it (base32): the server needs it to check codes and the
 // studio has no key of its own to encrypt secrets with. No call answers it once set-up is
 // confirmed (README, "Two-factor sign-in").
@@ -13,8 +17,10 @@ import { randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { formError, type FormError } from '../../src/domain/form-errors.ts';
 import { MFA_DIGITS, MFA_ISSUER, MFA_PERIOD_SECONDS, MFA_WINDOW_STEPS, RECOVERY_CODE_COUNT, formatRecoveryCode, normalizeMfaCode, normalizeRecoveryCode } from '../../src/domain/mfa.ts';
+import { FORGOT_PASSWORD_PATH } from '../../src/protocol/api/account-security.ts';
 import { sha256 } from '../auth.ts';
 import { AppError, badRequest, fieldError } from '../errors.ts';
+import { sendMail, type Mail } from '../mail/outbox.ts';
 import type { Queryable } from '../store/store.ts';
 import { reserveAttempt } from './throttle.ts';
 
@@ -52,6 +58,12 @@ export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
 
 export function recoveryCodeHash(code: string): string {
   return sha256(normalizeRecoveryCode(code));
+}
+
+/** Replaces every recovery code of the account with `hashes` (newRecoveryCodes). */
+export async function replaceRecoveryCodes(q: Queryable, userId: string, hashes: string[]): Promise<void> {
+  await q.query(`DELETE FROM mfa_recovery_codes WHERE user_id = $1`, [userId]);
+  await q.query(`INSERT INTO mfa_recovery_codes (user_id, code_hash) SELECT $1, unnest($2::text[])`, [userId, hashes]);
 }
 
 /** Whether the account has two-factor sign-in on. */
@@ -95,4 +107,14 @@ export async function takeSecondFactor(q: Queryable, userId: string, factor: Sec
 /** A code that worked: the count starts again (the owner signing in all day is not locked out). */
 export async function clearCodeAttempts(q: Queryable, userId: string): Promise<void> {
   await q.query(`DELETE FROM account_throttles WHERE key = $1`, [throttleKey(userId)]);
+}
+
+/** Whom a notice goes to, and the way back in when the change was not theirs. */
+export type NoticeRecipient = { to: string; name: string; interfaceLanguage: string; resetLink: string };
+
+/** Queues the notice `template` makes to the account's own address, in the caller's transaction. */
+export async function sendMfaNotice(q: Queryable, userId: string, template: (recipient: NoticeRecipient) => Mail, input: { origin: string; at: Date }): Promise<void> {
+  const [u] = await q.query<{ email: string; name: string; first_name: string; interface_language: string }>(`SELECT email, name, first_name, interface_language FROM users WHERE id = $1`, [userId]);
+  if (!u) throw new Error(`sendMfaNotice: no user ${userId}`);
+  await sendMail(q, template({ to: u.email, name: u.first_name || u.name, interfaceLanguage: u.interface_language, resetLink: `${input.origin}${FORGOT_PASSWORD_PATH}` }), input.at);
 }

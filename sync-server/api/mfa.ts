@@ -9,8 +9,15 @@
 //     sessions end (they were signed in without the second factor), this one gets a new id
 //   DELETE /internal/users/me/mfa/config ──403 (an API key) ──400 at Code (no proof) ──400 at
 //     the proof's field ──429 ──> off (a set-up not confirmed is dropped without proof)
+//   POST   /internal/users/me/mfa/recovery-codes { Code } ──403 (an API key) ──400 at Code (not a
+//     code) ──400 at body (off) ──429 ──400 at Code (wrong) ──> RECOVERY_CODE_COUNT new codes
+//     answered once, every old one gone
 //   DELETE /v1/users/{userId}/mfa ──403 (no HasManageUserAccess at organization scope) ──404 (not a
 //     member of this organization) ──> off
+//
+// Turning it on, off (by the owner or an admin) and new recovery codes each queue a notice to the
+// account's address in the change's transaction (accounts/mfa.ts sendMfaNotice); dropping a set-up
+// never confirmed protected nothing and mails nothing.
 //
 // Only the person changes it: a signed-in session, never an API key (a leaked key must not be able
 // to lock its owner out, or to turn a protection off). Setting up needs an activated account:
@@ -25,8 +32,10 @@ import { announceSessionEnded, getAuth, loadCaller, rotateSession } from '../aut
 import { AppError, assertValid, badRequest, fieldError, notFound, unauthorized } from '../errors.ts';
 import { verifyPassword } from '../passwords.ts';
 import { now } from '../app.ts';
-import { clearCodeAttempts, codeStep, countCodeAttempt, newRecoveryCodes, newTotpSecret, otpauthUri, takeSecondFactor } from '../accounts/mfa.ts';
+import { clearCodeAttempts, codeStep, countCodeAttempt, mfaEnabled, newRecoveryCodes, newTotpSecret, otpauthUri, replaceRecoveryCodes, sendMfaNotice, takeSecondFactor } from '../accounts/mfa.ts';
 import { CURRENT_PASSWORD_MAX_PER_USER, reserveAttempt, throttleKey } from '../accounts/throttle.ts';
+import { mfaDisabledMail, mfaEnabledMail, mfaResetMail, recoveryCodesRegeneratedMail } from '../mail/templates.ts';
+import { publicOrigin } from '../public-origin.ts';
 import { guard, notActivated } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
 
@@ -84,6 +93,7 @@ export function mfaRoutes() {
       const { Code } = c.req.valid('json');
       assertValid([['Code', validateMfaCode(Code)]]);
       const at = now(deps);
+      const origin = publicOrigin(c);
       await countCodeAttempt(deps.store, caller.user.Id, at);
       const { codes, hashes } = newRecoveryCodes();
       const ended = await deps.store.tx(async (q) => {
@@ -96,9 +106,9 @@ export function mfaRoutes() {
           [caller.user.Id, at, step],
         );
         await clearCodeAttempts(q, caller.user.Id);
-        await q.query(`DELETE FROM mfa_recovery_codes WHERE user_id = $1`, [caller.user.Id]);
-        await q.query(`INSERT INTO mfa_recovery_codes (user_id, code_hash) SELECT $1, unnest($2::text[])`, [caller.user.Id, hashes]);
+        await replaceRecoveryCodes(q, caller.user.Id, hashes);
         const rows = await q.query<{ token_hash: string }>(`DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash`, [caller.user.Id, caller.tokenHash]);
+        await sendMfaNotice(q, caller.user.Id, (r) => mfaEnabledMail({ ...r, at }), { origin, at });
         return rows.map((r) => r.token_hash);
       });
       for (const tokenHash of ended) announceSessionEnded(tokenHash);
@@ -123,21 +133,52 @@ export function mfaRoutes() {
           await takeSecondFactor(deps.store, user.Id, { field: proof.field, kind: proof.field === 'Code' ? 'code' : 'recovery', value: proof.value }, at);
         }
       }
+      const proved = row?.enabled_at_utc != null;
+      const origin = publicOrigin(c);
       await deps.store.tx(async (q) => {
-        await q.query(`DELETE FROM user_mfa WHERE user_id = $1`, [user.Id]);
+        // Without a proof only a set-up not confirmed goes: one confirmed since it was read stays on.
+        const [gone] = await q.query<{ enabled_at_utc: Date | null }>(`DELETE FROM user_mfa WHERE user_id = $1 AND ($2 OR enabled_at_utc IS NULL) RETURNING enabled_at_utc`, [user.Id, proved]);
+        if (!gone?.enabled_at_utc) return;
         await q.query(`DELETE FROM mfa_recovery_codes WHERE user_id = $1`, [user.Id]);
+        await sendMfaNotice(q, user.Id, (r) => mfaDisabledMail({ ...r, at }), { origin, at });
       });
       return c.body(null, 204);
     })
+    .openapi(guarded(routes.regenerateRecoveryCodes, guard.user()), async (c) => {
+      const { user } = await person(c, { activated: false });
+      const deps = c.get('deps');
+      const { Code } = c.req.valid('json');
+      assertValid([['Code', validateMfaCode(Code)]]);
+      const off = () => badRequest([fieldError('body', formError('invalid', 'domain_mfa_not_enabled'))]);
+      if (!(await mfaEnabled(deps.store, user.Id))) throw off();
+      const at = now(deps);
+      await takeSecondFactor(deps.store, user.Id, { field: 'Code', kind: 'code', value: Code }, at);
+      const { codes, hashes } = newRecoveryCodes();
+      const origin = publicOrigin(c);
+      await deps.store.tx(async (q) => {
+        // Turned off since the code was taken: no codes to replace, and none may outlive the turn-off.
+        const [on] = await q.query(`SELECT 1 FROM user_mfa WHERE user_id = $1 AND enabled_at_utc IS NOT NULL FOR UPDATE`, [user.Id]);
+        if (!on) throw off();
+        await replaceRecoveryCodes(q, user.Id, hashes);
+        await sendMfaNotice(q, user.Id, (r) => recoveryCodesRegeneratedMail({ ...r, at }), { origin, at });
+      });
+      return c.json({ RecoveryCodes: codes } satisfies routes.MfaConfirmed, 200);
+    })
     .openapi(guarded(routes.resetUserMfa, guard.organization('HasManageUserAccess')), async (c) => {
-      const { store } = c.get('deps');
+      const deps = c.get('deps');
       const { organizationId } = getAuth(c);
       const { userId } = c.req.valid('param');
-      await store.tx(async (q) => {
-        const [member] = await q.query(`SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND m.user_id = $2 AND NOT u.deleted`, [organizationId, userId]);
+      const at = now(deps);
+      const origin = publicOrigin(c);
+      await deps.store.tx(async (q) => {
+        const [member] = await q.query<{ name: string }>(
+          `SELECT o.name FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id WHERE m.organization_id = $1 AND m.user_id = $2 AND NOT u.deleted`,
+          [organizationId, userId],
+        );
         if (!member) throw notFound();
-        await q.query(`DELETE FROM user_mfa WHERE user_id = $1`, [userId]);
+        const [gone] = await q.query<{ enabled_at_utc: Date | null }>(`DELETE FROM user_mfa WHERE user_id = $1 RETURNING enabled_at_utc`, [userId]);
         await q.query(`DELETE FROM mfa_recovery_codes WHERE user_id = $1`, [userId]);
+        if (gone?.enabled_at_utc) await sendMfaNotice(q, userId, (r) => mfaResetMail({ ...r, at, organizationName: member.name }), { origin, at });
       });
       return c.body(null, 204);
     });

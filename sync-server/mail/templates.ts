@@ -87,6 +87,26 @@ export function emailChangingMail(input: MailInput & { resetLink: string; newEma
   return noticeMail('emailChanging', input, (w) => ({ subject: w.emailChanging.subject, intro: w.emailChanging.intro(input.newEmail) }));
 }
 
+/** The notice that the account's owner turned two-factor sign-in on, at `at`. */
+export function mfaEnabledMail(input: MailInput & { resetLink: string; at: Date }): Mail {
+  return noticeMail('mfaEnabled', input, (w) => w.mfaEnabled(input.at));
+}
+
+/** The notice that the account's owner turned two-factor sign-in off, at `at`. */
+export function mfaDisabledMail(input: MailInput & { resetLink: string; at: Date }): Mail {
+  return noticeMail('mfaDisabled', input, (w) => w.mfaDisabled(input.at));
+}
+
+/** The notice that an admin of `organizationName` turned the account's two-factor sign-in off. */
+export function mfaResetMail(input: MailInput & { resetLink: string; at: Date; organizationName: string }): Mail {
+  return noticeMail('mfaReset', input, (w) => w.mfaReset(input.at, input.organizationName));
+}
+
+/** The notice that new recovery codes replaced the account's old ones; never the codes themselves. */
+export function recoveryCodesRegeneratedMail(input: MailInput & { resetLink: string; at: Date }): Mail {
+  return noticeMail('recoveryCodesRegenerated', input, (w) => w.recoveryCodes(input.at));
+}
+
 /** A contact enquiry for the support team's address (CASTAWAY_SUPPORT_EMAIL). In English, the
  * studio's staff language (the sender's own words are as they wrote them); Reply-To is not set
  * (the outbox has no such field), so the sender's address leads the text. */

@@ -3,20 +3,24 @@
 // pending key confirmed by a code of it; recovery codes answered once and kept only hashed; sign-in
 // asks for the code after the password; a wrong code, a reused code and a used recovery code are
 // refused at their field; wrong codes are throttled; turning it off needs a proof; an organization
-// admin resets a member's, never a non-member's. Codes are made here with otpauth at the server's
-// test clock.
+// admin resets a member's, never a non-member's; new recovery codes replace the old ones with a code
+// of the app; each change mails a notice to the account's address in its language. Codes are made
+// here with otpauth at the server's test clock.
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../sync-server/auth.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { normalizeRecoveryCode } from '../../src/domain/mfa.ts';
 import { MFA_CODE_MAX_PER_USER } from '../../sync-server/accounts/mfa.ts';
+import { mailWords } from '../../src/domain/mail-words.ts';
 import { AppClient, fields, seededApp, type Reply, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 type Config = { Enabled: boolean; EnabledAtUtc: string | null; RecoveryCodesLeft: number; Setup: { Secret: string; Uri: string } | null };
 const PASSWORD = 'castaway-demo';
 const CONFIG = '/api/internal/users/me/mfa/config';
+const REGENERATE = '/api/internal/users/me/mfa/recovery-codes';
+type QueuedMail = { id: string; kind: string; to_address: string; locale: string; subject: string; body_text: string; body_html: string };
 
 describe.each(storeKinds)('two-factor sign-in on %s', (kind) => {
   let t: TestStore;
@@ -238,6 +242,120 @@ describe.each(storeKinds)('two-factor sign-in on %s', (kind) => {
     const demo = await signIn('demo@example.com', ORG_PODCASTS);
     expect((await del(demo, `/api/v1/users/${resellerId}/mfa`)).status).toBe(204);
     expect((await login({ Email: 'reseller@example.com' })).reply.status).toBe(200);
+  });
+
+  const mailsTo = (email: string) => t.store.query<QueuedMail>(`SELECT id, kind, to_address, locale, subject, body_text, body_html FROM mail_outbox WHERE to_address = $1`, [email]);
+  /** The mails to `email` that `run` queued. */
+  async function queuedBy(email: string, run: () => Promise<unknown>): Promise<QueuedMail[]> {
+    const before = new Set((await mailsTo(email)).map((m) => m.id));
+    await run();
+    return (await mailsTo(email)).filter((m) => !before.has(m.id));
+  }
+  /** One notice, in `locale`, saying what `words` say; the way back in; none of `secrets`. */
+  function expectNotice(mails: QueuedMail[], kind: string, locale: string, words: { subject: string; intro: string }, secrets: string[] = []) {
+    expect(mails.map((m) => [m.kind, m.locale])).toEqual([[kind, locale]]);
+    const [mail] = mails;
+    expect(mail!.subject).toBe(words.subject);
+    expect(mail!.body_text).toContain(words.intro);
+    expect(mail!.body_text).toContain(mailWords(locale).notYou.text);
+    expect(mail!.body_text).toContain('/forgot-password');
+    expect(mail!.body_html).toContain(mail!.subject);
+    for (const secret of secrets) {
+      expect(mail!.body_text).not.toContain(secret);
+      expect(mail!.body_html).not.toContain(secret);
+    }
+  }
+
+  it('each change mails a notice to the account’s address in its language: on, new recovery codes (the old ones stop working), off, an admin’s reset', async () => {
+    const email = 'producer@example.com';
+    const userId = seedId(`user:${email}`);
+    await t.store.query(`UPDATE users SET interface_language = 'de-DE' WHERE id = $1`, [userId]);
+    const de = mailWords('de-DE');
+    // The producer's was turned off by the admin's reset in the test before.
+    let on!: Awaited<ReturnType<typeof enable>>;
+    let at = new Date(s.clock.now.getTime());
+    const enabled = await queuedBy(email, async () => (on = await enable(email)));
+    expectNotice(enabled, 'mfaEnabled', 'de-DE', de.mfaEnabled(at), [on.secret, ...on.codes]);
+    expect(enabled[0]!.body_text).toContain('UTC');
+
+    // New codes, with a code of the app: answered once, 10 new ones, every old one gone.
+    at = new Date(s.clock.now.getTime());
+    let reply!: Reply;
+    const regenerated = await queuedBy(email, async () => (reply = await on.client.post(REGENERATE, { Code: code(on.secret) })));
+    expect(reply.status, reply.text).toBe(200);
+    const fresh = (reply.body as { RecoveryCodes: string[] }).RecoveryCodes;
+    expect(fresh).toHaveLength(10);
+    for (const c of fresh) expect(c).toMatch(/^[A-Z2-7]{5}-[A-Z2-7]{5}$/);
+    expect(fresh.filter((c) => on.codes.includes(c))).toEqual([]);
+    expectNotice(regenerated, 'recoveryCodesRegenerated', 'de-DE', de.recoveryCodes(at), [...fresh, ...on.codes]);
+    const stored = await t.store.query<{ code_hash: string }>(`SELECT code_hash FROM mfa_recovery_codes WHERE user_id = $1`, [userId]);
+    expect(new Set(stored.map((r) => r.code_hash))).toEqual(new Set(fresh.map((c) => sha256(normalizeRecoveryCode(c)))));
+    expect((await config(on.client)).RecoveryCodesLeft).toBe(10);
+    expect(fields((await login({ Email: email, RecoveryCode: on.codes[0]! })).reply)).toEqual([['RecoveryCode', 'invalid']]);
+    expect((await login({ Email: email, RecoveryCode: fresh[0]! })).reply.status).toBe(200);
+    expect((await config(on.client)).RecoveryCodesLeft).toBe(9);
+
+    // Off by the owner (a new step: the code above was taken).
+    s.clock.advance(30_000);
+    at = new Date(s.clock.now.getTime());
+    const disabled = await queuedBy(email, async () => expect((await del(on.client, CONFIG, { Code: code(on.secret) })).status).toBe(204));
+    expectNotice(disabled, 'mfaDisabled', 'de-DE', de.mfaDisabled(at));
+
+    // A set-up dropped before it was confirmed protected nothing: no mail.
+    expect(await queuedBy(email, async () => {
+      expect((await put(on.client, CONFIG, {})).status).toBe(204);
+      expect((await del(on.client, CONFIG, {})).status).toBe(204);
+    })).toEqual([]);
+
+    // Reset by an admin: the notice names the organization.
+    await enable(email);
+    const admin = await signIn('admin@example.com');
+    const [organization] = await t.store.query<{ name: string }>(`SELECT name FROM organizations WHERE id = $1`, [ORG_DEMO]);
+    at = new Date(s.clock.now.getTime());
+    const reset = await queuedBy(email, async () => expect((await del(admin, `/api/v1/users/${userId}/mfa`)).status).toBe(204));
+    expectNotice(reset, 'mfaReset', 'de-DE', de.mfaReset(at, organization!.name));
+    // Nothing was on to reset: no mail.
+    expect(await queuedBy(email, async () => expect((await del(admin, `/api/v1/users/${userId}/mfa`)).status).toBe(204))).toEqual([]);
+  });
+
+  it('new recovery codes need two-factor sign-in on, a right code of the app (throttled with the others) and a session, not an API key', async () => {
+    // Off: 400 with a body naming it.
+    const admin = await signIn('admin@example.com');
+    const off = await admin.post(REGENERATE, { Code: '123456' });
+    expect(off.status).toBe(400);
+    expect(fields(off)).toEqual([['body', 'invalid']]);
+    expect(messageKeys(off)).toEqual(['domain_mfa_not_enabled']);
+
+    // The analyst's is on since the recovery code test; the code signing in is taken, so the clock moves on.
+    const client = await signInWithCode('analyst@example.com');
+    const [{ secret }] = (await t.store.query<{ secret: string }>(`SELECT secret FROM user_mfa WHERE user_id = $1`, [seedId('user:analyst@example.com')])) as [{ secret: string }];
+    s.clock.advance(30_000);
+    const codesBefore = await t.store.query<{ code_hash: string }>(`SELECT code_hash FROM mfa_recovery_codes WHERE user_id = $1 ORDER BY code_hash`, [seedId('user:analyst@example.com')]);
+    expect(fields(await client.post(REGENERATE, { Code: '' }))).toEqual([['Code', 'required']]);
+    expect(fields(await client.post(REGENERATE, { Code: '12ab' }))).toEqual([['Code', 'invalid']]);
+    const wrongCode = code(secret) === '000000' ? '111111' : '000000';
+    const noMail = await queuedBy('analyst@example.com', async () => {
+      const wrong = await client.post(REGENERATE, { Code: wrongCode });
+      expect(wrong.status).toBe(400);
+      expect(fields(wrong)).toEqual([['Code', 'invalid']]);
+      expect(messageKeys(wrong)).toEqual(['domain_mfa_code_invalid']);
+    });
+    expect(noMail).toEqual([]);
+
+    // An API key gets nothing, even with the right code.
+    const key = ((await client.post('/api/internal/api-keys', { Name: 'script' })).body as { Key: string }).Key;
+    const byKey = await s.app.request(REGENERATE, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ Code: code(secret) }) });
+    expect(byKey.status).toBe(403);
+    expect(await byKey.text()).not.toContain('RecoveryCodes');
+
+    // Wrong codes count with the turn-off's and sign-in's: past the limit even the right one waits.
+    for (let i = 1; i < MFA_CODE_MAX_PER_USER; i++) expect(fields(await client.post(REGENERATE, { Code: wrongCode }))).toEqual([['Code', 'invalid']]);
+    const locked = await client.post(REGENERATE, { Code: code(secret) });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await t.store.query(`SELECT code_hash FROM mfa_recovery_codes WHERE user_id = $1 ORDER BY code_hash`, [seedId('user:analyst@example.com')])).toEqual(codesBefore);
+    s.clock.advance(61 * 60_000);
+    expect((await client.post(REGENERATE, { Code: code(secret) })).status).toBe(200);
   });
 
   async function signInWithCode(email: string): Promise<AppClient> {

@@ -7,6 +7,7 @@
 //   PUT    /internal/users/me/mfa/config {}              ──> 204: a new pending key (Setup), replacing one not confirmed
 //   PUT    /internal/users/me/mfa { Code }               ──> 200 { RecoveryCodes }: on; the codes are shown this once
 //   DELETE /internal/users/me/mfa/config { Code | RecoveryCode | CurrentPassword } ──> 204: off
+//   POST   /internal/users/me/mfa/recovery-codes { Code } ──> 200 { RecoveryCodes }: new ones replace them all
 //   DELETE /v1/users/{userId}/mfa                        ──> 204: a member's turned off (HasManageUserAccess)
 //
 // Section 7 lists PUT /internal/users/me/mfa among the 204 calls. It answers 200 with the recovery
@@ -51,6 +52,12 @@ export const MfaConfirmed = z
   .object({ RecoveryCodes: z.array(z.string()).meta({ description: 'Single-use codes for signing in without the app: shown this once, kept only hashed' }) })
   .meta({ id: 'MfaConfirmed' });
 export type MfaConfirmed = z.infer<typeof MfaConfirmed>;
+
+export const MfaRecoveryCodesRequest = z
+  .object({ Code: z.string().meta({ description: 'A code the app shows now', example: '123456' }) })
+  .strict()
+  .meta({ id: 'MfaRecoveryCodesRequest' });
+export type MfaRecoveryCodesRequest = z.infer<typeof MfaRecoveryCodesRequest>;
 
 export const MfaDisableRequest = z
   .object({
@@ -110,6 +117,22 @@ export const disableMfa = {
   summary: 'Turns two-factor sign-in off (or drops a set-up not confirmed), with a code, a recovery code or the password',
   request: { body: jsonBody(MfaDisableRequest) },
   responses: { 204: noContent, 400: writeErrors[400], 401: Unauthorized, 403: { description: 'No XSRF token (no body), or an API key (with a body)' }, 413: writeErrors[413], 429: TooMany },
+} as const satisfies RouteConfig;
+
+export const regenerateRecoveryCodes = {
+  method: 'post',
+  path: '/internal/users/me/mfa/recovery-codes',
+  tags,
+  summary: 'Replaces every recovery code with new ones, with a code of the app; answers them this once (not in section 7: issue 31)',
+  request: { body: jsonBody(MfaRecoveryCodesRequest) },
+  responses: {
+    200: jsonContent(MfaConfirmed, 'The new recovery codes; the old ones no longer work'),
+    400: writeErrors[400],
+    401: Unauthorized,
+    403: { description: 'No XSRF token (no body), or an API key (with a body)' },
+    413: writeErrors[413],
+    429: TooMany,
+  },
 } as const satisfies RouteConfig;
 
 export const resetUserMfa = {
