@@ -6,6 +6,8 @@
 //                 │                                   └ Confirm (PUT …/mfa { Code }) ──> recovery codes, shown once
 //                 │                                                                      └ "I have saved them" ──> on
 //                 └── Turn off (DELETE …/mfa/config with a code or the password) ── on
+//                                       recovery codes, shown once <──Regenerate (a dialog: POST
+//                                         …/mfa/recovery-codes { Code }; offline it says so)── on
 //   loading ──fails──> failed ──online / Try again──> loading
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { encode } from 'uqr';
@@ -13,12 +15,14 @@ import { m } from '../../paraglide/messages.js';
 import { formatFormError } from '../../domain/messages.ts';
 import { validateMfaCode } from '../../domain/mfa.ts';
 import { validateRequired } from '../../domain/validators.ts';
-import { confirmMfa, disableMfa, getMfaConfig, startMfaSetup, type MfaConfig } from '../../protocol/api/mfa.ts';
+import { confirmMfa, disableMfa, getMfaConfig, regenerateRecoveryCodes, startMfaSetup, type MfaConfig } from '../../protocol/api/mfa.ts';
 import { call } from '../../lib/api.ts';
 import { copyText } from '../../lib/clipboard.ts';
+import { useOnline } from '../../lib/connectivity.ts';
 import { formatDateTime } from '../../lib/labels.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { LoadFailed, refusalText } from './settings-form.tsx';
 import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
@@ -82,6 +86,13 @@ export function TwoFactorSection() {
             <span className="pill pill-ready">{m.account_mfa_on_badge()}</span> {m.account_mfa_on({ when: formatDateTime(state.config.EnabledAtUtc ?? '') })}{' '}
             {m.account_mfa_codes_left({ count: state.config.RecoveryCodesLeft })}
           </p>
+          <Regenerate
+            busy={busy}
+            onDone={(codes) => {
+              showToast({ type: 'success', title: m.account_mfa_regenerated() });
+              setState({ kind: 'codes', codes });
+            }}
+          />
           <TurnOff
             busy={busy}
             onDone={() => {
@@ -229,6 +240,86 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         </button>
       </div>
     </div>
+  );
+}
+
+/** New recovery codes in place of every old one, with a code of the app, in a dialog. The server
+ * makes them, so offline the dialog says the network is needed and sends nothing. */
+function Regenerate({ busy, onDone }: { busy: boolean; onDone: (codes: string[]) => void }) {
+  const online = useOnline();
+  const formId = useId();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<{ Code?: string; form?: string }>({});
+  const [sending, setSending] = useState(false);
+  const close = () => {
+    setOpen(false);
+    setCode('');
+    setErrors({});
+  };
+  const submit = async () => {
+    const invalid = validateMfaCode(code);
+    setErrors(invalid ? { Code: formatFormError(invalid) } : {});
+    if (invalid) return;
+    setSending(true);
+    const res = await withLoading(call(regenerateRecoveryCodes, { json: { Code: code } }));
+    setSending(false);
+    if (res.kind !== 'ok') {
+      setErrors(refusalText(res, ['Code'] as const, m.account_mfa_failed()));
+      return;
+    }
+    close();
+    onDone(res.data.RecoveryCodes);
+  };
+  return (
+    <>
+      <div className="form-actions">
+        <button type="button" className="button" disabled={busy} onClick={() => setOpen(true)}>
+          {m.account_mfa_regenerate()}
+        </button>
+      </div>
+      <Dialog
+        open={open}
+        onClose={close}
+        width="compactMedium"
+        closable={!sending}
+        title={m.account_mfa_regenerate()}
+        description={m.account_mfa_regenerate_intro()}
+        footer={
+          <>
+            <button type="button" className="button" disabled={sending} onClick={close}>
+              {m.account_mfa_cancel()}
+            </button>
+            <button type="submit" form={formId} className="button primary" disabled={sending || !online} aria-busy={sending}>
+              {m.account_mfa_regenerate_confirm()}
+            </button>
+          </>
+        }
+      >
+        <form
+          id={formId}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          {!online && (
+            <p className="alert alert-warning" role="status">
+              {m.account_mfa_regenerate_offline()}
+            </p>
+          )}
+          <Field label={m.account_mfa_code()} error={errors.Code}>
+            <input inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          </Field>
+          {errors.form && (
+            <p role="alert" className="alert alert-danger">
+              {errors.form}
+            </p>
+          )}
+        </form>
+      </Dialog>
+    </>
   );
 }
 
