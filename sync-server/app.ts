@@ -51,6 +51,7 @@ import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
 import { sessionsRoutes } from './api/sessions.ts';
 import { invitationRoutes } from './api/invitations.ts';
+import { userImportRoutes } from './api/user-import.ts';
 import { passwordResetJobs } from './accounts/password-resets.ts';
 import { accountSettings, type AccountSettings } from './accounts/settings.ts';
 import { mailJobs, mailSettings, type MailSettings } from './mail/outbox.ts';
@@ -216,6 +217,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', supportRoutes());
   app.route('/api', sessionsRoutes());
   app.route('/api', invitationRoutes(mailSettings(deps.mail)));
+  app.route('/api', userImportRoutes());
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());

@@ -27,6 +27,11 @@ export function removalError(callerId: string, target: { Id: string; Permissions
   return null;
 }
 
+/** Rows one bulk import (POST /internal/users/import/bulk) may hold: a department or a station's
+ * staff in one file, each row a mail sent in the one request that answers the report. Also the
+ * importer's invitation limit per hour (sync-server/accounts/bulk-import.ts): one full file. */
+export const USER_IMPORT_MAX_ROWS = 500;
+
 // ── The list ────────────────────────────────────────────────────────────────────────────────
 
 export const USER_SORTS = ['name', 'email', 'scope'] as const;

@@ -23,7 +23,7 @@ import { formError, type DomainMessageKey } from '../../src/domain/form-errors.t
 import { INVITATION_EXPIRY_DAYS, INVITATION_EXPIRY_MS, invitationState } from '../../src/domain/invitations.ts';
 import type { PermissionEntry } from '../../src/domain/permissions.ts';
 import * as routes from '../../src/protocol/api/invitations.ts';
-import { INVITATION_SCREEN_PATH, invitationAcceptFormErrors, invitationFormErrors, type Invitation, type InvitationDescription } from '../../src/protocol/api/invitations.ts';
+import { INVITATION_SCREEN_PATH, invitationAcceptFormErrors, invitationFormErrors, type Invitation, type InvitationDescription, type InvitationRequest } from '../../src/protocol/api/invitations.ts';
 import { ServerErrorCode } from '../../src/protocol/errors.ts';
 import { announceSessionEnded, checkXsrf, createSession, getAuth, loadCaller, newToken, rotateSession, SESSION_COOKIE, setSessionCookie, sha256 } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError, notFound } from '../errors.ts';
@@ -56,8 +56,8 @@ const tooMany = (field: string, message: DomainMessageKey, seconds: number) =>
   new AppError(429, { Errors: [fieldError(field, formError('invalid', message, { minutes: Math.ceil(seconds / 60) }, ServerErrorCode.TooManyInvitations))] }, { 'Retry-After': String(seconds) });
 
 /** Counts one invitation mail against the inviter and the address: 429 with a body past either limit. */
-async function reserveInvitation(deps: AppDeps, inviterId: string, email: string, at: Date): Promise<void> {
-  const byInviter = await reserveAttempt(deps.store, throttleKey.inviter(inviterId), at, INVITATIONS_MAX_PER_INVITER);
+async function reserveInvitation(deps: AppDeps, inviterId: string, email: string, at: Date, inviterMax = INVITATIONS_MAX_PER_INVITER): Promise<void> {
+  const byInviter = await reserveAttempt(deps.store, throttleKey.inviter(inviterId), at, inviterMax);
   if (byInviter !== null) throw tooMany('body', 'domain_invitation_too_many_sent', byInviter);
   const byAddress = await reserveAttempt(deps.store, throttleKey.invitedAddress(email), at, INVITATIONS_MAX_PER_ADDRESS);
   if (byAddress !== null) throw tooMany('Email', 'domain_invitation_too_many_address', byAddress);
@@ -123,43 +123,64 @@ async function join(q: Queryable, row: InvitationRow, userId: string, at: Date):
   return Number(m!.version);
 }
 
+/** Who invites: the member and the organization acted in (getAuth's). */
+export type Inviter = { organizationId: string; user: { Id: string; InterfaceLanguage: string } };
+
+/** Whether the address is already a member of the organization (any case of it). */
+export async function isMember(q: Queryable, organizationId: string, email: string): Promise<boolean> {
+  const [member] = await q.query(`SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`, [organizationId, email.trim()]);
+  return member !== undefined;
+}
+
+/**
+ * One invitation as POST /v1/users/invitation makes it: 400 at Email (the address; already a
+ * member) and at Permissions (section 6, this organization's objects), 429 past the limits, then
+ * one transaction: the open invitation of the address made or renewed, its mail queued. The bulk
+ * import (accounts/bulk-import.ts) calls it per row and reports what it throws; its `inviterMax`
+ * is one full file an hour instead of the single form's limit.
+ */
+export async function invite(
+  deps: AppDeps,
+  inviter: Inviter,
+  body: Pick<InvitationRequest, 'Email' | 'Permissions' | 'InterfaceLanguage'>,
+  origin: string,
+  inviterMax = INVITATIONS_MAX_PER_INVITER,
+): Promise<{ row: InvitationRow; link: string; expiresAt: Date }> {
+  assertValid([['Email', invitationFormErrors(body).Email]]);
+  const email = body.Email.trim();
+  const entries = normalizeEntries(body.Permissions);
+  await assertEntriesValid(deps.store, inviter.organizationId, entries, 'Permissions');
+  if (await isMember(deps.store, inviter.organizationId, email)) throw badRequest([fieldError('Email', formError('invalid', 'domain_invitation_member'))]);
+  const at = now(deps);
+  await reserveInvitation(deps, inviter.user.Id, email, at, inviterMax);
+  return deps.store.tx(async (q) => {
+    // The address's account, else the id its account will get (any open invitation's, so that
+    // every organization inviting the address names the same user).
+    const [known] = await q.query<{ id: string }>(
+      `SELECT id FROM users WHERE lower(email) = lower($1)
+       UNION ALL SELECT user_id FROM (SELECT user_id FROM invitations WHERE lower(email) = lower($1) AND used_at_utc IS NULL ORDER BY created_at_utc LIMIT 1) i`,
+      [email],
+    );
+    const language = body.InterfaceLanguage ?? inviter.user.InterfaceLanguage;
+    const [row] = await q.query<InvitationRow>(
+      `INSERT INTO invitations (id, organization_id, user_id, email, permissions, interface_language, invited_by_id, token_hash, created_at_utc, expires_at_utc)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+       ON CONFLICT (organization_id, lower(email)) WHERE used_at_utc IS NULL
+       DO UPDATE SET permissions = EXCLUDED.permissions, interface_language = EXCLUDED.interface_language, created_at_utc = EXCLUDED.created_at_utc
+       RETURNING *`,
+      [randomUUID(), inviter.organizationId, known?.id ?? randomUUID(), email, JSON.stringify(entries), language, inviter.user.Id, `pending:${randomUUID()}`, at],
+    );
+    return { row: row!, ...(await issueToken(q, row!, inviter.user.Id, origin, at)) };
+  });
+}
+
 export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
   return resourceApp()
     .openapi(guarded(routes.createInvitation, guard.organization('HasManageUserAccess')), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const body = c.req.valid('json');
-      assertValid([['Email', invitationFormErrors(body).Email]]);
-      const email = body.Email.trim();
-      const entries = normalizeEntries(body.Permissions);
-      await assertEntriesValid(deps.store, auth.organizationId, entries, 'Permissions');
-      const [member] = await deps.store.query(`SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`, [
-        auth.organizationId,
-        email,
-      ]);
-      if (member) throw badRequest([fieldError('Email', formError('invalid', 'domain_invitation_member'))]);
-      const at = now(deps);
-      await reserveInvitation(deps, auth.user.Id, email, at);
-      const origin = publicOrigin(c);
-      const { row, link, expiresAt } = await deps.store.tx(async (q) => {
-        // The address's account, else the id its account will get (any open invitation's, so that
-        // every organization inviting the address names the same user).
-        const [known] = await q.query<{ id: string }>(
-          `SELECT id FROM users WHERE lower(email) = lower($1)
-           UNION ALL SELECT user_id FROM (SELECT user_id FROM invitations WHERE lower(email) = lower($1) AND used_at_utc IS NULL ORDER BY created_at_utc LIMIT 1) i`,
-          [email],
-        );
-        const language = body.InterfaceLanguage ?? auth.user.InterfaceLanguage;
-        const [row] = await q.query<InvitationRow>(
-          `INSERT INTO invitations (id, organization_id, user_id, email, permissions, interface_language, invited_by_id, token_hash, created_at_utc, expires_at_utc)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-           ON CONFLICT (organization_id, lower(email)) WHERE used_at_utc IS NULL
-           DO UPDATE SET permissions = EXCLUDED.permissions, interface_language = EXCLUDED.interface_language, created_at_utc = EXCLUDED.created_at_utc
-           RETURNING *`,
-          [randomUUID(), auth.organizationId, known?.id ?? randomUUID(), email, JSON.stringify(entries), language, auth.user.Id, `pending:${randomUUID()}`, at],
-        );
-        return { row: row!, ...(await issueToken(q, row!, auth.user.Id, origin, at)) };
-      });
+      const { row, link, expiresAt } = await invite(deps, { organizationId: auth.organizationId, user: auth.user }, body, publicOrigin(c));
       const kept = mail.smtpUrl === null;
       const answer: Invitation = {
         Id: row.id,

@@ -654,6 +654,27 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       const read = profile.webhooks.read ? 200 : 403;
       const write = (ok: number) => (profile.webhooks.write ? ok : 403);
       const mine = await make(own.organizationId, '/api/v1/webhooks');
+    it('bulk user import: with manage-user access in the organization acted in; its report is that organization’s', async () => {
+      const rows = (what: string, programId: string) => ({
+        Rows: [{ Email: `${what}.${profile.email.split('@')[0]}.${kind}@station.example`, ObjectType: 'Program', ObjectId: programId, Permissions: { HasContentAccess: true } }],
+      });
+      const made = await caller().send('POST', '/api/internal/users/import/bulk', rows('imported', own.programs[0]!));
+      expect(made.status, made.text).toBe(profile.manageUsers ? written(200) : 403);
+      if (made.status === 200) expect((made.body as { OrganizationId: string; Counts: unknown }).OrganizationId).toBe(own.organizationId);
+      const report = await caller().send('GET', '/api/internal/users/import/bulk/report');
+      expect(report.status, report.text).toBe(profile.manageUsers ? 200 : 403);
+      // Acted in the other organization: only its members get past the 404 (and then its guard).
+      const elsewhere = await caller().send('POST', '/api/internal/users/import/bulk', rows('planted', other.programs[0]!), other.organizationId);
+      const otherReport = await caller().send('GET', '/api/internal/users/import/bulk/report', undefined, other.organizationId);
+      if (profile.memberOf.includes(other.organizationId)) {
+        expect(elsewhere.status, elsewhere.text).toBe(200);
+        expect((otherReport.body as { OrganizationId: string }).OrganizationId).toBe(other.organizationId);
+      } else {
+        expectNotFound(elsewhere, 'an import in an organization not a member of');
+        expectNotFound(otherReport, 'the import report of an organization not a member of');
+      }
+    });
+
       const event = crypto.randomUUID();
       try {
         expect((await caller().send('GET', '/api/v1/webhooks')).status).toBe(read);
