@@ -32,6 +32,7 @@ import { StatusErrorPage } from '../../ui/ErrorPage.tsx';
 import { FLAG_LABEL, SCOPE_LABEL } from './PermissionFields.tsx';
 import { PermissionsDialog } from './PermissionsDialog.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
 import { memberOf, type Member } from './permission-draft.ts';
 import './users.css';
 
@@ -89,6 +90,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
   const [editing, setEditing] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [inviting, setInviting] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [removeError, setRemoveError] = useState<{ userId: string; text: string } | null>(null);
 
   return (
@@ -98,9 +100,14 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
         eyebrow={organizationName}
         documentTitle={[m.users_title(), organizationName]}
         actions={
-          <button type="button" className="button primary" onClick={() => setInviting(true)}>
-            {m.users_invite()}
-          </button>
+          <>
+            <button type="button" className="button" onClick={() => setImporting(true)}>
+              {m.users_import()}
+            </button>
+            <button type="button" className="button primary" onClick={() => setInviting(true)}>
+              {m.users_invite()}
+            </button>
+          </>
         }
       />
       {!online && <p className="alert alert-warning" role="status">{listing.kind === 'listed' ? m.users_offline_cached({ time: formatDateTime(listing.fetchedAt) }) : m.users_offline()}</p>}
@@ -182,6 +189,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
       )}
       {editing && <PermissionsDialog organizationId={organizationId} user={editing} online={online} onClose={() => setEditing(null)} onSaved={() => void load()} />}
       <InviteDialog open={inviting} organizationId={organizationId} online={online} onClose={() => setInviting(false)} onInvited={() => void load()} />
+      <ImportDialog open={importing} organizationId={organizationId} online={online} onClose={() => setImporting(false)} onImported={() => void load()} />
       <ConfirmDialog
         open={removing !== null}
         onClose={() => setRemoving(null)}
