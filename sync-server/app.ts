@@ -49,6 +49,7 @@ import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
+import { auditRoutes } from './api/audit.ts';
 import { sessionsRoutes } from './api/sessions.ts';
 import { invitationRoutes } from './api/invitations.ts';
 import { userImportRoutes } from './api/user-import.ts';
@@ -215,6 +216,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', apiKeyRoutes());
   app.route('/api', mfaRoutes());
   app.route('/api', supportRoutes());
+  app.route('/api', auditRoutes());
   app.route('/api', sessionsRoutes());
   app.route('/api', invitationRoutes(mailSettings(deps.mail)));
   app.route('/api', userImportRoutes());

@@ -7,6 +7,7 @@ import type { Session } from '../lib/session.ts';
 import { useGlobalDialog } from '../lib/dialogs.ts';
 import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
+import { mayReadAudit } from '../domain/audit.ts';
 import { showsAccountSettings } from '../domain/permissions.ts';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
 import { UnactivatedNotice } from '../features/session/UnactivatedNotice.tsx';
@@ -48,6 +49,7 @@ const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx')
 const OrganizationSettingsScreen = lazy(() => import('../features/settings/OrganizationSettingsScreen.tsx').then((mod) => ({ default: mod.OrganizationSettingsScreen })));
 const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
 const UsersScreen = lazy(() => import('../features/users/UsersScreen.tsx').then((mod) => ({ default: mod.UsersScreen })));
+const AuditTrail = lazy(() => import('../features/audit/AuditTrail.tsx').then((mod) => ({ default: mod.AuditTrail })));
 const NormalizationSettings = lazy(() => import('../features/settings/NormalizationSettings.tsx').then((mod) => ({ default: mod.NormalizationSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
@@ -115,7 +117,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/search">{layout('default', <OrganizationScope><SearchScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
         {/* Its sections, each a feature's screen; webhooks are server-held, so it never waits for the organization's download (the Audio tab reads the organization's row on the device and says when it has not arrived). */}
-        <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }]} /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }, { id: 'audit', label: m.app_audit_title(), content: <AuditTrail />, shows: mayReadAudit }]} /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/users">{layout('default', <OrganizationScope needsLocalData={false}><UsersScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>

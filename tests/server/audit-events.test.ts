@@ -1,10 +1,13 @@
 // The audit trail's recording (issue 31, migration 0530), on both stores: a sign-in is recorded in
 // each organization of the user, a content write by its author with the changed field names (the
 // trigger on row_revisions, same transaction), and an API key's use once per day however often
-// it is used. The audit-events routes are not built yet.
+// it is used. Then the audit-events routes (section 7): the required range, the filters and paging,
+// one object's events with and without what it holds, and section 6 (audit needs content access)
+// at Organization and at Program scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { AppClient, seededApp, type SeededApp } from './app-client.ts';
+import { ORG_DEMO, PROGRAMS, seedId } from '../../sync-server/seed.ts';
+import type { AuditEvent } from '../../src/protocol/api/audit.ts';
+import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 type Row = { event_type: string; object_type: string; object_id: string; user_id: string | null; api_key_id: string | null; program_id: string | null; detail: string };
@@ -62,5 +65,102 @@ describe.each(storeKinds)('audit events on %s', (kind) => {
     const changes = await events(`object_id = $1 AND event_type = 'PermissionsChanged'`, [analystId]);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ object_type: 'User', user_id: seedId('user:demo@example.com'), detail: 'Organization: HasAuditAccess HasContentAccess' });
+  });
+  describe('the routes', () => {
+    const DAY = 'startDate=2025-06-01&endDate=2025-06-01';
+    const clipOf = (key: string) => seedId(`clip:${PROGRAMS.findIndex((p) => p.key === key)}`);
+    const morning = seedId('program:morning');
+    let demo: AppClient;
+    const page = (reply: { status: number; text: string; body: unknown }) => {
+      expect(reply.status, reply.text).toBe(200);
+      return reply.body as { Items: AuditEvent[]; HasNext: boolean; Page: number };
+    };
+
+    beforeAll(async () => {
+      demo = new AppClient(s.app);
+      await demo.login('demo@example.com');
+      demo.organizationId = ORG_DEMO;
+      for (const key of ['morning', 'world']) {
+        const edit = await demo.send('PATCH', `/api/v1/clips/${clipOf(key)}`, { json: { Title: `Audited ${key}` } });
+        expect(edit.status, edit.text).toBe(200);
+      }
+    });
+
+    it('needs startDate and endDate, in order, each refusal naming its field', async () => {
+      expect(fields(await demo.get('/api/v1/audit-events'))).toEqual(expect.arrayContaining([['startDate', 'required'], ['endDate', 'required']]));
+      expect(fields(await demo.get('/api/v1/audit-events?startDate=2025-06-02&endDate=2025-06-01'))).toEqual([['endDate', 'reversed']]);
+      expect(fields(await demo.get('/api/v1/audit-events?startDate=June&endDate=2025-06-01'))).toEqual([['startDate', 'dateInvalid']]);
+      expect(fields(await demo.get(`/api/v1/clips/${clipOf('morning')}/audit-events`))).toEqual(expect.arrayContaining([['startDate', 'required']]));
+      expect(fields(await demo.get(`/api/v1/audit-events?${DAY}&eventType=Exploded`))).toEqual([['eventType', 'invalid']]);
+      expect(fields(await demo.get(`/api/v1/audit-events?${DAY}&objectId=nope`))).toEqual([['objectId', 'invalid']]);
+    });
+
+    it('lists the organization’s events newest first with names, filtered and paged', async () => {
+      const all = page(await demo.get(`/api/v1/audit-events?${DAY}`)).Items;
+      const updates = all.filter((e) => e.EventType === 'Updated' && e.ObjectType === 'Clip');
+      const mine = updates.find((e) => e.ObjectId === clipOf('world'))!;
+      expect(mine).toMatchObject({ ObjectName: 'Audited world', UserName: 'Dana Demo', ProgramName: 'World Tonight', Detail: 'Title' });
+      // Sign-ins and key events belong to no program: the Organization scope shows them.
+      expect(all.some((e) => e.EventType === 'SignedIn')).toBe(true);
+      const times = all.map((e) => e.DateUtc);
+      expect(times).toEqual([...times].sort().reverse());
+      // Outside the range: nothing of today.
+      expect(page(await demo.get('/api/v1/audit-events?startDate=2025-06-02&endDate=2025-06-30')).Items.filter((e) => e.DateUtc.startsWith('2025-06-01'))).toEqual([]);
+
+      const onlyClipUpdates = page(await demo.get(`/api/v1/audit-events?${DAY}&eventType=Updated&objectType=Clip`)).Items;
+      expect(onlyClipUpdates.length).toBeGreaterThanOrEqual(2);
+      expect(onlyClipUpdates.every((e) => e.EventType === 'Updated' && e.ObjectType === 'Clip')).toBe(true);
+      const one = page(await demo.get(`/api/v1/audit-events?${DAY}&objectId=${clipOf('morning').toUpperCase()}`)).Items;
+      expect(one.map((e) => e.ObjectId)).toEqual([clipOf('morning')]);
+
+      const first = page(await demo.get(`/api/v1/audit-events?${DAY}&pageSize=1`));
+      const second = page(await demo.get(`/api/v1/audit-events?${DAY}&pageSize=1&page=2`));
+      expect(first.HasNext).toBe(true);
+      expect([first.Items[0]!.Id, second.Items[0]!.Id]).toEqual(all.slice(0, 2).map((e) => e.Id));
+    });
+
+    it('lists one object’s events, and with includeRelated what it holds', async () => {
+      const clip = page(await demo.get(`/api/v1/clips/${clipOf('morning')}/audit-events?${DAY}`)).Items;
+      expect(clip.map((e) => [e.EventType, e.ObjectId])).toEqual([['Updated', clipOf('morning')]]);
+      const program = page(await demo.get(`/api/v1/programs/${morning}/audit-events?${DAY}`)).Items;
+      expect(program.some((e) => e.ObjectId === clipOf('morning'))).toBe(false);
+      const held = page(await demo.get(`/api/v1/programs/${morning}/audit-events?${DAY}&includeRelated=true`)).Items;
+      expect(held.map((e) => e.ObjectId)).toContain(clipOf('morning'));
+      expect(held.map((e) => e.ObjectId)).not.toContain(clipOf('world'));
+      const network = page(await demo.get(`/api/v1/networks/${seedId('network:news')}/audit-events?${DAY}&includeRelated=true`)).Items;
+      expect(network.map((e) => e.ObjectId)).toEqual(expect.arrayContaining([clipOf('morning'), clipOf('world')]));
+      const playlist = seedId('playlist:morning:feed');
+      expect(page(await demo.get(`/api/v1/playlists/${playlist}/audit-events?${DAY}`)).Items).toEqual([]);
+    });
+
+    it('follows section 6: audit needs content access, and below Organization scope shows only that scope', async () => {
+      const newbie = new AppClient(s.app);
+      await newbie.login('newbie@example.com');
+      newbie.organizationId = ORG_DEMO;
+      // Content access without audit access.
+      expect((await newbie.get(`/api/v1/audit-events?${DAY}`)).status).toBe(403);
+      expect((await newbie.get(`/api/v1/programs/${morning}/audit-events?${DAY}`)).status).toBe(403);
+
+      // The producer: audit and content on Morning Briefing, content alone on Book Club.
+      const producerId = seedId('user:producer@example.com');
+      const entries = [
+        { ObjectType: 'Program', ObjectId: morning, Permissions: { HasContentAccess: true, HasAuditAccess: true } },
+        { ObjectType: 'Program', ObjectId: seedId('program:bookclub'), Permissions: { HasContentAccess: true } },
+      ];
+      const put = await demo.send('PUT', `/api/v1/users/${producerId}/permissions`, { json: entries });
+      expect(put.status, put.text).toBe(200);
+      const producer = new AppClient(s.app);
+      await producer.login('producer@example.com');
+      producer.organizationId = ORG_DEMO;
+      const seen = page(await producer.get(`/api/v1/audit-events?${DAY}`)).Items;
+      expect(seen.map((e) => e.ObjectId)).toContain(clipOf('morning'));
+      expect(seen.every((e) => e.ProgramId === morning)).toBe(true);
+      expect((await producer.get(`/api/v1/clips/${clipOf('morning')}/audit-events?${DAY}`)).status).toBe(200);
+      expect((await producer.get(`/api/v1/programs/${seedId('program:bookclub')}/audit-events?${DAY}`)).status).toBe(403);
+      // A program the producer does not see at all is one that does not exist.
+      const unseen = await producer.get(`/api/v1/clips/${clipOf('world')}/audit-events?${DAY}`);
+      expect([unseen.status, unseen.text]).toEqual([404, '']);
+      expect((await producer.get(`/api/v1/networks/${seedId('network:news')}/audit-events?${DAY}`)).status).toBe(403);
+    });
   });
 });

@@ -118,6 +118,10 @@ type Profile = {
    * HasManageSettingsAccess (a program's normalization: read by whoever sees the program, written
    * as manageProgramSettings says). */
   settings: { organization: { read: boolean; write: boolean }; network: { read: boolean; write: boolean }; content: { read: boolean; write: boolean } };
+  /** HasAuditAccess with HasContentAccess at Organization scope (section 6: audit needs content
+   * access): the organization's whole audit trail. No demo user holds them below it (that case:
+   * audit-events.test.ts). */
+  audit: boolean;
 };
 const noSettings = { organization: { read: false, write: false }, network: { read: false, write: false }, content: { read: false, write: false } };
 const allSettings = { organization: { read: true, write: true }, network: { read: true, write: true }, content: { read: true, write: true } };
@@ -142,6 +146,7 @@ const PROFILES: Profile[] = [
     manageUsers: true,
     webhooks: { read: true, write: true },
     settings: allSettings,
+    audit: true,
   },
   {
     email: 'producer@example.com',
@@ -159,6 +164,7 @@ const PROFILES: Profile[] = [
     manageUsers: false,
     webhooks: { read: false, write: false },
     settings: noSettings,
+    audit: false,
   },
   {
     email: 'analyst@example.com',
@@ -175,6 +181,7 @@ const PROFILES: Profile[] = [
     manageUsers: false,
     webhooks: { read: false, write: false },
     settings: noSettings,
+    audit: false,
   },
   {
     email: 'admin@example.com',
@@ -190,6 +197,7 @@ const PROFILES: Profile[] = [
     manageUsers: true,
     webhooks: { read: true, write: true },
     settings: allSettings,
+    audit: true,
   },
   {
     email: 'support@example.com',
@@ -205,6 +213,7 @@ const PROFILES: Profile[] = [
     manageUsers: false,
     webhooks: { read: true, write: false },
     settings: { organization: { read: true, write: false }, network: { read: true, write: false }, content: { read: true, write: false } },
+    audit: true,
   },
   {
     email: 'reseller@example.com',
@@ -220,6 +229,7 @@ const PROFILES: Profile[] = [
     manageUsers: false,
     webhooks: { read: false, write: false },
     settings: noSettings,
+    audit: false,
   },
   {
     email: 'newbie@example.com',
@@ -235,6 +245,7 @@ const PROFILES: Profile[] = [
     manageUsers: false,
     webhooks: { read: false, write: false },
     settings: noSettings,
+    audit: false,
   },
 ];
 
@@ -643,17 +654,6 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expectNotFound(await caller().send('PUT', `/api${link.pathname}`, { Token: 'not-its-token', Name: 'Mallory', Password: 'a long enough secret' }), 'accepting without the token');
     });
 
-    it('webhooks: the organization’s and a network’s, and another organization’s not found', async () => {
-      // Off, and aimed at nobody: made to be looked at, never sent.
-      const body = { Url: 'https://hooks.example.com/matrix', EventTypes: ['ClipUpdated'], Enabled: false };
-      const make = async (organizationId: string, path: string) => {
-        const reply = await owners.get(organizationId)!.send('POST', path, body);
-        expect(reply.status, reply.text).toBe(201);
-        return (reply.body as { Id: string }).Id;
-      };
-      const read = profile.webhooks.read ? 200 : 403;
-      const write = (ok: number) => (profile.webhooks.write ? ok : 403);
-      const mine = await make(own.organizationId, '/api/v1/webhooks');
     it('bulk user import: with manage-user access in the organization acted in; its report is that organization’s', async () => {
       const rows = (what: string, programId: string) => ({
         Rows: [{ Email: `${what}.${profile.email.split('@')[0]}.${kind}@station.example`, ObjectType: 'Program', ObjectId: programId, Permissions: { HasContentAccess: true } }],
@@ -675,6 +675,17 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('webhooks: the organization’s and a network’s, and another organization’s not found', async () => {
+      // Off, and aimed at nobody: made to be looked at, never sent.
+      const body = { Url: 'https://hooks.example.com/matrix', EventTypes: ['ClipUpdated'], Enabled: false };
+      const make = async (organizationId: string, path: string) => {
+        const reply = await owners.get(organizationId)!.send('POST', path, body);
+        expect(reply.status, reply.text).toBe(201);
+        return (reply.body as { Id: string }).Id;
+      };
+      const read = profile.webhooks.read ? 200 : 403;
+      const write = (ok: number) => (profile.webhooks.write ? ok : 403);
+      const mine = await make(own.organizationId, '/api/v1/webhooks');
       const event = crypto.randomUUID();
       try {
         expect((await caller().send('GET', '/api/v1/webhooks')).status).toBe(read);
@@ -750,6 +761,38 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirs}`);
         await owners.get(other.organizationId)!.send('DELETE', `/api/v1/webhooks/${theirNetwork}`);
       }
+    });
+
+    it('audit events: the organization’s and an object’s by section 6; another organization’s objects not found', async () => {
+      const range = 'startDate=2020-01-01&endDate=2029-12-31';
+      const status = (ok: boolean) => (ok ? 200 : 403);
+      const list = await caller().send('GET', `/api/v1/audit-events?${range}&pageSize=500`);
+      expect(list.status, list.text).toBe(status(profile.audit));
+      if (list.status === 200) {
+        const theirs = new Set([...ORGS[profile.other].programs, ...ORGS[profile.other].networks]);
+        const items = (list.body as { Items: Array<{ ObjectId: string; ProgramId: string | null; NetworkId: string | null }> }).Items;
+        expect(items.length).toBeGreaterThan(0);
+        expect(items.filter((e) => theirs.has(e.ObjectId) || theirs.has(e.ProgramId ?? '') || theirs.has(e.NetworkId ?? ''))).toEqual([]);
+      }
+      if (profile.contentProgram) {
+        const rows = programRows(profile.contentProgram);
+        expect((await caller().send('GET', `/api/v1/programs/${rows.program}/audit-events?${range}&includeRelated=true`)).status).toBe(status(profile.audit));
+        expect((await caller().send('GET', `/api/v1/clips/${rows.clip}/audit-events?${range}`)).status).toBe(status(profile.audit));
+        expect((await caller().send('GET', `/api/v1/playlists/${rows.playlist}/audit-events?${range}`)).status).toBe(status(profile.audit));
+        expect((await caller().send('GET', `/api/v1/networks/${own.network}/audit-events?${range}`)).status).toBe(profile.networks.includes(own.network) ? status(profile.audit) : 404);
+      }
+      if (profile.noContentProgram) {
+        // Content unseen: its clip is one that does not exist; its program is seen, but audit needs content access.
+        const rows = programRows(profile.noContentProgram);
+        expectNotFound(await caller().send('GET', `/api/v1/clips/${rows.clip}/audit-events?${range}`), 'the audit of a clip not seen');
+        expect((await caller().send('GET', `/api/v1/programs/${rows.program}/audit-events?${range}`)).status).toBe(profile.programs.includes(rows.program) ? 403 : 404);
+      }
+      const theirs = programRows(OTHER_PROGRAM[profile.other]);
+      for (const path of [`/api/v1/programs/${theirs.program}`, `/api/v1/clips/${theirs.clip}`, `/api/v1/playlists/${theirs.playlist}`, `/api/v1/networks/${other.network}`]) {
+        expectNotFound(await caller().send('GET', `${path}/audit-events?${range}`), `the audit of another organization’s ${path}`);
+      }
+      // In an organization the caller is not a member of: as one that does not exist.
+      if (!profile.memberOf.includes(other.organizationId)) expectNotFound(await caller().send('GET', `/api/v1/audit-events?${range}`, undefined, other.organizationId), 'the audit of an organization not a member of');
     });
 
     it('settings: named at every level and normalization, by section 6; another organization’s and unseen rows not found', async () => {

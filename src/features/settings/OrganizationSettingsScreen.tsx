@@ -8,7 +8,8 @@
 // features (a feature does not import another): each is a feature's own screen.
 import type { ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { organizationMenuItems } from '../../domain/permissions.ts';
+import { organizationMenuItems, type PermissionFlags } from '../../domain/permissions.ts';
+import { organizationFlags } from '../../domain/access.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { navigate, useSearch } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
@@ -20,6 +21,8 @@ export type SettingsSection = {
   id: string;
   label: string;
   content: ReactNode;
+  /** Whether the caller's Organization-scope flags show it (absent: whoever sees the page). */
+  shows?: (flags: PermissionFlags) => boolean;
 };
 
 /** The open section: the one the URL names, else the first. */
@@ -35,7 +38,9 @@ export function OrganizationSettingsScreen({ sections }: { sections: readonly Se
   const allowed = organizationMenuItems({ entries: org?.UserPermissions ?? [], belongsToMultipleOrganizations: false, isDemoOrganization: false }).includes('settings');
   if (!session) return null;
   if (!allowed) return <StatusErrorPage status={403} />;
-  const open = openSection(sections, search.get('section'));
+  const flags = organizationFlags(org?.UserPermissions ?? []);
+  const shown = sections.filter((s) => s.shows === undefined || s.shows(flags));
+  const open = openSection(shown, search.get('section'));
   const base = `/${organizationId}/settings`;
   return (
     <>
@@ -43,7 +48,7 @@ export function OrganizationSettingsScreen({ sections }: { sections: readonly Se
         title={m.app_menu_settings()}
         eyebrow={org?.Name}
         documentTitle={[open?.label, m.app_menu_settings()]}
-        tabs={sections.map((s) => ({ id: s.id, label: s.label, selected: s.id === open?.id, onSelect: () => navigate(`${base}?section=${s.id}`) }))}
+        tabs={shown.map((s) => ({ id: s.id, label: s.label, selected: s.id === open?.id, onSelect: () => navigate(`${base}?section=${s.id}`) }))}
       />
       {open && (
         <div role="tabpanel" id={`panel-${open.id}`} aria-labelledby={`tab-${open.id}`} className="settings-section">

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { validateGuid, validateInteger, validatePageSize } from '../../domain/validators.ts';
 import { FIRST_PAGE, PAGE_SIZE_MAX } from '../../domain/constants.ts';
 import type { FormError } from '../../domain/form-errors.ts';
+import { validateAnalyticsRange } from '../../domain/analytics.ts';
 import { BadRequestBodySchema } from '../errors.ts';
 
 /** A zod issue carrying the specification's own FormError, so the server's 400 says its message. */
@@ -44,6 +45,14 @@ export function pageOf(query: { page?: number | undefined; pageSize?: number | u
   const page = query.page ?? FIRST_PAGE;
   const pageSize = query.pageSize ?? PAGE_SIZE_MAX;
   return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/** startDate and endDate, both required where section 5 says so (reports, audit events): local
+ * dates YYYY-MM-DD, end not before start, each error on its own field. */
+export function checkDates(value: { startDate?: string | undefined; endDate?: string | undefined }, ctx: z.RefinementCtx) {
+  for (const { field, error } of validateAnalyticsRange(value.startDate, value.endDate, 'day')) {
+    ctx.addIssue({ code: 'custom', path: [field], message: error.type, params: { formError: error } satisfies DomainIssueParams });
+  }
 }
 
 /** A comma-joined list of GUIDs ('' means none), each checked ('Not a valid GUID'). */

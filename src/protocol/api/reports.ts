@@ -29,9 +29,8 @@ import {
   type ReportKind,
   type ReportResult,
 } from '../../domain/reports.ts';
-import { validateAnalyticsRange } from '../../domain/analytics.ts';
 import { formError } from '../../domain/form-errors.ts';
-import { IdListQuery, IdParam, PagedOf, PagingQuery, errors, idParams, jsonBody, jsonContent, type DomainIssueParams } from './common.ts';
+import { IdListQuery, IdParam, PagedOf, PagingQuery, checkDates, errors, idParams, jsonBody, jsonContent, type DomainIssueParams } from './common.ts';
 
 const tags = ['Reports'];
 
@@ -89,11 +88,6 @@ function requireTargets(field: 'targetNetworkIds' | 'targetProgramIds') {
   };
 }
 
-function checkDates(value: RawFilters, ctx: z.RefinementCtx) {
-  for (const { field, error } of validateAnalyticsRange(value.startDate, value.endDate, 'day')) {
-    ctx.addIssue({ code: 'custom', path: [field], message: error.type, params: { formError: error } satisfies DomainIssueParams });
-  }
-}
 
 /** consumption-summary-report: section 3's report filters. */
 export const ConsumptionSummaryQuery = z.object(FilterFields).superRefine(checkFilters);
