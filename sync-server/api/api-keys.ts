@@ -27,6 +27,7 @@ import type { ApiKey } from '../../src/protocol/api/api-keys.ts';
 import { formError } from '../../src/domain/form-errors.ts';
 import { ServerErrorCode } from '../../src/protocol/errors.ts';
 import { createApiKey, getAuth } from '../auth.ts';
+import { recordAudit } from '../audit/record.ts';
 import { now } from '../app.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { guard, readsOnly } from './guard.ts';
@@ -80,11 +81,18 @@ export function apiKeyRoutes() {
     // Revoking only takes power away: not refused to an account whose address is not confirmed yet.
     .openapi(guarded(routes.revokeApiKey, readsOnly(guard.member())), async (c) => {
       const { user, organizationId } = getAuth(c);
-      const revoked = await c.get('deps').store.query(
-        `UPDATE api_keys SET revoked = true, revoked_at_utc = $4 WHERE id = $1 AND user_id = $2 AND organization_id = $3 AND NOT revoked RETURNING 1`,
-        [c.req.valid('param').apiKeyId, user.Id, organizationId, now(c.get('deps'))],
-      );
-      if (revoked.length === 0) throw notFound();
+      const apiKeyId = c.req.valid('param').apiKeyId;
+      const at = now(c.get('deps'));
+      await c.get('deps').store.tx(async (q) => {
+        const revoked = await q.query(`UPDATE api_keys SET revoked = true, revoked_at_utc = $4 WHERE id = $1 AND user_id = $2 AND organization_id = $3 AND NOT revoked RETURNING 1`, [
+          apiKeyId,
+          user.Id,
+          organizationId,
+          at,
+        ]);
+        if (revoked.length === 0) throw notFound();
+        await recordAudit(q, { organizationId, eventType: 'Revoked', objectType: 'ApiKey', objectId: apiKeyId, userId: user.Id, at });
+      });
       return c.body(null, 204);
     });
 }

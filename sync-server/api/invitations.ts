@@ -17,6 +17,7 @@
 // The member gets exactly the invited entries (an existing membership's entries are replaced).
 // Without SMTP the mail is kept (mail/outbox.ts) and the inviter is answered the link itself, the
 // only place it is ever shown: only its hash is stored.
+import { permissionDetail, recordAudit } from '../audit/record.ts';
 import { randomUUID } from 'node:crypto';
 import { getCookie } from 'hono/cookie';
 import { formError, type DomainMessageKey } from '../../src/domain/form-errors.ts';
@@ -170,6 +171,7 @@ export async function invite(
        RETURNING *`,
       [randomUUID(), inviter.organizationId, known?.id ?? randomUUID(), email, JSON.stringify(entries), language, inviter.user.Id, `pending:${randomUUID()}`, at],
     );
+    await recordAudit(q, { organizationId: inviter.organizationId, eventType: 'Invited', objectType: 'User', objectId: row!.user_id, userId: inviter.user.Id, at, detail: `${email}; ${permissionDetail(entries)}` });
     return { row: row!, ...(await issueToken(q, row!, inviter.user.Id, origin, at)) };
   });
 }

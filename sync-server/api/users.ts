@@ -1,5 +1,5 @@
 // The organization's users and their permission entries (section 6).
-import { recordPermissionChange } from '../audit/record.ts';
+import { recordAudit, recordPermissionChange } from '../audit/record.ts';
 import { pageOf } from '../../src/protocol/api/common.ts';
 import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
@@ -132,6 +132,7 @@ export function userRoutes() {
         if (!target) throw notFound();
         assertValid([['userId', removalError(auth.user.Id, target, all)]]);
         await q.query(`DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2`, [auth.organizationId, userId]);
+        await recordAudit(q, { organizationId: auth.organizationId, eventType: 'Removed', objectType: 'User', objectId: userId, userId: auth.user.Id, at: now(deps) });
         const [row] = await q.query<{ version: number | string }>(`SELECT next_row_version() AS version`);
         return Number(row!.version);
       });

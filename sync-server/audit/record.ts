@@ -38,8 +38,12 @@ export async function recordKeyUse(q: Queryable, key: { id: string; organization
   await recordAudit(q, { organizationId: key.organizationId, eventType: 'Used', objectType: 'ApiKey', objectId: key.id, userId: key.userId, apiKeyId: key.id, at });
 }
 
+/** Permission entries in words: each entry's scope and the flags it holds. */
+export function permissionDetail(entries: readonly PermissionEntry[]): string {
+  return entries.map((x) => `${x.ObjectType}: ${Object.entries(x.Permissions ?? {}).filter(([, v]) => v === true).map(([k]) => k).join(' ')}`).join('; ');
+}
+
 /** A user's permission entries set: the detail names the scope and the flags held, per object. */
 export async function recordPermissionChange(q: Queryable, e: { organizationId: string; userId: string; objectId: string; at: Date; entries: readonly PermissionEntry[] }): Promise<void> {
-  const detail = e.entries.map((x) => `${x.ObjectType}: ${Object.entries(x.Permissions ?? {}).filter(([, v]) => v === true).map(([k]) => k).join(' ')}`).join('; ');
-  await recordAudit(q, { organizationId: e.organizationId, eventType: 'PermissionsChanged', objectType: 'User', objectId: e.objectId, userId: e.userId, at: e.at, detail });
+  await recordAudit(q, { organizationId: e.organizationId, eventType: 'PermissionsChanged', objectType: 'User', objectId: e.objectId, userId: e.userId, at: e.at, detail: permissionDetail(e.entries) });
 }

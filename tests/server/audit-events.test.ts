@@ -66,6 +66,30 @@ describe.each(storeKinds)('audit events on %s', (kind) => {
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ object_type: 'User', user_id: seedId('user:demo@example.com'), detail: 'Organization: HasAuditAccess HasContentAccess' });
   });
+  it('records an invitation with its scope, a key revoked, and a member removed, each by who did it', async () => {
+    const demo = new AppClient(s.app);
+    await demo.login('demo@example.com');
+    demo.organizationId = ORG_DEMO;
+    const demoId = seedId('user:demo@example.com');
+    const invited = await demo.post('/api/v1/users/invitation', { Email: 'audited.guest@example.com', Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_DEMO, Permissions: { HasAnalyticsAccess: true } }] });
+    expect(invited.status, invited.text).toBe(201);
+    const invitation = invited.body as { UserId: string };
+    const invites = await events(`object_id = $1 AND event_type = 'Invited'`, [invitation.UserId]);
+    expect(invites).toHaveLength(1);
+    expect(invites[0]).toMatchObject({ object_type: 'User', user_id: demoId, detail: 'audited.guest@example.com; Organization: HasAnalyticsAccess' });
+
+    const key = (await demo.post('/api/internal/api-keys', { Name: 'to revoke' })).body as { Id: string };
+    expect((await demo.send('DELETE', `/api/internal/api-keys/${key.Id}`)).status).toBe(204);
+    expect(await events(`object_id = $1 AND event_type = 'Revoked'`, [key.Id])).toMatchObject([{ object_type: 'ApiKey', user_id: demoId }]);
+
+    // Removing the analyst (no other test here needs them afterwards); a failed removal records nothing.
+    const analystId = seedId('user:analyst@example.com');
+    expect((await demo.send('DELETE', `/api/v1/users/${analystId}`)).status).toBe(204);
+    expect(await events(`object_id = $1 AND event_type = 'Removed'`, [analystId])).toMatchObject([{ object_type: 'User', user_id: demoId }]);
+    expect((await demo.send('DELETE', `/api/v1/users/${analystId}`)).status).toBe(404);
+    expect(await events(`object_id = $1 AND event_type = 'Removed'`, [analystId])).toHaveLength(1);
+  });
+
   describe('the routes', () => {
     const DAY = 'startDate=2025-06-01&endDate=2025-06-01';
     const clipOf = (key: string) => seedId(`clip:${PROGRAMS.findIndex((p) => p.key === key)}`);
