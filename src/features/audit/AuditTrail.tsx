@@ -14,11 +14,11 @@ import { fieldErrorTexts, formatFormError } from '../../domain/messages.ts';
 import { listAuditEvents, type AuditEvent } from '../../protocol/api/audit.ts';
 import { call } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/labels.ts';
-import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { showToast } from '../../lib/toast.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { Field } from '../../ui/Field.tsx';
+import { ServerPagesStatus, useServerPages } from '../../ui/ServerPages.tsx';
+import type { BadRequestBody } from '../../protocol/errors.ts';
 import './audit.css';
 
 const PAGE_SIZE = 50;
@@ -27,7 +27,6 @@ const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 type Filters = { startDate: string; endDate: string; eventType: AuditEventType | ''; objectType: AuditObjectType | '' };
 type FieldName = 'startDate' | 'endDate' | 'eventType' | 'objectType';
-type State = { kind: 'loading' } | { kind: 'failed'; text: string } | { kind: 'ready'; items: AuditEvent[]; hasNext: boolean; page: number };
 
 export const EVENT_LABEL: Record<AuditEventType, () => string> = {
   Created: () => m.app_audit_event_created(),
@@ -85,7 +84,6 @@ export function AuditTrail() {
   const [draft, setDraft] = useState<Filters>(defaultFilters);
   const [applied, setApplied] = useState<Filters>(draft);
   const [errors, setErrors] = useState<Partial<Record<FieldName | 'form', string>>>({});
-  const [state, setState] = useState<State>({ kind: 'loading' });
 
   const fetchPage = useCallback(
     (page: number) =>
@@ -104,25 +102,9 @@ export function AuditTrail() {
     [applied],
   );
   const failure = (status: number | null) => (status === 403 ? m.app_audit_forbidden() : navigator.onLine ? m.app_audit_load_failed() : m.app_audit_offline());
-
-  const load = useCallback(async () => {
-    setState({ kind: 'loading' });
-    const res = await fetchPage(1);
-    if (res.kind === 'ok') setState({ kind: 'ready', items: res.data.Items, hasNext: res.data.HasNext, page: 1 });
-    else if (res.kind === 'badRequest') {
-      // The server's rule refused what this screen let through: said at the field it names.
-      setErrors(fieldErrorTexts(res.body.Errors, ['startDate', 'endDate', 'eventType', 'objectType'] as const));
-      setState({ kind: 'ready', items: [], hasNext: false, page: 1 });
-    } else setState({ kind: 'failed', text: failure(res.kind === 'status' ? res.status : null) });
-  }, [fetchPage]);
-  useLoadWhenOnline(load);
-
-  const more = async () => {
-    if (state.kind !== 'ready') return;
-    const res = await fetchPage(state.page + 1);
-    if (res.kind === 'ok') setState({ kind: 'ready', items: [...state.items, ...res.data.Items.filter((e) => !state.items.some((x) => x.Id === e.Id))], hasNext: res.data.HasNext, page: state.page + 1 });
-    else showToast({ type: 'danger', title: failure(res.kind === 'status' ? res.status : null) });
-  };
+  // The server's rule refused what this screen let through: said at the field it names.
+  const refused = (body: BadRequestBody) => setErrors(fieldErrorTexts(body.Errors, ['startDate', 'endDate', 'eventType', 'objectType'] as const));
+  const { state, load, more } = useServerPages(fetchPage, failure, refused);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -173,16 +155,7 @@ export function AuditTrail() {
           {errors.form}
         </p>
       )}
-      {state.kind === 'loading' && <p className="muted">{m.app_loading()}</p>}
-      {state.kind === 'failed' && (
-        <div className="alert alert-warning" role="status">
-          <p>{state.text}</p>
-          <button type="button" className="button" onClick={() => void load()}>
-            {m.app_try_again()}
-          </button>
-        </div>
-      )}
-      {state.kind === 'ready' && state.items.length === 0 && <p className="empty">{m.app_audit_empty()}</p>}
+      <ServerPagesStatus state={state} empty={m.app_audit_empty()} retry={() => void load()} />
       {state.kind === 'ready' && state.items.length > 0 && (
         <ol className="audit-list" aria-label={m.app_audit_title()}>
           {state.items.map((e) => (

@@ -8,18 +8,15 @@ import { m } from '../../paraglide/messages.js';
 import { listSupportEnquiries, updateSupportEnquiry, type SupportEnquiry, type SupportEnquiryState } from '../../protocol/api/support.ts';
 import { call } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/labels.ts';
-import { useLoadWhenOnline } from '../../lib/load-when-online.ts';
 import { withLoading } from '../../lib/loading.ts';
-import { showToast } from '../../lib/toast.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ServerPagesStatus, useServerPages } from '../../ui/ServerPages.tsx';
 
 const PAGE_SIZE = 25;
 type Filter = SupportEnquiryState | 'All';
-type State = { kind: 'loading' } | { kind: 'failed'; text: string } | { kind: 'ready'; items: SupportEnquiry[]; hasNext: boolean; page: number };
 
 export function SupportInboxScreen() {
   const [filter, setFilter] = useState<Filter>('Open');
-  const [state, setState] = useState<State>({ kind: 'loading' });
 
   const fetchPage = useCallback(
     async (page: number) => {
@@ -29,24 +26,7 @@ export function SupportInboxScreen() {
     [filter],
   );
   const failure = (status: number | null) => (status === 403 ? m.app_support_forbidden() : navigator.onLine ? m.app_support_load_failed() : m.app_support_offline());
-
-  const load = useCallback(async () => {
-    setState({ kind: 'loading' });
-    const res = await fetchPage(1);
-    if (res.kind === 'ok') setState({ kind: 'ready', items: res.data.Items, hasNext: res.data.HasNext, page: 1 });
-    else setState({ kind: 'failed', text: failure(res.kind === 'status' ? res.status : null) });
-  }, [fetchPage]);
-  useLoadWhenOnline(load);
-
-  const more = async () => {
-    if (state.kind !== 'ready') return;
-    const res = await fetchPage(state.page + 1);
-    if (res.kind === 'ok') setState({ kind: 'ready', items: [...state.items, ...res.data.Items.filter((e) => !state.items.some((x) => x.Id === e.Id))], hasNext: res.data.HasNext, page: state.page + 1 });
-    else showToast({ type: 'danger', title: failure(res.kind === 'status' ? res.status : null) });
-  };
-
-  const replace = (next: SupportEnquiry) =>
-    setState((s) => (s.kind === 'ready' ? { ...s, items: s.items.map((e) => (e.Id === next.Id ? next : e)) } : s));
+  const { state, load, more, replace } = useServerPages(fetchPage, failure);
 
   return (
     <>
@@ -66,16 +46,7 @@ export function SupportInboxScreen() {
           </label>
         ))}
       </fieldset>
-      {state.kind === 'loading' && <p className="muted">{m.app_loading()}</p>}
-      {state.kind === 'failed' && (
-        <div className="alert alert-warning" role="status">
-          <p>{state.text}</p>
-          <button type="button" className="button" onClick={() => void load()}>
-            {m.app_try_again()}
-          </button>
-        </div>
-      )}
-      {state.kind === 'ready' && state.items.length === 0 && <p className="empty">{m.app_support_empty()}</p>}
+      <ServerPagesStatus state={state} empty={m.app_support_empty()} retry={() => void load()} />
       {state.kind === 'ready' && state.items.length > 0 && (
         <ul className="plain-list" aria-label={m.app_support_title()}>
           {state.items.map((e) => (
