@@ -84,7 +84,11 @@ export const UserSchema = z.object({
 export type User = z.infer<typeof UserSchema>;
 
 /** A user of the organization as `GET /v1/users` lists them: the profile plus their entries. */
-export const OrganizationUserSchema = UserSchema.extend({ Permissions: z.array(PermissionEntrySchema) });
+export const OrganizationUserSchema = UserSchema.extend({
+  Permissions: z.array(PermissionEntrySchema),
+  /** Two-factor sign-in is on (an admin may reset it: DELETE /v1/users/{userId}/mfa). */
+  MfaEnabled: z.boolean().optional(),
+});
 export type OrganizationUser = z.infer<typeof OrganizationUserSchema>;
 
 /** `PATCH /internal/users/me`: the caller's own profile (InterfaceLanguage on a language change). */

@@ -16,15 +16,19 @@ import { guard } from './guard.ts';
 import { paged, type Page } from './lists.ts';
 import { assertEntriesValid, normalizeEntries } from './permission-entries.ts';
 
-const MEMBERS = `SELECT u.*, m.permissions FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1`;
+// Whether two-factor sign-in is on: those who manage users see it, to reset it for a member who lost their device.
+const MEMBERS = `SELECT u.*, m.permissions, EXISTS (SELECT 1 FROM user_mfa f WHERE f.user_id = u.id AND f.enabled_at_utc IS NOT NULL) AS mfa_enabled
+  FROM users u JOIN memberships m ON m.user_id = u.id AND m.organization_id = $1`;
+type MemberRow = UserRow & { permissions: PermissionEntry[]; mfa_enabled: boolean };
+const memberToWire = (r: MemberRow) => ({ ...userToWire(r), Permissions: r.permissions, MfaEnabled: r.mfa_enabled });
 
 /** Members whose entries pass `has`, optionally filtered by name or e-mail, paged. */
 async function usersWithAccess(q: Queryable, auth: Auth, page: Page, filter: string, has: (entries: PermissionEntry[]) => boolean) {
-  const rows = await q.query<UserRow & { permissions: PermissionEntry[] }>(
+  const rows = await q.query<MemberRow>(
     `${MEMBERS} WHERE NOT u.deleted AND ($2 = '' OR strpos(lower(u.name), $2) > 0 OR strpos(lower(u.email), $2) > 0) ORDER BY u.name, u.id`,
     [auth.organizationId, filter.trim().toLowerCase()],
   );
-  const matching = rows.filter((r) => has(r.permissions)).map((r) => ({ ...userToWire(r), Permissions: r.permissions }));
+  const matching = rows.filter((r) => has(r.permissions)).map(memberToWire);
   return paged(matching.slice(page.offset, page.offset + page.pageSize + 1), page);
 }
 
@@ -66,19 +70,19 @@ export function userRoutes() {
   return resourceApp()
     .openapi(guarded(routes.listUsers, guard.organization('HasManageUserAccess')), async (c) => {
       const page = pageOf(c.req.valid('query'));
-      const rows = await c.get('deps').store.query<UserRow & { permissions: PermissionEntry[] }>(
+      const rows = await c.get('deps').store.query<MemberRow>(
         `${MEMBERS} WHERE NOT u.deleted ORDER BY u.name, u.id LIMIT ${page.pageSize + 1} OFFSET ${page.offset}`,
         [getAuth(c).organizationId],
       );
-      return c.json(paged(rows.map((r) => ({ ...userToWire(r), Permissions: r.permissions })), page), 200);
+      return c.json(paged(rows.map(memberToWire), page), 200);
     })
     .openapi(guarded(routes.getUser, guard.member()), async (c) => {
       const auth = getAuth(c);
       const { userId } = c.req.valid('param');
-      const [row] = await c.get('deps').store.query<UserRow & { permissions: PermissionEntry[] }>(`${MEMBERS} WHERE u.id = $2 AND NOT u.deleted`, [auth.organizationId, userId]);
+      const [row] = await c.get('deps').store.query<MemberRow>(`${MEMBERS} WHERE u.id = $2 AND NOT u.deleted`, [auth.organizationId, userId]);
       if (!row) throw notFound();
       if (userId !== auth.user.Id && missingFlags(orgFlags(auth), ['HasManageUserAccess']).length > 0) throw forbidden();
-      return c.json({ ...userToWire(row), Permissions: row.permissions }, 200);
+      return c.json(memberToWire(row), 200);
     })
     .openapi(guarded(routes.listUserProfiles, guard.member()), async (c) => {
       const ids = c.req.valid('query').userIds ?? [];

@@ -107,6 +107,15 @@ test('invited with Program scope: accept, two-factor on, back in with a code, on
   // The owner takes the access away; the producer's open app loses the program at its next pull.
   await owner.reload();
   const item = owner.getByRole('listitem').filter({ hasText: EMAIL });
+  // The owner sees two-factor on and resets it (as for a member who lost their phone).
+  await expect(item).toContainText('Two-factor sign-in on');
+  await item.getByRole('button', { name: 'Reset two-factor' }).click();
+  const reset = owner.getByRole('alertdialog', { name: 'Reset two-factor sign-in?' });
+  await expect(reset).toContainText('Nova Producer will sign in with their password alone');
+  await reset.getByRole('button', { name: 'Reset two-factor' }).click();
+  await expect(owner.getByText('Two-factor sign-in is off for Nova Producer')).toBeVisible();
+  await expect(item).not.toContainText('Two-factor sign-in on');
+  await expect(item.getByRole('button', { name: 'Reset two-factor' })).toHaveCount(0);
   await item.getByRole('button', { name: 'Permissions' }).click();
   const editor = owner.getByRole('dialog', { name: 'Permissions of Nova Producer' });
   await editor.getByRole('radio', { name: 'None' }).check();

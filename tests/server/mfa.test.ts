@@ -234,9 +234,15 @@ describe.each(storeKinds)('two-factor sign-in on %s', (kind) => {
     expect(fields((await login({ Email: 'reseller@example.com' })).reply)).toEqual([['MfaCode', 'mfaRequired']]);
     expect((await config(reseller.client)).Enabled).toBe(true);
 
-    // A member: off, and they sign in with the password alone.
+    // A member: shown as on in the users list (what the reset button is offered on), then off, and
+    // they sign in with the password alone.
     admin.organizationId = ORG_DEMO;
+    const mfaOf = async () => ((await admin.get(`/api/v1/users/${producerId}`)).body as { MfaEnabled: boolean }).MfaEnabled;
+    const listed = (await admin.get('/api/v1/users')).body as { Items: Array<{ Id: string; MfaEnabled: boolean }> };
+    expect(listed.Items.find((u) => u.Id === producerId)?.MfaEnabled).toBe(true);
+    expect(await mfaOf()).toBe(true);
     expect((await del(admin, `/api/v1/users/${producerId}/mfa`)).status).toBe(204);
+    expect(await mfaOf()).toBe(false);
     expect((await login({ Email: 'producer@example.com' })).reply.status).toBe(200);
     // demo@example.com administers both organizations: resets the reseller's in theirs.
     const demo = await signIn('demo@example.com', ORG_PODCASTS);

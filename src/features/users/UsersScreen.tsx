@@ -18,6 +18,7 @@ import { readUserSort, removalError, scopeOf, USER_SORTS, userListPage, type Use
 import { formatFormError } from '../../domain/messages.ts';
 import type { OrganizationUser } from '../../protocol/entities.ts';
 import { listUsers, removeUser } from '../../protocol/api/users.ts';
+import { resetUserMfa } from '../../protocol/api/mfa.ts';
 import { getUserList, putUserList } from '../../db/users-cache.ts';
 import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
@@ -89,6 +90,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
   const shown = useMemo(() => userListPage(users, query), [users, query.filter, query.sort, query.page]); // eslint-disable-line react-hooks/exhaustive-deps -- query is rebuilt each render from the URL
   const [editing, setEditing] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
   const [inviting, setInviting] = useState(false);
   const [importing, setImporting] = useState(false);
   const [removeError, setRemoveError] = useState<{ userId: string; text: string } | null>(null);
@@ -160,6 +162,13 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
                   isYou={u.Id === callerId}
                   error={removeError?.userId === u.Id ? removeError.text : undefined}
                   onEdit={() => setEditing(u)}
+                  onResetMfa={() => {
+                    if (!online) setRemoveError({ userId: u.Id, text: m.users_change_offline() });
+                    else {
+                      setRemoveError(null);
+                      setResetting(u);
+                    }
+                  }}
                   onRemove={() => {
                     // The rule the server holds to, said here before anything is asked.
                     const refused = removalError(callerId, u, users);
@@ -191,6 +200,27 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
       <InviteDialog open={inviting} organizationId={organizationId} online={online} onClose={() => setInviting(false)} onInvited={() => void load()} />
       <ImportDialog open={importing} organizationId={organizationId} online={online} onClose={() => setImporting(false)} onImported={() => void load()} />
       <ConfirmDialog
+        open={resetting !== null}
+        onClose={() => setResetting(null)}
+        danger
+        title={m.users_mfa_reset_title()}
+        description={m.users_mfa_reset_description({ name: resetting?.Name ?? '' })}
+        actionLabel={m.users_mfa_reset()}
+        successToast={m.users_mfa_reset_done({ name: resetting?.Name ?? '' })}
+        failureDescription={m.users_mfa_reset_failed()}
+        failureReason={(e) => (e instanceof Error ? e.message : m.users_mfa_reset_failed())}
+        onConfirm={async () => {
+          if (!resetting) return;
+          const res = await call(resetUserMfa, { params: { userId: resetting.Id } });
+          if (res.kind === 'ok') return;
+          // Said where the button was, too: the dialog closes on failure.
+          const text = res.kind === 'notFound' ? m.users_mfa_reset_gone() : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_mfa_reset_failed();
+          setRemoveError({ userId: resetting.Id, text });
+          throw new Error(text);
+        }}
+        onDone={() => void load()}
+      />
+      <ConfirmDialog
         open={removing !== null}
         onClose={() => setRemoving(null)}
         danger
@@ -216,7 +246,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
   );
 }
 
-function UserItem({ user, isYou, error, onEdit, onRemove }: { user: Member; isYou: boolean; error: string | undefined; onEdit: () => void; onRemove: () => void }) {
+function UserItem({ user, isYou, error, onEdit, onResetMfa, onRemove }: { user: Member; isYou: boolean; error: string | undefined; onEdit: () => void; onResetMfa: () => void; onRemove: () => void }) {
   const nameId = `user-${user.Id}`;
   const scope = scopeOf(user.Permissions) ?? 'none';
   const flags = [...new Set(user.Permissions.flatMap((e) => Object.entries(e.Permissions).filter(([, on]) => on === true).map(([f]) => f)))] as Array<keyof typeof FLAG_LABEL>;
@@ -233,6 +263,7 @@ function UserItem({ user, isYou, error, onEdit, onRemove }: { user: Member; isYo
           {scope === 'Network' || scope === 'Program' ? ` (${user.Permissions.length})` : ''}
           {flags.length > 0 ? ` · ${flags.map((f) => FLAG_LABEL[f]()).join(', ')}` : ''}
           {!user.Activated ? ` · ${m.users_not_activated()}` : ''}
+          {user.MfaEnabled ? ` · ${m.users_mfa_on()}` : ''}
         </span>
         {error && (
           <p role="alert" className="field-error">
@@ -244,6 +275,12 @@ function UserItem({ user, isYou, error, onEdit, onRemove }: { user: Member; isYo
         <button type="button" className="button" onClick={onEdit} aria-describedby={nameId}>
           {m.users_edit_permissions()}
         </button>
+        {/* Your own: turned off in Account settings, with a code (a reset here would skip that proof). */}
+        {user.MfaEnabled && !isYou && (
+          <button type="button" className="button" onClick={onResetMfa} aria-describedby={nameId}>
+            {m.users_mfa_reset()}
+          </button>
+        )}
         <button type="button" className="button danger-outline" onClick={onRemove} aria-describedby={nameId}>
           {m.users_remove()}
         </button>
