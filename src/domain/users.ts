@@ -48,7 +48,7 @@ export function readUserSort(value: string | null): UserSort {
 }
 
 /** The user's scope: the object type of their entries, or null (none). */
-export function scopeOf(entries: readonly PermissionEntry[]): PermissionEntry['ObjectType'] {
+export function scopeOf(entries: ReadonlyArray<Pick<PermissionEntry, 'ObjectType'>>): PermissionEntry['ObjectType'] {
   return entries.find((e) => e.ObjectType !== null)?.ObjectType ?? null;
 }
 

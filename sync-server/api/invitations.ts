@@ -178,6 +178,38 @@ export async function invite(
 
 export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
   return resourceApp()
+    .openapi(guarded(routes.listPendingInvitations, guard.organization('HasManageUserAccess')), async (c) => {
+      const deps = c.get('deps');
+      const at = now(deps);
+      const rows = await deps.store.query<InvitationRow & { invited_by_name: string | null }>(
+        `SELECT i.*, u.name AS invited_by_name FROM invitations i LEFT JOIN users u ON u.id = i.invited_by_id
+         WHERE i.organization_id = $1 AND i.used_at_utc IS NULL ORDER BY i.created_at_utc DESC, i.id`,
+        [getAuth(c).organizationId],
+      );
+      return c.json(
+        rows.map((r) => ({
+          Id: r.id,
+          UserId: r.user_id,
+          Email: r.email,
+          Permissions: r.permissions,
+          InvitedById: r.invited_by_id,
+          InvitedByName: r.invited_by_name,
+          CreatedAtUtc: new Date(r.created_at_utc).toISOString(),
+          ExpiresAtUtc: new Date(r.expires_at_utc).toISOString(),
+          State: invitationState({ usedAtUtc: null, expiresAtUtc: r.expires_at_utc }, at) === 'Expired' ? ('Expired' as const) : ('Open' as const),
+        })),
+        200,
+      );
+    })
+    .openapi(guarded(routes.cancelInvitation, guard.organization('HasManageUserAccess')), async (c) => {
+      // An accepted invitation is a membership now (removed from the list of users instead).
+      const gone = await c.get('deps').store.query(`DELETE FROM invitations WHERE id = $1 AND organization_id = $2 AND used_at_utc IS NULL RETURNING 1`, [
+        c.req.valid('param').invitationId,
+        getAuth(c).organizationId,
+      ]);
+      if (gone.length === 0) throw notFound();
+      return c.body(null, 204);
+    })
     .openapi(guarded(routes.createInvitation, guard.organization('HasManageUserAccess')), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);

@@ -55,6 +55,9 @@ test('invited with Program scope: accept, two-factor on, back in with a code, on
   await invite.getByRole('button', { name: 'Invite' }).click();
   const link = await invite.getByLabel('Invitation link').inputValue();
   await invite.getByRole('button', { name: 'Done' }).click();
+  // Pending until accepted, with the program scope it offers.
+  const pending = owner.getByRole('region', { name: 'Invited, not joined yet' });
+  await expect(pending.getByRole('listitem').filter({ hasText: EMAIL })).toContainText('Program');
 
   // The producer accepts in their own browser; the rules speak at the fields first.
   await producer.goto(link);
@@ -106,6 +109,7 @@ test('invited with Program scope: accept, two-factor on, back in with a code, on
 
   // The owner takes the access away; the producer's open app loses the program at its next pull.
   await owner.reload();
+  await expect(pending.getByRole('listitem').filter({ hasText: EMAIL })).toHaveCount(0);
   const item = owner.getByRole('listitem').filter({ hasText: EMAIL });
   // The owner sees two-factor on and resets it (as for a member who lost their phone).
   await expect(item).toContainText('Two-factor sign-in on');

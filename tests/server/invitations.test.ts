@@ -151,15 +151,39 @@ describe.each(storeKinds)('invitations on %s', (kind) => {
     expect(late.status).toBe(400);
     expect((late.body as Errors).Errors).toEqual([expect.objectContaining({ Field: 'Token', Message: 'This invitation has expired: ask the person who invited you to send a new one' })]);
 
+    const pending = async () => ((await dana.get('/api/internal/invitations')).body as Array<{ Email: string; State: string; InvitedByName: string }>).filter((i) => i.Email === email);
+    expect(await pending()).toEqual([expect.objectContaining({ State: 'Expired', InvitedByName: 'Dana Demo' })]);
     const resent = await dana.post(`/api/v1/users/${made.UserId}/invitation`, undefined);
     expect(resent.status, resent.text).toBe(204);
+    expect(await pending()).toEqual([expect.objectContaining({ State: 'Open' })]);
     const second = await mailedLink(email);
     expect(second.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
     expect((await describeAt(new AppClient(app), first)).status).toBe(404);
     expect(((await describeAt(new AppClient(app), second)).body as InvitationDescription).State).toBe('Open');
     expect((await accept(new AppClient(app), second, { Name: 'Late Comer', Password: 'a long enough secret' })).status).toBe(204);
-    // Accepted: nothing left to resend.
+    // Accepted: nothing left to resend, and no longer pending.
     expect((await dana.post(`/api/v1/users/${made.UserId}/invitation`, undefined)).status).toBe(404);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('lists pending invitations to those who manage users, and withdraws one: its link stops working', async () => {
+    const dana = await signIn('demo@example.com');
+    const email = `withdrawn.${kind}@station.example`;
+    const made = (await dana.post('/api/v1/users/invitation', { Email: email, Permissions: programScope(MORNING) })).body as Invitation;
+    const link = await mailedLink(email);
+    const listed = (await dana.get('/api/internal/invitations')).body as Array<{ Id: string; Email: string; Permissions: unknown }>;
+    expect(listed.find((i) => i.Id === made.Id)).toMatchObject({ Email: email, Permissions: programScope(MORNING) });
+    const producer = await signIn('producer@example.com');
+    expect((await producer.get('/api/internal/invitations')).status).toBe(403);
+    expect((await producer.send('DELETE', `/api/internal/invitations/${made.Id}`)).status).toBe(403);
+    // Another organization's manager does not find it.
+    const podcasts = await signIn('demo@example.com', ORG_PODCASTS);
+    expect((await podcasts.send('DELETE', `/api/internal/invitations/${made.Id}`)).status).toBe(404);
+
+    expect((await dana.send('DELETE', `/api/internal/invitations/${made.Id}`)).status).toBe(204);
+    expect((await describeAt(new AppClient(app), link)).status).toBe(404);
+    expect(((await dana.get('/api/internal/invitations')).body as Array<{ Id: string }>).map((i) => i.Id)).not.toContain(made.Id);
+    expect((await dana.send('DELETE', `/api/internal/invitations/${made.Id}`)).status).toBe(404);
   });
 
   it('joins an existing account of the address only when signed in as it, with exactly the invited permissions', async () => {

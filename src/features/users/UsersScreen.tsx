@@ -34,6 +34,7 @@ import { FLAG_LABEL, SCOPE_LABEL } from './PermissionFields.tsx';
 import { PermissionsDialog } from './PermissionsDialog.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
+import { PendingInvitations } from './PendingInvitations.tsx';
 import { memberOf, type Member } from './permission-draft.ts';
 import './users.css';
 
@@ -93,6 +94,8 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
   const [resetting, setResetting] = useState<Member | null>(null);
   const [inviting, setInviting] = useState(false);
   const [importing, setImporting] = useState(false);
+  // Bumped by an invitation or import made here: the pending list is read again.
+  const [invited, setInvited] = useState(0);
   const [removeError, setRemoveError] = useState<{ userId: string; text: string } | null>(null);
 
   return (
@@ -196,9 +199,16 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
           )}
         </section>
       )}
+      <PendingInvitations online={online} version={invited} />
       {editing && <PermissionsDialog organizationId={organizationId} user={editing} online={online} onClose={() => setEditing(null)} onSaved={() => void load()} />}
-      <InviteDialog open={inviting} organizationId={organizationId} online={online} onClose={() => setInviting(false)} onInvited={() => void load()} />
-      <ImportDialog open={importing} organizationId={organizationId} online={online} onClose={() => setImporting(false)} onImported={() => void load()} />
+      <InviteDialog open={inviting} organizationId={organizationId} online={online} onClose={() => setInviting(false)} onInvited={() => {
+          void load();
+          setInvited((n) => n + 1);
+        }} />
+      <ImportDialog open={importing} organizationId={organizationId} online={online} onClose={() => setImporting(false)} onImported={() => {
+          void load();
+          setInvited((n) => n + 1);
+        }} />
       <ConfirmDialog
         open={resetting !== null}
         onClose={() => setResetting(null)}

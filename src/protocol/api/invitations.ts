@@ -166,3 +166,38 @@ export const acceptInvitation = {
     413: writeErrors[413],
   },
 } as const satisfies RouteConfig;
+
+// ── Pending invitations (the users screen's list; not in the specification's call list: under
+// /internal like the studio's other screen calls) ────────────────────────────────────────────
+
+export const PendingInvitation = z
+  .object({
+    Id: z.uuid(),
+    UserId: z.uuid().meta({ description: 'What POST /v1/users/{userId}/invitation (resend) names' }),
+    Email: z.string(),
+    Permissions: PermissionEntries,
+    InvitedById: z.uuid(),
+    InvitedByName: z.string().nullable(),
+    CreatedAtUtc: z.string(),
+    ExpiresAtUtc: z.string(),
+    State: z.enum([InvitationState.Open, InvitationState.Expired]).meta({ description: 'Open: the link works; Expired: resend it' }),
+  })
+  .meta({ id: 'PendingInvitation' });
+export type PendingInvitation = z.infer<typeof PendingInvitation>;
+
+export const listPendingInvitations = {
+  method: 'get',
+  path: '/internal/invitations',
+  tags,
+  summary: 'The organization’s invitations not yet accepted (open or expired), newest first: manage-user access at organization scope',
+  responses: { 200: jsonContent(z.array(PendingInvitation), 'The pending invitations'), ...errors },
+} as const satisfies RouteConfig;
+
+export const cancelInvitation = {
+  method: 'delete',
+  path: '/internal/invitations/{invitationId}',
+  tags,
+  summary: 'Withdraws an invitation not yet accepted: its link stops working. Manage-user access at organization scope; an accepted one, or another organization’s: 404',
+  request: { params: idParams('invitationId') },
+  responses: { 204: noContent, ...errors },
+} as const satisfies RouteConfig;
