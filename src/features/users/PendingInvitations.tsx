@@ -14,17 +14,33 @@ import { SCOPE_LABEL } from './PermissionFields.tsx';
 
 /** `version` changes when an invitation was made elsewhere on the screen: the list is read again. */
 export function PendingInvitations({ online, version }: { online: boolean; version: number }) {
-  const [items, setItems] = useState<PendingInvitation[] | null>(null);
+  // null until the first answer; 'failed' says why the list is not there (never hidden silently).
+  const [items, setItems] = useState<PendingInvitation[] | { failed: 'offline' | 'refused' } | null>(null);
   const [rowError, setRowError] = useState<{ id: string; text: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const load = useCallback(async () => {
     const res = await call(listPendingInvitations);
-    if (res.kind === 'ok') setItems(res.data);
+    setItems(res.kind === 'ok' ? res.data : { failed: navigator.onLine ? 'refused' : 'offline' });
   }, []);
   useEffect(() => {
     if (online) void load();
+    else setItems((was) => (Array.isArray(was) ? was : { failed: 'offline' }));
   }, [load, online, version]);
 
+  if (items !== null && !Array.isArray(items))
+    return (
+      <section className="users pending-invitations" aria-labelledby="pending-title">
+        <h2 id="pending-title">{m.users_pending_title()}</h2>
+        <div className="alert alert-warning" role="status">
+          <p>{items.failed === 'offline' ? m.users_pending_offline() : m.users_pending_load_failed()}</p>
+          {items.failed === 'refused' && (
+            <button type="button" className="button" onClick={() => void load()}>
+              {m.app_try_again()}
+            </button>
+          )}
+        </div>
+      </section>
+    );
   if (!items || items.length === 0) return null;
   const act = async (invitation: PendingInvitation, kind: 'resend' | 'withdraw') => {
     if (!navigator.onLine) return setRowError({ id: invitation.Id, text: m.users_change_offline() });

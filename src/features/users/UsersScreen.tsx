@@ -96,7 +96,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
   const [importing, setImporting] = useState(false);
   // Bumped by an invitation or import made here: the pending list is read again.
   const [invited, setInvited] = useState(0);
-  const [removeError, setRemoveError] = useState<{ userId: string; text: string } | null>(null);
+  const [rowError, setRowError] = useState<{ userId: string; text: string } | null>(null);
 
   return (
     <>
@@ -163,22 +163,22 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
                   key={u.Id}
                   user={u}
                   isYou={u.Id === callerId}
-                  error={removeError?.userId === u.Id ? removeError.text : undefined}
+                  error={rowError?.userId === u.Id ? rowError.text : undefined}
                   onEdit={() => setEditing(u)}
                   onResetMfa={() => {
-                    if (!online) setRemoveError({ userId: u.Id, text: m.users_change_offline() });
+                    if (!online) setRowError({ userId: u.Id, text: m.users_change_offline() });
                     else {
-                      setRemoveError(null);
+                      setRowError(null);
                       setResetting(u);
                     }
                   }}
                   onRemove={() => {
                     // The rule the server holds to, said here before anything is asked.
                     const refused = removalError(callerId, u, users);
-                    if (refused) setRemoveError({ userId: u.Id, text: formatFormError(refused) });
-                    else if (!online) setRemoveError({ userId: u.Id, text: m.users_change_offline() });
+                    if (refused) setRowError({ userId: u.Id, text: formatFormError(refused) });
+                    else if (!online) setRowError({ userId: u.Id, text: m.users_change_offline() });
                     else {
-                      setRemoveError(null);
+                      setRowError(null);
                       setRemoving(u);
                     }
                   }}
@@ -225,7 +225,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
           if (res.kind === 'ok') return;
           // Said where the button was, too: the dialog closes on failure.
           const text = res.kind === 'notFound' ? m.users_mfa_reset_gone() : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_mfa_reset_failed();
-          setRemoveError({ userId: resetting.Id, text });
+          setRowError({ userId: resetting.Id, text });
           throw new Error(text);
         }}
         onDone={() => void load()}
@@ -247,7 +247,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
           // Not found: already removed (by someone else), which is what was asked.
           if (res.kind === 'ok' || res.kind === 'notFound') return;
           const text = res.kind === 'badRequest' ? (res.body.Errors[0]?.Message ?? m.users_remove_failed()) : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_remove_failed();
-          setRemoveError({ userId: removing.Id, text });
+          setRowError({ userId: removing.Id, text });
           throw new Error(text);
         }}
         onDone={() => void load()}
