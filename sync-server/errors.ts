@@ -15,7 +15,7 @@ const LOCALE = 'en-US' as const;
 
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 421 | 429,
     readonly body?: unknown,
     readonly headers?: Record<string, string>,
   ) {

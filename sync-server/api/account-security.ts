@@ -27,7 +27,7 @@ import { emailChangeFormErrors, FORGOT_PASSWORD_PATH, passwordChangeFormErrors, 
 import { announceSessionEnded, loadCaller, rotateSession, type SessionUser } from '../auth.ts';
 import { AppError, assertValid, badRequest, fieldError, unauthorized } from '../errors.ts';
 import { clientAddress } from '../client-address.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { mailOrigin } from '../public-origin.ts';
 import { now } from '../app.ts';
 import type { Context } from 'hono';
 import { issueEmailChange } from '../accounts/confirmations.ts';
@@ -70,7 +70,7 @@ export function accountSecurityRoutes() {
       if (body.NewPassword === body.CurrentPassword) throw badRequest([fieldError('NewPassword', formError('invalid', 'domain_password_unchanged'))]);
       const hash = await hashPassword(body.NewPassword);
       const keep = 'tokenHash' in caller ? caller.tokenHash : null;
-      const ended = await deps.store.tx((q) => setPassword(q, caller.user.Id, hash, { keepSession: keep, origin: publicOrigin(c), at: now(deps) }));
+      const ended = await deps.store.tx((q) => setPassword(q, caller.user.Id, hash, { keepSession: keep, origin: mailOrigin(c), at: now(deps) }));
       for (const tokenHash of ended) announceSessionEnded(tokenHash);
       // A credential changed: this session, which stays, gets a new id (as a privilege change does).
       await rotateSession(c);
@@ -87,7 +87,7 @@ export function accountSecurityRoutes() {
       await checkCurrentPassword(c, user.Id, body.CurrentPassword);
       // Deleted accounts keep their address (the unique index covers them).
       if ((await deps.store.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [email])).length > 0) throw badRequest([fieldError('Email', formError('invalid', 'domain_email_in_use'))]);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       const at = now(deps);
       const who = { id: user.Id, email: user.Email, name: user.FirstName || user.Name, interfaceLanguage: user.InterfaceLanguage };
       await deps.store.tx(async (q) => {
@@ -106,7 +106,7 @@ export function accountSecurityRoutes() {
         (client ? await reserveAttempt(deps.store, throttleKey.resetClient(client), at, RESET_MAX_PER_CLIENT) : null) ??
         (await reserveAttempt(deps.store, throttleKey.resetAddress(body.Email), at, RESET_MAX_PER_ADDRESS));
       if (wait !== null) throw tooMany(wait);
-      await deps.store.tx((q) => queuePasswordReset(q, body.Email, publicOrigin(c)));
+      await deps.store.tx((q) => queuePasswordReset(q, body.Email, mailOrigin(c)));
       return c.body(null, 204);
     })
     .openapi(guarded(routes.resetPassword, guard.public()), async (c) => {
@@ -120,7 +120,7 @@ export function accountSecurityRoutes() {
       if (first.outcome !== 'done') throw refuse(first.outcome);
       const hash = await hashPassword(body.Password);
       const at = now(deps);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       const result = await deps.store.tx(async (q) => {
         const check = await checkPasswordReset(q, body.Token, at, true);
         if (check.outcome !== 'done') return check;

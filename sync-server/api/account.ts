@@ -30,7 +30,7 @@ import { AppError, assertValid, badRequest, fieldError, unauthorized } from '../
 import { checkOwner, hasUser, insertOwner, OwnerInputError } from '../first-run.ts';
 import { hashPassword } from '../passwords.ts';
 import { clientAddress } from '../client-address.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { mailOrigin } from '../public-origin.ts';
 import { now } from '../app.ts';
 import { confirmEmail, issueConfirmation, type ConfirmationOutcome } from '../accounts/confirmations.ts';
 import { unservedCountry, type LocationPolicy } from '../accounts/location.ts';
@@ -89,7 +89,7 @@ export function accountRoutes(settings: AccountSettings) {
       });
       const hash = await hashPassword(owner.password);
       const previous = getCookie(c, SESSION_COOKIE);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       let made: { userId: string; token: string };
       try {
         made = await deps.store.tx(async (q) => {
@@ -119,7 +119,7 @@ export function accountRoutes(settings: AccountSettings) {
       const at = now(deps);
       const wait = await reserveAttempt(deps.store, throttleKey.activation(user.Id), at, ACTIVATION_MAX_PER_USER);
       if (wait !== null) throw tooMany(wait);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await deps.store.tx((q) => issueConfirmation(q, { id: user.Id, email: user.Email, name: user.FirstName || user.Name, interfaceLanguage: user.InterfaceLanguage }, origin, at));
       return c.body(null, 204);
     })

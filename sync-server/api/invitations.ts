@@ -32,7 +32,7 @@ import { INVITATIONS_MAX_PER_ADDRESS, INVITATIONS_MAX_PER_INVITER, reserveAttemp
 import { sendMail, type MailSettings } from '../mail/outbox.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { hashPassword } from '../passwords.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { mailOrigin } from '../public-origin.ts';
 import { now, type AppDeps } from '../app.ts';
 import type { Queryable } from '../store/store.ts';
 import { guard } from './guard.ts';
@@ -214,7 +214,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const body = c.req.valid('json');
-      const { row, link, expiresAt } = await invite(deps, { organizationId: auth.organizationId, user: auth.user }, body, publicOrigin(c));
+      const { row, link, expiresAt } = await invite(deps, { organizationId: auth.organizationId, user: auth.user }, body, mailOrigin(c));
       const kept = mail.smtpUrl === null;
       const answer: Invitation = {
         Id: row.id,
@@ -238,7 +238,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       if (!row) throw notFound();
       const at = now(deps);
       await reserveInvitation(deps, auth.user.Id, row.email, at);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await deps.store.tx((q) => issueToken(q, row, auth.user.Id, origin, at));
       return c.body(null, 204);
     })

@@ -35,7 +35,7 @@ import { now } from '../app.ts';
 import { clearCodeAttempts, codeStep, countCodeAttempt, mfaEnabled, newRecoveryCodes, newTotpSecret, otpauthUri, replaceRecoveryCodes, sendMfaNotice, takeSecondFactor } from '../accounts/mfa.ts';
 import { CURRENT_PASSWORD_MAX_PER_USER, reserveAttempt, throttleKey } from '../accounts/throttle.ts';
 import { mfaDisabledMail, mfaEnabledMail, mfaResetMail, recoveryCodesRegeneratedMail } from '../mail/templates.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { mailOrigin } from '../public-origin.ts';
 import { guard, notActivated } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
 
@@ -93,7 +93,7 @@ export function mfaRoutes() {
       const { Code } = c.req.valid('json');
       assertValid([['Code', validateMfaCode(Code)]]);
       const at = now(deps);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await countCodeAttempt(deps.store, caller.user.Id, at);
       const { codes, hashes } = newRecoveryCodes();
       const ended = await deps.store.tx(async (q) => {
@@ -134,7 +134,7 @@ export function mfaRoutes() {
         }
       }
       const proved = row?.enabled_at_utc != null;
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await deps.store.tx(async (q) => {
         // Without a proof only a set-up not confirmed goes: one confirmed since it was read stays on.
         const [gone] = await q.query<{ enabled_at_utc: Date | null }>(`DELETE FROM user_mfa WHERE user_id = $1 AND ($2 OR enabled_at_utc IS NULL) RETURNING enabled_at_utc`, [user.Id, proved]);
@@ -154,7 +154,7 @@ export function mfaRoutes() {
       const at = now(deps);
       await takeSecondFactor(deps.store, user.Id, { field: 'Code', kind: 'code', value: Code }, at);
       const { codes, hashes } = newRecoveryCodes();
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await deps.store.tx(async (q) => {
         // Turned off since the code was taken: no codes to replace, and none may outlive the turn-off.
         const [on] = await q.query(`SELECT 1 FROM user_mfa WHERE user_id = $1 AND enabled_at_utc IS NOT NULL FOR UPDATE`, [user.Id]);
@@ -169,7 +169,7 @@ export function mfaRoutes() {
       const { organizationId } = getAuth(c);
       const { userId } = c.req.valid('param');
       const at = now(deps);
-      const origin = publicOrigin(c);
+      const origin = mailOrigin(c);
       await deps.store.tx(async (q) => {
         const [member] = await q.query<{ name: string }>(
           `SELECT o.name FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id WHERE m.organization_id = $1 AND m.user_id = $2 AND NOT u.deleted`,

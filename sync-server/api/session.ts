@@ -33,7 +33,7 @@ import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, readsOnly } from './guard.ts';
 import { clientAddress } from '../client-address.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { mailOrigin } from '../public-origin.ts';
 import { recordEnquiry } from '../support/inbox.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
@@ -245,7 +245,7 @@ export function sessionRoutes() {
         BrowserLocale: cut(body.BrowserLocale, CONTACT_BROWSER_LOCALE_MAX),
       };
       // Kept for the support inbox, and mailed to the support address when one is set.
-      await recordEnquiry(deps, { userId: auth.user.Id, organizationId: auth.organizationId, enquiry, origin: publicOrigin(c) });
+      await recordEnquiry(deps, { userId: auth.user.Id, organizationId: auth.organizationId, enquiry, origin: mailOrigin(c) });
       return c.body(null, 204);
     });
 }

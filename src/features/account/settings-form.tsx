@@ -4,6 +4,7 @@ import { useId, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorTexts } from '../../domain/messages.ts';
 import type { ApiResult } from '../../lib/api.ts';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 /** What a refused account change says: each 400 at its field (`fields`), else one line for the form
  * (offline: that the change needs the network). */
@@ -11,7 +12,7 @@ export function refusalText<F extends string>(res: ApiResult<unknown>, fields: r
   if (res.kind === 'badRequest') return fieldErrorTexts(res.body.Errors, fields);
   // Password and address changes are checked by the server (the current password): offline they
   // cannot be kept for later, so the form says the network is needed rather than that it failed.
-  const form = res.kind === 'status' && res.status === 429 ? m.account_too_many() : res.kind === 'error' && !navigator.onLine ? m.account_change_offline() : failed;
+  const form = mailUnknownHostText(res) ?? (res.kind === 'status' && res.status === 429 ? m.account_too_many() : res.kind === 'error' && !navigator.onLine ? m.account_change_offline() : failed);
   return { form } as Partial<Record<F | 'form', string>>;
 }
 

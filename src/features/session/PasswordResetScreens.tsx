@@ -27,6 +27,7 @@ import { FORGOT_PASSWORD_PATH, passwordResetRequestFormErrors, requestPasswordRe
 import { Field } from '../../ui/Field.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 import { LoginFrame } from './LoginFrame.tsx';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 function BackToLogin() {
   return (
@@ -60,7 +61,7 @@ export function ForgotPasswordScreen() {
     if (res.kind === 'ok') setSentTo(body.Email);
     else if (res.kind === 'badRequest' && res.body.Errors[0]) setError(fieldErrorText(res.body.Errors[0]));
     else if (res.kind === 'status' && res.status === 429) setFailure(m.signup_forgot_too_many());
-    else setFailure(navigator.onLine ? m.signup_forgot_error() : m.signup_forgot_offline());
+    else setFailure(mailUnknownHostText(res) ?? (navigator.onLine ? m.signup_forgot_error() : m.signup_forgot_offline()));
   };
 
   return (

@@ -24,6 +24,7 @@ import { Field } from '../../ui/Field.tsx';
 import { StatusErrorPage } from '../../ui/ErrorPage.tsx';
 import { LoginFrame } from './LoginFrame.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 type Values = Record<'Email' | 'Name' | 'Password' | 'OrganizationName', string>;
 type Errors = Partial<Record<AccountField | 'form', string>>;
@@ -65,7 +66,7 @@ export function SignUpScreen() {
     if (res.kind === 'badRequest') setErrors(fieldErrorTexts(res.body.Errors, FIELDS));
     else if (res.kind === 'status' && res.status === 451) setUnavailable(true);
     else if (res.kind === 'status' && res.status === 429) setErrors({ form: m.signup_too_many() });
-    else setErrors({ form: navigator.onLine ? m.signup_error() : m.signup_offline() });
+    else setErrors({ form: mailUnknownHostText(res) ?? (navigator.onLine ? m.signup_error() : m.signup_offline()) });
   };
 
   return (

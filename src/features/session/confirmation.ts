@@ -5,6 +5,7 @@ import { call } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showToast } from '../../lib/toast.ts';
 import { requestEmailActivation } from '../../lib/shell-routes.ts';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 /** Sends it; true when the server took the request. */
 export async function resendConfirmation(email: string): Promise<boolean> {
@@ -17,7 +18,9 @@ export async function resendConfirmation(email: string): Promise<boolean> {
     showToast({ type: 'success', title: m.signup_resent({ email }) });
     return true;
   }
-  if (res.kind === 'status' && res.status === 429) showToast({ type: 'warning', title: m.signup_resend_too_many() });
+  const unknownHost = mailUnknownHostText(res);
+  if (unknownHost) showToast({ type: 'danger', title: unknownHost });
+  else if (res.kind === 'status' && res.status === 429) showToast({ type: 'warning', title: m.signup_resend_too_many() });
   else showToast({ type: 'danger', title: navigator.onLine ? m.signup_resend_failed() : m.signup_resend_offline() });
   return false;
 }

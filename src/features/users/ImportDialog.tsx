@@ -23,6 +23,7 @@ import { withLoading } from '../../lib/loading.ts';
 import { useNetworks, usePrograms } from '../../lib/rows.ts';
 import { Dialog, useDialogVeto } from '../../ui/Dialog.tsx';
 import { SCOPE_LABEL } from './PermissionFields.tsx';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 type Step = { kind: 'choose'; note?: string } | { kind: 'preview'; fileName: string; file: ImportFile } | { kind: 'report'; report: UserImportReport; leftOut: number };
 
@@ -100,7 +101,7 @@ function ImportForm({ organizationId, online, onClose, onImported }: { organizat
       setStep({ kind: 'report', report: res.data, leftOut: step.file.lines.length - rows.length });
       onImported();
     } else if (res.kind === 'badRequest') setFailure(res.body.Errors.map((e) => fieldErrorText(e)).join(' '));
-    else setFailure(res.kind === 'error' && !navigator.onLine ? m.users_import_offline() : m.users_import_failed());
+    else setFailure(mailUnknownHostText(res) ?? (res.kind === 'error' && !navigator.onLine ? m.users_import_offline() : m.users_import_failed()));
   };
 
   const lastReport = async () => {

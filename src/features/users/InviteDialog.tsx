@@ -22,6 +22,7 @@ import { PermissionFields, useEditedDraft } from './PermissionFields.tsx';
 import { FormDialog } from './FormDialog.tsx';
 import { errorTexts, serverErrorTexts } from './PermissionsDialog.tsx';
 import { draftErrors, entriesOf, newRow, type Draft } from './permission-draft.ts';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 const START: Draft = { scope: 'Program', organizationFlags: {}, rows: [] };
 
@@ -30,6 +31,8 @@ export function InviteDialog({ open, organizationId, online, onClose, onInvited 
 }
 
 function refusal(res: ApiResult<unknown>, failed: string): string {
+  const unknownHost = mailUnknownHostText(res);
+  if (unknownHost) return unknownHost;
   if (res.kind === 'status' && res.status === 429) return m.users_invite_too_many();
   if (res.kind === 'error' && !navigator.onLine) return m.users_change_offline();
   return failed;

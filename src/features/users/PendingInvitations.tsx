@@ -11,6 +11,7 @@ import { call } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/labels.ts';
 import { showToast } from '../../lib/toast.ts';
 import { SCOPE_LABEL } from './PermissionFields.tsx';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 /** `version` changes when an invitation was made elsewhere on the screen: the list is read again. */
 export function PendingInvitations({ online, version }: { online: boolean; version: number }) {
@@ -56,7 +57,8 @@ export function PendingInvitations({ online, version }: { online: boolean; versi
     // Gone meanwhile (accepted, or withdrawn by someone else): the list is read again.
     if (res.kind === 'notFound') void load();
     const text =
-      res.kind === 'notFound' ? m.users_pending_gone() : res.kind === 'badRequest' || (res.kind === 'status' && res.status === 429) ? m.users_pending_too_many() : !navigator.onLine ? m.users_change_offline() : m.users_pending_failed();
+      mailUnknownHostText(res) ??
+      (res.kind === 'notFound' ? m.users_pending_gone() : res.kind === 'badRequest' || (res.kind === 'status' && res.status === 429) ? m.users_pending_too_many() : !navigator.onLine ? m.users_change_offline() : m.users_pending_failed());
     setRowError({ id: invitation.Id, text });
   };
 

@@ -37,6 +37,7 @@ import { ImportDialog } from './ImportDialog.tsx';
 import { PendingInvitations } from './PendingInvitations.tsx';
 import { memberOf, type Member } from './permission-draft.ts';
 import './users.css';
+import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
 
 type Listing = { kind: 'loading' } | { kind: 'listed'; users: Member[]; fetchedAt: number; fresh: boolean } | { kind: 'failed'; offline: boolean };
 
@@ -224,7 +225,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
           const res = await call(resetUserMfa, { params: { userId: resetting.Id } });
           if (res.kind === 'ok') return;
           // Said where the button was, too: the dialog closes on failure.
-          const text = res.kind === 'notFound' ? m.users_mfa_reset_gone() : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_mfa_reset_failed();
+          const text = mailUnknownHostText(res) ?? (res.kind === 'notFound' ? m.users_mfa_reset_gone() : res.kind === 'error' && !navigator.onLine ? m.users_change_offline() : m.users_mfa_reset_failed());
           setRowError({ userId: resetting.Id, text });
           throw new Error(text);
         }}

@@ -16,7 +16,7 @@ import * as z from 'zod';
 import type { FormError } from '../../domain/form-errors.ts';
 import { validatePassword, validatePasswordChange, validatePasswordMaxLength } from '../../domain/password.ts';
 import { validateEmail, validateRequired } from '../../domain/validators.ts';
-import { jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
+import { jsonBody, jsonContent, noContent, writeErrors, mailLinkErrors } from './common.ts';
 import { Forbidden, TooMany, Unauthorized } from './account.ts';
 
 const tags = ['Session'];
@@ -98,6 +98,7 @@ export const changePassword = {
   summary: 'Changes the caller’s password: every other session of the account ends (this one stays, under a new id), every API key of the account is revoked, and the account’s address is told by mail',
   request: { body: jsonBody(PasswordChangeRequest) },
   responses: {
+    ...mailLinkErrors,
     204: noContent,
     400: { ...writeErrors[400], description: 'A field is not valid, CurrentPassword is not the account’s password, or NewPassword is the current one: each named with its message' },
     401: Unauthorized,
@@ -114,6 +115,7 @@ export const changeEmail = {
   summary: 'Asks to change the caller’s address: the new one is mailed a confirmation link, the old one (when confirmed) a notice; the address changes only when the link is confirmed (POST /internal/users/me/email/status)',
   request: { body: jsonBody(EmailChangeRequest) },
   responses: {
+    ...mailLinkErrors,
     204: noContent,
     400: { ...writeErrors[400], description: 'A field is not valid, CurrentPassword is not the account’s password, or Email is already the account’s or another account’s: each named with its message' },
     401: Unauthorized,
@@ -129,7 +131,7 @@ export const requestPasswordReset = {
   tags,
   summary: 'Mails a single-use link to set a new password (valid for an hour) when the address has an account; the answer is the same either way',
   request: { body: jsonBody(PasswordResetRequest) },
-  responses: { 204: noContent, 400: writeErrors[400], 413: writeErrors[413], 429: TooMany },
+  responses: { ...mailLinkErrors, 204: noContent, 400: writeErrors[400], 413: writeErrors[413], 429: TooMany },
 } as const satisfies RouteConfig;
 
 export const resetPassword = {
@@ -139,6 +141,7 @@ export const resetPassword = {
   summary: 'Sets a new password with the token of a reset link: the token is used up, every session of the account ends, every API key of the account is revoked, and the account’s address is told by mail',
   request: { body: jsonBody(PasswordReset) },
   responses: {
+    ...mailLinkErrors,
     204: noContent,
     400: { ...writeErrors[400], description: 'The password is not valid, or the token is unknown, used or expired: each named (Token, Password) with its message' },
     413: writeErrors[413],

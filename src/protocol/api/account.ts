@@ -16,7 +16,7 @@ import { validatePassword } from '../../domain/password.ts';
 import { validateEmail, validateName, validateRequired } from '../../domain/validators.ts';
 import { Provider } from '../entities.ts';
 import { BadRequestBodySchema } from '../errors.ts';
-import { jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
+import { jsonBody, jsonContent, noContent, writeErrors, mailLinkErrors } from './common.ts';
 import { Session } from './session.ts';
 
 const tags = ['Session'];
@@ -68,6 +68,7 @@ export const createAccount = {
     'An address that already has an account is a 400 at Email: the answer to a new account is a signed-in session, which no answer to an existing one can imitate, so the limits per address and per client stand in the way of probing instead.',
   request: { body: jsonBody(AccountRequest) },
   responses: {
+    ...mailLinkErrors,
     200: jsonContent(Session, 'Created and signed in: the session (Type unactivated)'),
     400: writeErrors[400],
     413: writeErrors[413],
@@ -81,7 +82,7 @@ export const requestEmailActivation = {
   path: '/internal/users/me/email/activation',
   tags,
   summary: 'Mails the caller a new link to confirm its address (nothing when it is confirmed already)',
-  responses: { 204: noContent, 401: Unauthorized, 403: Forbidden, 429: TooMany },
+  responses: { ...mailLinkErrors, 204: noContent, 401: Unauthorized, 403: Forbidden, 429: TooMany },
 } as const satisfies RouteConfig;
 
 export const confirmEmailStatus = {

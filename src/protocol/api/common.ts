@@ -117,6 +117,13 @@ const Unauthorized = { description: 'Not signed in (no body)' };
 const Conflict = { description: 'The Id is taken (no body)' };
 const TooLarge = { description: 'The body is larger than the server accepts', content: { 'application/json': { schema: BadRequestBodySchema } } };
 
+const UnknownHost = {
+  description: 'The studio was reached under a host name it does not know and PUBLIC_URL is not set: a link carrying a token is mailed only to the studio’s own origin (nothing was sent or changed)',
+  content: { 'application/json': { schema: BadRequestBodySchema } },
+};
+/** A call that mails a link with a token (sync-server/public-origin.ts mailOrigin). */
+export const mailLinkErrors = { 421: UnknownHost } as const;
+
 /** The error answers a signed-in call may get. */
 export const errors = { 400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound } as const;
 export const writeErrors = { ...errors, 413: TooLarge } as const;

@@ -21,7 +21,7 @@ import { validatePassword } from '../../domain/password.ts';
 import { validateEmail, validateName, validateRequired } from '../../domain/validators.ts';
 import { PermissionEntries } from './schemas.ts';
 import { BadRequestBodySchema } from '../errors.ts';
-import { errors, idParams, jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
+import { errors, idParams, jsonBody, jsonContent, noContent, writeErrors, mailLinkErrors } from './common.ts';
 
 const tags = ['Users'];
 
@@ -122,7 +122,7 @@ export const createInvitation = {
   summary: 'Invites an address into the organization with the given permissions: a single-use link, valid for a week, is mailed (or, without SMTP, returned as Link)',
   description: 'Manage-user access at organization scope. An address that is already a member is a 400 at Email',
   request: { body: jsonBody(InvitationRequest) },
-  responses: { 201: jsonContent(Invitation, 'The invitation'), ...writeErrors, 429: TooManyInvitations },
+  responses: { ...mailLinkErrors, 201: jsonContent(Invitation, 'The invitation'), ...writeErrors, 429: TooManyInvitations },
 } as const satisfies RouteConfig;
 
 export const resendInvitation = {
@@ -132,7 +132,7 @@ export const resendInvitation = {
   summary: 'Mails the invitation of this (not yet joined) user again with a new link, valid for a week: the earlier link stops working',
   description: 'Manage-user access at organization scope. A user with no invitation open or expired in this organization: 404',
   request: { params: idParams('userId') },
-  responses: { 204: noContent, ...errors, 429: TooManyInvitations },
+  responses: { ...mailLinkErrors, 204: noContent, ...errors, 429: TooManyInvitations },
 } as const satisfies RouteConfig;
 
 const InvitationParams = idParams('invitationId');

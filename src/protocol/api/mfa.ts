@@ -18,7 +18,7 @@ import * as z from 'zod';
 import type { FormError } from '../../domain/form-errors.ts';
 import { validateMfaCode, validateRecoveryCode } from '../../domain/mfa.ts';
 import { validatePasswordMaxLength } from '../../domain/password.ts';
-import { errors, idParams, jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
+import { errors, idParams, jsonBody, jsonContent, noContent, writeErrors, mailLinkErrors } from './common.ts';
 import { TooMany, Unauthorized } from './account.ts';
 
 const tags = ['Session'];
@@ -101,6 +101,7 @@ export const confirmMfa = {
   summary: 'Turns two-factor sign-in on with a code of the pending key; answers the recovery codes, this once (section 7 lists a 204: see the module header)',
   request: { body: jsonBody(MfaConfirmRequest) },
   responses: {
+    ...mailLinkErrors,
     200: jsonContent(MfaConfirmed, 'On: the recovery codes'),
     400: writeErrors[400],
     401: Unauthorized,
@@ -116,7 +117,7 @@ export const disableMfa = {
   tags,
   summary: 'Turns two-factor sign-in off (or drops a set-up not confirmed), with a code, a recovery code or the password',
   request: { body: jsonBody(MfaDisableRequest) },
-  responses: { 204: noContent, 400: writeErrors[400], 401: Unauthorized, 403: { description: 'No XSRF token (no body), or an API key (with a body)' }, 413: writeErrors[413], 429: TooMany },
+  responses: { ...mailLinkErrors, 204: noContent, 400: writeErrors[400], 401: Unauthorized, 403: { description: 'No XSRF token (no body), or an API key (with a body)' }, 413: writeErrors[413], 429: TooMany },
 } as const satisfies RouteConfig;
 
 export const regenerateRecoveryCodes = {
@@ -126,6 +127,7 @@ export const regenerateRecoveryCodes = {
   summary: 'Replaces every recovery code with new ones, with a code of the app; answers them this once (not in section 7: issue 31)',
   request: { body: jsonBody(MfaRecoveryCodesRequest) },
   responses: {
+    ...mailLinkErrors,
     200: jsonContent(MfaConfirmed, 'The new recovery codes; the old ones no longer work'),
     400: writeErrors[400],
     401: Unauthorized,
@@ -141,6 +143,6 @@ export const resetUserMfa = {
   tags: ['Users'],
   summary: 'Turns a member’s two-factor sign-in off (they lost their phone and codes): HasManageUserAccess at organization scope',
   request: { params: idParams('userId') },
-  responses: { 204: noContent, ...errors },
+  responses: { ...mailLinkErrors, 204: noContent, ...errors },
 } as const satisfies RouteConfig;
 

@@ -9,7 +9,7 @@ import { INTERFACE_LOCALES } from '../../domain/locales.ts';
 import { formError } from '../../domain/form-errors.ts';
 import { validateName } from '../../domain/validators.ts';
 import { ContactEnquirySchema, LoginRequestSchema, OrganizationSchema, PermissionEntrySchema, SessionSchema, UserSchema, XsrfSchema } from '../entities.ts';
-import { checkedString, errors, idParams, jsonBody, jsonContent, noContent, writeErrors } from './common.ts';
+import { checkedString, errors, idParams, jsonBody, jsonContent, noContent, writeErrors, mailLinkErrors } from './common.ts';
 
 const tags = ['Session'];
 
@@ -137,5 +137,5 @@ export const sendSupportEnquiry = {
   tags: ['Support'],
   summary: 'Sends a contact enquiry to support (AdditionalInfo is kept to 2048 characters, BrowserLocale to 255)',
   request: { body: jsonBody(ContactEnquiry) },
-  responses: { 204: noContent, ...writeErrors },
+  responses: { ...mailLinkErrors, 204: noContent, ...writeErrors },
 } as const satisfies RouteConfig;

@@ -19,7 +19,7 @@ import { MAX_INT } from '../../domain/constants.ts';
 import { validateGuid, validateName } from '../../domain/validators.ts';
 import { PermissionFlagsSchema, PermissionObjectType } from '../entities.ts';
 import { FieldErrorSchema } from '../errors.ts';
-import { errors, jsonBody, jsonContent, writeErrors, type DomainIssueParams } from './common.ts';
+import { errors, jsonBody, jsonContent, writeErrors, type DomainIssueParams, mailLinkErrors } from './common.ts';
 import { InvitationRequest, invitationFormErrors } from './invitations.ts';
 
 const tags = ['Users'];
@@ -138,7 +138,7 @@ export const importUsers = {
   summary: 'Invites the rows of a user file (CSV read by the client), each row on its own, and answers the per-row report',
   description: `Manage-user access at organization scope. At most ${USER_IMPORT_MAX_ROWS} rows (more, or none: a 400 naming Rows). A row that fails (the address, section 6, an object of another organization or not seen, an address twice in the file, the invitation limits) is reported with its fields and messages, as POST /v1/users/invitation says them; the other rows are invited. The report is kept as the organization's latest (GET …/report)`,
   request: { body: jsonBody(UserImportRequest) },
-  responses: { 200: jsonContent(UserImportReport, 'The report: one result per row, in the order of Rows'), ...writeErrors },
+  responses: { ...mailLinkErrors, 200: jsonContent(UserImportReport, 'The report: one result per row, in the order of Rows'), ...writeErrors },
 } as const satisfies RouteConfig;
 
 export const getUserImportReport = {
