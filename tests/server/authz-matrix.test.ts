@@ -452,6 +452,10 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
       expect((await caller().send('DELETE', '/api/internal/users/me/mfa/config', {}, null)).status).toBe(204);
       expect(((await caller().send('GET', '/api/internal/users/me/mfa/config', undefined, null)).body as { Setup: unknown }).Setup).toBeNull();
+      // New recovery codes need two-factor sign-in on: refused at the body for everyone here, none of whom has it.
+      const regenerated = await caller().send('POST', '/api/internal/users/me/mfa/recovery-codes', { Code: '123456' }, null);
+      expect(regenerated.status, regenerated.text).toBe(400);
+      expect((regenerated.body as { Errors: Array<{ Field: string }> }).Errors.map((e) => e.Field)).toEqual(['body']);
 
       // The admin's reset: a member of the organization acted in, a user only of the other one.
       const member = seedId(`user:${profile.own === 'demo' ? 'analyst' : 'reseller'}@example.com`);
@@ -644,6 +648,18 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       const resentElsewhere = await caller().send('POST', `/api/v1/users/${otherInvitation.UserId}/invitation`);
       if (profile.manageUsers) expectNotFound(resentElsewhere, 'another organization’s invitation re-sent from this one');
       else expect([resentElsewhere.status, resentElsewhere.text]).toEqual([403, '']);
+      // The pending list: this organization's invitations only; withdrawing another organization's is not found.
+      const pending = await caller().send('GET', '/api/internal/invitations');
+      expect(pending.status, pending.text).toBe(profile.manageUsers ? 200 : 403);
+      if (pending.status === 200) {
+        const ids = (pending.body as Array<{ Id: string }>).map((i) => i.Id);
+        expect(ids).toContain(ownInvitation.Id);
+        expect(ids).not.toContain(otherInvitation.Id);
+      }
+      const withdrawnElsewhere = await caller().send('DELETE', `/api/internal/invitations/${otherInvitation.Id}`);
+      if (profile.manageUsers) expectNotFound(withdrawnElsewhere, 'another organization’s invitation withdrawn from this one');
+      else expect([withdrawnElsewhere.status, withdrawnElsewhere.text]).toEqual([403, '']);
+      expect((await caller().send('DELETE', `/api/internal/invitations/${ownInvitation.Id}`)).status).toBe(profile.manageUsers ? written(204) : 403);
       const inOther = await caller().send('POST', '/api/v1/users/invitation', { Email: address('planted'), Permissions: [] }, other.organizationId);
       if (profile.memberOf.includes(other.organizationId)) expect(inOther.status).toBe(201);
       else expectNotFound(inOther, 'an invitation made in an organization not a member of');
