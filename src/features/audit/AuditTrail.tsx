@@ -4,18 +4,23 @@
 // UTC date range (required by the call, checked here by the same rule as the server's), the kind
 // of event and the kind of object, a page at a time.
 //
+// With a programId it is one program's trail (GET /v1/programs/{programId}/audit-events with its
+// playlists', clips' and recordings' events), on the program's settings screen: those who audit only
+// some programs (the flags at Program scope) have no Organization settings, and read theirs there.
+//
 // The trail is the server's alone (it records sign-ins and permission changes no device has): it
 // needs the network, says so offline, and loads again when the network comes back.
 import { useCallback, useState, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { AUDIT_DEFAULT_RANGE_DAYS, AUDIT_EVENT_TYPES, AUDIT_OBJECT_TYPES, type AuditEventType, type AuditObjectType } from '../../domain/audit.ts';
+import { mayReadProgramAudit, AUDIT_DEFAULT_RANGE_DAYS, AUDIT_EVENT_TYPES, AUDIT_OBJECT_TYPES, type AuditEventType, type AuditObjectType } from '../../domain/audit.ts';
 import { validateAnalyticsRange } from '../../domain/analytics.ts';
 import { fieldErrorTexts, formatFormError } from '../../domain/messages.ts';
-import { listAuditEvents, type AuditEvent } from '../../protocol/api/audit.ts';
+import { listAuditEvents, listProgramAuditEvents, type AuditEvent } from '../../protocol/api/audit.ts';
 import { call } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/labels.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useIdParams } from '../../lib/params.ts';
+import { organizationById, useSession } from '../../lib/session.ts';
 import { Field } from '../../ui/Field.tsx';
 import { ServerPagesStatus, useServerPages } from '../../ui/ServerPages.tsx';
 import type { BadRequestBody } from '../../protocol/errors.ts';
@@ -79,27 +84,22 @@ function objectHref(organizationId: string, e: AuditEvent): string | null {
   }
 }
 
-export function AuditTrail() {
+export function AuditTrail({ programId }: { programId?: string } = {}) {
   const { organizationId } = useIdParams('organizationId');
   const [draft, setDraft] = useState<Filters>(defaultFilters);
   const [applied, setApplied] = useState<Filters>(draft);
   const [errors, setErrors] = useState<Partial<Record<FieldName | 'form', string>>>({});
 
   const fetchPage = useCallback(
-    (page: number) =>
-      withLoading(
-        call(listAuditEvents, {
-          query: {
-            startDate: applied.startDate,
-            endDate: applied.endDate,
-            page: String(page),
-            pageSize: String(PAGE_SIZE),
-            ...(applied.eventType ? { eventType: applied.eventType } : {}),
-            ...(applied.objectType ? { objectType: applied.objectType } : {}),
-          },
-        }),
-      ),
-    [applied],
+    (page: number) => {
+      const query = { startDate: applied.startDate, endDate: applied.endDate, page: String(page), pageSize: String(PAGE_SIZE), ...(applied.eventType ? { eventType: applied.eventType } : {}) };
+      return withLoading(
+        programId
+          ? call(listProgramAuditEvents, { params: { programId }, query: { ...query, includeRelated: 'true' } })
+          : call(listAuditEvents, { query: { ...query, ...(applied.objectType ? { objectType: applied.objectType } : {}) } }),
+      );
+    },
+    [applied, programId],
   );
   const failure = (status: number | null) => (status === 403 ? m.app_audit_forbidden() : navigator.onLine ? m.app_audit_load_failed() : m.app_audit_offline());
   // The server's rule refused what this screen let through: said at the field it names.
@@ -118,7 +118,7 @@ export function AuditTrail() {
   return (
     <section aria-labelledby="audit-title" className="audit-trail">
       <h2 id="audit-title">{m.app_audit_title()}</h2>
-      <p className="muted">{m.app_audit_intro()}</p>
+      <p className="muted">{programId ? m.app_audit_program_intro() : m.app_audit_intro()}</p>
       <form className="audit-filters" aria-label={m.app_audit_filters()} onSubmit={submit} noValidate>
         <Field label={m.app_audit_start()} error={errors.startDate} hint={m.app_audit_utc_hint()}>
           <input type="date" value={draft.startDate} onChange={(e) => set({ startDate: e.target.value })} required />
@@ -136,6 +136,7 @@ export function AuditTrail() {
             ))}
           </select>
         </Field>
+        {!programId && (
         <Field label={m.app_audit_object()} error={errors.objectType}>
           <select value={draft.objectType} onChange={(e) => set({ objectType: e.target.value as Filters['objectType'] })}>
             <option value="">{m.app_audit_any_object()}</option>
@@ -146,6 +147,7 @@ export function AuditTrail() {
             ))}
           </select>
         </Field>
+        )}
         <button type="submit" className="button button-primary">
           {m.app_audit_show()}
         </button>
@@ -189,5 +191,18 @@ function AuditRow({ organizationId, event: e }: { organizationId: string; event:
         {detail && <span> · {detail}</span>}
       </p>
     </li>
+  );
+}
+
+/** One program's trail on its settings screen, for those who audit it (src/domain/audit.ts). */
+export function ProgramAuditTrail({ program }: { program: { Id: string; NetworkId?: string | null | undefined } }) {
+  const { organizationId } = useIdParams('organizationId');
+  const session = useSession()?.session;
+  const entries = (session ? organizationById(session, organizationId)?.UserPermissions : undefined) ?? [];
+  if (!mayReadProgramAudit(entries, program)) return null;
+  return (
+    <div className="card">
+      <AuditTrail programId={program.Id} />
+    </div>
   );
 }

@@ -7,7 +7,7 @@
 // manage-settings access on the program may change them (section 6); others see them read-only.
 // Language and category come from the reference lists kept on the device (lib/reference-data.ts). A change the server refused after it synced
 // is shown here with its reasons at the fields it set, until the user sets them again.
-import { useMemo, useState, type ChangeEvent } from 'react';
+import { useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { COMMON_PERSON_ROLES, personField } from '../../domain/program-rules.ts';
 import { formatFormError } from '../../domain/messages.ts';
@@ -41,12 +41,14 @@ import { ProgramMembers } from './ProgramMembers.tsx';
 import { ProgramNormalization } from './ProgramNormalization.tsx';
 import { ProgramRecording } from './ProgramRecording.tsx';
 
-export function ProgramSettingsScreen() {
+/** `extras`: sections other features add below the program's own (src/app composes them: a feature
+ * does not import another), each deciding from the session whether it shows. */
+export function ProgramSettingsScreen({ extras }: { extras?: (program: Program) => ReactNode } = {}) {
   const { organizationId, programId } = useIdParams('organizationId', 'programId');
   const row = useRow('programs', programId);
   if (row.state === 'missing') return <NotFoundPage kind="program" />;
   if (row.state === 'loading') return <p className="muted">{m.app_loading()}</p>;
-  return <ProgramSettings key={programId} program={asProgram(row.row)} organizationId={organizationId} />;
+  return <ProgramSettings key={programId} program={asProgram(row.row)} organizationId={organizationId} extras={extras} />;
 }
 
 /** The fields a refused change of this program tried to set (update or create), or null. */
@@ -61,7 +63,7 @@ function refusedFields(item: NeedsAttentionEntry): Record<string, unknown> | nul
 /** The form field a refused field belongs to: a person's field is the Persons list's. */
 const formKey = (field: string): string => (field.startsWith('Persons[') ? 'Persons' : field);
 
-function ProgramSettings({ program, organizationId }: { program: Program; organizationId: string }) {
+function ProgramSettings({ program, organizationId, extras }: { program: Program; organizationId: string; extras: ((program: Program) => ReactNode) | undefined }) {
   const baseline = useMemo(() => toFormValues(program), [program]);
   const form = useEditState(baseline);
   const v = form.values;
@@ -300,6 +302,8 @@ function ProgramSettings({ program, organizationId }: { program: Program; organi
       <ProgramRecording program={program} organizationId={organizationId} editable={editable} />
 
       {editable && <ProgramMembers programId={program.Id} />}
+
+      {extras?.(program)}
 
       {editable && (
         <section className="card form danger-zone" aria-labelledby="program-delete">
