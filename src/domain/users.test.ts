@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { permissionEntryErrors, validatePermissionEntries, withObjectEntry, type PermissionEntry } from './permissions.ts';
-import { managesUsers, matchesUserFilter, readUserSort, removalError, scopeOf, userListPage, type ListedUser } from './users.ts';
+import { managesUsers, matchesUserFilter, permissionChangeError, readUserSort, removalError, scopeOf, userListPage, type ListedUser } from './users.ts';
 import { formatFormError } from './messages.ts';
 
 const org = (p: PermissionEntry['Permissions']): PermissionEntry => ({ ObjectType: 'Organization', ObjectId: 'org-1', Permissions: p });
@@ -31,6 +31,23 @@ describe('section 6 rules at the field', () => {
 });
 
 const user = (Id: string, Name: string, Email: string, Permissions: PermissionEntry[] = []): ListedUser => ({ Id, Name, FirstName: Name.split(' ')[0]!, Email, Permissions });
+
+describe('changing the last manager’s permissions', () => {
+  const owner = user('u1', 'Dana Demo', 'demo@example.com', [org({ HasManageUserAccess: true })]);
+  const producer = user('u2', 'Pat Producer', 'producer@example.com', [prog('p1', { HasContentAccess: true })]);
+  it('the last manager keeps Manage users at Organization scope; a network entry does not count', () => {
+    expect(formatFormError(permissionChangeError(owner, [org({ HasContentAccess: true })], [owner, producer])!, 'en-US')).toBe(
+      'This is the last user who can manage users: they keep Manage users at Organization scope until another user has it',
+    );
+    expect(permissionChangeError(owner, [net('n1', { HasManageUserAccess: true })], [owner, producer])).not.toBeNull();
+  });
+  it('another manager, keeping the flag, or a member who never managed: allowed', () => {
+    const second = user('u4', 'Alex Admin', 'admin@example.com', [org({ HasManageUserAccess: true })]);
+    expect(permissionChangeError(owner, [org({ HasContentAccess: true })], [owner, second])).toBeNull();
+    expect(permissionChangeError(owner, [org({ HasManageUserAccess: true, HasContentAccess: true })], [owner, producer])).toBeNull();
+    expect(permissionChangeError(producer, [], [owner, producer])).toBeNull();
+  });
+});
 
 describe('removing a member', () => {
   const owner = user('u1', 'Dana Demo', 'demo@example.com', [org({ HasManageUserAccess: true })]);

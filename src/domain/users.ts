@@ -27,6 +27,18 @@ export function removalError(callerId: string, target: { Id: string; Permissions
   return null;
 }
 
+/**
+ * Why `target`'s entries may not become `next`, or null: the last member who manages users may not
+ * lose HasManageUserAccess at Organization scope (a manager demoting themselves, or two demoting
+ * each other at once), for the same reason the last one may not be removed.
+ */
+export function permissionChangeError(target: { Id: string; Permissions: readonly PermissionEntry[] }, next: readonly PermissionEntry[], members: ReadonlyArray<{ Id: string; Permissions: readonly PermissionEntry[] }>): FormError | null {
+  if (managesUsers(target.Permissions) && !managesUsers(next) && !members.some((u) => u.Id !== target.Id && managesUsers(u.Permissions))) {
+    return formError('invalid', 'domain_users_keep_last_manager', undefined, 'keepLastManager');
+  }
+  return null;
+}
+
 /** Rows one bulk import (POST /internal/users/import/bulk) may hold: a department or a station's
  * staff in one file, each row a mail sent in the one request that answers the report. Also the
  * importer's invitation limit per hour (sync-server/accounts/bulk-import.ts): one full file. */

@@ -5,7 +5,7 @@ import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
 import { withObjectEntry, type PermissionEntry, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
 import type { Context } from 'hono';
-import { removalError } from '../../src/domain/users.ts';
+import { permissionChangeError, removalError } from '../../src/domain/users.ts';
 import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { assertValid, forbidden, notFound } from '../errors.ts';
 import { flagsForProgram, orgFlags } from '../mutations/store.ts';
@@ -50,10 +50,14 @@ async function storeEntries(c: Context, userId: string, next: (current: Permissi
   const deps = c.get('deps');
   const auth = getAuth(c);
   const { entries, version } = await deps.store.tx(async (q) => {
-    const [member] = await q.query<{ permissions: PermissionEntry[] }>(`SELECT permissions FROM memberships WHERE organization_id = $1 AND user_id = $2 FOR UPDATE`, [auth.organizationId, userId]);
+    // Every membership of the organization, locked (as a removal does): two managers demoting each
+    // other at once must not both pass the last-manager check.
+    const members = await q.query<{ user_id: string; permissions: PermissionEntry[] }>(`SELECT user_id, permissions FROM memberships WHERE organization_id = $1 ORDER BY user_id FOR UPDATE`, [auth.organizationId]);
+    const member = members.find((m) => m.user_id === userId);
     if (!member) throw notFound();
     const entries = next(member.permissions);
     await assertEntriesValid(q, auth.organizationId, entries, 'body');
+    assertValid([['body', permissionChangeError({ Id: userId, Permissions: member.permissions }, entries, members.map((m) => ({ Id: m.user_id, Permissions: m.permissions })))]]);
     const [row] = await q.query<{ version: number | string }>(
       `UPDATE memberships SET permissions = $3, modified_at_utc = $4, version = next_row_version() WHERE organization_id = $1 AND user_id = $2 RETURNING version`,
       [auth.organizationId, userId, JSON.stringify(entries), now(deps)],

@@ -1,9 +1,10 @@
 // The organization's users (issue 31; section 7: DELETE /v1/users/{userId}, PUT
 // /v1/users/{userId}/permissions; section 6's rules), on both stores: removing a member takes away
 // their access to this organization and never another's; removing yourself is refused with a body (the
-// caller manages users, so the last-manager rule of src/domain/users.ts cannot be reached through
-// the API: its unit test pins it); an organization-only flag outside Organization scope is a
-// 400 naming the flag.
+// caller manages users, so a removal cannot reach the last-manager rule of src/domain/users.ts: its
+// unit test pins it); the last manager cannot lose Manage users at Organization scope through a
+// permissions change (their own demotion), until another member has it; an organization-only flag
+// outside Organization scope is a 400 naming the flag.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
@@ -73,6 +74,27 @@ describe.each(storeKinds)('users on %s', (kind) => {
     expect([stranger.status, stranger.text]).toEqual([404, '']);
     const analyst = await signIn('analyst@example.com');
     expect((await analyst.delete(`/api/v1/users/${seedId('user:support@example.com')}`)).status).toBe(403);
+  });
+
+  it('the last member who manages users keeps Manage users at Organization scope until another has it', async () => {
+    // In the other organization the demo owner is its only user manager; the reseller has content access.
+    const owner = await signIn('demo@example.com', ORG_PODCASTS);
+    const ownerId = seedId('user:demo@example.com');
+    const resellerId = seedId('user:reseller@example.com');
+    const org = (flags: Record<string, boolean>) => [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: flags }];
+    const all = { HasAnalyticsAccess: true, HasAuditAccess: true, HasContentAccess: true, HasCreateProgramAccess: true, HasManageOrganizationSettingsAccess: true, HasManageSettingsAccess: true, HasManageUserAccess: true };
+    const demoted = await owner.send('PUT', `/api/v1/users/${ownerId}/permissions`, { json: org({ HasContentAccess: true }) });
+    expect(demoted.status, demoted.text).toBe(400);
+    expect(fields(demoted)).toEqual([['body', 'invalid']]);
+    expect((demoted.body as Errors).Errors[0]!.Message).toBe('This is the last user who can manage users: they keep Manage users at Organization scope until another user has it');
+    expect((await owner.get('/api/v1/users')).status).toBe(200);
+    // Another manager first; then the demotion goes through, and the new manager puts it back.
+    expect((await owner.send('PUT', `/api/v1/users/${resellerId}/permissions`, { json: org({ HasContentAccess: true, HasManageUserAccess: true }) })).status).toBe(200);
+    expect((await owner.send('PUT', `/api/v1/users/${ownerId}/permissions`, { json: org({ HasContentAccess: true }) })).status).toBe(200);
+    const reseller = await signIn('reseller@example.com', ORG_PODCASTS);
+    expect((await reseller.send('PUT', `/api/v1/users/${ownerId}/permissions`, { json: org(all) })).status).toBe(200);
+    const restored = await signIn('demo@example.com', ORG_PODCASTS);
+    expect((await restored.send('PUT', `/api/v1/users/${resellerId}/permissions`, { json: org({ HasContentAccess: true }) })).status).toBe(200);
   });
 
   it('an organization-only flag outside Organization scope is a 400 naming the flag; at Organization scope it is stored', async () => {

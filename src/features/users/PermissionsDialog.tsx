@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { setUserPermissions } from '../../protocol/api/users.ts';
+import { permissionChangeError } from '../../domain/users.ts';
 import { call } from '../../lib/api.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useNetworks, usePrograms } from '../../lib/rows.ts';
@@ -29,15 +30,17 @@ export function serverErrorTexts(errors: ReadonlyArray<Parameters<typeof fieldEr
   return out;
 }
 
-export function PermissionsDialog({ organizationId, user, online, onClose, onSaved }: { organizationId: string; user: Member; online: boolean; onClose: () => void; onSaved: () => void }) {
+/** `members`: the organization's users as listed, for the last-manager rule (said before Save). */
+export function PermissionsDialog({ organizationId, user, members, online, onClose, onSaved }: { organizationId: string; user: Member; members: readonly Member[]; online: boolean; onClose: () => void; onSaved: () => void }) {
   const initial = useMemo(() => draftOf(user.Permissions), [user]);
   const { draft, change, touched, server, setServer } = useEditedDraft(() => initial);
   const [busy, setBusy] = useState(false);
   const networks = useNetworks(organizationId) ?? [];
   const programs = usePrograms(organizationId) ?? [];
   useDialogVeto(touched);
-  const errors = errorTexts(draft, organizationId, server);
-  const blocked = Object.keys(draftErrors(draft, organizationId)).length > 0;
+  const keepManager = touched ? permissionChangeError(user, entriesOf(draft, organizationId), members) : null;
+  const errors = { ...errorTexts(draft, organizationId, server), ...(keepManager ? { form: formatFormError(keepManager) } : {}) };
+  const blocked = Object.keys(draftErrors(draft, organizationId)).length > 0 || keepManager !== null;
 
   const save = async () => {
     if (!online) {

@@ -201,7 +201,7 @@ function UsersList({ organizationId, organizationName, callerId }: { organizatio
         </section>
       )}
       <PendingInvitations online={online} version={invited} />
-      {editing && <PermissionsDialog organizationId={organizationId} user={editing} online={online} onClose={() => setEditing(null)} onSaved={() => void load()} />}
+      {editing && <PermissionsDialog organizationId={organizationId} user={editing} members={users} online={online} onClose={() => setEditing(null)} onSaved={() => void load()} />}
       <InviteDialog open={inviting} organizationId={organizationId} online={online} onClose={() => setInviting(false)} onInvited={() => {
           void load();
           setInvited((n) => n + 1);
