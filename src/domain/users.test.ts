@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { permissionEntryErrors, validatePermissionEntries, withObjectEntry, type PermissionEntry } from './permissions.ts';
-import { managesUsers, matchesUserFilter, permissionChangeError, readUserSort, removalError, scopeOf, userListPage, type ListedUser } from './users.ts';
+import { managesUsers, managesUsersOn, matchesUserFilter, mayBeGivenAccess, permissionChangeError, readUserSort, removalError, scopeOf, userListPage, type ListedUser } from './users.ts';
 import { formatFormError } from './messages.ts';
 
 const org = (p: PermissionEntry['Permissions']): PermissionEntry => ({ ObjectType: 'Organization', ObjectId: 'org-1', Permissions: p });
@@ -104,5 +104,35 @@ describe('permissions per user within a network and within a program', () => {
     expect(withObjectEntry(entries, 'Program', 'p2', {})).toEqual([entries[0]]);
     // Another scope's entries stay: the rules then refuse the mixed list.
     expect(validatePermissionEntries(withObjectEntry([org({})], 'Network', 'n1', { HasContentAccess: true }))?.reason).toBe('mixedObjectTypes');
+  });
+});
+
+describe('who may be given access to one network or program', () => {
+  const morning = { kind: 'program', programId: 'p1', networkId: 'n1' } as const;
+  const news = { kind: 'network', networkId: 'n1' } as const;
+
+  it('a member with no entries, or entries of the same type elsewhere, may be', () => {
+    expect(mayBeGivenAccess([], morning)).toBe(true);
+    expect(mayBeGivenAccess([prog('p2', { HasContentAccess: true })], morning)).toBe(true);
+    expect(mayBeGivenAccess([net('n2', { HasContentAccess: true })], news)).toBe(true);
+  });
+
+  it('one who holds a flag there, at Organization scope, or at another scope may not be', () => {
+    expect(mayBeGivenAccess([prog('p1', { HasAnalyticsAccess: true })], morning)).toBe(false);
+    // Through the program's network.
+    expect(mayBeGivenAccess([net('n1', { HasContentAccess: true })], morning)).toBe(false);
+    expect(mayBeGivenAccess([org({})], morning)).toBe(false);
+    expect(mayBeGivenAccess([org({ HasContentAccess: true })], news)).toBe(false);
+    // A Program entry beside Network ones would be mixed (the server's 400).
+    expect(mayBeGivenAccess([net('n2', { HasContentAccess: true })], morning)).toBe(false);
+    expect(mayBeGivenAccess([prog('p9', { HasContentAccess: true })], news)).toBe(false);
+  });
+
+  it('managing the people of an object is Manage users there, from any scope covering it', () => {
+    expect(managesUsersOn([org({ HasManageUserAccess: true })], morning)).toBe(true);
+    expect(managesUsersOn([net('n1', { HasManageUserAccess: true })], morning)).toBe(true);
+    expect(managesUsersOn([prog('p1', { HasManageUserAccess: true })], morning)).toBe(true);
+    expect(managesUsersOn([prog('p1', { HasContentAccess: true })], morning)).toBe(false);
+    expect(managesUsersOn([prog('p1', { HasManageUserAccess: true })], news)).toBe(false);
   });
 });

@@ -5,12 +5,36 @@
 // (GET /v1/users in full-list pages) or, offline, the copy kept from the last time: the same rows
 // in the same order either way.
 import { formError, type FormError } from './form-errors.ts';
-import { organizationFlags } from './access.ts';
-import type { PermissionEntry } from './permissions.ts';
+import { holdsAny, organizationFlags } from './access.ts';
+import { permissionEntryErrors, permissionsFor, withObjectEntry, type PermissionEntry, type PermissionFlags } from './permissions.ts';
 
 /** A member who can manage the organization's users: HasManageUserAccess at Organization scope. */
 export function managesUsers(entries: readonly PermissionEntry[]): boolean {
   return organizationFlags(entries).HasManageUserAccess;
+}
+
+/** One network or program whose people are listed and given access there (section 6: "per user
+ * within a network and within a program"). */
+export type AccessObject = { kind: 'network'; networkId: string } | { kind: 'program'; programId: string; networkId: string | null };
+
+/** The flags `entries` hold on the object (through its own entry, its network's or the organization's). */
+export const flagsOn = (entries: readonly PermissionEntry[], object: AccessObject): PermissionFlags => permissionsFor(entries, object);
+
+/** Whether a member with these entries manages the people of the object: HasManageUserAccess there. */
+export function managesUsersOn(entries: readonly PermissionEntry[], object: AccessObject): boolean {
+  return flagsOn(entries, object).HasManageUserAccess;
+}
+
+/**
+ * Whether a member could be given access to the object by its user manager: they hold nothing there
+ * yet (an Organization-scope member holds everything already), and an entry for it keeps their
+ * entries to one object type (a Network-scope member cannot be given a program, nor a Program-scope
+ * one a network: section 6, the server's 400 naming body).
+ */
+export function mayBeGivenAccess(entries: readonly PermissionEntry[], object: AccessObject): boolean {
+  if (holdsAny(flagsOn(entries, object))) return false;
+  const [type, id] = object.kind === 'network' ? (['Network', object.networkId] as const) : (['Program', object.programId] as const);
+  return permissionEntryErrors(withObjectEntry(entries, type, id, { HasContentAccess: true })).length === 0;
 }
 
 /**

@@ -5,7 +5,7 @@ import * as routes from '../../src/protocol/api/users.ts';
 import { holdsAny, missingFlags, networkFlags } from '../../src/domain/access.ts';
 import { withObjectEntry, type PermissionEntry, type PermissionFlagName, type PermissionFlags } from '../../src/domain/permissions.ts';
 import type { Context } from 'hono';
-import { permissionChangeError, removalError } from '../../src/domain/users.ts';
+import { mayBeGivenAccess, permissionChangeError, removalError, type AccessObject } from '../../src/domain/users.ts';
 import { getAuth, rotateSession, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { assertValid, forbidden, notFound } from '../errors.ts';
 import { flagsForProgram, orgFlags } from '../mutations/store.ts';
@@ -22,15 +22,27 @@ const MEMBERS = `SELECT u.*, m.permissions, EXISTS (SELECT 1 FROM user_mfa f WHE
 type MemberRow = UserRow & { permissions: PermissionEntry[]; mfa_enabled: boolean };
 const memberToWire = (r: MemberRow) => ({ ...userToWire(r), Permissions: r.permissions, MfaEnabled: r.mfa_enabled });
 
-/** Members whose entries pass `has`, optionally filtered by name or e-mail, paged. */
-async function usersWithAccess(q: Queryable, auth: Auth, page: Page, filter: string, has: (entries: PermissionEntry[]) => boolean) {
+/** Members whose entries pass `has`, optionally filtered by name or e-mail (by name), the page asked for. */
+async function membersWhere<T>(q: Queryable, auth: Auth, page: Page, filter: string, has: (entries: PermissionEntry[]) => boolean, toWire: (row: MemberRow) => T) {
   const rows = await q.query<MemberRow>(
     `${MEMBERS} WHERE NOT u.deleted AND ($2 = '' OR strpos(lower(u.name), $2) > 0 OR strpos(lower(u.email), $2) > 0) ORDER BY u.name, u.id`,
     [auth.organizationId, filter.trim().toLowerCase()],
   );
-  const matching = rows.filter((r) => has(r.permissions)).map(memberToWire);
+  const matching = rows.filter((r) => has(r.permissions)).map(toWire);
   return paged(matching.slice(page.offset, page.offset + page.pageSize + 1), page);
 }
+
+const usersWithAccess = (q: Queryable, auth: Auth, page: Page, filter: string, has: (entries: PermissionEntry[]) => boolean) => membersWhere(q, auth, page, filter, has, memberToWire);
+
+/** The members the object's user manager could give access to it (src/domain/users.ts mayBeGivenAccess). */
+const eligibleFor = (c: Context, query: { filter?: string | undefined; page?: number | undefined; pageSize?: number | undefined }, object: AccessObject) =>
+  membersWhere(c.get('deps').store, getAuth(c), pageOf(query), query.filter ?? '', (entries) => mayBeGivenAccess(entries, object), (r) => ({
+    Id: r.id,
+    Name: r.name,
+    FirstName: r.first_name,
+    Email: r.email,
+    ImageUrl: r.image_url,
+  }));
 
 /** The flags asked for, when the caller holds each of them where they are given (403 otherwise):
  * a network's or program's user manager hands out only what they have there. */
@@ -109,6 +121,12 @@ export function userRoutes() {
         200,
       );
     })
+    .openapi(guarded(routes.listNetworkEligibleProfiles, guard.network('networkId', { network: ['HasManageUserAccess'] })), async (c) =>
+      c.json(await eligibleFor(c, c.req.valid('query'), { kind: 'network', networkId: c.var.row.Id }), 200),
+    )
+    .openapi(guarded(routes.listProgramEligibleProfiles, guard.program('programId', 'HasManageUserAccess')), async (c) =>
+      c.json(await eligibleFor(c, c.req.valid('query'), { kind: 'program', programId: c.var.program.id, networkId: c.var.program.network_id }), 200),
+    )
     .openapi(guarded(routes.setUserPermissions, guard.organization('HasManageUserAccess')), async (c) => {
       const entries = normalizeEntries(c.req.valid('json'));
       return c.json(await storeEntries(c, c.req.valid('param').userId, () => entries), 200);

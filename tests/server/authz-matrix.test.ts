@@ -632,6 +632,23 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         else expect(reply.status, `${kind} ${reply.text}`).toBe(profile.manageUsers ? written(400) : 403);
       }
       expectNotFound(await caller().send('PUT', `/api/v1/programs/${other.programs[0]}/users/${me}/permissions`, { HasContentAccess: true }), 'another organization’s program');
+      // A program's or network's people, and the members who could be added there: manage-user
+      // access on it (no demo user holds it below Organization scope); not seen, or another
+      // organization's: not found. Only this organization's members are named.
+      const unseen = own.programs.find((p) => !profile.programs.includes(p));
+      for (const [kind, id] of [['programs', own.programs[0]!], ['programs', unseen], ['networks', own.network], ['networks', own.otherNetwork]] as const) {
+        if (id === undefined) continue;
+        const seen = (kind === 'programs' ? profile.programs : profile.networks).includes(id);
+        for (const path of [`/api/v1/${kind}/${id}/users`, `/api/internal/${kind}/${id}/user-profiles/eligible`]) {
+          const reply = await caller().send('GET', path);
+          if (!seen) expectNotFound(reply, `${path}: not seen`);
+          else expect(reply.status, path).toBe(profile.manageUsers ? 200 : 403);
+          if (reply.status === 200) expect((reply.body as { Items: Array<{ Id: string }> }).Items.map((u) => u.Id), path).not.toContain(userIds.get(stranger));
+        }
+      }
+      for (const path of [`/v1/programs/${other.programs[0]}/users`, `/internal/programs/${other.programs[0]}/user-profiles/eligible`, `/v1/networks/${other.network}/users`, `/internal/networks/${other.network}/user-profiles/eligible`]) {
+        expectNotFound(await caller().send('GET', `/api${path}`), `another organization’s ${path}`);
+      }
     });
 
     it('invitations: made and re-sent with manage-user access in the organization acted in; the accept link answers only its token', async () => {

@@ -98,3 +98,22 @@ const setObjectUserPermissions = <K extends 'network' | 'program', P extends str
 
 export const setNetworkUserPermissions = setObjectUserPermissions('network', '/v1/networks/{networkId}/users/{userId}/permissions', 'Network');
 export const setProgramUserPermissions = setObjectUserPermissions('program', '/v1/programs/{programId}/users/{userId}/permissions', 'Program');
+
+/** A member the caller could give access to a network or program: who they are, to pick from. */
+export const EligibleUserProfileSchema = UserProfileSchema.extend({ Email: z.string() }).meta({ id: 'EligibleUserProfile' });
+
+const EligibleQuery = z.object({ ...PagingQuery, filter: z.string().max(200).optional().meta({ description: 'Part of the name or e-mail address (any case)' }) });
+
+const listEligibleProfiles = <K extends 'network' | 'program', P extends string>(kind: K, path: P) =>
+  ({
+    method: 'get',
+    path,
+    tags,
+    summary: `Members who could be given access to the ${kind} (manage-user access there)`,
+    description: `The organization's members who hold nothing on the ${kind} yet and whose entries could take one for it (section 6: one object type per user, so a member at Organization scope, who holds everything already, or at another scope is not listed), by name.`,
+    request: { params: idParams(`${kind}Id`), query: EligibleQuery },
+    responses: { 200: jsonContent(PagedOf(EligibleUserProfileSchema), 'A page of profiles'), ...errors },
+  }) as const satisfies RouteConfig;
+
+export const listNetworkEligibleProfiles = listEligibleProfiles('network', '/internal/networks/{networkId}/user-profiles/eligible');
+export const listProgramEligibleProfiles = listEligibleProfiles('program', '/internal/programs/{programId}/user-profiles/eligible');
