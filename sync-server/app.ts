@@ -37,6 +37,7 @@ import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
+import { publicTranscriptRoutes, transcriptRoutes } from './api/transcripts.ts';
 import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
@@ -154,7 +155,8 @@ export function createApp(deps: AppDeps) {
   const imports = importService(deps, audio, mutations, deps.imports, (target, url) => images.enqueueFetch(target, url));
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
-    checksOwnStrings: (c) => c.req.path === '/api/sync/push',
+    // A transcript file's JSON is read by its own parser, which says at which line it breaks.
+    checksOwnStrings: (c) => c.req.path === '/api/sync/push' || /^\/api\/internal\/clips\/[^/]+\/transcript\/import$/.test(c.req.path),
   });
   const metrics = createMetrics(deps.store);
   const ops: Operations = { draining: false };
@@ -208,6 +210,8 @@ export function createApp(deps: AppDeps) {
   // The public pages listeners open (show pages, the embed player): outside /api, no session.
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
+  app.route('/api', transcriptRoutes());
+  app.route('/', publicTranscriptRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());

@@ -17,6 +17,8 @@ export const publicPaths = {
   memberFeed: (playlistId: string, token: string) => `/feeds/${playlistId}/members/${token}.xml`,
   /** A published clip's chapters as Podcasting 2.0 JSON chapters (its feed items' podcast:chapters). */
   chapters: (clipId: string) => `/feeds/chapters/${clipId}.json`,
+  /** A published clip's transcript (its feed items' podcast:transcript): vtt, srt or json. */
+  transcript: (clipId: string, ext: 'vtt' | 'srt' | 'json') => `/feeds/transcripts/${clipId}.${ext}`,
   /** The published audio of a clip; `ext` is the published file's extension (mp3, m4a, …). */
   audio: (clipId: string, ext: string) => `/audio/${clipId}.${ext}`,
   /** The same audio without ad insertions (MemberDownloadsAdFree). */

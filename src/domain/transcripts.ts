@@ -25,10 +25,11 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 /** The formats a transcript file may be imported from. */
 export type TranscriptImportFormat = Exclude<TranscriptFormat, 'text'>;
 
-/** Largest transcript file read (a three-hour show's WebVTT is about 300 kB). */
-export const TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
-/** Most cues kept (a cue every half second of a three-hour show is 21,600). */
-export const TRANSCRIPT_MAX_CUES = 20_000;
+/** Largest transcript file read: the server's limit of any body (JSON_BODY_LIMIT_BYTES); a
+ * three-hour show's WebVTT is about 300 kB. */
+export const TRANSCRIPT_MAX_BYTES = 1024 * 1024;
+/** Most cues kept: a cue every second of a two-and-a-half-hour show, and as JSON within the body limit. */
+export const TRANSCRIPT_MAX_CUES = 10_000;
 /** Longest text of one cue. */
 export const TRANSCRIPT_CUE_MAX_LENGTH = 2_000;
 /** Longest speaker name. */
@@ -47,11 +48,10 @@ export const TRANSCRIPT_CONTENT_TYPES: Readonly<Record<TranscriptFormat, string>
 /** The file extension of each format (downloads, public URLs). */
 export const TRANSCRIPT_EXTENSIONS: Readonly<Record<TranscriptFormat, string>> = { vtt: 'vtt', srt: 'srt', json: 'json', text: 'txt' };
 
-export type TranscriptResult = { ok: true; cues: TranscriptCue[] } | { ok: false; error: FormError };
+/** A refusal names the cue it is about (0-based) when it is about one. */
+export type TranscriptResult = { ok: true; cues: TranscriptCue[] } | { ok: false; error: FormError; cue?: number };
 
-const fail = (error: FormError): TranscriptResult => ({ ok: false, error });
-const atLine = (message: Parameters<typeof formError>[1], line: number, extra: Record<string, string | number> = {}) =>
-  fail(formError('invalid', message, { line, ...extra }));
+const fail = (error: FormError, cue?: number): TranscriptResult => (cue === undefined ? { ok: false, error } : { ok: false, error, cue });
 
 /** The format a file is in, by its content type, then its name, then its first characters. */
 export function detectTranscriptFormat(text: string, hint?: { contentType?: string | null; fileName?: string | null }): TranscriptImportFormat | null {
@@ -86,16 +86,16 @@ export function checkCues(cues: readonly TranscriptCue[], where: (index: number)
   if (cues.length > TRANSCRIPT_MAX_CUES) return fail(formError('outOfRange', 'domain_transcript_too_many_cues', { max: TRANSCRIPT_MAX_CUES }, 'overflow'));
   const out: TranscriptCue[] = [];
   for (const [i, cue] of cues.entries()) {
-    const line = where(i);
+    const atLine = (message: Parameters<typeof formError>[1], extra: Record<string, string | number> = {}) => fail(formError('invalid', message, { line: where(i), ...extra }), i);
     if (!Number.isFinite(cue.start) || !Number.isFinite(cue.end) || cue.start < 0 || cue.end > TRANSCRIPT_MAX_SECONDS) {
-      return atLine('domain_transcript_bad_time', line);
+      return atLine('domain_transcript_bad_time');
     }
-    if (cue.end < cue.start) return atLine('domain_transcript_reversed', line);
+    if (cue.end < cue.start) return atLine('domain_transcript_reversed');
     const text = cue.text.trim();
-    if (text === '') return atLine('domain_transcript_no_text', line);
-    if (text.length > TRANSCRIPT_CUE_MAX_LENGTH) return atLine('domain_transcript_text_too_long', line, { max: TRANSCRIPT_CUE_MAX_LENGTH });
+    if (text === '') return atLine('domain_transcript_no_text');
+    if (text.length > TRANSCRIPT_CUE_MAX_LENGTH) return atLine('domain_transcript_text_too_long', { max: TRANSCRIPT_CUE_MAX_LENGTH });
     const speaker = cue.speaker?.trim() || null;
-    if (speaker !== null && speaker.length > TRANSCRIPT_SPEAKER_MAX_LENGTH) return atLine('domain_transcript_speaker_too_long', line, { max: TRANSCRIPT_SPEAKER_MAX_LENGTH });
+    if (speaker !== null && speaker.length > TRANSCRIPT_SPEAKER_MAX_LENGTH) return atLine('domain_transcript_speaker_too_long', { max: TRANSCRIPT_SPEAKER_MAX_LENGTH });
     out.push({ start: roundMs(cue.start), end: roundMs(cue.end), text, speaker });
   }
   return { ok: true, cues: out };
@@ -273,14 +273,14 @@ export function parseTranscriptJson(text: string): TranscriptResult {
   try {
     doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return atLine('domain_transcript_bad_json', jsonErrorLine(text, e));
+    return fail(formError('invalid', 'domain_transcript_bad_json', { line: jsonErrorLine(text, e) }));
   }
   const segments = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { segments?: unknown }).segments : undefined;
   if (!Array.isArray(segments)) return fail(formError('invalid', 'domain_transcript_no_segments'));
   const cues: TranscriptCue[] = [];
   for (const [i, s] of segments.entries()) {
     const seg = (typeof s === 'object' && s !== null ? s : {}) as Record<string, unknown>;
-    const bad = (field: string) => fail(formError('invalid', 'domain_transcript_bad_segment', { segment: i + 1, field }));
+    const bad = (field: string) => fail(formError('invalid', 'domain_transcript_bad_segment', { segment: i + 1, field }), i);
     if (typeof seg['startTime'] !== 'number') return bad('startTime');
     if (typeof seg['endTime'] !== 'number') return bad('endTime');
     if (typeof seg['body'] !== 'string') return bad('body');

@@ -229,6 +229,8 @@ export const ClipUrlsSchema = z.object({
   EmbedUrl: z.string().nullable(),
   ShowPageUrl: z.string().nullable(),
   EmbedShareLinkOverrideUrl: z.string().nullable(),
+  /** A published transcript (issue 34): its WebVTT, which the feed items' podcast:transcript name. */
+  TranscriptPublicUrl: z.string().nullable().optional(),
 });
 export type ClipUrls = z.infer<typeof ClipUrlsSchema>;
 const JsonObject = z.record(z.string(), z.unknown());

@@ -135,9 +135,8 @@ export function publicFeedBytes(c: Context, v: FeedValidators, origin: string, a
   return feedDocument(c.get('deps').store, v, origin, { now: at, feedPath: publicPaths.feed(v.playlistId), block });
 }
 
-type ChapterClip = {
-  version: number;
-  modified_at_utc: Date;
+/** What of a clip decides whether a listener can reach what it publishes (chapters, transcript). */
+export type ReachClip = {
   state: string;
   publish_state: string;
   visibility: string;
@@ -145,8 +144,20 @@ type ChapterClip = {
   program_deleted: boolean | null;
   scheduled_visibility: string | null;
   visible_at_utc: string | null;
-  chapters: Array<{ StartSeconds: number; Title: string }> | null;
 };
+
+/** A clip a listener can reach: listed in a feed, or Unlisted (reachable by link), its program live. */
+export function listenerReaches(clip: ReachClip, at: Date): boolean {
+  return (
+    clip.program_deleted === false &&
+    feedIncludes(
+      { Deleted: clip.deleted, State: clip.state, PublishState: clip.publish_state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc },
+      { now: at, unlisted: true },
+    )
+  );
+}
+
+type ChapterClip = ReachClip & { version: number; modified_at_utc: Date; chapters: Array<{ StartSeconds: number; Title: string }> | null };
 
 export function feedRoutes() {
   return resourceApp()
@@ -174,15 +185,7 @@ export function feedRoutes() {
          FROM clips c LEFT JOIN programs g ON g.id = c.program_id WHERE c.id = $1`,
         [clipId],
       );
-      // Chapters of a clip a listener can reach: listed in a feed, or Unlisted (reachable by link).
-      const reachable =
-        clip &&
-        clip.program_deleted === false &&
-        feedIncludes(
-          { Deleted: clip.deleted, State: clip.state, PublishState: clip.publish_state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc },
-          { now: at, unlisted: true },
-        );
-      if (!clip || !reachable || !Array.isArray(clip.chapters) || clip.chapters.length === 0) return c.body(null, 404);
+      if (!clip || !listenerReaches(clip, at) || !Array.isArray(clip.chapters) || clip.chapters.length === 0) return c.body(null, 404);
       const chapters = clip.chapters;
       // The clip's Version, and whether its schedule has come due, are all this document depends on.
       const tag = `c${clip.version}.${visibilityAt({ State: clip.state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc }, at).visibility}`;

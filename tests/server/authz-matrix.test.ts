@@ -570,6 +570,27 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('clip transcripts (issue 34): content access on the clip’s program; any other clip is 404 with no body', async () => {
+      const cues = { Cues: [{ StartSeconds: 0, EndSeconds: 2, Text: `Words of ${profile.email}` }] };
+      const file = { version: '1.0.0', segments: [{ startTime: 0, endTime: 2, body: 'Imported words' }] };
+      const calls = (clip: string): Array<[string, string, unknown?]> => [
+        ['PUT', `/api/v1/clips/${clip}/transcript`, cues],
+        ['GET', `/api/v1/clips/${clip}/transcript?format=json`],
+        ['GET', `/api/internal/clips/${clip}/transcript`],
+        ['PUT', `/api/internal/clips/${clip}/transcript/import`, file],
+        ['PUT', `/api/internal/clips/${clip}/transcript/reset`],
+        ['DELETE', `/api/v1/clips/${clip}/transcript`],
+      ];
+      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
+      for (const clip of unseen) for (const [method, path, body] of calls(clip)) expectNotFound(await caller().send(method, path, body), `${method} ${path}`);
+      if (profile.contentProgram) {
+        const statuses: number[] = [];
+        for (const [method, path, body] of calls(programRows(profile.contentProgram).clip)) statuses.push((await caller().send(method, path, body)).status);
+        // Unactivated: the writes refused (403), so there is no transcript to read (404).
+        expect(statuses).toEqual(profile.sessionType === 'unactivated' ? [403, 404, 404, 403, 403, 403] : [200, 200, 200, 200, 200, 204]);
+      }
+    });
+
     it('recordings and annotations', async () => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
