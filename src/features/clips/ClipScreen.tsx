@@ -47,6 +47,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
+import { ClipTranscript } from './ClipTranscript.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { getClipOriginalAudio } from '../../protocol/api/media.ts';
@@ -442,6 +443,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         )}
       </section>
       <PublishPanel clip={clip} />
+      <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} />
       <section className="card">
         <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
       </section>

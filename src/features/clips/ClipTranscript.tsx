@@ -1,0 +1,306 @@
+// A clip's transcript on the clip screen (issue 34). The transcript is held by the server, not
+// synced to the device: the section loads it when online and says that it needs the network
+// otherwise.
+//
+//   loading ──> none ──import a file──> draft (unsaved) ──Save──> saved
+//          └──> saved ──edit a cue (start, speaker, text)──> draft ──Save──> saved
+//                                                                 └──Discard──> saved
+//   offline ──> "needs the network"          failed ──Try again──> loading
+//
+// A file is read here with the formats the server uses (src/domain/transcripts.ts): one that
+// cannot be read is refused at the import with its line. A draft is checked the same way before it
+// is sent; what the server refuses is shown at the cue it names (Cues.<n>). While a draft is
+// unsaved, leaving asks first (section 4's unsaved-changes prompt, for a transcript).
+import { useCallback, useEffect, useId, useMemo, useState, type ChangeEvent } from 'react';
+import { formatFormError, fieldErrorText } from '../../domain/messages.ts';
+import { absoluteUrl } from '../../domain/public-urls.ts';
+import {
+  checkCues,
+  detectTranscriptFormat,
+  formatTimestamp,
+  parseTimestamp,
+  parseTranscript,
+  TRANSCRIPT_CONTENT_TYPES,
+  TRANSCRIPT_EXTENSIONS,
+  TRANSCRIPT_FORMATS,
+  writeTranscript,
+  type TranscriptCue,
+  type TranscriptFormat,
+} from '../../domain/transcripts.ts';
+import { cueFromWire, cueToWire, deleteClipTranscript, getClipTranscript, putClipTranscript, type Transcript } from '../../protocol/api/transcripts.ts';
+import { m } from '../../paraglide/messages.js';
+import { call } from '../../lib/api.ts';
+import { useOnline } from '../../lib/connectivity.ts';
+import { showToast } from '../../lib/toast.ts';
+import { useUnsavedGuard } from '../../lib/unsaved.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import './transcript.css';
+
+type DraftCue = { start: string; end: number; speaker: string; text: string };
+type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'none' } | { kind: 'saved'; transcript: Transcript };
+/** Problems shown where they are: at a cue's field, at the import, or for the whole section. */
+type Problems = { cues: Record<number, { start?: string; text?: string }>; file?: string; form?: string };
+
+const FORMAT_LABEL: Record<TranscriptFormat, () => string> = {
+  vtt: () => m.clips_transcript_format_vtt(),
+  srt: () => m.clips_transcript_format_srt(),
+  json: () => m.clips_transcript_format_json(),
+  text: () => m.clips_transcript_format_text(),
+};
+
+const toDraft = (cues: readonly TranscriptCue[]): DraftCue[] => cues.map((c) => ({ start: formatTimestamp(c.start), end: c.end, speaker: c.speaker ?? '', text: c.text }));
+const sameDraft = (a: readonly DraftCue[], b: readonly DraftCue[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The draft as cues, or the first cue whose start is not a time. */
+function cuesOf(draft: readonly DraftCue[]): { cues: TranscriptCue[] } | { badStart: number } {
+  const cues: TranscriptCue[] = [];
+  for (const [i, d] of draft.entries()) {
+    const start = parseTimestamp(d.start);
+    if (start === null) return { badStart: i };
+    cues.push({ start, end: Math.max(d.end, start), text: d.text, speaker: d.speaker.trim() || null });
+  }
+  return { cues };
+}
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName: string }) {
+  const online = useOnline();
+  const headingId = useId();
+  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const [draft, setDraft] = useState<DraftCue[] | null>(null);
+  const [problems, setProblems] = useState<Problems>({ cues: {} });
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const saved = useMemo(() => (loaded.kind === 'saved' ? toDraft(loaded.transcript.Cues.map(cueFromWire)) : []), [loaded]);
+  const shown = draft ?? saved;
+  const dirty = draft !== null && !sameDraft(draft, saved);
+  useUnsavedGuard('transcript', dirty);
+
+  const load = useCallback(async () => {
+    setLoaded({ kind: 'loading' });
+    const res = await call(getClipTranscript, { params: { clipId } });
+    setLoaded(res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : { kind: 'failed' });
+  }, [clipId]);
+
+  useEffect(() => {
+    if (online) void load();
+  }, [online, load]);
+
+  const edit = (index: number, change: Partial<DraftCue>) => {
+    setDraft(shown.map((c, i) => (i === index ? { ...c, ...change } : c)));
+    setProblems((p) => ({ ...p, cues: { ...p.cues, [index]: {} } }));
+  };
+
+  const importFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const text = await file.text();
+    const read = parseTranscript(text, detectTranscriptFormat(text, { fileName: file.name, contentType: file.type }));
+    if (!read.ok) return setProblems({ cues: {}, file: formatFormError(read.error) });
+    setProblems({ cues: {} });
+    setDraft(toDraft(read.cues));
+  };
+
+  const save = async () => {
+    const read = cuesOf(shown);
+    if ('badStart' in read) return setProblems({ cues: { [read.badStart]: { start: m.clips_transcript_start_invalid() } } });
+    const checked = checkCues(read.cues);
+    if (!checked.ok) {
+      const at = checked.cue;
+      return setProblems(at === undefined ? { cues: {}, form: formatFormError(checked.error) } : { cues: { [at]: { text: formatFormError(checked.error) } } });
+    }
+    setBusy(true);
+    const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: checked.cues.map(cueToWire) } });
+    setBusy(false);
+    if (res.kind === 'ok') {
+      setLoaded({ kind: 'saved', transcript: res.data });
+      setDraft(null);
+      setProblems({ cues: {} });
+      showToast({ type: 'success', title: m.clips_transcript_saved() });
+      return;
+    }
+    if (res.kind === 'badRequest') {
+      const next: Problems = { cues: {} };
+      for (const error of res.body.Errors) {
+        const cue = /^Cues\.(\d+)(?:\.(\w+))?$/.exec(error.Field);
+        if (cue) next.cues[Number(cue[1])] = { [cue[2] === 'StartSeconds' ? 'start' : 'text']: fieldErrorText(error) };
+        else next.form ??= fieldErrorText(error);
+      }
+      return setProblems(next);
+    }
+    setProblems({ cues: {}, form: res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_save_failed() });
+  };
+
+  const setPublished = async (published: boolean) => {
+    if (loaded.kind !== 'saved') return;
+    setBusy(true);
+    const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: loaded.transcript.Cues, Published: published } });
+    setBusy(false);
+    if (res.kind === 'ok') setLoaded({ kind: 'saved', transcript: res.data });
+    else setProblems((p) => ({ ...p, form: res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_save_failed() }));
+  };
+
+  const remove = async () => {
+    const res = await call(deleteClipTranscript, { params: { clipId } });
+    if (res.kind !== 'ok' && res.kind !== 'notFound') throw new Error(res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_delete_failed());
+    setLoaded({ kind: 'none' });
+    setDraft(null);
+    setProblems({ cues: {} });
+  };
+
+  const exportAs = (format: TranscriptFormat) => {
+    const read = cuesOf(shown);
+    if ('badStart' in read) return setProblems({ cues: { [read.badStart]: { start: m.clips_transcript_start_invalid() } } });
+    download(`${fileName}.${TRANSCRIPT_EXTENSIONS[format]}`, TRANSCRIPT_CONTENT_TYPES[format], writeTranscript(read.cues, format));
+  };
+
+  const publicUrl = loaded.kind === 'saved' && loaded.transcript.PublicUrl ? absoluteUrl(loaded.transcript.PublicUrl, window.location.origin) : null;
+
+  return (
+    <section className="card transcript" aria-labelledby={headingId}>
+      <h2 id={headingId}>{m.clips_transcript_title()}</h2>
+      {!online && !dirty ? (
+        <p className="muted" role="status">
+          {m.clips_transcript_offline()}
+        </p>
+      ) : loaded.kind === 'loading' ? (
+        <p className="muted">{m.clips_transcript_loading()}</p>
+      ) : loaded.kind === 'failed' ? (
+        <div className="alert alert-error" role="alert">
+          <p>{m.clips_transcript_load_failed()}</p>
+          <button type="button" className="button small" onClick={() => void load()}>
+            {m.clips_transcript_retry()}
+          </button>
+        </div>
+      ) : (
+        <>
+          {!online && <p className="muted" role="status">{m.clips_transcript_offline()}</p>}
+          <div className={`field${problems.file ? ' has-error' : ''}`}>
+            <label htmlFor={`${headingId}-file`}>{m.clips_transcript_import()}</label>
+            <input
+              id={`${headingId}-file`}
+              type="file"
+              accept=".vtt,.srt,.json,text/vtt,application/x-subrip,application/json"
+              aria-describedby={`${headingId}-file-hint${problems.file ? ` ${headingId}-file-error` : ''}`}
+              {...(problems.file ? { 'aria-invalid': true } : {})}
+              onChange={(e) => void importFile(e)}
+            />
+            <p className="field-hint" id={`${headingId}-file-hint`}>
+              {m.clips_transcript_import_hint()}
+            </p>
+            {problems.file && (
+              <p className="field-error" id={`${headingId}-file-error`} role="alert">
+                {problems.file}
+              </p>
+            )}
+          </div>
+          {shown.length === 0 ? (
+            <p className="muted">{m.clips_transcript_none()}</p>
+          ) : (
+            <ol className="transcript-cues" aria-label={m.clips_transcript_cues({ count: shown.length })}>
+              {shown.map((cue, i) => (
+                <TranscriptCueRow key={i} index={i} cue={cue} problems={problems.cues[i] ?? {}} disabled={busy} onChange={(change) => edit(i, change)} />
+              ))}
+            </ol>
+          )}
+          {problems.form && (
+            <p className="field-error" role="alert">
+              {problems.form}
+            </p>
+          )}
+          <div className="form-actions">
+            {dirty && (
+              <button type="button" className="button" disabled={busy} onClick={() => (setDraft(null), setProblems({ cues: {} }))}>
+                {m.clips_transcript_discard()}
+              </button>
+            )}
+            <button type="button" className="button primary" disabled={!dirty || busy || !online} onClick={() => void save()}>
+              {m.clips_transcript_save()}
+            </button>
+          </div>
+          {shown.length > 0 && (
+            <div className="transcript-export" role="group" aria-label={m.clips_transcript_download()}>
+              <span>{m.clips_transcript_download()}:</span>
+              {TRANSCRIPT_FORMATS.map((format) => (
+                <button key={format} type="button" className="button small" onClick={() => exportAs(format)}>
+                  {FORMAT_LABEL[format]()}
+                </button>
+              ))}
+            </div>
+          )}
+          {loaded.kind === 'saved' && (
+            <div className="transcript-publish">
+              <div className="field checkbox">
+                <input id={`${headingId}-publish`} type="checkbox" checked={loaded.transcript.Published} disabled={busy || !online || dirty} onChange={(e) => void setPublished(e.target.checked)} />
+                <label htmlFor={`${headingId}-publish`}>{m.clips_transcript_publish()}</label>
+              </div>
+              {publicUrl && (
+                <p className="muted">
+                  {m.clips_transcript_public_url()}: <a href={publicUrl}>{publicUrl}</a>
+                </p>
+              )}
+              <button type="button" className="button danger small" disabled={busy || !online} onClick={() => setConfirmDelete(true)}>
+                {m.clips_transcript_delete()}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      <ConfirmDialog
+        open={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        danger
+        title={m.clips_transcript_delete_title()}
+        description={m.clips_transcript_delete_text()}
+        actionLabel={m.clips_transcript_delete()}
+        onConfirm={remove}
+        successToast={m.clips_transcript_deleted()}
+        failureDescription={m.clips_transcript_delete_failed()}
+        failureReason={(error) => (error instanceof Error ? error.message : m.clips_transcript_delete_failed())}
+      />
+    </section>
+  );
+}
+
+function TranscriptCueRow({ index, cue, problems, disabled, onChange }: { index: number; cue: DraftCue; problems: { start?: string; text?: string }; disabled: boolean; onChange: (change: Partial<DraftCue>) => void }) {
+  const id = useId();
+  const label = m.clips_transcript_cue({ number: index + 1 });
+  const field = (name: 'start' | 'speaker' | 'text') => `${id}-${name}`;
+  const described = (name: 'start' | 'text') => (problems[name] ? { 'aria-invalid': true, 'aria-describedby': `${field(name)}-error` } : {});
+  return (
+    <li className="transcript-cue" aria-label={label}>
+      <div className={`field${problems.start ? ' has-error' : ''}`}>
+        <label htmlFor={field('start')}>{m.clips_transcript_cue_start()}</label>
+        <input id={field('start')} className="transcript-time" value={cue.start} disabled={disabled} inputMode="decimal" onChange={(e) => onChange({ start: e.target.value })} {...described('start')} />
+        {problems.start && (
+          <p className="field-error" id={`${field('start')}-error`}>
+            {problems.start}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={field('speaker')}>{m.clips_transcript_cue_speaker()}</label>
+        <input id={field('speaker')} value={cue.speaker} disabled={disabled} autoComplete="off" onChange={(e) => onChange({ speaker: e.target.value })} />
+      </div>
+      <div className={`field transcript-text${problems.text ? ' has-error' : ''}`}>
+        <label htmlFor={field('text')}>{m.clips_transcript_cue_text()}</label>
+        <textarea id={field('text')} value={cue.text} rows={2} disabled={disabled} onChange={(e) => onChange({ text: e.target.value })} {...described('text')} />
+        {problems.text && (
+          <p className="field-error" id={`${field('text')}-error`}>
+            {problems.text}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
