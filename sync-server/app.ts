@@ -156,7 +156,7 @@ export function createApp(deps: AppDeps) {
   const readBody = bodyReader({
     isUpload: (c) => isUpload(c.req.method, c.req.path, c.req.header('content-type')),
     // A transcript file's JSON is read by its own parser, which says at which line it breaks.
-    checksOwnStrings: (c) => c.req.path === '/api/sync/push' || /^\/api\/internal\/clips\/[^/]+\/transcript\/import$/.test(c.req.path),
+    checksOwnStrings: (c) => c.req.path === '/api/sync/push' || /^\/api\/internal\/(clips|recordings)\/[^/]+\/transcript\/import$/.test(c.req.path),
   });
   const metrics = createMetrics(deps.store);
   const ops: Operations = { draining: false };

@@ -12,6 +12,7 @@
 // Everyone with content access on the clip's program reads and writes it (section 6, guard.row);
 // the public copy is served to anyone while the clip is one a listener can reach (as its chapters).
 import type { Context } from 'hono';
+import type * as z from 'zod';
 import type { FormError } from '../../src/domain/form-errors.ts';
 import { publicPaths } from '../../src/domain/public-urls.ts';
 import {
@@ -23,9 +24,10 @@ import {
   transcriptSearchText,
   writeTranscript,
   type TranscriptCue,
+  type TranscriptFormat,
 } from '../../src/domain/transcripts.ts';
 import * as routes from '../../src/protocol/api/transcripts.ts';
-import { cueFromWire, cueToWire, type Transcript, type TranscriptCueWire } from '../../src/protocol/api/transcripts.ts';
+import { cueFromWire, cueToWire, type Transcript, type TranscriptCueWire, type TranscriptPutSchema } from '../../src/protocol/api/transcripts.ts';
 import type { ClipUrls } from '../../src/protocol/entities.ts';
 import { now } from '../app.ts';
 import { getAuth } from '../auth.ts';
@@ -37,11 +39,16 @@ import { conditionalText, listenerReaches, type ReachClip } from './feeds.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 
-/** TranscriptStatus of a clip with a transcript the studio holds (the seed's finished value). */
+/** TranscriptStatus of a clip or recording with a transcript the studio holds (the seed's finished value). */
 export const TRANSCRIPT_COMPLETED = 'Completed';
 
+/** Whose transcript: a clip's (published in its feed items) or a recording's (never public). */
+type Owner = { entity: 'clip' | 'recording'; table: 'clip_transcripts' | 'recording_transcripts'; key: 'clip_id' | 'recording_id'; content: 'clips' | 'recordings' };
+const CLIP: Owner = { entity: 'clip', table: 'clip_transcripts', key: 'clip_id', content: 'clips' };
+const RECORDING: Owner = { entity: 'recording', table: 'recording_transcripts', key: 'recording_id', content: 'recordings' };
+
 type TranscriptRow = {
-  clip_id: string;
+  owner_id: string;
   cues: TranscriptCueWire[];
   original_cues: TranscriptCueWire[];
   language: string | null;
@@ -50,12 +57,15 @@ type TranscriptRow = {
   modified_by_id: string | null;
 };
 
-function toWire(r: TranscriptRow): Transcript {
+/** A clip's published transcript's public URL (its WebVTT); recordings have none. */
+const publicUrlOf = (owner: Owner, r: TranscriptRow | null) => (owner === CLIP && r?.published ? publicPaths.transcript(r.owner_id, 'vtt') : null);
+
+function toWire(owner: Owner, r: TranscriptRow): Transcript {
   return {
-    ClipId: r.clip_id,
+    ...(owner === CLIP ? { ClipId: r.owner_id } : { RecordingId: r.owner_id }),
     Language: r.language,
     Published: r.published,
-    PublicUrl: r.published ? publicPaths.transcript(r.clip_id, 'vtt') : null,
+    PublicUrl: publicUrlOf(owner, r),
     Cues: r.cues,
     Edited: JSON.stringify(r.cues) !== JSON.stringify(r.original_cues),
     ModifiedAtUtc: new Date(r.modified_at_utc).toISOString(),
@@ -63,8 +73,8 @@ function toWire(r: TranscriptRow): Transcript {
   };
 }
 
-async function loadTranscript(q: Queryable, clipId: string, lock = false): Promise<TranscriptRow | null> {
-  const [row] = await q.query<TranscriptRow>(`SELECT * FROM clip_transcripts WHERE clip_id = $1${lock ? ' FOR UPDATE' : ''}`, [clipId]);
+async function loadTranscript(q: Queryable, owner: Owner, id: string, lock = false): Promise<TranscriptRow | null> {
+  const [row] = await q.query<TranscriptRow>(`SELECT ${owner.key} AS owner_id, * FROM ${owner.table} WHERE ${owner.key} = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
   return row ?? null;
 }
 
@@ -74,50 +84,52 @@ function refused(error: FormError, cue: number | undefined, field: string): neve
 }
 
 /**
- * Writes the clip's transcript (null: deletes it) and keeps the clip in step, in one transaction;
- * the sync poke after commit. `original`: the cues reset goes back to (an import's), else kept.
+ * Writes the transcript of the guarded row (null: deletes it) and keeps the row in step, in one
+ * transaction; the sync poke after commit. `original`: the cues reset goes back to (an import's),
+ * else kept.
  */
 async function writeTranscriptOf(
   c: Context,
+  owner: Owner,
   next: { cues: TranscriptCue[]; original?: TranscriptCue[]; language?: string | null | undefined; published?: boolean | undefined } | null,
 ): Promise<TranscriptRow | null> {
   const { store, bus } = c.get('deps');
   const auth = getAuth(c);
-  const clipId = c.var.row.Id;
+  const id = c.var.row.Id;
   const at = now(c.get('deps'));
   const { row, version } = await store.tx(async (q) => {
-    const clip = await loadRow(q, 'clip', auth.organizationId, clipId, { forUpdate: true });
-    if (!clip || clip.Deleted) throw notFound();
-    const current = await loadTranscript(q, clipId, true);
+    const content = await loadRow(q, owner.entity, auth.organizationId, id, { forUpdate: true });
+    if (!content || content.Deleted) throw notFound();
+    const current = await loadTranscript(q, owner, id, true);
     let row: TranscriptRow | null = null;
     if (next === null) {
       if (!current) throw notFound();
-      await q.query(`DELETE FROM clip_transcripts WHERE clip_id = $1`, [clipId]);
+      await q.query(`DELETE FROM ${owner.table} WHERE ${owner.key} = $1`, [id]);
     } else {
       const cues = next.cues.map(cueToWire);
       const original = next.original ? next.original.map(cueToWire) : (current?.original_cues ?? cues);
       const language = next.language !== undefined ? next.language : (current?.language ?? null);
       const published = next.published ?? current?.published ?? false;
       const [written] = await q.query<TranscriptRow>(
-        `INSERT INTO clip_transcripts (clip_id, organization_id, cues, original_cues, language, published, modified_at_utc, modified_by_id)
+        `INSERT INTO ${owner.table} (${owner.key}, organization_id, cues, original_cues, language, published, modified_at_utc, modified_by_id)
          VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8)
-         ON CONFLICT (clip_id) DO UPDATE SET cues = EXCLUDED.cues, original_cues = EXCLUDED.original_cues, language = EXCLUDED.language,
+         ON CONFLICT (${owner.key}) DO UPDATE SET cues = EXCLUDED.cues, original_cues = EXCLUDED.original_cues, language = EXCLUDED.language,
            published = EXCLUDED.published, modified_at_utc = EXCLUDED.modified_at_utc, modified_by_id = EXCLUDED.modified_by_id
-         RETURNING *`,
-        [clipId, auth.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, auth.user.Id],
+         RETURNING ${owner.key} AS owner_id, *`,
+        [id, auth.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, auth.user.Id],
       );
       row = written ?? null;
     }
-    // Search reads the words (0480_search.sql: the trigger rebuilds the clip's vector).
-    await q.query(`UPDATE clips SET transcript_text = $2 WHERE id = $1`, [clipId, next === null ? null : transcriptSearchText(next.cues)]);
-    const urls = (clip['Urls'] ?? {}) as ClipUrls;
-    const publicUrl = row?.published ? publicPaths.transcript(clipId, 'vtt') : null;
+    // Search reads the words (0480_search.sql: the trigger rebuilds the row's vector).
+    await q.query(`UPDATE ${owner.content} SET transcript_text = $2 WHERE id = $1`, [id, next === null ? null : transcriptSearchText(next.cues)]);
     const status = row ? TRANSCRIPT_COMPLETED : null;
-    if (clip['TranscriptStatus'] === status && (urls.TranscriptPublicUrl ?? null) === publicUrl) return { row, version: null };
-    const written = await updateRow(q, 'clip', clip, { organizationId: auth.organizationId, userId: auth.user.Id, now: at }, {
-      ...clip,
+    const urls = (content['Urls'] ?? {}) as ClipUrls;
+    const publicUrl = publicUrlOf(owner, row);
+    if (content['TranscriptStatus'] === status && (owner !== CLIP || (urls.TranscriptPublicUrl ?? null) === publicUrl)) return { row, version: null };
+    const written = await updateRow(q, owner.entity, content, { organizationId: auth.organizationId, userId: auth.user.Id, now: at }, {
+      ...content,
       TranscriptStatus: status,
-      Urls: { ...urls, TranscriptPublicUrl: publicUrl },
+      ...(owner === CLIP ? { Urls: { ...urls, TranscriptPublicUrl: publicUrl } } : {}),
     });
     return { row, version: written.Version };
   });
@@ -125,55 +137,78 @@ async function writeTranscriptOf(
   return row;
 }
 
-/** The clip's transcript, or 404. */
-async function transcriptOf(c: Context): Promise<TranscriptRow> {
-  const row = await loadTranscript(c.get('deps').store, c.var.row.Id);
+/** The guarded row's transcript, or 404. */
+async function transcriptOf(c: Context, owner: Owner): Promise<TranscriptRow> {
+  const row = await loadTranscript(c.get('deps').store, owner, c.var.row.Id);
   if (!row) throw notFound();
   return row;
 }
 
 const withCharset = (type: string) => `${type}; charset=utf-8`;
 
+type ImportQuery = { language?: string | undefined; publish?: boolean | undefined };
+type ExportQuery = { format?: TranscriptFormat | undefined; offsetIntro?: number | undefined; speakers?: boolean | undefined };
+
+/** PUT …/transcript: the cues as JSON, checked as a file's are (a bad cue: 400 at Cues.<n>). */
+async function putCues(c: Context, owner: Owner, body: z.output<typeof TranscriptPutSchema>): Promise<Transcript> {
+  const checked = checkCues(body.Cues.map(cueFromWire));
+  if (!checked.ok) refused(checked.error, checked.cue, 'Cues');
+  return toWire(owner, (await writeTranscriptOf(c, owner, { cues: checked.cues, language: body.Language, published: body.Published }))!);
+}
+
+/** PUT …/transcript/import: a file, in the format its Content-Type (or its content) says. */
+async function importFile(c: Context, owner: Owner, query: ImportQuery): Promise<Transcript> {
+  const text = await c.req.text();
+  const read = parseTranscript(text, detectTranscriptFormat(text, { contentType: c.req.header('content-type') ?? null }));
+  // A file's problems are the body's, with the line they are on.
+  if (!read.ok) throw badRequest([fieldError('body', read.error)]);
+  // Held to what every body is (sync-server/body.ts, which leaves this one to us): no NUL nor
+  // half a surrogate pair, and in Unicode normal form C.
+  const problems = stringProblems(read.cues.map(cueToWire), (path) => (path.length > 0 ? `Cues.${path.map(String).join('.')}` : 'body'));
+  if (problems.length > 0) throw badRequest(problems);
+  const cues = nfc(read.cues);
+  return toWire(owner, (await writeTranscriptOf(c, owner, { cues, original: cues, language: query.language, published: query.publish }))!);
+}
+
+/** GET …/transcript: the text in the asked format, and its content type. */
+async function exportText(c: Context, owner: Owner, query: ExportQuery): Promise<{ text: string; headers: Record<string, string> }> {
+  const format = query.format ?? 'vtt';
+  const cues = offsetCues((await transcriptOf(c, owner)).cues.map(cueFromWire), query.offsetIntro ?? 0);
+  return { text: writeTranscript(cues, format, { speakers: query.speakers ?? true }), headers: { 'content-type': withCharset(TRANSCRIPT_CONTENT_TYPES[format]) } };
+}
+
+/** PUT …/transcript/reset: back to the cues as first imported. */
+async function reset(c: Context, owner: Owner): Promise<Transcript> {
+  const original = (await transcriptOf(c, owner)).original_cues.map(cueFromWire);
+  return toWire(owner, (await writeTranscriptOf(c, owner, { cues: original, original }))!);
+}
+
 export function transcriptRoutes() {
+  const clip = (...need: 'HasContentAccess'[]) => guard.row('clips', 'clipId', ...need);
+  const recording = (...need: 'HasContentAccess'[]) => guard.row('recordings', 'recordingId', ...need);
   return resourceApp()
-    .openapi(guarded(routes.putClipTranscript, guard.row('clips', 'clipId', 'HasContentAccess')), async (c) => {
-      const body = c.req.valid('json');
-      const checked = checkCues(body.Cues.map(cueFromWire));
-      if (!checked.ok) refused(checked.error, checked.cue, 'Cues');
-      const row = await writeTranscriptOf(c, { cues: checked.cues, language: body.Language, published: body.Published });
-      return c.json(toWire(row!), 200);
+    .openapi(guarded(routes.putClipTranscript, clip('HasContentAccess')), async (c) => c.json(await putCues(c, CLIP, c.req.valid('json')), 200))
+    .openapi(guarded(routes.importClipTranscript, clip('HasContentAccess')), async (c) => c.json(await importFile(c, CLIP, c.req.valid('query')), 200))
+    .openapi(guarded(routes.exportClipTranscript, clip()), async (c) => {
+      const { text, headers } = await exportText(c, CLIP, c.req.valid('query'));
+      return c.body(text, 200, headers);
     })
-    .openapi(guarded(routes.importClipTranscript, guard.row('clips', 'clipId', 'HasContentAccess')), async (c) => {
-      const query = c.req.valid('query');
-      const text = await c.req.text();
-      const format = detectTranscriptFormat(text, { contentType: c.req.header('content-type') ?? null });
-      const read = parseTranscript(text, format);
-      // A file's problems are the body's, with the line they are on.
-      if (!read.ok) throw badRequest([fieldError('body', read.error)]);
-      // Held to what every body is (sync-server/body.ts, which leaves this one to us): no NUL nor
-      // half a surrogate pair, and in Unicode normal form C.
-      const problems = stringProblems(read.cues.map(cueToWire), (path) => (path.length > 0 ? `Cues.${path.map(String).join('.')}` : 'body'));
-      if (problems.length > 0) throw badRequest(problems);
-      const cues = nfc(read.cues);
-      const row = await writeTranscriptOf(c, { cues, original: cues, language: query.language, published: query.publish });
-      return c.json(toWire(row!), 200);
+    .openapi(guarded(routes.getClipTranscript, clip()), async (c) => c.json(toWire(CLIP, await transcriptOf(c, CLIP)), 200))
+    .openapi(guarded(routes.resetClipTranscript, clip('HasContentAccess')), async (c) => c.json(await reset(c, CLIP), 200))
+    .openapi(guarded(routes.deleteClipTranscript, clip('HasContentAccess')), async (c) => {
+      await writeTranscriptOf(c, CLIP, null);
+      return c.body(null, 204);
     })
-    .openapi(guarded(routes.exportClipTranscript, guard.row('clips', 'clipId')), async (c) => {
-      const query = c.req.valid('query');
-      const format = query.format ?? 'vtt';
-      const cues = offsetCues((await transcriptOf(c)).cues.map(cueFromWire), query.offsetIntro ?? 0);
-      const text = writeTranscript(cues, format, { speakers: query.speakers ?? true });
-      return c.body(text, 200, { 'content-type': withCharset(TRANSCRIPT_CONTENT_TYPES[format]) });
+    .openapi(guarded(routes.putRecordingTranscript, recording('HasContentAccess')), async (c) => c.json(await putCues(c, RECORDING, c.req.valid('json')), 200))
+    .openapi(guarded(routes.importRecordingTranscript, recording('HasContentAccess')), async (c) => c.json(await importFile(c, RECORDING, c.req.valid('query')), 200))
+    .openapi(guarded(routes.exportRecordingTranscript, recording()), async (c) => {
+      const { text, headers } = await exportText(c, RECORDING, c.req.valid('query'));
+      return c.body(text, 200, headers);
     })
-    .openapi(guarded(routes.getClipTranscript, guard.row('clips', 'clipId')), async (c) => c.json(toWire(await transcriptOf(c)), 200))
-    .openapi(guarded(routes.resetClipTranscript, guard.row('clips', 'clipId', 'HasContentAccess')), async (c) => {
-      const current = await transcriptOf(c);
-      const original = current.original_cues.map(cueFromWire);
-      const row = await writeTranscriptOf(c, { cues: original, original });
-      return c.json(toWire(row!), 200);
-    })
-    .openapi(guarded(routes.deleteClipTranscript, guard.row('clips', 'clipId', 'HasContentAccess')), async (c) => {
-      await writeTranscriptOf(c, null);
+    .openapi(guarded(routes.getRecordingTranscript, recording()), async (c) => c.json(toWire(RECORDING, await transcriptOf(c, RECORDING)), 200))
+    .openapi(guarded(routes.resetRecordingTranscript, recording('HasContentAccess')), async (c) => c.json(await reset(c, RECORDING), 200))
+    .openapi(guarded(routes.deleteRecordingTranscript, recording('HasContentAccess')), async (c) => {
+      await writeTranscriptOf(c, RECORDING, null);
       return c.body(null, 204);
     });
 }

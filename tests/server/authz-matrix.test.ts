@@ -570,24 +570,33 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
-    it('clip transcripts (issue 34): content access on the clip’s program; any other clip is 404 with no body', async () => {
+    it('clip and recording transcripts (issue 34): content access on the row’s program; any other row is 404 with no body', async () => {
       const cues = { Cues: [{ StartSeconds: 0, EndSeconds: 2, Text: `Words of ${profile.email}` }] };
       const file = { version: '1.0.0', segments: [{ startTime: 0, endTime: 2, body: 'Imported words' }] };
-      const calls = (clip: string): Array<[string, string, unknown?]> => [
-        ['PUT', `/api/v1/clips/${clip}/transcript`, cues],
-        ['GET', `/api/v1/clips/${clip}/transcript?format=json`],
-        ['GET', `/api/internal/clips/${clip}/transcript`],
-        ['PUT', `/api/internal/clips/${clip}/transcript/import`, file],
-        ['PUT', `/api/internal/clips/${clip}/transcript/reset`],
-        ['DELETE', `/api/v1/clips/${clip}/transcript`],
+      // The same six calls on a clip's and on a recording's transcript (section 7: a clip's JSON PUT
+      // is under /v1, a recording's under /internal).
+      const calls = (v1: string, internal: string, put: string): Array<[string, string, unknown?]> => [
+        ['PUT', `${put}/transcript`, cues],
+        ['GET', `${v1}/transcript?format=json`],
+        ['GET', `${internal}/transcript`],
+        ['PUT', `${internal}/transcript/import`, file],
+        ['PUT', `${internal}/transcript/reset`],
+        ['DELETE', `${v1}/transcript`],
       ];
-      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
-      for (const clip of unseen) for (const [method, path, body] of calls(clip)) expectNotFound(await caller().send(method, path, body), `${method} ${path}`);
-      if (profile.contentProgram) {
-        const statuses: number[] = [];
-        for (const [method, path, body] of calls(programRows(profile.contentProgram).clip)) statuses.push((await caller().send(method, path, body)).status);
-        // Unactivated: the writes refused (403), so there is no transcript to read (404).
-        expect(statuses).toEqual(profile.sessionType === 'unactivated' ? [403, 404, 404, 403, 403, 403] : [200, 200, 200, 200, 200, 204]);
+      const clipCalls = (id: string) => calls(`/api/v1/clips/${id}`, `/api/internal/clips/${id}`, `/api/v1/clips/${id}`);
+      const recordingCalls = (id: string) => calls(`/api/v1/recordings/${id}`, `/api/internal/recordings/${id}`, `/api/internal/recordings/${id}`);
+      for (const [of, rows] of [
+        [clipCalls, (r: ReturnType<typeof programRows>) => r.clip],
+        [recordingCalls, (r: ReturnType<typeof programRows>) => r.recording],
+      ] as const) {
+        const unseen = [rows(otherRows), ...(profile.noContentProgram ? [rows(programRows(profile.noContentProgram))] : [])];
+        for (const id of unseen) for (const [method, path, body] of of(id)) expectNotFound(await caller().send(method, path, body), `${method} ${path}`);
+        if (profile.contentProgram) {
+          const statuses: number[] = [];
+          for (const [method, path, body] of of(rows(programRows(profile.contentProgram)))) statuses.push((await caller().send(method, path, body)).status);
+          // Unactivated: the writes refused (403), so there is no transcript to read (404).
+          expect(statuses).toEqual(profile.sessionType === 'unactivated' ? [403, 404, 404, 403, 403, 403] : [200, 200, 200, 200, 200, 204]);
+        }
       }
     });
 

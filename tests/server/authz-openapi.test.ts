@@ -133,11 +133,15 @@ beforeAll(async () => {
     const at = new Date();
     const member = await insertMember(q, { id: crypto.randomUUID(), organizationId: p.org, programId, name: 'Probe', email: 'probe@example.com', note: null, createdById: null, at });
     const key = await currentKey(q, p.org, programId, at);
-    // And a transcript of its clip (issue 34; the seed has none): its reads have a row to answer with.
-    await q.query(
-      `INSERT INTO clip_transcripts (clip_id, organization_id, cues, original_cues, modified_at_utc) VALUES ($1, $2, $3::jsonb, $3::jsonb, $4)`,
-      [clip!.id, p.org, JSON.stringify([{ StartSeconds: 0, EndSeconds: 1, Text: 'Probe', Speaker: null }]), at],
-    );
+    // And transcripts of its clip and recording (issue 34; the seed has none): their reads have a row to answer with.
+    const probeCues = JSON.stringify([{ StartSeconds: 0, EndSeconds: 1, Text: 'Probe', Speaker: null }]);
+    await q.query(`INSERT INTO clip_transcripts (clip_id, organization_id, cues, original_cues, modified_at_utc) VALUES ($1, $2, $3::jsonb, $3::jsonb, $4)`, [clip!.id, p.org, probeCues, at]);
+    await q.query(`INSERT INTO recording_transcripts (recording_id, organization_id, cues, original_cues, modified_at_utc) VALUES ($1, $2, $3::jsonb, $3::jsonb, $4)`, [
+      recording!.id,
+      p.org,
+      probeCues,
+      at,
+    ]);
     rowsOf.set(p.key, {
       memberId: member.id,
       signingKeyId: key.id,

@@ -1,4 +1,4 @@
-// Clip transcripts (issue 34), on PGlite and on PostgreSQL: set as JSON cues and imported from
+// Clip and recording transcripts (issue 34), on PGlite and on PostgreSQL: set as JSON cues and imported from
 // WebVTT, SRT and Podcasting 2.0 JSON files; read back in every format; bad input a 400 naming the
 // cue or the file's line; 404 for a clip the caller may not see; reset and delete; TranscriptStatus
 // in step; a word only in the transcript found by search (filterBy Transcript); published, the
@@ -182,6 +182,48 @@ describe.each(storeKinds)('clip transcripts on %s', (kind) => {
     newbie.organizationId = ORG_DEMO;
     const refused = await newbie.send('PUT', path(), { json: { Cues: CUES } });
     expect([403, 404]).toContain(refused.status);
+  });
+
+  it('a recording’s transcript: set, imported, read as text, found by recording search, reset and deleted; unseen ones 404', async () => {
+    const [recording] = await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]);
+    const id = recording!.id;
+    const base = `/api/internal/recordings/${id}/transcript`;
+    const text = `/api/v1/recordings/${id}/transcript`;
+    const status = async () => ((await api.get(`/api/v1/recordings/${id}`)).body as { TranscriptStatus: string | null }).TranscriptStatus;
+    const search = async () => ((await api.get(`/api/v1/recordings/search?filter=pelicans&filterBy=Transcript`)).body as { Items: Array<{ Id: string }> }).Items.map((r) => r.Id);
+    expect(await search()).not.toContain(id);
+
+    const imported = await api.send('PUT', `${base}/import?language=en`, { raw: VTT, headers: { 'content-type': 'text/vtt' } });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body).toMatchObject({ RecordingId: id, Cues: CUES, PublicUrl: null, Language: 'en' });
+    expect(await status()).toBe('Completed');
+    expect(await search()).toContain(id);
+
+    const srt = await api.get(`${text}?format=srt`);
+    expect(srt.headers.get('content-type')).toBe('application/x-subrip; charset=utf-8');
+    expect(parseSrt(srt.text)).toMatchObject({ ok: true, cues: [{ start: 0.5 }, { start: 3 }] });
+
+    const put = await api.send('PUT', base, { json: { Cues: [{ ...CUES[0], Text: 'Edited.' }] } });
+    expect(put.status, put.text).toBe(200);
+    expect(((await api.get(base)).body as Transcript).Cues).toHaveLength(1);
+    expect(await search()).not.toContain(id);
+    expect(((await api.send('PUT', `${base}/reset`)).body as Transcript).Cues).toEqual(CUES);
+
+    const bad = await api.send('PUT', `${base}/import`, { raw: '1\n00:00:05,000 --> 00:00:01,000\nBackwards\n', headers: { 'content-type': 'application/x-subrip' } });
+    expect(bad.status).toBe(400);
+    expect((bad.body as ErrorBody).Errors).toMatchObject([{ Field: 'body', MessageKey: 'domain_transcript_reversed' }]);
+    expect((bad.body as ErrorBody).Errors[0]!.Message).toContain('Line 2');
+
+    expect((await api.delete(text)).status).toBe(204);
+    expect(await status()).toBeNull();
+    expect((await api.get(base)).status).toBe(404);
+
+    const [world] = await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [WORLD]);
+    const producer = new AppClient(app);
+    await producer.login('producer@example.com');
+    producer.organizationId = ORG_DEMO;
+    expect((await producer.send('PUT', `/api/internal/recordings/${world!.id}/transcript`, { json: { Cues: CUES } })).status).toBe(404);
+    expect((await producer.get(`/api/v1/recordings/${world!.id}/transcript`)).status).toBe(404);
   });
 
   it('published, the feed item carries podcast:transcript and its URL serves the transcript to anyone', async () => {

@@ -57,10 +57,12 @@ export const TranscriptPutSchema = z
 
 export const TranscriptSchema = z
   .object({
-    ClipId: z.string(),
+    /** Whose transcript: a clip's or a recording's. */
+    ClipId: z.string().optional(),
+    RecordingId: z.string().optional(),
     Language: z.string().nullable(),
     Published: z.boolean(),
-    /** Site-relative public URL (WebVTT) when published; the same path ends .srt and .json too. */
+    /** A clip's, when published: site-relative public URL (WebVTT); the same path ends .srt and .json too. Recordings: none. */
     PublicUrl: z.string().nullable(),
     Cues: z.array(TranscriptCueSchema),
     /** Whether the cues differ from those first imported (what reset goes back to). */
@@ -90,27 +92,27 @@ const ImportQuery = z.object({
   publish: BoolQuery.meta({ description: 'Publish it (absent: kept as it was)' }),
 });
 
+/** A transcript file. Plain OpenAPI schemas, not zod ones: the file is read by its own parser
+ * (src/domain/transcripts.ts), which says at which line it breaks; a zod JSON validator would
+ * refuse it first without one. */
+const importBody = {
+  content: {
+    [TRANSCRIPT_CONTENT_TYPES.vtt]: { schema: { type: 'string', description: 'WebVTT' } },
+    [TRANSCRIPT_CONTENT_TYPES.srt]: { schema: { type: 'string', description: 'SubRip' } },
+    'application/json': {
+      schema: { type: 'object', description: 'Podcasting 2.0 transcript JSON: {"version":"1.0.0","segments":[{"speaker","startTime","endTime","body"}]}' },
+    },
+  },
+} as const;
+const IMPORT_SUMMARY =
+  'transcript from a file: WebVTT (text/vtt), SRT (application/x-subrip) or Podcasting 2.0 transcript JSON (application/json), by Content-Type. A file that cannot be read is a 400 naming body, with the line';
+
 export const importClipTranscript = {
   method: 'put',
   path: '/internal/clips/{clipId}/transcript/import',
   tags,
-  summary:
-    'Sets a clip’s transcript from a file: WebVTT (text/vtt), SRT (application/x-subrip) or Podcasting 2.0 transcript JSON (application/json), by Content-Type. A file that cannot be read is a 400 naming body, with the line',
-  request: {
-    params: ClipParams,
-    query: ImportQuery,
-    body: {
-      // Plain OpenAPI schemas, not zod ones: the file is read by its own parser (src/domain/transcripts.ts),
-      // which says at which line it breaks; a zod JSON validator would refuse it first without one.
-      content: {
-        [TRANSCRIPT_CONTENT_TYPES.vtt]: { schema: { type: 'string', description: 'WebVTT' } },
-        [TRANSCRIPT_CONTENT_TYPES.srt]: { schema: { type: 'string', description: 'SubRip' } },
-        'application/json': {
-          schema: { type: 'object', description: 'Podcasting 2.0 transcript JSON: {"version":"1.0.0","segments":[{"speaker","startTime","endTime","body"}]}' },
-        },
-      },
-    },
-  },
+  summary: `Sets a clip’s ${IMPORT_SUMMARY}`,
+  request: { params: ClipParams, query: ImportQuery, body: importBody },
   responses: { 200: transcriptAnswer, ...writeErrors },
 } as const satisfies RouteConfig;
 
@@ -190,4 +192,68 @@ export const getPublicTranscript = {
     304: { description: 'Not modified (no body)' },
     404: { description: 'No such clip, none a listener can reach, or no published transcript; no body' },
   },
+} as const satisfies RouteConfig;
+
+// ── Recordings (section 7: PUT and reset under /internal, the text and DELETE under /v1) ─────────
+const recordingTags = ['Recordings'];
+const RecordingParams = idParams('recordingId');
+
+export const putRecordingTranscript = {
+  method: 'put',
+  path: '/internal/recordings/{recordingId}/transcript',
+  tags: recordingTags,
+  summary: 'Sets a recording’s transcript from JSON cues (TranscriptStatus Completed); a cue that is not valid is a 400 naming it (Cues.<n>.<field>)',
+  request: { params: RecordingParams, body: jsonBody(TranscriptPutSchema) },
+  responses: { 200: transcriptAnswer, ...writeErrors },
+} as const satisfies RouteConfig;
+
+export const importRecordingTranscript = {
+  method: 'put',
+  path: '/internal/recordings/{recordingId}/transcript/import',
+  tags: recordingTags,
+  summary: `Sets a recording’s ${IMPORT_SUMMARY}`,
+  request: { params: RecordingParams, query: ImportQuery, body: importBody },
+  responses: { 200: transcriptAnswer, ...writeErrors },
+} as const satisfies RouteConfig;
+
+export const exportRecordingTranscript = {
+  method: 'get',
+  path: '/v1/recordings/{recordingId}/transcript',
+  tags: recordingTags,
+  summary: 'A recording’s transcript as text: WebVTT, SRT, Podcasting 2.0 JSON or plain text',
+  request: {
+    params: RecordingParams,
+    query: z.object({
+      format: TranscriptFormat.optional().meta({ description: 'vtt (the default), srt, json or text' }),
+      speakers: BoolQuery.meta({ description: 'Name the speakers (the default); false leaves them out' }),
+    }),
+  },
+  responses: { 200: textContent('The transcript in the asked format, with its content type'), ...errors },
+} as const satisfies RouteConfig;
+
+export const getRecordingTranscript = {
+  method: 'get',
+  path: '/internal/recordings/{recordingId}/transcript',
+  tags: recordingTags,
+  summary: 'A recording’s transcript as the editor holds it (404 when it has none)',
+  request: { params: RecordingParams },
+  responses: { 200: transcriptAnswer, ...errors },
+} as const satisfies RouteConfig;
+
+export const resetRecordingTranscript = {
+  method: 'put',
+  path: '/internal/recordings/{recordingId}/transcript/reset',
+  tags: recordingTags,
+  summary: 'Discards the edits of a recording’s transcript: back to the cues as first imported (404 when it has none)',
+  request: { params: RecordingParams },
+  responses: { 200: transcriptAnswer, ...errors },
+} as const satisfies RouteConfig;
+
+export const deleteRecordingTranscript = {
+  method: 'delete',
+  path: '/v1/recordings/{recordingId}/transcript',
+  tags: recordingTags,
+  summary: 'Deletes a recording’s transcript (TranscriptStatus back to none; gone from search)',
+  request: { params: RecordingParams },
+  responses: { 204: noContent, ...errors },
 } as const satisfies RouteConfig;
