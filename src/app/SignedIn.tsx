@@ -50,6 +50,8 @@ const OrganizationSettingsScreen = lazy(() => import('../features/settings/Organ
 const WebhooksSettings = lazy(() => import('../features/webhooks/WebhooksSettings.tsx').then((mod) => ({ default: mod.WebhooksSettings })));
 const UsersScreen = lazy(() => import('../features/users/UsersScreen.tsx').then((mod) => ({ default: mod.UsersScreen })));
 const AuditTrail = lazy(() => import('../features/audit/AuditTrail.tsx').then((mod) => ({ default: mod.AuditTrail })));
+const ProgramPeople = lazy(() => import('../features/users/ObjectPeople.tsx').then((mod) => ({ default: mod.ProgramPeople })));
+const NetworkPeople = lazy(() => import('../features/users/ObjectPeople.tsx').then((mod) => ({ default: mod.NetworkPeople })));
 const ProgramAuditTrail = lazy(() => import('../features/audit/AuditTrail.tsx').then((mod) => ({ default: mod.ProgramAuditTrail })));
 const NormalizationSettings = lazy(() => import('../features/settings/NormalizationSettings.tsx').then((mod) => ({ default: mod.NormalizationSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
@@ -110,8 +112,8 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/programs/:programId/playlists/new">{layout('default', <OrganizationScope><NewPlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
-        <Route path="/:organizationId/programs/:programId/settings">{layout('default', <OrganizationScope><ProgramSettingsScreen extras={(program) => <Suspense fallback={null}><ProgramAuditTrail program={program} /></Suspense>} /></OrganizationScope>)}</Route>
-        <Route path="/:organizationId/networks">{layout('default', <OrganizationScope><NetworksScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/settings">{layout('default', <OrganizationScope><ProgramSettingsScreen extras={(program) => <Suspense fallback={null}><ProgramPeople organizationId={program.OrganizationId} programId={program.Id} networkId={program.NetworkId ?? null} name={program.Name} /><ProgramAuditTrail program={program} /></Suspense>} /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/networks">{layout('default', <OrganizationScope><NetworksScreen people={(network) => <Suspense fallback={null}><NetworkPeople organizationId={network.OrganizationId} networkId={network.Id} name={network.Name} /></Suspense>} /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId">{layout('wide', <OrganizationScope><ProgramScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs">{layout('default', <OrganizationScope><ProgramsScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/imports">{layout('default', <OrganizationScope needsLocalData={false}><ImportsScreen /></OrganizationScope>)}</Route>

@@ -32,10 +32,16 @@ export function managesUsersOn(entries: readonly PermissionEntry[], object: Acce
  * one a network: section 6, the server's 400 naming body).
  */
 export function mayBeGivenAccess(entries: readonly PermissionEntry[], object: AccessObject): boolean {
-  if (holdsAny(flagsOn(entries, object))) return false;
-  const [type, id] = object.kind === 'network' ? (['Network', object.networkId] as const) : (['Program', object.programId] as const);
-  return permissionEntryErrors(withObjectEntry(entries, type, id, { HasContentAccess: true })).length === 0;
+  return !holdsAny(flagsOn(entries, object)) && permissionEntryErrors(withFlagsOn(entries, object, { HasContentAccess: true })).length === 0;
 }
+
+/** The object's own entry (Network or Program scope, its id), or undefined. */
+export const entryFor = (entries: readonly PermissionEntry[], object: AccessObject): PermissionEntry | undefined =>
+  entries.find((e) => (object.kind === 'network' ? e.ObjectType === 'Network' && e.ObjectId === object.networkId : e.ObjectType === 'Program' && e.ObjectId === object.programId));
+
+/** The entries with the object's own entry set to `flags` (withObjectEntry: none on takes it out). */
+export const withFlagsOn = (entries: readonly PermissionEntry[], object: AccessObject, flags: Partial<PermissionFlags>): PermissionEntry[] =>
+  object.kind === 'network' ? withObjectEntry(entries, 'Network', object.networkId, flags) : withObjectEntry(entries, 'Program', object.programId, flags);
 
 /**
  * Why `targetId` may not be removed from the organization by `callerId`, or null. Removing

@@ -3,7 +3,8 @@
 // deletes them (network.create / update / delete, saved on the device first, offline too); others
 // see the list only. A change the server refused after it synced is shown at the network it was
 // made on, with its reasons; Edit again puts the refused name back in the dialog with them.
-import { useId, useState } from 'react';
+// `people`: what src/app shows under each network for its user managers (the users feature's).
+import { useId, useState, type ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { formatFormError } from '../../domain/messages.ts';
 import { mayManageNetworks } from '../../domain/structure-access.ts';
@@ -31,7 +32,7 @@ import type { Network } from '../../protocol/entities.ts';
 /** The name dialog: a new network (no id) or a rename; `error` a refused name's reason. */
 type NameDialog = { networkId: string | null; name: string; error?: string };
 
-export function NetworksScreen() {
+export function NetworksScreen({ people }: { people?: (network: Network) => ReactNode } = {}) {
   const { organizationId } = useIdParams('organizationId');
   const networks = useNetworks(organizationId);
   const programs = usePrograms(organizationId) ?? [];
@@ -110,6 +111,7 @@ export function NetworksScreen() {
                     ))}
                   </ul>
                 )}
+                {people?.(n)}
               </li>
             );
           })}

@@ -130,7 +130,7 @@ function ObjectPicker({ label, value, objects, error, disabled, onChange }: { la
   );
 }
 
-function FlagSet({ legend, flags, errorAt, disabled, onChange }: { legend: string; flags: Flags; errorAt: (flag: PermissionFlagName) => string | undefined; disabled: boolean; onChange: (flags: Flags) => void }) {
+export function FlagSet({ legend, flags, errorAt, disabled, onChange }: { legend: string; flags: Flags; errorAt: (flag: PermissionFlagName) => string | undefined; disabled: boolean; onChange: (flags: Flags) => void }) {
   const id = useId();
   return (
     <fieldset className="flag-set" disabled={disabled}>

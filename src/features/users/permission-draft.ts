@@ -7,7 +7,7 @@
 //   entries ──draftOf──> draft ──(edits)──> draft ──entriesOf──> entries ──errors──> at the field
 import { PermissionFlag, permissionEntryErrors, type PermissionEntry, type PermissionFlagName, type PermissionObjectType } from '../../domain/permissions.ts';
 import { formError, type FormError } from '../../domain/form-errors.ts';
-import { scopeOf } from '../../domain/users.ts';
+import { scopeOf, withFlagsOn, type AccessObject } from '../../domain/users.ts';
 import type { OrganizationUser } from '../../protocol/entities.ts';
 
 export type Scope = PermissionObjectType | 'none';
@@ -70,4 +70,20 @@ export function memberOf(user: OrganizationUser): Member {
     ...user,
     Permissions: user.Permissions.map((e) => ({ ObjectType: e.ObjectType, ObjectId: e.ObjectId, Permissions: Object.fromEntries(Object.entries(e.Permissions).filter(([, v]) => v !== undefined)) })),
   };
+}
+
+// ── One network's or program's flags (its people, src/features/users/ObjectPeople.tsx) ──────────
+
+/** Where an error about a member's entries shows among one object's flags: the flag a path names
+ * (`${i}.Permissions.${flag}`, the rules' and the server's), else the whole set ('form'). */
+export function objectFlagKey(path: string): PermissionFlagName | 'form' {
+  const flag = /^\d+\.Permissions\.(\w+)$/.exec(path)?.[1];
+  return flag !== undefined && (FLAGS as string[]).includes(flag) ? (flag as PermissionFlagName) : 'form';
+}
+
+/** Section 6's rules on the entries that giving `flags` on the object would make, by objectFlagKey. */
+export function objectFlagErrors(entries: readonly PermissionEntry[], object: AccessObject, flags: Flags): Partial<Record<PermissionFlagName | 'form', FormError>> {
+  const out: Partial<Record<PermissionFlagName | 'form', FormError>> = {};
+  for (const { path, error } of permissionEntryErrors(withFlagsOn(entries, object, flags))) out[objectFlagKey(path)] ??= error;
+  return out;
 }
