@@ -3,6 +3,7 @@
 // with Content access, sees them listed, gives them Analytics too (and a flag section 6 keeps to
 // Organization scope is refused at its checkbox), then takes their access away. Its own server: the
 // producer's programs change, which the specs sharing the run's server count on.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { DEMO, logIn } from './support.ts';
@@ -34,6 +35,9 @@ test('the admin adds a person to a program with Content access, changes a flag, 
   await add.getByLabel('Find a member by name or e-mail').fill('producer');
   await add.getByRole('radio', { name: /Pat Producer/ }).check();
   await expect(add.getByLabel('Content', { exact: true })).toBeChecked();
+  // The panel with its add form open passes axe.
+  const axe = await new AxeBuilder({ page }).include('.object-people').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await add.getByRole('button', { name: 'Add Pat Producer' }).click();
   await expect(page.getByText('Pat Producer now has access to World Tonight')).toBeVisible();
   const producer = people.getByRole('listitem').filter({ hasText: 'producer@example.com' });

@@ -148,7 +148,8 @@ function PeoplePanel({ organizationId, object, name }: Props) {
   return (
     <div className="people-panel">
       <p className="muted">{m.users_people_intro({ name })}</p>
-      {!online && (
+      {/* A list that failed offline says so itself (failureText). */}
+      {!online && state.kind !== 'failed' && (
         <p className="alert alert-warning" role="status">
           {m.users_people_offline()}
         </p>
