@@ -57,7 +57,7 @@ function cuesOf(draft: readonly DraftCue[]): { cues: TranscriptCue[] } | { badSt
   for (const [i, d] of draft.entries()) {
     const start = parseTimestamp(d.start);
     if (start === null) return { badStart: i };
-    cues.push({ start, end: Math.max(d.end, start), text: d.text, speaker: d.speaker.trim() || null });
+    cues.push({ start, end: d.end, text: d.text, speaker: d.speaker.trim() || null });
   }
   return { cues };
 }
@@ -117,7 +117,9 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
     const checked = checkCues(read.cues);
     if (!checked.ok) {
       const at = checked.cue;
-      return setProblems(at === undefined ? { cues: {}, form: formatFormError(checked.error) } : { cues: { [at]: { text: formatFormError(checked.error) } } });
+      // A time's problem at the cue's start (its end is not edited here), any other at its text.
+      const timing = checked.error.message === 'domain_transcript_reversed' || checked.error.message === 'domain_transcript_bad_time';
+      return setProblems(at === undefined ? { cues: {}, form: formatFormError(checked.error) } : { cues: { [at]: { [timing ? 'start' : 'text']: formatFormError(checked.error) } } });
     }
     setBusy(true);
     const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: checked.cues.map(cueToWire) } });

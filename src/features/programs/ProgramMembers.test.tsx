@@ -5,55 +5,33 @@
 // confirmation that says the old URL stops working, gives a new URL while the old one answers 404;
 // an address another member has is refused by the server and said at the e-mail field.
 import 'fake-indexeddb/auto';
+// The page's DOM, before React loads (tests/happy-page.ts).
+import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { createApp } from '../../../sync-server/app.ts';
 import type { TestStore } from '../../../tests/server/test-store.ts';
-// The server runs in this Node process (in a DOM environment its modules' file URLs are not file
-// URLs), so the page's DOM is a happy-dom window of its own, its parts put where React looks.
-import { Window } from 'happy-dom';
-const page = new Window({ url: 'http://localhost/' });
-for (const key of ['window', 'document', 'navigator', 'localStorage', 'HTMLElement', 'HTMLInputElement', 'HTMLTextAreaElement', 'HTMLSelectElement', 'HTMLFormElement', 'Element', 'Node', 'Event', 'KeyboardEvent', 'MouseEvent', 'FocusEvent', 'InputEvent', 'MutationObserver', 'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame', 'DocumentFragment', 'ShadowRoot', 'CustomEvent', 'ResizeObserver', 'IntersectionObserver', 'DOMRect', 'matchMedia', 'CSS']) {
-  const value = (page as unknown as Record<string, unknown>)[key];
-  if (value !== undefined) Object.defineProperty(globalThis, key, { configurable: true, writable: true, value: typeof value === 'function' && /^[a-z]/.test(key) ? value.bind(page) : value });
-}
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-// React DOM decides at load what the page supports: loaded once the window is in place.
-const { act } = await import('react');
-const { createRoot } = await import('react-dom/client');
+// Loaded after the window is in place: React DOM decides at load what the page supports.
 const { db } = await import('../../db/db.ts');
-const { setApiOrganization, setXsrfToken } = await import('../../lib/api.ts');
 const { ProgramMembers } = await import('./ProgramMembers.tsx');
 const { createApp: makeApp } = await import('../../../sync-server/app.ts');
 const { createMemoryBus } = await import('../../../sync-server/bus.ts');
-const { DEMO_PASSWORD, ORG_DEMO, seed, seedId } = await import('../../../sync-server/seed.ts');
+const { ORG_DEMO, seed, seedId } = await import('../../../sync-server/seed.ts');
+const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
 
 const PROGRAM = seedId('program:morning');
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
-let cookie = '';
 let playlistId = '';
-const sent: string[] = [];
+let sent: string[] = [];
 const copied: string[] = [];
 
 beforeAll(async () => {
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 4 });
   app = makeApp({ store: test.store, bus: createMemoryBus() });
-  const login = await app.request('/api/internal/session/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'demo@example.com', Password: DEMO_PASSWORD }) });
-  cookie = login.headers.getSetCookie().find((c) => c.startsWith('castaway_session='))!.split(';')[0]!;
-  setXsrfToken(((await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string }).XsrfToken);
-  setApiOrganization(ORG_DEMO);
-  // The page's fetches go to the app, as the browser's would go to the server (with its cookie).
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    sent.push(`${init?.method ?? 'GET'} ${url}`);
-    const headers = new Headers(init?.headers);
-    headers.set('cookie', cookie);
-    return app.request(url, { ...init, headers });
-  };
+  ({ sent } = await signInPage(app, ORG_DEMO));
   Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void copied.push(text) } });
   const [playlist] = await test.store.query<{ id: string }>(`SELECT id FROM playlists WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [PROGRAM]);
   playlistId = playlist!.id;
@@ -67,52 +45,11 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-async function settle(ms = 80): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, ms)));
-}
-
-async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  await act(async () => createRoot(el).render(<ProgramMembers programId={PROGRAM} />));
-  for (let i = 0; i < 20 && el.textContent?.includes('Loading members'); i++) await settle(100);
-  return el;
-}
-
-function field(el: HTMLElement, label: string): { control: HTMLInputElement; error: string | null } {
-  const labelEl = [...el.querySelectorAll('label')].find((l) => l.textContent === label);
-  if (!labelEl) throw new Error(`no field labelled ${label}`);
-  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
-  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
-  return { control, error: ids.length > 0 ? el.ownerDocument.getElementById(ids[0]!)!.textContent : null };
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-
-async function click(root: ParentNode, name: string): Promise<void> {
-  const button = [...root.querySelectorAll('button')].find((b) => b.textContent === name);
-  if (!button) throw new Error(`no button ${name}`);
-  await act(async () => button.click());
-  await settle(150);
-}
+const render = () => mount(<ProgramMembers programId={PROGRAM} />, 'Loading members');
 
 describe('the Members section', () => {
   it('offline, says members need a connection and asks the server nothing', async () => {
-    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
-    try {
-      const before = sent.length;
-      const el = await render();
-      await settle(300);
-      expect(el.querySelector('[role="status"]')!.textContent).toBe('Members are kept on the server: connect to the internet to see or change them.');
-      expect(sent.length).toBe(before);
-    } finally {
-      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
-    }
+    expect(await offlineView(render, sent)).toEqual({ status: 'Members are kept on the server: connect to the internet to see or change them.', requests: 0 });
   });
 
   it('refuses a bad member at its fields, adds a good one, and resets its private feed URL after saying the old one stops working', async () => {

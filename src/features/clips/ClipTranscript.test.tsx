@@ -1,0 +1,92 @@
+// The Transcript section of the clip screen as a producer meets it, against the real server
+// (createApp on PGlite, answering the component's fetches): offline it says the network is needed
+// and asks the server nothing; a file that cannot be read is refused at the import with its line;
+// an imported WebVTT file shows its cues, a start that is not a time and a cue ending before it
+// starts are refused at that cue before anything is sent; a corrected word is saved and the
+// server holds it.
+import 'fake-indexeddb/auto';
+// The page's DOM, before React loads (tests/happy-page.ts).
+import '../../../tests/happy-page.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { createApp } from '../../../sync-server/app.ts';
+import type { TestStore } from '../../../tests/server/test-store.ts';
+
+// React DOM decides at load what the page supports: loaded once the window is in place.
+const { act } = await import('react');
+const { ClipTranscript } = await import('./ClipTranscript.tsx');
+const { createApp: makeApp } = await import('../../../sync-server/app.ts');
+const { createMemoryBus } = await import('../../../sync-server/bus.ts');
+const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
+const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
+const { openTestStore } = await import('../../../tests/server/test-store.ts');
+
+let test: TestStore;
+let app: ReturnType<typeof createApp>;
+let cookie = '';
+let clipId = '';
+let sent: string[] = [];
+
+beforeAll(async () => {
+  test = await openTestStore('pglite');
+  await seed(test.store, { clips: 4 });
+  app = makeApp({ store: test.store, bus: createMemoryBus() });
+  ({ cookie, sent } = await signInPage(app, ORG_DEMO));
+  clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
+}, 120_000);
+afterAll(async () => {
+  await app?.downloads.flush();
+  await test?.drop();
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+const render = () => mount(<ClipTranscript clipId={clipId} fileName="clip" />, 'Loading the transcript');
+
+async function choose(el: HTMLElement, name: string, text: string): Promise<void> {
+  const input = field(el, 'Import a transcript file').control;
+  const file = new File([text], name, { type: name.endsWith('.vtt') ? 'text/vtt' : 'application/x-subrip' });
+  Object.defineProperty(input, 'files', { configurable: true, value: [file] });
+  await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
+  await settle(150);
+}
+
+const cue = (el: HTMLElement, n: number) => el.querySelector<HTMLElement>(`li[aria-label="Cue ${n}"]`)!;
+
+const VTT = 'WEBVTT\n\n00:00:00.500 --> 00:00:03.000\n<v Ana>Good morning.\n\n00:00:03.000 --> 00:00:06.250\n<v Ben>The pelicans are bak.\n';
+
+describe('the Transcript section', () => {
+  it('offline, says a transcript needs the network and asks the server nothing', async () => {
+    expect(await offlineView(render, sent)).toEqual({ status: 'Transcripts are kept on the server: connect to the network to see or change this one.', requests: 0 });
+  });
+
+  it('refuses a broken file at the import and a bad cue at the cue, then saves a corrected word', async () => {
+    const el = await render();
+    expect(el.textContent).toContain('This clip has no transcript yet.');
+
+    await choose(el, 'broken.srt', '1\n00:00:01,000 --> 00:00:02,000\nFine.\n\n2\nlater --> 00:00:04,000\nBroken.\n');
+    expect(field(el, 'Import a transcript file').error).toBe('Line 6: expected a cue timing such as 00:00:01.000 --> 00:00:04.000');
+
+    await choose(el, 'briefing.vtt', VTT);
+    expect(field(el, 'Import a transcript file').error).toBeNull();
+    expect(field(cue(el, 2), 'Speaker').control.value).toBe('Ben');
+
+    const before = sent.length;
+    await type(field(cue(el, 1), 'Start').control, 'soon');
+    await click(el, 'Save transcript', 200);
+    expect(field(cue(el, 1), 'Start').error).toBe('Write the time as 00:01:02.500');
+    expect(field(cue(el, 1), 'Start').control.getAttribute('aria-invalid')).toBe('true');
+    await type(field(cue(el, 1), 'Start').control, '00:00:09.000');
+    await click(el, 'Save transcript', 200);
+    expect(field(cue(el, 1), 'Start').error).toBe('Line 1: the cue ends before it starts');
+    expect(sent.slice(before)).toEqual([]);
+
+    await type(field(cue(el, 1), 'Start').control, '00:00:00.500');
+    await type(field(cue(el, 2), 'Text').control, 'The pelicans are back.');
+    await click(el, 'Save transcript', 200);
+    await settle(300);
+    const held = await app.request(`/api/v1/clips/${clipId}/transcript?format=text`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
+    expect(await held.text()).toBe('Ana: Good morning.\n\nBen: The pelicans are back.\n');
+    expect([...el.querySelectorAll('button')].find((b) => b.textContent === 'Save transcript')!.disabled).toBe(true);
+  });
+});
