@@ -88,5 +88,14 @@ describe('the Transcript section', () => {
     const held = await app.request(`/api/v1/clips/${clipId}/transcript?format=text`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
     expect(await held.text()).toBe('Ana: Good morning.\n\nBen: The pelicans are back.\n');
     expect([...el.querySelectorAll('button')].find((b) => b.textContent === 'Save transcript')!.disabled).toBe(true);
+
+    // Published: the box is ticked at once, the server holds the choice, and the section shows the public URL.
+    const publish = field(el, 'Publish with the clip (podcast apps show it)').control;
+    await act(async () => publish.click());
+    expect(publish.checked).toBe(true);
+    await settle(300);
+    expect(el.textContent).toContain(`Public transcript: http://localhost/feeds/transcripts/${clipId}.vtt`);
+    const internal = await app.request(`/api/internal/clips/${clipId}/transcript`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
+    expect(((await internal.json()) as { Published: boolean }).Published).toBe(true);
   });
 });

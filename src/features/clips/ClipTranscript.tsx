@@ -145,11 +145,15 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
 
   const setPublished = async (published: boolean) => {
     if (loaded.kind !== 'saved') return;
+    const before = loaded;
+    // The box shows the choice at once; a refusal puts it back and says why.
+    setLoaded({ kind: 'saved', transcript: { ...before.transcript, Published: published } });
     setBusy(true);
-    const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: loaded.transcript.Cues, Published: published } });
+    const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: before.transcript.Cues, Published: published } });
     setBusy(false);
-    if (res.kind === 'ok') setLoaded({ kind: 'saved', transcript: res.data });
-    else setProblems((p) => ({ ...p, form: res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_save_failed() }));
+    if (res.kind === 'ok') return setLoaded({ kind: 'saved', transcript: res.data });
+    setLoaded(before);
+    setProblems((p) => ({ ...p, form: res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_save_failed() }));
   };
 
   const remove = async () => {
