@@ -1,9 +1,11 @@
-// The analytics-only demo user (section 6), whom no other spec signs in as: a program without
+// The analytics-only demo user (section 6), whom the analytics journey also signs in as: a program without
 // content access says so and offers nothing to create; the language choice (sections 1 and 4)
-// saves InterfaceLanguage, reloads, and follows the user to another browser. One file, so its
-// tests run one after the other: the German test must not overlap the English one.
-import { expect, test } from '@playwright/test';
+// saves InterfaceLanguage, reloads, and follows the user to another browser. The German test runs on
+// a server of its own: the analytics journey signs in as the analyst on the run's server, in
+// another worker, and reads the studio in English.
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { HELP_MENU, logIn, menuItems } from './support.ts';
+import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 const ANALYST = 'analyst@example.com';
 
@@ -48,7 +50,17 @@ test('without content access search finds programs only: the types are All and P
   await expect(page.getByRole('list', { name: 'Programs' }).getByRole('link').first()).toContainText('Book Club');
 });
 
-test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks German, also after logging in on another browser', async ({ page, browser }) => {
+test.describe('the analyst’s language, on a server of its own', () => {
+  let server: OwnServer;
+  test.beforeAll(async () => {
+    test.setTimeout(OWN_SERVER_START_MS + 10_000);
+    server = await startOwnServer('castaway-analyst-', { SMTP_URL: '', CASTAWAY_DEMO_CLIPS: '24', CASTAWAY_DEMO_LISTENER_DAYS: '0' });
+  });
+  test.afterAll(() => server?.stop());
+
+test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks German, also after logging in on another browser', async ({ browser }) => {
+  const own: BrowserContext = await browser.newContext({ baseURL: server.baseURL });
+  const page = await own.newPage();
   await logIn(page, ANALYST);
   await page.getByRole('button', { name: 'Account' }).click();
   const saved = page.waitForRequest((r) => r.url().endsWith('/api/internal/users/me') && r.method() === 'PATCH');
@@ -63,7 +75,7 @@ test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks G
   await page.keyboard.press('Escape');
 
   // Another browser (no language cookie): the login form is in English, the studio after it in German.
-  const other = await browser.newContext();
+  const other = await browser.newContext({ baseURL: server.baseURL });
   try {
     const second = await other.newPage();
     await second.goto('/');
@@ -81,4 +93,6 @@ test('choosing Deutsch saves InterfaceLanguage, reloads, and the studio speaks G
   await page.getByRole('menuitem', { name: 'English (United States)' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible();
+  await own.close();
+});
 });
