@@ -15,6 +15,7 @@ export const MUTATIONS = [
   content.programDelete,
   settings.programSetNormalization,
   settings.organizationSetNormalization,
+  settings.organizationSetMeasurementPrefixes,
   settings.programSetRecordingSettings,
   content.playlistCreate,
   content.playlistUpdate,

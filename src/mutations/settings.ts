@@ -1,5 +1,6 @@
 // Settings kept on synced rows, changed offline like any edit: the loudness normalization of the
-// organization and of a program, and a program's recording retention (src/domain/settings.ts). Their server runs, with section 6
+// organization and of a program, a program's recording retention (src/domain/settings.ts) and the
+// organization's measurement URL prefixes (src/domain/measurement.ts). Their server runs, with section 6
 // (manage-organization-settings access; content and manage-settings access on the program), are
 // sync-server/mutations/settings.ts.
 import * as z from 'zod';
@@ -19,6 +20,20 @@ export const organizationSetNormalization = defineMutation({
   fields: (a) => ({ Normalization: a.Normalization }),
   withFields: (a, fields) => ({ ...a, Normalization: 'Normalization' in fields ? (fields['Normalization'] as typeof a.Normalization) : a.Normalization }),
   apply: (row, a) => (row ? { ...row, Normalization: { PresetId: a.Normalization.PresetId }, Id: row.Id } : null),
+});
+
+/** The organization's measurement URL prefixes, in the order a listener's request passes them ([]:
+ * none), on the organization row's base. Each is checked by the server run and the screen
+ * (measurementPrefixErrors), not here, so that a refusal names the prefix's own field. */
+export const organizationSetMeasurementPrefixes = defineMutation({
+  name: 'organization.setMeasurementPrefixes',
+  entity: 'organizations',
+  kind: 'update',
+  args: z.object({ organizationId: IdArg, MeasurementPrefixes: z.array(z.string()) }).strict(),
+  rowId: (a) => a.organizationId,
+  fields: (a) => ({ MeasurementPrefixes: a.MeasurementPrefixes }),
+  withFields: (a, fields) => ({ ...a, MeasurementPrefixes: 'MeasurementPrefixes' in fields ? (fields['MeasurementPrefixes'] as string[]) : a.MeasurementPrefixes }),
+  apply: (row, a) => (row ? { ...row, MeasurementPrefixes: [...a.MeasurementPrefixes], Id: row.Id } : null),
 });
 
 /** The program's own normalization; null: none, the program inherits the organization's. */

@@ -66,6 +66,9 @@ export const OrganizationSchema = z.object({
   UserPermissions: z.array(PermissionEntrySchema),
   /** The organization's normalization (absent on rows that never chose: off). */
   Normalization: NormalizationChoiceSchema.nullable().optional(),
+  /** The organization's measurement URL prefixes, in order (absent on rows that never set any:
+   * none; src/domain/measurement.ts). */
+  MeasurementPrefixes: z.array(z.string()).optional(),
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 

@@ -8,19 +8,24 @@
 // REST call and a device's queued edit are judged alike; so is a program's recording retention
 // (program.setRecordingSettings). The deletion estimates count, in SQL, the live clips or
 // recordings of the programs the caller sees with content access that the retention's cutoff
-// (retentionCutoff) would take.
+// (retentionCutoff) would take. The organization's settings root (/v1/settings) is read from its
+// row; its measurement URL prefixes are written through organization.setMeasurementPrefixes, and
+// validate-url-prefix answers by the same rule (src/domain/measurement.ts) without fetching the
+// prefix: a syntactic check and the example enclosure it would make.
 import type { Context, MiddlewareHandler } from 'hono';
 import * as routes from '../../src/protocol/api/settings.ts';
 import { networkFlags } from '../../src/domain/access.ts';
 import { mayRead } from '../../src/domain/access.ts';
 import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
+import { exampleEnclosureUrl, measuredUrl, measurementPrefixesOf, validateMeasurementPrefix } from '../../src/domain/measurement.ts';
 import { effectiveNormalization, parseEstimateDays, retentionCutoff, settingsAccess, validateSettingName, validateSettingValue, type NormalizationChoice, type SettingLevel } from '../../src/domain/settings.ts';
 import type { PermissionFlags } from '../../src/domain/permissions.ts';
-import { organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../../src/mutations/settings.ts';
+import { organizationSetMeasurementPrefixes, organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../../src/mutations/settings.ts';
 import { getAuth, requireSession } from '../auth.ts';
 import { AppError, badRequest, fieldError, forbidden, notFound } from '../errors.ts';
-import { etagOf, ifMatch } from '../http.ts';
+import { checkPrecondition, etagOf, ifMatch } from '../http.ts';
 import { now } from '../app.ts';
+import { publicOrigin } from '../public-origin.ts';
 import { runRest } from '../mutations/rest.ts';
 import { flagsForProgram, orgFlags, type ProgramRef } from '../mutations/store.ts';
 import { loadRow, nextModified, type WireRow } from '../rows.ts';
@@ -158,6 +163,56 @@ function programNormalization(organization: WireRow, program: WireRow): routes.P
   return { ...effectiveNormalization(organizationChoice, choiceOf(program)), OrganizationPresetId: organizationChoice?.PresetId ?? null };
 }
 
+// ── The organization's settings root ─────────────────────────────────────────────────────────
+
+const settingsOf = (row: WireRow): routes.OrganizationSettings => ({
+  OrganizationId: row.Id,
+  Name: typeof row['Name'] === 'string' ? row['Name'] : '',
+  MeasurementPrefixes: measurementPrefixesOf(row),
+  Normalization: { PresetId: choiceOf(row)?.PresetId ?? null },
+  ModifiedAtUtc: row.ModifiedAtUtc,
+});
+
+/** The mutation's 412 (the organization's row) answered as the settings it now holds. */
+function asSettingsPrecondition(err: unknown): unknown {
+  return err instanceof AppError && err.status === 412 && err.body ? new AppError(412, settingsOf(err.body as WireRow), err.headers) : err;
+}
+
+function organizationSettingsRoutes() {
+  return resourceApp()
+    .openapi(guarded(routes.getOrganizationSettings, settingsGuard('Organization', 'read')), async (c) => {
+      const row = await organizationRow(c);
+      c.header('ETag', etagOf(row));
+      return c.json(settingsOf(row), 200);
+    })
+    .openapi(guarded(routes.updateOrganizationSettings, settingsGuard('Organization', 'write')), async (c) => {
+      const { MeasurementPrefixes } = c.req.valid('json');
+      let row: WireRow;
+      try {
+        if (MeasurementPrefixes === undefined) {
+          // Nothing to change: the settings as they are, on the same precondition.
+          row = await organizationRow(c);
+          checkPrecondition(ifMatch(c), row);
+        } else {
+          row = await runRest(c, organizationSetMeasurementPrefixes, { organizationId: getAuth(c).organizationId, MeasurementPrefixes }, ifMatch(c));
+        }
+      } catch (err) {
+        throw asSettingsPrecondition(err);
+      }
+      c.header('ETag', etagOf(row));
+      return c.json(settingsOf(row), 200);
+    })
+    .openapi(guarded(routes.validateUrlPrefix, settingsGuard('Organization', 'read')), (c) => {
+      const { prefixUrl } = c.req.valid('query');
+      const error = validateMeasurementPrefix(prefixUrl);
+      const example = exampleEnclosureUrl(publicOrigin(c));
+      return c.json(
+        { PrefixUrl: prefixUrl, Valid: error === null, Error: error ? fieldError('prefixUrl', error) : null, ExampleEnclosureUrl: example, ExampleUrl: error ? null : measuredUrl(example, [prefixUrl]) },
+        200,
+      );
+    });
+}
+
 // ── Recording settings and deletion estimates ────────────────────────────────────────────────
 
 const recordingSettingsOf = (program: WireRow): routes.RecordingSettings => ({ DeleteRecordingsAfterDays: (program['DeleteRecordingsAfterDays'] as number | null | undefined) ?? null });
@@ -247,6 +302,7 @@ export function settingsRoutes() {
     });
 
   return resourceApp()
+    .route('/', organizationSettingsRoutes())
     .route('/', normalization)
     .route('/', recordingRoutes())
     .route('/', levelRoutes('Organization', routes.organizationSetting))

@@ -12,10 +12,18 @@
 // and programs; the scheduled visibilities and drop times that have come due (a feed changes
 // when one passes, without a write); the origin the URLs are made against; and FEED_FORMAT, which
 // changes when this code writes a different document for the same rows.
+//
+// Enclosures of a public feed carry the organization's measurement URL prefixes in front
+// (src/domain/measurement.ts measuredUrl: "https://op3.dev/e/" + the URL without its scheme); its
+// other URLs (links, images, transcripts, chapters) do not, and neither do a member's private feed's
+// signed links, which a third party has no business seeing. The prefixes are on the organization's
+// row, whose Version is in the version key, and in an item's context (itemContext): changing them
+// gives the feeds a new ETag and their stored items a new render.
 import { createHash } from 'node:crypto';
 import { clipLabel } from '../../src/domain/clip.ts';
 import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
 import { enclosureType, feedIncludes, feedOrder, transcriptType, type FeedOptions } from '../../src/domain/feed.ts';
+import { measuredUrl, measurementPrefixesOf } from '../../src/domain/measurement.ts';
 import { programPodcast } from '../../src/domain/program-rules.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import type { Queryable } from '../store/store.ts';
@@ -209,22 +217,32 @@ const BY_IDS_MAX = 200;
 // marker with the origin it answers for. An item rendered for an origin O is the stored text with
 // ITEM_ORIGIN replaced by O when (checked as it is rendered) every URL made from a path kept the
 // marker's origin (a path such as "//host/x" does not: that item is not stored), and the text
-// holds the marker exactly as many times as URLs were made (a clip's own text could hold it).
-// O must be an http(s) origin that URLs write as they are (originTakesItems).
+// holds the marker's host exactly as many times as URLs were made (a clip's own text could hold
+// it). A measured enclosure holds the marker without its scheme (prefix + "castaway-origin.invalid/
+// audio/…"), which becomes O without its scheme. O must be an http(s) origin that URLs write as
+// they are (originTakesItems).
 
+/** The host of ITEM_ORIGIN: what a measured enclosure holds of it. */
+const ITEM_HOST = 'castaway-origin.invalid';
 /** The origin an item is rendered against to be stored: replaced by the real one in a build. */
-export const ITEM_ORIGIN = 'http://castaway-origin.invalid';
+export const ITEM_ORIGIN = `http://${ITEM_HOST}`;
 
-/** Everything but the clip row and the origin an item's XML depends on: this code's format and
- * the program's Explicit flag (the default of a clip without a ContentRating). */
-export function itemContext(program: Json): string {
-  return programItems(program).context;
+/** Everything but the clip row and the origin an item's XML depends on: this code's format, the
+ * program's Explicit flag (the default of a clip without a ContentRating) and the organization's
+ * measurement prefixes (none: the context items had before there were prefixes). */
+export function itemContext(program: Json, organization: Json = {}): string {
+  return programItems(program, organization).context;
 }
 
-/** itemContext, and the explicit flag it names. */
-export function programItems(program: Json): { context: string; explicit: boolean } {
+/** How a program's items are rendered, and the context that names it (itemContext). */
+export type ProgramItems = { context: string; explicit: boolean; prefixes: readonly string[] };
+
+/** itemContext, and the explicit flag and prefixes it names. */
+export function programItems(program: Json, organization: Json = {}): ProgramItems {
   const explicit = channelSettings(program, {}).explicit;
-  return { context: `${FEED_FORMAT}|${explicit ? 1 : 0}`, explicit };
+  const prefixes = measurementPrefixesOf(organization);
+  const measured = prefixes.length > 0 ? `|${JSON.stringify(prefixes)}` : '';
+  return { context: `${FEED_FORMAT}|${explicit ? 1 : 0}${measured}`, explicit, prefixes };
 }
 
 /** Whether stored items can be used for this origin: an http(s) origin written as URLs write it
@@ -233,19 +251,20 @@ export function originTakesItems(origin: string): boolean {
   return /^https?:\/\/[^/?#\s&<>"']+$/.test(origin) && absoluteUrl('/', origin) === `${origin}/`;
 }
 
-/** A stored item's text for an origin (originTakesItems). */
-export const itemForOrigin = (fragment: string, origin: string): string => fragment.replaceAll(ITEM_ORIGIN, origin);
+/** A stored item's text for an origin (originTakesItems): the marker, then a measured
+ * enclosure's marker without its scheme. */
+export const itemForOrigin = (fragment: string, origin: string): string => fragment.replaceAll(ITEM_ORIGIN, origin).replaceAll(ITEM_HOST, origin.replace(/^https?:\/\//, ''));
 
 /**
  * What is stored of a clip: its listing (feed_items.listing) and its item XML with no origin
  * (ITEM_ORIGIN in its place), or null when it cannot be stored so (see above) or has no public
  * audio (never listed).
  */
-export function renderFragment(row: ClipRow, explicit: boolean): { listing: string; xml: string | null } {
-  return { listing: listingText(listingOf(row)), xml: fragmentXml(row, explicit) };
+export function renderFragment(row: ClipRow, items: Omit<ProgramItems, 'context'>): { listing: string; xml: string | null } {
+  return { listing: listingText(listingOf(row)), xml: fragmentXml(row, items) };
 }
 
-function fragmentXml(row: ClipRow, explicit: boolean): string | null {
+function fragmentXml(row: ClipRow, { explicit, prefixes }: Omit<ProgramItems, 'context'>): string | null {
   if (row.audio_public_url === null) return null;
   let made = 0;
   let leaves = false;
@@ -257,8 +276,8 @@ function fragmentXml(row: ClipRow, explicit: boolean): string | null {
     else leaves = true;
     return url;
   };
-  const xml = itemXml(clipItem(row, row.id, published(row), { abs, explicit }));
-  return !leaves && xml.split(ITEM_ORIGIN).length - 1 === made ? xml : null;
+  const xml = itemXml(clipItem(row, row.id, published(row), { abs, explicit, prefixes }));
+  return !leaves && xml.split(ITEM_HOST).length - 1 === made ? xml : null;
 }
 
 /** What absoluteUrl keeps as it is. */
@@ -480,15 +499,21 @@ export const feedItemsJobOptions = (organizationId: string | null) => ({ singlet
 type FeedEntry = { kept: KeptClip | null; item: () => FeedItem };
 
 /** How a clip's item is made: the URLs (absolute for an origin), the show's explicit flag (the
- * default of a clip without a rating), and a member's enclosure URL. */
-type ItemSettings = { abs: (path: string) => string; explicit: boolean; enclosureUrl?: ((clipId: string, audioPublicUrl: string) => string) | undefined };
+ * default of a clip without a rating), the measurement prefixes of a public enclosure, and a
+ * member's enclosure URL (never measured). */
+type ItemSettings = {
+  abs: (path: string) => string;
+  explicit: boolean;
+  prefixes: readonly string[];
+  enclosureUrl?: ((clipId: string, audioPublicUrl: string) => string) | undefined;
+};
 
 const EPISODE_TYPES = { Full: 'full', Trailer: 'trailer', Bonus: 'bonus' } as const;
 
 /** A clip's item: its own, or (override) a drop's of it into another program's feed. */
 function clipItem(c: ClipRow, guid: string, pubDate: Date, s: ItemSettings, override?: { title: string | null; description: string | null }): FeedItem {
   const audio = c.audio_public_url!;
-  const url = s.enclosureUrl ? s.enclosureUrl(c.id, audio) : s.abs(audio);
+  const url = s.enclosureUrl ? s.enclosureUrl(c.id, audio) : measuredUrl(s.abs(audio), s.prefixes);
   const link = str(c.rss_link_override) ?? str(c.show_page_url);
   const html = str(override?.description ?? null) ?? str(c.description_html) ?? str(c.description);
   const dropped = override !== undefined;
@@ -533,7 +558,8 @@ async function feedEntries(
     [v.playlistId],
   );
   if (!meta) throw new Error(`feed: playlist ${v.playlistId} vanished`);
-  const context = itemContext(meta.program);
+  const items = programItems(meta.program, meta.organization);
+  const { context } = items;
   const { clips: clipRows, unstored } = await playlistClips(q, v.programId, meta.clip_ids, { rows: !stored, context: stored ? context : null });
   const dropRows = !meta.has_drops
     ? []
@@ -583,7 +609,7 @@ async function feedEntries(
     .map((d) => ({ row: d, at: (d.drop_at_utc ?? d.drop_created_at_utc).getTime() }));
   const ordered = feedOrder(meta.clip_ids, byId, drops);
 
-  const item: ItemSettings = { abs, explicit: settings.explicit, enclosureUrl: options.enclosureUrl };
+  const item: ItemSettings = { abs, explicit: settings.explicit, prefixes: items.prefixes, enclosureUrl: options.enclosureUrl };
   // A clip's row is read whenever its item is not stored (playlistClips): item() is called only then.
   const rowOf = (k: KeptClip) => {
     if (k.row === null) throw new Error(`feed: clip ${k.id} has no row kept`);

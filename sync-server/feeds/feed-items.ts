@@ -29,14 +29,14 @@ const BATCH = 500;
  * Version read, which its next build sees as stale, and the write's own job renders it again.
  */
 export async function refreshFeedItems(q: Queryable, organizationId: string | null): Promise<number> {
-  const programs = await q.query<{ id: string; program: Record<string, unknown> }>(
-    `SELECT g.id, g.data || jsonb_build_object('Name', g.name) AS program FROM programs g
+  const programs = await q.query<{ id: string; program: Record<string, unknown>; organization: Record<string, unknown> }>(
+    `SELECT g.id, g.data || jsonb_build_object('Name', g.name) AS program, o.data AS organization FROM programs g JOIN organizations o ON o.id = g.organization_id
      WHERE ($1::uuid IS NULL OR g.organization_id = $1) AND NOT g.deleted
        AND EXISTS (SELECT 1 FROM playlists p WHERE p.program_id = g.id AND NOT p.deleted AND p.visibility IN ('Public', 'Unlisted'))`,
     [organizationId],
   );
   if (programs.length === 0) return 0;
-  const settings = new Map(programs.map((g) => [g.id, programItems(g.program)]));
+  const settings = new Map(programs.map((g) => [g.id, programItems(g.program, g.organization)]));
   const stale = await q.query<{ id: string; program_id: string }>(
     `SELECT c.id, c.program_id FROM clips c JOIN unnest($1::uuid[], $2::text[]) AS g(id, context) ON g.id = c.program_id
      LEFT JOIN feed_items f ON f.clip_id = c.id
@@ -54,12 +54,12 @@ export async function refreshFeedItems(q: Queryable, organizationId: string | nu
     const kept: Array<() => void> = [];
     const programOf = new Map(stale.slice(i, i + BATCH).map((c) => [c.id, c.program_id]));
     for (const row of rows) {
-      // Rendered with the flag of the program it was in when found stale, and stored under that
-      // program's context: right for its row, whichever program a build reads it for.
+      // Rendered with the flag (and the organization's prefixes) of the program it was in when
+      // found stale, and stored under that program's context: right for its row, whichever program a build reads it for.
       const program = settings.get(programOf.get(row.id) ?? '');
       if (program === undefined) continue;
-      const { context, explicit } = program;
-      const fragment = renderFragment(row, explicit);
+      const { context } = program;
+      const fragment = renderFragment(row, program);
       ids.push(row.id);
       versions.push(row.version);
       contextsOf.push(context);

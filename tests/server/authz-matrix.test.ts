@@ -111,9 +111,9 @@ type Profile = {
    * latter; a network's also with HasManageSettingsAccess on the network (no demo user has that
    * at Network scope, so a network's webhooks go as the organization's where the network is seen). */
   webhooks: { read: boolean; write: boolean };
-  /** Settings (src/domain/settings.ts): the organization's (named, and normalization) read with
-   * HasAuditAccess or HasManageOrganizationSettingsAccess at Organization scope and written with the
-   * latter; a network's, program's, playlist's or clip's named settings read with HasContentAccess
+  /** Settings (src/domain/settings.ts): the organization's (named, normalization, the settings root
+   * and its prefix check) read with HasAuditAccess or HasManageOrganizationSettingsAccess at
+   * Organization scope and written with the latter; a network's, program's, playlist's or clip's named settings read with HasContentAccess
    * and HasAuditAccess or HasManageSettingsAccess there, written with HasContentAccess and
    * HasManageSettingsAccess (a program's normalization: read by whoever sees the program, written
    * as manageProgramSettings says). */
@@ -858,7 +858,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (!profile.memberOf.includes(other.organizationId)) expectNotFound(await caller().send('GET', `/api/v1/audit-events?${range}`, undefined, other.organizationId), 'the audit of an organization not a member of');
     });
 
-    it('settings: named at every level and normalization, by section 6; another organization’s and unseen rows not found', async () => {
+    it('settings: named at every level, normalization and the settings root, by section 6; another organization’s and unseen rows not found', async () => {
       const owner = owners.get(own.organizationId)!;
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const probe = { Value: { by: 'matrix' } };
@@ -895,6 +895,11 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         await tryLevel(`/api/internal/clips/${p.clip}`, { read: false, write: false }, false);
       }
 
+      // The settings root and its prefix check: as the organization's settings.
+      expect((await caller().send('GET', '/api/v1/settings')).status).toBe(allowed(s.organization.read, 200));
+      expect((await caller().send('PATCH', '/api/v1/settings', { MeasurementPrefixes: [] })).status).toBe(allowed(s.organization.write, 200));
+      expect((await caller().send('GET', '/api/v1/settings/validate-url-prefix?prefixUrl=https%3A%2F%2Fop3.dev%2Fe%2F')).status).toBe(allowed(s.organization.read, 200));
+
       // Normalization: the organization's as its settings; a program's read by whoever sees it.
       expect((await caller().send('GET', '/api/v1/settings/normalization')).status).toBe(allowed(s.organization.read, 200));
       expect((await caller().send('PATCH', '/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(allowed(s.organization.write, 200));
@@ -929,8 +934,12 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       if (!profile.memberOf.includes(other.organizationId)) {
         expectNotFound(await caller().send('GET', '/api/internal/settings/matrix-probe', undefined, other.organizationId), 'the organization settings of one not a member of');
         expectNotFound(await caller().send('GET', '/api/v1/settings/normalization', undefined, other.organizationId), 'the normalization of one not a member of');
+        expectNotFound(await caller().send('GET', '/api/v1/settings', undefined, other.organizationId), 'the settings of one not a member of');
+        expectNotFound(await caller().send('PATCH', '/api/v1/settings', { MeasurementPrefixes: ['https://taken.example/over/'] }, other.organizationId), 'a change of the settings of one not a member of');
+        expectNotFound(await caller().send('GET', '/api/v1/settings/validate-url-prefix?prefixUrl=https%3A%2F%2Fop3.dev%2Fe%2F', undefined, other.organizationId), 'the prefix check of one not a member of');
       }
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/matrix-probe`)).body as { Value: unknown }).Value).toBe('theirs');
+      expect(((await theirs.send('GET', '/api/v1/settings')).body as { MeasurementPrefixes: unknown }).MeasurementPrefixes).toEqual([]);
     });
 
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {

@@ -7,13 +7,18 @@
 // Named settings are server-held rows (sync-server/migrations/0520_settings.sql), written online.
 // Normalization is kept on the organization's and the program's rows (Normalization), so it syncs
 // and is changed offline through the named mutations organization.setNormalization and
-// program.setNormalization (src/mutations/settings.ts).
+// program.setNormalization (src/mutations/settings.ts). The organization's settings root
+// (/v1/settings) is its row's settings: its measurement URL prefixes (MeasurementPrefixes,
+// src/domain/measurement.ts; mutation organization.setMeasurementPrefixes), with its name and
+// normalization to read.
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
+import { MEASUREMENT_PREFIX_MAX_LENGTH, MEASUREMENT_PREFIXES_MAX } from '../../domain/measurement.ts';
 import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN, SETTING_NAME_MAX_LENGTH, SETTING_VALUE_MAX_BYTES, type SettingLevel } from '../../domain/settings.ts';
 import { NormalizationChoiceSchema } from '../entities.ts';
 import { Organization } from './session.ts';
 import { Program } from './schemas.ts';
+import { FieldErrorSchema } from '../errors.ts';
 import { errors, idParams, IfMatchHeader, jsonBody, jsonContent, noContent, preconditionFailed, writeErrors } from './common.ts';
 
 const tags = ['Settings'];
@@ -109,7 +114,7 @@ export const ProgramNormalization = z
   .meta({ id: 'ProgramNormalization' });
 export type ProgramNormalization = z.infer<typeof ProgramNormalization>;
 
-const organizationAccess = 'Read: HasAuditAccess or HasManageOrganizationSettingsAccess at organization scope; write: HasManageOrganizationSettingsAccess at organization scope';
+const organizationAccess = ACCESS.Organization;
 const presetNote = 'A PresetId not in the reference list is a 400 at PresetId.';
 
 export const getNormalization = {
@@ -162,6 +167,80 @@ export const resetProgramNormalization = {
   description: programAccess,
   request: { params: ProgramParams, headers: IfMatchHeader },
   responses: { 204: noContent, ...errors, ...preconditionFailed(Program) },
+} as const satisfies RouteConfig;
+
+// ── The organization's settings root ─────────────────────────────────────────────────────────
+
+const PrefixList = z.array(z.string()).meta({
+  description:
+    `Measurement URL prefixes (OP3, Podtrac, Chartable and the like), in the order a listener’s request passes through them; [] for none. ` +
+    `Each is put in front of every enclosure URL of the public feeds, taking it without its scheme: https://op3.dev/e/ + studio.example/audio/….mp3. ` +
+    `At most ${MEASUREMENT_PREFIXES_MAX}, none twice; each https, naming a host, with a path ending in / and no query or fragment (at most ${MEASUREMENT_PREFIX_MAX_LENGTH} characters). ` +
+    `Member (private) feeds are not measured: their enclosure URLs carry the member’s signed link.`,
+  example: ['https://op3.dev/e/'],
+});
+
+export const OrganizationSettings = z
+  .object({
+    OrganizationId: z.string(),
+    Name: z.string().meta({ description: 'The organization’s name (read here; shown to listeners as a feed’s author when a program names none)' }),
+    MeasurementPrefixes: PrefixList,
+    /** Read here; changed at /v1/settings/normalization. */
+    Normalization: NormalizationSetting,
+    ModifiedAtUtc: z.string().meta({ description: 'The organization row’s: the ETag, and the base If-Match names' }),
+  })
+  .meta({ id: 'OrganizationSettings', description: 'The organization’s own settings, kept on its row (synced to devices, changed offline through named mutations)' });
+export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
+
+export const OrganizationSettingsPatch = z
+  .object({ MeasurementPrefixes: PrefixList.optional() })
+  .strict()
+  .meta({ id: 'OrganizationSettingsPatch', description: 'The settings to change; one left out is kept as it is' });
+
+export const getOrganizationSettings = {
+  method: 'get',
+  path: '/v1/settings',
+  tags,
+  summary: 'The organization’s settings: its measurement URL prefixes, name and normalization; the ETag names the organization’s row',
+  description: organizationAccess,
+  responses: { 200: jsonContent(OrganizationSettings, 'The organization’s settings'), ...errors },
+} as const satisfies RouteConfig;
+
+export const updateOrganizationSettings = {
+  method: 'patch',
+  path: '/v1/settings',
+  tags,
+  summary: 'Changes the organization’s settings (MeasurementPrefixes: mutation organization.setMeasurementPrefixes); the public feeds’ enclosures follow at once',
+  description: `${organizationAccess}. A prefix that is not valid is a 400 at MeasurementPrefixes.{index} with the reason (GET /v1/settings/validate-url-prefix says the same of one prefix); too many, or one twice, a 400 at MeasurementPrefixes.`,
+  request: { headers: IfMatchHeader, body: jsonBody(OrganizationSettingsPatch) },
+  responses: { 200: jsonContent(OrganizationSettings, 'The settings as saved'), ...writeErrors, ...preconditionFailed(OrganizationSettings) },
+} as const satisfies RouteConfig;
+
+export const UrlPrefixCheck = z
+  .object({
+    PrefixUrl: z.string().meta({ description: 'The prefix asked about, as given' }),
+    Valid: z.boolean(),
+    Error: FieldErrorSchema.nullable().meta({ description: 'Why not (Field prefixUrl), in the words a PATCH would refuse it with; null when valid' }),
+    ExampleEnclosureUrl: z.string().meta({ description: 'An enclosure as this studio’s feeds write one, on its public origin' }),
+    ExampleUrl: z.string().nullable().meta({ description: 'What a listener’s app is given for it with this prefix alone in front; null when not valid' }),
+  })
+  .meta({ id: 'UrlPrefixCheck' });
+export type UrlPrefixCheck = z.infer<typeof UrlPrefixCheck>;
+
+export const validateUrlPrefix = {
+  method: 'get',
+  path: '/v1/settings/validate-url-prefix',
+  tags,
+  summary: 'Whether a measurement URL prefix is valid, why not, and what an example enclosure URL becomes with it',
+  description:
+    `${organizationAccess}. The check is syntactic, the rule of PATCH /v1/settings (https, a host, a path ending in /, no query or fragment); ` +
+    'the prefix is not fetched: whether the measurement service answers is for its own dashboard to show. A prefix that is not valid is a 200 with Valid false and the reason; a missing prefixUrl is a 400 at prefixUrl.',
+  request: {
+    query: z.object({
+      prefixUrl: z.string().max(4096).meta({ description: 'The prefix to check (required)', example: 'https://op3.dev/e/' }),
+    }),
+  },
+  responses: { 200: jsonContent(UrlPrefixCheck, 'The answer'), ...errors },
 } as const satisfies RouteConfig;
 
 // ── Recording settings and deletion estimates ────────────────────────────────────────────────
