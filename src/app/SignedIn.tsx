@@ -54,6 +54,7 @@ const ProgramPeople = lazy(() => import('../features/users/ObjectPeople.tsx').th
 const NetworkPeople = lazy(() => import('../features/users/ObjectPeople.tsx').then((mod) => ({ default: mod.NetworkPeople })));
 const ProgramAuditTrail = lazy(() => import('../features/audit/AuditTrail.tsx').then((mod) => ({ default: mod.ProgramAuditTrail })));
 const NormalizationSettings = lazy(() => import('../features/settings/NormalizationSettings.tsx').then((mod) => ({ default: mod.NormalizationSettings })));
+const MeasurementSettings = lazy(() => import('../features/settings/MeasurementSettings.tsx').then((mod) => ({ default: mod.MeasurementSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
 const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
@@ -120,7 +121,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/search">{layout('default', <OrganizationScope><SearchScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
         {/* Its sections, each a feature's screen; webhooks are server-held, so it never waits for the organization's download (the Audio tab reads the organization's row on the device and says when it has not arrived). */}
-        <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }, { id: 'audit', label: m.app_audit_title(), content: <AuditTrail />, shows: mayReadAudit }]} /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }, { id: 'measurement', label: m.settings_measurement_tab(), content: <MeasurementSettings /> }, { id: 'audit', label: m.app_audit_title(), content: <AuditTrail />, shows: mayReadAudit }]} /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/users">{layout('default', <OrganizationScope needsLocalData={false}><UsersScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>

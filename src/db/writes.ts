@@ -9,7 +9,7 @@ import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
-import { organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../mutations/settings.ts';
+import { organizationSetMeasurementPrefixes, organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../mutations/settings.ts';
 import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
@@ -220,6 +220,10 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The organization's loudness normalization (organization.setNormalization). */
     setOrganizationNormalization: (organizationId: string, choice: NormalizationChoice) => queue(organizationSetNormalization, { organizationId, Normalization: choice }, true),
 
+    /** The organization's measurement URL prefixes, in order; []: none (organization.setMeasurementPrefixes). */
+    setOrganizationMeasurementPrefixes: (organizationId: string, prefixes: readonly string[]) =>
+      queue(organizationSetMeasurementPrefixes, { organizationId, MeasurementPrefixes: [...prefixes] }, true),
+
     /** The program's own normalization; null: inherit the organization's again (program.setNormalization). */
     setProgramNormalization: (programId: string, choice: NormalizationChoice | null) => queue(programSetNormalization, { programId, Normalization: choice }, true),
 
@@ -267,7 +271,7 @@ export const {
   unpublishClip,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
-export const { setOrganizationNormalization, setProgramNormalization, setProgramRecordingRetention } = writes;
+export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention } = writes;
 
 export type { LocalRow };
 

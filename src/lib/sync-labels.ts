@@ -33,6 +33,7 @@ export function fieldLabel(field: string): string {
     Normalization: m.settings_normalization_field,
     PresetId: m.settings_normalization_field,
     DeleteRecordingsAfterDays: m.settings_recording_field,
+    MeasurementPrefixes: m.settings_measurement_field,
   };
   return labels[field]?.() ?? field;
 }
