@@ -42,6 +42,7 @@ import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { settingsRoutes } from './api/settings.ts';
+import { applePremiumRoutes } from './api/apple-premium.ts';
 import { webhookRoutes } from './api/webhooks.ts';
 import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
@@ -215,6 +216,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());
+  app.route('/api', applePremiumRoutes());
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());

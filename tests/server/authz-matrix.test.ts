@@ -351,6 +351,27 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
 
   describe.each(PROFILES)('$email', (profile) => {
     const caller = () => callers.get(profile.email)!;
+    /**
+     * One level's settings the owner set at `path`, tried by the caller: read, written and dropped
+     * (each also at `alsoRead`), answered as `access` says where the row is seen and not found
+     * where it is not; a 403 has no body. The owner sets them again after.
+     */
+    const trySettings = async (owner: Caller, path: string, probe: unknown, deleted: number, access: { read: boolean; write: boolean }, seen = true, alsoRead: string[] = []) => {
+      expect((await owner.send('PUT', path, probe)).status, path).toBe(200);
+      const allowed = (ok: boolean, status: number) => (ok ? status : 403);
+      const replies: Array<[string, Reply, number]> = [
+        ['GET', await caller().send('GET', path), allowed(access.read, 200)],
+        ...(await Promise.all(alsoRead.map(async (p): Promise<[string, Reply, number]> => [`GET ${p}`, await caller().send('GET', p), allowed(access.read, 200)]))),
+        ['PUT', await caller().send('PUT', path, probe), allowed(access.write, 200)],
+        ['DELETE', await caller().send('DELETE', path), allowed(access.write, deleted)],
+      ];
+      for (const [method, reply, status] of replies) {
+        if (seen) expect(reply.status, `${method} ${path}`).toBe(status);
+        else expectNotFound(reply, `${method} ${path} of a row not seen`);
+        if (reply.status === 403) expect(reply.text).toBe('');
+      }
+      await owner.send('PUT', path, probe);
+    };
     /** A write the guard lets through: an unactivated account is refused it (403, issue 31). */
     const written = (status: number) => (profile.sessionType === 'unactivated' ? 403 : status);
     const own = ORGS[profile.own];
@@ -861,23 +882,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
     it('settings: named at every level, normalization and the settings root, by section 6; another organization’s and unseen rows not found', async () => {
       const owner = owners.get(own.organizationId)!;
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
-      const probe = { Value: { by: 'matrix' } };
-      /** A named setting the owner made, tried by the caller: read, written, deleted (then made again). */
-      const tryLevel = async (base: string, access: { read: boolean; write: boolean }, seen = true) => {
-        const path = `${base}/settings/matrix-probe`;
-        expect((await owner.send('PUT', path, probe)).status, path).toBe(200);
-        const replies: Array<[string, Reply, number]> = [
-          ['GET', await caller().send('GET', path), allowed(access.read, 200)],
-          ['PUT', await caller().send('PUT', path, probe), allowed(access.write, 200)],
-          ['DELETE', await caller().send('DELETE', path), allowed(access.write, 200)],
-        ];
-        for (const [method, reply, status] of replies) {
-          if (seen) expect(reply.status, `${method} ${path}`).toBe(status);
-          else expectNotFound(reply, `${method} ${path} of a row not seen`);
-          if (reply.status === 403) expect(reply.text).toBe('');
-        }
-        await owner.send('PUT', path, probe);
-      };
+      /** A named setting the owner made, tried by the caller (a DELETE answers the setting as it was). */
+      const tryLevel = (base: string, access: { read: boolean; write: boolean }, seen = true) => trySettings(owner, `${base}/settings/matrix-probe`, { Value: { by: 'matrix' } }, 200, access, seen);
       const s = profile.settings;
       await tryLevel('/api/internal', s.organization);
       for (const network of [...new Set([own.network, own.otherNetwork])]) await tryLevel(`/api/internal/networks/${network}`, s.network, profile.networks.includes(network));
@@ -940,6 +946,39 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/matrix-probe`)).body as { Value: unknown }).Value).toBe('theirs');
       expect(((await theirs.send('GET', '/api/v1/settings')).body as { MeasurementPrefixes: unknown }).MeasurementPrefixes).toEqual([]);
+    });
+
+    it('Apple Podcasts Subscriptions settings at every level, as that level’s settings; another organization’s and unseen rows not found', async () => {
+      const owner = owners.get(own.organizationId)!;
+      /** The owner's settings at a level, tried by the caller (a program's also as in effect). */
+      const tryLevel = (base: string, access: { read: boolean; write: boolean }, seen = true) => {
+        const path = `${base}/settings/apple-premium`;
+        return trySettings(owner, path, { ChannelId: '6450099' }, 204, access, seen, base.includes('/programs/') ? [`${path}?inherit=true`] : []);
+      };
+      const s = profile.settings;
+      await tryLevel('/api/v1', s.organization);
+      for (const network of [...new Set([own.network, own.otherNetwork])]) await tryLevel(`/api/v1/networks/${network}`, s.network, profile.networks.includes(network));
+      if (profile.contentProgram) await tryLevel(`/api/v1/programs/${programRows(profile.contentProgram).program}`, s.content);
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        await tryLevel(`/api/v1/programs/${p.program}`, { read: false, write: false }, profile.programs.includes(p.program));
+      }
+
+      // Another organization's: 404 with no body, and its settings left as they were.
+      const theirs = owners.get(other.organizationId)!;
+      const bases = [`/api/v1/networks/${other.network}`, `/api/v1/programs/${otherRows.program}`];
+      for (const base of bases) expect((await theirs.send('PUT', `${base}/settings/apple-premium`, { ProviderId: 'Theirs' })).status, base).toBe(200);
+      for (const base of bases) {
+        for (const [method, json] of [['GET'], ['PUT', { ProviderId: 'TakenOver' }], ['DELETE']] as Array<[string, unknown?]>) {
+          expectNotFound(await caller().send(method, `${base}/settings/apple-premium`, json), `${method} ${base}/settings/apple-premium`);
+        }
+      }
+      if (!profile.memberOf.includes(other.organizationId)) {
+        for (const [method, json] of [['GET'], ['PUT', { ProviderId: 'TakenOver' }], ['DELETE']] as Array<[string, unknown?]>) {
+          expectNotFound(await caller().send(method, '/api/v1/settings/apple-premium', json, other.organizationId), `${method} the Apple settings of one not a member of`);
+        }
+      }
+      for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/apple-premium`)).body as { ProviderId: unknown }).ProviderId).toBe('Theirs');
     });
 
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
