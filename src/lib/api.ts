@@ -33,7 +33,7 @@ type JsonContent<S extends z.ZodType = z.ZodType> = { 'application/json': { sche
 export type ApiRoute = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'trace';
   path: string;
-  request?: { params?: z.ZodType; query?: z.ZodType; body?: { content: object } };
+  request?: { params?: z.ZodType; query?: z.ZodType; headers?: z.ZodType; body?: { content: object } };
   responses: object;
 };
 
@@ -131,7 +131,8 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     }
     if (res.status === 400) return { kind: 'badRequest', status: 400, body: (await res.json()) as BadRequestBody };
     if (res.status === 404) return { kind: 'notFound', status: 404 };
-    if (res.status === 415 || res.status === 451) {
+    // Answers whose body says more: 412 (the row as it now is), 415, 451.
+    if (res.status === 412 || res.status === 415 || res.status === 451) {
       const text = await res.text();
       return { kind: 'status', status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
     }
