@@ -10,7 +10,7 @@
 // A network's or a program's "Inherit everything" drops its own values (DELETE).
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { APPLE_EARLY_ACCESS_HOURS_MAX, APPLE_PREMIUM_FIELDS, type ApplePremiumField, type ApplePremiumLevel, type ApplePremiumSource } from '../../domain/apple-premium.ts';
+import { APPLE_EARLY_ACCESS_HOURS_MAX, APPLE_PREMIUM_DEFAULTS, APPLE_PREMIUM_FIELDS, type ApplePremiumField, type ApplePremiumLevel, type ApplePremiumSource } from '../../domain/apple-premium.ts';
 import { networkFlags, organizationFlags, programFlags } from '../../domain/access.ts';
 import { fieldErrorText } from '../../domain/messages.ts';
 import type { PermissionFlags } from '../../domain/permissions.ts';
@@ -183,7 +183,11 @@ function ApplePremiumForm({ target, mayWrite }: { target: ApplePremiumTarget; ma
 
   /** What an empty field means here: the value in effect and whose it is (a program), else "inherited". */
   const inheritedHint = (field: ApplePremiumField, describe: (value: unknown) => string): string => {
-    if (target.level === 'Organization') return field === 'Enabled' || field === 'DeliverAdFree' || field === 'EarlyAccessHours' ? m.settings_apple_empty_default() : '';
+    if (target.level === 'Organization') {
+      // Nothing above the organization: an empty field is the studio's default (none for the IDs).
+      const fallback = APPLE_PREMIUM_DEFAULTS[field];
+      return fallback === null ? '' : m.settings_apple_inherited({ value: describe(fallback), source: SOURCE_TEXT.Default() });
+    }
     if (!effective?.Sources) return m.settings_apple_empty_inherits();
     const source = effective.Sources[field];
     // The program's own value is in effect: nothing is inherited now.
