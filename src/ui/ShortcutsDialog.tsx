@@ -5,6 +5,7 @@
 //   playlist   the reorder handle's keys (src/features/playlists/PlaylistScreen.tsx)
 //   waveform   WaveformView's keys (src/ui/audio/WaveformView.tsx)
 //   cut editor CutEditor's undo and redo (src/ui/audio/CutEditor.tsx)
+//   markers    WaveformMarkers' keys on a focused marker (src/ui/audio/WaveformMarkers.tsx)
 // A handler that gains or loses a key changes this list too.
 import { Fragment } from 'react';
 import { TOAST_HOTKEY } from '../domain/constants.ts';
@@ -75,6 +76,16 @@ export function shortcutGroups(apple: boolean): Group[] {
       shortcuts: [
         { combos: [[mod, key('Z')]], action: m.shell_shortcut_undo() },
         { combos: [[mod, shift, key('Z')], [mod, key('Y')]], action: m.shell_shortcut_redo() },
+      ],
+    },
+    {
+      id: 'markers',
+      title: m.shell_shortcuts_group_markers(),
+      shortcuts: [
+        { combos: [[left], [right]], action: m.shell_shortcut_marker_move() },
+        { combos: [[shift, left], [shift, right]], action: m.shell_shortcut_marker_move_ten() },
+        { combos: [[key(m.shell_key_delete())]], action: m.shell_shortcut_marker_remove() },
+        { combos: [[key('M')]], action: m.shell_shortcut_marker_add() },
       ],
     },
   ];
