@@ -12,7 +12,9 @@ import { allPermissions, type PermissionEntry } from '../../src/domain/permissio
 import * as routes from '../../src/protocol/api/admin.ts';
 import type { User } from '../../src/protocol/entities.ts';
 import { loadCaller, rotateSession } from '../auth.ts';
-import { forbidden, notFound, unauthorized } from '../errors.ts';
+import { badRequest, fieldError, forbidden, notFound, unauthorized } from '../errors.ts';
+import { containsPattern, readStaffLookup, staffLookupHref, STAFF_LOOKUP_PER_KIND, type StaffLookupKind, type StaffLookupQuery } from '../../src/domain/staff-lookup.ts';
+import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, type Access } from './guard.ts';
@@ -40,8 +42,93 @@ export function adminOrSupport(): Access {
   return { middleware: [...signedIn.middleware, check], describe: 'An admin or support user' };
 }
 
+// ── Object search ─────────────────────────────────────────────────────────────────────────────
+//
+// Every organization's rows, read by the query's kind (src/domain/staff-lookup.ts): by id (each
+// table asked for the ids), by e-mail (the user and one row per organization they are in), or by
+// text (slugs equal to it, names and titles containing it, case-insensitively). Deleted rows are
+// found too (support is asked about them) and say so. Each kind is capped at
+// STAFF_LOOKUP_PER_KIND, the most recently changed first.
+
+type Found = { kind: StaffLookupKind; id: string; title: string | null; detail: string | null; organization_id: string | null; organization_name: string | null; program_id: string | null; deleted: boolean; modified_at_utc: Date | string };
+
+/** Each content table: its kind, its title column, what tells rows apart, its program. */
+const TABLES: Array<{ kind: StaffLookupKind; table: string; title: string; detail: string; program: string; slug: boolean }> = [
+  { kind: 'Organization', table: 'organizations', title: 't.name', detail: "t.provider", program: 'NULL::uuid', slug: false },
+  { kind: 'Network', table: 'networks', title: 't.name', detail: 'NULL::text', program: 'NULL::uuid', slug: false },
+  { kind: 'Program', table: 'programs', title: 't.name', detail: 't.slug', program: 't.id', slug: true },
+  { kind: 'Playlist', table: 'playlists', title: 't.title', detail: '(SELECT p.name FROM programs p WHERE p.id = t.program_id)', program: 't.program_id', slug: true },
+  { kind: 'Clip', table: 'clips', title: 't.title', detail: '(SELECT p.name FROM programs p WHERE p.id = t.program_id)', program: 't.program_id', slug: true },
+  { kind: 'Recording', table: 'recordings', title: 't.title', detail: '(SELECT p.name FROM programs p WHERE p.id = t.program_id)', program: 't.program_id', slug: false },
+];
+
+async function lookUp(q: Queryable, query: StaffLookupQuery): Promise<Found[]> {
+  const found: Found[] = [];
+  // An e-mail address names a person only.
+  for (const t of query.kind === 'email' ? [] : TABLES) {
+    const where = query.kind === 'ids' ? 't.id = ANY($1::uuid[])' : `(${t.title} ILIKE $1${t.slug ? ' OR t.slug = $2' : ''})`;
+    const params = query.kind === 'ids' ? [query.ids] : query.kind === 'text' ? [containsPattern(query.text), ...(t.slug ? [query.text] : [])] : [];
+    const orgOf = t.kind === 'Organization' ? 't.id' : 't.organization_id';
+    found.push(
+      ...(await q.query<Found>(
+        `SELECT '${t.kind}' AS kind, t.id, ${t.title} AS title, ${t.detail} AS detail, ${orgOf} AS organization_id, o.name AS organization_name,
+                ${t.program} AS program_id, t.deleted, t.modified_at_utc
+           FROM ${t.table} t JOIN organizations o ON o.id = ${orgOf}
+          WHERE ${where} ORDER BY t.modified_at_utc DESC, t.id LIMIT ${STAFF_LOOKUP_PER_KIND}`,
+        params,
+      )),
+    );
+  }
+  // People: by id, e-mail or (text) name or e-mail containing it; one row per organization they are in.
+  const userWhere = query.kind === 'ids' ? 'u.id = ANY($1::uuid[])' : query.kind === 'email' ? 'lower(u.email) = $1' : '(u.name ILIKE $1 OR u.email ILIKE $1)';
+  const userParam = query.kind === 'ids' ? query.ids : query.kind === 'email' ? query.email : containsPattern(query.text);
+  found.push(
+    ...(await q.query<Found>(
+      `SELECT 'User' AS kind, u.id, u.name AS title, u.email AS detail, m.organization_id, o.name AS organization_name, NULL::uuid AS program_id, u.deleted, u.modified_at_utc
+         FROM (SELECT * FROM users u WHERE ${userWhere} ORDER BY u.modified_at_utc DESC, u.id LIMIT ${STAFF_LOOKUP_PER_KIND}) u
+         LEFT JOIN memberships m ON m.user_id = u.id
+         LEFT JOIN organizations o ON o.id = m.organization_id AND NOT o.deleted
+        ORDER BY u.modified_at_utc DESC, u.id, o.name`,
+      [userParam],
+    )),
+  );
+  return found;
+}
+
+/** Where a row's id stands in the query's ids (a person found by id after them; sort is stable). */
+const rank = (ids: readonly string[], row: routes.StaffLookupRow) => {
+  const at = ids.indexOf(row.Id);
+  return at === -1 ? ids.length : at;
+};
+
 export function adminRoutes() {
-  return resourceApp().openapi(guarded(routes.grantOrganizationAccess, adminOrSupport()), async (c) => {
+  return resourceApp()
+    .openapi(guarded(routes.staffLookup, adminOrSupport()), async (c) => {
+      const raw = c.req.valid('query').query;
+      const read = readStaffLookup(raw);
+      if ('error' in read) throw badRequest([fieldError('query', read.error)]);
+      const { memberships } = (await loadCaller(c))!;
+      const mine = new Set(memberships.map((m) => m.organization_id));
+      const rows = await lookUp(c.get('deps').store, read.query);
+      const results: routes.StaffLookupRow[] = rows.map((r) => {
+        const row = { Kind: r.kind, Id: r.id, OrganizationId: r.organization_id, ProgramId: r.program_id };
+        return {
+          ...row,
+          Title: r.title ?? '',
+          Detail: r.detail,
+          OrganizationName: r.organization_name,
+          Deleted: r.deleted,
+          CallerIsMember: r.organization_id !== null && mine.has(r.organization_id),
+          Href: staffLookupHref(row),
+          ModifiedAtUtc: new Date(r.modified_at_utc).toISOString(),
+        };
+      });
+      // An address names the organization first and the object last: what was being looked at comes first.
+      const query = read.query;
+      if (query.kind === 'ids') results.sort((a, b) => rank(query.ids, a) - rank(query.ids, b));
+      return c.json({ Query: raw, ReadAs: query.kind, Results: results }, 200);
+    })
+    .openapi(guarded(routes.grantOrganizationAccess, adminOrSupport()), async (c) => {
     const deps = c.get('deps');
     const { user } = (await loadCaller(c))!;
     const organizationId = c.req.valid('json').OrganizationId;

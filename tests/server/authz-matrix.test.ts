@@ -1073,6 +1073,27 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('object search (issue 33): admin and support users only, finding any organization’s rows and saying which are theirs', async () => {
+      // Section 6: the Admin section is for admin or support users (the seed's admin and support).
+      const staff = profile.email === 'admin@example.com' || profile.email === 'support@example.com';
+      for (const [id, organizationId] of [
+        [otherRows.clip, other.organizationId],
+        [programRows(profile.contentProgram ?? profile.noContentProgram ?? OTHER_PROGRAM[profile.other]).clip, null],
+      ] as const) {
+        const reply = await caller().send('GET', `/api/admin/lookup?query=${id}`);
+        if (!staff) {
+          expect(reply.status, `lookup by ${profile.email}`).toBe(403);
+          expect(reply.text).toBe('');
+          continue;
+        }
+        expect(reply.status, reply.text).toBe(200);
+        const [row, ...rest] = (reply.body as { Results: Array<{ Kind: string; Id: string; OrganizationId: string; CallerIsMember: boolean }> }).Results;
+        expect(rest).toEqual([]);
+        expect(row).toMatchObject({ Kind: 'Clip', Id: id, ...(organizationId ? { OrganizationId: organizationId } : {}) });
+        expect(row!.CallerIsMember).toBe(profile.memberOf.includes(row!.OrganizationId));
+      }
+    });
+
     it('lists never carry a row of another organization', async () => {
       for (const path of ['/api/v1/networks', '/api/v1/programs', '/api/v1/playlists', '/api/v1/clips', '/api/v1/recordings']) {
         const reply = await caller().send('GET', `${path}?includeDeleted=true`);

@@ -3,7 +3,8 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { validateGuid } from '../../domain/validators.ts';
 import { GrantOrganizationAccessSchema } from '../admin.ts';
-import { errors, jsonBody, noContent, writeErrors, type DomainIssueParams } from './common.ts';
+import { STAFF_LOOKUP_KINDS, STAFF_LOOKUP_PER_KIND, STAFF_LOOKUP_QUERY_MAX_LENGTH, STAFF_LOOKUP_TEXT_MIN_LENGTH } from '../../domain/staff-lookup.ts';
+import { errors, jsonBody, jsonContent, noContent, writeErrors, type DomainIssueParams } from './common.ts';
 
 /** The body, its id checked as a GUID ('Not a valid GUID', 'required' for null) and lower-cased. */
 export const GrantOrganizationAccess = GrantOrganizationAccessSchema.extend({
@@ -30,4 +31,51 @@ export const grantOrganizationAccess = {
     403: { description: 'The caller is neither admin nor support, or sent no x-xsrf-token (no body)' },
     404: errors[404],
   },
+} as const satisfies RouteConfig;
+
+// ── Object search (the Admin section's "Object search"; src/domain/staff-lookup.ts) ──────────
+
+export const StaffLookupRow = z
+  .object({
+    Kind: z.enum(STAFF_LOOKUP_KINDS),
+    Id: z.string(),
+    Title: z.string().meta({ description: 'Its name or title (a user: their name); "" when it has none' }),
+    Detail: z.string().nullable().meta({ description: 'What tells it apart: a slug, an e-mail address, the program a clip is in' }),
+    OrganizationId: z.string().nullable().meta({ description: 'The organization it belongs to (a user: one they are a member of; null: of none)' }),
+    OrganizationName: z.string().nullable(),
+    ProgramId: z.string().nullable(),
+    Deleted: z.boolean(),
+    CallerIsMember: z.boolean().meta({ description: 'Whether the caller is a member of its organization: if not, Grant access (POST /admin/users/me/organizations) opens it' }),
+    Href: z.string().nullable().meta({ description: 'Where it opens in the studio (section 2’s routes)' }),
+    ModifiedAtUtc: z.string(),
+  })
+  .meta({ id: 'StaffLookupRow' });
+export type StaffLookupRow = z.infer<typeof StaffLookupRow>;
+
+export const StaffLookupResult = z
+  .object({
+    Query: z.string(),
+    ReadAs: z.enum(['ids', 'email', 'text']).meta({ description: 'How the query was read: ids (an id, or the ids in a studio address), an e-mail address, or text (slugs equal to it and titles containing it)' }),
+    Results: z.array(StaffLookupRow),
+  })
+  .meta({ id: 'StaffLookupResult' });
+export type StaffLookupResult = z.infer<typeof StaffLookupResult>;
+
+export const staffLookup = {
+  method: 'get',
+  path: '/admin/lookup',
+  tags: ['Admin'],
+  summary: 'Finds organizations, networks, programs, playlists, clips, recordings and users of every organization by id, studio address, e-mail, slug or title',
+  description:
+    `Admin or support users only (403 otherwise, with no body). query: an id or an address of the studio (each id in it, whatever it is the id of), an e-mail address (that person and their organizations), ` +
+    `or at least ${STAFF_LOOKUP_TEXT_MIN_LENGTH} characters (slugs equal to it, names and titles containing it, at most ${STAFF_LOOKUP_PER_KIND} of each kind, the most recently changed first). Deleted rows are found too, and say so.`,
+  request: {
+    query: z.object({
+      query: z
+        .string()
+        .max(STAFF_LOOKUP_QUERY_MAX_LENGTH * 4)
+        .meta({ description: `What to find (at most ${STAFF_LOOKUP_QUERY_MAX_LENGTH} characters); required` }),
+    }),
+  },
+  responses: { 200: jsonContent(StaffLookupResult, 'What was found'), ...errors, 403: { description: 'The caller is neither admin nor support (no body)' } },
 } as const satisfies RouteConfig;
