@@ -62,6 +62,7 @@ const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordRese
 const ResetPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ResetPasswordScreen })));
 const InvitationScreen = lazy(() => import('../features/session/InvitationScreen.tsx').then((mod) => ({ default: mod.InvitationScreen })));
 const SupportInboxScreen = lazy(() => import('../features/support/SupportInboxScreen.tsx').then((mod) => ({ default: mod.SupportInboxScreen })));
+const ObjectSearchScreen = lazy(() => import('../features/support/ObjectSearchScreen.tsx').then((mod) => ({ default: mod.ObjectSearchScreen })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -103,6 +104,7 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/internal/invitations/:invitationId">{(params) => layout('narrow', <InvitationScreen invitationId={params.invitationId} />)}</Route>
         {/* The support inbox: admin and support users (the server says so too); before /:organizationId. */}
         <Route path="/admin/support">{layout('default', session.User?.IsAdminOrSupport ? <SupportInboxScreen /> : <StatusErrorPage status={403} />)}</Route>
+        <Route path="/admin/lookup">{layout('default', session.User?.IsAdminOrSupport ? <ObjectSearchScreen /> : <StatusErrorPage status={403} />)}</Route>
         {/* Signed in already: the sign-up form has nothing to do. */}
         <Route path="/account/new"><Redirect to="/" /></Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>

@@ -6,9 +6,7 @@ export const MARKETING_SITE = 'https://castaway.studio';
 
 export const adminLinks = {
   root: () => `${ADMIN_SITE}/`,
-  organization: (organizationId: string) => `${ADMIN_SITE}/organizations/${organizationId}`,
   billing: (organizationId: string) => `${ADMIN_SITE}/organizations/editbilling/${organizationId}`,
-  lookup: (appUrl: string) => `${ADMIN_SITE}/lookup?query=${encodeURIComponent(appUrl)}`,
 };
 
 /** Documentation help keys → article slugs. */
