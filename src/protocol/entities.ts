@@ -217,7 +217,11 @@ export const PlaylistPatchSchema = PlaylistCreateSchema.omit({ Id: true }).parti
 /** `PATCH /v1/playlists/{playlistId}/clips`: the complete membership, in order. */
 export const PlaylistClipsPatchSchema = z.object({ ClipIds: z.array(Uuid) }).strict();
 
-export const ChapterSchema = z.object({ StartSeconds: z.number().min(0), Title: z.string() }).strict();
+/** A clip's chapter. Url and ImageUrl (issue 34) are the Podcasting 2.0 chapters' url and img:
+ *  optional, so chapters stored before them stay valid; rules in src/domain/chapters.ts. */
+export const ChapterSchema = z
+  .object({ StartSeconds: z.number().min(0), Title: z.string(), Url: z.string().nullable().optional(), ImageUrl: z.string().nullable().optional() })
+  .strict();
 export const ClipUrlsSchema = z.object({
   AudioPublicUrl: z.string().nullable(),
   AudioPrivateUrl: z.string().nullable(),

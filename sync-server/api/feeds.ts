@@ -15,7 +15,8 @@
 import type { Context } from 'hono';
 import * as routes from '../../src/protocol/api/feeds.ts';
 import { feedIncludes, playlistHasPublicFeed, visibilityAt } from '../../src/domain/feed.ts';
-import { publicPaths } from '../../src/domain/public-urls.ts';
+import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
+import { podcastChaptersJson, type Chapter } from '../../src/domain/chapters.ts';
 import { bytes, compress, negotiateEncoding, varyOnEncoding, type Encoding } from '../compress.ts';
 import { Lru } from '../lru.ts';
 import { feedDocument, feedValidators, type FeedValidators } from '../feeds/feed-data.ts';
@@ -157,7 +158,7 @@ export function listenerReaches(clip: ReachClip, at: Date): boolean {
   );
 }
 
-type ChapterClip = ReachClip & { version: number; modified_at_utc: Date; chapters: Array<{ StartSeconds: number; Title: string }> | null };
+type ChapterClip = ReachClip & { version: number; modified_at_utc: Date; chapters: Chapter[] | null };
 
 export function feedRoutes() {
   return resourceApp()
@@ -191,7 +192,8 @@ export function feedRoutes() {
       const tag = `c${clip.version}.${visibilityAt({ State: clip.state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc }, at).visibility}`;
       const lastModified = new Date(Math.floor(new Date(clip.modified_at_utc).getTime() / 1000) * 1000);
       return conditionalText(c, tag, lastModified, 'application/json+chapters; charset=utf-8', async () =>
-        JSON.stringify({ version: '1.2.0', chapters: chapters.map((ch) => ({ startTime: ch.StartSeconds, title: ch.Title })) }),
+        // A chapter image uploaded here is stored with its absolute URL; one kept as a path is made absolute.
+        JSON.stringify(podcastChaptersJson(chapters, (u) => absoluteUrl(u, publicOrigin(c)))),
       );
     });
 }

@@ -5,6 +5,7 @@
 // show-page URLs follow Visibility).
 import type { FormError } from '../../src/domain/form-errors.ts';
 import { formError } from '../../src/domain/form-errors.ts';
+import { chapterErrors, normaliseChapters } from '../../src/domain/chapters.ts';
 import { clipFieldErrors, clipSlugToCheck, normaliseClipPatch } from '../../src/domain/clip-rules.ts';
 import { visibilityNeeds } from '../../src/domain/clip.ts';
 import { slugServerError, type SlugOwner } from '../../src/domain/server-errors.ts';
@@ -90,7 +91,10 @@ export async function applyClipChange(
 ): Promise<Record<string, unknown>> {
   const rules = { isNew: ctx.isNew };
   assertValid(Object.entries(clipFieldErrors(current, patch, rules)));
+  // Chapters are checked against the clip's audio as it is now (a start past its end is refused).
+  if (patch.Chapters !== undefined) assertValid(Object.entries(chapterErrors(patch.Chapters, (current.DurationSeconds as number | null | undefined) ?? null)));
   const next: Record<string, unknown> = { ...current, ...normaliseClipPatch(patch) };
+  if (patch.Chapters !== undefined) next.Chapters = normaliseChapters(patch.Chapters);
   const slug = clipSlugToCheck(current, patch, rules);
   if (slug !== null && (await slugTaken(q, 'clip', slug, { organizationId: ctx.organizationId, programId: next.ProgramId as string, selfId: ctx.clipId }))) {
     throw slugExists('clip');

@@ -41,7 +41,7 @@ export const getFeed = {
 export const ChaptersSchema = z
   .object({
     version: z.string(),
-    chapters: z.array(z.object({ startTime: z.number(), title: z.string() })),
+    chapters: z.array(z.object({ startTime: z.number(), title: z.string(), url: z.string().optional(), img: z.string().optional() })),
   })
   .meta({ id: 'PodcastChapters', description: 'Podcasting 2.0 JSON chapters (application/json+chapters)' });
 
