@@ -48,6 +48,7 @@ import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import { ClipTranscript } from './ClipTranscript.tsx';
+import { ClipChapters } from './ClipChapters.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { getClipOriginalAudio } from '../../protocol/api/media.ts';
@@ -444,6 +445,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       </section>
       <PublishPanel clip={clip} />
       <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} />
+      <ClipChapters clip={clip} organizationId={organizationId} />
       <section className="card">
         <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
       </section>

@@ -1,0 +1,122 @@
+// The Chapters section of the clip screen as a producer meets it, with the page's fetches answered
+// by the real server (createApp on PGlite) and the clip in the device's store (fake IndexedDB): two
+// chapters added by keyboard on the marker strip (M at the playhead, titles typed, Shift+→ moving
+// one), a chapter without a title and a start that is not a time refused at their fields before
+// anything is queued, then saved: the outbox holds clip.update with the chapters sorted, and the
+// device's copy of the clip shows them. A GIF chosen as a chapter's image is refused by the server
+// (415) at that chapter's image; offline, uploading says it needs the connection.
+import 'fake-indexeddb/auto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import '../../../tests/happy-page.ts';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { createApp } from '../../../sync-server/app.ts';
+import type { TestStore } from '../../../tests/server/test-store.ts';
+import type { Clip } from '../../protocol/entities.ts';
+
+const { act } = await import('react');
+const { ClipChapters } = await import('./ClipChapters.tsx');
+const { db } = await import('../../db/db.ts');
+const { createApp: makeApp } = await import('../../../sync-server/app.ts');
+const { createMemoryBus } = await import('../../../sync-server/bus.ts');
+const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
+const { click, field, mount, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
+const { openTestStore } = await import('../../../tests/server/test-store.ts');
+
+let test: TestStore;
+let app: ReturnType<typeof createApp>;
+let clip: Clip;
+let blobDir = '';
+const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
+
+beforeAll(async () => {
+  blobDir = await mkdtemp(join(tmpdir(), 'castaway-chapters-section-'));
+  process.env.CASTAWAY_BLOB_DIR = blobDir;
+  test = await openTestStore('pglite');
+  await seed(test.store, { clips: 4 });
+  app = makeApp({ store: test.store, bus: createMemoryBus() });
+  const { cookie } = await signInPage(app, ORG_DEMO);
+  const id = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
+  const row = (await (await app.request(`/api/v1/clips/${id}`, { headers: { cookie, 'x-organization-id': ORG_DEMO } })).json()) as Clip;
+  // Ten minutes of audio, no chapters yet; no audio file to play, so the playhead stays at 0.
+  clip = { ...row, DurationSeconds: 600, Chapters: [], Urls: { ...row.Urls, AudioPrivateUrl: null } };
+  await db.clips.put(clip as never);
+}, 120_000);
+afterAll(async () => {
+  await test?.drop();
+  if (previousBlobDir === undefined) delete process.env.CASTAWAY_BLOB_DIR;
+  else process.env.CASTAWAY_BLOB_DIR = previousBlobDir;
+  await rm(blobDir, { recursive: true, force: true });
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+const render = () => mount(<ClipChapters clip={clip} organizationId={ORG_DEMO} />, 'Loading');
+const strip = (el: HTMLElement) => el.querySelector<HTMLElement>('[role="group"][aria-label="Chapters on the clip\'s timeline"]')!;
+const markers = (el: HTMLElement) => [...el.querySelectorAll<HTMLElement>('[role="slider"]')];
+async function key(target: HTMLElement, k: string, init: KeyboardEventInit = {}) {
+  await act(async () => {
+    target.focus();
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
+  });
+  await settle(20);
+}
+const chapter = (el: HTMLElement, n: number) => [...el.querySelectorAll<HTMLElement>('fieldset')].find((f) => f.querySelector('legend')?.textContent === `Chapter ${n}`)!;
+
+describe('the Chapters section', () => {
+  it('adds two chapters by keyboard, refuses a missing title and a bad time at their fields, and queues clip.update', async () => {
+    const el = await render();
+    expect(el.textContent).toContain('This clip has no chapters.');
+    await key(strip(el), 'm');
+    // The new chapter's title has the focus: the user types it at once.
+    expect(document.activeElement).toBe(field(chapter(el, 1), 'Title').control);
+    await type(field(chapter(el, 1), 'Title').control, 'Cold open');
+    await key(markers(el)[0]!, 'ArrowRight', { shiftKey: true });
+    expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Chapter 1, Cold open, at 0:10');
+    // M on the marker adds a second chapter at the playhead (0), before the first.
+    await key(markers(el)[0]!, 'M');
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Chapter 1, untitled, at 0:00', 'Chapter 2, Cold open, at 0:10']);
+
+    await click(el, 'Save chapters');
+    expect(field(chapter(el, 1), 'Title').error).toBe('Give the chapter a title');
+    await type(field(chapter(el, 1), 'Title').control, 'Welcome');
+    await type(field(chapter(el, 2), 'Starts at (h:mm:ss)').control, '1:0x');
+    await click(el, 'Save chapters');
+    expect(field(chapter(el, 2), 'Starts at (h:mm:ss)').error).toBe('Type a time such as 1:05 or 1:02:30');
+    expect(await db.outbox.count()).toBe(0);
+
+    await type(field(chapter(el, 2), 'Starts at (h:mm:ss)').control, '1:05');
+    await type(field(chapter(el, 2), 'Link (optional)').control, 'https://example.com/open');
+    await click(el, 'Save chapters');
+    const queued = await db.outbox.toArray();
+    expect(queued.map((q) => [q.name, q.args])).toEqual([
+      ['clip.update', { clipId: clip.Id, fields: { Chapters: [{ StartSeconds: 0, Title: 'Welcome' }, { StartSeconds: 65, Title: 'Cold open', Url: 'https://example.com/open' }] } }],
+    ]);
+    expect(((await db.clips.get(clip.Id)) as unknown as Clip).Chapters).toEqual([{ StartSeconds: 0, Title: 'Welcome' }, { StartSeconds: 65, Title: 'Cold open', Url: 'https://example.com/open' }]);
+  });
+
+  it('an image that is not JPEG or PNG is refused by the server at its chapter; offline, uploading needs the connection', async () => {
+    clip = { ...clip, Chapters: [{ StartSeconds: 0, Title: 'Welcome' }] };
+    const el = await render();
+    const input = chapter(el, 1).querySelector<HTMLInputElement>('input[type="file"]')!;
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
+    Object.defineProperty(input, 'files', { configurable: true, value: [new File([new Uint8Array(gif)], 'a.gif', { type: 'image/gif' })] });
+    await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
+    await settle(300);
+    expect(field(chapter(el, 1), 'Image address (optional)').error).toBe('This file is not a JPEG or PNG image: choose one of those');
+
+    document.body.innerHTML = '';
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      const offline = await render();
+      await settle(100);
+      expect(chapter(offline, 1).querySelector<HTMLInputElement>('input[type="file"]')!.disabled).toBe(true);
+      expect(chapter(offline, 1).textContent).toContain('Uploading an image needs the connection to the studio');
+    } finally {
+      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
+    }
+  });
+});
