@@ -47,6 +47,8 @@ export type PublishedVersion = {
   upload: string;
   /** sha256 of the cut.json it renders, or null for the whole upload. */
   edit: string | null;
+  /** sha256 of the chapters written into it as ID3 CHAP frames (id3-chapters.ts), or absent/null for none. */
+  chapters?: string | null;
 };
 
 const EXT_BY_TYPE: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'video/mp4': 'mp4', 'audio/aac': 'aac', 'audio/wav': 'wav', 'audio/flac': 'flac', 'audio/aiff': 'aiff' };

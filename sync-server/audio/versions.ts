@@ -22,7 +22,7 @@
 // A cut is always rendered from the original, never from a version: a new cut replaces the old one.
 // New audio re-renders the saved cut of it (the editor shows the saved cut over the new audio).
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, openAsBlob } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import * as z from 'zod';
@@ -41,6 +41,8 @@ import { loadClipCut } from './cut-render.ts';
 import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
 import { publishedExt, readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { renderCutToFile, renderTempPath } from './render-cut.ts';
+import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
+import { mp3WithChapters } from './id3-chapters.ts';
 
 /** How long the files of a version (or upload) no longer named stay: a download under way finishes. */
 export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -49,6 +51,21 @@ export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
 const PUBLISHABLE_AS_IS = new Set(['audio/mpeg', 'audio/mp4', 'video/mp4']);
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What a PublishedVersion's chapters name: the digest of the chapters written into its MP3, or null for none. */
+export const chaptersDigest = (chapters: readonly Chapter[]) => (chapters.length === 0 ? null : digest(JSON.stringify(normaliseChapters(chapters))));
+
+/** The clip's chapters as stored on its row ([] for none). */
+export async function clipChapters(q: Queryable, clipId: string): Promise<Chapter[]> {
+  const [row] = await q.query<{ chapters: unknown }>(`SELECT data->'Chapters' AS chapters FROM clips WHERE id = $1`, [clipId]);
+  return Array.isArray(row?.chapters) ? (row.chapters as Chapter[]) : [];
+}
+
+/** Stores an MP3 as a version's audio: with the clip's chapters as ID3 frames when it has any. */
+export async function putPublishedMp3(blobs: BlobStore, key: string, audio: Blob, chapters: readonly Chapter[], durationSeconds: number): Promise<{ size: number }> {
+  const body = chapters.length > 0 ? await mp3WithChapters(audio, chapters, durationSeconds) : (audio.stream() as ReadableStream<Uint8Array>);
+  return blobs.put(key, body, Number.POSITIVE_INFINITY);
+}
 
 /** What names an upload in a PublishedVersion: its uploadId, or for older ones the folder serving it. */
 export const uploadRef = (clipId: string, meta: UploadMeta) => meta.uploadId ?? clipMediaFolder(clipId, meta);
@@ -90,15 +107,22 @@ export async function sweepClipMedia(blobs: BlobStore, clipId: string, keys: str
 // ── Building a version ─────────────────────────────────────────────────────────────────────────
 type Built = PublishedVersion & { waveforms: boolean; encoded: boolean };
 
+/** The version is an MP3 (rendered, or an MP3 published as it is), so it carries the clip's chapters. */
+const carriesChapters = (source: UploadMeta, cutText: string | null) => cutText !== null || !PUBLISHABLE_AS_IS.has(source.contentType) || source.contentType === 'audio/mpeg';
+
 /** Makes the version of `source` with the cut `cutText` (or none) in a new folder; throws MediaError for audio it cannot render. */
-async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta, cutText: string | null, analysis: StoredAudioAnalysis): Promise<Built> {
+async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta, cutText: string | null, analysis: StoredAudioAnalysis, chapters: readonly Chapter[]): Promise<Built> {
   const version = randomUUID();
   const folder = clipKeys.versionFolder(clipId, version);
   const from = clipMediaFolder(clipId, source);
-  const base = { version, folder, upload: uploadRef(clipId, source), edit: cutText === null ? null : digest(cutText) };
+  // An MP3 carries the chapters (ID3 CHAP frames); other files are published without them.
+  const tagged = chapters.length > 0 && carriesChapters(source, cutText);
+  const base = { version, folder, upload: uploadRef(clipId, source), edit: cutText === null ? null : digest(cutText), chapters: tagged ? chaptersDigest(chapters) : null };
   try {
     if (cutText === null && PUBLISHABLE_AS_IS.has(source.contentType)) {
-      const { size } = await blobs.copy(mediaFiles.audio(from), mediaFiles.audio(folder));
+      const { size } = tagged
+        ? await putPublishedMp3(blobs, mediaFiles.audio(folder), await blobs.blob(mediaFiles.audio(from)), chapters, analysis.durationSeconds!)
+        : await blobs.copy(mediaFiles.audio(from), mediaFiles.audio(folder));
       if (analysis.waveforms) {
         for (const res of ['high', 'low'] as const) for (const ext of ['dat', 'json'] as const) await blobs.copy(mediaFiles.waveform(from, res, ext), mediaFiles.waveform(folder, res, ext));
       }
@@ -112,7 +136,9 @@ async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta
       const wav = await renderCutToFile(await blobs.blob(mediaFiles.audio(from)), edit, wavPath);
       if (wav.frames === 0) throw new MediaError(MediaErrorCode.EmptyFile, 'The cut keeps no audio');
       await encodeWavToMp3(wavPath, mp3Path, wav.channels);
-      const { size } = await blobs.put(mediaFiles.audio(folder), Readable.toWeb(createReadStream(mp3Path)) as ReadableStream<Uint8Array>, Number.POSITIVE_INFINITY);
+      const { size } = tagged
+        ? await putPublishedMp3(blobs, mediaFiles.audio(folder), await openAsBlob(mp3Path), chapters, wav.frames / wav.sampleRate)
+        : await blobs.put(mediaFiles.audio(folder), Readable.toWeb(createReadStream(mp3Path)) as ReadableStream<Uint8Array>, Number.POSITIVE_INFINITY);
       // The version's own waveforms and length, decoded from the MP3 as a listener gets it.
       const made = await analyzeStoredAudio(blobs, mediaFiles.audio(folder), (res, ext) => mediaFiles.waveform(folder, res, ext));
       if (made.failed || made.durationSeconds === null) throw new MediaError(MediaErrorCode.DecodeFailed, made.problem ?? 'The encoded version does not decode');
@@ -176,7 +202,10 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   const cutText = cut === null ? null : JSON.stringify(cut);
   const source = pending ?? current;
   if (!source) return;
-  if (!pending && published && published.upload === uploadRef(clipId, source) && published.edit === (cutText === null ? null : digest(cutText))) return;
+  const chapters = await clipChapters(deps.store, clipId);
+  // Chapters go into an MP3 only: a version of another file is current whatever the chapters.
+  const wantChapters = carriesChapters(source, cutText) ? chaptersDigest(chapters) : null;
+  if (!pending && published && published.upload === uploadRef(clipId, source) && published.edit === (cutText === null ? null : digest(cutText)) && (published.chapters ?? null) === wantChapters) return;
 
   // A clip without good audio shows that it is processing; one with good audio keeps showing it.
   const processing = (r: Record<string, unknown>): AudioRowPatch | null => (hasGoodAudio(r) ? null : { State: 'Processing' });
@@ -188,7 +217,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   let problem = analysis.problem;
   if (!analysis.failed) {
     try {
-      built = await buildVersion(blobs, clipId, source, cutText, analysis);
+      built = await buildVersion(blobs, clipId, source, cutText, analysis, chapters);
     } catch (e) {
       if (!isMediaError(e)) throw e;
       problem = mediaProblemText({ code: e.code, details: e.details }, 'en-US');

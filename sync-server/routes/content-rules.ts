@@ -5,7 +5,8 @@
 // show-page URLs follow Visibility).
 import type { FormError } from '../../src/domain/form-errors.ts';
 import { formError } from '../../src/domain/form-errors.ts';
-import { chapterErrors, normaliseChapters } from '../../src/domain/chapters.ts';
+import { chapterErrors, normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
+import { chaptersDigest, enqueueClipAudio, hasGoodAudio } from '../audio/versions.ts';
 import { clipFieldErrors, clipSlugToCheck, normaliseClipPatch } from '../../src/domain/clip-rules.ts';
 import { visibilityNeeds } from '../../src/domain/clip.ts';
 import { slugServerError, type SlugOwner } from '../../src/domain/server-errors.ts';
@@ -95,6 +96,11 @@ export async function applyClipChange(
   if (patch.Chapters !== undefined) assertValid(Object.entries(chapterErrors(patch.Chapters, (current.DurationSeconds as number | null | undefined) ?? null)));
   const next: Record<string, unknown> = { ...current, ...normaliseClipPatch(patch) };
   if (patch.Chapters !== undefined) next.Chapters = normaliseChapters(patch.Chapters);
+  // Changed chapters go into the published MP3 too (ID3 CHAP frames, sync-server/audio/id3-chapters.ts):
+  // the clip's audio is made again by its processing job, queued in this change's transaction.
+  if (patch.Chapters !== undefined && !ctx.isNew && hasGoodAudio(current) && chaptersDigest(patch.Chapters) !== chaptersDigest((current.Chapters as Chapter[] | undefined) ?? [])) {
+    await enqueueClipAudio(q, { organizationId: ctx.organizationId, clipId: ctx.clipId, userId: null });
+  }
   const slug = clipSlugToCheck(current, patch, rules);
   if (slug !== null && (await slugTaken(q, 'clip', slug, { organizationId: ctx.organizationId, programId: next.ProgramId as string, selfId: ctx.clipId }))) {
     throw slugExists('clip');

@@ -1,0 +1,148 @@
+// A clip's chapters inside its published MP3 (issue 34): an ID3v2.4 tag at the front of the file
+// with one CHAP frame per chapter (its start and end in milliseconds, a TIT2 sub-frame with its
+// title and a WXXX sub-frame with its link) and one CTOC frame, the top-level ordered table of
+// contents, naming them in order (https://id3.org/id3v2-chapters-1.0). Apps that read chapters
+// from the file (Apple Podcasts, Overcast, Pocket Casts) then show them without the feed's JSON.
+//
+// The tag replaces the uploaded file's own ID3v2 tag: that tag's frames are carried over as they
+// were (title, artist, artwork…) except its chapters, and the audio after it is streamed, never
+// decoded, so the published file is the upload's audio byte for byte after the new tag. A tag this
+// writer cannot carry over safely (unsynchronised, with an extended header, or with compressed or
+// encrypted frames) is dropped rather than copied wrong.
+//
+// Why our own writer and not a library: the two maintained JavaScript tag writers load the whole
+// file into memory (node-id3 takes a Buffer) or write only ID3v2.3 with Latin-1 sub-frames, and the
+// tag here is four frame kinds. Its size is known before the audio is streamed, so the stored
+// file's size (PublishedAudioSizeInBytes, the enclosure's length, byte ranges) is the blob store's
+// count as for every other version. It is read back in the tests by ffprobe, written by others.
+import type { Chapter } from '../../src/domain/chapters.ts';
+import { chapterEnds, normaliseChapters } from '../../src/domain/chapters.ts';
+
+const encoder = new TextEncoder();
+/** CTOC counts its entries in one byte: the first 255 chapters are in the table, every one has its CHAP. */
+const CTOC_MAX_ENTRIES = 255;
+
+function syncsafe(n: number): Uint8Array {
+  return Uint8Array.of((n >>> 21) & 0x7f, (n >>> 14) & 0x7f, (n >>> 7) & 0x7f, n & 0x7f);
+}
+const readSyncsafe = (b: Uint8Array, at: number) => ((b[at]! & 0x7f) << 21) | ((b[at + 1]! & 0x7f) << 14) | ((b[at + 2]! & 0x7f) << 7) | (b[at + 3]! & 0x7f);
+const readUint32 = (b: Uint8Array, at: number) => ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
+function uint32(n: number): Uint8Array {
+  return Uint8Array.of((n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+/** A Latin-1 string ended by a zero byte (element IDs, URLs: ASCII here). */
+const latin1z = (s: string) => concat([Uint8Array.from(s, (ch) => ch.charCodeAt(0) & 0xff), Uint8Array.of(0)]);
+
+/** One ID3v2.4 frame: id, syncsafe size, no flags, its data. */
+export function frame(id: string, data: Uint8Array): Uint8Array {
+  return concat([encoder.encode(id), syncsafe(data.length), Uint8Array.of(0, 0), data]);
+}
+/** A text frame in UTF-8 (encoding 3, which ID3v2.4 brought in). */
+const textFrame = (id: string, text: string) => frame(id, concat([Uint8Array.of(3), encoder.encode(text)]));
+/** A user-defined link: UTF-8, an empty description, the URL in Latin-1. */
+const linkFrame = (url: string) => frame('WXXX', concat([Uint8Array.of(3, 0), Uint8Array.from(asciiUrl(url), (c) => c.charCodeAt(0) & 0xff)]));
+/** The URL in ASCII (a host in punycode, the rest percent-encoded), as Latin-1 holds it. */
+function asciiUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+/** The CHAP and CTOC frames of the chapters (sorted first), each chapter ending where the next starts. */
+export function chapterFrames(chapters: readonly Chapter[], durationSeconds: number): Uint8Array[] {
+  const sorted = normaliseChapters(chapters);
+  const ends = chapterEnds(sorted, durationSeconds);
+  const ms = (s: number) => Math.max(0, Math.min(0xfffffffe, Math.round(s * 1000)));
+  const chaps = sorted.map((ch, i) =>
+    frame(
+      'CHAP',
+      concat([
+        latin1z(`chp${i}`),
+        uint32(ms(ch.StartSeconds)),
+        uint32(ms(ends[i]!)),
+        // Byte offsets unknown (0xFFFFFFFF): players seek by the times.
+        uint32(0xffffffff),
+        uint32(0xffffffff),
+        textFrame('TIT2', ch.Title),
+        ...(ch.Url ? [linkFrame(ch.Url)] : []),
+      ]),
+    ),
+  );
+  const listed = sorted.slice(0, CTOC_MAX_ENTRIES);
+  // Flags: top level (0x02) and ordered (0x01).
+  const ctoc = frame('CTOC', concat([latin1z('toc'), Uint8Array.of(0x03, listed.length), ...listed.map((_, i) => latin1z(`chp${i}`))]));
+  return [ctoc, ...chaps];
+}
+
+/** The frames of the ID3v2 tag at the front of `head` that may be carried over (chapters left out),
+ *  and the tag's length in bytes (0 when the file has none). */
+export function existingTag(head: Uint8Array): { length: number; frames: Uint8Array[] } {
+  if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return { length: 0, frames: [] };
+  const major = head[3]!;
+  const flags = head[5]!;
+  const length = 10 + readSyncsafe(head, 6) + (major === 4 && flags & 0x10 ? 10 : 0);
+  // Unsynchronised or with an extended header: not carried over (its frames would need undoing).
+  if ((major !== 3 && major !== 4) || flags & 0xc0 || head.length < length) return { length, frames: [] };
+  const frames: Uint8Array[] = [];
+  let at = 10;
+  const end = length - (major === 4 && flags & 0x10 ? 10 : 0);
+  while (at + 10 <= end && head[at] !== 0) {
+    const id = String.fromCharCode(...head.subarray(at, at + 4));
+    const size = major === 4 ? readSyncsafe(head, at + 4) : readUint32(head, at + 4);
+    const formatFlags = head[at + 9]!;
+    if (!/^[A-Z0-9]{4}$/.test(id) || at + 10 + size > end) break;
+    // v2.3: compression 0x80, encryption 0x40, grouping 0x20; v2.4: grouping 0x40, compression 0x08,
+    // encryption 0x04, unsynchronisation 0x02, data length 0x01. Such frames are left out.
+    const unsafe = major === 3 ? formatFlags & 0xe0 : formatFlags & 0x4f;
+    if (!unsafe && id !== 'CHAP' && id !== 'CTOC') frames.push(frame(id, head.subarray(at + 10, at + 10 + size)));
+    at += 10 + size;
+  }
+  return { length, frames };
+}
+
+/** A whole ID3v2.4 tag of these frames. */
+export function id3Tag(frames: readonly Uint8Array[]): Uint8Array {
+  const body = concat(frames);
+  return concat([Uint8Array.of(0x49, 0x44, 0x33, 4, 0, 0), syncsafe(body.length), body]);
+}
+
+/** Reads enough of the file's front for its ID3v2 tag (at most 16 MB: a tag with large artwork). */
+async function head(audio: Blob): Promise<Uint8Array> {
+  const first = new Uint8Array(await audio.slice(0, 10).arrayBuffer());
+  if (first.length < 10 || first[0] !== 0x49 || first[1] !== 0x44 || first[2] !== 0x33) return first;
+  const length = Math.min(10 + readSyncsafe(first, 6) + 10, 16 * 1024 * 1024, audio.size);
+  return new Uint8Array(await audio.slice(0, length).arrayBuffer());
+}
+
+/** The MP3 with its chapters: a new tag (the old one's other frames and these chapters' frames),
+ *  then the audio after the old tag, streamed. */
+export async function mp3WithChapters(audio: Blob, chapters: readonly Chapter[], durationSeconds: number): Promise<ReadableStream<Uint8Array>> {
+  const old = existingTag(await head(audio));
+  const tag = id3Tag([...old.frames, ...chapterFrames(chapters, durationSeconds)]);
+  const rest = audio.slice(Math.min(old.length, audio.size)).stream().getReader();
+  let sentTag = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentTag) {
+        sentTag = true;
+        controller.enqueue(tag);
+        return;
+      }
+      const { done, value } = await rest.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => rest.cancel(reason),
+  });
+}

@@ -1,0 +1,126 @@
+// A clip's chapters inside its published MP3 (issue 34): ID3v2.4 CHAP and CTOC frames written by
+// sync-server/audio/id3-chapters.ts, read back by ffprobe (the system's ffmpeg, written by others):
+// each chapter's title and its start and end, the uploaded file's own tag frames carried over and
+// its audio after the tag unchanged byte for byte. Through the app: a processed MP3 clip given
+// chapters is made again by its processing job; the file served has the chapters, its length is
+// PublishedAudioSizeInBytes, a byte range of it agrees; chapters removed, the file is the upload again.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existingTag, mp3WithChapters } from '../../sync-server/audio/id3-chapters.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
+import { AppClient, seededApp, type SeededApp } from '../server/app-client.ts';
+import { openTestStore, type TestStore } from '../server/test-store.ts';
+import { fixturePath } from './fixtures.ts';
+
+const run = promisify(execFile);
+type Probed = { chapters: Array<{ start_time: string; end_time: string; tags?: { title?: string } }>; format: { tags?: Record<string, string> } };
+let dir = '';
+
+/** ffprobe's reading of the file's chapters and tags. */
+async function probe(bytes: Uint8Array): Promise<Probed> {
+  const path = join(dir, `probe-${Math.random().toString(36).slice(2)}.mp3`);
+  await writeFile(path, bytes);
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_chapters', '-show_format', '-of', 'json', path]);
+  return JSON.parse(stdout) as Probed;
+}
+const chaptersOf = (p: Probed) => p.chapters.map((c) => [Number(c.start_time), Number(c.end_time), c.tags?.title]);
+const streamBytes = async (s: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(s).arrayBuffer());
+
+const CHAPTERS = [
+  { StartSeconds: 4.5, Title: 'Le café d’après', Url: 'https://example.com/after' },
+  { StartSeconds: 0, Title: 'Intro' },
+];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'castaway-id3-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ID3 chapters', () => {
+  it('ffprobe reads the chapters; the upload’s own frames stay and its audio follows unchanged', async () => {
+    const original = new Uint8Array(await readFile(fixturePath('speech-12s.mp3')));
+    const tagged = await streamBytes(await mp3WithChapters(new Blob([original]), CHAPTERS, 12.04));
+    const read = await probe(tagged);
+    expect(chaptersOf(read)).toEqual([[0, 4.5, 'Intro'], [4.5, 12.04, 'Le café d’après']]);
+    // The fixture's own tag (its encoder, TSSE) is carried over.
+    expect(read.format.tags?.['encoder']).toBe('Lavf59.27.100');
+    const before = existingTag(original);
+    const after = existingTag(tagged);
+    expect(before.length).toBeGreaterThan(0);
+    expect(tagged.subarray(after.length)).toEqual(original.subarray(before.length));
+    // Tagged again (new chapters): the old chapters are replaced, not added to.
+    const again = await streamBytes(await mp3WithChapters(new Blob([tagged]), [{ StartSeconds: 0, Title: 'Only one' }], 12.04));
+    expect(chaptersOf(await probe(again))).toEqual([[0, 12.04, 'Only one']]);
+  });
+});
+
+describe('the published MP3 of a clip with chapters', () => {
+  let t: TestStore;
+  let s: SeededApp;
+  let api: AppClient;
+  let blobDir = '';
+  beforeAll(async () => {
+    blobDir = await mkdtemp(join(tmpdir(), 'castaway-id3-blobs-'));
+    process.env.CASTAWAY_BLOB_DIR = blobDir;
+    t = await openTestStore('pglite');
+    s = await seededApp(t.store);
+    api = new AppClient(s.app);
+    await api.login('demo@example.com');
+    api.organizationId = ORG_DEMO;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.drop();
+    await rm(blobDir, { recursive: true, force: true });
+    delete process.env.CASTAWAY_BLOB_DIR;
+  });
+
+  it('is made again with the chapters; its size is PublishedAudioSizeInBytes and byte ranges agree', async () => {
+    const clipId = ((await api.post(`/api/v1/programs/${seedId('program:morning')}/clips`, { Title: 'Tagged' })).body as { Id: string }).Id;
+    const original = new Uint8Array(await readFile(fixturePath('speech-12s.mp3')));
+    const put = await s.app.request(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, {
+      method: 'PUT',
+      headers: { cookie: api.cookie, 'x-xsrf-token': api.xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'application/octet-stream' },
+      body: original as Uint8Array<ArrayBuffer>,
+    });
+    expect(put.status, await put.text()).toBe(202);
+    await s.app.jobs.drain();
+    const served = async () => {
+      const clip = (await api.get(`/api/v1/clips/${clipId}`)).body as { PublishedAudioSizeInBytes: number; Urls: { AudioPrivateUrl: string } };
+      const res = await s.app.request(clip.Urls.AudioPrivateUrl, { headers: { cookie: api.cookie } });
+      expect(res.status).toBe(200);
+      return { clip, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const plain = await served();
+    expect(plain.bytes).toEqual(original);
+
+    const saved = await api.patch(`/api/v1/clips/${clipId}`, { Chapters: CHAPTERS });
+    expect(saved.status, saved.text).toBe(200);
+    await s.app.jobs.drain();
+    const withChapters = await served();
+    expect(withChapters.clip.Urls.AudioPrivateUrl).not.toBe(plain.clip.Urls.AudioPrivateUrl);
+    expect(withChapters.bytes.length).toBe(withChapters.clip.PublishedAudioSizeInBytes);
+    expect(chaptersOf(await probe(withChapters.bytes)).map(([start, , title]) => [start, title])).toEqual([[0, 'Intro'], [4.5, 'Le café d’après']]);
+    const range = await s.app.request(withChapters.clip.Urls.AudioPrivateUrl, { headers: { cookie: api.cookie, range: 'bytes=-100' } });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-range')).toBe(`bytes ${withChapters.bytes.length - 100}-${withChapters.bytes.length - 1}/${withChapters.bytes.length}`);
+    expect(new Uint8Array(await range.arrayBuffer())).toEqual(withChapters.bytes.subarray(-100));
+
+    // A change that leaves the chapters as they are makes nothing again.
+    expect((await api.patch(`/api/v1/clips/${clipId}`, { Title: 'Tagged again' })).status).toBe(200);
+    await s.app.jobs.drain();
+    expect((await served()).clip.Urls.AudioPrivateUrl).toBe(withChapters.clip.Urls.AudioPrivateUrl);
+
+    // Chapters removed: the upload as it was.
+    expect((await api.patch(`/api/v1/clips/${clipId}`, { Chapters: [] })).status).toBe(200);
+    await s.app.jobs.drain();
+    const removed = await served();
+    expect(removed.bytes).toEqual(original);
+    expect(removed.clip.PublishedAudioSizeInBytes).toBe(original.length);
+  }, 120_000);
+});
