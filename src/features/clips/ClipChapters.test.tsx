@@ -4,7 +4,9 @@
 // one), a chapter without a title and a start that is not a time refused at their fields before
 // anything is queued, then saved: the outbox holds clip.update with the chapters sorted, and the
 // device's copy of the clip shows them. A GIF chosen as a chapter's image is refused by the server
-// (415) at that chapter's image; offline, uploading says it needs the connection.
+// (415) at that chapter's image; offline, uploading says it needs the connection. A change the server
+// refused (its audio shorter meanwhile than this device knew) is listed by chapter, and Edit again
+// puts the refused chapters back with the server's reason at the start it names.
 import 'fake-indexeddb/auto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { createApp } from '../../../sync-server/app.ts';
 import type { TestStore } from '../../../tests/server/test-store.ts';
 import type { Clip } from '../../protocol/entities.ts';
+import type { NeedsAttentionEntry } from '../../db/db.ts';
 
 const { act } = await import('react');
 const { ClipChapters } = await import('./ClipChapters.tsx');
@@ -28,6 +31,7 @@ const { openTestStore } = await import('../../../tests/server/test-store.ts');
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
 let clip: Clip;
+let cookie = '';
 let blobDir = '';
 const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
 
@@ -37,7 +41,7 @@ beforeAll(async () => {
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 4 });
   app = makeApp({ store: test.store, bus: createMemoryBus() });
-  const { cookie } = await signInPage(app, ORG_DEMO);
+  ({ cookie } = await signInPage(app, ORG_DEMO));
   const id = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
   const row = (await (await app.request(`/api/v1/clips/${id}`, { headers: { cookie, 'x-organization-id': ORG_DEMO } })).json()) as Clip;
   // Ten minutes of audio, no chapters yet; no audio file to play, so the playhead stays at 0.
@@ -118,5 +122,40 @@ describe('the Chapters section', () => {
     } finally {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
     }
+  });
+
+  it('a change the server refused is shown at the chapter it names', async () => {
+    await db.outbox.clear();
+    clip = { ...clip, Chapters: [{ StartSeconds: 0, Title: 'Welcome' }] };
+    await db.clips.put(clip as never);
+    // Meanwhile the clip got 30 s of audio on another device: the server knows, this device not yet.
+    await test.store.query(`UPDATE clips SET data = data || '{"DurationSeconds": 30}'::jsonb WHERE id = $1`, [clip.Id]);
+    const el = await render();
+    await click(el, "Add a chapter at the player's position");
+    await type(field(chapter(el, 2), 'Title').control, 'Late story');
+    await type(field(chapter(el, 2), 'Starts at (h:mm:ss)').control, '1:05');
+    await click(el, 'Save chapters');
+    const [queued] = await db.outbox.toArray();
+    expect(queued!.name).toBe('clip.update');
+    // What the sync engine does with the server's answer: the server's own 400, kept as needing attention.
+    const answer = await app.request(`/api/v1/clips/${clip.Id}`, {
+      method: 'PATCH',
+      headers: { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': (await import('../../lib/api.ts').then((a) => a.xsrfToken())), 'content-type': 'application/json' },
+      body: JSON.stringify((queued!.args as { fields: unknown }).fields),
+    });
+    expect(answer.status).toBe(400);
+    const { Errors } = (await answer.json()) as { Errors: NeedsAttentionEntry['errors'] };
+    await act(async () => {
+      await db.outbox.clear();
+      await db.needsAttention.put({ id: queued!.id, entity: 'clips', entityId: clip.Id, mutation: queued!, httpStatus: 400, errors: Errors, createdAt: Date.now() });
+    });
+    await settle(200);
+    const alert = el.querySelector<HTMLElement>('.clip-chapters [role="alert"]')!;
+    expect(alert.textContent).toContain('The server refused the chapters:');
+    expect(alert.textContent).toContain('Chapter 2: The audio ends at 00:00:30: a chapter must start before that');
+    await click(el, 'Edit these chapters again');
+    expect(field(chapter(el, 2), 'Starts at (h:mm:ss)').error).toBe('The audio ends at 00:00:30: a chapter must start before that');
+    expect(field(chapter(el, 2), 'Title').control.value).toBe('Late story');
+    expect(await db.needsAttention.count()).toBe(0);
   });
 });
