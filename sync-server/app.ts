@@ -38,6 +38,9 @@ import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
 import { publicTranscriptRoutes, transcriptRoutes } from './api/transcripts.ts';
+import { transcriptionRoutes } from './api/transcription.ts';
+import { configuredEngine } from './transcription/engine.ts';
+import { transcriptionJobs } from './transcription/job.ts';
 import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
@@ -148,6 +151,8 @@ export function createApp(deps: AppDeps) {
   // caller's object, not a copy: tests swap its store after the app is made.)
   const log = logOf(deps);
   const audio = audioService(deps, deps.blobs ? { blobs: deps.blobs } : {});
+  // The speech-to-text engine CASTAWAY_TRANSCRIPTION_ENGINE names (a wrong name stops start-up).
+  const transcriptionEngine = configuredEngine();
   const uploads = tusUploads(deps, audio);
   const imageFetch = fetchPolicyFromEnv();
   const images = imageService(deps, audio.blobs, imageFetch);
@@ -212,6 +217,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
   app.route('/api', transcriptRoutes());
+  app.route('/api', transcriptionRoutes(audio.blobs, transcriptionEngine));
   app.route('/', publicTranscriptRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
@@ -236,7 +242,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

@@ -29,7 +29,7 @@ import {
 import * as routes from '../../src/protocol/api/transcripts.ts';
 import { cueFromWire, cueToWire, type Transcript, type TranscriptCueWire, type TranscriptPutSchema } from '../../src/protocol/api/transcripts.ts';
 import type { ClipUrls } from '../../src/protocol/entities.ts';
-import { now } from '../app.ts';
+import { now, type AppDeps } from '../app.ts';
 import { getAuth } from '../auth.ts';
 import { nfc, stringProblems } from '../body.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
@@ -43,11 +43,13 @@ import { guard } from './guard.ts';
 export const TRANSCRIPT_COMPLETED = 'Completed';
 
 /** Whose transcript: a clip's (published in its feed items) or a recording's (never public). */
-type Owner = { entity: 'clip' | 'recording'; table: 'clip_transcripts' | 'recording_transcripts'; key: 'clip_id' | 'recording_id'; content: 'clips' | 'recordings' };
+export type Owner = { entity: 'clip' | 'recording'; table: 'clip_transcripts' | 'recording_transcripts'; key: 'clip_id' | 'recording_id'; content: 'clips' | 'recordings' };
 const CLIP: Owner = { entity: 'clip', table: 'clip_transcripts', key: 'clip_id', content: 'clips' };
 const RECORDING: Owner = { entity: 'recording', table: 'recording_transcripts', key: 'recording_id', content: 'recordings' };
+/** The owners by entity name (the transcription job names its owner so). */
+export const TRANSCRIPT_OWNERS = { clip: CLIP, recording: RECORDING } as const;
 
-type TranscriptRow = {
+export type TranscriptRow = {
   owner_id: string;
   cues: TranscriptCueWire[];
   original_cues: TranscriptCueWire[];
@@ -83,22 +85,25 @@ function refused(error: FormError, cue: number | undefined, field: string): neve
   throw badRequest([fieldError(cue === undefined ? field : `Cues.${cue}`, error)]);
 }
 
+/** What a transcript is written with (null: deleted). `original`: the cues reset goes back to (an import's), else kept. */
+export type TranscriptWrite = { cues: TranscriptCue[]; original?: TranscriptCue[]; language?: string | null | undefined; published?: boolean | undefined } | null;
+
 /**
- * Writes the transcript of the guarded row (null: deletes it) and keeps the row in step, in one
- * transaction; the sync poke after commit. `original`: the cues reset goes back to (an import's),
- * else kept.
+ * Writes the transcript of the clip or recording `id` and keeps the row in step, in one
+ * transaction; the sync poke after commit. The routes write the guarded row's; the transcription
+ * job (sync-server/transcription/job.ts) the one it was asked for, as the user who asked.
  */
-async function writeTranscriptOf(
-  c: Context,
+export async function storeTranscript(
+  deps: AppDeps,
+  who: { organizationId: string; userId: string | null },
   owner: Owner,
-  next: { cues: TranscriptCue[]; original?: TranscriptCue[]; language?: string | null | undefined; published?: boolean | undefined } | null,
+  id: string,
+  next: TranscriptWrite,
 ): Promise<TranscriptRow | null> {
-  const { store, bus } = c.get('deps');
-  const auth = getAuth(c);
-  const id = c.var.row.Id;
-  const at = now(c.get('deps'));
+  const { store, bus } = deps;
+  const at = now(deps);
   const { row, version } = await store.tx(async (q) => {
-    const content = await loadRow(q, owner.entity, auth.organizationId, id, { forUpdate: true });
+    const content = await loadRow(q, owner.entity, who.organizationId, id, { forUpdate: true });
     if (!content || content.Deleted) throw notFound();
     const current = await loadTranscript(q, owner, id, true);
     let row: TranscriptRow | null = null;
@@ -116,7 +121,7 @@ async function writeTranscriptOf(
          ON CONFLICT (${owner.key}) DO UPDATE SET cues = EXCLUDED.cues, original_cues = EXCLUDED.original_cues, language = EXCLUDED.language,
            published = EXCLUDED.published, modified_at_utc = EXCLUDED.modified_at_utc, modified_by_id = EXCLUDED.modified_by_id
          RETURNING ${owner.key} AS owner_id, *`,
-        [id, auth.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, auth.user.Id],
+        [id, who.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, who.userId],
       );
       row = written ?? null;
     }
@@ -126,15 +131,21 @@ async function writeTranscriptOf(
     const urls = (content['Urls'] ?? {}) as ClipUrls;
     const publicUrl = publicUrlOf(owner, row);
     if (content['TranscriptStatus'] === status && (owner !== CLIP || (urls.TranscriptPublicUrl ?? null) === publicUrl)) return { row, version: null };
-    const written = await updateRow(q, owner.entity, content, { organizationId: auth.organizationId, userId: auth.user.Id, now: at }, {
+    const written = await updateRow(q, owner.entity, content, { organizationId: who.organizationId, userId: who.userId, now: at }, {
       ...content,
       TranscriptStatus: status,
       ...(owner === CLIP ? { Urls: { ...urls, TranscriptPublicUrl: publicUrl } } : {}),
     });
     return { row, version: written.Version };
   });
-  if (version !== null) bus.publish({ organizationId: auth.organizationId, version });
+  if (version !== null) bus.publish({ organizationId: who.organizationId, version });
   return row;
+}
+
+/** storeTranscript for the guarded row, as the signed-in user. */
+async function writeTranscriptOf(c: Context, owner: Owner, next: TranscriptWrite): Promise<TranscriptRow | null> {
+  const auth = getAuth(c);
+  return storeTranscript(c.get('deps'), { organizationId: auth.organizationId, userId: auth.user.Id }, owner, c.var.row.Id, next);
 }
 
 /** The guarded row's transcript, or 404. */

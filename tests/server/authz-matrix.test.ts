@@ -621,6 +621,40 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('a clip’s loudness (issue 34): read by whoever reads the clip; any other row is 404 with no body', async () => {
+      const path = (id: string) => `/api/internal/clips/${id}/loudness`;
+      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
+      for (const id of unseen) expectNotFound(await caller().send('GET', path(id)), `GET ${path(id)}`);
+      if (profile.contentProgram) {
+        const clipId = programRows(profile.contentProgram).clip;
+        const reply = await caller().send('GET', path(clipId));
+        expect([reply.status, (reply.body as { ClipId?: string } | undefined)?.ClipId], reply.text).toEqual([200, clipId]);
+      }
+    });
+
+    it('automatic transcription (issue 34): asked with content access on the row’s program, its state read with read access; any other row is 404 with no body', async () => {
+      const calls = (kind: 'clips' | 'recordings', id: string): Array<[string, string]> => [
+        ['POST', `/api/v1/${kind}/${id}/transcript?language=en`],
+        ['GET', `/api/internal/${kind}/${id}/transcript/transcription`],
+      ];
+      for (const [kind, rows] of [
+        ['clips', (r: ReturnType<typeof programRows>) => r.clip],
+        ['recordings', (r: ReturnType<typeof programRows>) => r.recording],
+      ] as const) {
+        const unseen = [rows(otherRows), ...(profile.noContentProgram ? [rows(programRows(profile.noContentProgram))] : [])];
+        for (const id of unseen) for (const [method, path] of calls(kind, id)) expectNotFound(await caller().send(method, path), `${method} ${path}`);
+        if (profile.contentProgram) {
+          const [start, state] = calls(kind, rows(programRows(profile.contentProgram)));
+          const asked = await caller().send(start![0], start![1]);
+          // Past the guard, the seed's row has no stored audio: a 400 naming body (unactivated: 403).
+          if (profile.sessionType === 'unactivated') expect(asked.status).toBe(403);
+          else expect([asked.status, (asked.body as { Errors?: Array<{ Field: string }> } | undefined)?.Errors?.[0]?.Field], asked.text).toEqual([400, 'body']);
+          // Nothing was asked for, so there is no state to read.
+          expect((await caller().send(state![0], state![1])).status).toBe(404);
+        }
+      }
+    });
+
     it('recordings and annotations', async () => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);

@@ -142,6 +142,10 @@ beforeAll(async () => {
       probeCues,
       at,
     ]);
+    // And a finished automatic transcription of each (issue 34), so its state has a row to answer with.
+    for (const [column, id] of [['clip_id', clip!.id], ['recording_id', recording!.id]] as const) {
+      await q.query(`INSERT INTO transcriptions (${column}, organization_id, language, engine, status, attempts, requested_at_utc) VALUES ($1, $2, 'en', 'pocketsphinx', 'Completed', 1, $3)`, [id, p.org, at]);
+    }
     rowsOf.set(p.key, {
       memberId: member.id,
       signingKeyId: key.id,

@@ -39,7 +39,7 @@ export const TranscriptCueSchema = z
 export type TranscriptCueWire = z.infer<typeof TranscriptCueSchema>;
 
 /** A language tag ("en", "en-US"): what the transcript is in. */
-const Language = z
+export const Language = z
   .string()
   .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
   .max(35);

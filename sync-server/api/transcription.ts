@@ -1,0 +1,38 @@
+// Automatic transcription routes (issue 34; src/protocol/api/transcription.ts): POST …/transcript
+// starts the job (sync-server/transcription/job.ts), GET …/transcript/transcription says where it
+// is. Content access on the clip's or recording's program to ask (as writing a transcript needs),
+// read access to see the state (as reading it).
+import * as routes from '../../src/protocol/api/transcription.ts';
+import type { BlobStore } from '../audio/blob-store.ts';
+import { getAuth } from '../auth.ts';
+import { notFound } from '../errors.ts';
+import type { TranscriptionEngine } from '../transcription/engine.ts';
+import { loadTranscription, startTranscription, transcriptionToWire, type TranscriptionOwner } from '../transcription/job.ts';
+import { guard } from './guard.ts';
+import { guarded, resourceApp } from './route.ts';
+import type { Context } from 'hono';
+
+export function transcriptionRoutes(blobs: BlobStore, engine: TranscriptionEngine) {
+  const clip = (...need: 'HasContentAccess'[]) => guard.row('clips', 'clipId', ...need);
+  const recording = (...need: 'HasContentAccess'[]) => guard.row('recordings', 'recordingId', ...need);
+  const start = async (c: Context, owner: TranscriptionOwner, query: { language: string; publish?: boolean | undefined }) => {
+    const auth = getAuth(c);
+    await startTranscription(c.get('deps'), blobs, engine, { organizationId: auth.organizationId, userId: auth.user.Id }, owner, c.var.row.Id, query);
+  };
+  const state = async (c: Context, owner: TranscriptionOwner) => {
+    const row = await loadTranscription(c.get('deps').store, owner, c.var.row.Id);
+    if (!row) throw notFound();
+    return transcriptionToWire(owner, row);
+  };
+  return resourceApp()
+    .openapi(guarded(routes.startClipTranscription, clip('HasContentAccess')), async (c) => {
+      await start(c, 'clip', c.req.valid('query'));
+      return c.body(null, 204);
+    })
+    .openapi(guarded(routes.startRecordingTranscription, recording('HasContentAccess')), async (c) => {
+      await start(c, 'recording', c.req.valid('query'));
+      return c.body(null, 204);
+    })
+    .openapi(guarded(routes.getClipTranscription, clip()), async (c) => c.json(await state(c, 'clip'), 200))
+    .openapi(guarded(routes.getRecordingTranscription, recording()), async (c) => c.json(await state(c, 'recording'), 200));
+}
