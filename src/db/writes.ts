@@ -8,9 +8,21 @@ import type { Mutation, SyncEntity } from '../protocol/sync.ts';
 import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
+import { clipNormalizeLoudness } from '../mutations/loudness.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
-import { organizationSetMeasurementPrefixes, organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../mutations/settings.ts';
+import {
+  networkSetApplePremium,
+  organizationSetApplePremium,
+  organizationSetMeasurementPrefixes,
+  organizationSetNormalization,
+  programSetApplePremium,
+  programSetNormalization,
+  programSetRecordingSettings,
+} from '../mutations/settings.ts';
+import type { ApplePremiumLevel, ApplePremiumValues } from '../domain/apple-premium.ts';
 import type { NormalizationChoice } from '../domain/settings.ts';
+import type { AdMarker, AdMarkerRules } from '../domain/ad-markers.ts';
+import { clipSetAdMarkers, programSetAdMarkerRules } from '../mutations/ad-markers.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 import type { OutboxEntry } from './db.ts';
@@ -182,6 +194,12 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The playlist's whole auto-add rule (playlist.setAutoAdd). */
     setPlaylistAutoAdd: (playlistId: string, rule: AutoAddRule) => queue(playlistSetAutoAdd, { playlistId, AutoAdd: rule }, true),
 
+    /** The clip's whole list of ad markers (clip.setAdMarkers). */
+    setClipAdMarkers: (clipId: string, markers: readonly AdMarker[]) => queue(clipSetAdMarkers, { clipId, AdMarkers: markers.map((k) => ({ ...k })) }, true),
+
+    /** The program's ad-marker rules; null: none (program.setAdMarkerRules). */
+    setProgramAdMarkerRules: (programId: string, rules: AdMarkerRules | null) => queue(programSetAdMarkerRules, { programId, AdMarkerRules: rules === null ? null : { ...rules } }, true),
+
     updateRecording: (recordingId: string, patch: Fields) => queue(m.recordingUpdate, { recordingId, fields: clean(patch) }, true),
 
     deleteRecording: (recordingId: string) => queue(m.recordingDelete, { recordingId }, true),
@@ -227,6 +245,15 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The program's own normalization; null: inherit the organization's again (program.setNormalization). */
     setProgramNormalization: (programId: string, choice: NormalizationChoice | null) => queue(programSetNormalization, { programId, Normalization: choice }, true),
 
+    /** One level's Apple Podcasts Subscriptions settings; null: none set there, every field
+     * inherited ({organization,network,program}.setApplePremium). */
+    setApplePremium: (level: ApplePremiumLevel, id: string, values: ApplePremiumValues | null) =>
+      level === 'Organization'
+        ? queue(organizationSetApplePremium, { organizationId: id, ApplePremium: values }, true)
+        : level === 'Network'
+          ? queue(networkSetApplePremium, { networkId: id, ApplePremium: values }, true)
+          : queue(programSetApplePremium, { programId: id, ApplePremium: values }, true),
+
     /** The program's recording retention in days; null: keep for ever (program.setRecordingSettings). */
     setProgramRecordingRetention: (programId: string, days: number | null) => queue(programSetRecordingSettings, { programId, DeleteRecordingsAfterDays: days }, true),
 
@@ -242,6 +269,9 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** Publish / Unpublish (clip.publish, clip.unpublish): the row shows Publishing / Unpublishing until the server's arrives. */
     publishClip: (clipId: string) => queue(clipPublish, { clipId }, true),
     unpublishClip: (clipId: string) => queue(clipUnpublish, { clipId }, true),
+
+    /** "Normalize again to the current preset" (clip.normalizeLoudness): sent when online; the row does not change here. */
+    normalizeClipLoudness: (clipId: string) => queue(clipNormalizeLoudness, { clipId }, true),
   };
 }
 
@@ -269,11 +299,13 @@ export const {
   setClipAudioFromUrl,
   publishClip,
   unpublishClip,
+  normalizeClipLoudness,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
-export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention } = writes;
+export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention, setApplePremium } = writes;
 
 export type { LocalRow };
+export const { setClipAdMarkers, setProgramAdMarkerRules } = writes;
 
 /**
  * A new clip of a recording's kept regions (issue 6: "keep regions, a recording turned into a

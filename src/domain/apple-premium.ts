@@ -60,6 +60,13 @@ export function parseAppleShowId(text: string): string {
   return fromUrl ? fromUrl[1]! : trimmed;
 }
 
+/** The values as kept: text trimmed (empty: not set), a show's page address as its ID. */
+export function normalizeApplePremium(values: ApplePremiumValues): ApplePremiumValues {
+  const text = (v: string | null) => (v === null || v.trim() === '' ? null : v.trim());
+  const show = text(values.ShowId);
+  return { ...values, ProviderId: text(values.ProviderId), ChannelId: text(values.ChannelId), ShowId: show === null ? null : parseAppleShowId(show) };
+}
+
 const numericIdError = (value: string): FormError | null => (NUMERIC_ID.test(value) ? null : formError('invalid', 'domain_apple_numeric_id', { max: APPLE_NUMERIC_ID_MAX_DIGITS }));
 
 /** Each field's problem at its own name; ShowId anywhere but a program's is refused. */

@@ -34,6 +34,13 @@ export function fieldLabel(field: string): string {
     PresetId: m.settings_normalization_field,
     DeleteRecordingsAfterDays: m.settings_recording_field,
     MeasurementPrefixes: m.settings_measurement_field,
+    ApplePremium: m.settings_apple_title,
+    Enabled: m.settings_apple_enabled,
+    ProviderId: m.settings_apple_provider,
+    ChannelId: m.settings_apple_channel,
+    ShowId: m.settings_apple_show_id,
+    DeliverAdFree: m.settings_apple_ad_free,
+    EarlyAccessHours: m.settings_apple_early,
   };
   return labels[field]?.() ?? field;
 }

@@ -4,7 +4,7 @@
 // (manage-organization-settings access; content and manage-settings access on the program), are
 // sync-server/mutations/settings.ts.
 import * as z from 'zod';
-import { NormalizationChoiceSchema, Uuid } from '../protocol/entities.ts';
+import { ApplePremiumSchema, NormalizationChoiceSchema, Uuid } from '../protocol/entities.ts';
 import { defineMutation } from './define.ts';
 
 const IdArg = Uuid.transform((id) => id.toLowerCase());
@@ -63,4 +63,43 @@ export const programSetRecordingSettings = defineMutation({
     DeleteRecordingsAfterDays: 'DeleteRecordingsAfterDays' in fields ? (fields['DeleteRecordingsAfterDays'] as number | null) : a.DeleteRecordingsAfterDays,
   }),
   apply: (row, a) => (row ? { ...row, DeleteRecordingsAfterDays: a.DeleteRecordingsAfterDays, Id: row.Id } : null),
+});
+
+/**
+ * One level's Apple Podcasts Subscriptions settings (src/domain/apple-premium.ts), null: none set
+ * here (every field inherited). The whole record is the one field ApplePremium, so a change made
+ * elsewhere meanwhile is a conflict on it. Each field is checked by the server run and the screen
+ * (applePremiumErrors), not here, so that a refusal names the field.
+ */
+const ApplePremiumArg = ApplePremiumSchema.nullable();
+type ApplePremiumArgs = { ApplePremium: z.infer<typeof ApplePremiumArg> };
+const applePremium = {
+  kind: 'update' as const,
+  fields: (a: ApplePremiumArgs) => ({ ApplePremium: a.ApplePremium }),
+  withFields: <A extends ApplePremiumArgs>(a: A, fields: Record<string, unknown>): A => ({ ...a, ApplePremium: 'ApplePremium' in fields ? (fields['ApplePremium'] as A['ApplePremium']) : a.ApplePremium }),
+  apply: <R extends { Id: string }>(row: R | null, a: ApplePremiumArgs) => (row ? { ...row, ApplePremium: a.ApplePremium === null ? null : { ...a.ApplePremium }, Id: row.Id } : null),
+};
+
+export const organizationSetApplePremium = defineMutation({
+  name: 'organization.setApplePremium',
+  entity: 'organizations',
+  args: z.object({ organizationId: IdArg, ApplePremium: ApplePremiumArg }).strict(),
+  rowId: (a) => a.organizationId,
+  ...applePremium,
+});
+
+export const networkSetApplePremium = defineMutation({
+  name: 'network.setApplePremium',
+  entity: 'networks',
+  args: z.object({ networkId: IdArg, ApplePremium: ApplePremiumArg }).strict(),
+  rowId: (a) => a.networkId,
+  ...applePremium,
+});
+
+export const programSetApplePremium = defineMutation({
+  name: 'program.setApplePremium',
+  entity: 'programs',
+  args: z.object({ programId: IdArg, ApplePremium: ApplePremiumArg }).strict(),
+  rowId: (a) => a.programId,
+  ...applePremium,
 });

@@ -56,6 +56,19 @@ export type PermissionEntry = z.infer<typeof PermissionEntrySchema>;
  * (GET /v1/reference-data/normalization-presets) by Id, or null: off. */
 export const NormalizationChoiceSchema = z.object({ PresetId: z.string().min(1).max(100).nullable() }).strict();
 
+/** One level's Apple Podcasts Subscriptions settings (src/domain/apple-premium.ts): a field left
+ * null is the level above's. Checked by the domain's rule, which names the field. */
+export const ApplePremiumSchema = z
+  .object({
+    Enabled: z.boolean().nullable(),
+    ProviderId: z.string().max(1000).nullable(),
+    ChannelId: z.string().max(1000).nullable(),
+    ShowId: z.string().max(1000).nullable(),
+    DeliverAdFree: z.boolean().nullable(),
+    EarlyAccessHours: z.number().nullable(),
+  })
+  .strict();
+
 export const OrganizationSchema = z.object({
   ...RowMeta,
   Name: z.string(),
@@ -69,6 +82,8 @@ export const OrganizationSchema = z.object({
   /** The organization's measurement URL prefixes, in order (absent on rows that never set any:
    * none; src/domain/measurement.ts). */
   MeasurementPrefixes: z.array(z.string()).optional(),
+  /** Its Apple Podcasts Subscriptions settings (absent or null: none set). */
+  ApplePremium: ApplePremiumSchema.nullable().optional(),
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 
@@ -123,12 +138,38 @@ export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 export const ImageUrls = z.object({ ImagePublicUrl: z.string().nullable() });
 
-export const NetworkSchema = z.object({ ...RowMeta, Name: z.string(), Urls: ImageUrls });
+export const NetworkSchema = z.object({
+  ...RowMeta,
+  Name: z.string(),
+  Urls: ImageUrls,
+  /** Its own Apple Podcasts Subscriptions settings (absent or null: the organization's). */
+  ApplePremium: ApplePremiumSchema.nullable().optional(),
+});
 export type Network = z.infer<typeof NetworkSchema>;
 export const NetworkCreateSchema = z.object({ Id: Uuid.optional(), Name: z.string().nullable() }).strict();
 export const NetworkPatchSchema = z.object({ Name: z.string().nullable() }).partial().strict();
 
 export const ItunesType = z.enum(['episodic', 'serial']);
+
+/** A clip's ad marker (issue 34): a pre-roll, a mid-roll at Seconds, a post-roll, with the most ads
+ *  its break holds; rules in src/domain/ad-markers.ts. */
+export const AdMarkerSchema = z
+  .object({ Type: z.enum(['PreRoll', 'MidRoll', 'PostRoll']), Seconds: z.number().nullable(), MaxAds: z.number() })
+  .strict();
+/** A program's ad-marker rules, or a clip's override of them (src/domain/ad-markers.ts AdMarkerRules). */
+export const AdMarkerRulesSchema = z
+  .object({
+    PreRollRequired: z.boolean(),
+    PostRollRequired: z.boolean(),
+    MinMidRolls: z.number(),
+    MaxMidRolls: z.number().nullable(),
+    MinSpacingSeconds: z.number(),
+    NoMidRollFirstSeconds: z.number(),
+    NoMidRollLastSeconds: z.number(),
+    MaxAdsPerBreak: z.number().nullable(),
+  })
+  .strict();
+
 /** A person of the show (Podcasting 2.0 <podcast:person>): Role is the namespace's role ('host'). */
 export const ProgramPersonSchema = z.object({ Name: z.string(), Role: z.string(), Href: z.string().nullable().optional() }).strict();
 export type ProgramPerson = z.infer<typeof ProgramPersonSchema>;
@@ -158,6 +199,8 @@ export type ProgramPodcast = z.infer<typeof ProgramPodcastSchema>;
 export const ProgramSchema = z.object({
   ...RowMeta,
   Name: z.string(),
+  /** Its ad-marker rules (absent or null: none; program.setAdMarkerRules, src/domain/ad-markers.ts). */
+  AdMarkerRules: AdMarkerRulesSchema.nullable().optional(),
   NetworkId: Uuid.nullable(),
   Slug: z.string().nullable(),
   Description: z.string().nullable(),
@@ -165,6 +208,8 @@ export const ProgramSchema = z.object({
   ...ProgramPodcastSchema.partial().shape,
   /** The program's own normalization; absent or null: the organization's (src/domain/settings.ts). */
   Normalization: NormalizationChoiceSchema.nullable().optional(),
+  /** Its own Apple Podcasts Subscriptions settings (absent or null: its network's and the organization's). */
+  ApplePremium: ApplePremiumSchema.nullable().optional(),
   /** Recordings older than this many days are deleted (absent or null: kept for ever;
    * src/domain/settings.ts validateRetentionDays, sync-server/jobs/retention.ts). */
   DeleteRecordingsAfterDays: z.number().nullable().optional(),
@@ -297,6 +342,10 @@ export const ClipSchema = z.object({
     .nullable(),
   AudioProcessingProblem: z.string().nullable(),
   Urls: ClipUrlsSchema,
+  /** Its ad markers, stored order (absent on rows that never had any: none; clip.setAdMarkers). */
+  AdMarkers: z.array(AdMarkerSchema).optional(),
+  /** Its own ad-marker rules in place of its program's (absent or null: the program's). */
+  AdMarkerRulesOverride: AdMarkerRulesSchema.nullable().optional(),
 });
 export type Clip = z.infer<typeof ClipSchema>;
 export const ClipCreateSchema = z.object({ Id: Uuid.optional(), ...ClipEditableShape }).partial().strict();

@@ -72,7 +72,7 @@ export function settingsGuard(level: SettingLevel, need: Need): Access {
   return { middleware: [...find.middleware, check], describe: `${find.describe}, with the ${level.toLowerCase()}’s settings access to ${need} (src/domain/settings.ts)` };
 }
 
-export type SettingRow = { name: string; value: unknown; modified_at_utc: Date | string };
+type SettingRow = { name: string; value: unknown; modified_at_utc: Date | string };
 
 const toSetting = (r: SettingRow): routes.NamedSetting => ({ Name: r.name, Value: r.value, ModifiedAtUtc: new Date(r.modified_at_utc).toISOString() });
 
@@ -84,18 +84,18 @@ function nameOf(c: Context): string {
   return name;
 }
 
-export type Key = { organizationId: string; level: SettingLevel; objectId: string; name: string };
+type Key = { organizationId: string; level: SettingLevel; objectId: string; name: string };
 const keyOf = (c: Context, level: SettingLevel): Key => ({ organizationId: getAuth(c).organizationId, level, objectId: OBJECT_AT[level](c), name: nameOf(c) });
-export const KEY_WHERE = `organization_id = $1 AND level = $2 AND object_id = $3 AND name = $4`;
-export const keyParams = (k: Key) => [k.organizationId, k.level, k.objectId, k.name];
+const KEY_WHERE = `organization_id = $1 AND level = $2 AND object_id = $3 AND name = $4`;
+const keyParams = (k: Key) => [k.organizationId, k.level, k.objectId, k.name];
 
-export async function readSetting(q: Queryable, k: Key, forUpdate = false): Promise<SettingRow | null> {
+async function readSetting(q: Queryable, k: Key, forUpdate = false): Promise<SettingRow | null> {
   const [row] = await q.query<SettingRow>(`SELECT name, value, modified_at_utc FROM named_settings WHERE ${KEY_WHERE}${forUpdate ? ' FOR UPDATE' : ''}`, keyParams(k));
   return row ?? null;
 }
 
 /** Sets the value (made when new), on the base If-Match names: a stale one is a 412 with the setting. */
-export async function putSetting(c: Context, k: Key, value: unknown, expected: string | null): Promise<routes.NamedSetting> {
+async function putSetting(c: Context, k: Key, value: unknown, expected: string | null): Promise<routes.NamedSetting> {
   const { store } = c.get('deps');
   const at = now(c.get('deps'));
   const userId = getAuth(c).user.Id;

@@ -7,7 +7,21 @@
 // prefix as src/domain/measurement.ts says, at its own field (MeasurementPrefixes.{i}).
 import { measurementPrefixErrors } from '../../src/domain/measurement.ts';
 import { validateNormalizationPreset, validateRetentionDays, type NormalizationChoice } from '../../src/domain/settings.ts';
-import { organizationSetMeasurementPrefixes, organizationSetNormalization, programSetNormalization, programSetRecordingSettings } from '../../src/mutations/settings.ts';
+import {
+  networkSetApplePremium,
+  organizationSetApplePremium,
+  organizationSetMeasurementPrefixes,
+  organizationSetNormalization,
+  programSetApplePremium,
+  programSetNormalization,
+  programSetRecordingSettings,
+} from '../../src/mutations/settings.ts';
+import { applePremiumDeliveryErrors, applePremiumErrors, effectiveApplePremium, normalizeApplePremium, type ApplePremiumLevel, type ApplePremiumValues } from '../../src/domain/apple-premium.ts';
+import { networkFlags } from '../../src/domain/access.ts';
+import { settingsAccess } from '../../src/domain/settings.ts';
+import { forbidden } from '../errors.ts';
+import { loadRow, type WireRow } from '../rows.ts';
+import type { OpStore } from './store.ts';
 import { assertValid } from '../errors.ts';
 import { checkPrecondition } from '../http.ts';
 import { NORMALIZATION_PRESETS } from '../reference/normalization-presets.ts';
@@ -17,6 +31,26 @@ import { lockRow, orgFlags, programAccess, requireFlags } from './store.ts';
 const PRESET_IDS = NORMALIZATION_PRESETS.map((p) => p.Id);
 
 const checkPreset = (choice: NormalizationChoice | null) => assertValid([['PresetId', choice === null ? null : validateNormalizationPreset(choice.PresetId, PRESET_IDS)]]);
+
+const applePremiumOf = (row: WireRow | null): ApplePremiumValues | null => (row?.['ApplePremium'] as ApplePremiumValues | null | undefined) ?? null;
+
+/**
+ * A level's Apple Podcasts Subscriptions values, normalized (normalizeApplePremium) and checked:
+ * each field at its name, then delivery switched on without a provider, or a program without its
+ * show, in effect with the levels above (read as they are, not locked: they only inform the
+ * refusal).
+ */
+async function checkedApplePremium(s: OpStore, level: ApplePremiumLevel, sent: ApplePremiumValues | null, networkId: string | null): Promise<ApplePremiumValues | null> {
+  if (sent === null) return null;
+  const values = normalizeApplePremium(sent);
+  assertValid(applePremiumErrors(level, values).map((e) => [e.field, e.error]));
+  const organizationId = s.auth.organizationId;
+  const organization = level === 'Organization' ? null : applePremiumOf(await loadRow(s.q, 'organization', organizationId, organizationId));
+  const network = level === 'Program' && networkId ? applePremiumOf(await loadRow(s.q, 'network', organizationId, networkId)) : null;
+  const effective = effectiveApplePremium({ Organization: organization, Network: network, Program: null, [level]: values }).values;
+  assertValid(applePremiumDeliveryErrors(level, effective).map((e) => [e.field, e.error]));
+  return values;
+}
 
 export const SETTINGS_RUNS = [
   serverMutation(organizationSetNormalization, async (s, a, expected) => {
@@ -49,5 +83,25 @@ export const SETTINGS_RUNS = [
     checkPrecondition(expected, current);
     assertValid([['DeleteRecordingsAfterDays', validateRetentionDays(a.DeleteRecordingsAfterDays)]]);
     return s.update('program', current, { ...current, DeleteRecordingsAfterDays: a.DeleteRecordingsAfterDays });
+  }),
+  serverMutation(organizationSetApplePremium, async (s, a, expected) => {
+    const current = await lockRow(s, 'organization', a.organizationId);
+    if (!settingsAccess('Organization', orgFlags(s.auth)).write) throw forbidden();
+    checkPrecondition(expected, current);
+    return s.update('organization', current, { ...current, ApplePremium: await checkedApplePremium(s, 'Organization', a.ApplePremium, null) });
+  }),
+  serverMutation(networkSetApplePremium, async (s, a, expected) => {
+    const current = await lockRow(s, 'network', a.networkId);
+    if (!settingsAccess('Network', networkFlags(s.auth.permissions, a.networkId)).write) throw forbidden();
+    checkPrecondition(expected, current);
+    return s.update('network', current, { ...current, ApplePremium: await checkedApplePremium(s, 'Network', a.ApplePremium, null) });
+  }),
+  serverMutation(programSetApplePremium, async (s, a, expected) => {
+    const { flags } = await programAccess(s, a.programId);
+    const current = await lockRow(s, 'program', a.programId);
+    if (!settingsAccess('Program', flags).write) throw forbidden();
+    checkPrecondition(expected, current);
+    const networkId = (current['NetworkId'] as string | null | undefined) ?? null;
+    return s.update('program', current, { ...current, ApplePremium: await checkedApplePremium(s, 'Program', a.ApplePremium, networkId) });
   }),
 ];

@@ -1,13 +1,13 @@
 // Apple Podcasts Subscriptions (issue 33): the owner of Castaway Podcasts gives the organization's
 // provider ID in Organization settings › Apple Podcasts; Deep Dive's settings show that an empty
 // provider field takes it; switching delivery on without the show's Apple ID is refused at that
-// field; the show's page address is saved as its ID and kept after a reload; the section passes
-// axe; then both levels are cleared again. Castaway Podcasts, not the demo organization, as other
+// field; the show's page address is saved as its ID, synced, and kept after a reload (the server
+// then has it in effect); the section passes axe; then both levels are cleared again. Castaway Podcasts, not the demo organization, as other
 // specs on the shared server read the demo organization's settings.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
-import { apiGet, logIn } from './support.ts';
+import { allChangesSaved, apiGet, logIn } from './support.ts';
 
 test('an owner connects Apple Podcasts Subscriptions for the organization and switches it on for one show', async ({ page }) => {
   await logIn(page);
@@ -38,6 +38,7 @@ test('an owner connects Apple Podcasts Subscriptions for the organization and sw
   await showId.fill('https://podcasts.apple.com/us/podcast/deep-dive/id1598765432');
   await program.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('Apple Podcasts settings saved')).toBeVisible();
+  await allChangesSaved(page);
   await page.reload();
   await expect(page.getByRole('form', { name: 'Apple Podcasts Subscriptions' }).getByRole('textbox', { name: 'Apple show ID' })).toHaveValue('1598765432', { timeout: 30_000 });
   const effective = await apiGet<{ Enabled: boolean; ProviderId: string; ShowId: string }>(page, `/v1/programs/${deepDive}/settings/apple-premium?inherit=true`, ORG_PODCASTS);

@@ -42,9 +42,11 @@ describe.each(storeKinds)('Apple Podcasts Subscriptions settings on %s', (kind) 
   };
   const put = (url: string, body: unknown, ifMatch?: string) => api.send('PUT', url, { json: body, ...(ifMatch ? { headers: { 'if-match': ifMatch } } : {}) });
 
-  it('reads a level never set as all inherited, without an ETag; a program in effect has the defaults', async () => {
-    const own = await read(PROGRAM_URL);
-    expect(own).toMatchObject({ Level: 'Program', Enabled: null, ProviderId: null, ShowId: null, ModifiedAtUtc: null });
+  it('reads a level never set as all inherited, the ETag its row’s; a program in effect has the defaults', async () => {
+    const reply = await api.get(PROGRAM_URL);
+    const own = reply.body as ApplePremiumSettings;
+    expect(own).toMatchObject({ Level: 'Program', Enabled: null, ProviderId: null, ShowId: null });
+    expect(reply.headers.get('etag')).toBe(`"${own.ModifiedAtUtc}"`);
     expect(own.Sources).toBeUndefined();
     const effective = await read(`${PROGRAM_URL}?inherit=true`);
     expect(effective).toMatchObject({ Enabled: false, DeliverAdFree: true, EarlyAccessHours: 0, ProviderId: null });
@@ -120,12 +122,18 @@ describe.each(storeKinds)('Apple Podcasts Subscriptions settings on %s', (kind) 
     expect((await read(ORG_URL)).ProviderId).toBe('Second');
   });
 
-  it('keeps the record out of the named settings’ reach', async () => {
+  it('keeps each level’s values on its row, which devices sync', async () => {
     await put(ORG_URL, { ProviderId: 'Kept' });
-    const named = await api.get('/api/internal/settings/$apple-premium');
-    expect(named.status).toBe(400);
-    expect(fields(named)).toEqual([['name', 'invalid']]);
-    expect((await api.get('/api/internal/settings/apple-premium')).status).toBe(404);
+    await put(NETWORK_URL, { ChannelId: '777' });
+    await put(PROGRAM_URL, { ShowId: '42' });
+    const organization = await api.get(`/api/internal/users/me/organizations/${ORG_DEMO}`);
+    expect((organization.body as { ApplePremium?: unknown }).ApplePremium).toMatchObject({ ProviderId: 'Kept' });
+    const network = await api.get(`/api/v1/networks/${NEWS}`);
+    expect((network.body as { ApplePremium?: unknown }).ApplePremium).toMatchObject({ ChannelId: '777' });
+    const program = await api.get(`/api/v1/programs/${MORNING}`);
+    expect((program.body as { ApplePremium?: unknown }).ApplePremium).toMatchObject({ ShowId: '42', ProviderId: null });
+    expect((await api.delete(NETWORK_URL)).status).toBe(204);
+    expect(((await api.get(`/api/v1/networks/${NEWS}`)).body as { ApplePremium?: unknown }).ApplePremium).toBeNull();
   });
 
   it('lets those section 6 names read and write, and nobody else', async () => {

@@ -1,110 +1,157 @@
-// A program's Apple Podcasts Subscriptions section as its producer meets it, against the real
-// server (createApp on PGlite answering the page's fetches): offline it says the settings are on
-// the server and asks nothing; an empty field shows what it inherits and whose it is; a bad ID and
-// delivery switched on without the show's ID are refused at their fields; the show's page address
-// is saved as its ID; a change made elsewhere meanwhile keeps what was typed, says so, and the next
-// Apply replaces it.
+// @vitest-environment happy-dom
+// A program's Apple Podcasts Subscriptions section on a device that is offline (the server cannot
+// be reached): an empty field shows what it inherits from the network and the organization and
+// whose it is; a bad ID, and delivery switched on without the show's ID, are refused at their
+// fields with nothing queued; the show's page address is queued as its ID through
+// program.setApplePremium, the device's row changed at once, "waiting to be sent" said; a change
+// the server refused comes back into the form with the reason at the field; without
+// manage-settings access the section is read only.
 import 'fake-indexeddb/auto';
-// The page's DOM, before React loads (tests/happy-page.ts).
-import '../../../tests/happy-page.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { createApp } from '../../../sync-server/app.ts';
-import type { TestStore } from '../../../tests/server/test-store.ts';
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../db/db.ts';
+import { loadSession } from '../../lib/session.ts';
+import { ApplePremiumSettings } from './ApplePremiumSettings.tsx';
 
-const { act } = await import('react');
-const { ApplePremiumSettings } = await import('./ApplePremiumSettings.tsx');
-const { loadSession } = await import('../../lib/session.ts');
-const { createApp: makeApp } = await import('../../../sync-server/app.ts');
-const { createMemoryBus } = await import('../../../sync-server/bus.ts');
-const { ORG_DEMO, seed, seedId } = await import('../../../sync-server/seed.ts');
-const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
-const { openTestStore } = await import('../../../tests/server/test-store.ts');
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const MORNING = seedId('program:morning');
-const NEWS = seedId('network:news');
-const URL_OF = `/api/v1/programs/${MORNING}/settings/apple-premium`;
+const ORG = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const NETWORK = '3f2504e0-4f89-41d3-9a0c-0305e82c3302';
+const PROGRAM = '3f2504e0-4f89-41d3-9a0c-0305e82c3303';
+const AT = '2026-03-01T10:00:00.000Z';
+const meta = { CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1, OrganizationId: ORG };
+const none = { Enabled: null, ProviderId: null, ChannelId: null, ShowId: null, DeliverAdFree: null, EarlyAccessHours: null };
 
-let test: TestStore;
-let app: ReturnType<typeof createApp>;
-let cookie = '';
-let sent: string[] = [];
-let xsrf = '';
+async function settle(): Promise<void> {
+  await act(() => new Promise((r) => setTimeout(r, 60)));
+}
 
-beforeAll(async () => {
-  test = await openTestStore('pglite');
-  await seed(test.store, { clips: 0 });
-  app = makeApp({ store: test.store, bus: createMemoryBus() });
-  ({ cookie, sent } = await signInPage(app, ORG_DEMO));
-  xsrf = ((await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json()) as { XsrfToken: string }).XsrfToken;
+/** Signs in (the cached session: the server cannot be reached here) with these flags on the program. */
+async function signIn(permissions: Record<string, boolean>): Promise<void> {
+  const session = {
+    Type: 'activated',
+    UserBelongsToMultipleOrganizations: false,
+    User: { Id: 'u1', Name: 'Ada', FirstName: 'Ada', Email: 'ada@example.com', IsAdmin: false, IsAdminOrSupport: false, HasResellerAccess: false, InterfaceLanguage: null },
+    Organizations: [{ Id: ORG, Name: 'Radio', IsDemoOrganization: false, UserPermissions: [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: permissions }] }],
+  };
+  localStorage.setItem('castaway.session', JSON.stringify(session));
+  globalThis.fetch = () => Promise.reject(new TypeError('offline'));
   await loadSession();
-}, 120_000);
-afterAll(async () => {
-  await app?.downloads.flush();
-  await test?.drop();
-});
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+}
 
-/** A change made elsewhere (another device, the API), straight to the server. */
-const elsewhere = (path: string, body: unknown) =>
-  app.request(path, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'x-organization-id': ORG_DEMO, 'x-xsrf-token': xsrf }, body: JSON.stringify(body) });
+async function render(): Promise<HTMLElement> {
+  const el = document.createElement('div');
+  document.body.append(el);
+  await act(async () => createRoot(el).render(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />));
+  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
+  await settle();
+  return el;
+}
 
-const render = () => mount(<ApplePremiumSettings level="Program" organizationId={ORG_DEMO} programId={MORNING} networkId={NEWS} />, 'Loading the Apple Podcasts settings');
+function field(el: HTMLElement, label: string): { control: HTMLInputElement; hint: string | null; error: string | null } {
+  const labelEl = [...el.querySelectorAll('label')].find((l) => l.textContent === label);
+  if (!labelEl) throw new Error(`no field labelled ${label}`);
+  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
+  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  const text = (suffix: string) => {
+    const id = ids.find((i) => i.endsWith(suffix));
+    return id ? (el.ownerDocument.getElementById(id)?.textContent ?? null) : null;
+  };
+  return { control, hint: text('-hint'), error: text('-error') };
+}
+
+async function type(control: HTMLInputElement, value: string): Promise<void> {
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
+    control.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settle();
+}
 
 async function choose(control: HTMLElement, value: string): Promise<void> {
   await act(async () => {
     Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(control, value);
     control.dispatchEvent(new Event('change', { bubbles: true }));
   });
+  await settle();
 }
 
-const hint = (el: HTMLElement, label: string) => {
-  const { control } = field(el, label);
-  const id = (control.getAttribute('aria-describedby') ?? '').split(' ').find((i) => i.endsWith('-hint'));
-  return id ? document.getElementById(id)!.textContent : null;
-};
+async function apply(el: HTMLElement): Promise<void> {
+  await act(async () => [...el.querySelectorAll('button')].find((b) => b.textContent === 'Apply')!.click());
+  await settle();
+}
 
-describe('a program’s Apple Podcasts Subscriptions section', () => {
-  it('offline, says the settings are kept on the server and asks nothing', async () => {
-    expect(await offlineView(render, sent)).toEqual({ status: 'The Apple Podcasts settings are kept on the server: connect to see and change them.', requests: 0 });
-  });
+beforeEach(async () => {
+  await Promise.all([db.organizations.clear(), db.networks.clear(), db.programs.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
+  await db.organizations.put({ ...meta, Id: ORG, Name: 'Radio', ApplePremium: { ...none, ProviderId: 'RadioCo', EarlyAccessHours: 12 } });
+  await db.networks.put({ ...meta, Id: NETWORK, Name: 'News', ApplePremium: { ...none, ChannelId: '6450011' } });
+  await db.programs.put({ ...meta, Id: PROGRAM, Name: 'Morning', NetworkId: NETWORK, ApplePremium: null });
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
 
-  it('shows what an empty field inherits, refuses at the field, saves the show’s address as its ID', async () => {
-    expect((await elsewhere('/api/v1/settings/apple-premium', { ProviderId: 'CastawayMedia', EarlyAccessHours: 12 })).status).toBe(200);
+describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
+  it('shows what empty fields inherit, refuses at the field, and queues the show’s address as its ID', async () => {
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
     const el = await render();
-    expect(hint(el, 'Provider ID')).toBe("The provider ID of your Apple Podcasts Connect account. Empty: CastawayMedia (the organization's).");
-    expect(hint(el, 'Early access (hours)')).toContain('Empty: 12 (the organization');
+    expect(field(el, 'Provider ID').hint).toBe("The provider ID of your Apple Podcasts Connect account. Empty: RadioCo (the organization's).");
+    expect(field(el, 'Subscription channel ID').hint).toContain("Empty: 6450011 (the network's).");
+    expect(field(el, 'Early access (hours)').hint).toContain("Empty: 12 (the organization's).");
+    expect(field(el, 'Delivery to Apple').hint).toBe("Empty: off (the studio's default).");
 
-    await type(field(el, 'Subscription channel ID').control, '12ab');
+    await type(field(el, 'Subscription channel ID').control, '64a');
     await choose(field(el, 'Delivery to Apple').control, 'on');
-    await click(el, 'Apply', 250);
+    await apply(el);
     expect(field(el, 'Subscription channel ID').error).toBe("Enter Apple's numeric ID (digits only, at most 19)");
-    expect(field(el, 'Subscription channel ID').control.getAttribute('aria-invalid')).toBe('true');
-
-    await type(field(el, 'Subscription channel ID').control, '6450011');
-    await click(el, 'Apply', 250);
     expect(field(el, 'Apple show ID').error).toBe("Delivery to Apple needs the show's Apple ID");
+    expect(field(el, 'Apple show ID').control.getAttribute('aria-invalid')).toBe('true');
+    expect(await db.outbox.count()).toBe(0);
 
-    await type(field(el, 'Apple show ID').control, 'https://podcasts.apple.com/us/podcast/morning-briefing/id1234567890');
-    await click(el, 'Apply', 300);
-    expect(field(el, 'Apple show ID').error).toBeNull();
-    const saved = (await (await app.request(URL_OF, { headers: { cookie, 'x-organization-id': ORG_DEMO } })).json()) as { ShowId: string; ChannelId: string; Enabled: boolean };
-    expect(saved).toMatchObject({ ShowId: '1234567890', ChannelId: '6450011', Enabled: true });
+    await type(field(el, 'Subscription channel ID').control, '');
+    await type(field(el, 'Apple show ID').control, 'https://podcasts.apple.com/us/podcast/morning/id1234567890');
+    await apply(el);
+    const queued = await db.outbox.toArray();
+    expect(queued.map((q) => [q.name, q.args])).toEqual([['program.setApplePremium', { programId: PROGRAM, ApplePremium: { ...none, Enabled: true, ShowId: '1234567890' } }]]);
+    expect((await db.programs.get(PROGRAM))?.['ApplePremium']).toEqual({ ...none, Enabled: true, ShowId: '1234567890' });
+    expect(el.querySelector('[role="status"]')?.textContent).toBe('Saved on this device: it is sent to the server when you are online.');
     expect(field(el, 'Apple show ID').control.value).toBe('1234567890');
   });
 
-  it('keeps what was typed when the settings changed elsewhere meanwhile, and Apply then replaces them', async () => {
+  it('puts a change the server refused back into the form, the reason at the field it names', async () => {
+    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await db.needsAttention.put({
+      id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+      entity: 'programs',
+      entityId: PROGRAM,
+      mutation: { id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e', name: 'program.setApplePremium', args: { programId: PROGRAM, ApplePremium: { ...none, Enabled: true } }, base: AT, createdAt: 1 },
+      httpStatus: 400,
+      errors: [{ Field: 'ShowId', Code: 'required', Message: "Delivery to Apple needs the show's Apple ID", MessageKey: 'domain_apple_show_needed' }],
+      createdAt: 1,
+    });
     const el = await render();
-    await type(field(el, 'Subscription channel ID').control, '6450099');
-    expect((await elsewhere(URL_OF, { Enabled: false, ChannelId: '1111' })).status).toBe(200);
-    await click(el, 'Apply', 300);
-    expect(el.querySelector('[role="alert"]')?.textContent).toContain('changed elsewhere while you edited');
-    expect(field(el, 'Subscription channel ID').control.value).toBe('6450099');
-    await click(el, 'Apply', 300);
-    expect(el.querySelector('[role="alert"]')).toBeNull();
-    const saved = (await (await app.request(URL_OF, { headers: { cookie, 'x-organization-id': ORG_DEMO } })).json()) as { ChannelId: string };
-    expect(saved.ChannelId).toBe('6450099');
+    expect((field(el, 'Delivery to Apple').control as unknown as HTMLSelectElement).value).toBe('on');
+    expect(field(el, 'Apple show ID').error).toBe("Delivery to Apple needs the show's Apple ID");
+    await type(field(el, 'Apple show ID').control, '987654');
+    expect(field(el, 'Apple show ID').error).toBeNull();
+    await apply(el);
+    expect((await db.outbox.toArray()).map((q) => q.args)).toEqual([{ programId: PROGRAM, ApplePremium: { ...none, Enabled: true, ShowId: '987654' } }]);
+    expect(await db.needsAttention.count()).toBe(0);
+  });
+
+  it('is read only with audit access, and hidden without any settings access', async () => {
+    await signIn({ HasContentAccess: true, HasAuditAccess: true });
+    const el = await render();
+    expect(field(el, 'Provider ID').control.disabled).toBe(true);
+    expect(el.textContent).toContain('You can see these settings, but changing them needs manage-settings access.');
+    expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual([]);
+    document.body.innerHTML = '';
+    await signIn({ HasContentAccess: true });
+    const hidden = document.createElement('div');
+    document.body.append(hidden);
+    await act(async () => createRoot(hidden).render(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />));
     await settle();
+    expect(hidden.textContent).toBe('');
   });
 });

@@ -1,26 +1,46 @@
 // Apple Podcasts Subscriptions settings of the organization (a tab of Organization settings), a
 // network (a panel opened under it on the Networks page) or a program (a section of its settings).
-// Rules and inheritance: src/domain/apple-premium.ts. These settings are kept on the server, not on
-// the device, so the section loads them when online and says it needs the connection otherwise.
+// Rules and inheritance: src/domain/apple-premium.ts. Each level's values are on its row, on the
+// device, and saved through {organization,network,program}.setApplePremium like any edit, offline
+// too:
 //
-//   loading ──> form (each field: a value of this level, or empty: inherited, with what is in
-//   effect and whose it is) ──Apply──> saved | refused at the field | changed elsewhere: the
-//   values typed are kept, the saved ones shown, Apply again replaces them
+//   form (each field: this level's value, or empty: inherited, with what is in effect and whose)
+//     ──Apply──> checked by the domain's rule (refused at the field, nothing queued)
+//     ──> queued ("waiting to be sent") ──> saved | refused by the server: the values sent come
+//     back into the form with the reason at the field it names | crossed a change made elsewhere:
+//     the sync page resolves it
 //
-// A network's or a program's "Inherit everything" drops its own values (DELETE).
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+// A network's or a program's "Inherit everything" (the organization's "Clear all") sets none.
+import { useState, useId, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
-import { APPLE_EARLY_ACCESS_HOURS_MAX, APPLE_PREMIUM_DEFAULTS, APPLE_PREMIUM_FIELDS, type ApplePremiumField, type ApplePremiumLevel, type ApplePremiumSource } from '../../domain/apple-premium.ts';
+import {
+  APPLE_EARLY_ACCESS_HOURS_MAX,
+  APPLE_PREMIUM_DEFAULTS,
+  APPLE_PREMIUM_FIELDS,
+  applePremiumDeliveryErrors,
+  applePremiumErrors,
+  effectiveApplePremium,
+  EMPTY_APPLE_PREMIUM,
+  normalizeApplePremium,
+  type ApplePremiumField,
+  type ApplePremiumSource,
+  type ApplePremiumValues,
+} from '../../domain/apple-premium.ts';
 import { networkFlags, organizationFlags, programFlags } from '../../domain/access.ts';
-import { fieldErrorText } from '../../domain/messages.ts';
+import { formatFormError } from '../../domain/messages.ts';
 import type { PermissionFlags } from '../../domain/permissions.ts';
 import { settingsAccess } from '../../domain/settings.ts';
-import { networkApplePremium, organizationApplePremium, programApplePremium, type ApplePremiumSettings as Settings } from '../../protocol/api/apple-premium.ts';
-import { call, type ApiResult } from '../../lib/api.ts';
-import { useOnline } from '../../lib/connectivity.ts';
+import { networkSetApplePremium, organizationSetApplePremium, programSetApplePremium } from '../../mutations/settings.ts';
+import { setApplePremium } from '../../db/writes.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
+import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
+import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { useIdParams } from '../../lib/params.ts';
+import { Link } from '../../lib/router.ts';
+import { useRow } from '../../lib/rows.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
+import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { showSavedToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -30,55 +50,45 @@ export type ApplePremiumTarget =
   | { level: 'Network'; organizationId: string; networkId: string; name: string }
   | { level: 'Program'; organizationId: string; programId: string; networkId: string | null };
 
-/** What the form holds: text as typed ('' = not set here); the switches as 'on', 'off' or '' (inherit). */
-type Draft = { Enabled: string; ProviderId: string; ChannelId: string; ShowId: string; DeliverAdFree: string; EarlyAccessHours: string };
+const TABLE = { Organization: 'organizations', Network: 'networks', Program: 'programs' } as const;
+const MUTATION = { Organization: organizationSetApplePremium.name, Network: networkSetApplePremium.name, Program: programSetApplePremium.name } as const;
 
-const toDraft = (s: Settings): Draft => ({
-  Enabled: s.Enabled === null ? '' : s.Enabled ? 'on' : 'off',
-  ProviderId: s.ProviderId ?? '',
-  ChannelId: s.ChannelId ?? '',
-  ShowId: s.ShowId ?? '',
-  DeliverAdFree: s.DeliverAdFree === null ? '' : s.DeliverAdFree ? 'on' : 'off',
-  EarlyAccessHours: s.EarlyAccessHours === null ? '' : String(s.EarlyAccessHours),
+const idOf = (target: ApplePremiumTarget) => (target.level === 'Organization' ? target.organizationId : target.level === 'Network' ? target.networkId : target.programId);
+
+/** What the form holds: text as typed ('' = not set here); the switches as 'on', 'off' or '' (inherit). */
+type Draft = Record<ApplePremiumField, string>;
+
+const toDraft = (v: ApplePremiumValues): Draft => ({
+  Enabled: v.Enabled === null ? '' : v.Enabled ? 'on' : 'off',
+  ProviderId: v.ProviderId ?? '',
+  ChannelId: v.ChannelId ?? '',
+  ShowId: v.ShowId ?? '',
+  DeliverAdFree: v.DeliverAdFree === null ? '' : v.DeliverAdFree ? 'on' : 'off',
+  EarlyAccessHours: v.EarlyAccessHours === null ? '' : String(v.EarlyAccessHours),
 });
 
-const sameDraft = (a: Draft, b: Draft) => APPLE_PREMIUM_FIELDS.every((f) => a[f] === b[f]);
-
-/** The body of the PUT: every field, empty ones as not set here. A number the browser could not
- *  read goes as typed, for the server's rule to name it. */
-function toBody(d: Draft, level: ApplePremiumLevel) {
-  const text = (v: string) => (v.trim() === '' ? null : v.trim());
+/** The values a draft stands for (normalized as the server keeps them). A number the browser
+ *  could not read stays NaN, for the rule to refuse at its field. */
+function fromDraft(d: Draft): ApplePremiumValues {
   const flag = (v: string) => (v === '' ? null : v === 'on');
   const hours = d.EarlyAccessHours.trim();
-  return {
+  return normalizeApplePremium({
     Enabled: flag(d.Enabled),
-    ProviderId: text(d.ProviderId),
-    ChannelId: text(d.ChannelId),
-    ...(level === 'Program' ? { ShowId: text(d.ShowId) } : {}),
+    ProviderId: d.ProviderId,
+    ChannelId: d.ChannelId,
+    ShowId: d.ShowId,
     DeliverAdFree: flag(d.DeliverAdFree),
     EarlyAccessHours: hours === '' ? null : Number(hours),
-  };
+  });
 }
+
+const sameValues = (a: ApplePremiumValues, b: ApplePremiumValues) => APPLE_PREMIUM_FIELDS.every((f) => a[f] === b[f]);
+const valuesOf = (row: Record<string, unknown> | undefined): ApplePremiumValues | null => (row?.['ApplePremium'] as ApplePremiumValues | null | undefined) ?? null;
 
 function flagsOf(target: ApplePremiumTarget, entries: Parameters<typeof organizationFlags>[0]): PermissionFlags {
   if (target.level === 'Organization') return organizationFlags(entries);
   if (target.level === 'Network') return networkFlags(entries, target.networkId);
   return programFlags(entries, { id: target.programId, networkId: target.networkId });
-}
-
-type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ok'; own: Settings; effective: Settings | null };
-
-async function load(target: ApplePremiumTarget): Promise<Loaded> {
-  const own: ApiResult<Settings> =
-    target.level === 'Organization'
-      ? await call(organizationApplePremium.get)
-      : target.level === 'Network'
-        ? await call(networkApplePremium.get, { params: { networkId: target.networkId } })
-        : await call(programApplePremium.get, { params: { programId: target.programId } });
-  if (own.kind !== 'ok') return { kind: 'failed' };
-  if (target.level !== 'Program') return { kind: 'ok', own: own.data, effective: null };
-  const effective = await call(programApplePremium.get, { params: { programId: target.programId }, query: { inherit: 'true' } });
-  return effective.kind === 'ok' ? { kind: 'ok', own: own.data, effective: effective.data } : { kind: 'failed' };
 }
 
 /** The Organization settings tab: the organization in the address. */
@@ -95,7 +105,7 @@ export function ApplePremiumSettings(target: ApplePremiumTarget) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   if (!access.read) return null;
-  if (target.level !== 'Network') return <ApplePremiumForm target={target} mayWrite={access.write} />;
+  if (target.level !== 'Network') return <ApplePremiumSection target={target} mayWrite={access.write} />;
   // Under each network of the Networks page: opened on demand, as its people are.
   return (
     <div className="object-people network-apple">
@@ -104,11 +114,32 @@ export function ApplePremiumSettings(target: ApplePremiumTarget) {
       </button>
       {open && (
         <div id={panelId}>
-          <ApplePremiumForm target={target} mayWrite={access.write} />
+          <ApplePremiumSection target={target} mayWrite={access.write} />
         </div>
       )}
     </div>
   );
+}
+
+function ApplePremiumSection({ target, mayWrite }: { target: ApplePremiumTarget; mayWrite: boolean }) {
+  const row = useRow(TABLE[target.level], idOf(target));
+  const organization = useRow('organizations', target.organizationId);
+  const networkId = target.level === 'Program' ? target.networkId : null;
+  // Rows never found for an empty id: a program outside a network reads no network.
+  const network = useRow('networks', networkId ?? '');
+  const queued = useQueuedSetting(TABLE[target.level], idOf(target), MUTATION[target.level]);
+  if (row.state !== 'ok') return <p className="muted">{m.settings_normalization_not_here()}</p>;
+  const saved = valuesOf(row.row) ?? EMPTY_APPLE_PREMIUM;
+  const above = {
+    Organization: target.level === 'Organization' || organization.state !== 'ok' ? null : valuesOf(organization.row),
+    Network: networkId && network.state === 'ok' ? valuesOf(network.row) : null,
+  };
+  // A change the server refused comes back into the form, its reasons at the fields they name.
+  const refused = queued.refused.at(-1);
+  const sent = refused ? ((refused.mutation.args as { ApplePremium?: ApplePremiumValues | null }).ApplePremium ?? EMPTY_APPLE_PREMIUM) : null;
+  // Keyed by the saved values and the last refusal: a change arriving from elsewhere starts the form afresh.
+  const key = `${JSON.stringify(saved)}|${refused?.id ?? ''}`;
+  return <ApplePremiumForm key={key} target={target} mayWrite={mayWrite} saved={saved} sent={sent} above={above} queued={queued} />;
 }
 
 const SOURCE_TEXT: Record<ApplePremiumSource, () => string> = {
@@ -118,175 +149,89 @@ const SOURCE_TEXT: Record<ApplePremiumSource, () => string> = {
   Default: () => m.settings_apple_from_default(),
 };
 
-function ApplePremiumForm({ target, mayWrite }: { target: ApplePremiumTarget; mayWrite: boolean }) {
-  const online = useOnline();
+type FormProps = {
+  target: ApplePremiumTarget;
+  mayWrite: boolean;
+  saved: ApplePremiumValues;
+  sent: ApplePremiumValues | null;
+  above: { Organization: ApplePremiumValues | null; Network: ApplePremiumValues | null };
+  queued: QueuedSetting;
+};
+
+function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: FormProps) {
   const headingId = useId();
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<ApplePremiumField | 'form', string>>>({});
-  const [notice, setNotice] = useState<string | null>(null);
-  const saved = loaded.kind === 'ok' ? toDraft(loaded.own) : null;
-  const shown = draft ?? saved;
-  const dirty = draft !== null && saved !== null && !sameDraft(draft, saved);
+  const [draft, setDraft] = useState<Draft>(toDraft(sent ?? saved));
+  const [errors, setErrors] = useState<Partial<Record<ApplePremiumField, string>>>({});
+  const values = fromDraft(draft);
+  const dirty = !sameValues(values, saved);
   useUnsavedGuard('form', dirty);
 
-  // The form stays as it is while the saved values are read again (after a change).
-  const reload = useCallback(async () => {
-    setLoaded(await load(target));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the target's ids, not its object identity
-  }, [target.level, target.organizationId, 'networkId' in target ? target.networkId : null, 'programId' in target ? target.programId : null]);
+  // The server's refusal of this device's last change, at the field it names while it reads as sent.
+  const refusedAt = new Map<string, string>();
+  for (const e of queued.refused.at(-1)?.errors ?? []) refusedAt.set(e.Field, refusedFieldText(e, TABLE[target.level]));
+  const asSent = sent !== null && sameValues(values, sent);
+  const refusedWhole = queued.refusal !== undefined && (refusedAt.size === 0 || !asSent) ? queued.refusal : undefined;
+  const errorAt = (field: ApplePremiumField) => errors[field] ?? (asSent ? refusedAt.get(field) : undefined);
 
-  useEffect(() => {
-    if (online && loaded.kind !== 'ok') void reload();
-  }, [online, reload, loaded.kind]);
-
-  if (!online && !dirty && loaded.kind !== 'ok') {
-    return (
-      <section className="card form" aria-labelledby={headingId}>
-        <h2 id={headingId}>{m.settings_apple_title()}</h2>
-        <p className="muted" role="status">{m.settings_apple_offline()}</p>
-      </section>
-    );
-  }
-  if (loaded.kind === 'loading' || !shown) {
-    return (
-      <section className="card form" aria-labelledby={headingId}>
-        <h2 id={headingId}>{m.settings_apple_title()}</h2>
-        {loaded.kind === 'failed' ? (
-          <div className="alert alert-error" role="alert">
-            <p>{m.settings_apple_load_failed()}</p>
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                setLoaded({ kind: 'loading' });
-                void reload();
-              }}
-            >
-              {m.settings_apple_retry()}
-            </button>
-          </div>
-        ) : (
-          <p className="muted">{m.settings_apple_loading()}</p>
-        )}
-      </section>
-    );
-  }
-  const own = loaded.kind === 'ok' ? loaded.own : null;
-  const effective = loaded.kind === 'ok' ? loaded.effective : null;
+  const { values: effective, sources } = effectiveApplePremium({ ...above, Program: null, [target.level]: { ...EMPTY_APPLE_PREMIUM } });
 
   const set = (field: ApplePremiumField, value: string) => {
-    setDraft({ ...shown, [field]: value });
-    setErrors(({ [field]: _field, form: _form, ...rest }) => rest);
-    setNotice(null);
+    setDraft({ ...draft, [field]: value });
+    setErrors(({ [field]: _cleared, ...rest }) => rest);
   };
 
-  /** What an empty field means here: the value in effect and whose it is (a program), else "inherited". */
+  /** What an empty field stands for here: the value of the levels above (or the studio's default), and whose. */
   const inheritedHint = (field: ApplePremiumField, describe: (value: unknown) => string): string => {
-    if (target.level === 'Organization') {
-      // Nothing above the organization: an empty field is the studio's default (none for the IDs).
-      const fallback = APPLE_PREMIUM_DEFAULTS[field];
-      return fallback === null ? '' : m.settings_apple_inherited({ value: describe(fallback), source: SOURCE_TEXT.Default() });
-    }
-    if (!effective?.Sources) return m.settings_apple_empty_inherits();
-    const source = effective.Sources[field];
-    // The program's own value is in effect: nothing is inherited now.
-    if (source === 'Program') return m.settings_apple_empty_inherits();
     const value = effective[field];
-    return m.settings_apple_inherited({ value: value === null ? m.settings_apple_none() : describe(value), source: SOURCE_TEXT[source]() });
+    if (value === null || (target.level === 'Organization' && APPLE_PREMIUM_DEFAULTS[field] === null)) return '';
+    return m.settings_apple_inherited({ value: describe(value), source: SOURCE_TEXT[sources[field]]() });
   };
   const onOff = (v: unknown) => (v === true ? m.settings_apple_on() : m.settings_apple_off());
   const asText = (v: unknown) => String(v);
 
-  const answer = (res: ApiResult<Settings | null>, after: () => void) => {
-    if (res.kind === 'ok') return after();
-    if (res.kind === 'badRequest') {
-      const next: Partial<Record<ApplePremiumField | 'form', string>> = {};
-      for (const error of res.body.Errors) {
-        const field = (APPLE_PREMIUM_FIELDS as readonly string[]).includes(error.Field) ? (error.Field as ApplePremiumField) : 'form';
-        next[field] ??= fieldErrorText(error);
-      }
-      return setErrors(next);
-    }
-    if (res.kind === 'status' && res.status === 412) {
-      // Changed elsewhere meanwhile: what was typed stays; the saved values are shown and the
-      // next Apply is made on them.
-      const current = res.body as Settings | null | undefined;
-      if (current) setLoaded((l) => (l.kind === 'ok' ? { ...l, own: current } : l));
-      else void reload();
-      return setErrors({ form: m.settings_apple_conflict() });
-    }
-    setErrors({ form: res.kind === 'error' ? m.settings_apple_offline() : res.kind === 'status' && res.status === 403 ? m.settings_apple_read_only() : m.settings_apple_save_failed() });
+  const save = async (next: ApplePremiumValues | null, done: string) => {
+    if (!(await withLoading(savedLocally(setApplePremium(target.level, idOf(target), next))))) return;
+    // A refused change is answered by this one.
+    for (const item of queued.refused) void savedLocally(dismissNeedsAttention(item.id));
+    showSavedToast(done);
   };
 
-  const ifMatch = own?.ModifiedAtUtc ? { 'if-match': `"${own.ModifiedAtUtc}"` } : undefined;
-  const apply = async (e: FormEvent) => {
+  const apply = (e: FormEvent) => {
     e.preventDefault();
-    if (!shown) return;
-    const json = toBody(shown, target.level);
-    const headers = ifMatch ? { headers: ifMatch } : {};
-    const res =
-      target.level === 'Organization'
-        ? await withLoading(call(organizationApplePremium.put, { json, ...headers }))
-        : target.level === 'Network'
-          ? await withLoading(call(networkApplePremium.put, { params: { networkId: target.networkId }, json, ...headers }))
-          : await withLoading(call(programApplePremium.put, { params: { programId: target.programId }, json, ...headers }));
-    answer(res, () => {
-      setDraft(null);
-      setErrors({});
-      void reload();
-      showSavedToast(m.settings_apple_saved());
-    });
-  };
-  const inheritAll = async () => {
-    const headers = ifMatch ? { headers: ifMatch } : {};
-    const res =
-      target.level === 'Network'
-        ? await withLoading(call(networkApplePremium.delete, { params: { networkId: target.networkId }, ...headers }))
-        : target.level === 'Program'
-          ? await withLoading(call(programApplePremium.delete, { params: { programId: target.programId }, ...headers }))
-          : await withLoading(call(organizationApplePremium.delete, { ...headers }));
-    answer(res, () => {
-      setDraft(null);
-      setErrors({});
-      setNotice(target.level === 'Organization' ? m.settings_apple_cleared() : m.settings_apple_inherits_all());
-      void reload();
-    });
+    // The domain's rules before anything is queued: each field, then delivery in effect.
+    const problems = [...applePremiumErrors(target.level, values), ...applePremiumDeliveryErrors(target.level, effectiveApplePremium({ ...above, Program: null, [target.level]: values }).values)];
+    if (problems.length > 0) return setErrors(Object.fromEntries(problems.map((p) => [p.field, formatFormError(p.error)])));
+    void save(values, m.settings_apple_saved());
   };
 
   const disabled = !mayWrite;
-  const choice = (field: 'Enabled' | 'DeliverAdFree', label: string, on: string, off: string) => (
-    <Field label={label} error={errors[field]} {...(inheritedHint(field, onOff) ? { hint: inheritedHint(field, onOff) } : {})}>
-      <select value={shown[field]} disabled={disabled} onChange={(e) => set(field, e.target.value)}>
-        <option value="">{target.level === 'Organization' ? m.settings_apple_not_set() : m.settings_apple_inherit()}</option>
-        <option value="on">{on}</option>
-        <option value="off">{off}</option>
-      </select>
-    </Field>
-  );
-  const text = (field: 'ProviderId' | 'ChannelId' | 'ShowId', label: string, hint: string, inputMode?: 'numeric') => {
-    const inherited = inheritedHint(field, asText);
+  const choice = (field: 'Enabled' | 'DeliverAdFree', label: string, on: string, off: string) => {
+    const hint = inheritedHint(field, onOff);
     return (
-      <Field label={label} error={errors[field]} hint={[hint, inherited].filter(Boolean).join(' ')}>
-        <input type="text" value={shown[field]} disabled={disabled} autoComplete="off" spellCheck={false} {...(inputMode ? { inputMode } : {})} onChange={(e) => set(field, e.target.value)} />
+      <Field label={label} error={errorAt(field)} {...(hint ? { hint } : {})}>
+        <select value={draft[field]} disabled={disabled} onChange={(e) => set(field, e.target.value)}>
+          <option value="">{target.level === 'Organization' ? m.settings_apple_not_set() : m.settings_apple_inherit()}</option>
+          <option value="on">{on}</option>
+          <option value="off">{off}</option>
+        </select>
       </Field>
     );
   };
+  const text = (field: 'ProviderId' | 'ChannelId' | 'ShowId', label: string, hint: string, inputMode?: 'numeric') => (
+    <Field label={label} error={errorAt(field)} hint={[hint, inheritedHint(field, asText)].filter(Boolean).join(' ')}>
+      <input type="text" value={draft[field]} disabled={disabled} autoComplete="off" spellCheck={false} {...(inputMode ? { inputMode } : {})} onChange={(e) => set(field, e.target.value)} />
+    </Field>
+  );
+  const anySaved = !sameValues(saved, EMPTY_APPLE_PREMIUM);
 
   return (
-    <form className="card form apple-premium" aria-labelledby={headingId} noValidate onSubmit={(e) => void apply(e)}>
+    <form className="card form apple-premium" aria-labelledby={headingId} noValidate onSubmit={apply}>
       <h2 id={headingId}>{m.settings_apple_title()}</h2>
       <p className="muted">{target.level === 'Program' ? m.settings_apple_intro_program() : target.level === 'Network' ? m.settings_apple_intro_network() : m.settings_apple_intro_organization()}</p>
-      {!online && <p className="muted" role="status">{m.settings_apple_offline()}</p>}
       {!mayWrite && <p className="alert alert-info">{m.settings_apple_read_only()}</p>}
-      {errors.form && (
-        <p className="alert alert-error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      {notice && (
-        <p className="alert alert-info" role="status">
-          {notice}
+      {refusedWhole && (
+        <p className="alert alert-danger" role="alert">
+          {m.settings_apple_refused({ reason: refusedWhole })}
         </p>
       )}
       {choice('Enabled', m.settings_apple_enabled(), m.settings_apple_enabled_on(), m.settings_apple_enabled_off())}
@@ -294,17 +239,27 @@ function ApplePremiumForm({ target, mayWrite }: { target: ApplePremiumTarget; ma
       {text('ChannelId', m.settings_apple_channel(), m.settings_apple_channel_hint(), 'numeric')}
       {target.level === 'Program' && text('ShowId', m.settings_apple_show_id(), m.settings_apple_show_id_hint())}
       {choice('DeliverAdFree', m.settings_apple_ad_free(), m.settings_apple_ad_free_on(), m.settings_apple_ad_free_off())}
-      <Field label={m.settings_apple_early()} error={errors.EarlyAccessHours} hint={[m.settings_apple_early_hint({ max: APPLE_EARLY_ACCESS_HOURS_MAX }), inheritedHint('EarlyAccessHours', asText)].filter(Boolean).join(' ')}>
-        <input type="number" min={0} max={APPLE_EARLY_ACCESS_HOURS_MAX} step={1} inputMode="numeric" value={shown.EarlyAccessHours} disabled={disabled} onChange={(e) => set('EarlyAccessHours', e.target.value)} />
+      <Field label={m.settings_apple_early()} error={errorAt('EarlyAccessHours')} hint={[m.settings_apple_early_hint({ max: APPLE_EARLY_ACCESS_HOURS_MAX }), inheritedHint('EarlyAccessHours', asText)].filter(Boolean).join(' ')}>
+        <input type="number" min={0} max={APPLE_EARLY_ACCESS_HOURS_MAX} step={1} inputMode="numeric" value={draft.EarlyAccessHours} disabled={disabled} onChange={(e) => set('EarlyAccessHours', e.target.value)} />
       </Field>
+      {queued.pending && (
+        <p className="muted" role="status">
+          {m.settings_normalization_pending()}
+        </p>
+      )}
+      {queued.conflict && (
+        <p className="alert alert-warning">
+          {m.settings_normalization_conflict()} <Link href={`/${target.organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
+        </p>
+      )}
       {mayWrite && (
         <div className="form-actions">
-          {own?.ModifiedAtUtc && (
-            <button type="button" className="button" disabled={!online} onClick={() => void inheritAll()}>
+          {anySaved && (
+            <button type="button" className="button" onClick={() => void save(null, target.level === 'Organization' ? m.settings_apple_cleared() : m.settings_apple_inherits_all())}>
               {target.level === 'Organization' ? m.settings_apple_clear() : m.settings_apple_inherit_all()}
             </button>
           )}
-          <button type="submit" className="button primary" disabled={!dirty || !online}>
+          <button type="submit" className="button primary" disabled={!dirty}>
             {m.app_form_apply()}
           </button>
         </div>

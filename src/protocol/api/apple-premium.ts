@@ -1,8 +1,9 @@
 // Apple Podcasts Subscriptions settings (issue 33; specification section 7: PUT JSON, GET and
 // DELETE apple-premium at the organization's /v1/settings, a network's and a program's settings;
 // the program's GET takes `inherit`). Rules and inheritance: src/domain/apple-premium.ts; served by
-// sync-server/api/apple-premium.ts. Server-held (not synced), written online: each level's values
-// are one record whose ModifiedAtUtc is its ETag.
+// sync-server/api/apple-premium.ts. Each level's values
+// are kept on the level's row (synced to devices and changed offline through the named mutations
+// organization/network/program.setApplePremium); the ETag and If-Match are the row's.
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { APPLE_EARLY_ACCESS_HOURS_MAX, APPLE_NUMERIC_ID_MAX_DIGITS, APPLE_PREMIUM_FIELDS, APPLE_PROVIDER_ID_MAX_LENGTH, type ApplePremiumLevel } from '../../domain/apple-premium.ts';
@@ -49,7 +50,7 @@ export const ApplePremiumSettings = z
   .object({
     Level: z.enum(['Organization', 'Network', 'Program']),
     ...Values,
-    ModifiedAtUtc: z.string().nullable().meta({ description: 'When this level’s values were last saved (the ETag); null: never set here' }),
+    ModifiedAtUtc: z.string().meta({ description: 'The level’s row’s (organization, network or program): the ETag, and the base If-Match names' }),
     Sources: Sources.optional().meta({ description: 'With inherit=true: whose value each field is; the values are then those in effect' }),
   })
   .meta({ id: 'ApplePremiumSettings' });
@@ -72,7 +73,7 @@ function applePremiumRoutes<W extends object, Q extends object>(level: ApplePrem
       path,
       tags,
       summary: `Apple Podcasts Subscriptions settings of ${noun}${level === 'Program' ? ' (its own, or with inherit=true those in effect)' : ''}`,
-      description: `${ACCESS[level]}. Never set: every field null and ModifiedAtUtc null.`,
+      description: `${ACCESS[level]}. Never set: every field null.`,
       request: { ...where, ...query },
       responses: { 200: jsonContent(ApplePremiumSettings, 'The settings'), ...errors },
     } as const satisfies RouteConfig,
@@ -80,7 +81,7 @@ function applePremiumRoutes<W extends object, Q extends object>(level: ApplePrem
       method: 'put',
       path,
       tags,
-      summary: `Sets the Apple Podcasts Subscriptions settings of ${noun} (all of its values at once)`,
+      summary: `Sets the Apple Podcasts Subscriptions settings of ${noun}, all of its values at once (mutation ${level.toLowerCase()}.setApplePremium)`,
       description:
         `${ACCESS[level]}. Each field’s problem is a 400 at its name; switched on (Enabled in effect) without a provider ID in effect, a 400 at ProviderId` +
         `${level === 'Program' ? ', and without the program’s ShowId a 400 at ShowId' : ''}. If-Match: the ModifiedAtUtc the change was made on (a stale one is a 412 with the settings).`,
@@ -92,7 +93,7 @@ function applePremiumRoutes<W extends object, Q extends object>(level: ApplePrem
       path,
       tags,
       summary: `Drops the Apple Podcasts Subscriptions settings of ${noun}: ${level === 'Organization' ? 'off, with the defaults' : 'it inherits every field again'}`,
-      description: `${ACCESS[level]}. Nothing set is also a 204.`,
+      description: `${ACCESS[level]}. Nothing set is also a 204 (mutation ${level.toLowerCase()}.setApplePremium with null).`,
       request: { ...where, headers: IfMatchHeader },
       responses: { 204: noContent, ...errors, ...preconditionFailed(ApplePremiumSettings) },
     } as const satisfies RouteConfig,
