@@ -52,6 +52,7 @@ import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
 import { accountRoutes } from './api/account.ts';
 import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
+import { recordingAgentRoutes } from './api/recording-agents.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
 import { auditRoutes } from './api/audit.ts';
@@ -226,6 +227,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
+  app.route('/api', recordingAgentRoutes());
   app.route('/api', mfaRoutes());
   app.route('/api', supportRoutes());
   app.route('/api', auditRoutes());

@@ -1015,6 +1015,45 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/apple-premium`)).body as { ProviderId: unknown }).ProviderId).toBe('Theirs');
     });
 
+    it('recording agents: as the organization’s settings (read with audit or organization settings access, written with the latter); another organization’s not found', async () => {
+      const s = profile.settings.organization;
+      const owner = owners.get(own.organizationId)!;
+      const program = own.programs[0]!;
+      const made = await owner.send('POST', '/api/v1/recording-agents', { Name: 'Matrix encoder', ProgramIds: [program] });
+      expect(made.status, made.text).toBe(201);
+      const mine = (made.body as { Id: string }).Id;
+      try {
+        const read = await caller().send('GET', '/api/v1/recording-agents?includeProgramIds=true');
+        expect(read.status).toBe(s.read ? 200 : 403);
+        if (read.status === 200) expect(read.text).not.toContain((made.body as { Token: string }).Token);
+        expect((await caller().send('PATCH', `/api/v1/recording-agents/${mine}`, { Name: `By ${profile.email}` })).status).toBe(s.write ? 200 : 403);
+        const created = await caller().send('POST', '/api/v1/recording-agents', { Name: 'Planted', ProgramIds: [program] });
+        expect(created.status, created.text).toBe(s.write ? 201 : 403);
+        if (created.status === 201) expect((await caller().send('DELETE', `/api/v1/recording-agents/${(created.body as { Id: string }).Id}`)).status).toBe(204);
+        expect((await caller().send('DELETE', `/api/v1/recording-agents/${mine}`)).status).toBe(s.write ? 204 : 403);
+      } finally {
+        await owner.send('DELETE', `/api/v1/recording-agents/${mine}`);
+      }
+      // Another organization's agent: 404 with no body, and left as it was.
+      const theirs = owners.get(other.organizationId)!;
+      const agent = ((await theirs.send('POST', '/api/v1/recording-agents', { Name: 'Theirs', ProgramIds: [otherRows.program] })).body as { Id: string }).Id;
+      try {
+        // Without write access the guard refuses first (403, whatever the id: nothing learnt of it).
+        for (const [method, json] of [['PATCH', { Name: 'Taken over' }], ['DELETE']] as Array<[string, unknown?]>) {
+          const reply = await caller().send(method, `/api/v1/recording-agents/${agent}`, json);
+          if (s.write) expectNotFound(reply, `${method} another organization’s agent`);
+          else expect(reply.status, `${method} another organization’s agent`).toBe(403);
+        }
+        if (s.read) expect(((await caller().send('GET', '/api/v1/recording-agents')).body as Array<{ Id: string }>).map((a) => a.Id)).not.toContain(agent);
+        if (!profile.memberOf.includes(other.organizationId)) {
+          expectNotFound(await caller().send('GET', '/api/v1/recording-agents', undefined, other.organizationId), 'the agents of one not a member of');
+        }
+        expect(((await theirs.send('GET', '/api/v1/recording-agents')).body as Array<{ Id: string; Name: string }>).find((a) => a.Id === agent)?.Name).toBe('Theirs');
+      } finally {
+        await theirs.send('DELETE', `/api/v1/recording-agents/${agent}`);
+      }
+    });
+
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const s = profile.settings;

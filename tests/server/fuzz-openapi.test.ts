@@ -68,6 +68,8 @@ beforeAll(async () => {
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { Id: string };
   };
+  // A recording agent, so the routes with a {recordingAgentId} get past their 404 to their validators.
+  own.recordingAgentId = (await post('/api/v1/recording-agents', { Name: 'Fuzz encoder', ProgramIds: [programId] })).Id;
   // An invitation, so the routes with an {invitationId} get past their 404 to their validators.
   own.invitationId = (await post('/api/v1/users/invitation', { Email: 'fuzz.invited@example.com', Permissions: [] })).Id;
   const hook = { Url: 'http://127.0.0.1:9/fuzz', EventTypes: ['ClipUpdated'] };
