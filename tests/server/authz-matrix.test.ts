@@ -591,6 +591,24 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('chapters (issue 34): a chapter image taken from whoever holds content access somewhere in the organization; a clip’s chapters changed as the clip is, any other row 404 with no body', async () => {
+      // A body that is no image: past the guard it is a 415 naming Content-Type, before it a 403.
+      const image = await caller().send('POST', '/api/v1/chapters/images', { not: 'an image' });
+      expect(image.status, image.text).toBe(profile.contentProgram ? written(415) : 403);
+      // An unactivated account is told why (accountNotActivated); the guard's 403 has no body.
+      if (image.status === 403) expect(image.text).toEqual(profile.sessionType === 'unactivated' && profile.contentProgram ? expect.stringContaining('accountNotActivated') : '');
+      else expect(image.text).toContain('Content-Type');
+      const chapters = { Chapters: [{ StartSeconds: 0, Title: `Part of ${profile.email}`, Url: 'https://example.com/part' }] };
+      expectNotFound(await caller().send('PATCH', `/api/v1/clips/${otherRows.clip}`, chapters), 'another organization’s clip');
+      if (profile.noContentProgram) expectNotFound(await caller().send('PATCH', `/api/v1/clips/${programRows(profile.noContentProgram).clip}`, chapters), 'a clip without content access');
+      if (profile.contentProgram) {
+        const clip = programRows(profile.contentProgram).clip;
+        const saved = await caller().send('PATCH', `/api/v1/clips/${clip}`, chapters);
+        expect(saved.status, saved.text).toBe(written(200));
+        if (saved.status === 200) expect((saved.body as { Chapters: unknown }).Chapters).toEqual(chapters.Chapters);
+      }
+    });
+
     it('clip and recording transcripts (issue 34): content access on the row’s program; any other row is 404 with no body', async () => {
       const cues = { Cues: [{ StartSeconds: 0, EndSeconds: 2, Text: `Words of ${profile.email}` }] };
       const file = { version: '1.0.0', segments: [{ startTime: 0, endTime: 2, body: 'Imported words' }] };
