@@ -3,8 +3,14 @@
 // and asks the server nothing; a file that cannot be read is refused at the import with its line;
 // an imported WebVTT file shows its cues, a start that is not a time and a cue ending before it
 // starts are refused at that cue before anything is sent; a corrected word is saved and the
-// server holds it.
+// server holds it. Transcribe automatically: offline it is disabled and says it needs the
+// connection; a language the engine lacks is refused at the language, a clip without audio under
+// the button; a clip with audio is queued, transcribed by the server's job (the real engine) and
+// its cues appear when the section sees it Completed.
 import 'fake-indexeddb/auto';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,14 +25,20 @@ const { createMemoryBus } = await import('../../../sync-server/bus.ts');
 const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
 const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
 
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
 let cookie = '';
 let clipId = '';
 let sent: string[] = [];
+let blobDir = '';
+const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
 
 beforeAll(async () => {
+  // The clip audio the transcription hears is stored here, not in the working copy's .data.
+  blobDir = await mkdtemp(join(tmpdir(), 'castaway-transcript-section-'));
+  process.env.CASTAWAY_BLOB_DIR = blobDir;
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 4 });
   app = makeApp({ store: test.store, bus: createMemoryBus() });
@@ -36,6 +48,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.downloads.flush();
   await test?.drop();
+  if (previousBlobDir === undefined) delete process.env.CASTAWAY_BLOB_DIR;
+  else process.env.CASTAWAY_BLOB_DIR = previousBlobDir;
+  await rm(blobDir, { recursive: true, force: true });
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -98,4 +113,55 @@ describe('the Transcript section', () => {
     const internal = await app.request(`/api/internal/clips/${clipId}/transcript`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
     expect(((await internal.json()) as { Published: boolean }).Published).toBe(true);
   });
+
+  it('offline, Transcribe automatically is disabled and says it needs the connection', async () => {
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      const el = await render();
+      await settle(200);
+      expect(el.textContent).toContain('Automatic transcription runs on the server: connect to the network to start it or to see how it is going.');
+      expect([...el.querySelectorAll('button')].find((b) => b.textContent === 'Transcribe automatically')!.disabled).toBe(true);
+    } finally {
+      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
+    }
+  });
+
+  it('Transcribe automatically: refused at the language and for a clip without audio; with audio, queued, then its cues shown', async () => {
+    const select = async (el: HTMLElement, label: string, value: string) => {
+      const control = field(el, label).control as unknown as HTMLSelectElement;
+      await act(async () => {
+        Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(control, value);
+        control.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+    };
+    // A clip without audio (the seed's clips have none stored).
+    const silent = await render();
+    await settle(300);
+    await select(silent, 'Language spoken', 'de');
+    await click(silent, 'Transcribe automatically', 300);
+    expect(field(silent, 'Language spoken').error).toBe('The transcription engine has no model for “de”: it transcribes en');
+    await select(silent, 'Language spoken', 'en');
+    await click(silent, 'Transcribe automatically', 300);
+    expect(field(silent, 'Language spoken').error).toBeNull();
+    expect(silent.textContent).toContain('There is no audio to transcribe yet: upload the audio first');
+    document.body.innerHTML = '';
+
+    // Another clip, given the 12-second speech fixture as its audio.
+    const spoken = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1 OFFSET 1`, [ORG_DEMO]))[0]!.id;
+    const headers = { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': (await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json() as { XsrfToken: string }).XsrfToken, 'content-type': 'audio/flac' };
+    const put = await app.request(`/api/v1/clips/${spoken}/audio?fileName=speech.flac`, { method: 'PUT', headers, body: new Uint8Array(await readFile(fixturePath('speech-12s.flac'))) });
+    expect(put.status).toBe(202);
+    await app.jobs.drain();
+    const el = await mount(<ClipTranscript clipId={spoken} fileName="spoken" />, 'Loading the transcript');
+    await settle(300);
+    await click(el, 'Transcribe automatically', 300);
+    expect(el.textContent).toContain('Queued: waiting for the transcription engine.');
+    expect([...el.querySelectorAll('button')].find((b) => b.textContent === 'Transcribe automatically')!.disabled).toBe(true);
+    await app.jobs.drain();
+    // The section asks again every 3 s while the job is queued or running.
+    for (let i = 0; i < 20 && !el.textContent?.includes('Transcribed automatically by pocketsphinx'); i++) await settle(500);
+    expect(el.textContent).toContain('Transcribed automatically by pocketsphinx: check the words before publishing.');
+    await settle(300);
+    expect(el.querySelectorAll('li.transcript-cue').length).toBeGreaterThan(0);
+  }, 60_000);
 });

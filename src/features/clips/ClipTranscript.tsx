@@ -6,6 +6,7 @@
 //          └──> saved ──edit a cue (start, speaker, text)──> draft ──Save──> saved
 //                                                                 └──Discard──> saved
 //   offline ──> "needs the network"          failed ──Try again──> loading
+//   a finished automatic transcription (ClipTranscription.tsx) ──> loading (its cues)
 //
 // A file is read here with the formats the server uses (src/domain/transcripts.ts): one that
 // cannot be read is refused at the import with its line. A draft is checked the same way before it
@@ -34,6 +35,7 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { showToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ClipTranscription } from './ClipTranscription.tsx';
 import './transcript.css';
 
 type DraftCue = { start: string; end: number; speaker: string; text: string };
@@ -262,6 +264,8 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
           )}
         </>
       )}
+      {/* Below the cues it would replace; it says itself when it needs the network. */}
+      <ClipTranscription clipId={clipId} onCompleted={() => void load()} />
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}
