@@ -9,6 +9,7 @@
 // Each decode runs in its own Node process (clean peak RSS). Memory: peak RSS sampled every
 // 20 ms minus the RSS after loading the decoders and decoding a 12 s file (idle).
 // Targets (issue 6): ≤ 2.5× ffmpeg's time; ≤ 32 MiB above idle, flat from 10 min to 3 h.
+// Also automatic transcription's real-time factor and word error rate (bench/transcription.ts).
 // Prints `bench: <metric> = <number> <unit>` lines; nothing here passes or fails on time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openAsBlob, mkdirSync, renameSync, existsSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { analyzeAudio } from '../src/media/analyze.ts';
 import { blobSource } from '../src/media/source.ts';
 import { SHARED_FIXTURES_DIR } from '../sync-server/audio/shared-fixtures.ts';
 import { sized, TINY, unavailable } from './tiny.ts';
+import { transcriptionBench } from './transcription.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = SHARED_FIXTURES_DIR;
@@ -256,6 +258,8 @@ async function main(): Promise<void> {
   const ten = TINY ? null : longEpisode(10);
   const three = TINY ? null : longEpisode(180);
   const ff = ffmpegSeconds(EPISODE);
+  // Automatic transcription of a 60-second espeak-ng reading (bench/transcription.ts).
+  if (!chromiumOnly) await transcriptionBench(line);
   if (!chromiumOnly) {
     const node = runChild(EPISODE);
     line('node_60min_waveform_time', node.ms / 1000, 's');
