@@ -10,6 +10,8 @@ import { parseFeed, type Episode, type FeedObject } from 'podcast-partytime';
 import { podcastGuid } from '../feeds/rss.ts';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../src/domain/constants.ts';
 import type { ClipPatch } from '../../src/protocol/entities.ts';
+import type { Chapter } from '../../src/domain/chapters.ts';
+import { validateUrl } from '../../src/domain/validators.ts';
 import { LANGUAGES } from '../reference/languages.ts';
 import { categorySlug, PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 
@@ -159,12 +161,21 @@ export function readFeed(xml: string): ImportedFeed | null {
   };
 }
 
-/** A podcast:chapters JSON file (https://github.com/Podcastindex-org/podcast-namespace/blob/main/chapters/jsonChapters.md) as the clip's Chapters. */
-export function readChapters(json: string): Array<{ StartSeconds: number; Title: string }> {
-  const parsed = JSON.parse(json) as { chapters?: Array<{ startTime?: unknown; title?: unknown; toc?: unknown }> };
+/** A podcast:chapters JSON file (https://github.com/Podcastindex-org/podcast-namespace/blob/main/chapters/jsonChapters.md) as the clip's Chapters:
+ *  its url and img kept as Url and ImageUrl where they are http(s) links (src/domain/chapters.ts's rule). */
+export function readChapters(json: string): Chapter[] {
+  const parsed = JSON.parse(json) as { chapters?: Array<{ startTime?: unknown; title?: unknown; toc?: unknown; url?: unknown; img?: unknown }> };
   if (!Array.isArray(parsed.chapters)) return [];
+  const link = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && validateUrl(v.trim()) === null ? v.trim() : null);
   return parsed.chapters
     .filter((c) => typeof c.startTime === 'number' && c.startTime >= 0 && c.toc !== false)
-    .map((c) => ({ StartSeconds: c.startTime as number, Title: (typeof c.title === 'string' ? c.title.trim() : '').slice(0, TITLE_MAX_LENGTH) }))
+    .map((c) => {
+      const chapter: Chapter = { StartSeconds: c.startTime as number, Title: (typeof c.title === 'string' ? c.title.trim() : '').slice(0, TITLE_MAX_LENGTH) };
+      const url = link(c.url);
+      const img = link(c.img);
+      if (url) chapter.Url = url;
+      if (img) chapter.ImageUrl = img;
+      return chapter;
+    })
     .slice(0, 500);
 }

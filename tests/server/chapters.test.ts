@@ -3,7 +3,8 @@
 // stored sorted; published, the feed item carries <podcast:chapters type="application/json+chapters">
 // (read by podcast-partytime) and its URL serves Podcasting 2.0 JSON chapters with url and img, cached
 // like the feed (ETag, 304). A chapter's image: POST /v1/chapters/images, a GIF a 415 with a body
-// naming Content-Type, too large a 413, a PNG answered with its URL, which a chapter then keeps.
+// naming Content-Type, too large a 413, a PNG answered with its URL, which a chapter then keeps. An
+// imported feed's chapters keep their url and img where they are http(s) links.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { publicPaths } from '../../src/domain/public-urls.ts';
 import { ChaptersSchema } from '../../src/protocol/api/feeds.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
+import { readChapters } from '../../sync-server/imports/feed.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
 import { AppClient } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
@@ -144,5 +146,22 @@ describe.each(storeKinds)('clip chapters on %s', (kind) => {
     expect((await patch([])).status).toBe(200);
     expect(await (await app.request(publicPaths.feed(playlistId))).text()).not.toContain('podcast:chapters');
     expect((await app.request(publicPaths.chapters(clipId))).status).toBe(404);
+  });
+});
+
+describe('chapters of an imported feed (readChapters)', () => {
+  it('keeps url and img where they are http(s) links, and the chapters a table of contents lists', () => {
+    const json = JSON.stringify({
+      version: '1.2.0',
+      chapters: [
+        { startTime: 0, title: ' Intro ', url: 'https://example.com/intro', img: 'https://img.example.com/i.jpg' },
+        { startTime: 30, title: 'Hidden', toc: false },
+        { startTime: 60, title: 'Story', url: 'javascript:alert(1)', img: 'not a link' },
+      ],
+    });
+    expect(readChapters(json)).toEqual([
+      { StartSeconds: 0, Title: 'Intro', Url: 'https://example.com/intro', ImageUrl: 'https://img.example.com/i.jpg' },
+      { StartSeconds: 60, Title: 'Story' },
+    ]);
   });
 });
