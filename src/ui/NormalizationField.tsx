@@ -3,8 +3,8 @@
 import { m } from '../paraglide/messages.js';
 import type { NormalizationPreset } from '../protocol/reference.ts';
 import { normalizationLabel, type QueuedSetting } from '../lib/normalization.ts';
-import { Link } from '../lib/router.ts';
 import { Field } from './Field.tsx';
+import { QueuedSettingNote } from './QueuedSettingNote.tsx';
 
 /**
  * The normalization field of a settings form: a select of off, each preset, and a chosen Id the
@@ -33,12 +33,7 @@ export function NormalizationField(props: {
           {chosen !== null && !presets?.some((p) => p.Id === chosen) && <option value={chosen}>{normalizationLabel(chosen, presets)}</option>}
         </select>
       </Field>
-      {queued.pending && <p className="muted" role="status">{m.settings_normalization_pending()}</p>}
-      {queued.conflict && (
-        <p className="alert alert-warning">
-          {m.settings_normalization_conflict()} <Link href={`/${props.organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
-        </p>
-      )}
+      <QueuedSettingNote queued={queued} organizationId={props.organizationId} />
     </>
   );
 }

@@ -22,9 +22,9 @@ import { useQueuedSetting } from '../../lib/normalization.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showSavedToast } from '../../lib/toast.ts';
-import { Link } from '../../lib/router.ts';
 import { Field } from '../../ui/Field.tsx';
 import type { Program } from '../../protocol/entities.ts';
+import { QueuedSettingNote } from '../../ui/QueuedSettingNote.tsx';
 
 type Props = { program: Program; organizationId: string; editable: boolean };
 
@@ -144,12 +144,7 @@ function RecordingCard({ program, organizationId, editable, saved }: Props & { s
           <span className="muted">{estimate.from === 'server' ? m.settings_recording_estimate_online() : m.settings_recording_estimate_offline()}</span>
         </p>
       )}
-      {queued.pending && <p className="muted">{m.settings_normalization_pending()}</p>}
-      {queued.conflict && (
-        <p className="alert alert-warning">
-          {m.settings_normalization_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
-        </p>
-      )}
+      <QueuedSettingNote queued={queued} organizationId={organizationId} />
       {editable && (
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={chosen === saved && !error}>

@@ -11,8 +11,8 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
-import { loadSession } from '../../lib/session.ts';
 import { ApplePremiumSettings } from './ApplePremiumSettings.tsx';
+import { signInOffline } from '../../../tests/offline-session.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -28,17 +28,7 @@ async function settle(): Promise<void> {
 }
 
 /** Signs in (the cached session: the server cannot be reached here) with these flags on the program. */
-async function signIn(permissions: Record<string, boolean>): Promise<void> {
-  const session = {
-    Type: 'activated',
-    UserBelongsToMultipleOrganizations: false,
-    User: { Id: 'u1', Name: 'Ada', FirstName: 'Ada', Email: 'ada@example.com', IsAdmin: false, IsAdminOrSupport: false, HasResellerAccess: false, InterfaceLanguage: null },
-    Organizations: [{ Id: ORG, Name: 'Radio', IsDemoOrganization: false, UserPermissions: [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: permissions }] }],
-  };
-  localStorage.setItem('castaway.session', JSON.stringify(session));
-  globalThis.fetch = () => Promise.reject(new TypeError('offline'));
-  await loadSession();
-}
+const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
   const el = document.createElement('div');

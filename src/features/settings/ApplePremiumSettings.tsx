@@ -37,13 +37,13 @@ import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { useIdParams } from '../../lib/params.ts';
-import { Link } from '../../lib/router.ts';
 import { useRow } from '../../lib/rows.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { showSavedToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { Field } from '../../ui/Field.tsx';
+import { QueuedSettingNote } from '../../ui/QueuedSettingNote.tsx';
 
 export type ApplePremiumTarget =
   | { level: 'Organization'; organizationId: string }
@@ -242,16 +242,7 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
       <Field label={m.settings_apple_early()} error={errorAt('EarlyAccessHours')} hint={[m.settings_apple_early_hint({ max: APPLE_EARLY_ACCESS_HOURS_MAX }), inheritedHint('EarlyAccessHours', asText)].filter(Boolean).join(' ')}>
         <input type="number" min={0} max={APPLE_EARLY_ACCESS_HOURS_MAX} step={1} inputMode="numeric" value={draft.EarlyAccessHours} disabled={disabled} onChange={(e) => set('EarlyAccessHours', e.target.value)} />
       </Field>
-      {queued.pending && (
-        <p className="muted" role="status">
-          {m.settings_normalization_pending()}
-        </p>
-      )}
-      {queued.conflict && (
-        <p className="alert alert-warning">
-          {m.settings_normalization_conflict()} <Link href={`/${target.organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
-        </p>
-      )}
+      <QueuedSettingNote queued={queued} organizationId={target.organizationId} />
       {mayWrite && (
         <div className="form-actions">
           {anySaved && (

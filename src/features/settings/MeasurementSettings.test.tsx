@@ -9,9 +9,9 @@ import { createRoot } from 'react-dom/client';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
-import { loadSession } from '../../lib/session.ts';
 import { Route, Router } from '../../lib/router.ts';
 import { MeasurementSettings } from './MeasurementSettings.tsx';
+import { signInOffline } from '../../../tests/offline-session.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -23,18 +23,8 @@ async function settle(): Promise<void> {
   await act(() => new Promise((r) => setTimeout(r, 60)));
 }
 
-/** Signs in (the cached session: the server cannot be reached here) with these permissions. */
-async function signIn(permissions: Record<string, boolean>): Promise<void> {
-  const session = {
-    Type: 'activated',
-    UserBelongsToMultipleOrganizations: false,
-    User: { Id: 'u1', Name: 'Ada', FirstName: 'Ada', Email: 'ada@example.com', IsAdmin: false, IsAdminOrSupport: false, HasResellerAccess: false, InterfaceLanguage: null },
-    Organizations: [{ Id: ORG, Name: 'Radio', IsDemoOrganization: false, UserPermissions: [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }] }],
-  };
-  localStorage.setItem('castaway.session', JSON.stringify(session));
-  globalThis.fetch = () => Promise.reject(new TypeError('offline'));
-  await loadSession();
-}
+/** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
+const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
   const el = document.createElement('div');

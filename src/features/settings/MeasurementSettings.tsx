@@ -27,12 +27,12 @@ import { organizationById, useSession } from '../../lib/session.ts';
 import { useRow } from '../../lib/rows.ts';
 import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
-import { Link } from '../../lib/router.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { showSavedToast } from '../../lib/toast.ts';
 import { Field } from '../../ui/Field.tsx';
 import './measurement.css';
+import { QueuedSettingNote } from '../../ui/QueuedSettingNote.tsx';
 
 export function MeasurementSettings() {
   const { organizationId } = useIdParams('organizationId');
@@ -155,16 +155,7 @@ function MeasurementForm(props: { organizationId: string; current: readonly stri
           <p className="muted">{m.settings_measurement_preview_invalid()}</p>
         )}
       </div>
-      {queued.pending && (
-        <p className="muted" role="status">
-          {m.settings_normalization_pending()}
-        </p>
-      )}
-      {queued.conflict && (
-        <p className="alert alert-warning">
-          {m.settings_normalization_conflict()} <Link href={`/${organizationId}/sync`}>{m.app_clip_resolve_conflict()}</Link>
-        </p>
-      )}
+      <QueuedSettingNote queued={queued} organizationId={organizationId} />
       {mayChange && (
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={!changed || !valid}>
