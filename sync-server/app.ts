@@ -37,6 +37,7 @@ import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
+import { loudnessRoutes } from './api/loudness.ts';
 import { publicTranscriptRoutes, transcriptRoutes } from './api/transcripts.ts';
 import { transcriptionRoutes } from './api/transcription.ts';
 import { configuredEngine } from './transcription/engine.ts';
@@ -220,6 +221,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', transcriptRoutes());
   app.route('/api', transcriptionRoutes(audio.blobs, transcriptionEngine));
   app.route('/', publicTranscriptRoutes());
+  app.route('/api', loudnessRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());

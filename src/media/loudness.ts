@@ -99,6 +99,25 @@ const HISTORY = Math.ceil(INTERPOLATION_TAPS / OVERSAMPLING);
 /** True peak is computed in runs of this many samples; a run whose inputs cannot beat the peak found so far is skipped. */
 const RUN = 64;
 
+/** The interpolator's delay in input samples: its points at input n lie around the signal at n − this (the limiter aligns on it). */
+export const INTERPOLATOR_DELAY = (INTERPOLATION_TAPS - 1) / 2 / OVERSAMPLING;
+/** Input samples the interpolator reads before the current one. */
+export const INTERPOLATOR_HISTORY = HISTORY;
+/** The most the interpolator can amplify: a run whose largest |sample| times this stays under a level cannot exceed it. */
+export const INTERPOLATOR_BOUND = INTERPOLATION.bound;
+
+/** The largest |value| among the 4 interpolated points at index `at` of `x` (reads x[at − HISTORY + 1 .. at]). */
+export function interpolatedPeakAt(x: Float32Array, at: number): number {
+  let peak = 0;
+  for (const taps of INTERPOLATION.phases) {
+    let acc = 0;
+    for (let j = 0; j < taps.length; j++) acc += taps[j]! * x[at - j]!;
+    const a = Math.abs(acc);
+    if (a > peak) peak = a;
+  }
+  return peak;
+}
+
 const energyToLufs = (e: number) => -0.691 + 10 * Math.log10(e);
 
 /** A streaming meter for one stream of audio: add blocks in order, then read the result. */
@@ -187,7 +206,7 @@ export class LoudnessMeter {
     const ext = new Float32Array(HISTORY + x.length);
     ext.set(hist, 0);
     ext.set(x, HISTORY);
-    const { phases, bound } = INTERPOLATION;
+    const { bound } = INTERPOLATION;
     let peak = this.peak;
     // Output n (phase p) uses ext[n + HISTORY - j] for j < taps of phase p: inputs n .. n + HISTORY.
     for (let start = 0; start < x.length; start += RUN) {
@@ -199,14 +218,8 @@ export class LoudnessMeter {
       }
       if (local * bound <= peak) continue;
       for (let n = start; n < end; n++) {
-        const at = n + HISTORY;
-        for (let p = 0; p < OVERSAMPLING; p++) {
-          const taps = phases[p]!;
-          let acc = 0;
-          for (let j = 0; j < taps.length; j++) acc += taps[j]! * ext[at - j]!;
-          const a = Math.abs(acc);
-          if (a > peak) peak = a;
-        }
+        const a = interpolatedPeakAt(ext, n + HISTORY);
+        if (a > peak) peak = a;
       }
     }
     this.peak = peak;

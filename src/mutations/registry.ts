@@ -1,6 +1,7 @@
 // Every named mutation, by name: what a queued edit or a push may name. The server has a run for
 // each (sync-server/mutations/registry.ts checks it at start-up).
 import * as content from './content.ts';
+import * as loudness from './loudness.ts';
 import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
 import * as settings from './settings.ts';
@@ -30,6 +31,7 @@ export const MUTATIONS = [
   content.clipDelete,
   content.clipSaveCut,
   content.clipSetAudioFromUrl,
+  loudness.clipNormalizeLoudness,
   content.recordingUpdate,
   content.recordingDelete,
   content.annotationAdd,

@@ -6,6 +6,7 @@
 //   clip.setAudioFromUrl  the source's file copied into a new upload folder of the clip (pending),
 //                         the processing job queued; a clip without good audio becomes AudioUploaded,
 //                         one with good audio keeps serving it until the copy is processed
+//   clip.normalizeLoudness the loudness normalization queued again for the preset in effect (loudness-record.ts)
 import { randomUUID } from 'node:crypto';
 import { formError } from '../../src/domain/form-errors.ts';
 import { mayRead } from '../../src/domain/access.ts';
@@ -20,6 +21,7 @@ import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { audioPatched, loadAudioOwner, type AudioRowPatch } from './clip-rows.ts';
 import { clipKeys, clipMediaFolder, mediaFiles, parseMediaAudioPath, recordingKeys, recordingMediaFolder, type CurrentAudio, type UploadMeta } from './media-paths.ts';
 import { saveClipCut } from './cut-render.ts';
+import { loudnessMutationRuns } from './loudness-record.ts';
 import { readPublishedVersion } from './published-media.ts';
 import { DEFAULT_MEDIA_GRACE_MS, enqueueClipAudio, enqueueMediaSweep, hasGoodAudio, ownFilesOf } from './versions.ts';
 import { audioContentType, audioUploadErrors } from './upload-rules.ts';
@@ -130,5 +132,6 @@ export function audioMutationRuns(blobs: BlobStore, maxUploadBytes: number, grac
       },
       { batchable: false },
     ),
+    ...loudnessMutationRuns(),
   ];
 }

@@ -12,6 +12,7 @@
 // Clips with no published.json (the demo's seeded clips, uploads processed before versions existed)
 // publish their upload as it is: the file named by audio.json (media-paths.ts).
 import { readContainerInfo } from '../../src/media/container.ts';
+import type { LoudnessFigures } from '../../src/domain/loudness.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import type { DemoMedia } from './demo-media.ts';
@@ -49,6 +50,10 @@ export type PublishedVersion = {
   edit: string | null;
   /** sha256 of the chapters written into it as ID3 CHAP frames (id3-chapters.ts), or absent/null for none. */
   chapters?: string | null;
+  /** Its audio measured to EBU R128 (absent on versions made before loudness was measured, or that did not decode). */
+  loudness?: LoudnessFigures;
+  /** The loudness normalization rendered into it (loudness-job.ts): the preset and the gain before the limiter. */
+  normalization?: { presetId: string; gainDb: number; ceilingDbtp: number };
 };
 
 const EXT_BY_TYPE: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'video/mp4': 'mp4', 'audio/aac': 'aac', 'audio/wav': 'wav', 'audio/flac': 'flac', 'audio/aiff': 'aiff' };

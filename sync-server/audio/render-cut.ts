@@ -14,6 +14,7 @@ import { openAudioDecoding } from '../../src/media/decode.ts';
 import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { pcm16, wavHeader } from '../../src/media/wav.ts';
+import type { PcmBlock } from '../../src/media/decode.ts';
 import type { CutEdit } from '../../src/protocol/media.ts';
 
 registerNodeAudioDecoders();
@@ -23,10 +24,10 @@ export type RenderedWav = { frames: number; sampleRate: number; channels: number
 
 /**
  * Renders the cut of `source` (all of it when `edit` is null: a lossless upload to publish) to a
- * 16-bit WAV file at `path` (created or replaced). On any failure the file is removed before the
- * error is thrown.
+ * 16-bit WAV file at `path` (created or replaced), through `shape` when given (the loudness
+ * normalization's gain and limiter). On any failure the file is removed before the error is thrown.
  */
-export async function renderCutToFile(source: Blob, edit: CutEdit | null, path: string): Promise<RenderedWav> {
+export async function renderCutToFile(source: Blob, edit: CutEdit | null, path: string, shape?: (blocks: AsyncIterable<PcmBlock>) => AsyncIterable<PcmBlock>): Promise<RenderedWav> {
   const decoding = await openAudioDecoding(blobSource(source));
   const regions = edit?.KeptRegions.map((r) => ({ start: r.StartSeconds, end: r.EndSeconds }));
   const fh = await open(path, 'w+');
@@ -37,7 +38,8 @@ export async function renderCutToFile(source: Blob, edit: CutEdit | null, path: 
   let rendered = false;
   try {
     await fh.write(wavHeader(sampleRate, channels, 0), 0, 44, 0);
-    for await (const block of regions ? renderCut(decoding.blocks, regions, edit!.CrossfadeMs) : decoding.blocks) {
+    const cut = regions ? renderCut(decoding.blocks, regions, edit!.CrossfadeMs) : decoding.blocks;
+    for await (const block of shape ? shape(cut) : cut) {
       sampleRate = block.sampleRate;
       channels = block.channels.length;
       frames += block.channels[0]!.length;

@@ -29,6 +29,7 @@ import { recordingIngestJobs, startRecordingIngest, type IngestRecord } from './
 import { renderCutWav } from './render-cut.ts';
 import { acceptClipUpload, newClipUpload, uploadRowPatch } from './mutations.ts';
 import { clipAudioJobs, DEFAULT_MEDIA_GRACE_MS } from './versions.ts';
+import { clipLoudnessJobs } from './loudness-job.ts';
 import { audioContentType } from './upload-rules.ts';
 
 export type AudioServiceOptions = {
@@ -78,7 +79,7 @@ export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
   const maxUploadBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
   const mediaGraceMs = options.mediaGraceMs ?? DEFAULT_MEDIA_GRACE_MS;
   /** The audio jobs: the app's job runner runs them (sync-server/jobs). */
-  const jobHandlers = { ...clipAudioJobs(deps, blobs, mediaGraceMs), ...recordingIngestJobs(deps, blobs) };
+  const jobHandlers = { ...clipAudioJobs(deps, blobs, mediaGraceMs), ...clipLoudnessJobs(deps, blobs, mediaGraceMs), ...recordingIngestJobs(deps, blobs) };
 
   /**
    * The file is in the blob store at mediaFiles.audio(folder) of a newUpload: the clip's pending

@@ -38,6 +38,7 @@ import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { clipKeys, clipMediaFolder, clipUrls, mediaFiles, type UploadMeta } from './media-paths.ts';
 import { encodeWavToMp3 } from './mp3-encode.ts';
 import { loadClipCut } from './cut-render.ts';
+import { figuresOf, measureStoredLoudness, noteVersionLoudness } from './loudness-record.ts';
 import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
 import { publishedExt, readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { renderCutToFile, renderTempPath } from './render-cut.ts';
@@ -51,6 +52,8 @@ export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
 const PUBLISHABLE_AS_IS = new Set(['audio/mpeg', 'audio/mp4', 'video/mp4']);
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+/** What a PublishedVersion's edit names: the saved cut's digest, or null for the whole upload. */
+export const editDigest = (cutText: string | null) => (cutText === null ? null : digest(cutText));
 
 /** What a PublishedVersion's chapters name: the digest of the chapters written into its MP3, or null for none. */
 export const chaptersDigest = (chapters: readonly Chapter[]) => (chapters.length === 0 ? null : digest(JSON.stringify(normaliseChapters(chapters))));
@@ -105,10 +108,10 @@ export async function sweepClipMedia(blobs: BlobStore, clipId: string, keys: str
 }
 
 // ── Building a version ─────────────────────────────────────────────────────────────────────────
-type Built = PublishedVersion & { waveforms: boolean; encoded: boolean };
+export type Built = PublishedVersion & { waveforms: boolean; encoded: boolean };
 
 /** The version is an MP3 (rendered, or an MP3 published as it is), so it carries the clip's chapters. */
-const carriesChapters = (source: UploadMeta, cutText: string | null) => cutText !== null || !PUBLISHABLE_AS_IS.has(source.contentType) || source.contentType === 'audio/mpeg';
+export const carriesChapters = (source: UploadMeta, cutText: string | null) => cutText !== null || !PUBLISHABLE_AS_IS.has(source.contentType) || source.contentType === 'audio/mpeg';
 
 /** Makes the version of `source` with the cut `cutText` (or none) in a new folder; throws MediaError for audio it cannot render. */
 async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta, cutText: string | null, analysis: StoredAudioAnalysis, chapters: readonly Chapter[]): Promise<Built> {
@@ -153,7 +156,7 @@ async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta
 }
 
 /** The row as the version makes it: one write. */
-function versionPatch(clipId: string, source: UploadMeta, analysis: StoredAudioAnalysis, built: Built): AudioRowPatch {
+export function versionPatch(clipId: string, source: UploadMeta, analysis: StoredAudioAnalysis, built: Built): AudioRowPatch {
   const video = !built.encoded && analysis.info?.mediaType === 'AudioAndVideo';
   const mediaType = video ? 'AudioAndVideo' : 'Audio';
   const audioUrl = clipUrls.audio(clipId, built.version);
@@ -255,9 +258,13 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
     return;
   }
   const version = built;
-  const { waveforms: _w, encoded: _e, ...record } = version;
+  // Its loudness, kept with the version; the normalization to the preset in effect is queued with the switch.
+  const measured = await measureStoredLoudness(blobs, mediaFiles.audio(version.folder));
+  const { waveforms: _w, encoded: _e, ...unmeasured } = version;
+  const record: PublishedVersion = measured ? { ...unmeasured, loudness: figuresOf(measured) } : unmeasured;
   await blobs.putBytes(clipKeys.versionMeta(clipId, version.version), JSON.stringify(record));
   const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, async (q) => {
+    await noteVersionLoudness(q, job, measured, version.upload);
     const superseded = [...(published ? [published.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
     if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
     await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));

@@ -1,0 +1,127 @@
+// Loudness normalization (issue 34), on PGlite and on PostgreSQL, with the whole app and its jobs:
+// a clip uploaded while the organization's preset is Podcast (−16 LUFS, −1 dBTP) is measured,
+// normalized into its published version (the original upload kept byte for byte), and that file
+// measures −16 ± 0.5 LUFS integrated and at most −1 dBTP with system ffmpeg's ebur128 filter. A
+// preset changed later leaves the clip as it is (a new cut of the same upload keeps the clip's
+// preset) until "normalize again" (the named mutation
+// clip.normalizeLoudness, as the outbox sends it) is pushed; without a preset it is refused at
+// clipId; another organization's clip is a 404.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClipLoudness } from '../../src/protocol/api/loudness.ts';
+import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { ffmpegEbur128 } from '../audio/ebur128.ts';
+import { fixturePath } from '../audio/fixtures.ts';
+import { AppClient } from './app-client.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+
+const MORNING = seedId('program:morning');
+
+describe.each(storeKinds)('loudness normalization on %s', (kind) => {
+  let test: TestStore;
+  let app: ReturnType<typeof createApp>;
+  let api: AppClient;
+  let dir = '';
+  let clipId = '';
+
+  beforeAll(async () => {
+    test = await openTestStore(kind);
+    await seed(test.store, { clips: 24 });
+    dir = await mkdtemp(join(tmpdir(), 'castaway-loudness-'));
+    app = createApp({ store: test.store, bus: createMemoryBus(), blobs: fsBlobStore(join(dir, 'blobs')) });
+    api = new AppClient(app);
+    await api.login('demo@example.com');
+    api.organizationId = ORG_DEMO;
+    clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await test?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const headers = () => ({ cookie: api.cookie, 'x-xsrf-token': api.xsrf, 'x-organization-id': ORG_DEMO });
+  const loudness = async (id = clipId) => {
+    const reply = await api.get(`/api/internal/clips/${id}/loudness`);
+    expect(reply.status, reply.text).toBe(200);
+    return reply.body as ClipLoudness;
+  };
+  /** The published file as a listener downloads it, measured by ffmpeg. */
+  const publishedByFfmpeg = async () => {
+    const res = await app.request(`/api/media/clips/${clipId}/audio`, { headers: headers() });
+    expect(res.status).toBe(200);
+    const file = join(dir, `${randomUUID()}.mp3`);
+    await writeFile(file, new Uint8Array(await res.arrayBuffer()));
+    return ffmpegEbur128(file);
+  };
+  const push = async (name: string, args: unknown) => {
+    const reply = await api.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: randomUUID(), mutations: [{ id: randomUUID(), name, args, base: null, createdAt: Date.now() }] });
+    expect(reply.status, reply.text).toBe(200);
+    return (reply.body as { results: Array<{ status: string; errors?: Array<{ Field: string }> }> }).results[0]!;
+  };
+
+  it('a clip processed under the Podcast preset is measured, then normalized into its published version: ffmpeg reads −16 ± 0.5 LUFS and at most −1 dBTP', async () => {
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(200);
+    expect((await api.delete(`/api/v1/programs/${MORNING}/settings/normalization`)).status).toBeLessThan(300);
+    const original = new Uint8Array(await readFile(fixturePath('speech-12s.mp3')));
+    const put = await app.request(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, { method: 'PUT', headers: { ...headers(), 'content-type': 'application/octet-stream' }, body: original });
+    expect(put.status).toBe(202);
+    await app.jobs.drain();
+
+    const l = await loudness();
+    expect(l).toMatchObject({ ClipId: clipId, State: 'Done', PresetId: 'podcast', EffectivePresetId: 'podcast', EffectiveSource: 'Organization', Problem: null });
+    // Before: the upload as ffmpeg measures it (−19.8 LUFS, −2.6 dBTP).
+    const source = await ffmpegEbur128(fixturePath('speech-12s.mp3'));
+    expect(Math.abs(l.Before!.IntegratedLoudness! - source.integratedLufs)).toBeLessThanOrEqual(0.2);
+    expect(Math.abs(l.After!.IntegratedLoudness! + 16)).toBeLessThanOrEqual(0.5);
+    expect(l.After!.TruePeak!).toBeLessThanOrEqual(-1);
+
+    const published = await publishedByFfmpeg();
+    expect(Math.abs(published.integratedLufs + 16)).toBeLessThanOrEqual(0.5);
+    expect(published.truePeakDbtp).toBeLessThanOrEqual(-1);
+    // The original upload is kept as it came.
+    const kept = await app.request(`/api/internal/clips/${clipId}/original-audio`, { headers: headers() });
+    expect(new Uint8Array(await kept.arrayBuffer())).toEqual(original);
+  }, 120_000);
+
+  it('a preset changed later reprocesses nothing until "normalize again" is pushed through the outbox', async () => {
+    const before = await loudness();
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'broadcast-ebu-r128' })).status).toBe(200);
+    await app.jobs.drain();
+    expect(await loudness()).toMatchObject({ State: 'Done', PresetId: 'podcast', EffectivePresetId: 'broadcast-ebu-r128', After: before.After });
+    // A new cut of the same upload is made again, and normalized to the clip's preset, not the new one.
+    const cut = await api.send('PUT', `/api/internal/clips/${clipId}/cut`, { json: { KeptRegions: [{ StartSeconds: 0, EndSeconds: 10 }], CrossfadeMs: 10 } });
+    expect(cut.status, cut.text).toBe(200);
+    await app.jobs.drain();
+    expect(await loudness()).toMatchObject({ State: 'Done', PresetId: 'podcast' });
+    expect(Math.abs((await publishedByFfmpeg()).integratedLufs + 16)).toBeLessThanOrEqual(0.5);
+
+    expect((await push('clip.normalizeLoudness', { clipId })).status).toBe('applied');
+    expect((await loudness()).State).toBe('Waiting');
+    await app.jobs.drain();
+    const again = await loudness();
+    expect(again).toMatchObject({ State: 'Done', PresetId: 'broadcast-ebu-r128' });
+    const published = await publishedByFfmpeg();
+    expect(Math.abs(published.integratedLufs + 23)).toBeLessThanOrEqual(0.5);
+    expect(published.truePeakDbtp).toBeLessThanOrEqual(-1);
+  }, 120_000);
+
+  it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
+    const refused = await push('clip.normalizeLoudness', { clipId });
+    expect(refused.status).toBe('rejected');
+    expect(refused.errors?.map((e) => e.Field)).toEqual(['clipId']);
+    const [other] = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted LIMIT 1`, [ORG_PODCASTS]);
+    expect((await api.get(`/api/internal/clips/${other!.id}/loudness`)).status).toBe(404);
+    // A clip never processed since is NotMeasured.
+    const [fresh] = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND id <> $2 AND NOT deleted LIMIT 1`, [MORNING, clipId]);
+    expect(await loudness(fresh!.id)).toMatchObject({ State: 'NotMeasured', Before: null, After: null, EffectivePresetId: null });
+  });
+});
