@@ -10,6 +10,7 @@
 // 20 ms minus the RSS after loading the decoders and decoding a 12 s file (idle).
 // Targets (issue 6): ≤ 2.5× ffmpeg's time; ≤ 32 MiB above idle, flat from 10 min to 3 h.
 // Also automatic transcription's real-time factor and word error rate (bench/transcription.ts).
+// Also a live recording's waveform append latency, chunk to watching client (bench/live-ingest.ts).
 // Prints `bench: <metric> = <number> <unit>` lines; nothing here passes or fails on time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openAsBlob, mkdirSync, renameSync, existsSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { analyzeAudio } from '../src/media/analyze.ts';
 import { blobSource } from '../src/media/source.ts';
 import { SHARED_FIXTURES_DIR } from '../sync-server/audio/shared-fixtures.ts';
 import { sized, TINY, unavailable } from './tiny.ts';
+import { liveIngestBench } from './live-ingest.ts';
 import { transcriptionBench } from './transcription.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -260,6 +262,8 @@ async function main(): Promise<void> {
   const ff = ffmpegSeconds(EPISODE);
   // Automatic transcription of a 60-second espeak-ng reading (bench/transcription.ts).
   if (!chromiumOnly) await transcriptionBench(line);
+  // A live recording's waveform: chunk at the server to peaks at a watching client (bench/live-ingest.ts).
+  if (!chromiumOnly) await liveIngestBench(line);
   if (!chromiumOnly) {
     const node = runChild(EPISODE);
     line('node_60min_waveform_time', node.ms / 1000, 's');

@@ -54,6 +54,7 @@ import { accountRoutes } from './api/account.ts';
 import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { recordingAgentRoutes } from './api/recording-agents.ts';
+import { liveRecordingRoutes } from './api/live-recordings.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
 import { auditRoutes } from './api/audit.ts';
@@ -134,6 +135,8 @@ export function now(deps: AppDeps): Date {
 /** Bodies that are files, streamed to storage with limits of their own (sync-server/body.ts). */
 function isUpload(method: string, path: string, contentType: string | undefined): boolean {
   if (path.startsWith('/api/internal/uploads') || isImageUpload(method, path)) return true;
+  // A recording agent's live stream (PUT or POST, as encoders send): read as it arrives, never whole.
+  if ((method === 'PUT' || method === 'POST') && /^\/api\/v1\/programs\/[^/]+\/recordings\/live$/.test(path)) return true;
   if (method !== 'PUT') return false;
   // PUT clip audio takes a file, or (audioUrl) a JSON body that the body reader reads as any other.
   if (/^\/api\/v1\/clips\/[^/]+\/audio$/.test(path)) return !(contentType ?? '').toLowerCase().includes('json');
@@ -230,6 +233,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
   app.route('/api', recordingAgentRoutes());
+  app.route('/api', liveRecordingRoutes(audio));
   app.route('/api', mfaRoutes());
   app.route('/api', supportRoutes());
   app.route('/api', auditRoutes());

@@ -1083,6 +1083,26 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('live recordings: the peaks of a recording with content access, another organization’s not found; the ingest takes an agent’s credentials, never a session', async () => {
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        // An event stream, not JSON: read past the Caller, with its cookie.
+        const reply = await app.request(`/api/v1/recordings/${p.recording}/live/peaks`, { headers: { cookie: caller().cookie, 'x-organization-id': own.organizationId } });
+        expect(reply.status).toBe(200);
+        // Not live on this instance: the stream says so and ends.
+        expect(await reply.text()).toContain('event: end');
+        const ingest = await caller().send('PUT', `/api/v1/programs/${p.program}/recordings/live`);
+        expect(ingest.status).toBe(401);
+        expect((ingest.body as { Errors: Array<{ Field: string }> }).Errors[0]!.Field).toBe('Authorization');
+      }
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        // Seen or not, its recordings are not open without content access (404, as one that does not exist).
+        expectNotFound(await caller().send('GET', `/api/v1/recordings/${p.recording}/live/peaks`), 'the live peaks of a recording without content access');
+      }
+      expectNotFound(await caller().send('GET', `/api/v1/recordings/${otherRows.recording}/live/peaks`), 'the live peaks of another organization’s recording');
+    });
+
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const s = profile.settings;
