@@ -1,12 +1,13 @@
 // A clip's chapters (issue 34), as a producer adds them and a podcast app finds them: on a clip with
 // real uploaded audio, two chapters added by keyboard on the marker strip of the Chapters section (M
 // adds one at the player's position and puts the focus in its title, Shift+→ moves a marker 10 s),
-// saved through the outbox, the clip published from its screen; then the playlist's feed names the
+// passing axe, leaving unsaved asks first, saved through the outbox, the clip published from its screen; then the playlist's feed names the
 // chapters (podcast:chapters, read by podcast-partytime), that URL answers Podcasting 2.0 JSON
 // chapters with the two titles and starts, and the published MP3 carries them as ID3 CHAP frames.
 // A server of its own: the spec publishes a clip and changes the demo's feeds.
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { parseFeed } from 'podcast-partytime';
 import { expect, test, type Page } from '@playwright/test';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
@@ -73,6 +74,16 @@ test('two chapters added by keyboard are published: the feed’s chapters link a
   await expect(section.getByRole('slider')).toHaveCount(2);
   await expect(section.getByRole('slider').nth(0)).toHaveAccessibleName('Chapter 1, Cold open, at 0:00');
   await expect(section.getByRole('slider').nth(1)).toHaveAccessibleName('Chapter 2, Welcome, at 0:10');
+  // No axe violation in the section with its two chapters.
+  const axe = await new AxeBuilder({ page }).include('.clip-chapters').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  // Unsaved: leaving asks first; closing the prompt stays with the chapters as they were.
+  await page.getByRole('link', { name: 'Back' }).click();
+  const prompt = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+  await expect(prompt.getByText('This form has unsaved changes which will be lost if you continue.')).toBeVisible();
+  await prompt.getByRole('button', { name: 'Cancel' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(section.getByRole('slider')).toHaveCount(2);
   await section.getByRole('button', { name: 'Save chapters' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Chapters saved')).toBeVisible();
