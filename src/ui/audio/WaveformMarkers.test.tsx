@@ -90,4 +90,28 @@ describe('WaveformMarkers', () => {
     expect(names(el)).toEqual(['Chapter 1, New, at 0:12']);
     expect(flags(el)[0]!.getAttribute('aria-valuenow')).toBe('12.3');
   });
+
+  it('drags a marker with the pointer to the time under it; Escape during the drag puts it back', () => {
+    const el = render([{ id: 'a', seconds: 30, label: 'Intro', kind: 'chapter' }]);
+    const strip = el.querySelector<HTMLElement>('[role="group"]')!;
+    // happy-dom lays nothing out: the strip is given the 600 px a browser would (300 s of audio, 2 px a second).
+    strip.getBoundingClientRect = () => ({ left: 100, top: 0, width: 600, height: 28, right: 700, bottom: 28, x: 100, y: 0, toJSON: () => ({}) }) as DOMRect;
+    const pointer = (target: Element, type: string, clientX: number) =>
+      act(() => {
+        target.dispatchEvent(new PointerEvent(type, { bubbles: true, cancelable: true, pointerId: 1, button: 0, clientX }));
+      });
+    pointer(flags(el)[0]!, 'pointerdown', 160);
+    expect(flags(el)[0]!.getAttribute('aria-current')).toBe('true');
+    // Less than the drag threshold: a press, not a move.
+    pointer(flags(el)[0]!, 'pointermove', 162);
+    expect(flags(el)[0]!.getAttribute('aria-valuenow')).toBe('30');
+    pointer(flags(el)[0]!, 'pointermove', 400);
+    expect(flags(el)[0]!.getAttribute('aria-valuenow')).toBe('150');
+    key(flags(el)[0]!, 'Escape');
+    expect(flags(el)[0]!.getAttribute('aria-valuenow')).toBe('30');
+    pointer(flags(el)[0]!, 'pointerdown', 160);
+    pointer(flags(el)[0]!, 'pointermove', 1000);
+    pointer(flags(el)[0]!, 'pointerup', 1000);
+    expect(names(el)).toEqual(['Chapter 1, Intro, at 5:00']);
+  });
 });
