@@ -25,6 +25,9 @@ import { userRoutes } from './api/users.ts';
 import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
 import { PLAYLIST_RUNS } from './mutations/playlists.ts';
+import { AD_MARKER_RUNS } from './mutations/ad-markers.ts';
+import { adMarkerRoutes } from './api/ad-markers.ts';
+import { suggestionJobs } from './audio/suggestions-job.ts';
 import { SETTINGS_RUNS } from './mutations/settings.ts';
 import { mutationRegistry, type ServerMutation } from './mutations/run.ts';
 import { audioMutationRuns } from './audio/mutations.ts';
@@ -146,7 +149,7 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 /** Every named mutation's server run, as the app serves them: one list, so that a test mounting a
  * part of the app (tests/audio/server-harness.ts) runs the same ones. */
 export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBytes' | 'mediaGraceMs'>) {
-  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...AD_MARKER_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
 export function createApp(deps: AppDeps) {
@@ -221,6 +224,7 @@ export function createApp(deps: AppDeps) {
   // The public pages listeners open (show pages, the embed player): outside /api, no session.
   app.route('/', feedRoutes());
   app.route('/api', feedDropRoutes());
+  app.route('/api', adMarkerRoutes(audio.blobs));
   app.route('/api', transcriptRoutes());
   app.route('/api', transcriptionRoutes(audio.blobs, transcriptionEngine));
   app.route('/', publicTranscriptRoutes());
@@ -250,7 +254,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...suggestionJobs(deps, audio.blobs), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

@@ -1,5 +1,6 @@
 // Every named mutation, by name: what a queued edit or a push may name. The server has a run for
 // each (sync-server/mutations/registry.ts checks it at start-up).
+import * as adMarkers from './ad-markers.ts';
 import * as content from './content.ts';
 import * as loudness from './loudness.ts';
 import * as playlists from './playlists.ts';
@@ -30,6 +31,8 @@ export const MUTATIONS = [
   content.clipUpdate,
   content.clipDelete,
   content.clipSaveCut,
+  adMarkers.clipSetAdMarkers,
+  adMarkers.programSetAdMarkerRules,
   content.clipSetAudioFromUrl,
   loudness.clipNormalizeLoudness,
   content.recordingUpdate,

@@ -609,6 +609,33 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('ad markers (issue 34): suggestions read with the clip and stored with content access, the override with content and manage-settings access, the validation with content access on the program; any other row 404 with no body', async () => {
+      const calls = (id: string): Array<[string, string, unknown?]> => [
+        ['GET', `/api/internal/clips/${id}/suggested/ad-markers`],
+        ['GET', `/api/internal/clips/${id}/suggested/chapters`],
+        ['PUT', `/api/internal/clips/${id}/suggested/ad-markers`, { Items: [{ Seconds: 30, SilenceSeconds: null }] }],
+        ['PUT', `/api/internal/clips/${id}/suggested/chapters`, { Items: [] }],
+        ['POST', `/api/internal/clips/${id}/ad-marker-rules/override`, { Rules: null }],
+      ];
+      const validation = (programId: string) => caller().send('POST', `/api/internal/programs/${programId}/ad-marker-rules/validation`, { AdMarkers: [{ Type: 'MidRoll', Seconds: 30, MaxAds: 2 }] });
+      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
+      for (const id of unseen) for (const [method, path, body] of calls(id)) expectNotFound(await caller().send(method, path, body), `${method} ${path}`);
+      expectNotFound(await validation(otherRows.program), 'validation on another organization’s program');
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        const reply = await validation(p.program);
+        if (profile.programs.includes(p.program)) expect([reply.status, reply.text]).toEqual([403, '']);
+        else expectNotFound(reply, 'validation on a program not seen');
+      }
+      if (profile.contentProgram) {
+        const statuses: number[] = [];
+        for (const [method, path, body] of calls(programRows(profile.contentProgram).clip)) statuses.push((await caller().send(method, path, body)).status);
+        expect(statuses).toEqual([200, 200, written(204), written(204), profile.manageProgramSettings ? written(204) : 403]);
+        const judged = await validation(programRows(profile.contentProgram).program);
+        expect([judged.status, (judged.body as { Valid?: boolean }).Valid], judged.text).toEqual([200, true]);
+      }
+    });
+
     it('clip and recording transcripts (issue 34): content access on the row’s program; any other row is 404 with no body', async () => {
       const cues = { Cues: [{ StartSeconds: 0, EndSeconds: 2, Text: `Words of ${profile.email}` }] };
       const file = { version: '1.0.0', segments: [{ startTime: 0, endTime: 2, body: 'Imported words' }] };
