@@ -94,6 +94,11 @@ export function setApiOrganization(id: string | null): void {
   organizationId = id;
 }
 
+/** The headers every call carries for its organization, for a request made without call() (a stream read as it arrives). */
+export function organizationHeaders(): Record<string, string> {
+  return organizationId ? { 'x-organization-id': organizationId } : {};
+}
+
 export function setXsrfToken(token: string | null): void {
   xsrf = token ? { token, at: Date.now() } : null;
 }

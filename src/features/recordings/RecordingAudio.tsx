@@ -2,6 +2,7 @@
 // and its crossfaded preview), by the recording's State (section 4):
 //   Processing          no audio yet: says so
 //   Live                audio, no waveform files: the waveform is made on this device from the audio
+//   Live from an agent's stream (no audio file yet): its waveform as it arrives (RecordingLive)
 //   Finalized           audio and both waveform files
 //   Finalized, 0 s      no audio: says so
 // The cut editor's action here is to make a new clip of the kept regions in the recording's program
@@ -22,6 +23,7 @@ import type { Annotation, Recording } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useClipsFromRecording } from './clips-from-recording.ts';
+import { RecordingLive } from './RecordingLive.tsx';
 
 const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 
@@ -34,7 +36,9 @@ export function RecordingAudio({ recording, programHref, annotations }: { record
   return (
     <section className="card" aria-labelledby="recording-audio">
       <h2 id="recording-audio">{m.app_clip_audio()}</h2>
-      {phase === 'processing' ? (
+      {recording.State === 'Live' && !recording.Urls.AudioUrl ? (
+        <RecordingLive recordingId={recording.Id} />
+      ) : phase === 'processing' ? (
         <p className="muted">{m.media_recording_processing()}</p>
       ) : !audioUrl ? (
         <p className="muted">{m.media_recording_no_audio()}</p>

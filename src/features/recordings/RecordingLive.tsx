@@ -1,0 +1,168 @@
+// A recording as it happens (issue 34): while its agent's stream comes in, the server sends its
+// waveform's peaks as they are decoded (GET /v1/recordings/{id}/live/peaks, server-sent events,
+// read with fetch so the call carries the organization like every other). Each append is drawn
+// after what is already drawn — a column per LIVE_PIXELS_PER_COLUMN pixels, on canvas tiles added
+// as it grows — never drawn or decoded again. The live edge is marked at the end, and a note can be
+// added there as an annotation (the local store and outbox, as every annotation). When the stream
+// ends the row turns Processing and then Finalized through sync, and RecordingAudio shows the
+// finalized waveform and duration in its place without a reload.
+import { useEffect, useRef, useState } from 'react';
+import { formatFormError } from '../../domain/messages.ts';
+import { formatTimeEntry } from '../../domain/time.ts';
+import { addAnnotation } from '../../db/writes.ts';
+import { organizationHeaders, routeUrl } from '../../lib/api.ts';
+import { useOnline } from '../../lib/connectivity.ts';
+import { savedLocally } from '../../lib/local-write.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { m } from '../../paraglide/messages.js';
+import { LIVE_END_EVENT, LIVE_PEAKS_EVENT, liveRecordingPeaks, type LiveEndEvent, type LivePeaksEvent } from '../../protocol/api/live-recordings.ts';
+import { Field } from '../../ui/Field.tsx';
+
+/** Live pixels (256 samples each) per drawn column: about a tenth of a second at 44.1 kHz. */
+const LIVE_PIXELS_PER_COLUMN = 16;
+const TILE_WIDTH = 512;
+const HEIGHT = 96;
+
+const int16Of = (base64: string): Int16Array => {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new Int16Array(bytes.buffer, 0, bytes.length / 2);
+};
+
+/** Draws appended peaks as columns on canvas tiles; keeps only the column still being filled. */
+class ColumnPainter {
+  columns = 0;
+  private lo = 32767;
+  private hi = -32768;
+  private inColumn = 0;
+  constructor(private readonly tile: (index: number) => HTMLCanvasElement | null) {}
+
+  append(data: Int16Array): void {
+    for (let i = 0; i + 1 < data.length; i += 2) {
+      this.lo = Math.min(this.lo, data[i]!);
+      this.hi = Math.max(this.hi, data[i + 1]!);
+      if (++this.inColumn === LIVE_PIXELS_PER_COLUMN) this.flush();
+    }
+  }
+
+  private flush(): void {
+    const canvas = this.tile(Math.floor(this.columns / TILE_WIDTH));
+    const ctx = canvas?.getContext('2d');
+    if (ctx) {
+      const x = this.columns % TILE_WIDTH;
+      const mid = HEIGHT / 2;
+      const top = mid - (this.hi / 32768) * mid;
+      const bottom = mid - (this.lo / 32768) * mid;
+      ctx.fillStyle = getComputedStyle(canvas!).color || '#2563eb';
+      ctx.fillRect(x, top, 1, Math.max(1, bottom - top));
+    }
+    this.columns++;
+    this.lo = 32767;
+    this.hi = -32768;
+    this.inColumn = 0;
+  }
+}
+
+export function RecordingLive({ recordingId }: { recordingId: string }) {
+  const online = useOnline();
+  const [seconds, setSeconds] = useState(0);
+  const [columns, setColumns] = useState(0);
+  const [ended, setEnded] = useState<LiveEndEvent | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | null>(null);
+  const tiles = useRef<Array<HTMLCanvasElement | null>>([]);
+  const [tileCount, setTileCount] = useState(1);
+  const painter = useRef<ColumnPainter | null>(null);
+
+  useEffect(() => {
+    if (!online) return;
+    const abort = new AbortController();
+    painter.current = new ColumnPainter((i) => tiles.current[i] ?? null);
+    let pixels = 0;
+    const onPeaks = (e: LivePeaksEvent) => {
+      const data = int16Of(e.Data);
+      // Tiles the new columns need are mounted first (state), then drawn on the next frame.
+      const needed = Math.ceil((painter.current!.columns + data.length / 2 / LIVE_PIXELS_PER_COLUMN + 1) / TILE_WIDTH);
+      setTileCount((n) => Math.max(n, needed));
+      requestAnimationFrame(() => {
+        painter.current?.append(data);
+        setColumns(painter.current?.columns ?? 0);
+      });
+      pixels = e.FirstPixel + data.length / 2;
+      if (e.SampleRate > 0) setSeconds((pixels * e.SamplesPerPixel) / e.SampleRate);
+    };
+    void (async () => {
+      try {
+        const res = await fetch(routeUrl(liveRecordingPeaks, { params: { recordingId } }), { headers: organizationHeaders(), credentials: 'same-origin', signal: abort.signal });
+        if (!res.ok || !res.body) return setFailed(String(res.status));
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (!data) continue;
+            if (event === LIVE_PEAKS_EVENT) onPeaks(JSON.parse(data) as LivePeaksEvent);
+            else if (event === LIVE_END_EVENT) setEnded(JSON.parse(data) as LiveEndEvent);
+          }
+        }
+      } catch (error) {
+        if (!abort.signal.aborted) setFailed(error instanceof Error ? error.message : String(error));
+      }
+    })();
+    return () => abort.abort();
+  }, [recordingId, online]);
+
+  const addAtEdge = async () => {
+    if (!note.trim()) {
+      setNoteError(formatFormError({ type: 'required' }));
+      return;
+    }
+    setNoteError(null);
+    const offset = Math.floor(seconds * 10) / 10;
+    if (!(await withLoading(savedLocally(addAnnotation(recordingId, { OffsetSeconds: offset, Text: note.trim(), DurationSeconds: null }))))) return;
+    setNote('');
+  };
+
+  const time = formatTimeEntry(Math.floor(seconds));
+  return (
+    <div className="live-recording">
+      <h3>{m.media_live_title()}</h3>
+      {!online && <p className="muted">{m.media_live_offline()}</p>}
+      {failed && <p role="alert" className="alert alert-error">{m.media_live_failed({ status: failed })}</p>}
+      {columns === 0 && !ended && online && !failed && <p className="muted">{m.media_live_waiting()}</p>}
+      <div className="live-waveform" role="img" aria-label={m.media_live_canvas({ time })} data-drawn-width={columns} style={{ overflowX: 'auto', position: 'relative', height: HEIGHT }}>
+        <div style={{ position: 'relative', width: tileCount * TILE_WIDTH, height: HEIGHT, display: 'flex' }}>
+          {Array.from({ length: tileCount }, (_, i) => (
+            <canvas key={i} ref={(el) => void (tiles.current[i] = el)} width={TILE_WIDTH} height={HEIGHT} style={{ flex: 'none' }} />
+          ))}
+          {!ended && columns > 0 && <div className="live-edge" data-testid="live-edge" aria-hidden="true" style={{ position: 'absolute', left: columns, top: 0, bottom: 0, width: 2, background: 'currentColor' }} />}
+        </div>
+      </div>
+      {!ended && <p className="muted" role="status">{m.media_live_edge({ time })}</p>}
+      {ended && <p role="status" className="alert alert-info">{m.media_live_ended()}</p>}
+      {ended?.HasTornAudio && <p className="alert alert-warning">{m.media_live_torn()}</p>}
+      {!ended && (
+        <form
+          className="annotation-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void addAtEdge();
+          }}
+        >
+          <Field label={m.media_live_note()} error={noteError} className="grow">
+            <input value={note} onChange={(e) => setNote(e.target.value)} />
+          </Field>
+          <button type="submit" className="button" disabled={columns === 0}>{m.media_live_add_annotation()}</button>
+        </form>
+      )}
+    </div>
+  );
+}

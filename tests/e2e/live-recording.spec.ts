@@ -1,0 +1,109 @@
+// A recording as it happens (issue 34), on a server of its own (it adds a recording agent and a
+// recording): a 2-minute MP3 made from the fixtures with ffmpeg is pushed by `ffmpeg -re` to the
+// live ingest with the agent's credentials, chunked, as an encoder does. In Chromium the recording
+// screen draws the waveform growing while it runs (the drawn width read twice, larger the second
+// time), a note is added as an annotation at the live edge, and when the stream ends the screen —
+// not reloaded — shows the finalized recording: its player with the whole length, both waveforms
+// and its duration (±1 s) as the server has them.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
+import { logIn, openOrganizationHome } from './support.ts';
+import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
+
+let server: OwnServer | null = null;
+let work = '';
+let twoMinutes = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(OWN_SERVER_START_MS + 30_000);
+  work = mkdtempSync(join(tmpdir(), 'castaway-live-e2e-'));
+  // Ten times the 12 s fixture, copied frame for frame: a 2-minute MP3.
+  twoMinutes = join(work, 'two-minutes.mp3');
+  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-stream_loop', '9', '-i', join(SHARED_FIXTURES_DIR, 'speech-12s.mp3'), '-c', 'copy', twoMinutes]);
+  expect(made.status, made.stderr.toString()).toBe(0);
+  server = await startOwnServer('castaway-live-', { CASTAWAY_DEMO_CLIPS: '40', CASTAWAY_DEMO_LISTENER_DAYS: '0' });
+});
+test.afterAll(() => {
+  server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+type Recording = { Id: string; Title: string; State: string; DurationSeconds: number | null; Urls: Record<string, string | null> };
+
+test('an encoder pushes a live recording: its waveform grows on screen, an annotation at the live edge, then Finalized in place', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const context = await browser.newContext({ baseURL: server!.baseURL });
+  const page = await context.newPage();
+  await logIn(page);
+  const organizationId = await openOrganizationHome(page);
+  const headers = { 'x-organization-id': organizationId };
+  const programs = (await (await page.request.get('/api/v1/programs?pageSize=100', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
+  const programId = programs.Items.find((p) => p.Name === 'Morning Briefing')!.Id;
+  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  const made = await page.request.post('/api/v1/recording-agents', { headers: { ...headers, 'x-xsrf-token': xsrf }, data: { Name: 'Studio encoder', ProgramIds: [programId] } });
+  expect(made.status()).toBe(201);
+  const agent = (await made.json()) as { Id: string; Token: string };
+
+  const origin = new URL(server!.baseURL);
+  const title = 'Morning live from the encoder';
+  const url = `http://${agent.Id}:${agent.Token}@127.0.0.1:${origin.port}/api/v1/programs/${programId}/recordings/live?title=${encodeURIComponent(title)}`;
+  const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-i', twoMinutes, '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', '-method', 'PUT', '-chunked_post', '1', '-auth_type', 'basic', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  ffmpeg.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const pushed = new Promise<number | null>((resolve) => ffmpeg.on('close', resolve));
+
+  try {
+    let recording: Recording | undefined;
+    await expect
+      .poll(async () => {
+        const list = (await (await page.request.get(`/api/v1/programs/${programId}/recordings?status=Live`, { headers })).json()) as { Items: Recording[] };
+        recording = list.Items.find((r) => r.Title === title);
+        return recording?.State;
+      }, { timeout: 30_000 })
+      .toBe('Live');
+    await page.goto(`/${organizationId}/programs/${programId}/recordings/${recording!.Id}`);
+    const waveform = page.getByRole('img', { name: /^Waveform of the live recording/ });
+    await expect(waveform).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('live-edge')).toBeVisible({ timeout: 30_000 });
+
+    // The waveform grows while the stream runs: the drawn width, read twice.
+    const drawn = async () => Number(await waveform.getAttribute('data-drawn-width'));
+    await expect.poll(drawn, { timeout: 30_000 }).toBeGreaterThan(0);
+    const first = await drawn();
+    await page.waitForTimeout(5_000);
+    const second = await drawn();
+    expect(second).toBeGreaterThan(first);
+
+    // A note at the live edge, listed with the annotations at that time.
+    const edge = (await page.getByRole('status').filter({ hasText: /^Live edge at / }).textContent())!.replace('Live edge at ', '');
+    await page.getByLabel('Note at the live edge').fill('Guest arrives');
+    await page.getByRole('button', { name: 'Add annotation at the live edge' }).click();
+    const annotations = page.getByRole('region', { name: 'Annotations' });
+    await expect(annotations.getByRole('listitem').filter({ hasText: 'Guest arrives' })).toBeVisible();
+    const at = (await annotations.getByRole('listitem').filter({ hasText: 'Guest arrives' }).locator('.mono').textContent())!;
+    // Added where the edge was when clicked: at or a moment after the edge last shown.
+    const seconds = (t: string) => t.split(':').reduce((s, part) => s * 60 + Number(part), 0);
+    expect(seconds(at)).toBeGreaterThanOrEqual(seconds(edge));
+    expect(seconds(at) - seconds(edge)).toBeLessThanOrEqual(2);
+
+    // The stream ends: the same screen, not reloaded, shows the finalized recording.
+    expect(await pushed, stderr).toBe(0);
+    await expect(waveform).toBeHidden({ timeout: 60_000 });
+    const slider = page.getByRole('region', { name: 'Audio' }).getByRole('slider', { name: 'Playback position' });
+    await expect(slider).toHaveAttribute('aria-valuetext', /^0:00 of (1:59|2:00|2:01)$/, { timeout: 60_000 });
+    const done = (await (await page.request.get(`/api/v1/recordings/${recording!.Id}`, { headers })).json()) as Recording & { HasTornAudio: boolean };
+    expect(done.State).toBe('Finalized');
+    expect(done.HasTornAudio).toBe(false);
+    expect(Math.abs(done.DurationSeconds! - 120)).toBeLessThanOrEqual(1);
+    expect(done.Urls.WaveformHighResUrl).not.toBeNull();
+    expect(done.Urls.WaveformLowResUrl).not.toBeNull();
+    for (const file of ['waveform-high.dat', 'waveform-low.dat']) expect((await page.request.get(`/api/media/recordings/${recording!.Id}/${file}`, { headers })).status()).toBe(200);
+  } finally {
+    ffmpeg.kill();
+    await context.close();
+  }
+});
