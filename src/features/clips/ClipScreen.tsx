@@ -48,6 +48,7 @@ import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import { ClipTranscript } from './ClipTranscript.tsx';
+import { ClipLoudness } from './ClipLoudness.tsx';
 import { ClipChapters } from './ClipChapters.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
@@ -446,6 +447,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       <PublishPanel clip={clip} />
       <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} />
       <ClipChapters clip={clip} organizationId={organizationId} />
+      <ClipLoudness clipId={clip.Id} />
       <section className="card">
         <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
       </section>
