@@ -11,6 +11,7 @@
 // Targets (issue 6): ≤ 2.5× ffmpeg's time; ≤ 32 MiB above idle, flat from 10 min to 3 h.
 // Also automatic transcription's real-time factor and word error rate (bench/transcription.ts).
 // Also a live recording's waveform append latency, chunk to watching client (bench/live-ingest.ts).
+// Also loudness measurement of the 60-minute fixture against ffmpeg's ebur128 (bench/loudness.ts).
 // Prints `bench: <metric> = <number> <unit>` lines; nothing here passes or fails on time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openAsBlob, mkdirSync, renameSync, existsSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { analyzeAudio } from '../src/media/analyze.ts';
 import { blobSource } from '../src/media/source.ts';
 import { SHARED_FIXTURES_DIR } from '../sync-server/audio/shared-fixtures.ts';
 import { sized, TINY, unavailable } from './tiny.ts';
+import { loudnessBench } from './loudness.ts';
 import { liveIngestBench } from './live-ingest.ts';
 import { transcriptionBench } from './transcription.ts';
 
@@ -260,6 +262,8 @@ async function main(): Promise<void> {
   const ten = TINY ? null : longEpisode(10);
   const three = TINY ? null : longEpisode(180);
   const ff = ffmpegSeconds(EPISODE);
+  // Loudness (EBU R128) of the 60-minute fixture, ours against ffmpeg's ebur128 (bench/loudness.ts).
+  if (!chromiumOnly) await loudnessBench(line);
   // Automatic transcription of a 60-second espeak-ng reading (bench/transcription.ts).
   if (!chromiumOnly) await transcriptionBench(line);
   // A live recording's waveform: chunk at the server to peaks at a watching client (bench/live-ingest.ts).
