@@ -10,7 +10,10 @@
 //                  └ nothing to retry (no audio any more, audio that is not audio, no speech heard) ─> Failed + why
 //
 // A request superseded by a newer one (the row's id changed) or whose clip was deleted ends
-// quietly. TranscriptStatus changes reach devices as any row change does (sync poke after commit).
+// quietly; one whose row got a transcript saved or imported meanwhile (TranscriptStatus Completed
+// again) keeps that one: the request is Failed, saying so, and the row left as it is. The check is
+// made when the job starts and just before it writes, not in the write's transaction: a save in
+// the very same instant may still be replaced. TranscriptStatus changes reach devices as any row change does (sync poke after commit).
 import { rm } from 'node:fs/promises';
 import * as z from 'zod';
 import { formError } from '../../src/domain/form-errors.ts';
@@ -152,7 +155,12 @@ export async function startTranscription(
 }
 
 /** Moves the job's request (if still current) and its row to `status`, with `fields` on the request. */
-async function moveTo(deps: AppDeps, job: TranscriptionJob, status: TranscriptStatus, fields: { problem?: string | null; attempts?: number; audioSeconds?: number; engineSeconds?: number } = {}): Promise<boolean> {
+async function moveTo(
+  deps: AppDeps,
+  job: TranscriptionJob,
+  status: TranscriptStatus,
+  fields: { problem?: string | null; attempts?: number; audioSeconds?: number; engineSeconds?: number; keepRow?: boolean } = {},
+): Promise<boolean> {
   const at = now(deps);
   const finished = status === TranscriptStatus.Completed || status === TranscriptStatus.Failed;
   const { current, version } = await deps.store.tx(async (q) => {
@@ -164,7 +172,7 @@ async function moveTo(deps: AppDeps, job: TranscriptionJob, status: TranscriptSt
       [job.requestId, status, fields.problem !== undefined, fields.problem ?? null, fields.attempts ?? null, fields.audioSeconds ?? null, fields.engineSeconds ?? null, finished ? at : null],
     );
     // Completed is written by storeTranscript with the cues; the other states here.
-    const version = status === TranscriptStatus.Completed ? null : await setContentStatus(q, job.owner, job, job.id, status, at);
+    const version = status === TranscriptStatus.Completed || fields.keepRow ? null : await setContentStatus(q, job.owner, job, job.id, status, at);
     return { current: true, version };
   });
   if (version !== null) deps.bus.publish({ organizationId: job.organizationId, version });
@@ -174,9 +182,23 @@ async function moveTo(deps: AppDeps, job: TranscriptionJob, status: TranscriptSt
 /** Why an attempt failed, in words a person can act on. */
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 2000);
 
+const SAVED_MEANWHILE = 'A transcript was saved while this one was being made: it was kept, and this one dropped';
+
+/** The row's TranscriptStatus, or null when the row is gone. */
+async function rowStatus(deps: AppDeps, job: TranscriptionJob): Promise<string | null | undefined> {
+  const content = await loadRow(deps.store, job.owner, job.organizationId, job.id);
+  return content && !content.Deleted ? ((content['TranscriptStatus'] as string | null) ?? null) : undefined;
+}
+
 async function transcribe(deps: AppDeps, blobs: BlobStore, engine: TranscriptionEngine, job: TranscriptionJob, ctx: JobContext): Promise<void> {
   const request = await loadTranscription(deps.store, job.owner, job.id);
   if (!request || request.id !== job.requestId || !isTranscribing(request.status)) return;
+  const before = await rowStatus(deps, job);
+  if (before === undefined) return;
+  if (!isTranscribing(before)) {
+    await moveTo(deps, job, TranscriptStatus.Failed, { problem: SAVED_MEANWHILE, keepRow: true });
+    return;
+  }
   if (!(await moveTo(deps, job, TranscriptStatus.InProgress, { attempts: ctx.attempt }))) return;
   const key = await audioKeyOf(blobs, job.owner, job.id);
   if (!key) {
@@ -213,8 +235,14 @@ async function transcribe(deps: AppDeps, blobs: BlobStore, engine: Transcription
   }
   const checked = checkCues(cues);
   if (!checked.ok) throw new Error(`${engine.name} gave cues that are not valid (cue ${checked.cue ?? '?'}: ${checked.error.type})`);
-  const content = await loadRow(deps.store, job.owner, job.organizationId, job.id);
-  if (!content || content.Deleted) return;
+  const still = await loadTranscription(deps.store, job.owner, job.id);
+  if (!still || still.id !== job.requestId) return; // asked again meanwhile: the newer job writes
+  const current = await rowStatus(deps, job);
+  if (current === undefined) return;
+  if (current !== TranscriptStatus.InProgress) {
+    await moveTo(deps, job, TranscriptStatus.Failed, { problem: SAVED_MEANWHILE, audioSeconds, engineSeconds, keepRow: true });
+    return;
+  }
   await storeTranscript(deps, job, TRANSCRIPT_OWNERS[job.owner], job.id, {
     cues: checked.cues,
     original: checked.cues,

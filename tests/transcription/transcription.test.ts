@@ -4,7 +4,8 @@
 // .ci/run); TranscriptStatus Queued, then Completed; the transcript's words held against the text
 // read by word error rate. Also: a recording's ingested audio transcribed; a language the engine
 // has no model for a 400 at language; no audio, or a transcription already under way, a 400 at
-// body; and an engine that cannot run: tried per the job's attempts, then Failed with why.
+// body; a transcript imported while the job waits kept; and an engine that cannot run: tried per
+// the job's attempts, then Failed with why.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +130,19 @@ describe.each(storeKinds)('automatic transcription on %s', (kind) => {
     const transcript = (await demo.get(`/api/internal/recordings/${id}/transcript`)).body as Transcript;
     expect(transcript.Cues.length).toBeGreaterThan(0);
     expect(transcript.Published).toBe(false);
+  }, 120_000);
+
+  it('a transcript imported while the job waits is kept: the job ends Failed saying so, the row Completed', async () => {
+    const clipId = await clipWithAudio(3, fixturePath('speech-12s.flac'), 'speech.flac', 'audio/flac');
+    expect((await demo.send('POST', `/api/v1/clips/${clipId}/transcript?language=en`)).status).toBe(204);
+    const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nTyped by hand.\n';
+    const imported = await demo.send('PUT', `/api/internal/clips/${clipId}/transcript/import`, { raw: vtt, headers: { 'content-type': 'text/vtt' } });
+    expect(imported.status, imported.text).toBe(200);
+    await app.jobs.drain();
+    expect((await clipOf(clipId)).TranscriptStatus).toBe('Completed');
+    expect((await demo.get(`/api/v1/clips/${clipId}/transcript?format=text`)).text.trim()).toBe('Typed by hand.');
+    const dropped = (await demo.get(`/api/internal/clips/${clipId}/transcript/transcription`)).body as Transcription;
+    expect(dropped).toMatchObject({ Status: 'Failed', Problem: 'A transcript was saved while this one was being made: it was kept, and this one dropped' });
   }, 120_000);
 
   it('refuses a language the engine has no model for (at language), and audio there is not (at body)', async () => {
