@@ -4,7 +4,8 @@
 // screen draws the waveform growing while it runs (the drawn width read twice, larger the second
 // time), a note is added as an annotation at the live edge, and when the stream ends the screen —
 // not reloaded — shows the finalized recording: its player with the whole length, both waveforms
-// and its duration (±1 s) as the server has them.
+// and its duration (±1 s) as the server has them. First, the agents' tab of Organization settings:
+// an agent refused at its fields, made (its token shown once), renamed and deleted.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,44 @@ test.afterAll(() => {
 });
 
 type Recording = { Id: string; Title: string; State: string; DurationSeconds: number | null; Urls: Record<string, string | null> };
+
+test('recording agents on Organization settings: refused at their fields, made with a token shown once, edited, deleted', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ baseURL: server!.baseURL });
+  const page = await context.newPage();
+  await logIn(page);
+  const organizationId = await openOrganizationHome(page);
+  await page.goto(`/${organizationId}/settings?section=recording-agents`);
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByText('No recording agents yet.')).toBeVisible({ timeout: 30_000 });
+  await panel.getByRole('button', { name: 'New recording agent' }).click();
+  // Nothing typed, nothing ticked: each refusal at its field, before anything is sent.
+  await panel.getByRole('button', { name: 'Create agent' }).click();
+  await expect(panel.getByText('You must enter a name')).toBeVisible();
+  await expect(panel.getByText('Choose at least one program the agent may send recordings to')).toBeVisible();
+  await panel.getByLabel('Name').fill('Studio encoder');
+  await panel.getByRole('checkbox', { name: 'Morning Briefing' }).check();
+  await panel.getByRole('button', { name: 'Create agent' }).click();
+  // The token, shown this once.
+  const token = await panel.getByLabel('Token of Studio encoder').inputValue();
+  expect(token).toMatch(/^crt_/);
+  await panel.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(panel.getByLabel('Token of Studio encoder')).toBeHidden();
+  await expect(panel.getByRole('listitem').filter({ hasText: 'Studio encoder' })).toContainText('Morning Briefing');
+  await expect(panel.getByRole('listitem').filter({ hasText: 'Studio encoder' })).toContainText('Has not sent anything yet');
+
+  await panel.getByRole('button', { name: 'Edit Studio encoder' }).click();
+  await panel.getByLabel('Name').fill('Studio desk');
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(panel.getByRole('listitem').filter({ hasText: 'Studio desk' })).toBeVisible();
+
+  await panel.getByRole('button', { name: 'Delete Studio desk' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Studio desk' }).click();
+  await expect(panel.getByText('No recording agents yet.')).toBeVisible();
+  const left = (await (await page.request.get('/api/v1/recording-agents', { headers: { 'x-organization-id': organizationId } })).json()) as unknown[];
+  expect(left).toEqual([]);
+  await context.close();
+});
 
 test('an encoder pushes a live recording: its waveform grows on screen, an annotation at the live edge, then Finalized in place', async ({ browser }) => {
   test.setTimeout(300_000);
