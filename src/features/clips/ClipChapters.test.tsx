@@ -68,6 +68,14 @@ async function key(target: HTMLElement, k: string, init: KeyboardEventInit = {})
   });
   await settle(20);
 }
+/** Lets the page work until `ready` holds (a local write, a server's answer): on a loaded machine these take longer than any fixed wait. */
+async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await ready()) return;
+    await settle(50);
+  }
+  throw new Error(`still waiting for ${what}`);
+}
 const chapter = (el: HTMLElement, n: number) => [...el.querySelectorAll<HTMLElement>('fieldset')].find((f) => f.querySelector('legend')?.textContent === `Chapter ${n}`)!;
 
 describe('the Chapters section', () => {
@@ -95,6 +103,7 @@ describe('the Chapters section', () => {
     await type(field(chapter(el, 2), 'Starts at (h:mm:ss)').control, '1:05');
     await type(field(chapter(el, 2), 'Link (optional)').control, 'https://example.com/open');
     await click(el, 'Save chapters');
+    await until(async () => (await db.outbox.count()) > 0, 'the queued change');
     const queued = await db.outbox.toArray();
     expect(queued.map((q) => [q.name, q.args])).toEqual([
       ['clip.update', { clipId: clip.Id, fields: { Chapters: [{ StartSeconds: 0, Title: 'Welcome' }, { StartSeconds: 65, Title: 'Cold open', Url: 'https://example.com/open' }] } }],
@@ -109,7 +118,7 @@ describe('the Chapters section', () => {
     const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
     Object.defineProperty(input, 'files', { configurable: true, value: [new File([new Uint8Array(gif)], 'a.gif', { type: 'image/gif' })] });
     await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
-    await settle(300);
+    await until(() => field(chapter(el, 1), 'Image address (optional)').error !== null, 'the server’s answer to the upload');
     expect(field(chapter(el, 1), 'Image address (optional)').error).toBe('This file is not a JPEG or PNG image: choose one of those');
 
     document.body.innerHTML = '';
@@ -135,6 +144,7 @@ describe('the Chapters section', () => {
     await type(field(chapter(el, 2), 'Title').control, 'Late story');
     await type(field(chapter(el, 2), 'Starts at (h:mm:ss)').control, '1:05');
     await click(el, 'Save chapters');
+    await until(async () => (await db.outbox.count()) > 0, 'the queued change');
     const [queued] = await db.outbox.toArray();
     expect(queued!.name).toBe('clip.update');
     // What the sync engine does with the server's answer: the server's own 400, kept as needing attention.
@@ -149,7 +159,7 @@ describe('the Chapters section', () => {
       await db.outbox.clear();
       await db.needsAttention.put({ id: queued!.id, entity: 'clips', entityId: clip.Id, mutation: queued!, httpStatus: 400, errors: Errors, createdAt: Date.now() });
     });
-    await settle(200);
+    await until(() => el.querySelector('.clip-chapters [role="alert"]') !== null, 'the refusal in the section');
     const alert = el.querySelector<HTMLElement>('.clip-chapters [role="alert"]')!;
     expect(alert.textContent).toContain('The server refused the chapters:');
     expect(alert.textContent).toContain('Chapter 2: The audio ends at 00:00:30: a chapter must start before that');
