@@ -33,6 +33,7 @@ export const MUTATIONS = [
   content.clipSaveCut,
   adMarkers.clipSetAdMarkers,
   adMarkers.programSetAdMarkerRules,
+  adMarkers.clipOverrideAdMarkerRules,
   content.clipSetAudioFromUrl,
   loudness.clipNormalizeLoudness,
   content.recordingUpdate,

@@ -50,6 +50,7 @@ import { PublishPanel } from './PublishPanel.tsx';
 import { ClipTranscript } from './ClipTranscript.tsx';
 import { ClipLoudness } from './ClipLoudness.tsx';
 import { ClipChapters } from './ClipChapters.tsx';
+import { ClipAdMarkers } from './ClipAdMarkers.tsx';
 import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { getClipOriginalAudio } from '../../protocol/api/media.ts';
@@ -446,6 +447,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       </section>
       <PublishPanel clip={clip} />
       <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} />
+      <ClipAdMarkers clip={clip} />
       <ClipChapters clip={clip} organizationId={organizationId} />
       <ClipLoudness clipId={clip.Id} />
       <section className="card">
