@@ -194,9 +194,10 @@ function Figures({ loudness, presets, titleId }: { loudness: Loudness; presets: 
         {stateText(loudness.State, loudness.Problem)}
       </p>
       {loudness.Before && (
-        <div className="loudness-table-wrap">
+        // Focusable: on a narrow phone the table scrolls inside its box, and a keyboard must reach it.
+        <div className="loudness-table-wrap" tabIndex={0} role="group" aria-labelledby={`${titleId}-table`}>
           <table className="loudness-table" aria-describedby={titleId}>
-            <caption>{m.clips_loudness_table()}</caption>
+            <caption id={`${titleId}-table`}>{m.clips_loudness_table()}</caption>
             <thead>
               <tr>
                 <th scope="col">{m.clips_loudness_measure()}</th>
