@@ -210,7 +210,7 @@ export function createApp(deps: AppDeps) {
     .route('/api', clipRoutes())
     .route('/api', recordingRoutes())
     .route('/api', userRoutes())
-    .route('/api', adminRoutes())
+    .route('/api', adminRoutes(audio))
     .route('/api', demoDataRoutes())
     .route('/api', referenceDataRoutes())
     .route('/api', syncRoutes())

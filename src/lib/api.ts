@@ -136,8 +136,8 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     }
     if (res.status === 400) return { kind: 'badRequest', status: 400, body: (await res.json()) as BadRequestBody };
     if (res.status === 404) return { kind: 'notFound', status: 404 };
-    // Answers whose body says more: 412 (the row as it now is), 415, 451.
-    if (res.status === 412 || res.status === 415 || res.status === 451) {
+    // Answers whose body says more: 409 (what is in the way, when it says), 412 (the row as it now is), 415, 451.
+    if (res.status === 409 || res.status === 412 || res.status === 415 || res.status === 451) {
       const text = await res.text();
       return { kind: 'status', status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
     }

@@ -12,7 +12,12 @@ import { allPermissions, type PermissionEntry } from '../../src/domain/permissio
 import * as routes from '../../src/protocol/api/admin.ts';
 import type { User } from '../../src/protocol/entities.ts';
 import { loadCaller, rotateSession } from '../auth.ts';
-import { badRequest, fieldError, forbidden, notFound, unauthorized } from '../errors.ts';
+import { AppError, badRequest, fieldError, forbidden, notFound, unauthorized } from '../errors.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { readJsonBlob } from '../audio/blob-store.ts';
+import { clipKeys } from '../audio/media-paths.ts';
+import type { AudioService } from '../audio/service.ts';
+import { enqueueClipAudio } from '../audio/versions.ts';
 import { containsPattern, readStaffLookup, staffLookupHref, STAFF_LOOKUP_PER_KIND, type StaffLookupKind, type StaffLookupQuery } from '../../src/domain/staff-lookup.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
@@ -101,7 +106,7 @@ const rank = (ids: readonly string[], row: routes.StaffLookupRow) => {
   return at === -1 ? ids.length : at;
 };
 
-export function adminRoutes() {
+export function adminRoutes(audio: Pick<AudioService, 'blobs'>) {
   return resourceApp()
     .openapi(guarded(routes.staffLookup, adminOrSupport()), async (c) => {
       const raw = c.req.valid('query').query;
@@ -127,6 +132,22 @@ export function adminRoutes() {
       const query = read.query;
       if (query.kind === 'ids') results.sort((a, b) => rank(query.ids, a) - rank(query.ids, b));
       return c.json({ Query: raw, ReadAs: query.kind, Results: results }, 200);
+    })
+    .openapi(guarded(routes.regenerateClipAudio, adminOrSupport()), async (c) => {
+      const clipId = c.req.valid('param').clipId;
+      const deps = c.get('deps');
+      const { user } = (await loadCaller(c))!;
+      await deps.store.tx(async (q) => {
+        // A clip of any organization: staff are not its members.
+        const [clip] = await q.query<{ organization_id: string; deleted: boolean }>(`SELECT organization_id, deleted FROM clips WHERE id = $1`, [clipId]);
+        if (!clip || clip.deleted) throw notFound();
+        // Its audio: the original upload the version is made from (absent until one is stored).
+        if (!(await readJsonBlob(audio.blobs, clipKeys.meta(clipId))) && !(await readJsonBlob(audio.blobs, clipKeys.pending(clipId)))) {
+          throw new AppError(409, { Errors: [fieldError('clipId', formError('invalid', 'domain_staff_no_audio'))] });
+        }
+        await enqueueClipAudio(q, { organizationId: clip.organization_id, clipId, userId: user.Id, force: true });
+      });
+      return c.body(null, 204);
     })
     .openapi(guarded(routes.grantOrganizationAccess, adminOrSupport()), async (c) => {
     const deps = c.get('deps');

@@ -186,7 +186,9 @@ export function versionPatch(clipId: string, source: UploadMeta, analysis: Store
 export const hasGoodAudio = (row: Record<string, unknown>) =>
   (row['State'] === 'Ready' || row['State'] === 'Warning') && Boolean((row['Urls'] as Record<string, unknown> | null | undefined)?.['AudioPrivateUrl']);
 
-export type ClipAudioJob = { organizationId: string; clipId: string; userId: string | null };
+/** force: made again even when the published version is current (the staff tool "regenerate audio":
+ *  a version made by an older release, or files lost from the store). */
+export type ClipAudioJob = { organizationId: string; clipId: string; userId: string | null; force?: boolean | undefined };
 
 /**
  * The processing job's run: makes the clip's published version from its newest upload and its
@@ -208,7 +210,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   const chapters = await clipChapters(deps.store, clipId);
   // Chapters go into an MP3 only: a version of another file is current whatever the chapters.
   const wantChapters = carriesChapters(source, cutText) ? chaptersDigest(chapters) : null;
-  if (!pending && published && published.upload === uploadRef(clipId, source) && published.edit === (cutText === null ? null : digest(cutText)) && (published.chapters ?? null) === wantChapters) return;
+  if (!job.force && !pending && published && published.upload === uploadRef(clipId, source) && published.edit === (cutText === null ? null : digest(cutText)) && (published.chapters ?? null) === wantChapters) return;
 
   // A clip without good audio shows that it is processing; one with good audio keeps showing it.
   const processing = (r: Record<string, unknown>): AudioRowPatch | null => (hasGoodAudio(r) ? null : { State: 'Processing' });
@@ -278,7 +280,7 @@ export const CLIP_AUDIO_JOB = 'clip.processAudio';
 /** The name cut renders were queued under before they made versions: such jobs still run. */
 const LEGACY_CUT_RENDER_JOB = 'clip.renderCut';
 
-const ClipAudioJobSchema = z.object({ organizationId: z.string(), clipId: z.string(), userId: z.string().nullable().default(null) });
+const ClipAudioJobSchema = z.object({ organizationId: z.string(), clipId: z.string(), userId: z.string().nullable().default(null), force: z.boolean().optional() });
 
 /**
  * Queues the clip's processing, in the transaction that stores new audio or saves a cut: one per

@@ -1222,7 +1222,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
-    it('object search (issue 33): admin and support users only, finding any organization’s rows and saying which are theirs', async () => {
+    it('object search and the staff clip tool (issue 33): admin and support users only, finding any organization’s rows and saying which are theirs', async () => {
       // Section 6: the Admin section is for admin or support users (the seed's admin and support).
       const staff = profile.email === 'admin@example.com' || profile.email === 'support@example.com';
       for (const [id, organizationId] of [
@@ -1241,6 +1241,12 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         expect(row).toMatchObject({ Kind: 'Clip', Id: id, ...(organizationId ? { OrganizationId: organizationId } : {}) });
         expect(row!.CallerIsMember).toBe(profile.memberOf.includes(row!.OrganizationId));
       }
+      // The staff clip tool, on another organization's clip: staff get past the guard (the matrix's
+      // store keeps no audio, so its answer is the clip's, 409 with no audio; staff-regenerate.test
+      // makes it run); anyone else 403.
+      const regenerate = await caller().send('POST', `/api/internal/tools/clips/${otherRows.clip}/regenerate-audio`);
+      expect(regenerate.status, regenerate.text).toBe(staff ? 409 : 403);
+      if (!staff) expect(regenerate.text).toBe('');
     });
 
     it('lists never carry a row of another organization', async () => {

@@ -13,7 +13,8 @@ import { m } from '../../paraglide/messages.js';
 import { grantAccessOutcome } from '../../domain/dialogs.ts';
 import { domainMessage, fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { readStaffLookup, type StaffLookupKind } from '../../domain/staff-lookup.ts';
-import { grantOrganizationAccess, staffLookup, type StaffLookupResult, type StaffLookupRow } from '../../protocol/api/admin.ts';
+import { grantOrganizationAccess, regenerateClipAudio, staffLookup, type StaffLookupResult, type StaffLookupRow } from '../../protocol/api/admin.ts';
+import type { BadRequestBody } from '../../protocol/errors.ts';
 import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { withLoading } from '../../lib/loading.ts';
@@ -52,7 +53,7 @@ export function ObjectSearchScreen() {
     const res = await withLoading(call(staffLookup, { query: { query } }));
     if (res.kind === 'ok') return setFound({ kind: 'done', result: res.data });
     if (res.kind === 'badRequest') {
-      setFieldError(res.body.Errors.map(fieldErrorText).join(' '));
+      setFieldError(res.body.Errors.map((e) => fieldErrorText(e)).join(' '));
       return setFound({ kind: 'idle' });
     }
     setFound({ kind: 'failed', message: res.kind === 'error' ? m.app_lookup_offline() : res.kind === 'status' && res.status === 403 ? m.app_lookup_forbidden() : m.app_lookup_failed() });
@@ -148,6 +149,7 @@ function Results({ result }: { result: StaffLookupResult }) {
 
 function ResultRow({ row }: { row: StaffLookupRow }) {
   const [alert, setAlert] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const title = row.Title || m.app_lookup_untitled();
   const label = `${KIND_LABEL[row.Kind]()}: ${title}`;
@@ -162,6 +164,18 @@ function ResultRow({ row }: { row: StaffLookupRow }) {
     if (outcome.action === 'alert') return setAlert(res.kind === 'error' ? m.app_lookup_offline() : domainMessage(outcome.message));
     // A full load: the session is read again, with the new membership.
     location.assign(row.Deleted || !row.Href ? `/${row.OrganizationId}` : row.Href);
+  };
+
+  // The staff clip tool: the clip's published audio made again from its upload, whoever's it is.
+  const regenerate = async () => {
+    setBusy(true);
+    setAlert(null);
+    setNotice(null);
+    const res = await withLoading(call(regenerateClipAudio, { params: { clipId: row.Id } }));
+    setBusy(false);
+    if (res.kind === 'ok') return setNotice(m.app_lookup_regenerating());
+    const refusal = res.kind === 'status' && res.status === 409 && res.body ? (res.body as BadRequestBody).Errors[0] : undefined;
+    setAlert(res.kind === 'error' ? m.app_lookup_offline() : refusal ? fieldErrorText(refusal) : res.kind === 'notFound' ? m.app_lookup_gone() : m.app_lookup_failed());
   };
 
   return (
@@ -204,6 +218,18 @@ function ResultRow({ row }: { row: StaffLookupRow }) {
             </button>
           )}
         </div>
+      )}
+      {row.Kind === 'Clip' && !row.Deleted && (
+        <div className="form-actions">
+          <button type="button" className="button" disabled={busy} aria-label={`${m.app_lookup_regenerate()}: ${label}`} onClick={() => void regenerate()}>
+            {m.app_lookup_regenerate()}
+          </button>
+        </div>
+      )}
+      {notice && (
+        <p className="alert alert-info" role="status">
+          {notice}
+        </p>
       )}
       {alert && (
         <p className="alert alert-error" role="alert">

@@ -3,8 +3,9 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { validateGuid } from '../../domain/validators.ts';
 import { GrantOrganizationAccessSchema } from '../admin.ts';
+import { BadRequestBodySchema } from '../errors.ts';
 import { STAFF_LOOKUP_KINDS, STAFF_LOOKUP_PER_KIND, STAFF_LOOKUP_QUERY_MAX_LENGTH, STAFF_LOOKUP_TEXT_MIN_LENGTH } from '../../domain/staff-lookup.ts';
-import { errors, jsonBody, jsonContent, noContent, writeErrors, type DomainIssueParams } from './common.ts';
+import { errors, idParams, jsonBody, jsonContent, noContent, writeErrors, type DomainIssueParams } from './common.ts';
 
 /** The body, its id checked as a GUID ('Not a valid GUID', 'required' for null) and lower-cased. */
 export const GrantOrganizationAccess = GrantOrganizationAccessSchema.extend({
@@ -78,4 +79,23 @@ export const staffLookup = {
     }),
   },
   responses: { 200: jsonContent(StaffLookupResult, 'What was found'), ...errors, 403: { description: 'The caller is neither admin nor support (no body)' } },
+} as const satisfies RouteConfig;
+
+// ── Staff clip tools ─────────────────────────────────────────────────────────────────────────
+
+export const regenerateClipAudio = {
+  method: 'post',
+  path: '/internal/tools/clips/{clipId}/regenerate-audio',
+  tags: ['Admin'],
+  summary: 'Makes the clip’s published audio, waveforms and loudness again from its original upload and its cut, even when they look current',
+  description:
+    'Admin or support users only (403 otherwise, with no body), for a clip of any organization. Queued as the clip’s processing job (its state and any problem show on the clip as after an upload). ' +
+    'A clip that does not exist or is deleted is a 404; one with no audio to make it from is a 409 with a body.',
+  request: { params: idParams('clipId') },
+  responses: {
+    204: noContent,
+    ...errors,
+    403: { description: 'The caller is neither admin nor support, or sent no x-xsrf-token (no body)' },
+    409: jsonContent(BadRequestBodySchema, 'The clip has no audio to make its version from (the error at clipId)'),
+  },
 } as const satisfies RouteConfig;
