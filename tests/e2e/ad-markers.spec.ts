@@ -1,0 +1,90 @@
+// A clip's ad markers (issue 34), as a producer places them: on a clip with real uploaded audio in a
+// program whose ad-marker rules keep the first 5 seconds free of mid-rolls, a mid-roll added by
+// keyboard on the Ad markers section's strip (M at the player's position, → moves it 1 s) is said to
+// go against the rule at its time, saved through the outbox all the same, downloaded as CSV, removed
+// (Delete on its marker) and read back from the downloaded file. A server of its own: the spec
+// changes a program's rules.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
+import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
+import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { ORG_DEMO } from '../../sync-server/seed.ts';
+import { allChangesSaved, logIn } from './support.ts';
+import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
+
+let server: OwnServer | null = null;
+
+test.beforeAll(async () => {
+  test.setTimeout(OWN_SERVER_START_MS + 10_000);
+  server = await startOwnServer('castaway-ad-markers-', { CASTAWAY_DEMO_CLIPS: '40', CASTAWAY_DEMO_LISTENER_DAYS: '0' });
+});
+test.afterAll(() => server?.stop());
+
+/** A call of the studio's API with the page's session (its XSRF token read once). */
+async function api(page: Page, method: string, path: string, body?: unknown, raw?: Buffer) {
+  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  const headers: Record<string, string> = { 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO };
+  if (raw) headers['content-type'] = 'application/octet-stream';
+  const res = await page.request.fetch(`/api${path}`, { method, headers, ...(raw ? { data: raw } : body !== undefined ? { data: body } : {}) });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+test('a mid-roll placed by keyboard shows the rule it breaks, and its CSV is downloaded and imported back', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL: server!.baseURL, acceptDownloads: true });
+  const page = await context.newPage();
+  await logIn(page);
+
+  const stamp = Date.now().toString(36);
+  const programId = (await api(page, 'POST', '/v1/programs', { Name: `Sponsored ${stamp}`, Description: 'With breaks', Language: 'en' })).Id as string;
+  // The program's rules, as another device of the producer's would send them (program.setAdMarkerRules).
+  const pushed = await api(page, 'POST', '/sync/push', {
+    protocolVersion: SYNC_PROTOCOL_VERSION,
+    clientId: randomUUID(),
+    mutations: [{ id: randomUUID(), name: 'program.setAdMarkerRules', args: { programId, AdMarkerRules: { ...DEFAULT_AD_MARKER_RULES, NoMidRollFirstSeconds: 5 } }, base: null, createdAt: Date.now() }],
+  });
+  expect((pushed as { results: Array<{ status: string }> }).results[0]!.status).toBe('applied');
+  const clipId = (await api(page, 'POST', `/v1/programs/${programId}/clips`, { Title: `With a break ${stamp}` })).Id as string;
+  await api(page, 'PUT', `/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, undefined, readFileSync(resolve(SHARED_FIXTURES_DIR, 'speech-12s.mp3')));
+  await expect.poll(async () => (await api(page, 'GET', `/v1/clips/${clipId}`)).State, { timeout: 60_000, intervals: [1000] }).toBe('Ready');
+
+  await page.goto(`/${ORG_DEMO}/programs/${programId}/clips/${clipId}`);
+  const section = page.getByRole('region', { name: 'Ad markers', exact: true });
+  await expect(section.getByText("Held to the program's ad-marker rules")).toBeVisible({ timeout: 30_000 });
+  await expect(section.getByText('This clip has no mid-rolls.')).toBeVisible();
+
+  // By keyboard: M on the empty strip adds a mid-roll at the player's position (0:00); → twice moves it to 0:02.
+  await section.getByRole('group', { name: "Mid-rolls on the clip's timeline" }).focus();
+  await page.keyboard.press('m');
+  const marker = section.getByRole('slider');
+  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:00');
+  await marker.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:02');
+  // The program's rule, said at the mid-roll's time.
+  const time = section.getByRole('group', { name: 'Mid-roll 1' }).getByLabel('At (h:mm:ss)');
+  await expect(time).toHaveAccessibleDescription('Against the rules: The ad-marker rules keep the first 0:05 free of mid-rolls');
+  await section.getByRole('button', { name: 'Save ad markers' }).click();
+  await allChangesSaved(page);
+  await expect.poll(async () => (await api(page, 'GET', `/v1/clips/${clipId}`)).AdMarkers).toEqual([{ Type: 'MidRoll', Seconds: 2, MaxAds: 1 }]);
+
+  // Download the CSV, remove the marker, and read the file back.
+  const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download as CSV' }).click()]);
+  const file = await download.path();
+  expect(readFileSync(file, 'utf8').split(/\r?\n/).filter(Boolean)).toEqual(['type,time,max_ads', 'mid-roll,0:00:02,1']);
+  await marker.focus();
+  await page.keyboard.press('Delete');
+  await expect(section.getByRole('slider')).toHaveCount(0);
+  await section.getByLabel('Import a CSV file (type, time, max_ads)').setInputFiles({ name: 'markers.csv', mimeType: 'text/csv', buffer: readFileSync(file) });
+  await expect(section.getByRole('slider')).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:02');
+  // A file with a bad line is refused at the import, line by line.
+  await section.getByLabel('Import a CSV file (type, time, max_ads)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('type,time,max_ads\nmid-roll,soon,1\n') });
+  await expect(section.getByText('Line 2: “soon” is not a time')).toBeVisible();
+  await context.close();
+});
