@@ -58,6 +58,8 @@ import { accountSecurityRoutes } from './api/account-security.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { recordingAgentRoutes } from './api/recording-agents.ts';
 import { liveRecordingRoutes } from './api/live-recordings.ts';
+import { recordingSummaryRoutes } from './api/recording-summary.ts';
+import { productionMemoRoutes } from './api/production-memos.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
 import { auditRoutes } from './api/audit.ts';
@@ -238,6 +240,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api', apiKeyRoutes());
   app.route('/api', recordingAgentRoutes());
   app.route('/api', liveRecordingRoutes(audio));
+  app.route('/api', recordingSummaryRoutes());
+  app.route('/api', productionMemoRoutes());
   app.route('/api', mfaRoutes());
   app.route('/api', supportRoutes());
   app.route('/api', auditRoutes());

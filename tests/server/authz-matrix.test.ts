@@ -1130,6 +1130,29 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expectNotFound(await caller().send('GET', `/api/v1/recordings/${otherRows.recording}/live/peaks`), 'the live peaks of another organization’s recording');
     });
 
+    it('recording summary: as the program’s recordings (content access); another organization’s and unseen programs not found', async () => {
+      if (profile.contentProgram) expect((await caller().send('GET', `/api/v1/programs/${programRows(profile.contentProgram).program}/recordings/summary`)).status).toBe(200);
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        const reply = await caller().send('GET', `/api/v1/programs/${p.program}/recordings/summary`);
+        if (profile.programs.includes(p.program)) expect(reply.status).toBe(403);
+        else expectNotFound(reply, 'the summary of a program not seen');
+      }
+      expectNotFound(await caller().send('GET', `/api/v1/programs/${otherRows.program}/recordings/summary`), 'the summary of another organization’s program');
+    });
+
+    it('production memos: as the program’s recordings (content access); another organization’s and unseen programs not found', async () => {
+      const memos = (program: string) => `/api/v1/programs/${program}/recordings/memos?startDate=2026-01-01&endDate=2026-01-31`;
+      if (profile.contentProgram) expect((await caller().send('GET', memos(programRows(profile.contentProgram).program))).status).toBe(200);
+      if (profile.noContentProgram) {
+        const p = programRows(profile.noContentProgram);
+        const reply = await caller().send('GET', memos(p.program));
+        if (profile.programs.includes(p.program)) expect(reply.status).toBe(403);
+        else expectNotFound(reply, 'the memos of a program not seen');
+      }
+      expectNotFound(await caller().send('GET', memos(otherRows.program)), 'the memos of another organization’s program');
+    });
+
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const s = profile.settings;
