@@ -58,6 +58,7 @@ const NormalizationSettings = lazy(() => import('../features/settings/Normalizat
 const MeasurementSettings = lazy(() => import('../features/settings/MeasurementSettings.tsx').then((mod) => ({ default: mod.MeasurementSettings })));
 const ApplePremiumSettings = lazy(() => import('../features/settings/ApplePremiumSettings.tsx').then((mod) => ({ default: mod.ApplePremiumSettings })));
 const OrganizationApplePremium = lazy(() => import('../features/settings/ApplePremiumSettings.tsx').then((mod) => ({ default: mod.OrganizationApplePremium })));
+const ProductionMemoScreen = lazy(() => import('../features/recordings/ProductionMemoScreen.tsx').then((mod) => ({ default: mod.ProductionMemoScreen })));
 const RecordingAgentsSettings = lazy(() => import('../features/recordings/RecordingAgents.tsx').then((mod) => ({ default: mod.RecordingAgentsSettings })));
 const ConfirmEmailScreen = lazy(() => import('../features/session/ConfirmEmailScreen.tsx').then((mod) => ({ default: mod.ConfirmEmailScreen })));
 const ForgotPasswordScreen = lazy(() => import('../features/session/PasswordResetScreens.tsx').then((mod) => ({ default: mod.ForgotPasswordScreen })));
@@ -118,6 +119,7 @@ export function SignedIn({ session }: { session: Session }) {
         {/* Before the playlist's own route, which would read 'new' as a playlist id. */}
         <Route path="/:organizationId/programs/:programId/playlists/new">{layout('default', <OrganizationScope><NewPlaylistScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/playlists/:playlistId">{layout('default', <OrganizationScope><PlaylistScreen /></OrganizationScope>)}</Route>
+        <Route path="/:organizationId/programs/:programId/recordings/memos/:memoDate">{layout('default', <OrganizationScope><ProductionMemoScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/recordings/:recordingId">{layout('default', <OrganizationScope><RecordingScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/programs/:programId/settings">{layout('default', <OrganizationScope><ProgramSettingsScreen extras={(program) => <Suspense fallback={null}><ProgramPeople organizationId={program.OrganizationId} programId={program.Id} networkId={program.NetworkId ?? null} name={program.Name} /><ApplePremiumSettings level="Program" organizationId={program.OrganizationId} programId={program.Id} networkId={program.NetworkId ?? null} /><ProgramAdMarkerRules program={program} /><ProgramAuditTrail program={program} /></Suspense>} /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/networks">{layout('default', <OrganizationScope><NetworksScreen people={(network) => <Suspense fallback={null}><NetworkPeople organizationId={network.OrganizationId} networkId={network.Id} name={network.Name} /><ApplePremiumSettings level="Network" organizationId={network.OrganizationId} networkId={network.Id} name={network.Name} /></Suspense>} /></OrganizationScope>)}</Route>

@@ -5,7 +5,8 @@
 // time), a note is added as an annotation at the live edge, and when the stream ends the screen —
 // not reloaded — shows the finalized recording: its player with the whole length, both waveforms
 // and its duration (±1 s) as the server has them. First, the agents' tab of Organization settings:
-// an agent refused at its fields, made (its token shown once), renamed and deleted.
+// an agent refused at its fields, made (its token shown once), renamed and deleted. Last, the
+// day's production memo opened from the recording, and a day without one.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,13 +135,25 @@ test('an encoder pushes a live recording: its waveform grows on screen, an annot
     await expect(waveform).toBeHidden({ timeout: 60_000 });
     const slider = page.getByRole('region', { name: 'Audio' }).getByRole('slider', { name: 'Playback position' });
     await expect(slider).toHaveAttribute('aria-valuetext', /^0:00 of (1:59|2:00|2:01)$/, { timeout: 60_000 });
-    const done = (await (await page.request.get(`/api/v1/recordings/${recording!.Id}`, { headers })).json()) as Recording & { HasTornAudio: boolean };
+    const done = (await (await page.request.get(`/api/v1/recordings/${recording!.Id}`, { headers })).json()) as Recording & { HasTornAudio: boolean; CaptureStartUtc: string | null };
     expect(done.State).toBe('Finalized');
     expect(done.HasTornAudio).toBe(false);
     expect(Math.abs(done.DurationSeconds! - 120)).toBeLessThanOrEqual(1);
     expect(done.Urls.WaveformHighResUrl).not.toBeNull();
     expect(done.Urls.WaveformLowResUrl).not.toBeNull();
     for (const file of ['waveform-high.dat', 'waveform-low.dat']) expect((await page.request.get(`/api/media/recordings/${recording!.Id}/${file}`, { headers })).status()).toBe(200);
+
+    // The day's production memo, from the recording: the recording with its annotation, and the program's figures.
+    await page.getByRole('link', { name: 'Production memo of this day' }).click();
+    const day = done.CaptureStartUtc!.slice(0, 10);
+    await expect(page.getByRole('heading', { level: 1, name: `Production memo, ${day}` })).toBeVisible();
+    const listed = page.getByRole('region', { name: 'Recordings of the day' }).getByRole('listitem').filter({ hasText: title });
+    await expect(listed).toContainText('Guest arrives');
+    await expect(listed).toContainText(/1:59|2:00|2:01/);
+    await expect(page.getByRole('region', { name: 'The program’s recordings' })).toBeVisible();
+    // A day without recordings has no memo.
+    await page.goto(`/${organizationId}/programs/${programId}/recordings/memos/1999-01-01`);
+    await expect(page.getByRole('heading', { name: /Production memo not found/ })).toBeVisible();
   } finally {
     ffmpeg.kill();
     await context.close();

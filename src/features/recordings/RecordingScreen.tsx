@@ -118,6 +118,11 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
           {recording.CaptureStartUtc && (
             <p className="muted">{m.app_recording_captured({ start: formatDateTime(recording.CaptureStartUtc), end: recording.CaptureEndUtc ? formatTime(recording.CaptureEndUtc) : '…' })}</p>
           )}
+          {recording.CaptureStartUtc && (
+            <p>
+              <Link href={`${programHref}/recordings/memos/${new Date(recording.CaptureStartUtc).toISOString().slice(0, 10)}`}>{m.media_memo_link()}</Link>
+            </p>
+          )}
         </aside>
       </div>
       <RecordingAudio recording={recording} programHref={programHref} annotations={annotations} />
