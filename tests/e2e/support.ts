@@ -118,3 +118,16 @@ export async function sendRefusedEnquiry(page: Page): Promise<Locator> {
   await dialog.getByRole('button', { name: 'Send' }).click();
   return dialog;
 }
+
+/** A call of the studio's API with the page's session (its XSRF token read for the call) in the
+ *  organization `organizationId`: a JSON body, or raw bytes (an audio upload). Fails the test on an
+ *  answer that is not a success; returns the JSON answer ({} for none). */
+export async function studioApi(page: Page, organizationId: string, method: string, path: string, body?: unknown, raw?: Buffer): Promise<Record<string, unknown>> {
+  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  const headers: Record<string, string> = { 'x-xsrf-token': xsrf, 'x-organization-id': organizationId };
+  if (raw) headers['content-type'] = 'application/octet-stream';
+  const res = await page.request.fetch(`/api${path}`, { method, headers, ...(raw ? { data: raw } : body !== undefined ? { data: body } : {}) });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
