@@ -12,7 +12,7 @@ import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts'
 import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
-import { allChangesSaved, logIn } from './support.ts';
+import { allChangesSaved, logIn, studioApi } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 let server: OwnServer | null = null;
@@ -23,16 +23,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => server?.stop());
 
-/** A call of the studio's API with the page's session (its XSRF token read once). */
-async function api(page: Page, method: string, path: string, body?: unknown, raw?: Buffer) {
-  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
-  const headers: Record<string, string> = { 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO };
-  if (raw) headers['content-type'] = 'application/octet-stream';
-  const res = await page.request.fetch(`/api${path}`, { method, headers, ...(raw ? { data: raw } : body !== undefined ? { data: body } : {}) });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  const text = await res.text();
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const api = (page: Page, method: string, path: string, body?: unknown, raw?: Buffer) => studioApi(page, ORG_DEMO, method, path, body, raw);
 
 test('a mid-roll placed by keyboard shows the rule it breaks, and its CSV is downloaded and imported back', async ({ browser }) => {
   test.setTimeout(180_000);
