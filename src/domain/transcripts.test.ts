@@ -7,12 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   detectTranscriptFormat,
   formatTimestamp,
+  joinCues,
   offsetCues,
   parseSrt,
   parseTimestamp,
   parseTranscript,
   parseTranscriptJson,
   parseVtt,
+  splitCue,
   TRANSCRIPT_MAX_BYTES,
   TRANSCRIPT_MAX_CUES,
   writeSrt,
@@ -166,5 +168,38 @@ describe('bad files are refused at their line', () => {
     expect(parseTranscript(many)).toMatchObject({ ok: false, error: { message: 'domain_transcript_too_many_cues', params: { max: TRANSCRIPT_MAX_CUES } } });
     expect(parseTranscript(`WEBVTT\n\n${'x'.repeat(TRANSCRIPT_MAX_BYTES)}`)).toMatchObject({ ok: false, error: { type: 'fileTooLarge' } });
     expect(parseTranscript('just words')).toMatchObject({ ok: false, error: { message: 'domain_transcript_unknown_format' } });
+  });
+});
+
+describe('splitting and joining cues', () => {
+  const cues = [
+    { start: 1, end: 5, speaker: 'Ana', text: 'Good morning and welcome' },
+    { start: 5, end: 7, speaker: 'Ana', text: 'to the briefing.' },
+    { start: 7, end: 9, speaker: 'Ben', text: 'Thanks.' },
+  ];
+
+  it('splits a cue at the cursor, the time shared in proportion to the text on each side', () => {
+    const split = splitCue(cues, 0, 'Good morning'.length);
+    expect(split).toEqual({
+      ok: true,
+      cues: [{ start: 1, end: 3.087, speaker: 'Ana', text: 'Good morning' }, { start: 3.087, end: 5, speaker: 'Ana', text: 'and welcome' }, cues[1], cues[2]],
+    });
+  });
+
+  it('refuses a split with no words on one side', () => {
+    expect(splitCue(cues, 0, 0)).toMatchObject({ ok: false, error: { message: 'domain_transcript_split_nowhere' } });
+    expect(splitCue(cues, 0, 999)).toMatchObject({ ok: false, error: { message: 'domain_transcript_split_nowhere' } });
+    expect(splitCue(cues, 7, 3)).toMatchObject({ ok: false });
+  });
+
+  it('joins a cue with the next of the same speaker, and is the inverse of a split', () => {
+    expect(joinCues(cues, 0)).toEqual({ ok: true, cues: [{ start: 1, end: 7, speaker: 'Ana', text: 'Good morning and welcome to the briefing.' }, cues[2]] });
+    const split = splitCue(cues, 0, 'Good morning'.length);
+    expect(split.ok && joinCues(split.cues, 0)).toEqual({ ok: true, cues });
+  });
+
+  it('refuses to join two speakers, or the last cue', () => {
+    expect(joinCues(cues, 1)).toMatchObject({ ok: false, error: { message: 'domain_transcript_join_speakers', params: { first: 'Ana', second: 'Ben' } } });
+    expect(joinCues(cues, 2)).toMatchObject({ ok: false, error: { message: 'domain_transcript_join_last' } });
   });
 });

@@ -336,3 +336,39 @@ export function writeTranscript(cues: readonly TranscriptCue[], format: Transcri
       return writeTranscriptText(cues, options);
   }
 }
+
+// ── Splitting and joining cues (the editor) ─────────────────────────────────────────────────
+
+/**
+ * Cue `index` split in two where its text is cut at `at` (a character offset, as a text field's
+ * cursor gives it): the first part keeps the start, the second the end, and the time between is
+ * shared in proportion to the text on each side (speech runs at about one pace within a cue). Both
+ * parts keep the speaker. Refused when either side of the cut has no words.
+ */
+export function splitCue(cues: readonly TranscriptCue[], index: number, at: number): { ok: true; cues: TranscriptCue[] } | { ok: false; error: FormError } {
+  const cue = cues[index];
+  if (!cue) return { ok: false, error: formError('invalid', 'domain_transcript_split_nowhere') };
+  const before = cue.text.slice(0, at).trim();
+  const after = cue.text.slice(at).trim();
+  if (before === '' || after === '') return { ok: false, error: formError('invalid', 'domain_transcript_split_nowhere') };
+  const share = before.length / (before.length + after.length);
+  // Milliseconds, as the formats keep them.
+  const cut = Math.round((cue.start + (cue.end - cue.start) * share) * 1000) / 1000;
+  const first: TranscriptCue = { ...cue, end: cut, text: before };
+  const second: TranscriptCue = { ...cue, start: cut, text: after };
+  return { ok: true, cues: [...cues.slice(0, index), first, second, ...cues.slice(index + 1)] };
+}
+
+/** Cue `index` and the next one made one: from the first's start to the second's end, their texts
+ *  in order. Cues of two different speakers are not joined (the speaker would be lost). */
+export function joinCues(cues: readonly TranscriptCue[], index: number): { ok: true; cues: TranscriptCue[] } | { ok: false; error: FormError } {
+  const first = cues[index];
+  const second = cues[index + 1];
+  if (!first || !second) return { ok: false, error: formError('invalid', 'domain_transcript_join_last') };
+  const speaker = first.speaker ?? second.speaker ?? null;
+  if (first.speaker && second.speaker && first.speaker !== second.speaker) {
+    return { ok: false, error: formError('invalid', 'domain_transcript_join_speakers', { first: first.speaker, second: second.speaker }) };
+  }
+  const joined: TranscriptCue = { ...first, end: Math.max(first.end, second.end), speaker, text: `${first.text} ${second.text}` };
+  return { ok: true, cues: [...cues.slice(0, index), joined, ...cues.slice(index + 2)] };
+}

@@ -114,6 +114,30 @@ describe('the Transcript section', () => {
     expect(((await internal.json()) as { Published: boolean }).Published).toBe(true);
   });
 
+  it('splits a cue at the text’s cursor and joins it back; two speakers’ cues are not joined; nothing is sent', async () => {
+    const el = await render();
+    await settle(200);
+    const before = sent.length;
+    const text = field(cue(el, 2), 'Text').control as unknown as HTMLTextAreaElement;
+    expect(text.value).toBe('The pelicans are back.');
+    text.setSelectionRange('The pelicans'.length, 'The pelicans'.length);
+    await click(cue(el, 2), 'Split at the cursor');
+    expect(field(cue(el, 2), 'Text').control.value).toBe('The pelicans');
+    expect(field(cue(el, 3), 'Text').control.value).toBe('are back.');
+    expect(field(cue(el, 3), 'Speaker').control.value).toBe('Ben');
+    // The second part starts where the first now ends (its share of the time by its text).
+    expect(field(cue(el, 3), 'Start').control.value).not.toBe(field(cue(el, 2), 'Start').control.value);
+
+    await click(cue(el, 2), 'Join with the next');
+    expect(cue(el, 3)).toBeNull();
+    expect(field(cue(el, 2), 'Text').control.value).toBe('The pelicans are back.');
+
+    await click(cue(el, 1), 'Join with the next');
+    expect(field(cue(el, 1), 'Text').error).toBe('Ana and Ben speak in these cues: only cues of one speaker are joined');
+    expect(cue(el, 2)).not.toBeNull();
+    expect(sent.slice(before).filter((r) => !r.startsWith('GET'))).toEqual([]);
+  });
+
   it('offline, Transcribe automatically is disabled and says it needs the connection', async () => {
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
     try {

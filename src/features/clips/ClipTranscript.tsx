@@ -12,18 +12,20 @@
 // cannot be read is refused at the import with its line. A draft is checked the same way before it
 // is sent; what the server refuses is shown at the cue it names (Cues.<n>). While a draft is
 // unsaved, leaving asks first (section 4's unsaved-changes prompt, for a transcript).
-import { useCallback, useEffect, useId, useMemo, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { formatFormError, fieldErrorText } from '../../domain/messages.ts';
 import { absoluteUrl } from '../../domain/public-urls.ts';
 import {
   checkCues,
   detectTranscriptFormat,
   formatTimestamp,
+  joinCues,
   parseTimestamp,
   parseTranscript,
   TRANSCRIPT_CONTENT_TYPES,
   TRANSCRIPT_EXTENSIONS,
   TRANSCRIPT_FORMATS,
+  splitCue,
   writeTranscript,
   type TranscriptCue,
   type TranscriptFormat,
@@ -100,6 +102,17 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
   const edit = (index: number, change: Partial<DraftCue>) => {
     setDraft(shown.map((c, i) => (i === index ? { ...c, ...change } : c)));
     setProblems((p) => ({ ...p, cues: { ...p.cues, [index]: {} } }));
+  };
+
+  /** Cue `index` split at the text's cursor, or joined with the next: on the cues as typed (a
+   *  start that is not a time is refused at that cue first), the rule's refusal at the cue's text. */
+  const reshape = (index: number, change: (cues: TranscriptCue[]) => { ok: true; cues: TranscriptCue[] } | { ok: false; error: Parameters<typeof formatFormError>[0] }) => {
+    const read = cuesOf(shown);
+    if ('badStart' in read) return setProblems({ cues: { [read.badStart]: { start: m.clips_transcript_start_invalid() } } });
+    const next = change(read.cues);
+    if (!next.ok) return setProblems({ cues: { [index]: { text: formatFormError(next.error) } } });
+    setProblems({ cues: {} });
+    setDraft(toDraft(next.cues));
   };
 
   const importFile = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -217,7 +230,17 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
           ) : (
             <ol className="transcript-cues" aria-label={m.clips_transcript_cues({ count: shown.length })}>
               {shown.map((cue, i) => (
-                <TranscriptCueRow key={i} index={i} cue={cue} problems={problems.cues[i] ?? {}} disabled={busy} onChange={(change) => edit(i, change)} />
+                <TranscriptCueRow
+                  key={i}
+                  index={i}
+                  cue={cue}
+                  last={i === shown.length - 1}
+                  problems={problems.cues[i] ?? {}}
+                  disabled={busy}
+                  onChange={(change) => edit(i, change)}
+                  onSplit={(at) => reshape(i, (cues) => splitCue(cues, i, at))}
+                  onJoin={() => reshape(i, (cues) => joinCues(cues, i))}
+                />
               ))}
             </ol>
           )}
@@ -282,8 +305,21 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
   );
 }
 
-function TranscriptCueRow({ index, cue, problems, disabled, onChange }: { index: number; cue: DraftCue; problems: { start?: string; text?: string }; disabled: boolean; onChange: (change: Partial<DraftCue>) => void }) {
+type CueRowProps = {
+  index: number;
+  cue: DraftCue;
+  last: boolean;
+  problems: { start?: string; text?: string };
+  disabled: boolean;
+  onChange: (change: Partial<DraftCue>) => void;
+  /** Split at this character of the text (its field's cursor). */
+  onSplit: (at: number) => void;
+  onJoin: () => void;
+};
+
+function TranscriptCueRow({ index, cue, last, problems, disabled, onChange, onSplit, onJoin }: CueRowProps) {
   const id = useId();
+  const text = useRef<HTMLTextAreaElement>(null);
   const label = m.clips_transcript_cue({ number: index + 1 });
   const field = (name: 'start' | 'speaker' | 'text') => `${id}-${name}`;
   const described = (name: 'start' | 'text') => (problems[name] ? { 'aria-invalid': true, 'aria-describedby': `${field(name)}-error` } : {});
@@ -304,11 +340,22 @@ function TranscriptCueRow({ index, cue, problems, disabled, onChange }: { index:
       </div>
       <div className={`field transcript-text${problems.text ? ' has-error' : ''}`}>
         <label htmlFor={field('text')}>{m.clips_transcript_cue_text()}</label>
-        <textarea id={field('text')} value={cue.text} rows={2} disabled={disabled} onChange={(e) => onChange({ text: e.target.value })} {...described('text')} />
+        <textarea ref={text} id={field('text')} value={cue.text} rows={2} disabled={disabled} onChange={(e) => onChange({ text: e.target.value })} {...described('text')} />
         {problems.text && (
           <p className="field-error" id={`${field('text')}-error`}>
             {problems.text}
           </p>
+        )}
+      </div>
+      <div className="transcript-cue-actions">
+        {/* The cursor is read as the button is pressed: a click keeps the text's selection. */}
+        <button type="button" className="button small" disabled={disabled} aria-label={m.clips_transcript_split_cue({ number: index + 1 })} onMouseDown={(e) => e.preventDefault()} onClick={() => onSplit(text.current?.selectionStart ?? 0)}>
+          {m.clips_transcript_split()}
+        </button>
+        {!last && (
+          <button type="button" className="button small" disabled={disabled} aria-label={m.clips_transcript_join_cue({ number: index + 1, next: index + 2 })} onClick={onJoin}>
+            {m.clips_transcript_join()}
+          </button>
         )}
       </div>
     </li>
