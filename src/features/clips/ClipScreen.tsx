@@ -446,7 +446,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         )}
       </section>
       <PublishPanel clip={clip} />
-      <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} />
+      <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} audioUrl={clip.Urls.AudioPrivateUrl} />
       <ClipAdMarkers clip={clip} />
       <ClipChapters clip={clip} organizationId={organizationId} />
       <ClipLoudness clipId={clip.Id} />

@@ -57,6 +57,8 @@ afterEach(() => {
 });
 
 const render = () => mount(<ClipTranscript clipId={clipId} fileName="clip" />, 'Loading the transcript');
+const AUDIO = '/api/media/clips/x/audio?v=1';
+const renderWithAudio = () => mount(<ClipTranscript clipId={clipId} fileName="clip" audioUrl={AUDIO} />, 'Loading the transcript');
 
 async function choose(el: HTMLElement, name: string, text: string): Promise<void> {
   const input = field(el, 'Import a transcript file').control;
@@ -136,6 +138,26 @@ describe('the Transcript section', () => {
     expect(field(cue(el, 1), 'Text').error).toBe('Ana and Ben speak in these cues: only cues of one speaker are joined');
     expect(cue(el, 2)).not.toBeNull();
     expect(sent.slice(before).filter((r) => !r.startsWith('GET'))).toEqual([]);
+  });
+
+  it('plays the clip from a cue’s start in the section’s player, and marks the cue heard', async () => {
+    const el = await renderWithAudio();
+    await settle(200);
+    const audio = el.querySelector<HTMLAudioElement>('audio')!;
+    expect(audio.getAttribute('aria-label')).toBe('The clip, to hear the transcript with');
+    expect(audio.getAttribute('src')).toBe(AUDIO);
+    const play = [...cue(el, 2).querySelectorAll('button')].find((b) => b.textContent === 'Play from here')!;
+    expect(play.getAttribute('aria-label')).toBe('Play cue 2 from 00:00:03.000');
+    await act(async () => play.click());
+    expect(audio.currentTime).toBe(3);
+    expect(cue(el, 2).getAttribute('aria-current')).toBe('true');
+    expect(cue(el, 1).getAttribute('aria-current')).toBeNull();
+    // Without audio, no player and no play buttons.
+    document.body.innerHTML = '';
+    const silent = await render();
+    await settle(200);
+    expect(silent.querySelector('audio')).toBeNull();
+    expect([...silent.querySelectorAll('button')].some((b) => b.textContent === 'Play from here')).toBe(false);
   });
 
   it('offline, Transcribe automatically is disabled and says it needs the connection', async () => {

@@ -75,7 +75,11 @@ function download(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName: string }) {
+/** audioUrl: the clip's audio as listeners hear it (its published version), which the cues' times
+ *  are on; each cue plays from its start in the section's player. */
+export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: string; fileName: string; audioUrl?: string | null }) {
+  const player = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState<number | null>(null);
   const online = useOnline();
   const headingId = useId();
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
@@ -102,6 +106,20 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
   const edit = (index: number, change: Partial<DraftCue>) => {
     setDraft(shown.map((c, i) => (i === index ? { ...c, ...change } : c)));
     setProblems((p) => ({ ...p, cues: { ...p.cues, [index]: {} } }));
+  };
+
+  /** The section's player from cue `index`'s start (as typed: a start that is not a time is refused there). */
+  const playFrom = (index: number) => {
+    const start = parseTimestamp(shown[index]?.start ?? '');
+    const audio = player.current;
+    if (start === null) return setProblems({ cues: { [index]: { start: m.clips_transcript_start_invalid() } } });
+    if (!audio) return;
+    audio.currentTime = start;
+    setPlaying(index);
+    // A browser that refuses to play (no user gesture, no audio yet) leaves the player where it was put.
+    void Promise.resolve()
+      .then(() => audio.play())
+      .catch(() => undefined);
   };
 
   /** Cue `index` split at the text's cursor, or joined with the next: on the cues as typed (a
@@ -228,6 +246,18 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
           {shown.length === 0 ? (
             <p className="muted">{m.clips_transcript_none()}</p>
           ) : (
+            <>
+            {audioUrl && (
+              <audio
+                ref={player}
+                className="transcript-player"
+                controls
+                preload="none"
+                src={audioUrl}
+                aria-label={m.clips_transcript_player()}
+                onTimeUpdate={(e) => setPlaying(cueAt(shown, e.currentTarget.currentTime))}
+              />
+            )}
             <ol className="transcript-cues" aria-label={m.clips_transcript_cues({ count: shown.length })}>
               {shown.map((cue, i) => (
                 <TranscriptCueRow
@@ -240,9 +270,12 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
                   onChange={(change) => edit(i, change)}
                   onSplit={(at) => reshape(i, (cues) => splitCue(cues, i, at))}
                   onJoin={() => reshape(i, (cues) => joinCues(cues, i))}
+                  current={playing === i}
+                  {...(audioUrl ? { onPlay: () => playFrom(i) } : {})}
                 />
               ))}
             </ol>
+            </>
           )}
           {problems.form && (
             <p className="field-error" role="alert">
@@ -305,7 +338,21 @@ export function ClipTranscript({ clipId, fileName }: { clipId: string; fileName:
   );
 }
 
+/** The cue being heard at `seconds` (the last one started by then), or null before the first. */
+function cueAt(cues: readonly DraftCue[], seconds: number): number | null {
+  let at: number | null = null;
+  cues.forEach((c, i) => {
+    const start = parseTimestamp(c.start);
+    if (start !== null && start <= seconds && seconds < c.end) at = i;
+  });
+  return at;
+}
+
 type CueRowProps = {
+  /** Heard now in the section's player. */
+  current: boolean;
+  /** Plays the clip from this cue's start (absent without audio). */
+  onPlay?: () => void;
   index: number;
   cue: DraftCue;
   last: boolean;
@@ -317,14 +364,14 @@ type CueRowProps = {
   onJoin: () => void;
 };
 
-function TranscriptCueRow({ index, cue, last, problems, disabled, onChange, onSplit, onJoin }: CueRowProps) {
+function TranscriptCueRow({ index, cue, last, problems, disabled, onChange, onSplit, onJoin, current, onPlay }: CueRowProps) {
   const id = useId();
   const text = useRef<HTMLTextAreaElement>(null);
   const label = m.clips_transcript_cue({ number: index + 1 });
   const field = (name: 'start' | 'speaker' | 'text') => `${id}-${name}`;
   const described = (name: 'start' | 'text') => (problems[name] ? { 'aria-invalid': true, 'aria-describedby': `${field(name)}-error` } : {});
   return (
-    <li className="transcript-cue" aria-label={label}>
+    <li className={`transcript-cue${current ? ' transcript-cue-current' : ''}`} aria-label={label} {...(current ? { 'aria-current': 'true' as const } : {})}>
       <div className={`field${problems.start ? ' has-error' : ''}`}>
         <label htmlFor={field('start')}>{m.clips_transcript_cue_start()}</label>
         <input id={field('start')} className="transcript-time" value={cue.start} disabled={disabled} inputMode="decimal" onChange={(e) => onChange({ start: e.target.value })} {...described('start')} />
@@ -348,6 +395,11 @@ function TranscriptCueRow({ index, cue, last, problems, disabled, onChange, onSp
         )}
       </div>
       <div className="transcript-cue-actions">
+        {onPlay && (
+          <button type="button" className="button small" aria-label={m.clips_transcript_play_cue({ number: index + 1, time: cue.start })} onClick={onPlay}>
+            {m.clips_transcript_play()}
+          </button>
+        )}
         {/* The cursor is read as the button is pressed: a click keeps the text's selection. */}
         <button type="button" className="button small" disabled={disabled} aria-label={m.clips_transcript_split_cue({ number: index + 1 })} onMouseDown={(e) => e.preventDefault()} onClick={() => onSplit(text.current?.selectionStart ?? 0)}>
           {m.clips_transcript_split()}
