@@ -17,7 +17,7 @@ import { LIVE_END_EVENT, LIVE_PEAKS_EVENT } from '../../src/protocol/api/live-re
 import type { Recording } from '../../src/protocol/entities.ts';
 import { sha256 } from '../auth.ts';
 import { now } from '../app.ts';
-import { AppError, fieldError } from '../errors.ts';
+import { AppError, fieldError, notFound } from '../errors.ts';
 import { insertRow, loadRow } from '../rows.ts';
 import { writeAudioRow } from '../audio/clip-rows.ts';
 import { recordingKeys } from '../audio/media-paths.ts';
@@ -121,7 +121,9 @@ export function liveRecordingRoutes(audio: AudioService) {
       V1CorrelationId: null,
       V2CorrelationId: null,
       DurationSeconds: null,
-      Urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
+      // Section 4: a Live recording has its audio link, the stream as it is captured; the ingest
+      // job gives it the whole recording's when the stream ends.
+      Urls: { AudioUrl: routes.liveAudioUrl(id), WaveformHighResUrl: null, WaveformLowResUrl: null },
     };
     const row = await deps.store.tx((q) => insertRow(q, 'recording', id, { organizationId, userId: null, now: started }, fields));
     // Devices hear of the new Live recording as of any change, and pull it.
@@ -136,7 +138,10 @@ export function liveRecordingRoutes(audio: AudioService) {
     const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctl) => ctl.close() });
     const stream = tolerantBody(
       body,
-      (chunk) => session.append(peaks.push(chunk), peaks.sampleRate),
+      (chunk) => {
+        session.pushAudio(chunk);
+        session.append(peaks.push(chunk), peaks.sampleRate);
+      },
       () => (torn = true),
     );
     try {
@@ -167,6 +172,11 @@ export function liveRecordingRoutes(audio: AudioService) {
   return resourceApp()
     .openapi(ingest, handler)
     .openapi(guarded(routes.postLiveRecording, agentGuard()), handler)
+    .openapi(guarded(routes.liveRecordingAudio, guard.row('recordings', 'recordingId')), (c) => {
+      const audioStream = sessions.get(c.var.row.Id)?.listen();
+      if (!audioStream) throw notFound();
+      return new Response(audioStream, { status: 200, headers: { 'content-type': 'audio/mpeg', 'cache-control': 'no-store' } });
+    })
     .openapi(guarded(routes.liveRecordingPeaks, guard.row('recordings', 'recordingId')), async (c) => {
       const row = c.var.row as unknown as Recording;
       const session: LiveSession | null = sessions.get(row.Id);

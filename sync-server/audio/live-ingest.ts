@@ -2,6 +2,7 @@
 // sends it. Each chunk goes three ways at once:
 //
 //   request body ──chunk──┬─> the upload file (blobs.put, streamed: the whole stream is the recording's audio)
+//                         ├─> each listener of the live audio (the Live row's AudioUrl: …/live/audio)
 //                         └─> LiveMp3Peaks.push (mpg123 fed once; whole pixels out) ──> LiveSession.append
 //                                                                                        └─> each watcher (SSE)
 //   end of body ──> the last pixel, 'end' to watchers ──> startRecordingIngest (the existing
@@ -25,6 +26,9 @@ export class LiveSession {
   private readonly parts: Int16Array[] = [];
   private pixels = 0;
   private readonly listeners = new Set<LiveListener>();
+  /** Those listening to the stream's audio: each gets the bytes from when they joined (as a radio
+   *  stream is heard), the recording as a whole is the file made when the stream ends. */
+  private readonly hearers = new Set<ReadableStreamDefaultController<Uint8Array>>();
   sampleRate = 0;
   ended: LiveEndEvent | null = null;
 
@@ -39,8 +43,40 @@ export class LiveSession {
     for (const l of this.listeners) l.peaks(event);
   }
 
+  /** A chunk of the stream's audio, as it arrived, to each listener. */
+  pushAudio(chunk: Uint8Array): void {
+    for (const h of this.hearers) {
+      try {
+        h.enqueue(chunk);
+      } catch {
+        this.hearers.delete(h);
+      }
+    }
+  }
+  /** The stream's audio from now on (null once it has ended). */
+  listen(): ReadableStream<Uint8Array> | null {
+    if (this.ended) return null;
+    let me: ReadableStreamDefaultController<Uint8Array> | null = null;
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        me = controller;
+        this.hearers.add(controller);
+      },
+      cancel: () => {
+        if (me) this.hearers.delete(me);
+      },
+    });
+  }
   end(event: LiveEndEvent): void {
     this.ended = event;
+    for (const h of this.hearers) {
+      try {
+        h.close();
+      } catch {
+        // Already closed by its listener.
+      }
+    }
+    this.hearers.clear();
     for (const l of this.listeners) l.end(event);
     this.listeners.clear();
   }

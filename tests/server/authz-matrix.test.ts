@@ -1118,6 +1118,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         expect(reply.status).toBe(200);
         // Not live on this instance: the stream says so and ends.
         expect(await reply.text()).toContain('event: end');
+        // Its live audio: not live here, so not found (the row's AudioUrl names the whole recording).
+        expectNotFound(await caller().send('GET', `/api/v1/recordings/${p.recording}/live/audio`), 'the live audio of a recording not live');
         const ingest = await caller().send('PUT', `/api/v1/programs/${p.program}/recordings/live`);
         expect(ingest.status).toBe(401);
         expect((ingest.body as { Errors: Array<{ Field: string }> }).Errors[0]!.Field).toBe('Authorization');
@@ -1126,8 +1128,10 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         const p = programRows(profile.noContentProgram);
         // Seen or not, its recordings are not open without content access (404, as one that does not exist).
         expectNotFound(await caller().send('GET', `/api/v1/recordings/${p.recording}/live/peaks`), 'the live peaks of a recording without content access');
+        expectNotFound(await caller().send('GET', `/api/v1/recordings/${p.recording}/live/audio`), 'the live audio of a recording without content access');
       }
       expectNotFound(await caller().send('GET', `/api/v1/recordings/${otherRows.recording}/live/peaks`), 'the live peaks of another organization’s recording');
+      expectNotFound(await caller().send('GET', `/api/v1/recordings/${otherRows.recording}/live/audio`), 'the live audio of another organization’s recording');
     });
 
     it('recording summary: as the program’s recordings (content access); another organization’s and unseen programs not found', async () => {

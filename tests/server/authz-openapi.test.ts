@@ -36,6 +36,10 @@ const FILE = 'waveform-high.dat';
 
 /** Calls that end the caller's own session or never end (a stream): left out of the walk. */
 const SKIPPED = new Set(['POST /api/internal/session/logout', 'POST /api/logout', 'GET /api/sync/events']);
+/** Staff tools that reach a row of any organization by design (section 6's Admin section): for the
+ *  admin and support users a hidden row there is a row, not nothing; everyone else is checked. */
+const STAFF_REACH = new Set(['POST /api/internal/tools/clips/{clipId}/regenerate-audio']);
+const STAFF = new Set(['admin@example.com', 'support@example.com']);
 /** The public surface (feeds, audio, show pages, the embed, images: isPublicPath) shows whoever
  * asks what is published, of any organization, by design: it is walked by its own case below (a
  * row that is not published is answered as one that does not exist, to every demo user and to
@@ -277,6 +281,7 @@ describe('authorization, walking the OpenAPI document', () => {
       // Rows it may not see, against ids of nothing.
       for (const probe of probes(profile)) {
         if (names.length === 0 || !names.every((n) => n in probe.values)) continue;
+        if (STAFF_REACH.has(key) && STAFF.has(profile.email)) continue;
         const values = Object.fromEntries(names.map((n) => [n, probe.values[n]!]));
         const random = randomValues(names);
         const there = await caller.send(op, fillPath(op.path, values), profile.own, body);
@@ -400,6 +405,9 @@ describe('authorization, walking the OpenAPI document', () => {
     for (const op of operationsOf(doc)) {
       const names = pathParams(op);
       if (op.method !== 'GET' || publicSurface(op) || !names.some((n) => n in own) || !names.every((n) => n in own || n === 'file')) continue;
+      // A live stream's audio exists only while an agent's stream comes in (live-recordings.test.ts
+      // reads it then): the seeded rows are not live on this instance, a 404 for everyone.
+      if (op.path === '/api/v1/recordings/{recordingId}/live/audio') continue;
       // Required query parameters (the analytics dates) with their documented examples.
       const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(String((p.schema as { example?: unknown } | undefined)?.example ?? ''))}`);
       const reply = await demo.send(op, `${fillPath(op.path, { ...own, file: FILE })}${query.length > 0 ? `?${query.join('&')}` : ''}`, ORG_DEMO);

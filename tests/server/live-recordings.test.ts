@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeRecording } from '../../src/domain/recording.ts';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { LiveEndEvent, LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
@@ -139,9 +140,21 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     const title = `Morning live ${kind}`;
     const pusher = push(liveUrl(MORNING, title), 'speech-12s.mp3');
     const id = await newRecordingTitled(title);
-    expect((await recording(id)).State).toBe('Live');
+    const live = await recording(id);
+    expect(live.State).toBe('Live');
+    // Section 4: a Live recording has its audio link: the stream as it is captured, heard from now on.
+    expect(live.Urls.AudioUrl).toBe(`/api/v1/recordings/${id}/live/audio`);
+    expect(normalizeRecording(live).ok).toBe(true);
+    const listening = await fetch(`${base}${live.Urls.AudioUrl}`, { headers: session });
+    expect(listening.status).toBe(200);
+    expect(listening.headers.get('content-type')).toBe('audio/mpeg');
+    const heard = new Response(listening.body).arrayBuffer();
     const events: LivePeaksEvent[] = [];
     const end = await watch(base, session, id, (e) => events.push(e));
+    // What was heard ends with the stream, and is MP3: frames with their sync word.
+    const bytes = new Uint8Array(await heard);
+    expect(bytes.length).toBeGreaterThan(10_000);
+    expect(bytes.some((b, i) => b === 0xff && (bytes[i + 1]! & 0xe0) === 0xe0)).toBe(true);
     const { code, stderr } = await pusher.done;
     expect(code, stderr).toBe(0);
     // Appended in pieces as the audio arrived, each where the last one ended.
@@ -158,6 +171,8 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     expect(Math.abs(row.DurationSeconds! - 12)).toBeLessThanOrEqual(1);
     expect(row.CaptureEndUtc).not.toBeNull();
     expect(row.Urls.AudioUrl).toBe(`/api/media/recordings/${id}/audio`);
+    // No longer live: the stream's URL is not found, the whole recording is at its AudioUrl.
+    expect((await fetch(`${base}/api/v1/recordings/${id}/live/audio`, { headers: session })).status).toBe(404);
     const high = await app.request(row.Urls.WaveformHighResUrl!, { headers: session });
     const w = waveformFromDat(new Uint8Array(await high.arrayBuffer()));
     // The live peaks are those of the same bytes: the finalized waveform is as long, give or take the

@@ -24,6 +24,7 @@ import type { CutEdit } from '../../protocol/media.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useClipsFromRecording } from './clips-from-recording.ts';
 import { RecordingLive } from './RecordingLive.tsx';
+import { isLiveAudioUrl } from '../../protocol/api/live-recordings.ts';
 
 const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
 
@@ -36,8 +37,9 @@ export function RecordingAudio({ recording, programHref, annotations }: { record
   return (
     <section className="card" aria-labelledby="recording-audio">
       <h2 id="recording-audio">{m.app_clip_audio()}</h2>
-      {recording.State === 'Live' && !recording.Urls.AudioUrl ? (
-        <RecordingLive recordingId={recording.Id} />
+      {recording.State === 'Live' && (!recording.Urls.AudioUrl || isLiveAudioUrl(recording.Urls.AudioUrl)) ? (
+        // An agent's stream coming in: its waveform as it grows, and the stream to listen to.
+        <RecordingLive recordingId={recording.Id} listenUrl={recording.Urls.AudioUrl} />
       ) : phase === 'processing' ? (
         <p className="muted">{m.media_recording_processing()}</p>
       ) : !audioUrl ? (

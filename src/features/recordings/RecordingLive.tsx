@@ -62,7 +62,8 @@ class ColumnPainter {
   }
 }
 
-export function RecordingLive({ recordingId }: { recordingId: string }) {
+/** listenUrl: the stream's audio as it is captured (the Live row's AudioUrl), heard from the moment it is played. */
+export function RecordingLive({ recordingId, listenUrl = null }: { recordingId: string; listenUrl?: string | null }) {
   const online = useOnline();
   const [seconds, setSeconds] = useState(0);
   const [columns, setColumns] = useState(0);
@@ -146,6 +147,7 @@ export function RecordingLive({ recordingId }: { recordingId: string }) {
         </div>
       </div>
       {!ended && <p className="muted" role="status">{m.media_live_edge({ time })}</p>}
+      {!ended && listenUrl && online && <audio className="live-listen" controls preload="none" src={listenUrl} aria-label={m.media_live_listen()} />}
       {ended && <p role="status" className="alert alert-info">{m.media_live_ended()}</p>}
       {ended?.HasTornAudio && <p className="alert alert-warning">{m.media_live_torn()}</p>}
       {!ended && (

@@ -78,3 +78,19 @@ export const liveRecordingPeaks = {
   request: { params: idParams('recordingId') },
   responses: { 200: { description: 'An event stream, open while the recording is live', content: { 'text/event-stream': { schema: z.string() } } }, ...errors },
 } as const satisfies RouteConfig;
+
+export const liveRecordingAudio = {
+  method: 'get',
+  path: '/v1/recordings/{recordingId}/live/audio',
+  tags,
+  summary: "A live recording's audio as it is captured (the Live row's AudioUrl): MP3 from the moment of the request, as a radio stream is heard, ending with the stream",
+  description:
+    'Read with the recording’s read access. A recording that is not live on this instance (ended, or another instance’s stream) is a 404: once it ends, its AudioUrl names the whole recording.',
+  request: { params: idParams('recordingId') },
+  responses: { 200: { description: 'The stream’s audio, open while the recording is live', content: { 'audio/mpeg': { schema: z.string() } } }, ...errors },
+} as const satisfies RouteConfig;
+
+/** The Live row's AudioUrl while an agent's stream comes in (what the server gives it). */
+export const liveAudioUrl = (recordingId: string) => `/api${liveRecordingAudio.path.replace('{recordingId}', recordingId)}`;
+/** Whether a recording's AudioUrl is its live stream (not a whole file to decode). */
+export const isLiveAudioUrl = (url: string | null) => url !== null && /\/api\/v1\/recordings\/[^/]+\/live\/audio$/.test(url);
