@@ -33,7 +33,7 @@ for (const [size, viewport] of Object.entries(SIZES) as Array<[keyof typeof SIZE
       await noViolations(page, 'unsaved-changes dialog');
       await unsaved.getByRole('button', { name: 'Close' }).click();
       await expect(unsaved).toBeHidden();
-      await page.getByRole('button', { name: 'Reset' }).click();
+      await page.getByRole('button', { name: 'Reset', exact: true }).click();
 
       await page.getByRole('button', { name: 'Delete clip' }).click();
       const danger = page.getByRole('alertdialog', { name: 'Delete this clip?' });

@@ -33,19 +33,19 @@ test('Account settings opens in the same tab: the name is changed and saved, the
   await expect(name).toHaveValue('Robin Reseller');
   await expect(profile.getByLabel('Email')).toHaveValue(RESELLER);
   await expect(profile.getByLabel('Email')).not.toBeEditable();
-  await expect(profile.getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  await expect(profile.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   await expect(profile.getByRole('button', { name: 'Apply' })).toBeDisabled();
 
   await name.fill('   ');
   await profile.getByRole('button', { name: 'Apply' }).click();
   await expect(name).toHaveAttribute('aria-invalid', 'true');
-  await profile.getByRole('button', { name: 'Reset' }).click();
+  await profile.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect(name).toHaveValue('Robin Reseller');
 
   await name.fill('Robin R. Reseller');
   await profile.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('Changes saved', { exact: true })).toBeVisible();
-  await expect(profile.getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  await expect(profile.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   expect((await sessionUser(page)).Name).toBe('Robin R. Reseller');
   await page.getByRole('button', { name: 'Account' }).click();
   await expect(page.getByRole('menu')).toContainText('Signed in as Robin R. Reseller');

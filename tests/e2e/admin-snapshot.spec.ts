@@ -65,7 +65,7 @@ test('save a snapshot, change the clip, restore: the clip screen shows the Title
   await expect(page.getByRole('status').filter({ hasText: 'Restored snapshot' })).toBeVisible({ timeout: 20_000 });
   await expect(restore).toBeHidden();
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Title kept in the snapshot');
-  await expect(page.getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   expect((await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Title kept in the snapshot');
   await context.close();
 });

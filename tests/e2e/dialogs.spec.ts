@@ -27,9 +27,9 @@ test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds',
   await logIn(page);
   await openFirstClip(page, 1);
   const url = page.url();
-  await expect(page.getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   await page.getByLabel('Title', { exact: true }).fill('Not yet applied');
-  await expect(page.getByRole('button', { name: 'Reset' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeVisible();
 
   await page.getByRole('link', { name: 'Back' }).click();
   const prompt = page.getByRole('alertdialog', { name: 'Unsaved changes' });
@@ -70,9 +70,9 @@ test('Reset shows only when the form changed and puts the saved values back', as
   const title = page.getByLabel('Title', { exact: true });
   const saved = await title.inputValue();
   await title.fill('Something else');
-  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect(title).toHaveValue(saved);
-  await expect(page.getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
 });
 

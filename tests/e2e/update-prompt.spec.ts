@@ -156,7 +156,7 @@ test('every open tab follows a new version: a clean tab at once, one with unsave
   await expect(editing.getByRole('region', { name: OTHER_TAB })).toBeVisible();
   expect(await stillOld(editing)).toBe(true);
   await expect(editing.getByLabel('Title', { exact: true })).toHaveValue('Typed in another tab');
-  await editing.getByRole('button', { name: 'Reset' }).click();
+  await editing.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect.poll(() => stillOld(editing), { timeout: 20_000 }).toBe(false);
   await expect(editing.getByRole('form', { name: 'Details' })).toBeVisible();
   await expect.poll(() => build(editing)).toBe('tabs');
