@@ -94,7 +94,8 @@ test.describe('on a phone', () => {
     // The finger moved the row, not the page.
     const dragged = page.locator('.reorder-item.dragging');
     await expect(dragged).toHaveCount(1);
-    expect(Math.abs((await centre(dragged)).y - endY)).toBeLessThan(4);
+    // It follows the finger on the next frame (a loaded machine may paint it later): waited for, not read at once.
+    await expect.poll(async () => Math.abs((await centre(dragged)).y - endY), { timeout: 5_000 }).toBeLessThan(4);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 
     const expected = [before[2]!, before[0]!, before[1]!, ...before.slice(3)];
