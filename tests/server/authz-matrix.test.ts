@@ -677,17 +677,6 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
-    it('a clip’s loudness (issue 34): read by whoever reads the clip; any other row is 404 with no body', async () => {
-      const path = (id: string) => `/api/internal/clips/${id}/loudness`;
-      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
-      for (const id of unseen) expectNotFound(await caller().send('GET', path(id)), `GET ${path(id)}`);
-      if (profile.contentProgram) {
-        const clipId = programRows(profile.contentProgram).clip;
-        const reply = await caller().send('GET', path(clipId));
-        expect([reply.status, (reply.body as { ClipId?: string } | undefined)?.ClipId], reply.text).toEqual([200, clipId]);
-      }
-    });
-
     it('automatic transcription (issue 34): asked with content access on the row’s program, its state read with read access; any other row is 404 with no body', async () => {
       const calls = (kind: 'clips' | 'recordings', id: string): Array<[string, string]> => [
         ['POST', `/api/v1/${kind}/${id}/transcript?language=en`],
