@@ -38,6 +38,8 @@ import { tusUploads } from './uploads/tus.ts';
 import { mediaRoutes } from './api/media.ts';
 import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
+import { brandSafetyRoutes } from './api/brand-safety.ts';
+import { brandSafetyJobs } from './brand-safety/job.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
 import { loudnessRoutes } from './api/loudness.ts';
@@ -231,6 +233,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', transcriptionRoutes(audio.blobs, transcriptionEngine));
   app.route('/', publicTranscriptRoutes());
   app.route('/api', loudnessRoutes());
+  app.route('/api', brandSafetyRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());
@@ -258,7 +261,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...suggestionJobs(deps, audio.blobs), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

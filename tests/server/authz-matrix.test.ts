@@ -666,14 +666,15 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
-    it('a clip’s loudness (issue 34): read by whoever reads the clip; any other row is 404 with no body', async () => {
-      const path = (id: string) => `/api/internal/clips/${id}/loudness`;
-      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
-      for (const id of unseen) expectNotFound(await caller().send('GET', path(id)), `GET ${path(id)}`);
-      if (profile.contentProgram) {
-        const clipId = programRows(profile.contentProgram).clip;
-        const reply = await caller().send('GET', path(clipId));
-        expect([reply.status, (reply.body as { ClipId?: string } | undefined)?.ClipId], reply.text).toEqual([200, clipId]);
+    it('a clip’s loudness (issue 34) and brand safety (issue 33): read by whoever reads the clip; any other row is 404 with no body', async () => {
+      for (const path of [(id: string) => `/api/internal/clips/${id}/loudness`, (id: string) => `/api/v1/clips/${id}/brand-safety`]) {
+        const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
+        for (const id of unseen) expectNotFound(await caller().send('GET', path(id)), `GET ${path(id)}`);
+        if (profile.contentProgram) {
+          const clipId = programRows(profile.contentProgram).clip;
+          const reply = await caller().send('GET', path(clipId));
+          expect([reply.status, (reply.body as { ClipId?: string } | undefined)?.ClipId], reply.text).toEqual([200, clipId]);
+        }
       }
     });
 
@@ -1263,6 +1264,10 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       const regenerate = await caller().send('POST', `/api/internal/tools/clips/${otherRows.clip}/regenerate-audio`);
       expect(regenerate.status, regenerate.text).toBe(staff ? 409 : 403);
       if (!staff) expect(regenerate.text).toBe('');
+      // The brand-safety retry, on another organization's clip: queued for staff, 403 with no body for anyone else.
+      const retry = await caller().send('POST', `/api/internal/tools/clips/${otherRows.clip}/brand-safety/retry`);
+      expect(retry.status, retry.text).toBe(staff ? 204 : 403);
+      expect(retry.text).toBe('');
     });
 
     it('lists never carry a row of another organization', async () => {

@@ -38,7 +38,7 @@ const FILE = 'waveform-high.dat';
 const SKIPPED = new Set(['POST /api/internal/session/logout', 'POST /api/logout', 'GET /api/sync/events']);
 /** Staff tools that reach a row of any organization by design (section 6's Admin section): for the
  *  admin and support users a hidden row there is a row, not nothing; everyone else is checked. */
-const STAFF_REACH = new Set(['POST /api/internal/tools/clips/{clipId}/regenerate-audio']);
+const STAFF_REACH = new Set(['POST /api/internal/tools/clips/{clipId}/regenerate-audio', 'POST /api/internal/tools/clips/{clipId}/brand-safety/retry']);
 const STAFF = new Set(['admin@example.com', 'support@example.com']);
 /** The public surface (feeds, audio, show pages, the embed, images: isPublicPath) shows whoever
  * asks what is published, of any organization, by design: it is walked by its own case below (a
