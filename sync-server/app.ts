@@ -52,6 +52,8 @@ import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
 import { settingsRoutes } from './api/settings.ts';
 import { applePremiumRoutes } from './api/apple-premium.ts';
+import { programAudioRoutes } from './api/program-audio.ts';
+import { introOutroJobs } from './audio/intro-outro.ts';
 import { webhookRoutes } from './api/webhooks.ts';
 import { webhookJobs } from './webhooks/jobs.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks/webhooks.ts';
@@ -147,6 +149,8 @@ function isUpload(method: string, path: string, contentType: string | undefined)
   if (method !== 'PUT') return false;
   // PUT clip audio takes a file, or (audioUrl) a JSON body that the body reader reads as any other.
   if (/^\/api\/v1\/clips\/[^/]+\/audio$/.test(path)) return !(contentType ?? '').toLowerCase().includes('json');
+  // A program's intro or outro (sync-server/api/program-audio.ts; a JSON body is read and refused there: 415).
+  if (/^\/api\/v1\/programs\/[^/]+\/settings\/audio\/[^/]+$/.test(path)) return !(contentType ?? '').toLowerCase().includes('json');
   return /^\/api\/internal\/recordings\/[^/]+\/audio$/.test(path);
 }
 
@@ -238,6 +242,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', webhookRoutes(webhooks));
   app.route('/api', settingsRoutes());
   app.route('/api', applePremiumRoutes());
+  app.route('/api', programAudioRoutes(audio));
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
@@ -261,7 +266,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...introOutroJobs(deps, audio.blobs), ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

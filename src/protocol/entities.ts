@@ -196,6 +196,10 @@ const ProgramPodcastShape = {
 export const ProgramPodcastSchema = z.object(ProgramPodcastShape);
 export type ProgramPodcast = z.infer<typeof ProgramPodcastSchema>;
 
+/** A program's intro or outro as its row shows it (AudioUrl plays it: /api/media/programs/{id}/audio/{type}). */
+export const IntroOutroFileSchema = z.object({ FileName: z.string(), DurationSeconds: z.number(), UploadedAtUtc: z.string(), AudioUrl: z.string() });
+export type IntroOutroFile = z.infer<typeof IntroOutroFileSchema>;
+
 export const ProgramSchema = z.object({
   ...RowMeta,
   Name: z.string(),
@@ -213,6 +217,9 @@ export const ProgramSchema = z.object({
   /** Recordings older than this many days are deleted (absent or null: kept for ever;
    * src/domain/settings.ts validateRetentionDays, sync-server/jobs/retention.ts). */
   DeleteRecordingsAfterDays: z.number().nullable().optional(),
+  /** Its intro and outro audio (absent or null: none; written by the server's operation,
+   * sync-server/audio/intro-outro.ts, src/domain/intro-outro.ts). */
+  IntroOutro: z.object({ Intro: IntroOutroFileSchema.nullable(), Outro: IntroOutroFileSchema.nullable() }).nullable().optional(),
 });
 export type Program = z.infer<typeof ProgramSchema>;
 export const ProgramCreateSchema = z

@@ -43,6 +43,7 @@ import { encodeWavToMp3 } from './mp3-encode.ts';
 import { analyzeStoredAudio } from './process.ts';
 import { readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { renderCutToFile, renderTempPath } from './render-cut.ts';
+import { withBumpers } from './intro-outro-render.ts';
 import { carriesChapters, chaptersDigest, clipChapters, editDigest, enqueueMediaSweep, putPublishedMp3, uploadRef, versionPatch } from './versions.ts';
 
 const ATTEMPTS = 3;
@@ -69,7 +70,7 @@ export async function normalizeClipLoudness(deps: AppDeps, blobs: BlobStore, job
   // The published version must be the one of this upload, cut and chapters: otherwise the processing job runs and measures anew.
   if (!published || !source || published.upload !== uploadRef(clipId, source) || published.edit !== editDigest(cutText)) return;
   // (A normalized version is an MP3 and carries the chapters whatever the upload was.)
-  if ((published.chapters ?? null) !== (published.normalization || carriesChapters(source, cutText) ? chaptersDigest(chapters) : null)) return;
+  if ((published.chapters ?? null) !== (published.normalization || carriesChapters(source, cutText, published.bumpers) ? chaptersDigest(chapters) : null)) return;
   await setLoudnessState(deps.store, clipId, 'Running');
   try {
     if (source.contentType === 'video/mp4') throw new NormalizeProblem('Video');
@@ -100,11 +101,13 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
       const wavPath = renderTempPath();
       const mp3Path = `${wavPath}.mp3`;
       try {
-        const wav = await renderCutToFile(original, edit, wavPath, (blocks) => gainAndLimit(blocks, { gainDb, ceilingDbtp }));
+        // The same intro and outro as the version it normalizes (intro-outro-render.ts), then the gain and limiter over the whole.
+        const bumpers = published.bumpers ?? null;
+        const wav = await renderCutToFile(original, edit, wavPath, (blocks) => gainAndLimit(bumpers ? withBumpers(blobs, bumpers)(blocks) : blocks, { gainDb, ceilingDbtp }));
         await encodeWavToMp3(wavPath, mp3Path, wav.channels);
         await blobs.remove(folder);
         // With the clip's chapters as ID3 frames, as every MP3 version carries them (id3-chapters.ts).
-        const { size } = await putPublishedMp3(blobs, mediaFiles.audio(folder), await openAsBlob(mp3Path), chapters, wav.frames / wav.sampleRate);
+        const { size } = await putPublishedMp3(blobs, mediaFiles.audio(folder), await openAsBlob(mp3Path), chapters, wav.frames / wav.sampleRate, bumpers);
         const measured = await measureStoredLoudness(blobs, mediaFiles.audio(folder));
         if (!measured || measured.integratedLufs === null) throw new NormalizeProblem('Unreadable');
         const after = figuresOf(measured);
@@ -125,6 +128,7 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
     const record: PublishedVersion = {
       version, folder, contentType: 'audio/mpeg', ext: 'mp3', size: done.size, durationSeconds: made.durationSeconds,
       upload: published.upload, edit: published.edit, chapters: chaptersDigest(chapters), loudness: done.after, normalization: { presetId: preset.Id, gainDb, ceilingDbtp },
+      bumpers: published.bumpers ?? null,
     };
     await blobs.putBytes(clipKeys.versionMeta(clipId, version), JSON.stringify(record));
     const after = done.after;

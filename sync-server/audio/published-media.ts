@@ -16,6 +16,7 @@ import type { LoudnessFigures } from '../../src/domain/loudness.ts';
 import { blobSource } from '../../src/media/source.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import type { DemoMedia } from './demo-media.ts';
+import type { VersionBumpers } from './intro-outro-render.ts';
 import { clipKeys, clipMediaFolder, demoKeys, mediaFiles, type UploadMeta } from './media-paths.ts';
 
 /** The file a clip serves publicly. */
@@ -54,6 +55,8 @@ export type PublishedVersion = {
   loudness?: LoudnessFigures;
   /** The loudness normalization rendered into it (loudness-job.ts): the preset and the gain before the limiter. */
   normalization?: { presetId: string; gainDb: number; ceilingDbtp: number };
+  /** The program's intro and outro rendered around the episode (intro-outro-render.ts); absent or null: none. */
+  bumpers?: VersionBumpers | null;
 };
 
 const EXT_BY_TYPE: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'video/mp4': 'mp4', 'audio/aac': 'aac', 'audio/wav': 'wav', 'audio/flac': 'flac', 'audio/aiff': 'aiff' };

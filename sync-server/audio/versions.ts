@@ -44,6 +44,8 @@ import { publishedExt, readPublishedVersion, type PublishedVersion } from './pub
 import { renderCutToFile, renderTempPath } from './render-cut.ts';
 import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
 import { mp3WithChapters } from './id3-chapters.ts';
+import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
+import { bumpersDigest, currentBumpers, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
 
 /** How long the files of a version (or upload) no longer named stay: a download under way finishes. */
 export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -64,9 +66,22 @@ export async function clipChapters(q: Queryable, clipId: string): Promise<Chapte
   return Array.isArray(row?.chapters) ? (row.chapters as Chapter[]) : [];
 }
 
-/** Stores an MP3 as a version's audio: with the clip's chapters as ID3 frames when it has any. */
-export async function putPublishedMp3(blobs: BlobStore, key: string, audio: Blob, chapters: readonly Chapter[], durationSeconds: number): Promise<{ size: number }> {
-  const body = chapters.length > 0 ? await mp3WithChapters(audio, chapters, durationSeconds) : (audio.stream() as ReadableStream<Uint8Array>);
+/**
+ * Stores an MP3 as a version's audio: with the clip's chapters as ID3 frames when it has any. The
+ * chapters are on the episode's timeline; behind an intro each starts later by its length (the
+ * intro itself is before the first chapter, not a chapter of the episode).
+ */
+export async function putPublishedMp3(
+  blobs: BlobStore,
+  key: string,
+  audio: Blob,
+  chapters: readonly Chapter[],
+  durationSeconds: number,
+  bumpers?: VersionBumpers | null,
+): Promise<{ size: number }> {
+  const introSeconds = bumpers?.intro?.durationSeconds ?? 0;
+  const placed = introSeconds > 0 ? chapters.map((ch) => ({ ...ch, StartSeconds: onPublishedTimeline(ch.StartSeconds, { introSeconds }) })) : chapters;
+  const body = placed.length > 0 ? await mp3WithChapters(audio, placed, durationSeconds) : (audio.stream() as ReadableStream<Uint8Array>);
   return blobs.put(key, body, Number.POSITIVE_INFINITY);
 }
 
@@ -110,19 +125,30 @@ export async function sweepClipMedia(blobs: BlobStore, clipId: string, keys: str
 // ── Building a version ─────────────────────────────────────────────────────────────────────────
 export type Built = PublishedVersion & { waveforms: boolean; encoded: boolean };
 
-/** The version is an MP3 (rendered, or an MP3 published as it is), so it carries the clip's chapters. */
-export const carriesChapters = (source: UploadMeta, cutText: string | null) => cutText !== null || !PUBLISHABLE_AS_IS.has(source.contentType) || source.contentType === 'audio/mpeg';
+/** The version is an MP3 (rendered, or an MP3 published as it is), so it carries the clip's chapters.
+ *  One with an intro or outro is always rendered. */
+export const carriesChapters = (source: UploadMeta, cutText: string | null, bumpers?: VersionBumpers | null) =>
+  cutText !== null || bumpersDigest(bumpers) !== null || !PUBLISHABLE_AS_IS.has(source.contentType) || source.contentType === 'audio/mpeg';
 
 /** Makes the version of `source` with the cut `cutText` (or none) in a new folder; throws MediaError for audio it cannot render. */
-async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta, cutText: string | null, analysis: StoredAudioAnalysis, chapters: readonly Chapter[]): Promise<Built> {
+async function buildVersion(
+  blobs: BlobStore,
+  clipId: string,
+  source: UploadMeta,
+  cutText: string | null,
+  analysis: StoredAudioAnalysis,
+  chapters: readonly Chapter[],
+  bumpers: VersionBumpers | null,
+): Promise<Built> {
   const version = randomUUID();
   const folder = clipKeys.versionFolder(clipId, version);
   const from = clipMediaFolder(clipId, source);
   // An MP3 carries the chapters (ID3 CHAP frames); other files are published without them.
-  const tagged = chapters.length > 0 && carriesChapters(source, cutText);
-  const base = { version, folder, upload: uploadRef(clipId, source), edit: cutText === null ? null : digest(cutText), chapters: tagged ? chaptersDigest(chapters) : null };
+  const tagged = chapters.length > 0 && carriesChapters(source, cutText, bumpers);
+  const own = bumpersDigest(bumpers) === null ? null : { intro: bumpers!.intro, outro: bumpers!.outro };
+  const base = { version, folder, upload: uploadRef(clipId, source), edit: cutText === null ? null : digest(cutText), chapters: tagged ? chaptersDigest(chapters) : null, bumpers: own };
   try {
-    if (cutText === null && PUBLISHABLE_AS_IS.has(source.contentType)) {
+    if (cutText === null && !own && PUBLISHABLE_AS_IS.has(source.contentType)) {
       const { size } = tagged
         ? await putPublishedMp3(blobs, mediaFiles.audio(folder), await blobs.blob(mediaFiles.audio(from)), chapters, analysis.durationSeconds!)
         : await blobs.copy(mediaFiles.audio(from), mediaFiles.audio(folder));
@@ -136,11 +162,13 @@ async function buildVersion(blobs: BlobStore, clipId: string, source: UploadMeta
     const wavPath = renderTempPath();
     const mp3Path = `${wavPath}.mp3`;
     try {
-      const wav = await renderCutToFile(await blobs.blob(mediaFiles.audio(from)), edit, wavPath);
+      // Behind the program's intro and before its outro when it has them (intro-outro-render.ts).
+      const shape = own ? withBumpers(blobs, own) : undefined;
+      const wav = await renderCutToFile(await blobs.blob(mediaFiles.audio(from)), edit, wavPath, shape);
       if (wav.frames === 0) throw new MediaError(MediaErrorCode.EmptyFile, 'The cut keeps no audio');
       await encodeWavToMp3(wavPath, mp3Path, wav.channels);
       const { size } = tagged
-        ? await putPublishedMp3(blobs, mediaFiles.audio(folder), await openAsBlob(mp3Path), chapters, wav.frames / wav.sampleRate)
+        ? await putPublishedMp3(blobs, mediaFiles.audio(folder), await openAsBlob(mp3Path), chapters, wav.frames / wav.sampleRate, own)
         : await blobs.put(mediaFiles.audio(folder), Readable.toWeb(createReadStream(mp3Path)) as ReadableStream<Uint8Array>, Number.POSITIVE_INFINITY);
       // The version's own waveforms and length, decoded from the MP3 as a listener gets it.
       const made = await analyzeStoredAudio(blobs, mediaFiles.audio(folder), (res, ext) => mediaFiles.waveform(folder, res, ext));
@@ -208,9 +236,20 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   const source = pending ?? current;
   if (!source) return;
   const chapters = await clipChapters(deps.store, clipId);
+  // The program's intro and outro in effect now: a version made with others is not current.
+  const bumpers = await currentBumpers(deps.store, clipId);
   // Chapters go into an MP3 only: a version of another file is current whatever the chapters.
-  const wantChapters = carriesChapters(source, cutText) ? chaptersDigest(chapters) : null;
-  if (!job.force && !pending && published && published.upload === uploadRef(clipId, source) && published.edit === (cutText === null ? null : digest(cutText)) && (published.chapters ?? null) === wantChapters) return;
+  const wantChapters = carriesChapters(source, cutText, bumpers) ? chaptersDigest(chapters) : null;
+  if (
+    !job.force &&
+    !pending &&
+    published &&
+    published.upload === uploadRef(clipId, source) &&
+    published.edit === (cutText === null ? null : digest(cutText)) &&
+    (published.chapters ?? null) === wantChapters &&
+    bumpersDigest(published.bumpers) === bumpersDigest(bumpers)
+  )
+    return;
 
   // A clip without good audio shows that it is processing; one with good audio keeps showing it.
   const processing = (r: Record<string, unknown>): AudioRowPatch | null => (hasGoodAudio(r) ? null : { State: 'Processing' });
@@ -222,7 +261,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   let problem = analysis.problem;
   if (!analysis.failed) {
     try {
-      built = await buildVersion(blobs, clipId, source, cutText, analysis, chapters);
+      built = await buildVersion(blobs, clipId, source, cutText, analysis, chapters, bumpers);
     } catch (e) {
       if (!isMediaError(e)) throw e;
       problem = mediaProblemText({ code: e.code, details: e.details }, 'en-US');

@@ -1147,6 +1147,53 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expectNotFound(await caller().send('GET', memos(otherRows.program)), 'the memos of another organization’s program');
     });
 
+    it('a program’s intro and outro (issue 33): as the program’s settings by section 6; another organization’s program and operation not found', async () => {
+      const allowed = (ok: boolean, status: number) => (ok ? status : 403);
+      const s = profile.settings.content;
+      /** An operation of the program, as an upload by its organization's owner leaves it (the matrix stores no files). */
+      const operationOf = async (programId: string, organizationId: string) => {
+        const id = crypto.randomUUID();
+        await test.store.query(
+          `INSERT INTO program_audio_operations (id, organization_id, program_id, type, upload_id, file_name, content_type, size_bytes, status, started_at_utc)
+           VALUES ($1, $2, $3, 'intro', $4, 'jingle.mp3', 'audio/mpeg', 1000, 'Busy', now())`,
+          [id, organizationId, programId, crypto.randomUUID()],
+        );
+        return id;
+      };
+      const calls = (programId: string) =>
+        [
+          ['GET', `/api/media/programs/${programId}/audio/intro`],
+          ['DELETE', `/api/v1/programs/${programId}/settings/audio/outro`],
+          ['POST', `/api/internal/programs/${programId}/settings/audio/apply`, {}],
+          // A JSON body is no audio file: 415 once the guard let it through.
+          ['PUT', `/api/v1/programs/${programId}/settings/audio/intro?fileName=a.mp3`, { NotAudio: true }],
+        ] as Array<[string, string, unknown?]>;
+      if (profile.contentProgram) {
+        const program = programRows(profile.contentProgram).program;
+        const operation = `/api/v1/programs/settings/audio/${await operationOf(program, own.organizationId)}`;
+        expect((await caller().send('GET', operation)).status).toBe(allowed(s.read, 200));
+        // No intro set: the file is not found by those who may read it.
+        const expected = [allowed(s.read, 404), allowed(s.write, 204), allowed(s.write, 202), allowed(s.write, 415)];
+        for (const [i, [method, path, json]] of calls(program).entries()) {
+          const reply = await caller().send(method, path, json);
+          expect(reply.status, `${method} ${path}`).toBe(expected[i]);
+          if (reply.status === 403) expect(reply.text).toBe('');
+        }
+      }
+      if (profile.noContentProgram) {
+        // A program seen without content access: its intro and outro refused (403); one not seen 404.
+        const p = programRows(profile.noContentProgram);
+        const listed = profile.programs.includes(p.program);
+        const operation = `/api/v1/programs/settings/audio/${await operationOf(p.program, own.organizationId)}`;
+        expect((await caller().send('GET', operation)).status).toBe(listed ? 403 : 404);
+        for (const [method, path, json] of calls(p.program)) expect((await caller().send(method, path, json)).status, `${method} ${path}`).toBe(listed ? 403 : 404);
+      }
+      // Another organization's program and its operation: 404 with no body.
+      const o = otherRows;
+      expectNotFound(await caller().send('GET', `/api/v1/programs/settings/audio/${await operationOf(o.program, other.organizationId)}`), 'another organization’s intro operation');
+      for (const [method, path, json] of calls(o.program)) expectNotFound(await caller().send(method, path, json), `${method} ${path} of another organization`);
+    });
+
     it('recording settings and deletion estimates: by section 6; another organization’s and unseen programs not found', async () => {
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const s = profile.settings;

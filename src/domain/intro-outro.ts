@@ -1,0 +1,73 @@
+// A program's intro and outro (specification section 7: PUT/DELETE
+// /v1/programs/{programId}/settings/audio/{type}, GET /v1/programs/settings/audio/{operationId}).
+// One copy of each rule, for the settings screen and the server alike.
+//
+// An upload becomes the program's intro or outro through an operation (section 3 "Operation
+// progress": Id, Status Busy, Failed or Success):
+//
+//   PUT (file stored) ──> Busy ──decoded, 1 s … 10 min of audio──> Success: the program's intro/outro
+//                          └──── not audio, silent length, too long ──> Failed (Reason: a code below)
+//
+// What it does to episodes: a clip's PUBLISHED audio is intro + the episode (its cut) + outro; the
+// original upload is kept. Chapters and transcript cues stay on the episode's own timeline in the
+// studio and are moved later by the intro's length where the published audio carries them.
+import type { PermissionFlags } from './permissions.ts';
+import { settingsAccess } from './settings.ts';
+
+export const INTRO_OUTRO_TYPES = ['intro', 'outro'] as const;
+export type IntroOutroType = (typeof INTRO_OUTRO_TYPES)[number];
+
+export const isIntroOutroType = (value: string): value is IntroOutroType => (INTRO_OUTRO_TYPES as readonly string[]).includes(value);
+
+/** The wire key of each type on the program's row (Program.IntroOutro). */
+export const INTRO_OUTRO_KEY = { intro: 'Intro', outro: 'Outro' } as const satisfies Record<IntroOutroType, string>;
+
+/**
+ * The longest intro or outro taken: ten minutes. It is played before or after every episode of the
+ * program, so a longer file is almost surely the wrong file (a whole episode picked by mistake).
+ */
+export const INTRO_OUTRO_MAX_SECONDS = 600;
+/** The shortest: a second (a file of a few frames decodes, but is no intro: a damaged export). */
+export const INTRO_OUTRO_MIN_SECONDS = 1;
+
+/** Why an operation failed: each has words on the settings screen. */
+export const IntroOutroFailure = {
+  /** The file did not decode as audio (wrong bytes behind an audio extension, damaged). */
+  NotAudio: 'NotAudio',
+  TooShort: 'TooShort',
+  TooLong: 'TooLong',
+  /** The processing itself failed after its retries (the store, the disk): try again. */
+  Error: 'Error',
+} as const;
+export type IntroOutroFailure = (typeof IntroOutroFailure)[keyof typeof IntroOutroFailure];
+
+/** A decoded length's verdict: null when it may be an intro or outro. */
+export function introOutroLengthProblem(durationSeconds: number): typeof IntroOutroFailure.TooShort | typeof IntroOutroFailure.TooLong | null {
+  if (!(durationSeconds >= INTRO_OUTRO_MIN_SECONDS)) return IntroOutroFailure.TooShort;
+  if (durationSeconds > INTRO_OUTRO_MAX_SECONDS) return IntroOutroFailure.TooLong;
+  return null;
+}
+
+export const OperationStatus = { Busy: 'Busy', Success: 'Success', Failed: 'Failed' } as const;
+export type OperationStatus = (typeof OperationStatus)[keyof typeof OperationStatus];
+
+/** Polling an operation: every 1.5 s while it is Busy (decoding an intro takes seconds). */
+export const INTRO_OUTRO_POLL_MS = 1500;
+
+/** Who may see and who may change a program's intro and outro: its settings' access (section 6). */
+export const introOutroAccess = (flags: PermissionFlags) => settingsAccess('Program', flags);
+
+/** The intro and outro a published version was made with: their lengths, in seconds. */
+export type Bumpers = { introSeconds: number; outroSeconds: number };
+
+/**
+ * The published audio's length: the episode between the intro and the outro. Each is rendered
+ * whole and back to back (no crossfade: an intro's own ending is the producer's choice).
+ */
+export const publishedSeconds = (episodeSeconds: number, bumpers: Bumpers) => bumpers.introSeconds + episodeSeconds + bumpers.outroSeconds;
+
+/**
+ * A time on the episode's own timeline (a chapter's start, a transcript cue's) as it falls in the
+ * published audio: later by the intro's length.
+ */
+export const onPublishedTimeline = (episodeSeconds: number, bumpers: Pick<Bumpers, 'introSeconds'>) => episodeSeconds + bumpers.introSeconds;
