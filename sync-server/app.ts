@@ -64,6 +64,7 @@ import { recordingAgentRoutes } from './api/recording-agents.ts';
 import { liveRecordingRoutes } from './api/live-recordings.ts';
 import { recordingSummaryRoutes } from './api/recording-summary.ts';
 import { productionMemoRoutes } from './api/production-memos.ts';
+import { programSettingsRoutes } from './api/program-settings.ts';
 import { mfaRoutes } from './api/mfa.ts';
 import { supportRoutes } from './api/support.ts';
 import { auditRoutes } from './api/audit.ts';
@@ -247,6 +248,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', accountSecurityRoutes());
   app.route('/api', apiKeyRoutes());
   app.route('/api', recordingAgentRoutes());
+  app.route('/api', programSettingsRoutes());
   app.route('/api', liveRecordingRoutes(audio));
   app.route('/api', recordingSummaryRoutes());
   app.route('/api', productionMemoRoutes());

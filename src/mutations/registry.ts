@@ -5,6 +5,7 @@ import * as content from './content.ts';
 import * as loudness from './loudness.ts';
 import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
+import * as programSettings from './program-settings.ts';
 import * as settings from './settings.ts';
 import type { MutationDef } from './define.ts';
 
@@ -22,6 +23,8 @@ export const MUTATIONS = [
   settings.organizationSetApplePremium,
   settings.networkSetApplePremium,
   settings.programSetApplePremium,
+  programSettings.programSetSettings,
+  programSettings.organizationSetProgramDefaults,
   content.playlistCreate,
   content.playlistUpdate,
   content.playlistSetClips,

@@ -26,6 +26,7 @@ import { assertValid } from '../errors.ts';
 import { checkPrecondition } from '../http.ts';
 import { NORMALIZATION_PRESETS } from '../reference/normalization-presets.ts';
 import { serverMutation } from './run.ts';
+import { PROGRAM_SETTINGS_RUNS } from './program-settings.ts';
 import { lockRow, orgFlags, programAccess, requireFlags } from './store.ts';
 
 const PRESET_IDS = NORMALIZATION_PRESETS.map((p) => p.Id);
@@ -104,4 +105,6 @@ export const SETTINGS_RUNS = [
     const networkId = (current['NetworkId'] as string | null | undefined) ?? null;
     return s.update('program', current, { ...current, ApplePremium: await checkedApplePremium(s, 'Program', a.ApplePremium, networkId) });
   }),
+  // A program's monetization, video-monetization and headliner-video settings and the organization's defaults of them.
+  ...PROGRAM_SETTINGS_RUNS,
 ];

@@ -1061,6 +1061,54 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/apple-premium`)).body as { ProviderId: unknown }).ProviderId).toBe('Theirs');
     });
 
+    it('program settings root, monetization, video monetization, headliner videos and the organization’s program defaults (issue 33): read with the program, written with content and manage-settings access; the defaults as the organization’s settings; another organization’s not found', async () => {
+      const allowed = (ok: boolean, status: number) => (ok ? status : 403);
+      const reads = (p: string) => [p, `${p}/monetization`, `${p}/monetization/defaults`, `${p}/video-monetization`, `${p}/headliner-videos`];
+      const writes = (p: string): Array<[string, string, unknown]> => [
+        ['PATCH', p, { Monetization: { HouseAdsFallback: true } }],
+        ['PUT', `${p}/monetization`, { HouseAdsFallback: true }],
+        ['PATCH', `${p}/video-monetization`, { VideoAdsEnabled: true }],
+      ];
+      const s = profile.settings.organization;
+      expect((await caller().send('GET', '/api/v1/settings/program-defaults')).status).toBe(allowed(s.read, 200));
+      expect((await caller().send('PATCH', '/api/v1/settings/program-defaults', { Monetization: { HouseAdsFallback: false } })).status).toBe(allowed(s.write, 200));
+      if (profile.contentProgram) {
+        const base = `/api/v1/programs/${programRows(profile.contentProgram).program}/settings`;
+        for (const path of reads(base)) expect((await caller().send('GET', path)).status, path).toBe(200);
+        for (const [method, path, json] of writes(base)) {
+          const reply = await caller().send(method, path, json);
+          expect(reply.status, `${method} ${path}`).toBe(allowed(profile.manageProgramSettings, 200));
+          if (reply.status === 403) expect(reply.text).toBe('');
+        }
+      }
+      if (profile.noContentProgram) {
+        const base = `/api/v1/programs/${programRows(profile.noContentProgram).program}/settings`;
+        const listed = profile.programs.includes(programRows(profile.noContentProgram).program);
+        for (const path of reads(base)) {
+          const reply = await caller().send('GET', path);
+          if (listed) expect(reply.status, path).toBe(200);
+          else expectNotFound(reply, `GET ${path} of a program not seen`);
+        }
+        for (const [method, path, json] of writes(base)) {
+          const reply = await caller().send(method, path, json);
+          if (listed) expect(reply.status, `${method} ${path}`).toBe(403);
+          else expectNotFound(reply, `${method} ${path} of a program not seen`);
+        }
+      }
+      // Another organization's: 404 with no body, read or write, and its settings left as they were.
+      const theirs = owners.get(other.organizationId)!;
+      const base = `/api/v1/programs/${otherRows.program}/settings`;
+      expect((await theirs.send('PUT', `${base}/monetization`, { CpmFloor: { Amount: 30, Currency: 'USD' } })).status).toBe(200);
+      for (const path of reads(base)) expectNotFound(await caller().send('GET', path), `GET ${path}`);
+      for (const [method, path, json] of writes(base)) expectNotFound(await caller().send(method, path, json), `${method} ${path}`);
+      if (!profile.memberOf.includes(other.organizationId)) {
+        expectNotFound(await caller().send('GET', '/api/v1/settings/program-defaults', undefined, other.organizationId), 'the program defaults of one not a member of');
+        expectNotFound(await caller().send('PATCH', '/api/v1/settings/program-defaults', { Monetization: null }, other.organizationId), 'a change of the program defaults of one not a member of');
+      }
+      const after = (await theirs.send('GET', `${base}/monetization`)).body as { Own: { CpmFloor: unknown; HouseAdsFallback: unknown } };
+      expect(after.Own).toMatchObject({ CpmFloor: { Amount: 30, Currency: 'USD' }, HouseAdsFallback: null });
+    });
+
     it('recording agents: as the organization’s settings (read with audit or organization settings access, written with the latter); another organization’s not found', async () => {
       const s = profile.settings.organization;
       const owner = owners.get(own.organizationId)!;
