@@ -25,6 +25,8 @@ import { userRoutes } from './api/users.ts';
 import { apiDocsRoutes } from './api/docs.ts';
 import { CONTENT_RUNS } from './mutations/content.ts';
 import { PLAYLIST_RUNS } from './mutations/playlists.ts';
+import { DIRECTORY_RUNS } from './mutations/directories.ts';
+import { directoryRoutes } from './api/directories.ts';
 import { AD_MARKER_RUNS } from './mutations/ad-markers.ts';
 import { adMarkerRoutes } from './api/ad-markers.ts';
 import { suggestionJobs } from './audio/suggestions-job.ts';
@@ -158,7 +160,7 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 /** Every named mutation's server run, as the app serves them: one list, so that a test mounting a
  * part of the app (tests/audio/server-harness.ts) runs the same ones. */
 export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBytes' | 'mediaGraceMs'>) {
-  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...AD_MARKER_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...DIRECTORY_RUNS, ...AD_MARKER_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
 export function createApp(deps: AppDeps) {
@@ -241,6 +243,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api', brandSafetyRoutes());
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
+  // Before settingsRoutes: its specific settings/playlist-premium-feed-urls wins over settings/{name}.
+  app.route('/api', directoryRoutes());
   app.route('/api', settingsRoutes());
   app.route('/api', applePremiumRoutes());
   app.route('/api', programAudioRoutes(audio));

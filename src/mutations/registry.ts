@@ -2,6 +2,7 @@
 // each (sync-server/mutations/registry.ts checks it at start-up).
 import * as adMarkers from './ad-markers.ts';
 import * as content from './content.ts';
+import * as directories from './directories.ts';
 import * as loudness from './loudness.ts';
 import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
@@ -30,6 +31,7 @@ export const MUTATIONS = [
   content.playlistSetClips,
   content.playlistDelete,
   playlists.playlistSetAutoAdd,
+  directories.playlistSetDirectories,
   content.clipCreate,
   content.clipUpdate,
   content.clipDelete,

@@ -242,6 +242,19 @@ export const AutoAddRuleSchema = z
   .strict();
 export type AutoAddRule = z.infer<typeof AutoAddRuleSchema>;
 
+/** What the studio records of a playlist's feed at one directory (src/domain/directories.ts):
+ * keyed by directory id ('apple-podcasts', 'spotify', …); a directory absent: never submitted. */
+export const DirectorySubmissionSchema = z
+  .object({
+    SubmittedAtUtc: z.string().nullable(),
+    SubmittedById: z.string().nullable(),
+    ListingUrl: z.string().max(2000).nullable(),
+    RemovedAtUtc: z.string().nullable(),
+    RemovedById: z.string().nullable(),
+  })
+  .strict();
+export const DirectorySubmissionsSchema = z.record(z.string().max(40), DirectorySubmissionSchema);
+
 export const PlaylistSchema = z.object({
   ...RowMeta,
   ProgramId: Uuid,
@@ -254,6 +267,8 @@ export const PlaylistSchema = z.object({
   Urls: ImageUrls,
   /** Absent on rows made before auto-add rules: none. */
   AutoAdd: AutoAddRuleSchema.nullable().optional(),
+  /** Absent on rows made before directories: never submitted anywhere. */
+  Directories: DirectorySubmissionsSchema.nullable().optional(),
 });
 export type Playlist = z.infer<typeof PlaylistSchema>;
 export const PlaylistCreateSchema = z

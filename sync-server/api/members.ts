@@ -175,7 +175,8 @@ export function memberFeedRoutes(publishing: PublishingService) {
       const key = await currentKey(store, member.organization_id, member.program_id, at);
       // Per member and token, per key and per window of expiry: a rotation or a new window gives
       // the feed new enclosure URLs, so a new ETag.
-      const variant = `member:${member.id}:${member.token_version}:${key.id}:${memberUrlWindow(at)}`;
+      const adFreeFeed = c.req.valid('query').adFree === true;
+      const variant = `member:${member.id}:${member.token_version}:${key.id}:${memberUrlWindow(at)}${adFreeFeed ? ':ad-free' : ''}`;
       const v = await feedValidators(store, playlistId.toLowerCase(), at, origin, playlistHasMemberFeed, variant);
       if (!v || v.programId !== member.program_id) return c.body(null, 404);
       // Its Last-Modified moves with them too, for apps that revalidate by date alone: a 304 must
@@ -192,11 +193,11 @@ export function memberFeedRoutes(publishing: PublishingService) {
         const { channel, items } = await feedContent(store, v, origin, {
           now: at,
           member: true,
-          feedPath: publicPaths.memberFeed(v.playlistId, member.token),
+          feedPath: `${publicPaths.memberFeed(v.playlistId, member.token)}${adFreeFeed ? '?adFree=true' : ''}`,
           // A private feed is kept out of directories, and locked against being moved elsewhere.
           block: true,
           enclosureUrl: (clipId, audioPath) =>
-            absoluteUrl(`${memberAudioPath(member.id, clipId, extOf(audioPath))}?${signedQueryString(signMemberAudio(key, member.id, clipId, adFreeOf.get(clipId) ?? false, at))}`, origin),
+            absoluteUrl(`${memberAudioPath(member.id, clipId, extOf(audioPath))}?${signedQueryString(signMemberAudio(key, member.id, clipId, adFreeFeed || (adFreeOf.get(clipId) ?? false), at))}`, origin),
         });
         return buildRss({ ...channel, locked: true }, items);
       });

@@ -1061,6 +1061,57 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       for (const base of bases) expect(((await theirs.send('GET', `${base}/settings/apple-premium`)).body as { ProviderId: unknown }).ProviderId).toBe('Theirs');
     });
 
+    it('a playlist’s directories and premium feeds (issue 33): read with content access, written with manage-settings too, premium feed URLs with the members’ managers; another organization’s not found', async () => {
+      const playlistWrites = (base: string): Array<[string, string, unknown?]> => [
+        ['POST', `${base}/directories/podcast-index`, {}],
+        ['DELETE', `${base}/directories/podcast-index`],
+        ['POST', `${base}/directories/apple-premium`, { Linked: false }],
+        ['POST', `${base}/directories/apple-premium/resync`, {}],
+      ];
+      const premium = (base: string, program: string): Array<[string, string, unknown, number]> => [
+        ['GET', `${base}/third-party-premium/spotify`, undefined, 200],
+        ['PUT', `${base}/third-party-premium/spotify`, { Enabled: false }, written(200)],
+        ['GET', `/api/internal/programs/${program}/settings/playlist-premium-feed-urls?adFree=true`, undefined, 200],
+      ];
+      if (profile.contentProgram) {
+        const p = programRows(profile.contentProgram);
+        const base = `/api/internal/playlists/${p.playlist}`;
+        expect((await caller().send('GET', `${base}/directories`)).status).toBe(200);
+        for (const [method, path, json] of playlistWrites(base)) {
+          const reply = await caller().send(method, path, json);
+          expect(reply.status, `${method} ${path}`).toBe(profile.manageProgramSettings ? written(204) : 403);
+          if (!profile.manageProgramSettings) expect(reply.text).toBe('');
+        }
+        for (const [method, path, json, ok] of premium(base, p.program)) {
+          const reply = await caller().send(method, path, json);
+          expect(reply.status, `${method} ${path}`).toBe(profile.manageProgramSettings ? ok : 403);
+        }
+      }
+      if (profile.noContentProgram) {
+        // Its playlists are not open without content access; its program is listed or not.
+        const p = programRows(profile.noContentProgram);
+        const base = `/api/internal/playlists/${p.playlist}`;
+        expectNotFound(await caller().send('GET', `${base}/directories`), 'the directories of a playlist without content access');
+        for (const [method, path, json] of playlistWrites(base)) expectNotFound(await caller().send(method, path, json), `${method} ${path} without content access`);
+        for (const [method, path, json] of premium(base, p.program).slice(0, 2)) expectNotFound(await caller().send(method, path, json), `${method} ${path} without content access`);
+        const urls = await caller().send('GET', `/api/internal/programs/${p.program}/settings/playlist-premium-feed-urls`);
+        if (profile.programs.includes(p.program)) expect(urls.status).toBe(403);
+        else expectNotFound(urls, 'the premium feed URLs of a program not seen');
+      }
+      // Another organization's: 404 with no body, and its link not listed.
+      const theirs = owners.get(other.organizationId)!;
+      const theirBase = `/api/internal/playlists/${otherRows.playlist}`;
+      expect((await theirs.send('POST', `${theirBase}/directories/apple-premium`, { Linked: true })).status).toBe(204);
+      expectNotFound(await caller().send('GET', `${theirBase}/directories`), 'another organization’s directories');
+      for (const [method, path, json] of playlistWrites(theirBase)) expectNotFound(await caller().send(method, path, json), `${method} another organization’s ${path}`);
+      for (const [method, path, json] of premium(theirBase, otherRows.program)) expectNotFound(await caller().send(method, path, json), `${method} another organization’s ${path}`);
+      const apple = await caller().send('GET', '/api/internal/third-party-premium/apple');
+      expect(apple.status).toBe(200);
+      expect((apple.body as { Items: Array<{ PlaylistId: string }> }).Items.map((i) => i.PlaylistId)).not.toContain(otherRows.playlist);
+      if (!profile.memberOf.includes(other.organizationId)) expectNotFound(await caller().send('GET', '/api/internal/third-party-premium/apple', undefined, other.organizationId), 'the Apple links of one not a member of');
+      expect(((await theirs.send('GET', `${theirBase}/directories`)).body as { ApplePremium: { State: string } }).ApplePremium.State).not.toBe('NotLinked');
+    });
+
     it('program settings root, monetization, video monetization, headliner videos and the organization’s program defaults (issue 33): read with the program, written with content and manage-settings access; the defaults as the organization’s settings; another organization’s not found', async () => {
       const allowed = (ok: boolean, status: number) => (ok ? status : 403);
       const reads = (p: string) => [p, `${p}/monetization`, `${p}/monetization/defaults`, `${p}/video-monetization`, `${p}/headliner-videos`];

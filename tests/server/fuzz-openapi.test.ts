@@ -78,6 +78,8 @@ beforeAll(async () => {
   own.webhookEventId = (await post(`/api/internal/webhooks/${own.webhookId}/test`, {})).Id;
   // A program's intro or outro: the routes with a {type} get past its 400 to their validators.
   own.type = 'intro';
+  // A directory of a playlist (src/domain/directories.ts): the routes with a {directory} get past their 404.
+  own.directory = 'podcast-index';
   // A named setting at every level, so the routes with a {name} get past their 404 to their validators.
   own.name = 'fuzz-setting';
   for (const base of ['', `/networks/${own.networkId}`, `/programs/${own.programId}`, `/playlists/${own.playlistId}`, `/clips/${own.clipId}`]) {

@@ -6,7 +6,7 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { MEMBER_EMAIL_EXISTS, validateMemberEmail, validateMemberName, validateMemberNote } from '../../domain/member-feeds.ts';
-import { checkedString, createErrors, errors, idParams, jsonBody, jsonContent, noContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
+import { BoolQuery, checkedString, createErrors, errors, idParams, jsonBody, jsonContent, noContent, PagedOf, PagingQuery, writeErrors } from './common.ts';
 
 const tags = ['Members'];
 
@@ -167,6 +167,9 @@ export const getMemberFeed = {
       playlistId: z.string().meta({ param: { name: 'playlistId', in: 'path' }, description: 'The playlist' }),
       tokenFile: z.string().meta({ param: { name: 'tokenFile', in: 'path' }, description: 'The member’s token followed by .xml' }),
     }),
+    // The premium feed without ads (issue 33, playlist-premium-feed-urls with adFree): every
+    // enclosure signed for the ad-free audio, whatever the clip's MemberDownloadsAdFree says.
+    query: z.object({ adFree: BoolQuery.meta({ description: 'true: every enclosure the ad-free audio' }) }),
     headers: ConditionalHeaders,
   },
   responses: {
