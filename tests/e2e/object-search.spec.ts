@@ -1,7 +1,8 @@
 // Staff tools (issue 33): the admin, a member of the demo organization only, opens Object search
 // from the Admin section (searching for the page they are on), looks up a customer's clip by words
 // of its title, finds it in Castaway Podcasts with Grant access offered, grants it, lands on the
-// clip, and opens that organization's settings from the Admin section. A query too short is refused
+// clip (its brand safety analyzed again by the other staff clip tool), and opens that organization's
+// settings from the Admin section. A query too short is refused
 // at the field. Its own server: the admin's memberships change, which specs sharing the run's
 // server count on (the Organization not found page offers Grant access).
 import AxeBuilder from '@axe-core/playwright';
@@ -57,9 +58,17 @@ test('the admin finds an organization by a clip title, grants access, and opens 
   const axe = await new AxeBuilder({ page }).include('main').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
+  // The staff clip tool: the clip's brand safety analyzed again, whoever's clip it is.
+  await row.getByRole('button', { name: `Analyze brand safety again: Clip: ${clip.Title}` }).click();
+  await expect(row.getByRole('status')).toHaveText("The clip's brand safety is being analyzed again; its clip screen shows the result.");
+
   await row.getByRole('button', { name: `Grant access and open: Clip: ${clip.Title}` }).click();
   await expect(page).toHaveURL(new RegExp(`/${ORG_PODCASTS}/programs/[^/]+/clips/${clip.Id}$`), { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1 })).toContainText(clip.Title.slice(0, 10), { timeout: 30_000 });
+  // Its analysis, made by the job the tool queued: the clip's risk, and the words it read.
+  const safety = page.getByRole('region', { name: 'Brand safety' });
+  await expect(safety.getByText(/^Risk: /)).toBeVisible({ timeout: 30_000 });
+  await expect(safety.getByText(/^Read \d+ words of the title, description and transcript on /)).toBeVisible();
 
   await page.getByRole('button', { name: 'Organization' }).click();
   await page.getByRole('menuitem', { name: 'Organization settings (admin)' }).click();

@@ -49,6 +49,7 @@ import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import { ClipTranscript } from './ClipTranscript.tsx';
 import { ClipLoudness } from './ClipLoudness.tsx';
+import { ClipBrandSafety } from './ClipBrandSafety.tsx';
 import { ClipChapters } from './ClipChapters.tsx';
 import { ClipAdMarkers } from './ClipAdMarkers.tsx';
 import type { Clip } from '../../protocol/entities.ts';
@@ -450,6 +451,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       <ClipAdMarkers clip={clip} />
       <ClipChapters clip={clip} organizationId={organizationId} />
       <ClipLoudness clipId={clip.Id} />
+      <ClipBrandSafety clipId={clip.Id} />
       <section className="card">
         <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
       </section>

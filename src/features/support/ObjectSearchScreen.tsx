@@ -14,6 +14,7 @@ import { grantAccessOutcome } from '../../domain/dialogs.ts';
 import { domainMessage, fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { readStaffLookup, type StaffLookupKind } from '../../domain/staff-lookup.ts';
 import { grantOrganizationAccess, regenerateClipAudio, staffLookup, type StaffLookupResult, type StaffLookupRow } from '../../protocol/api/admin.ts';
+import { retryClipBrandSafety } from '../../protocol/api/brand-safety.ts';
 import type { BadRequestBody } from '../../protocol/errors.ts';
 import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
@@ -178,6 +179,17 @@ function ResultRow({ row }: { row: StaffLookupRow }) {
     setAlert(res.kind === 'error' ? m.app_lookup_offline() : refusal ? fieldErrorText(refusal) : res.kind === 'notFound' ? m.app_lookup_gone() : m.app_lookup_failed());
   };
 
+  // The other staff clip tool: the clip's brand-safety analysis made again (after a failure, or to check it now).
+  const retryBrandSafety = async () => {
+    setBusy(true);
+    setAlert(null);
+    setNotice(null);
+    const res = await withLoading(call(retryClipBrandSafety, { params: { clipId: row.Id } }));
+    setBusy(false);
+    if (res.kind === 'ok') return setNotice(m.app_lookup_brand_safety_queued());
+    setAlert(res.kind === 'error' ? m.app_lookup_offline() : res.kind === 'notFound' ? m.app_lookup_gone() : m.app_lookup_failed());
+  };
+
   return (
     <li className="card lookup-row" aria-label={label}>
       <p className="lookup-kind">
@@ -223,6 +235,9 @@ function ResultRow({ row }: { row: StaffLookupRow }) {
         <div className="form-actions">
           <button type="button" className="button" disabled={busy} aria-label={`${m.app_lookup_regenerate()}: ${label}`} onClick={() => void regenerate()}>
             {m.app_lookup_regenerate()}
+          </button>
+          <button type="button" className="button" disabled={busy} aria-label={`${m.app_lookup_brand_safety()}: ${label}`} onClick={() => void retryBrandSafety()}>
+            {m.app_lookup_brand_safety()}
           </button>
         </div>
       )}
