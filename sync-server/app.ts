@@ -40,6 +40,7 @@ import { tusUploads } from './uploads/tus.ts';
 import { mediaRoutes } from './api/media.ts';
 import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
+import { enterpriseRoutes } from './api/enterprises.ts';
 import { brandSafetyRoutes } from './api/brand-safety.ts';
 import { brandSafetyJobs } from './brand-safety/job.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
@@ -247,6 +248,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', directoryRoutes());
   app.route('/api', settingsRoutes());
   app.route('/api', applePremiumRoutes());
+  app.route('/api', enterpriseRoutes());
   app.route('/api', programAudioRoutes(audio));
   app.route('/api', accountRoutes(accountSettings(deps.accounts)));
   app.route('/api', accountSecurityRoutes());

@@ -23,6 +23,7 @@ import { clipUrls, recordingUrls } from './audio/media-paths.ts';
 import type { Queryable, Store } from './store/store.ts';
 import { mediaProblemText } from '../src/media/messages.ts';
 import { MediaWarningCode } from '../src/media/errors.ts';
+import { seedDemoEnterprises } from './enterprises/demo.ts';
 
 export const DEMO_PASSWORD = 'castaway-demo';
 export const DEMO_CLIP_COUNT = 2000;
@@ -294,6 +295,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
     await q.query(`UPDATE organizations SET organization_id = id`);
 
     await insertUsers(q, passwordHashes, at);
+    await seedDemoEnterprises(q, at, { demo: ORG_DEMO, podcasts: ORG_PODCASTS });
 
     for (const org of [ORG_DEMO, ORG_PODCASTS]) {
       await bulkInsert(

@@ -12,6 +12,7 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { DEMO_PASSWORD, ORG_DEMO, ORG_PODCASTS, PROGRAMS, seed, seedId } from '../../sync-server/seed.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 import { createApiKey } from '../../sync-server/auth.ts';
+import { DEMO_ENTERPRISE, DEMO_SALES_CODE, OTHER_ENTERPRISE, OTHER_SALES_CODE } from '../../sync-server/enterprises/demo.ts';
 
 type App = ReturnType<typeof createApp>;
 type Reply = { status: number; text: string; body: unknown };
@@ -1421,6 +1422,42 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
         const reply = await caller().send('GET', `${path}?includeDeleted=true`);
         expect(reply.status, path).toBe(200);
         for (const organizationId of orgsOf(reply)) expect(organizationId, path).toBe(own.organizationId);
+      }
+    });
+
+    it('enterprises and sales codes (issue 33): an admin every enterprise, the reseller its own (another is 404 with no body), support and organization roles none (403)', async () => {
+      // Section 6: Enterprises shows to admins and to users with reseller access. The seed: the
+      // reseller manages Castaway Demo Group (the demo organization, code CASTAWAY-DEMO); Castaway
+      // Podcast Partners (the other organization, code PARTNERS-2025) is the admin's, not the reseller's.
+      const who = profile.email === 'admin@example.com' ? 'admin' : profile.email === 'reseller@example.com' ? 'reseller' : 'none';
+      const groups = [
+        { enterprise: DEMO_ENTERPRISE, organization: ORG_DEMO, code: DEMO_SALES_CODE, sees: who !== 'none' },
+        { enterprise: OTHER_ENTERPRISE, organization: ORG_PODCASTS, code: OTHER_SALES_CODE, sees: who === 'admin' },
+      ];
+      const listed = await caller().send('GET', '/api/internal/enterprises');
+      if (who === 'none') expect([listed.status, listed.text]).toEqual([403, '']);
+      else expect(ids(listed)).toEqual(sorted(groups.filter((g) => g.sees).map((g) => g.enterprise)));
+      for (const g of groups) {
+        const base = `/api/internal/enterprises/${g.enterprise}`;
+        const calls: Array<[string, string, unknown, number]> = [
+          ['GET', base, undefined, 200],
+          ['GET', `${base}/organizations`, undefined, 200],
+          ['GET', `${base}/users`, undefined, 200],
+          ['GET', `${base}/organizations/${g.organization}`, undefined, 200],
+          ['PATCH', `${base}/organizations/${g.organization}`, { Notes: `Seen by ${profile.email}` }, written(200)],
+          ['GET', `/api/internal/sales-codes/${g.code}/owning-user`, undefined, 200],
+          // Last: the caller becomes a member of the organization (or already is).
+          ['PUT', `${base}/organizations/${g.organization}/access`, undefined, written(204)],
+        ];
+        for (const [method, path, json, ok] of calls) {
+          const reply = await caller().send(method, path, json);
+          const status = who === 'none' ? 403 : g.sees ? ok : 404;
+          expect(reply.status, `${method} ${path}: ${reply.text.slice(0, 100)}`).toBe(status);
+          if (status === 403 && method === 'GET') expect(reply.text).toBe('');
+          if (status === 404) expectNotFound(reply, `${method} ${path}`);
+        }
+        // An organization the enterprise does not hold is not found, for whoever sees the enterprise.
+        if (who !== 'none' && g.sees) expectNotFound(await caller().send('GET', `/api/internal/enterprises/${g.enterprise}/organizations/${groups.find((o) => o !== g)!.organization}`), 'an organization of the other enterprise');
       }
     });
   });

@@ -15,6 +15,7 @@ import { openTestStore, type TestStore } from './test-store.ts';
 import { insertMember } from '../../sync-server/members/members.ts';
 import { createApiKey } from '../../sync-server/auth.ts';
 import { currentKey } from '../../sync-server/members/signing.ts';
+import { DEMO_ENTERPRISE, DEMO_SALES_CODE } from '../../sync-server/enterprises/demo.ts';
 import { exampleBody, fetchDocument, fieldsOf, fillPath, operationsOf, pathParams, type JsonSchema, type OpenApiDocument, type Operation } from './openapi-walk.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -61,6 +62,12 @@ beforeAll(async () => {
     // The caller's own API key, so the routes with an {apiKeyId} get past their 404 to their validators.
     apiKeyId: (await createApiKey(q, { organizationId: ORG_DEMO, userId: seedId('user:demo@example.com'), name: 'Fuzz', now: new Date() })).id,
   });
+  // The enterprise calls are for admins and resellers: the fuzzing user is made a reseller of the
+  // demo's enterprise, so the routes with an {enterpriseId} or a {salesCodeName} get past their guard
+  // to their validators ({organizationId} is the demo organization, which that enterprise holds).
+  await q.query(`UPDATE users SET has_reseller_access = true WHERE email = 'demo@example.com'`);
+  await q.query(`INSERT INTO enterprise_users (enterprise_id, user_id, added_at_utc) VALUES ($1, $2, now())`, [DEMO_ENTERPRISE, seedId('user:demo@example.com')]);
+  Object.assign(own, { enterpriseId: DEMO_ENTERPRISE, salesCodeName: DEMO_SALES_CODE });
   // A webhook of the organization and one of the network, with an event in its log, so the routes
   // with a webhookId or webhookEventId get past their 404 to their validators.
   const post = async (path: string, json: unknown, method = 'POST') => {
