@@ -98,6 +98,9 @@ import { reachEstimateJobs } from './analytics/reach-estimate.ts';
 import { reportJobs } from './reports/report-job.ts';
 import { reportRoutes } from './api/reports.ts';
 import { analyticsInsightsRoutes } from './api/analytics-insights.ts';
+import { billingRoutes } from './api/billing.ts';
+import { configRoutes } from './api/config.ts';
+import { billingJobs } from './billing/notices.ts';
 import { logOf, requestLogging, type Logger } from './observability/log.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { operationsRoutes, type Operations } from './observability/health.ts';
@@ -267,6 +270,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api', analyticsRoutes());
   app.route('/api', analyticsInsightsRoutes());
   app.route('/api', reportRoutes());
+  app.route('/api', billingRoutes());
+  app.route('/api', configRoutes({ mail: mailSettings(deps.mail), blobKind: audio.blobs.kind, transcription: transcriptionEngine }));
   app.route('/', memberFeedRoutes(publishing));
   app.route('/', pageRoutes());
   // The side effects the routes queue (sync-server/jobs), by job kind; not started here.
@@ -274,7 +279,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...introOutroJobs(deps, audio.blobs), ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...introOutroJobs(deps, audio.blobs), ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps), ...billingJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

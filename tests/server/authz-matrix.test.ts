@@ -1417,6 +1417,49 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expect(retry.text).toBe('');
     });
 
+    it('billing & features, the subscription and the config (issue 33): billing admins only, the subscription with organization settings access or staff, the config staff only; another organization’s not found', async () => {
+      // Section 6: "'Billing & features' is admins only"; the Admin section (and its Admin settings,
+      // the config) is for admin or support users. The subscription is the organization's settings
+      // people's to read (HasManageOrganizationSettingsAccess at organization scope) and staff's; its
+      // notices are changed by the former and admins.
+      const admin = profile.email === 'admin@example.com';
+      const staff = admin || profile.email === 'support@example.com';
+      const notices = { Thresholds: [80, 100], Recipients: [], NotifyBillingContact: true };
+      const calls: Array<[string, string, unknown, boolean, number]> = [
+        ['GET', '/api/internal/billing', undefined, admin, 200],
+        ['GET', '/api/internal/billing/usage', undefined, admin, 200],
+        ['GET', '/api/internal/billing/invoices', undefined, admin, 200],
+        ['GET', '/api/internal/billing/add-on/ExtraStorage/usage?dateUtc=2025-06-01', undefined, admin, 200],
+        ['GET', '/api/internal/billing/add-on/ExtraStorage/restrictions', undefined, admin, 200],
+        ['PATCH', '/api/internal/billing/add-on/ExtraStorage/restrictions', { MaxOverage: null }, admin, written(200)],
+        ['PATCH', '/api/internal/billing', {}, admin, written(204)],
+        ['GET', '/api/internal/subscription', undefined, profile.manageOrganization || staff, 200],
+        ['GET', `/api/internal/programs/${own.programs[0]}/subscription`, undefined, profile.manageOrganization || staff, 200],
+        ['GET', '/api/internal/subscription/add-on/ExtraSeats/notification-settings', undefined, profile.manageOrganization || staff, 200],
+        ['PUT', '/api/internal/subscription/add-on/ExtraSeats/notification-settings', notices, profile.manageOrganization || admin, written(200)],
+        ['GET', '/api/internal/config', undefined, staff, 200],
+        ['GET', '/api/internal/config/plans/Starter', undefined, staff, 200],
+        ['GET', '/api/internal/config/organization', undefined, staff, 200],
+        ['GET', `/api/internal/config/programs/${own.programs[0]}`, undefined, staff, 200],
+      ];
+      for (const [method, path, json, may, ok] of calls) {
+        const reply = await caller().send(method, path, json);
+        const status = may ? ok : 403;
+        // The program asked about may be one the caller does not see: not found before refused.
+        if (path.includes('/programs/') && !profile.programs.includes(own.programs[0]!)) expectNotFound(reply, `${method} ${path}`);
+        else expect(reply.status, `${method} ${path}: ${reply.text.slice(0, 100)}`).toBe(status);
+        if (reply.status === 403) expect(reply.text).toBe('');
+      }
+      // Acting in an organization one is not a member of: not found, as one that does not exist.
+      if (!profile.memberOf.includes(other.organizationId)) {
+        for (const path of ['/api/internal/billing', '/api/internal/subscription', '/api/internal/config/organization']) {
+          expectNotFound(await caller().send('GET', path, undefined, other.organizationId), `${path} as a non-member`);
+        }
+      }
+      // Another organization's program, from one's own: not found.
+      expectNotFound(await caller().send('GET', `/api/internal/programs/${otherRows.program}/subscription`), 'another organization’s program’s subscription');
+    });
+
     it('lists never carry a row of another organization', async () => {
       for (const path of ['/api/v1/networks', '/api/v1/programs', '/api/v1/playlists', '/api/v1/clips', '/api/v1/recordings']) {
         const reply = await caller().send('GET', `${path}?includeDeleted=true`);

@@ -87,6 +87,10 @@ beforeAll(async () => {
   own.type = 'intro';
   // A directory of a playlist (src/domain/directories.ts): the routes with a {directory} get past their 404.
   own.directory = 'podcast-index';
+  // Billing is for admins (section 6): the fuzzing user is made one, and a metered add-on and this
+  // month's invoice are named, so the billing routes get past their guard and 404 to their validators.
+  await q.query(`UPDATE users SET is_admin = true, is_admin_or_support = true WHERE email = 'demo@example.com'`);
+  Object.assign(own, { addOnType: 'TranscriptionMinutes', invoiceId: new Date().toISOString().slice(0, 7) });
   // A named setting at every level, so the routes with a {name} get past their 404 to their validators.
   own.name = 'fuzz-setting';
   for (const base of ['', `/networks/${own.networkId}`, `/programs/${own.programId}`, `/playlists/${own.playlistId}`, `/clips/${own.clipId}`]) {
