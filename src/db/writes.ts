@@ -23,6 +23,7 @@ import type { ApplePremiumLevel, ApplePremiumValues } from '../domain/apple-prem
 import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AdMarker, AdMarkerRules } from '../domain/ad-markers.ts';
 import { clipSetAdMarkers, programSetAdMarkerRules } from '../mutations/ad-markers.ts';
+import { organizationSetProgramDefaults, programSetSettings } from '../mutations/program-settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
 import type { OutboxEntry } from './db.ts';
@@ -254,6 +255,14 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
           ? queue(networkSetApplePremium, { networkId: id, ApplePremium: values }, true)
           : queue(programSetApplePremium, { programId: id, ApplePremium: values }, true),
 
+    /** The program's own monetization, video-monetization or headliner-video values, whole, for
+     * the settings named; null: all inherited from the organization (program.setSettings). */
+    setProgramSettings: (programId: string, settings: Omit<Parameters<typeof programSetSettings.rowId>[0], 'programId'>) => queue(programSetSettings, { programId, ...settings }, true),
+
+    /** The organization's defaults of those settings, what its programs inherit (organization.setProgramDefaults). */
+    setOrganizationProgramDefaults: (organizationId: string, settings: Omit<Parameters<typeof organizationSetProgramDefaults.rowId>[0], 'organizationId'>) =>
+      queue(organizationSetProgramDefaults, { organizationId, ...settings }, true),
+
     /** The program's recording retention in days; null: keep for ever (program.setRecordingSettings). */
     setProgramRecordingRetention: (programId: string, days: number | null) => queue(programSetRecordingSettings, { programId, DeleteRecordingsAfterDays: days }, true),
 
@@ -306,6 +315,7 @@ export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes,
 
 export type { LocalRow };
 export const { setClipAdMarkers, setProgramAdMarkerRules } = writes;
+export const { setProgramSettings, setOrganizationProgramDefaults } = writes;
 
 /**
  * A new clip of a recording's kept regions (issue 6: "keep regions, a recording turned into a

@@ -40,6 +40,7 @@ import { ArtworkPicker } from '../../ui/ArtworkPicker.tsx';
 import { ProgramMembers } from './ProgramMembers.tsx';
 import { ProgramNormalization } from './ProgramNormalization.tsx';
 import { ProgramRecording } from './ProgramRecording.tsx';
+import { ProgramMonetization } from './ProgramMonetization.tsx';
 import { ProgramIntroOutro } from './ProgramIntroOutro.tsx';
 
 /** `extras`: sections other features add below the program's own (src/app composes them: a feature
@@ -302,6 +303,8 @@ function ProgramSettings({ program, organizationId, extras }: { program: Program
       <ProgramNormalization program={program} organizationId={organizationId} editable={editable} />
       <ProgramRecording program={program} organizationId={organizationId} editable={editable} />
       <ProgramIntroOutro program={program} organizationId={organizationId} />
+
+      <ProgramMonetization program={program} organizationId={organizationId} editable={editable} />
 
       {editable && <ProgramMembers programId={program.Id} />}
 

@@ -15,6 +15,7 @@ import { navigate, useSearch } from '../../lib/router.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { StatusErrorPage } from '../../ui/ErrorPage.tsx';
+import { ProgramDefaultsSettings } from './ProgramDefaultsSettings.tsx';
 
 export type SettingsSection = {
   /** The section's name in the URL (?section=id) and in its tab's id. */
@@ -39,7 +40,9 @@ export function OrganizationSettingsScreen({ sections }: { sections: readonly Se
   if (!session) return null;
   if (!allowed) return <StatusErrorPage status={403} />;
   const flags = organizationFlags(org?.UserPermissions ?? []);
-  const shown = sections.filter((s) => s.shows === undefined || s.shows(flags));
+  // This feature's own tab besides the app's: what the organization's programs inherit.
+  const all: readonly SettingsSection[] = [...sections, { id: 'monetization', label: m.monetization_tab(), content: <ProgramDefaultsSettings /> }];
+  const shown = all.filter((s) => s.shows === undefined || s.shows(flags));
   const open = openSection(shown, search.get('section'));
   const base = `/${organizationId}/settings`;
   return (
