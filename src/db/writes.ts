@@ -10,6 +10,8 @@ import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { clipNormalizeLoudness } from '../mutations/loudness.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
+import type { DirectorySubmissions } from '../domain/directories.ts';
+import { playlistSetDirectories } from '../mutations/directories.ts';
 import {
   networkSetApplePremium,
   organizationSetApplePremium,
@@ -195,6 +197,9 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The playlist's whole auto-add rule (playlist.setAutoAdd). */
     setPlaylistAutoAdd: (playlistId: string, rule: AutoAddRule) => queue(playlistSetAutoAdd, { playlistId, AutoAdd: rule }, true),
 
+    /** Where the playlist's feed is listed: the whole record (playlist.setDirectories). */
+    setPlaylistDirectories: (playlistId: string, record: DirectorySubmissions) => queue(playlistSetDirectories, { playlistId, Directories: { ...record } }, true),
+
     /** The clip's whole list of ad markers (clip.setAdMarkers). */
     setClipAdMarkers: (clipId: string, markers: readonly AdMarker[]) => queue(clipSetAdMarkers, { clipId, AdMarkers: markers.map((k) => ({ ...k })) }, true),
 
@@ -298,6 +303,7 @@ export const {
   createPlaylist,
   deletePlaylist,
   setPlaylistAutoAdd,
+  setPlaylistDirectories,
   updateRecording,
   deleteRecording,
   addAnnotation,

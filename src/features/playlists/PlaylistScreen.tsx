@@ -34,6 +34,8 @@ import type { Clip, Playlist } from '../../protocol/entities.ts';
 import { slideOf, usePointerReorder } from './usePointerReorder.ts';
 import { FeedCard } from './FeedCard.tsx';
 import { AutoAddCard } from './AutoAddCard.tsx';
+import { DirectoriesCard } from './DirectoriesCard.tsx';
+import { PremiumFeedsCard } from './PremiumFeedsCard.tsx';
 import { PlaylistFields, type FieldNotes } from './PlaylistFields.tsx';
 import { playlistFormErrors, playlistFormValues, playlistPatch, type PlaylistFormErrors, type PlaylistFormValues } from './playlist-form.ts';
 import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
@@ -210,6 +212,8 @@ export function PlaylistScreen() {
         <ArtworkPicker kind="playlist" ownerId={playlist.Id} organizationId={organizationId} imageUrl={playlist.Urls?.ImagePublicUrl} />
       </section>
       <AutoAddCard playlist={playlist} mayChange={flags === null || (flags.HasContentAccess === true && flags.HasManageSettingsAccess === true)} refusal={refusedAutoAdd[0]} />
+      <DirectoriesCard playlist={playlist} organizationId={organizationId} programId={programId} mayChange={flags === null || (flags.HasContentAccess === true && flags.HasManageSettingsAccess === true)} />
+      <PremiumFeedsCard playlist={playlist} organizationId={organizationId} programId={programId} mayManage={flags === null || (flags.HasContentAccess === true && flags.HasManageSettingsAccess === true)} />
       {picking && (
         <Suspense fallback={null}>
           <ClipPicker open title={playlist.Title} programId={programId} inPlaylist={shown} onClose={() => setPicking(false)} onAdd={(ids) => void add(ids)} />

@@ -1,0 +1,198 @@
+// The playlist's premium feeds (issue 33): each member's private feed of this playlist, with or
+// without ads (GET …/settings/playlist-premium-feed-urls), Spotify's subscriber feed (a member's
+// feed the studio keeps for Spotify: on, off, a new secret) and the link to Apple Podcasts
+// Subscriptions (link, unlink, check again). All of it is server-held (the addresses carry
+// members' secrets; the Apple link is checked by the server), so it is online only, and offline
+// the section says so. Those who may not manage the program's members are told why instead.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { m } from '../../paraglide/messages.js';
+import { playlistHasMemberFeed } from '../../domain/member-feeds.ts';
+import * as routes from '../../protocol/api/directories.ts';
+import type { Playlist } from '../../protocol/entities.ts';
+import { call } from '../../lib/api.ts';
+import { copyText } from '../../lib/clipboard.ts';
+import { useOnline } from '../../lib/connectivity.ts';
+import { formatDateTime } from '../../lib/labels.ts';
+import { Link } from '../../lib/router.ts';
+import { withLoading } from '../../lib/loading.ts';
+import { showSavedToast, showToast } from '../../lib/toast.ts';
+import { CheckboxField } from '../../ui/Field.tsx';
+import './directories.css';
+
+type Loaded<T> = { kind: 'loading' } | { kind: 'failed' } | { kind: 'offline' } | { kind: 'ready'; data: T };
+
+/** A failed call's state: one that never reached the server is offline (said so), else failed. */
+const failure = (res: { kind: string }): { kind: 'failed' } | { kind: 'offline' } => (res.kind === 'error' ? { kind: 'offline' } : { kind: 'failed' });
+
+function Failure({ state }: { state: { kind: string } }) {
+  if (state.kind === 'offline') return <p className="alert alert-info" role="status">{m.premium_offline()}</p>;
+  if (state.kind === 'failed') return <p className="alert alert-warning" role="alert">{m.premium_failed()}</p>;
+  return null;
+}
+
+function CopyField({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    const done = await copyText(value, ref.current);
+    showToast(done ? { type: 'success', title: m.directories_copied() } : { type: 'danger', title: m.directories_copy_failed() });
+  };
+  return (
+    <>
+      <label className="field-label" htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} ref={ref} readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" className="button" onClick={() => void copy()}>{m.directories_copy()}</button>
+      </div>
+    </>
+  );
+}
+
+export function PremiumFeedsCard({ playlist, organizationId, programId, mayManage }: { playlist: Playlist; organizationId: string; programId: string; mayManage: boolean }) {
+  const online = useOnline();
+  return (
+    <section className="card" aria-labelledby="playlist-premium">
+      <h2 id="playlist-premium">{m.premium_title()}</h2>
+      <p className="muted">{m.premium_intro()}</p>
+      {!mayManage ? (
+        <p className="muted">{m.premium_no_access()}</p>
+      ) : !online ? (
+        <p className="alert alert-info" role="status">{m.premium_offline()}</p>
+      ) : !playlistHasMemberFeed({ Visibility: playlist.Visibility }) ? (
+        <p className="alert alert-info">{m.premium_no_member_feed()}</p>
+      ) : (
+        <>
+          <MemberFeeds playlistId={playlist.Id} organizationId={organizationId} programId={programId} />
+          <SpotifyFeed playlistId={playlist.Id} />
+          <AppleLink playlist={playlist} organizationId={organizationId} programId={programId} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function MemberFeeds({ playlistId, organizationId, programId }: { playlistId: string; organizationId: string; programId: string }) {
+  const [adFree, setAdFree] = useState(false);
+  const [list, setList] = useState<Loaded<Array<{ MemberId: string; Name: string; Url: string }>>>({ kind: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    setList({ kind: 'loading' });
+    void call(routes.premiumFeedUrls, { params: { programId }, query: { adFree: adFree ? 'true' : 'false' }, signal: controller.signal }).then((res) => {
+      if (controller.signal.aborted) return;
+      setList(res.kind === 'ok' ? { kind: 'ready', data: res.data.Items.find((i) => i.PlaylistId === playlistId)?.Members ?? [] } : failure(res));
+    });
+    return () => controller.abort();
+  }, [programId, playlistId, adFree]);
+  return (
+    <div className="premium-part">
+      <h3>{m.premium_members()}</h3>
+      <CheckboxField label={m.premium_ad_free()} checked={adFree} onChange={setAdFree} />
+      {list.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <Failure state={list} />
+      {list.kind === 'ready' && list.data.length === 0 && <p className="muted">{m.premium_no_members()}</p>}
+      {list.kind === 'ready' && list.data.map((member) => <CopyField key={member.MemberId} label={m.premium_member_feed({ name: member.Name })} value={member.Url} />)}
+      <p>
+        <Link href={`/${organizationId}/programs/${programId}/settings#program-members`}>{m.premium_manage_members()}</Link>
+      </p>
+    </div>
+  );
+}
+
+function SpotifyFeed({ playlistId }: { playlistId: string }) {
+  const [state, setState] = useState<Loaded<routes.SpotifyPremium>>({ kind: 'loading' });
+  const [rotated, setRotated] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    void call(routes.getSpotifyPremium, { params: { playlistId }, signal: controller.signal }).then((res) => {
+      if (!controller.signal.aborted) setState(res.kind === 'ok' ? { kind: 'ready', data: res.data } : failure(res));
+    });
+    return () => controller.abort();
+  }, [playlistId]);
+  const put = async (json: { Enabled: boolean; RotateToken?: boolean }) => {
+    const res = await withLoading(call(routes.putSpotifyPremium, { params: { playlistId }, json }));
+    if (res.kind !== 'ok') {
+      showToast({ type: 'danger', title: m.premium_failed() });
+      return;
+    }
+    setState({ kind: 'ready', data: res.data });
+    setRotated(json.RotateToken === true);
+    showSavedToast(m.directories_saved());
+  };
+  return (
+    <div className="premium-part">
+      <h3>{m.premium_spotify()}</h3>
+      {state.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <Failure state={state} />
+      {state.kind === 'ready' && (
+        <>
+          <CheckboxField label={m.premium_spotify_enable()} checked={state.data.Enabled} onChange={(on) => void put({ Enabled: on })} />
+          {state.data.FeedUrl && (
+            <>
+              <CopyField label={m.premium_spotify_feed()} value={state.data.FeedUrl} />
+              <p className="field-hint">{m.premium_spotify_help()}</p>
+              {rotated && <p role="status">{m.premium_spotify_rotated()}</p>}
+              <div className="form-actions">
+                <button type="button" className="button" onClick={() => void put({ Enabled: true, RotateToken: true })}>{m.premium_spotify_rotate()}</button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+const APPLE_STATE: Record<routes.ApplePremiumLink['State'], () => string> = {
+  NotLinked: m.premium_apple_state_NotLinked,
+  Linked: m.premium_apple_state_Linked,
+  SettingsIncomplete: m.premium_apple_state_SettingsIncomplete,
+};
+const APPLE_FIELD: Record<routes.ApplePremiumLink['Missing'][number], () => string> = {
+  Enabled: m.premium_apple_field_Enabled,
+  ProviderId: m.premium_apple_field_ProviderId,
+  ShowId: m.premium_apple_field_ShowId,
+};
+
+function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist; organizationId: string; programId: string }) {
+  const [link, setLink] = useState<Loaded<routes.ApplePremiumLink>>({ kind: 'loading' });
+  const load = useCallback(async () => {
+    const res = await call(routes.getDirectories, { params: { playlistId: playlist.Id } });
+    setLink(res.kind === 'ok' ? { kind: 'ready', data: res.data.ApplePremium } : failure(res));
+  }, [playlist.Id]);
+  useEffect(() => void load(), [load]);
+  const act = async (work: Promise<{ kind: string }>) => {
+    if ((await withLoading(work)).kind !== 'ok') showToast({ type: 'danger', title: m.premium_failed() });
+    await load();
+  };
+  const setLinked = (Linked: boolean) => act(call(routes.linkApplePremium, { params: { playlistId: playlist.Id }, json: { Linked } }));
+  const resync = () => act(call(routes.resyncApplePremium, { params: { playlistId: playlist.Id }, json: {} }));
+  return (
+    <div className="premium-part">
+      <h3>{m.premium_apple()}</h3>
+      {link.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <Failure state={link} />
+      {link.kind === 'ready' && (
+        <>
+          <p role="status" className={link.data.State === 'SettingsIncomplete' ? 'alert alert-warning' : undefined}>{APPLE_STATE[link.data.State]()}</p>
+          {link.data.Missing.length > 0 && (
+            <p>
+              {m.premium_apple_missing({ fields: link.data.Missing.map((f) => APPLE_FIELD[f]()).join(', ') })}{' '}
+              <Link href={`/${organizationId}/programs/${programId}/settings#apple-premium`}>{m.premium_apple_settings()}</Link>
+            </p>
+          )}
+          {link.data.CheckedAtUtc && <p className="muted">{m.premium_apple_checked({ date: formatDateTime(link.data.CheckedAtUtc) })}</p>}
+          <div className="form-actions">
+            {link.data.State === 'NotLinked' ? (
+              <button type="button" className="button primary" onClick={() => void setLinked(true)}>{m.premium_apple_link()}</button>
+            ) : (
+              <>
+                <button type="button" className="button" onClick={() => void resync()}>{m.premium_apple_resync()}</button>
+                <button type="button" className="button danger-outline" onClick={() => void setLinked(false)}>{m.premium_apple_unlink()}</button>
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
