@@ -16,6 +16,7 @@ import { SyncStatusBadge } from '../features/sync/SyncStatusBadge.tsx';
 import { openSnapshotDialog, SnapshotDialogHost } from '../features/organizations/snapshot-menu.tsx';
 import { mayUseDemoSnapshots } from '../domain/demo-snapshots.ts';
 import { organizationFlags } from '../domain/access.ts';
+import { enterprisesPath } from '../domain/enterprises.ts';
 import { LogoMark } from '../ui/Logo.tsx';
 import { imageUrlForSize } from '../domain/image.ts';
 import { useSearchShortcut } from '../lib/search-shortcut.ts';
@@ -90,7 +91,7 @@ export function organizationMenu(session: Session, organizationId: string | null
     }
     entries.push({ kind: 'separator', id: 'sep-admin' }, { kind: 'group', id: 'admin', label: m.app_menu_admin(), items: adminItems });
   }
-  if (showsEnterprises(facts)) entries.push({ kind: 'external', id: 'enterprises', label: m.app_menu_enterprises(), href: `${adminLinks.root()}enterprises` });
+  if (showsEnterprises(facts)) entries.push({ kind: 'action', id: 'enterprises', label: m.app_menu_enterprises(), onSelect: () => navigate(enterprisesPath()) });
   return entries;
 }
 

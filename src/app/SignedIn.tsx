@@ -9,6 +9,7 @@ import { usePendingLeave } from '../lib/unsaved.ts';
 import { isGuid } from '../domain/validators.ts';
 import { mayReadAudit } from '../domain/audit.ts';
 import { showsAccountSettings } from '../domain/permissions.ts';
+import { mayUseEnterprises } from '../domain/enterprises.ts';
 import { TranslationWarning } from '../features/session/TranslationWarning.tsx';
 import { UnactivatedNotice } from '../features/session/UnactivatedNotice.tsx';
 import { StatusErrorPage } from '../ui/ErrorPage.tsx';
@@ -40,6 +41,9 @@ const GlobalDialogs = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ 
 const LogoutRoute = lazy(() => import('./GlobalDialogs.tsx').then((mod) => ({ default: mod.LogoutRoute })));
 const SyncScreen = lazy(() => import('../features/sync/SyncScreen.tsx').then((mod) => ({ default: mod.SyncScreen })));
 const ImportsScreen = lazy(() => import('../features/imports/ImportsScreen.tsx').then((mod) => ({ default: mod.ImportsScreen })));
+const EnterprisesScreen = lazy(() => import('../features/enterprises/EnterprisesScreen.tsx').then((mod) => ({ default: mod.EnterprisesScreen })));
+const EnterpriseScreen = lazy(() => import('../features/enterprises/EnterpriseScreen.tsx').then((mod) => ({ default: mod.EnterpriseScreen })));
+const EnterpriseOrganizationScreen = lazy(() => import('../features/enterprises/EnterpriseOrganizationScreen.tsx').then((mod) => ({ default: mod.EnterpriseOrganizationScreen })));
 const AccountScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.AccountScreen })));
 const ProfileScreen = lazy(() => import('../features/account/AccountScreen.tsx').then((mod) => ({ default: mod.ProfileScreen })));
 const OrganizationAnalyticsScreen = lazy(() => import('../features/analytics/AnalyticsScreens.tsx').then((mod) => ({ default: mod.OrganizationAnalyticsScreen })));
@@ -77,6 +81,7 @@ export function SignedIn({ session }: { session: Session }) {
   // made here, above the routes, once per user; the gate stands in for the page content only, so
   // every route below renders the same PageLayout (and navigation bar) before and after it.
   const storeCheck = useStoreOwnerCheck(session.User);
+  const enterpriseFacts = { isAdmin: session.User?.IsAdmin ?? false, hasResellerAccess: session.User?.HasResellerAccess ?? false };
   // Queued edits go out on every page, `/` included, not only under an organization's screens.
   useSyncAnywhere(storeIsReady(storeCheck) ? session : null);
   const layout = (width: ContentWidth, children: ReactNode) => (
@@ -108,6 +113,10 @@ export function SignedIn({ session }: { session: Session }) {
         {/* The support inbox: admin and support users (the server says so too); before /:organizationId. */}
         <Route path="/admin/support">{layout('default', session.User?.IsAdminOrSupport ? <SupportInboxScreen /> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/admin/lookup">{layout('default', session.User?.IsAdminOrSupport ? <ObjectSearchScreen /> : <StatusErrorPage status={403} />)}</Route>
+        {/* Enterprises: admins and users with reseller access (section 6; the server says so too); before /:organizationId, which would read 'enterprises' as one. */}
+        <Route path="/enterprises/:enterpriseId/organizations/:organizationId">{layout('default', mayUseEnterprises(enterpriseFacts) ? <EnterpriseOrganizationScreen /> : <StatusErrorPage status={403} />)}</Route>
+        <Route path="/enterprises/:enterpriseId">{layout('default', mayUseEnterprises(enterpriseFacts) ? <EnterpriseScreen /> : <StatusErrorPage status={403} />)}</Route>
+        <Route path="/enterprises">{layout('default', mayUseEnterprises(enterpriseFacts) ? <EnterprisesScreen /> : <StatusErrorPage status={403} />)}</Route>
         {/* Signed in already: the sign-up form has nothing to do. */}
         <Route path="/account/new"><Redirect to="/" /></Route>
         <Route path="/account/profile">{layout('narrow', showsAccountSettings({ sessionType: session.Type }) ? <ProfileScreen /> : <StatusErrorPage status={403} />)}</Route>
