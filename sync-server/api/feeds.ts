@@ -17,6 +17,8 @@ import * as routes from '../../src/protocol/api/feeds.ts';
 import { feedIncludes, playlistHasPublicFeed, visibilityAt } from '../../src/domain/feed.ts';
 import { absoluteUrl, publicPaths } from '../../src/domain/public-urls.ts';
 import { podcastChaptersJson, type Chapter } from '../../src/domain/chapters.ts';
+import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
+import { publishedIntroSql } from '../audio/intro-outro-render.ts';
 import { bytes, compress, negotiateEncoding, varyOnEncoding, type Encoding } from '../compress.ts';
 import { Lru } from '../lru.ts';
 import { feedDocument, feedValidators, type FeedValidators } from '../feeds/feed-data.ts';
@@ -158,7 +160,7 @@ export function listenerReaches(clip: ReachClip, at: Date): boolean {
   );
 }
 
-type ChapterClip = ReachClip & { version: number; modified_at_utc: Date; chapters: Chapter[] | null };
+type ChapterClip = ReachClip & { version: number; modified_at_utc: Date; chapters: Chapter[] | null; intro_seconds: number | string };
 
 export function feedRoutes() {
   return resourceApp()
@@ -182,12 +184,16 @@ export function feedRoutes() {
       const at = now(c.get('deps'));
       const [clip] = await c.get('deps').store.query<ChapterClip>(
         `SELECT c.version, c.modified_at_utc, c.state, c.publish_state, c.visibility, c.deleted, g.deleted AS program_deleted,
-           c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc, c.data->'Chapters' AS chapters
+           c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc, c.data->'Chapters' AS chapters,
+           ${publishedIntroSql('c')} AS intro_seconds
          FROM clips c LEFT JOIN programs g ON g.id = c.program_id WHERE c.id = $1`,
         [clipId],
       );
       if (!clip || !listenerReaches(clip, at) || !Array.isArray(clip.chapters) || clip.chapters.length === 0) return c.body(null, 404);
-      const chapters = clip.chapters;
+      // On the published audio's timeline: later by the program's intro in front of it (a version
+      // switch writes the clip's row, so the Version in the tag below changes with it).
+      const intro = Number(clip.intro_seconds);
+      const chapters = clip.chapters.map((ch) => ({ ...ch, StartSeconds: onPublishedTimeline(ch.StartSeconds, { introSeconds: intro }) }));
       // The clip's Version, and whether its schedule has come due, are all this document depends on.
       const tag = `c${clip.version}.${visibilityAt({ State: clip.state, Visibility: clip.visibility, ScheduledVisibility: clip.scheduled_visibility, VisibleAtUtc: clip.visible_at_utc }, at).visibility}`;
       const lastModified = new Date(Math.floor(new Date(clip.modified_at_utc).getTime() / 1000) * 1000);

@@ -36,6 +36,7 @@ import { badRequest, fieldError, notFound } from '../errors.ts';
 import { loadRow, updateRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { conditionalText, listenerReaches, type ReachClip } from './feeds.ts';
+import { publishedIntroSql } from '../audio/intro-outro-render.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 
@@ -224,7 +225,7 @@ export function transcriptRoutes() {
     });
 }
 
-type PublicTranscript = ReachClip & { modified_at_utc: Date; cues: TranscriptCueWire[] };
+type PublicTranscript = ReachClip & { modified_at_utc: Date; cues: TranscriptCueWire[]; intro_seconds: number | string };
 
 /** Published transcripts, for anyone (podcast apps follow a feed item's podcast:transcript). */
 export function publicTranscriptRoutes() {
@@ -233,7 +234,8 @@ export function publicTranscriptRoutes() {
     const at = now(c.get('deps'));
     const [t] = await c.get('deps').store.query<PublicTranscript>(
       `SELECT t.modified_at_utc, t.cues, c.state, c.publish_state, c.visibility, c.deleted, g.deleted AS program_deleted,
-         c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc
+         c.data->>'ScheduledVisibility' AS scheduled_visibility, c.data->>'VisibleAtUtc' AS visible_at_utc,
+         ${publishedIntroSql('c')} AS intro_seconds
        FROM clip_transcripts t JOIN clips c ON c.id = t.clip_id LEFT JOIN programs g ON g.id = c.program_id
        WHERE t.clip_id = $1 AND t.published`,
       [clipId],
@@ -241,8 +243,10 @@ export function publicTranscriptRoutes() {
     // Served while a listener can reach the clip, as its chapters are.
     if (!t || !listenerReaches(t, at)) return c.body(null, 404);
     const modified = new Date(t.modified_at_utc);
-    const tag = `t${modified.getTime()}.${format}`;
+    // Cues on the published audio's timeline: later by the program's intro in front of it (in the tag too).
+    const intro = Number(t.intro_seconds);
+    const tag = `t${modified.getTime()}.i${intro}.${format}`;
     const lastModified = new Date(Math.floor(modified.getTime() / 1000) * 1000);
-    return conditionalText(c, tag, lastModified, withCharset(TRANSCRIPT_CONTENT_TYPES[format]), async () => writeTranscript(t.cues.map(cueFromWire), format));
+    return conditionalText(c, tag, lastModified, withCharset(TRANSCRIPT_CONTENT_TYPES[format]), async () => writeTranscript(offsetCues(t.cues.map(cueFromWire), intro), format));
   });
 }

@@ -31,6 +31,23 @@ export const introOutroKeys = {
 export const bumpersDigest = (b: VersionBumpers | null | undefined): string | null =>
   b && (b.intro || b.outro) ? `${b.intro?.uploadId ?? '-'}/${b.outro?.uploadId ?? '-'}` : null;
 
+/**
+ * Notes the intro in front of the clip's published audio, in the transaction that switches the clip
+ * to a version made with `bumpers` (migrations/0576): the public chapters and transcript move by it.
+ */
+export async function notePublishedIntro(q: Queryable, clipId: string, bumpers: VersionBumpers | null | undefined): Promise<void> {
+  const seconds = bumpers?.intro?.durationSeconds ?? 0;
+  if (seconds > 0) {
+    await q.query(
+      `INSERT INTO clip_published_intro (clip_id, intro_seconds) VALUES ($1, $2) ON CONFLICT (clip_id) DO UPDATE SET intro_seconds = EXCLUDED.intro_seconds`,
+      [clipId, seconds],
+    );
+  } else await q.query(`DELETE FROM clip_published_intro WHERE clip_id = $1`, [clipId]);
+}
+
+/** SQL of the seconds of intro in front of the published audio of the clip aliased `alias` (0 for none). */
+export const publishedIntroSql = (alias: string) => `COALESCE((SELECT intro_seconds FROM clip_published_intro WHERE clip_id = ${alias}.id), 0)`;
+
 /** The intro and outro in effect for the clip's program now (null when it has neither). */
 export async function currentBumpers(q: Queryable, clipId: string): Promise<VersionBumpers | null> {
   const rows = await q.query<{ program_id: string; type: IntroOutroType; upload_id: string; content_type: string; duration_seconds: number }>(

@@ -45,7 +45,7 @@ import { renderCutToFile, renderTempPath } from './render-cut.ts';
 import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
 import { mp3WithChapters } from './id3-chapters.ts';
 import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
-import { bumpersDigest, currentBumpers, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
+import { bumpersDigest, currentBumpers, notePublishedIntro, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
 
 /** How long the files of a version (or upload) no longer named stay: a download under way finishes. */
 export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -306,6 +306,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   await blobs.putBytes(clipKeys.versionMeta(clipId, version.version), JSON.stringify(record));
   const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, async (q) => {
     await noteVersionLoudness(q, job, measured, version.upload);
+    await notePublishedIntro(q, clipId, version.bumpers);
     const superseded = [...(published ? [published.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
     if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
     await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));

@@ -3,7 +3,8 @@
 // its jobs and the shared fixtures: a stereo WAV as intro and a FLAC as outro are stored, decoded by
 // their operations (Busy, then Success with their length) and shown on the program's row; a clip
 // processed after them publishes intro + episode + outro, which system ffprobe measures, with its
-// chapters later by the intro's length in the MP3's ID3 frames, while its original upload is kept.
+// chapters later by the intro's length in the MP3's ID3 frames and in its public chapters JSON and
+// transcript, while its original upload is kept.
 // A clip processed before keeps its audio until "apply" is asked for. Bad uploads: a wrong type, an
 // empty body, a non-audio extension (400 at the field), a JSON body (415), bytes that are not audio
 // (the operation Failed, NotAudio). Removing takes it off the row; the next processing drops it.
@@ -138,6 +139,15 @@ describe.each(storeKinds)('program intro and outro on %s', (kind) => {
     ]);
     const original = await app.request(`/api/internal/clips/${clipId}/original-audio`, { headers: headers() });
     expect(new Uint8Array(await original.arrayBuffer())).toEqual(new Uint8Array(await readFile(fixturePath('speech-12s.mp3'))));
+
+    // Published, its chapters JSON and its transcript, which podcast apps play against this audio, are later by the intro too.
+    const cues = [{ StartSeconds: 0.5, EndSeconds: 3, Text: 'Good morning.', Speaker: 'Ana' }];
+    expect((await api.send('PUT', `/api/v1/clips/${clipId}/transcript`, { json: { Cues: cues, Published: true } })).status).toBe(200);
+    await test.store.query(`UPDATE clips SET state = 'Ready', publish_state = 'Published', visibility = 'Public', version = next_row_version() WHERE id = $1`, [clipId]);
+    const json = (await (await app.request(`/feeds/chapters/${clipId}.json`)).json()) as { chapters: Array<{ startTime: number; title: string }> };
+    expect(json.chapters.map((c) => [c.startTime, c.title])).toEqual([[introSeconds, 'Cold open'], [introSeconds + 5, 'Second']]);
+    const transcript = (await (await app.request(`/feeds/transcripts/${clipId}.json`)).json()) as { segments: Array<{ startTime: number; endTime: number }> };
+    expect(transcript.segments.map((c) => [c.startTime, c.endTime])).toEqual([[introSeconds + 0.5, introSeconds + 3]]);
   }, 120_000);
 
   it('an episode processed before keeps its audio until "apply to existing episodes"', async () => {
