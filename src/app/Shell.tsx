@@ -83,10 +83,11 @@ export function organizationMenu(session: Session, organizationId: string | null
       // The staff tools in the studio (issue 33): the organization's own settings page, which a
       // staff member reaches as a member (Grant access, from Object search or the not-found page).
       if (a === 'adminOrganizationSettings' && organizationId) adminItems.push({ kind: 'action', id: a, label: m.app_menu_admin_org_settings(), onSelect: () => navigate(`/${organizationId}/settings`) });
-      if (a === 'adminSettings') adminItems.push({ kind: 'external', id: a, label: m.app_menu_admin_settings(), href: adminLinks.root() });
+      // Admin settings: the studio's configuration and the organization's features, in the studio.
+      if (a === 'adminSettings' && organizationId) adminItems.push({ kind: 'action', id: a, label: m.app_menu_admin_settings(), onSelect: () => navigate(`/${organizationId}/config`) });
       // Searching for the page the staff member is on, as the admin site's lookup did.
       if (a === 'objectSearch') adminItems.push({ kind: 'action', id: a, label: m.app_menu_object_search(), onSelect: () => navigate(`/admin/lookup?query=${encodeURIComponent(location.href)}`) });
-      if (a === 'billingFeatures' && organizationId) adminItems.push({ kind: 'external', id: a, label: m.app_menu_billing(), href: adminLinks.billing(organizationId) });
+      if (a === 'billingFeatures' && organizationId) adminItems.push({ kind: 'action', id: a, label: m.app_menu_billing(), onSelect: () => navigate(`/${organizationId}/billing`) });
       if (a === 'supportInbox') adminItems.push({ kind: 'action', id: a, label: m.app_menu_support_inbox(), onSelect: () => navigate('/admin/support') });
     }
     entries.push({ kind: 'separator', id: 'sep-admin' }, { kind: 'group', id: 'admin', label: m.app_menu_admin(), items: adminItems });

@@ -70,6 +70,8 @@ const ResetPasswordScreen = lazy(() => import('../features/session/PasswordReset
 const InvitationScreen = lazy(() => import('../features/session/InvitationScreen.tsx').then((mod) => ({ default: mod.InvitationScreen })));
 const SupportInboxScreen = lazy(() => import('../features/support/SupportInboxScreen.tsx').then((mod) => ({ default: mod.SupportInboxScreen })));
 const ObjectSearchScreen = lazy(() => import('../features/support/ObjectSearchScreen.tsx').then((mod) => ({ default: mod.ObjectSearchScreen })));
+const BillingScreen = lazy(() => import('../features/billing/BillingScreen.tsx').then((mod) => ({ default: mod.BillingScreen })));
+const ConfigScreen = lazy(() => import('../features/billing/ConfigScreen.tsx').then((mod) => ({ default: mod.ConfigScreen })));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen.tsx').then((mod) => ({ default: mod.SearchScreen })));
 
 export function SignedIn({ session }: { session: Session }) {
@@ -139,6 +141,9 @@ export function SignedIn({ session }: { session: Session }) {
         <Route path="/:organizationId/reports">{layout('default', <OrganizationScope needsLocalData={false}><ReportsScreen /></OrganizationScope>)}</Route>
         {/* Its sections, each a feature's screen; webhooks are server-held, so it never waits for the organization's download (the Audio tab reads the organization's row on the device and says when it has not arrived). */}
         <Route path="/:organizationId/settings">{layout('default', <OrganizationScope needsLocalData={false}><OrganizationSettingsScreen sections={[{ id: 'webhooks', label: m.webhooks_title(), content: <WebhooksSettings /> }, { id: 'audio', label: m.settings_audio_tab(), content: <NormalizationSettings /> }, { id: 'measurement', label: m.settings_measurement_tab(), content: <MeasurementSettings /> }, { id: 'apple', label: m.settings_apple_tab(), content: <OrganizationApplePremium /> }, { id: 'recording-agents', label: m.media_agents_title(), content: <RecordingAgentsSettings /> }, { id: 'audit', label: m.app_audit_title(), content: <AuditTrail />, shows: mayReadAudit }]} /></OrganizationScope>)}</Route>
+        {/* Billing & features: admins only; the configuration: admin and support users (the server says so too). */}
+        <Route path="/:organizationId/billing">{layout('default', session.User?.IsAdmin ? <OrganizationScope needsLocalData={false}><BillingScreen /></OrganizationScope> : <StatusErrorPage status={403} />)}</Route>
+        <Route path="/:organizationId/config">{layout('default', session.User?.IsAdminOrSupport ? <OrganizationScope needsLocalData={false}><ConfigScreen /></OrganizationScope> : <StatusErrorPage status={403} />)}</Route>
         <Route path="/:organizationId/users">{layout('default', <OrganizationScope needsLocalData={false}><UsersScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId/sync">{layout('default', <OrganizationScope needsLocalData={false}><SyncScreen /></OrganizationScope>)}</Route>
         <Route path="/:organizationId">{layout('default', <OrganizationScope><OrganizationHome /></OrganizationScope>)}</Route>

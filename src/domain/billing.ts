@@ -263,16 +263,19 @@ export function validateRecipients(recipients: readonly string[]): FieldErrors {
   return errors;
 }
 
+/** "Enter a whole number from 0 to {max}": the domain catalogue's words for such a count. */
+const countError = (max: number) => formError('outOfRange', 'domain_ad_rules_count', { min: 0, max });
+
 /** MaxOverage: null (no limit) or a whole number of units 0 … MAX_OVERAGE_MAX. */
 export function validateMaxOverage(value: number | null): FormError | null {
-  return value === null || wholeIn(value, 0, MAX_OVERAGE_MAX) ? null : formError('outOfRange', undefined, { min: 0, max: MAX_OVERAGE_MAX });
+  return value === null || wholeIn(value, 0, MAX_OVERAGE_MAX) ? null : countError(MAX_OVERAGE_MAX);
 }
 
 /** An add-on's quantity: packs of a metered one (0 … maxPacks), 0 or 1 of a feature. */
 export function validateAddOnQuantity(type: AddOnType, quantity: number): FormError | null {
   const addOn = ADD_ONS[type];
   const max = addOn.kind === 'metered' ? addOn.maxPacks : 1;
-  return wholeIn(quantity, 0, max) ? null : formError('outOfRange', undefined, { min: 0, max });
+  return wholeIn(quantity, 0, max) ? null : countError(max);
 }
 
 export function validateBillingContactEmail(value: string | null): FormError | null {
