@@ -145,7 +145,7 @@ function DirectoryRow({ directory, playlist, mayChange, listing, fixHref }: { di
         </p>
       )}
       {listing && (
-        <details className="directory-checklist" open={missing.length > 0 && !live}>
+        <details className="directory-checklist">
           <summary>
             {m.directories_checklist({ name: directory.name })}: {listing.Ready ? m.directories_ready() : m.directories_missing_count({ count: missing.length })}
           </summary>
