@@ -4,7 +4,7 @@
 // field set here is checked by the domain's rules before anything is queued (a CPM floor out of
 // range, more ads in a break than the program's ad-marker rules allow: refused at the field,
 // nothing queued); a good change is queued through program.setSettings and the device's row
-// changed at once, "waiting to be sent" said; "Reset to the organization's" queues none; a change
+// changed at once, "waiting to be sent" said on its form only; "Reset to the organization's" queues none; a change
 // the server refused comes back into the form with the reason at the field it names.
 import 'fake-indexeddb/auto';
 import { act } from 'react';
@@ -97,6 +97,8 @@ describe('a program’s monetization section, offline', () => {
     expect(queued.map((q) => [q.name, q.args])).toEqual([['program.setSettings', { programId: PROGRAM, Monetization: own }]]);
     expect((await db.programs.get(PROGRAM))?.['Monetization']).toEqual(own);
     expect(form(el).querySelector('[role="status"]')?.textContent).toBe('Saved on this device: it is sent to the server when you are online.');
+    // Said of this setting's change only: the other forms have none waiting.
+    expect(el.querySelector('form[data-setting="VideoMonetization"] [role="status"]')).toBeNull();
     expect(text(el, 'DynamicAdsEnabled', '.field-hint')).toBe("Organization's default: On");
 
     // Back to the organization's: every own value dropped.

@@ -13,6 +13,7 @@ import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting } from '../../lib/normalization.ts';
+import { useQueuedBySetting } from '../../lib/queued-settings.ts';
 import { useRow } from '../../lib/rows.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { showSavedToast } from '../../lib/toast.ts';
@@ -25,6 +26,7 @@ export function ProgramMonetization({ program, organizationId, editable }: Props
   const row = useRow('programs', program.Id);
   const organization = useRow('organizations', organizationId);
   const queued = useQueuedSetting('programs', program.Id, programSetSettings.name);
+  const bySetting = useQueuedBySetting(program.Id, programSetSettings.name, PROGRAM_SETTING_KINDS);
   if (row.state !== 'ok') return <p className="muted">{m.monetization_not_here()}</p>;
   const rules = (row.row['AdMarkerRules'] as AdMarkerRules | null | undefined) ?? null;
   const refused = queued.refused.at(-1);
@@ -57,7 +59,7 @@ export function ProgramMonetization({ program, organizationId, editable }: Props
             organization={inherited}
             rules={rules}
             mayWrite={editable}
-            queued={{ ...queued, refusal: sentArgs === undefined ? undefined : queued.refusal }}
+            queued={{ ...queued, ...bySetting[kind], refusal: sentArgs === undefined ? undefined : queued.refusal }}
             onSave={(value, done) => save(kind, value, done)}
           />
         );

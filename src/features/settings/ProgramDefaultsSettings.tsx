@@ -13,6 +13,7 @@ import { dismissNeedsAttention } from '../../db/conflicts.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting } from '../../lib/normalization.ts';
+import { useQueuedBySetting } from '../../lib/queued-settings.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { useRow } from '../../lib/rows.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
@@ -26,6 +27,7 @@ export function ProgramDefaultsSettings() {
   const access = settingsAccess('Organization', organizationFlags((session ? organizationById(session, organizationId)?.UserPermissions : undefined) ?? []));
   const row = useRow('organizations', organizationId);
   const queued = useQueuedSetting('organizations', organizationId, organizationSetProgramDefaults.name);
+  const bySetting = useQueuedBySetting(organizationId, organizationSetProgramDefaults.name, PROGRAM_SETTING_KINDS);
   if (!access.read) return null;
   if (row.state !== 'ok') return <p className="muted">{m.monetization_not_here()}</p>;
   const refused = queued.refused.at(-1);
@@ -53,7 +55,7 @@ export function ProgramDefaultsSettings() {
             organization={null}
             rules={null}
             mayWrite={access.write}
-            queued={{ ...queued, refusal: sentArgs === undefined ? undefined : queued.refusal }}
+            queued={{ ...queued, ...bySetting[kind], refusal: sentArgs === undefined ? undefined : queued.refusal }}
             onSave={(value, done) => save(kind, value, done)}
           />
         );
