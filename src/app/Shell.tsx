@@ -7,7 +7,7 @@ import { adminMenu, organizationMenuItems, showsAccountSettings, showsEnterprise
 import { m } from '../paraglide/messages.js';
 import { locales, getLocale, type Locale } from '../lib/i18n.ts';
 import { Link, navigate } from '../lib/router.ts';
-import { adminLinks, docsLink, learnLink, policiesLink, STATUS_PAGE } from '../lib/links.ts';
+import { docsLink, learnLink, policiesLink, STATUS_PAGE } from '../lib/links.ts';
 import { openDialog } from '../lib/dialogs.ts';
 import { organizationById, type Session } from '../lib/session.ts';
 import { changeLanguage, LANGUAGE_NAMES } from '../lib/language.ts';
