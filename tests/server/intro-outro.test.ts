@@ -5,7 +5,8 @@
 // processed after them publishes intro + episode + outro, which system ffprobe measures, with its
 // chapters later by the intro's length in the MP3's ID3 frames and in its public chapters JSON and
 // transcript, while its original upload is kept.
-// A clip processed before keeps its audio until "apply" is asked for. Bad uploads: a wrong type, an
+// A clip processed before keeps its audio until "apply" is asked for; under a loudness preset the
+// normalized version keeps them. Bad uploads: a wrong type, an
 // empty body, a non-audio extension (400 at the field), a JSON body (415), bytes that are not audio
 // (the operation Failed, NotAudio). Removing takes it off the row; the next processing drops it.
 import { execFile } from 'node:child_process';
@@ -199,6 +200,20 @@ describe.each(storeKinds)('program intro and outro on %s', (kind) => {
     const refused = await producer.send('DELETE', `/api/v1/programs/${morning}/settings/audio/intro`);
     expect(refused.status).toBe(403);
   });
+
+  it('under a loudness preset the normalized version keeps the intro and outro: Done, and the published length is still intro + episode + outro', async () => {
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(200);
+    try {
+      const clipId = await newClip('Normalized with bumpers');
+      await app.jobs.drain();
+      const loudness = (await api.get(`/api/internal/clips/${clipId}/loudness`)).body as { State: string; After: { IntegratedLoudness: number } | null };
+      expect(loudness.State).toBe('Done');
+      expect(Math.abs(loudness.After!.IntegratedLoudness + 16)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs((await published(clipId)).seconds - (introSeconds + 12.042 + outroSeconds))).toBeLessThan(0.2);
+    } finally {
+      expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
+    }
+  }, 180_000);
 
   it('removing the intro takes it off the program; the next processing publishes episode + outro', async () => {
     expect((await api.delete(`/api/v1/programs/${programId}/settings/audio/intro`)).status).toBe(204);
