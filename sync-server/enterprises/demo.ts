@@ -22,7 +22,13 @@ export async function seedDemoEnterprises(q: Queryable, at: Date, organizations:
     { id: OTHER_ENTERPRISE, name: 'Castaway Podcast Partners', organization: organizations.podcasts, plan: 'Partner', user: admin, code: OTHER_SALES_CODE },
   ];
   for (const e of enterprises) {
-    await q.query(`INSERT INTO enterprises (id, name, created_at_utc, modified_at_utc) VALUES ($1, $2, $3, $3)`, [e.id, e.name, at]);
+    // `npm run seed -- --reset` empties the organizations and users (and, with them, the tables that
+    // name them) but not the enterprises: the demo's are made again over what is left of them.
+    await q.query(
+      `INSERT INTO enterprises (id, name, created_at_utc, modified_at_utc) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, created_at_utc = EXCLUDED.created_at_utc, modified_at_utc = EXCLUDED.modified_at_utc`,
+      [e.id, e.name, at],
+    );
     await q.query(
       `INSERT INTO enterprise_organizations (organization_id, enterprise_id, display_name, plan_label, notes, added_at_utc, modified_at_utc) VALUES ($1, $2, NULL, $3, NULL, $4, $4)`,
       [e.organization, e.id, e.plan, at],

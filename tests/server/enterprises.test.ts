@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Enterprise, EnterpriseOrganization, EnterpriseSummary, EnterpriseUser, SalesCodeOwner } from '../../src/protocol/api/enterprises.ts';
 import { ENTERPRISE_DISPLAY_NAME_MAX_LENGTH, ENTERPRISE_NOTES_MAX_LENGTH, ENTERPRISE_PLAN_LABEL_MAX_LENGTH } from '../../src/domain/enterprises.ts';
-import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { DEMO_ENTERPRISE, DEMO_SALES_CODE, OTHER_ENTERPRISE, OTHER_SALES_CODE, RETIRED_SALES_CODE } from '../../sync-server/enterprises/demo.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
@@ -234,5 +234,21 @@ describe.each(storeKinds)('enterprises on %s', (kind) => {
     } finally {
       await test.store.query(`UPDATE users SET activated = true WHERE email = 'reseller@example.com'`);
     }
+  });
+
+  it('the demo’s enterprises are made again after `npm run seed -- --reset` empties the organizations and users', async () => {
+    // What sync-server/seed-cli.ts empties: the enterprises themselves stay, the rows naming the organizations and users go.
+    await test.store.exec(
+      `TRUNCATE organizations, users, memberships, networks, programs, playlists, clips, recordings, annotations, row_revisions, sessions, api_keys, login_failures, support_enquiries CASCADE`,
+    );
+    await seed(test.store, { clips: 4 });
+    const rows = await test.store.query<{ enterprise_id: string; organization_id: string }>(`SELECT enterprise_id, organization_id FROM enterprise_organizations ORDER BY organization_id`);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { enterprise_id: DEMO_ENTERPRISE, organization_id: ORG_DEMO },
+        { enterprise_id: OTHER_ENTERPRISE, organization_id: ORG_PODCASTS },
+      ]),
+    );
+    expect(await test.store.query(`SELECT key FROM sales_codes ORDER BY key`)).toHaveLength(3);
   });
 });
