@@ -153,7 +153,7 @@ export function ProgramSettingsForm<K extends ProgramSettingKind>(props: Program
   const disabled = !mayWrite;
 
   /** One field: inherited (with the value above and whose) or set here, and its control. */
-  const field = (name: string, label: string, control: (value: unknown, onChange: (v: unknown) => void, off: boolean) => ReactNode) => {
+  const field = (name: string, label: string, control: (value: unknown, onChange: (v: unknown) => void, off: boolean, label: string) => ReactNode) => {
     const own = draft[name] !== null;
     const error = errorAt(name);
     const source = inheritedSources[name] === 'Organization' ? m.monetization_inherited_organization({ value: describe(name, inherited[name]) }) : m.monetization_inherited_default({ value: describe(name, inherited[name]) });
@@ -164,7 +164,7 @@ export function ProgramSettingsForm<K extends ProgramSettingKind>(props: Program
           <input type="checkbox" checked={own} disabled={disabled} onChange={(e) => set(name, e.target.checked ? structuredClone(inherited[name]) : null)} />
           {level === 'Program' ? m.monetization_set_here_program() : m.monetization_set_here_organization()}
         </label>
-        <div className="inherited-control">{control(effective[name], (v) => set(name, v), disabled || !own)}</div>
+        <div className="inherited-control">{control(effective[name], (v) => set(name, v), disabled || !own, label)}</div>
         <p className={own ? 'field-hint' : 'field-hint inherited-source'}>{source}</p>
         {error && (
           <p className="field-error" role="alert">
@@ -272,8 +272,9 @@ export function ProgramSettingsForm<K extends ProgramSettingKind>(props: Program
     );
   };
 
-  const color = (value: unknown, onChange: (v: unknown) => void, off: boolean) => (
-    <input type="color" value={String(value).toLowerCase()} disabled={off} onChange={(e) => onChange(e.target.value.toUpperCase())} />
+  // A colour well has no words of its own: it is named by its field's.
+  const color = (value: unknown, onChange: (v: unknown) => void, off: boolean, label: string) => (
+    <input type="color" aria-label={label} value={String(value).toLowerCase()} disabled={off} onChange={(e) => onChange(e.target.value.toUpperCase())} />
   );
 
   return (

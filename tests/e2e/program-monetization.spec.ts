@@ -4,8 +4,10 @@
 // Monetization; Morning Briefing's settings say its floor is the organization's; the program sets
 // its own €25; offline, it switches house ads on (saved on the device, waiting to be sent) while
 // another device switches the program's video ads on; back online the two changes are merged on
-// the server and both shown; "Reset to the organization's" brings back the organization's floor.
+// the server and both shown; "Reset to the organization's" brings back the organization's floor;
+// the section passes axe and reads in German.
 // A server of its own: the spec changes the demo organization's defaults.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import type { ProgramSettings } from '../../src/protocol/api/program-settings.ts';
@@ -94,5 +96,14 @@ test('a CPM floor set for the organization, inherited, overridden, edited offlin
   const reset = await settings(page);
   expect(reset.Monetization.Sources).toMatchObject({ CpmFloor: 'Organization', HouseAdsFallback: 'Default' });
   expect(reset.Monetization.Effective.CpmFloor).toEqual({ Amount: 18.5, Currency: 'EUR' });
+  const axe = await new AxeBuilder({ page }).include('.program-monetization').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  // In German: the same inheritance, in its words and its way of writing money.
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'de-DE', url: server!.baseURL }]);
+  await page.reload();
+  const german = page.getByRole('form', { name: 'Monetarisierung', exact: true });
+  await expect(german.getByRole('group', { name: 'CPM-Mindestpreis' }).getByText('Vorgabe der Organisation: 18,50 €')).toBeVisible({ timeout: 30_000 });
+  await german.screenshot({ path: test.info().outputPath('monetization-phone-de.png') });
   await context.close();
 });
