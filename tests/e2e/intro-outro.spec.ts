@@ -40,12 +40,12 @@ test('a producer sets an intro by the file picker and an outro by dropping a fil
 
   // The intro by the file picker: sent, checked on the server, ready.
   const chooser = page.waitForEvent('filechooser');
-  await card.getByRole('button', { name: 'Choose a file for the Intro' }).click();
+  await card.getByRole('button', { name: 'Choose a file for the intro' }).click();
   await (await chooser).setFiles(resolve(SHARED_FIXTURES_DIR, 'speech-12s-stereo.wav'));
   const intro = card.getByTestId('intro-outro-intro');
   await expect(intro.getByText('Intro ready: speech-12s-stereo.wav')).toBeVisible({ timeout: 60_000 });
   await expect(intro.getByText(/^speech-12s-stereo\.wav, 0:12, uploaded /)).toBeVisible({ timeout: 30_000 });
-  await expect(intro.getByLabel('Listen to the Intro')).toBeVisible();
+  await expect(intro.getByLabel('Listen to the intro')).toBeVisible();
 
   // The outro dropped on its zone.
   const flac = readFileSync(resolve(SHARED_FIXTURES_DIR, 'speech-12s.flac')).toString('base64');

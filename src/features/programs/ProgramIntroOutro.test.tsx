@@ -95,9 +95,9 @@ describe('the Intro and outro card of a program’s settings', () => {
     document.body.innerHTML = '';
     const synced = await render();
     expect(slot(synced, 'intro').textContent).toMatch(/speech-12s\.mp3, 0:12, uploaded /);
-    expect(slot(synced, 'intro').querySelector('audio')?.getAttribute('aria-label')).toBe('Listen to the Intro');
+    expect(slot(synced, 'intro').querySelector('audio')?.getAttribute('aria-label')).toBe('Listen to the intro');
     expect(slot(synced, 'intro').querySelector('audio')?.getAttribute('src')).toBe(row.IntroOutro!.Intro!.AudioUrl);
-    expect([...slot(synced, 'intro').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Replace the Intro', 'Remove the Intro']);
+    expect([...slot(synced, 'intro').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Replace the intro', 'Remove the intro']);
   }, 60_000);
 
   it('refuses a text file at the field before sending it, and bytes that are not audio with the operation’s reason', async () => {

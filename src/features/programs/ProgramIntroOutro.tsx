@@ -30,6 +30,8 @@ type Props = { program: Program; organizationId: string };
 const ACCEPT = AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 const label = (type: IntroOutroType) => (type === 'intro' ? m.introoutro_intro() : m.introoutro_outro());
+/** The same word inside a sentence ("Replace the intro"; German keeps its capital). */
+const word = (type: IntroOutroType) => (type === 'intro' ? m.introoutro_intro_in_sentence() : m.introoutro_outro_in_sentence());
 
 const FAILURE_TEXT: Record<IntroOutroFailure, () => string> = {
   NotAudio: () => m.introoutro_failed_not_audio(),
@@ -191,7 +193,7 @@ function Slot({ type, program, file, writable, online }: { type: IntroOutroType;
         <div>
           <p>{m.introoutro_current({ fileName: file.FileName, duration: formatDuration(file.DurationSeconds), date: uploaded ?? '' })}</p>
           {/* A file of the studio's: it plays online (the offline note above says why it may not). */}
-          <audio controls preload="none" src={file.AudioUrl} aria-label={m.introoutro_listen({ label: label(type) })} style={{ width: '100%', maxWidth: 420 }} />
+          <audio controls preload="none" src={file.AudioUrl} aria-label={m.introoutro_listen({ label: word(type) })} style={{ width: '100%', maxWidth: 420 }} />
         </div>
       ) : (
         <p className="muted">{m.introoutro_none()}</p>
@@ -214,11 +216,11 @@ function Slot({ type, program, file, writable, online }: { type: IntroOutroType;
           />
           <div className="form-actions" style={{ justifyContent: 'flex-start' }}>
             <button type="button" className="button" disabled={!canChange} onClick={() => input.current?.click()}>
-              {file ? m.introoutro_replace({ label: label(type) }) : m.introoutro_choose({ label: label(type) })}
+              {file ? m.introoutro_replace({ label: word(type) }) : m.introoutro_choose({ label: word(type) })}
             </button>
             {file && (
               <button type="button" className="button danger-outline" disabled={!canChange} onClick={() => void remove()}>
-                {m.introoutro_remove({ label: label(type) })}
+                {m.introoutro_remove({ label: word(type) })}
               </button>
             )}
           </div>
