@@ -42,6 +42,7 @@ import { uploadRoutes } from './api/uploads.ts';
 import { adminRoutes } from './api/admin.ts';
 import { enterpriseRoutes } from './api/enterprises.ts';
 import { brandSafetyRoutes } from './api/brand-safety.ts';
+import { TRANSCRIPT_RUNS } from './mutations/transcripts.ts';
 import { brandSafetyJobs } from './brand-safety/job.ts';
 import { demoDataRoutes } from './api/demo-data.ts';
 import { feedRoutes } from './api/feeds.ts';
@@ -164,7 +165,7 @@ function isUpload(method: string, path: string, contentType: string | undefined)
 /** Every named mutation's server run, as the app serves them: one list, so that a test mounting a
  * part of the app (tests/audio/server-harness.ts) runs the same ones. */
 export function serverMutations(audio: Pick<AudioService, 'blobs' | 'maxUploadBytes' | 'mediaGraceMs'>) {
-  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...DIRECTORY_RUNS, ...AD_MARKER_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
+  return mutationRegistry([...withScheduledVisibility(CONTENT_RUNS), ...publishingRuns, ...PLAYLIST_RUNS, ...DIRECTORY_RUNS, ...AD_MARKER_RUNS, ...TRANSCRIPT_RUNS, ...SETTINGS_RUNS, ...audioMutationRuns(audio.blobs, audio.maxUploadBytes, audio.mediaGraceMs)]);
 }
 
 export function createApp(deps: AppDeps) {

@@ -9,6 +9,8 @@ import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { clipNormalizeLoudness } from '../mutations/loudness.ts';
+import { clipSetTranscript } from '../mutations/transcripts.ts';
+import type { TranscriptCueWire } from '../protocol/api/transcripts.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
 import type { DirectorySubmissions } from '../domain/directories.ts';
 import { playlistSetDirectories } from '../mutations/directories.ts';
@@ -286,6 +288,18 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
 
     /** "Normalize again to the current preset" (clip.normalizeLoudness): sent when online; the row does not change here. */
     normalizeClipLoudness: (clipId: string) => queue(clipNormalizeLoudness, { clipId }, true),
+
+    /** The clip's transcript as edited, on the transcript it was edited from (clip.setTranscript): sent when online; the row does not change here. */
+    saveClipTranscript: async (clipId: string, Cues: TranscriptCueWire[], BaseModifiedAtUtc: string | null) => {
+      // An edit saved again before the earlier one was sent replaces it, on the earlier one's base:
+      // two queued edits of one transcript would refuse the second (its base gone by the first).
+      await d.transaction('rw', [d.clips, d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
+        const earlier = await d.outbox.where('entityId').equals(clipId).filter((e) => e.name === clipSetTranscript.name).sortBy('seq');
+        const base = earlier.length > 0 ? (earlier[0]!.args as { BaseModifiedAtUtc: string | null }).BaseModifiedAtUtc : BaseModifiedAtUtc;
+        await d.outbox.bulkDelete(earlier.map((e) => e.seq!));
+        await queue(clipSetTranscript, { clipId, Cues, BaseModifiedAtUtc: base }, true);
+      });
+    },
   };
 }
 
@@ -315,6 +329,7 @@ export const {
   publishClip,
   unpublishClip,
   normalizeClipLoudness,
+  saveClipTranscript,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
 export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention, setApplePremium } = writes;

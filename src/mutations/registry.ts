@@ -8,6 +8,7 @@ import * as playlists from './playlists.ts';
 import * as publishing from './publishing.ts';
 import * as programSettings from './program-settings.ts';
 import * as settings from './settings.ts';
+import * as transcripts from './transcripts.ts';
 import type { MutationDef } from './define.ts';
 
 export const MUTATIONS = [
@@ -41,6 +42,7 @@ export const MUTATIONS = [
   adMarkers.clipOverrideAdMarkerRules,
   content.clipSetAudioFromUrl,
   loudness.clipNormalizeLoudness,
+  transcripts.clipSetTranscript,
   content.recordingUpdate,
   content.recordingDelete,
   content.annotationAdd,

@@ -33,7 +33,7 @@ import { now, type AppDeps } from '../app.ts';
 import { getAuth } from '../auth.ts';
 import { nfc, stringProblems } from '../body.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
-import { loadRow, updateRow } from '../rows.ts';
+import { loadRow, updateRow, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { conditionalText, listenerReaches, type ReachClip } from './feeds.ts';
 import { publishedIntroSql } from '../audio/intro-outro-render.ts';
@@ -81,19 +81,75 @@ async function loadTranscript(q: Queryable, owner: Owner, id: string, lock = fal
   return row ?? null;
 }
 
+/** A clip's transcript row (the named mutation's run reads it so, in its transaction). */
+export const loadClipTranscript = (q: Queryable, id: string, lock = false) => loadTranscript(q, CLIP, id, lock);
+
 /** A refusal of the cues: at the cue (Cues.<n>) when it is about one, else at `field`. */
-function refused(error: FormError, cue: number | undefined, field: string): never {
+export function refusedCues(error: FormError, cue: number | undefined, field: string): never {
   throw badRequest([fieldError(cue === undefined ? field : `Cues.${cue}`, error)]);
 }
 
 /** What a transcript is written with (null: deleted). `original`: the cues reset goes back to (an import's), else kept. */
 export type TranscriptWrite = { cues: TranscriptCue[]; original?: TranscriptCue[]; language?: string | null | undefined; published?: boolean | undefined } | null;
 
+/** How the content row is written: the routes' and the job's own updateRow, a named mutation's OpStore. */
+type ContentUpdate = (current: WireRow, next: Record<string, unknown>) => Promise<WireRow>;
+
 /**
- * Writes the transcript of the clip or recording `id` and keeps the row in step, in one
- * transaction; the sync poke after commit. The routes write the guarded row's; the transcription
- * job (sync-server/transcription/job.ts) the one it was asked for, as the user who asked.
+ * Writes the transcript of the clip or recording `id` and keeps the row in step, in the caller's
+ * transaction: the transcript row, the search text, and the content row's TranscriptStatus (and a
+ * clip's public transcript URL). Returns the transcript row (null: deleted) and the content row
+ * when it was written (null: it was already in step).
  */
+export async function putTranscriptIn(
+  q: Queryable,
+  who: { organizationId: string; userId: string | null },
+  entity: Owner['entity'],
+  id: string,
+  next: TranscriptWrite,
+  at: Date,
+  update: ContentUpdate = (current, row) => updateRow(q, entity, current, { organizationId: who.organizationId, userId: who.userId, now: at }, row),
+): Promise<{ row: TranscriptRow | null; content: WireRow | null }> {
+  const owner = TRANSCRIPT_OWNERS[entity];
+  const content = await loadRow(q, owner.entity, who.organizationId, id, { forUpdate: true });
+  if (!content || content.Deleted) throw notFound();
+  const current = await loadTranscript(q, owner, id, true);
+  let row: TranscriptRow | null = null;
+  if (next === null) {
+    if (!current) throw notFound();
+    await q.query(`DELETE FROM ${owner.table} WHERE ${owner.key} = $1`, [id]);
+  } else {
+    const cues = next.cues.map(cueToWire);
+    const original = next.original ? next.original.map(cueToWire) : (current?.original_cues ?? cues);
+    const language = next.language !== undefined ? next.language : (current?.language ?? null);
+    const published = next.published ?? current?.published ?? false;
+    const [written] = await q.query<TranscriptRow>(
+      `INSERT INTO ${owner.table} (${owner.key}, organization_id, cues, original_cues, language, published, modified_at_utc, modified_by_id)
+       VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8)
+       ON CONFLICT (${owner.key}) DO UPDATE SET cues = EXCLUDED.cues, original_cues = EXCLUDED.original_cues, language = EXCLUDED.language,
+         published = EXCLUDED.published, modified_at_utc = EXCLUDED.modified_at_utc, modified_by_id = EXCLUDED.modified_by_id
+       RETURNING ${owner.key} AS owner_id, *`,
+      [id, who.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, who.userId],
+    );
+    row = written ?? null;
+  }
+  // Search reads the words (0480_search.sql: the trigger rebuilds the row's vector).
+  await q.query(`UPDATE ${owner.content} SET transcript_text = $2 WHERE id = $1`, [id, next === null ? null : transcriptSearchText(next.cues)]);
+  const status = row ? TRANSCRIPT_COMPLETED : null;
+  const urls = (content['Urls'] ?? {}) as ClipUrls;
+  const publicUrl = publicUrlOf(owner, row);
+  if (content['TranscriptStatus'] === status && (owner !== CLIP || (urls.TranscriptPublicUrl ?? null) === publicUrl)) return { row, content: null };
+  const written = await update(content, {
+    ...content,
+    TranscriptStatus: status,
+    ...(owner === CLIP ? { Urls: { ...urls, TranscriptPublicUrl: publicUrl } } : {}),
+  });
+  return { row, content: written };
+}
+
+/** putTranscriptIn in a transaction of its own, and the sync poke after commit. The routes write
+ * the guarded row's; the transcription job (sync-server/transcription/job.ts) the one it was asked
+ * for, as the user who asked. */
 export async function storeTranscript(
   deps: AppDeps,
   who: { organizationId: string; userId: string | null },
@@ -101,45 +157,8 @@ export async function storeTranscript(
   id: string,
   next: TranscriptWrite,
 ): Promise<TranscriptRow | null> {
-  const { store, bus } = deps;
-  const at = now(deps);
-  const { row, version } = await store.tx(async (q) => {
-    const content = await loadRow(q, owner.entity, who.organizationId, id, { forUpdate: true });
-    if (!content || content.Deleted) throw notFound();
-    const current = await loadTranscript(q, owner, id, true);
-    let row: TranscriptRow | null = null;
-    if (next === null) {
-      if (!current) throw notFound();
-      await q.query(`DELETE FROM ${owner.table} WHERE ${owner.key} = $1`, [id]);
-    } else {
-      const cues = next.cues.map(cueToWire);
-      const original = next.original ? next.original.map(cueToWire) : (current?.original_cues ?? cues);
-      const language = next.language !== undefined ? next.language : (current?.language ?? null);
-      const published = next.published ?? current?.published ?? false;
-      const [written] = await q.query<TranscriptRow>(
-        `INSERT INTO ${owner.table} (${owner.key}, organization_id, cues, original_cues, language, published, modified_at_utc, modified_by_id)
-         VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8)
-         ON CONFLICT (${owner.key}) DO UPDATE SET cues = EXCLUDED.cues, original_cues = EXCLUDED.original_cues, language = EXCLUDED.language,
-           published = EXCLUDED.published, modified_at_utc = EXCLUDED.modified_at_utc, modified_by_id = EXCLUDED.modified_by_id
-         RETURNING ${owner.key} AS owner_id, *`,
-        [id, who.organizationId, JSON.stringify(cues), JSON.stringify(original), language, published, at, who.userId],
-      );
-      row = written ?? null;
-    }
-    // Search reads the words (0480_search.sql: the trigger rebuilds the row's vector).
-    await q.query(`UPDATE ${owner.content} SET transcript_text = $2 WHERE id = $1`, [id, next === null ? null : transcriptSearchText(next.cues)]);
-    const status = row ? TRANSCRIPT_COMPLETED : null;
-    const urls = (content['Urls'] ?? {}) as ClipUrls;
-    const publicUrl = publicUrlOf(owner, row);
-    if (content['TranscriptStatus'] === status && (owner !== CLIP || (urls.TranscriptPublicUrl ?? null) === publicUrl)) return { row, version: null };
-    const written = await updateRow(q, owner.entity, content, { organizationId: who.organizationId, userId: who.userId, now: at }, {
-      ...content,
-      TranscriptStatus: status,
-      ...(owner === CLIP ? { Urls: { ...urls, TranscriptPublicUrl: publicUrl } } : {}),
-    });
-    return { row, version: written.Version };
-  });
-  if (version !== null) bus.publish({ organizationId: who.organizationId, version });
+  const { row, content } = await deps.store.tx((q) => putTranscriptIn(q, who, owner.entity, id, next, now(deps)));
+  if (content) deps.bus.publish({ organizationId: who.organizationId, version: content.Version });
   return row;
 }
 
@@ -164,7 +183,7 @@ type ExportQuery = { format?: TranscriptFormat | undefined; offsetIntro?: number
 /** PUT …/transcript: the cues as JSON, checked as a file's are (a bad cue: 400 at Cues.<n>). */
 async function putCues(c: Context, owner: Owner, body: z.output<typeof TranscriptPutSchema>): Promise<Transcript> {
   const checked = checkCues(body.Cues.map(cueFromWire));
-  if (!checked.ok) refused(checked.error, checked.cue, 'Cues');
+  if (!checked.ok) refusedCues(checked.error, checked.cue, 'Cues');
   return toWire(owner, (await writeTranscriptOf(c, owner, { cues: checked.cues, language: body.Language, published: body.Published }))!);
 }
 

@@ -3,8 +3,9 @@
 import { expect } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
-import { seed } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
 import type { Store } from '../../sync-server/store/store.ts';
+import { openTestStore, type StoreKind, type TestStore } from './test-store.ts';
 
 export type Reply = { status: number; headers: Headers; text: string; body: unknown };
 
@@ -88,4 +89,21 @@ export async function seededApp(store: Store): Promise<SeededApp> {
   bus.subscribe((c) => changes.push(c));
   const clock = testClock();
   return { app: createApp({ store, bus, clock: () => clock.now }), changes, clock };
+}
+
+export type DemoApp = { test: TestStore; app: ReturnType<typeof createApp>; api: AppClient };
+
+/**
+ * The usual start of a suite over one capability: a store of `kind` with the demo seeded at
+ * `clips`, the app on it (a memory bus, the real clock) and a client signed in as `email` and
+ * working in the demo organization. The caller drops `test` after its suite.
+ */
+export async function demoApp(kind: StoreKind, options: { clips: number; email?: string }): Promise<DemoApp> {
+  const test = await openTestStore(kind);
+  await seed(test.store, { clips: options.clips });
+  const app = createApp({ store: test.store, bus: createMemoryBus() });
+  const api = new AppClient(app);
+  await api.login(options.email ?? 'demo@example.com');
+  api.organizationId = ORG_DEMO;
+  return { test, app, api };
 }

@@ -4,10 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandSafety } from '../../src/protocol/api/brand-safety.ts';
 import { createApp } from '../../sync-server/app.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { AppClient } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { seedId } from '../../sync-server/seed.ts';
+import { AppClient, demoApp } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 
@@ -18,12 +17,7 @@ describe.each(storeKinds)('brand safety on %s', (kind) => {
   let clipId = '';
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 6 });
-    app = createApp({ store: test.store, bus: createMemoryBus() });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api } = await demoApp(kind, { clips: 6 }));
     clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
   }, 120_000);
 

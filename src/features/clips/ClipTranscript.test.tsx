@@ -2,8 +2,11 @@
 // (createApp on PGlite, answering the component's fetches): offline it says the network is needed
 // and asks the server nothing; a file that cannot be read is refused at the import with its line;
 // an imported WebVTT file shows its cues, a start that is not a time and a cue ending before it
-// starts are refused at that cue before anything is sent; a corrected word is saved and the
-// server holds it. Transcribe automatically: offline it is disabled and says it needs the
+// starts are refused at that cue before anything is sent; a corrected word is saved on the device
+// as clip.setTranscript and, sent as the sync engine sends it, the server holds it. Offline, an edit
+// is saved on the device (saved again, it replaces the queued one on the same base); the transcript
+// changed elsewhere meanwhile, the server refuses it and the section says so with the edit kept as
+// the draft, which saved again goes over the other version. Transcribe automatically: offline it is disabled and says it needs the
 // connection; a language the engine lacks is refused at the language, a clip without audio under
 // the button; a clip with audio is queued, transcribed by the server's job (the real engine) and
 // its cues appear when the section sees it Completed.
@@ -23,6 +26,9 @@ const { ClipTranscript } = await import('./ClipTranscript.tsx');
 const { createApp: makeApp } = await import('../../../sync-server/app.ts');
 const { createMemoryBus } = await import('../../../sync-server/bus.ts');
 const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
+const { db } = await import('../../db/db.ts');
+const { applyPushResults, readBatch } = await import('../../db/sync-store.ts');
+const { SYNC_PROTOCOL_VERSION } = await import('../../protocol/sync.ts');
 const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
 const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
@@ -33,6 +39,26 @@ let cookie = '';
 let clipId = '';
 let sent: string[] = [];
 let blobDir = '';
+let xsrf = '';
+const api = (path: string, init: RequestInit = {}) =>
+  app.request(path, { ...init, headers: { cookie, 'x-organization-id': ORG_DEMO, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}), 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+
+/** What the sync engine does with the outbox: pushes it and applies the answers. */
+async function flush(): Promise<void> {
+  const batch = await readBatch(db, 50);
+  if (batch.length === 0) return;
+  const mutations = batch.map(({ id, name, args, base, createdAt }) => ({ id, name, args, base, createdAt }));
+  const res = await api('/api/sync/push', { method: 'POST', body: JSON.stringify({ protocolVersion: SYNC_PROTOCOL_VERSION, clientId: crypto.randomUUID(), mutations }) });
+  expect(res.status).toBe(200);
+  const { results } = (await res.json()) as { results: Parameters<typeof applyPushResults>[1] };
+  await act(async () => void (await applyPushResults(db, results, batch)));
+  await settle(300);
+}
+const setOnline = async (online: boolean) => {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+  await act(async () => window.dispatchEvent(new Event(online ? 'online' : 'offline')));
+  await settle(200);
+};
 const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
 
 beforeAll(async () => {
@@ -44,6 +70,9 @@ beforeAll(async () => {
   app = makeApp({ store: test.store, bus: createMemoryBus() });
   ({ cookie, sent } = await signInPage(app, ORG_DEMO));
   clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
+  xsrf = ((await (await api('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  // The device holds the clip (an edit is queued on a row it has).
+  await db.clips.put((await (await api(`/api/v1/clips/${clipId}`)).json()) as never);
 }, 120_000);
 afterAll(async () => {
   await app?.downloads.flush();
@@ -101,7 +130,11 @@ describe('the Transcript section', () => {
     await type(field(cue(el, 1), 'Start').control, '00:00:00.500');
     await type(field(cue(el, 2), 'Text').control, 'The pelicans are back.');
     await click(el, 'Save transcript', 200);
-    await settle(300);
+    // Saved on the device as the named mutation, on no transcript (there was none), and sent as the engine sends it.
+    expect((await db.outbox.toArray()).map((e) => [e.name, (e.args as { BaseModifiedAtUtc: unknown }).BaseModifiedAtUtc])).toEqual([['clip.setTranscript', null]]);
+    expect(el.querySelector('[role="status"]')?.textContent).toBe('Sending the saved transcript…');
+    await flush();
+    expect(await db.outbox.count()).toBe(0);
     const held = await app.request(`/api/v1/clips/${clipId}/transcript?format=text`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
     expect(await held.text()).toBe('Ana: Good morning.\n\nBen: The pelicans are back.\n');
     expect([...el.querySelectorAll('button')].find((b) => b.textContent === 'Save transcript')!.disabled).toBe(true);
@@ -114,6 +147,48 @@ describe('the Transcript section', () => {
     expect(el.textContent).toContain(`Public transcript: http://localhost/feeds/transcripts/${clipId}.vtt`);
     const internal = await app.request(`/api/internal/clips/${clipId}/transcript`, { headers: { cookie, 'x-organization-id': ORG_DEMO } });
     expect(((await internal.json()) as { Published: boolean }).Published).toBe(true);
+  });
+
+  it('offline, saves an edit on the device; changed elsewhere meanwhile, the refusal keeps the edit as the draft, and saved again it goes over', async () => {
+    const el = await render();
+    await settle(200);
+    const loadedAt = ((await (await api(`/api/internal/clips/${clipId}/transcript`)).json()) as { ModifiedAtUtc: string }).ModifiedAtUtc;
+    await setOnline(false);
+    try {
+      expect(el.textContent).toContain('Offline: edits are saved on this device and sent when the connection returns.');
+      await type(field(cue(el, 1), 'Text').control, 'Good morning, harbour.');
+      await click(el, 'Save transcript', 200);
+      await type(field(cue(el, 1), 'Text').control, 'Good morning, harbour town.');
+      await click(el, 'Save transcript', 200);
+      // Saved twice before it was sent: one edit, the last, on the transcript it was first edited from.
+      const queued = await db.outbox.toArray();
+      expect(queued.map((e) => [e.name, (e.args as { BaseModifiedAtUtc: string }).BaseModifiedAtUtc, (e.args as { Cues: Array<{ Text: string }> }).Cues[0]!.Text])).toEqual([
+        ['clip.setTranscript', loadedAt, 'Good morning, harbour town.'],
+      ]);
+      expect(el.querySelector('[role="status"]')?.textContent).toBe('Saved on this device: waiting for the connection to send it.');
+      expect(field(cue(el, 1), 'Text').control.value).toBe('Good morning, harbour town.');
+    } finally {
+      await setOnline(true);
+    }
+    // Meanwhile someone else saved the transcript.
+    const elsewhere = await api(`/api/v1/clips/${clipId}/transcript`, { method: 'PUT', body: JSON.stringify({ Cues: [{ StartSeconds: 0.5, EndSeconds: 3, Text: 'Morning, all.', Speaker: 'Ana' }, { StartSeconds: 3, EndSeconds: 6.25, Text: 'The pelicans are back.', Speaker: 'Ben' }] }) });
+    expect(elsewhere.status).toBe(200);
+    await flush();
+    expect(await db.outbox.count()).toBe(0);
+    expect(el.textContent).toContain('The transcript was changed elsewhere after this edit began, so the edit was not saved.');
+    expect(field(cue(el, 1), 'Text').control.value).toBe('Good morning, harbour town.');
+    expect(await (await api(`/api/v1/clips/${clipId}/transcript?format=text`)).text()).toBe('Ana: Morning, all.\n\nBen: The pelicans are back.\n');
+
+    // Saved again: over the other version, deliberately.
+    await click(el, 'Save transcript', 200);
+    await flush();
+    expect(await (await api(`/api/v1/clips/${clipId}/transcript?format=text`)).text()).toBe('Ana: Good morning, harbour town.\n\nBen: The pelicans are back.\n');
+    expect(await db.needsAttention.count()).toBe(0);
+    expect(el.textContent).not.toContain('changed elsewhere');
+    // Back as it was for the cases below.
+    await type(field(cue(el, 1), 'Text').control, 'Good morning.');
+    await click(el, 'Save transcript', 200);
+    await flush();
   });
 
   it('splits a cue at the text’s cursor and joins it back; two speakers’ cues are not joined; nothing is sent', async () => {

@@ -1,11 +1,17 @@
 // A clip's transcript on the clip screen (issue 34). The transcript is held by the server, not
-// synced to the device: the section loads it when online and says that it needs the network
-// otherwise.
+// synced to the device: the section loads it when online. Edits are saved on the device as the
+// named mutation clip.setTranscript (the whole cue list, on the transcript it was edited from) and
+// sent by the sync engine, offline too: a transcript loaded before the connection went stays
+// editable, and an edit waiting to be sent is shown (after a reload too) until the server has it.
 //
-//   loading ──> none ──import a file──> draft (unsaved) ──Save──> saved
-//          └──> saved ──edit a cue (start, speaker, text)──> draft ──Save──> saved
-//                                                                 └──Discard──> saved
-//   offline ──> "needs the network"          failed ──Try again──> loading
+//   loading ──> none ──import a file──> draft (unsaved) ──Save──> queued ──sent──> saved (loaded again)
+//          └──> saved ──edit a cue (start, speaker, text)──> draft ──Save──┘      └─refused──> the
+//                                                                 └──Discard──> saved   edit as a draft
+//   offline, nothing loaded or queued ──> "needs the network"      failed ──Try again──> loading
+//
+// A refusal (the transcript changed elsewhere meanwhile, a cue the server would not take) is shown
+// here with the edit kept as the draft: Save puts it over the server's transcript as it is now,
+// Discard drops it. Publishing and deleting are asked of the server directly (online only).
 //   a finished automatic transcription (ClipTranscription.tsx) ──> loading (its cues)
 //
 // A file is read here with the formats the server uses (src/domain/transcripts.ts): one that
@@ -13,7 +19,8 @@
 // is sent; what the server refuses is shown at the cue it names (Cues.<n>). While a draft is
 // unsaved, leaving asks first (section 4's unsaved-changes prompt, for a transcript).
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
-import { formatFormError, fieldErrorText } from '../../domain/messages.ts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { formatFormError } from '../../domain/messages.ts';
 import { absoluteUrl } from '../../domain/public-urls.ts';
 import {
   checkCues,
@@ -30,7 +37,14 @@ import {
   type TranscriptCue,
   type TranscriptFormat,
 } from '../../domain/transcripts.ts';
-import { cueFromWire, cueToWire, deleteClipTranscript, getClipTranscript, putClipTranscript, type Transcript } from '../../protocol/api/transcripts.ts';
+import { cueFromWire, cueToWire, deleteClipTranscript, getClipTranscript, putClipTranscript, type Transcript, type TranscriptCueWire } from '../../protocol/api/transcripts.ts';
+import { db } from '../../db/db.ts';
+import { dismissNeedsAttention } from '../../db/conflicts.ts';
+import { saveClipTranscript } from '../../db/writes.ts';
+import { savedLocally } from '../../lib/local-write.ts';
+import { useQueuedSetting } from '../../lib/normalization.ts';
+import { refusedFieldText } from '../../lib/sync-labels.ts';
+import { clipSetTranscript } from '../../mutations/transcripts.ts';
 import { m } from '../../paraglide/messages.js';
 import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
@@ -88,7 +102,21 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const saved = useMemo(() => (loaded.kind === 'saved' ? toDraft(loaded.transcript.Cues.map(cueFromWire)) : []), [loaded]);
+  const queued = useQueuedSetting('clips', clipId, clipSetTranscript.name);
+  // The edit waiting to be sent (the last saved on the device), if any: what the section shows as saved.
+  const queuedCues = useLiveQuery(
+    async () => {
+      const entries = await db.outbox.where('entityId').equals(clipId).filter((e) => e.name === clipSetTranscript.name).sortBy('seq');
+      const last = entries[entries.length - 1];
+      return last ? (last.args as { Cues: TranscriptCueWire[] }).Cues : null;
+    },
+    [clipId],
+    null,
+  );
+  const saved = useMemo(
+    () => (queuedCues ? toDraft(queuedCues.map(cueFromWire)) : loaded.kind === 'saved' ? toDraft(loaded.transcript.Cues.map(cueFromWire)) : []),
+    [loaded, queuedCues],
+  );
   const shown = draft ?? saved;
   const dirty = draft !== null && !sameDraft(draft, saved);
   useUnsavedGuard('transcript', dirty);
@@ -102,6 +130,41 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
   useEffect(() => {
     if (online) void load();
   }, [online, load]);
+
+  // Sent: the server's transcript as it now is (its new ModifiedAtUtc is the next edit's base).
+  const wasPending = useRef(queued.pending);
+  useEffect(() => {
+    if (wasPending.current && !queued.pending && online) void load();
+    wasPending.current = queued.pending;
+  }, [queued.pending, online, load]);
+
+  // Refused: the edit comes back as the draft, its problems at the cues they name.
+  const refusedItem = queued.refused[queued.refused.length - 1];
+  const refusalText = queued.refusal;
+  // Once per refusal (its id): a later change of the local database does not undo the user's typing.
+  const refusedId = refusedItem?.id;
+  const refusedRef = useRef(refusedItem);
+  refusedRef.current = refusedItem;
+  useEffect(() => {
+    const refusedItem = refusedRef.current;
+    if (!refusedItem) return;
+    const cues = (refusedItem.mutation.args as { Cues?: TranscriptCueWire[] }).Cues;
+    if (cues) setDraft(toDraft(cues.map(cueFromWire)));
+    const next: Problems = { cues: {} };
+    for (const error of refusedItem.errors) {
+      const cue = /^Cues\.(\d+)(?:\.(\w+))?$/.exec(error.Field);
+      if (cue) next.cues[Number(cue[1])] = { [cue[2] === 'StartSeconds' ? 'start' : 'text']: refusedFieldText(error, 'clips') };
+      else next.form ??= refusedFieldText(error, 'clips');
+    }
+    if (refusedItem.errors.length === 0 && refusalText) next.form = refusalText;
+    setProblems(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refusalText is refusedItem's own wording
+  }, [refusedId]);
+
+  /** Drops the refused edits (a new save or a discard answers them). */
+  const answerRefusals = () => {
+    for (const item of queued.refused) void savedLocally(dismissNeedsAttention(item.id));
+  };
 
   const edit = (index: number, change: Partial<DraftCue>) => {
     setDraft(shown.map((c, i) => (i === index ? { ...c, ...change } : c)));
@@ -154,26 +217,23 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
       const timing = checked.error.message === 'domain_transcript_reversed' || checked.error.message === 'domain_transcript_bad_time';
       return setProblems(at === undefined ? { cues: {}, form: formatFormError(checked.error) } : { cues: { [at]: { [timing ? 'start' : 'text']: formatFormError(checked.error) } } });
     }
+    // On the transcript as the server last gave it: a refused edit saved again goes over the one
+    // the server has now, as the refusal offered.
+    const base = loaded.kind === 'saved' ? loaded.transcript.ModifiedAtUtc : null;
     setBusy(true);
-    const res = await call(putClipTranscript, { params: { clipId }, json: { Cues: checked.cues.map(cueToWire) } });
+    const ok = await savedLocally(saveClipTranscript(clipId, checked.cues.map(cueToWire), base));
     setBusy(false);
-    if (res.kind === 'ok') {
-      setLoaded({ kind: 'saved', transcript: res.data });
-      setDraft(null);
-      setProblems({ cues: {} });
-      showToast({ type: 'success', title: m.clips_transcript_saved() });
-      return;
-    }
-    if (res.kind === 'badRequest') {
-      const next: Problems = { cues: {} };
-      for (const error of res.body.Errors) {
-        const cue = /^Cues\.(\d+)(?:\.(\w+))?$/.exec(error.Field);
-        if (cue) next.cues[Number(cue[1])] = { [cue[2] === 'StartSeconds' ? 'start' : 'text']: fieldErrorText(error) };
-        else next.form ??= fieldErrorText(error);
-      }
-      return setProblems(next);
-    }
-    setProblems({ cues: {}, form: res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_save_failed() });
+    if (!ok) return;
+    answerRefusals();
+    setDraft(null);
+    setProblems({ cues: {} });
+    showToast({ type: 'success', title: online ? m.clips_transcript_saved() : m.clips_transcript_saved_on_device() });
+  };
+
+  const discard = () => {
+    answerRefusals();
+    setDraft(null);
+    setProblems({ cues: {} });
   };
 
   const setPublished = async (published: boolean) => {
@@ -208,13 +268,13 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
   return (
     <section className="card transcript" aria-labelledby={headingId}>
       <h2 id={headingId}>{m.clips_transcript_title()}</h2>
-      {!online && !dirty ? (
+      {!online && loaded.kind === 'loading' && !queuedCues && !dirty ? (
         <p className="muted" role="status">
           {m.clips_transcript_offline()}
         </p>
-      ) : loaded.kind === 'loading' ? (
+      ) : loaded.kind === 'loading' && !queuedCues ? (
         <p className="muted">{m.clips_transcript_loading()}</p>
-      ) : loaded.kind === 'failed' ? (
+      ) : loaded.kind === 'failed' && !queuedCues ? (
         <div className="alert alert-error" role="alert">
           <p>{m.clips_transcript_load_failed()}</p>
           <button type="button" className="button small" onClick={() => void load()}>
@@ -223,7 +283,12 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
         </div>
       ) : (
         <>
-          {!online && <p className="muted" role="status">{m.clips_transcript_offline()}</p>}
+          {!online && <p className="muted">{m.clips_transcript_offline_editing()}</p>}
+          {queued.pending && (
+            <p className="muted" role="status">
+              {online ? m.clips_transcript_sending() : m.clips_transcript_waiting()}
+            </p>
+          )}
           <div className={`field${problems.file ? ' has-error' : ''}`}>
             <label htmlFor={`${headingId}-file`}>{m.clips_transcript_import()}</label>
             <input
@@ -284,11 +349,11 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
           )}
           <div className="form-actions">
             {dirty && (
-              <button type="button" className="button" disabled={busy} onClick={() => (setDraft(null), setProblems({ cues: {} }))}>
+              <button type="button" className="button" disabled={busy} onClick={discard}>
                 {m.clips_transcript_discard()}
               </button>
             )}
-            <button type="button" className="button primary" disabled={!dirty || busy || !online} onClick={() => void save()}>
+            <button type="button" className="button primary" disabled={!dirty || busy} onClick={() => void save()}>
               {m.clips_transcript_save()}
             </button>
           </div>
@@ -305,7 +370,7 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
           {loaded.kind === 'saved' && (
             <div className="transcript-publish">
               <div className="field checkbox">
-                <input id={`${headingId}-publish`} type="checkbox" checked={loaded.transcript.Published} disabled={busy || !online || dirty} onChange={(e) => void setPublished(e.target.checked)} />
+                <input id={`${headingId}-publish`} type="checkbox" checked={loaded.transcript.Published} disabled={busy || !online || dirty || queued.pending} onChange={(e) => void setPublished(e.target.checked)} />
                 <label htmlFor={`${headingId}-publish`}>{m.clips_transcript_publish()}</label>
               </div>
               {publicUrl && (
@@ -313,7 +378,7 @@ export function ClipTranscript({ clipId, fileName, audioUrl = null }: { clipId: 
                   {m.clips_transcript_public_url()}: <a href={publicUrl}>{publicUrl}</a>
                 </p>
               )}
-              <button type="button" className="button danger small" disabled={busy || !online} onClick={() => setConfirmDelete(true)}>
+              <button type="button" className="button danger small" disabled={busy || !online || queued.pending} onClick={() => setConfirmDelete(true)}>
                 {m.clips_transcript_delete()}
               </button>
             </div>
