@@ -1,13 +1,7 @@
 // External sites linked from the shell (section 2). Ours to choose; one place to change them.
-export const ADMIN_SITE = 'https://admin.castaway.studio';
 export const DOCS_SITE = 'https://docs.castaway.studio';
 export const STATUS_PAGE = 'https://status.castaway.studio';
 export const MARKETING_SITE = 'https://castaway.studio';
-
-export const adminLinks = {
-  root: () => `${ADMIN_SITE}/`,
-  billing: (organizationId: string) => `${ADMIN_SITE}/organizations/editbilling/${organizationId}`,
-};
 
 /** Documentation help keys → article slugs. */
 export const HELP_ARTICLES = {
