@@ -63,7 +63,8 @@ export const MONETIZATION_DEFAULTS: Monetization = {
     { Type: 'MidRoll', MaxAds: 2 },
     { Type: 'PostRoll', MaxAds: 1 },
   ],
-  MemberDownloadsAdFree: true,
+  // As a new clip has it where nobody chose (src/domain/clip-defaults.ts).
+  MemberDownloadsAdFree: false,
   HouseAdsFallback: false,
   CpmFloor: { Amount: 0, Currency: 'USD' },
 };

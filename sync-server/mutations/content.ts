@@ -20,6 +20,7 @@ import { serverMutation } from './run.ts';
 import { applyAutoAddInRun } from './playlists.ts';
 import { LANGUAGES } from '../reference/languages.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
+import { newClipMemberDownloadsAdFree } from './program-settings.ts';
 
 /** The reference lists a program's Language and Category come from (GET /v1/reference-data/*). */
 const PROGRAM_REFERENCE: ProgramReference = { languages: LANGUAGES, categories: PODCAST_CATEGORIES };
@@ -178,7 +179,8 @@ export const CONTENT_RUNS = [
     const { program, flags } = await programAccess(s, a.programId);
     requireFlags(flags, 'HasContentAccess');
     await ensureNewId(s, 'clip', a.clipId);
-    const next = await applyClipChange(s.q, { ...clipDefaults(), ProgramId: a.programId }, a.fields, {
+    // Members download it ad-free as the program's monetization says, unless the call says otherwise.
+    const next = await applyClipChange(s.q, { ...clipDefaults(), MemberDownloadsAdFree: await newClipMemberDownloadsAdFree(s, a.programId), ProgramId: a.programId }, a.fields, {
       organizationId: s.auth.organizationId,
       clipId: a.clipId,
       programSlug: program.slug,

@@ -8,7 +8,7 @@
 // organization's defaults it inherits (read, not locked: they only inform the refusal) and its own
 // ad-marker rules (the locked row's).
 import type { AdMarkerRules } from '../../src/domain/ad-markers.ts';
-import { normalizeOwn, ownOf, ROW_FIELD, settingErrors, type ProgramSettingKind, type SettingsLevel } from '../../src/domain/monetization.ts';
+import { normalizeOwn, ownOf, resolveSetting, ROW_FIELD, settingErrors, type ProgramSettingKind, type SettingsLevel } from '../../src/domain/monetization.ts';
 import { settingsAccess } from '../../src/domain/settings.ts';
 import { organizationSetProgramDefaults, programSetSettings } from '../../src/mutations/program-settings.ts';
 import { assertValid, forbidden } from '../errors.ts';
@@ -41,6 +41,16 @@ async function checkedFields(s: OpStore, level: SettingsLevel, row: WireRow, arg
   assertValid(problems);
   return next;
 }
+
+/** A new clip's MemberDownloadsAdFree where the call gives none: the program's monetization in effect
+ * (its own, else the organization's default, else the studio's: false, as clipDefaults). */
+export async function newClipMemberDownloadsAdFree(s: OpStore, programId: string): Promise<boolean> {
+  const organizationId = s.auth.organizationId;
+  const [organization, program] = [await loadRow(s.q, 'organization', organizationId, organizationId), await loadRow(s.q, 'program', organizationId, programId)];
+  return resolveSetting('Monetization', ownAt('Organization', organization), ownAt('Program', program)).values.MemberDownloadsAdFree;
+}
+
+const ownAt = (level: SettingsLevel, row: WireRow | null) => (row ? ownOf('Monetization', row[ROW_FIELD[level].Monetization]) : null);
 
 export const PROGRAM_SETTINGS_RUNS = [
   serverMutation(programSetSettings, async (s, a, expected) => {

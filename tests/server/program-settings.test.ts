@@ -4,7 +4,8 @@
 // change queued offline (a sync push of program.setSettings on an old base) merged with a change
 // of another field, and one crossing a change of the same setting a conflict on it; each bad
 // field a 400 naming it; the program's ad-marker rules bind the positions it sells; If-Match and
-// 412 with the settings; who may read and write (section 6).
+// 412 with the settings; a new clip's MemberDownloadsAdFree taken from the monetization in effect;
+// who may read and write (section 6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
@@ -182,6 +183,24 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
     // Another program's rules do not bind this one's.
     expect((await api.send('PUT', `/api/v1/programs/${WORLD}/settings/monetization`, { json: { AdPositions: [{ Type: 'MidRoll', MaxAds: 3 }] } })).status).toBe(200);
     expect((await push('program.setAdMarkerRules', { programId: MORNING, AdMarkerRules: null }, null)).status).toBe('applied');
+  });
+
+  it('a new clip’s MemberDownloadsAdFree follows the program’s monetization in effect, unless the call gives it', async () => {
+    const created = async (fields: Record<string, unknown> = {}) => {
+      const reply = await api.post(`/api/v1/programs/${MORNING}/clips`, { Title: 'Ad-free?', ...fields });
+      expect(reply.status, reply.text).toBe(201);
+      return (reply.body as { MemberDownloadsAdFree: boolean }).MemberDownloadsAdFree;
+    };
+    // Nobody chose: the studio's default, as a clip always had it.
+    expect(await created()).toBe(false);
+    expect((await api.patch(DEFAULTS, { Monetization: { MemberDownloadsAdFree: true } })).status).toBe(200);
+    expect(await created()).toBe(true);
+    // The program's own choice wins over the organization's; the call's over both.
+    expect((await api.patch(ROOT, { Monetization: { MemberDownloadsAdFree: false } })).status).toBe(200);
+    expect(await created()).toBe(false);
+    expect(await created({ MemberDownloadsAdFree: true })).toBe(true);
+    expect((await api.patch(ROOT, { Monetization: null })).status).toBe(200);
+    expect((await api.patch(DEFAULTS, { Monetization: { MemberDownloadsAdFree: null } })).status).toBe(200);
   });
 
   it('If-Match: a stale base is a 412 with the settings as they are', async () => {
