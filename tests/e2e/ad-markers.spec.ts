@@ -53,11 +53,11 @@ test('a mid-roll placed by keyboard shows the rule it breaks, and its CSV is dow
   await section.getByRole('group', { name: "Mid-rolls on the clip's timeline" }).focus();
   await page.keyboard.press('m');
   const marker = section.getByRole('slider');
-  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:00');
+  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ad, at 0:00');
   await marker.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:02');
+  await expect(marker).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ad, at 0:02');
   // The program's rule, said at the mid-roll's time.
   const time = section.getByRole('group', { name: 'Mid-roll 1' }).getByLabel('At (h:mm:ss)');
   await expect(time).toHaveAccessibleDescription('Against the rules: The ad-marker rules keep the first 0:05 free of mid-rolls');
@@ -73,7 +73,7 @@ test('a mid-roll placed by keyboard shows the rule it breaks, and its CSV is dow
   await page.keyboard.press('Delete');
   await expect(section.getByRole('slider')).toHaveCount(0);
   await section.getByLabel('Import a CSV file (type, time, max_ads)').setInputFiles({ name: 'markers.csv', mimeType: 'text/csv', buffer: readFileSync(file) });
-  await expect(section.getByRole('slider')).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:02');
+  await expect(section.getByRole('slider')).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ad, at 0:02');
   // A file with a bad line is refused at the import, line by line.
   await section.getByLabel('Import a CSV file (type, time, max_ads)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('type,time,max_ads\nmid-roll,soon,1\n') });
   await expect(section.getByText('Line 2: “soon” is not a time')).toBeVisible();

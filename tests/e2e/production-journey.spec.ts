@@ -88,7 +88,7 @@ test('a producer imports and corrects a transcript, adds two chapters and a mid-
   const midRoll = ads.getByRole('slider');
   await midRoll.focus();
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
-  await expect(midRoll).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ads, at 0:04');
+  await expect(midRoll).toHaveAccessibleName('Ad 1, mid-roll, up to 1 ad, at 0:04');
   await ads.getByRole('button', { name: 'Save ad markers' }).click();
   await allChangesSaved(page);
   await expect.poll(async () => (await api(page, 'GET', `/v1/clips/${clipId}`)).AdMarkers).toEqual([{ Type: 'MidRoll', Seconds: 4, MaxAds: 1 }]);

@@ -76,7 +76,7 @@ describe('the Ad markers section', () => {
     await settle(100);
     expect(el.textContent).toContain('Held to the program\'s ad-marker rules');
     await key(strip(el), 'm');
-    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Ad 1, mid-roll, up to 1 ads, at 0:00']);
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Ad 1, mid-roll, up to 1 ad, at 0:00']);
     const time = field(midroll(el, 1), 'At (h:mm:ss)').control;
     expect(rulesAt(time)).toBe('Against the rules: The ad-marker rules keep the first 2:00 free of mid-rolls');
 
@@ -86,7 +86,7 @@ describe('the Ad markers section', () => {
 
     // Moved by keyboard (Shift+→ ten times: 100 s), still inside the first two minutes, then typed past them.
     for (let i = 0; i < 10; i++) await key(markers(el)[0]!, 'ArrowRight', { shiftKey: true });
-    expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Ad 1, mid-roll, up to 1 ads, at 1:40');
+    expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Ad 1, mid-roll, up to 1 ad, at 1:40');
     expect(rulesAt(field(midroll(el, 1), 'At (h:mm:ss)').control)).toContain('first 2:00');
     await type(field(midroll(el, 1), 'At (h:mm:ss)').control, '5:00');
     await type(field(midroll(el, 1), 'Most ads (1 to 10)').control, '3');
