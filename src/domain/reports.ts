@@ -32,7 +32,7 @@ import { validateAnalyticsRange, MAX_RANGE_DAYS } from './analytics.ts';
 import { formError, type FormError } from './form-errors.ts';
 import { validateInteger } from './validators.ts';
 
-export const REPORT_KINDS = ['consumption-summary-report', 'content-report', 'shared-listeners-report', 'clip-download-comparison-report'] as const;
+export const REPORT_KINDS = ['consumption-summary-report', 'content-report', 'shared-listeners-report', 'clip-download-comparison-report', 'apple-premium-linking-report'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** The paged GET report (not an operation). */
@@ -83,6 +83,8 @@ export type ReportFilters = {
   targetProgramIds?: string[] | undefined;
   clipIds?: string[] | undefined;
   days?: number | undefined;
+  /** apple-premium-linking-report: the playlist (src/domain/directories.ts). */
+  playlistId?: string | undefined;
 };
 
 export type ReportFilterField = 'startDate' | 'endDate' | 'durationSecondsFrom' | 'durationSecondsTo' | 'source' | 'clipVisibilityFilter';
@@ -190,6 +192,13 @@ export const REPORT_COLUMNS: Readonly<Record<ReportKind, readonly ReportColumn[]
     col('SharedPercent', 'Shared (% of listeners)', 'percent'),
   ],
   'clip-download-comparison-report': [col('Day', 'Day since publish', 'number')],
+  'apple-premium-linking-report': [
+    col('ClipId', 'Clip id', 'text'),
+    col('Clip', 'Clip', 'text'),
+    col('Visibility', 'Visibility', 'text'),
+    col('PublishState', 'Publish state', 'text'),
+    col('Linking', 'Apple linking', 'text'),
+  ],
 };
 
 /** The column of one clip in a comparison. */

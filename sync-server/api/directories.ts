@@ -18,7 +18,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import * as routes from '../../src/protocol/api/directories.ts';
-import { effectiveApplePremium, type ApplePremiumValues } from '../../src/domain/apple-premium.ts';
+import type { ApplePremiumValues } from '../../src/domain/apple-premium.ts';
 import {
   DIRECTORIES,
   applePremiumLinkState,
@@ -50,49 +50,10 @@ import { insertMember, resetToken, updateMember, type MemberRow } from '../membe
 import { publicOrigin } from '../public-origin.ts';
 import { loadRow, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
+import { appleInEffect, feedClips, iso, premiumOf, savePremium, valuesOf, type PremiumRow } from '../directories/premium.ts';
+import { startReport } from '../reports/report-job.ts';
 import { guard } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
-
-type PremiumRow = {
-  playlist_id: string;
-  apple_linked: boolean;
-  apple_linked_at_utc: Date | string | null;
-  apple_linked_by_id: string | null;
-  apple_checked_at_utc: Date | string | null;
-  apple_state: string | null;
-  spotify_member_id: string | null;
-};
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-
-async function premiumOf(q: Queryable, playlistId: string): Promise<PremiumRow | null> {
-  const [row] = await q.query<PremiumRow>(`SELECT * FROM playlist_premium WHERE playlist_id = $1`, [playlistId]);
-  return row ?? null;
-}
-
-/** Writes some of a playlist's premium columns (the row made when it is the first). */
-async function savePremium(q: Queryable, organizationId: string, playlistId: string, at: Date, set: Partial<Omit<PremiumRow, 'playlist_id'>>): Promise<void> {
-  const columns = Object.keys(set) as (keyof typeof set)[];
-  const values = columns.map((k) => set[k] ?? null);
-  await q.query(
-    `INSERT INTO playlist_premium (playlist_id, organization_id, modified_at_utc${columns.map((c) => `, ${c}`).join('')})
-     VALUES ($1, $2, $3${columns.map((_, i) => `, $${i + 4}`).join('')})
-     ON CONFLICT (playlist_id) DO UPDATE SET modified_at_utc = excluded.modified_at_utc${columns.map((c) => `, ${c} = excluded.${c}`).join('')}`,
-    [playlistId, organizationId, at.toISOString(), ...values],
-  );
-}
-
-const valuesOf = (row: WireRow | null): ApplePremiumValues | null => (row && !row.Deleted ? ((row['ApplePremium'] as ApplePremiumValues | null | undefined) ?? null) : null);
-
-/** The Apple Podcasts Subscriptions settings in effect for a program (apple-premium.ts). */
-async function appleInEffect(q: Queryable, organizationId: string, program: WireRow): Promise<ApplePremiumValues> {
-  const networkId = (program['NetworkId'] as string | null | undefined) ?? null;
-  return effectiveApplePremium({
-    Organization: valuesOf(await loadRow(q, 'organization', organizationId, organizationId)),
-    Network: networkId ? valuesOf(await loadRow(q, 'network', organizationId, networkId)) : null,
-    Program: valuesOf(program),
-  }).values;
-}
 
 function linkAnswer(premium: PremiumRow | null, effective: ApplePremiumValues): routes.ApplePremiumLink {
   const linked = premium?.apple_linked === true;
@@ -118,10 +79,7 @@ async function artworkOf(q: Queryable, playlist: WireRow, program: WireRow): Pro
 }
 
 async function clipsOf(q: Queryable, playlist: WireRow): Promise<FeedClipFields[]> {
-  const ids = (playlist['ClipIds'] as string[] | undefined) ?? [];
-  if (ids.length === 0) return [];
-  const rows = await q.query<{ data: Record<string, unknown>; deleted: boolean }>(`SELECT data, deleted FROM clips WHERE id = ANY($1::uuid[]) AND organization_id = $2`, [ids, playlist.OrganizationId]);
-  return rows.map((r) => ({ ...(r.data as unknown as FeedClipFields), Deleted: r.deleted }));
+  return [...(await feedClips(q, playlist.OrganizationId, (playlist['ClipIds'] as string[] | undefined) ?? [])).values()];
 }
 
 async function programRow(c: Context): Promise<WireRow> {
@@ -280,6 +238,28 @@ export function directoryRoutes() {
         const state = applePremiumLinkState(current?.apple_linked === true, await appleInEffect(store, auth.organizationId, await programRow(c)));
         await savePremium(store, auth.organizationId, c.var.row.Id, at, { apple_checked_at_utc: at.toISOString(), apple_state: state });
         return c.body(null, 204);
+      })
+      .openapi(guarded(routes.linkingReport, write()), async (c) => {
+        const auth = getAuth(c);
+        const deps = c.get('deps');
+        const playlist = c.var.row;
+        const programId = c.var.program.id;
+        // The operation and its job in one transaction (reports.make runs it after commit).
+        const operation = await deps.store.tx((q) =>
+          startReport(q, {
+            organizationId: auth.organizationId,
+            userId: auth.user.Id,
+            kind: 'apple-premium-linking-report',
+            level: 'program',
+            levelId: programId,
+            levelName: typeof playlist['Title'] === 'string' ? playlist['Title'] : null,
+            scope: { kind: 'programs', programIds: [programId] },
+            filters: { playlistId: playlist.Id },
+            access: { clipProgramIds: [programId] },
+            at: now(deps),
+          }),
+        );
+        return c.json(operation, 202);
       })
       .openapi(guarded(routes.submitDirectory, write()), async (c) => {
         const { directory } = c.req.valid('param');

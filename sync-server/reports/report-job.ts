@@ -27,6 +27,9 @@ import {
 import type { ReportOperation, ReportOperationSummary } from '../../src/protocol/api/reports.ts';
 import type { AppDeps } from '../app.ts';
 import { enqueueJob } from '../jobs/queue.ts';
+import { applePremiumLinkState, isPremiumClip, premiumClipLinking } from '../../src/domain/directories.ts';
+import { appleInEffect, feedClips, premiumOf } from '../directories/premium.ts';
+import { loadRow } from '../rows.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { clipsOf, downloadsByClip, downloadsByDaySincePublish, downloadsByProgram, sharedListeners, type DateRange, type ReportScope } from './report-queries.ts';
@@ -282,6 +285,28 @@ async function clipComparison(q: Queryable, row: Row, progress: Progress, at: Da
   return { Columns: columns, Rows: rows, Totals: totalsRow(columns, rows) };
 }
 
+/** Each premium clip of the playlist with its linking state (src/domain/directories.ts), the link
+ * and the Apple settings in effect read as they are when the report is made. */
+async function appleLinkingReport(q: Queryable, row: Row, progress: Progress, at: Date): Promise<ReportResult> {
+  const playlistId = row.filters.playlistId ?? '';
+  const playlist = await loadRow(q, 'playlist', row.organization_id, playlistId);
+  const program = playlist ? await loadRow(q, 'program', row.organization_id, String(playlist['ProgramId'])) : null;
+  const columns = [...REPORT_COLUMNS['apple-premium-linking-report']];
+  if (!playlist || !program || playlist.Deleted) return { Columns: columns, Rows: [], Totals: null };
+  const link = applePremiumLinkState((await premiumOf(q, playlistId))?.apple_linked === true, await appleInEffect(q, row.organization_id, program));
+  const ids = (playlist['ClipIds'] as string[] | undefined) ?? [];
+  const byId = await feedClips(q, row.organization_id, ids);
+  const rows: ReportCell[][] = [];
+  for (const id of ids) {
+    const clip = byId.get(id);
+    if (!clip || clip.Deleted || !isPremiumClip(clip)) continue;
+    const title = typeof clip.Title === 'string' && clip.Title.trim() ? clip.Title : 'Untitled clip';
+    rows.push([id, title, clip.Visibility, clip.PublishState ?? null, premiumClipLinking(clip, link, at)]);
+  }
+  await progress(1, 1);
+  return { Columns: columns, Rows: rows, Totals: null };
+}
+
 /** Why a report fails without another try: the caller's own input the database refuses. */
 class ReportRefused extends Error {}
 
@@ -300,6 +325,7 @@ async function makeReport(deps: Pick<AppDeps, 'store' | 'clock'>, id: string, si
     if (row.kind === 'consumption-summary-report') result = await consumptionSummary(store, row, progress);
     else if (row.kind === 'content-report') result = await contentReport(store, row, progress);
     else if (row.kind === 'shared-listeners-report') result = await sharedListenersReport(store, row, progress);
+    else if (row.kind === 'apple-premium-linking-report') result = await appleLinkingReport(store, row, progress, at);
     else result = await clipComparison(store, row, progress, at);
   } catch (err) {
     // A zone ICU knows but this database's time zone data does not (checked against the reference

@@ -1083,6 +1083,8 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
           expect(reply.status, `${method} ${path}`).toBe(profile.manageProgramSettings ? written(204) : 403);
           if (!profile.manageProgramSettings) expect(reply.text).toBe('');
         }
+        // The linking report: an async report (202) for those who may write.
+        expect((await caller().send('POST', `${base}/directories/apple-premium/linking-report`, {})).status).toBe(profile.manageProgramSettings ? written(202) : 403);
         for (const [method, path, json, ok] of premium(base, p.program)) {
           const reply = await caller().send(method, path, json);
           expect(reply.status, `${method} ${path}`).toBe(profile.manageProgramSettings ? ok : 403);
@@ -1105,6 +1107,7 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       expect((await theirs.send('POST', `${theirBase}/directories/apple-premium`, { Linked: true })).status).toBe(204);
       expectNotFound(await caller().send('GET', `${theirBase}/directories`), 'another organization’s directories');
       for (const [method, path, json] of playlistWrites(theirBase)) expectNotFound(await caller().send(method, path, json), `${method} another organization’s ${path}`);
+      expectNotFound(await caller().send('POST', `${theirBase}/directories/apple-premium/linking-report`, {}), 'another organization’s linking report');
       for (const [method, path, json] of premium(theirBase, otherRows.program)) expectNotFound(await caller().send(method, path, json), `${method} another organization’s ${path}`);
       const apple = await caller().send('GET', '/api/internal/third-party-premium/apple');
       expect(apple.status).toBe(200);

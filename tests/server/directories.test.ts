@@ -164,6 +164,29 @@ describe.each(storeKinds)('playlist directories and premium feeds on %s', (kind)
     expect(apple.status, apple.text).toBe(200);
     expect(apple.body).toMatchObject({ Enabled: false, ProviderId: 'CastawayMedia', Items: [{ PlaylistId: FEED, ProgramId: MORNING, State: 'Linked' }] });
 
+    // The linking report (an async report): the Restricted episode of the playlist, delivered.
+    const made = await api.post(`/api/v1/programs/${MORNING}/clips`, { Title: 'Members only' });
+    const clipId = (made.body as { Id: string }).Id;
+    await test.store.query(
+      `UPDATE clips SET state = 'Ready', publish_state = 'Published', visibility = 'Restricted', slug = 'members-only',
+         data = data || '{"PublishedUtc":"2026-11-01T08:00:00.000Z"}'::jsonb || jsonb_build_object('Urls', coalesce(data->'Urls', '{}'::jsonb) || jsonb_build_object('AudioPublicUrl', '/audio/' || id || '.mp3')),
+         version = next_row_version(), modified_at_utc = modified_at_utc + interval '1 millisecond' WHERE id = $1`,
+      [clipId],
+    );
+    const clipIds = ((await api.get(`/api/v1/playlists/${FEED}`)).body as { ClipIds: string[] }).ClipIds;
+    expect((await api.patch(`/api/v1/playlists/${FEED}/clips`, { ClipIds: [clipId, ...clipIds] })).status).toBe(204);
+    const started = await api.post(`${URL_OF(FEED)}/apple-premium/linking-report`, {});
+    expect(started.status, started.text).toBe(202);
+    const operation = started.body as { Id: string; Kind: string; Status: string };
+    expect(operation).toMatchObject({ Kind: 'apple-premium-linking-report', Status: 'Busy' });
+    await seeded.app.jobs.drain();
+    const done = (await api.get(`/api/v1/reports/apple-premium-linking-report/${operation.Id}`)).body as { Status: string; Result: { Columns: Array<{ Key: string }>; Rows: unknown[][] } };
+    expect(done.Status).toBe('Success');
+    expect(done.Result.Columns.map((c) => c.Key)).toEqual(['ClipId', 'Clip', 'Visibility', 'PublishState', 'Linking']);
+    expect(done.Result.Rows).toContainEqual([clipId, 'Members only', 'Restricted', 'Published', 'Delivered']);
+    // Only premium clips are listed.
+    expect(done.Result.Rows.every((r) => r[2] === 'Restricted')).toBe(true);
+
     expect((await api.post(`${URL_OF(FEED)}/apple-premium`, { Linked: false })).status).toBe(204);
     expect((await read()).ApplePremium.State).toBe('NotLinked');
     expect((await api.get('/api/internal/third-party-premium/apple')).body).toMatchObject({ Items: [] });

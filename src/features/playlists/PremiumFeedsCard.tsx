@@ -166,6 +166,12 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   };
   const setLinked = (Linked: boolean) => act(call(routes.linkApplePremium, { params: { playlistId: playlist.Id }, json: { Linked } }));
   const resync = () => act(call(routes.resyncApplePremium, { params: { playlistId: playlist.Id }, json: {} }));
+  const [reportStarted, setReportStarted] = useState(false);
+  const report = async () => {
+    const res = await withLoading(call(routes.linkingReport, { params: { playlistId: playlist.Id }, json: {} }));
+    if (res.kind === 'ok') setReportStarted(true);
+    else showToast({ type: 'danger', title: m.premium_failed() });
+  };
   return (
     <div className="premium-part">
       <h3>{m.premium_apple()}</h3>
@@ -180,6 +186,11 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
               <Link href={`/${organizationId}/programs/${programId}/settings#apple-premium`}>{m.premium_apple_settings()}</Link>
             </p>
           )}
+          {reportStarted && (
+            <p role="status">
+              {m.directories_linking_report_started()} <Link href={`/${organizationId}/reports`}>{m.directories_linking_report_open()}</Link>
+            </p>
+          )}
           {link.data.CheckedAtUtc && <p className="muted">{m.premium_apple_checked({ date: formatDateTime(link.data.CheckedAtUtc) })}</p>}
           <div className="form-actions">
             {link.data.State === 'NotLinked' ? (
@@ -187,6 +198,7 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
             ) : (
               <>
                 <button type="button" className="button" onClick={() => void resync()}>{m.premium_apple_resync()}</button>
+                <button type="button" className="button" onClick={() => void report()}>{m.directories_linking_report_start()}</button>
                 <button type="button" className="button danger-outline" onClick={() => void setLinked(false)}>{m.premium_apple_unlink()}</button>
               </>
             )}

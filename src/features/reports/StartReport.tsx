@@ -278,5 +278,8 @@ async function startReport(draft: ReportDraft): Promise<StartAnswer> {
       return call(startSharedListeners.program, { params: { programId }, query: query as z.input<typeof SharedListenersProgramQuery> });
     case 'clip-download-comparison-report':
       return call(startClipComparison, { params: { programId }, json: comparisonBody(draft) });
+    case 'apple-premium-linking-report':
+      // Never offered here (KIND_LEVELS: none): a playlist's Premium feeds starts it.
+      return { kind: 'error', error: new Error('apple-premium-linking-report is started from a playlist') };
   }
 }

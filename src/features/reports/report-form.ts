@@ -25,6 +25,8 @@ export const KIND_LEVELS: Readonly<Record<ReportKind, readonly ReportLevel[]>> =
   'content-report': ['organization', 'network'],
   'shared-listeners-report': ['network', 'program'],
   'clip-download-comparison-report': ['program'],
+  // Started from a playlist's Premium feeds, not from the reports screen.
+  'apple-premium-linking-report': [],
 };
 
 export type ReportDraft = {
@@ -60,6 +62,9 @@ export function kindFields(kind: ReportKind): ReadonlySet<DraftField> {
       return new Set(['startDate', 'endDate', 'timeZoneIanaId', 'targetIds']);
     case 'clip-download-comparison-report':
       return new Set(['clipIds', 'days']);
+    case 'apple-premium-linking-report':
+      // Started from a playlist: no filters of its own here (KIND_LEVELS has no level for it).
+      return new Set();
   }
 }
 

@@ -11,6 +11,7 @@ export const KIND_TEXT: Record<ReportKind, () => string> = {
   'content-report': () => m.reports_kind_content(),
   'shared-listeners-report': () => m.reports_kind_shared(),
   'clip-download-comparison-report': () => m.reports_kind_comparison(),
+  'apple-premium-linking-report': () => m.directories_linking_report(),
 };
 
 export const KIND_HINT: Record<ReportKind, () => string> = {
@@ -18,6 +19,7 @@ export const KIND_HINT: Record<ReportKind, () => string> = {
   'content-report': () => m.reports_kind_hint_content(),
   'shared-listeners-report': () => m.reports_kind_hint_shared(),
   'clip-download-comparison-report': () => m.reports_kind_hint_comparison(),
+  'apple-premium-linking-report': () => m.directories_linking_report_hint(),
 };
 
 export const STATUS_TEXT: Record<ReportStatus, () => string> = {

@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { DIRECTORY_CHECKS, DIRECTORY_IDS } from '../../domain/directories.ts';
 import { BoolQuery, errors, idParams, IdParam, IfMatchHeader, jsonBody, jsonContent, noContent, preconditionFailed, writeErrors } from './common.ts';
 import { Playlist } from './schemas.ts';
+import { ReportOperationSchema } from './reports.ts';
 
 const tags = ['Directories'];
 const PlaylistParams = idParams('playlistId');
@@ -130,6 +131,16 @@ export const resyncApplePremium = {
   description: `${WRITE}. The body is an empty JSON object.`,
   request: { params: PlaylistParams, body: { ...jsonBody(z.object({}).strict().meta({ id: 'PlaylistApplePremiumResync' })), required: false } },
   responses: { 204: noContent, ...writeErrors },
+} as const satisfies RouteConfig;
+
+export const linkingReport = {
+  method: 'post',
+  path: '/internal/playlists/{playlistId}/directories/apple-premium/linking-report',
+  tags,
+  summary: 'Starts the Apple linking report of the playlist: each premium clip and whether it reaches Apple Podcasts Subscriptions (an async report, kind apple-premium-linking-report)',
+  description: `${WRITE}. The body is an empty JSON object. Poll GET /v1/reports/apple-premium-linking-report/{operationId}; the report is the starter’s, as every report.`,
+  request: { params: PlaylistParams, body: { ...jsonBody(z.object({}).strict().meta({ id: 'PlaylistApplePremiumLinkingReport' })), required: false } },
+  responses: { 202: jsonContent(ReportOperationSchema, 'Started: the operation, Busy'), ...writeErrors },
 } as const satisfies RouteConfig;
 
 export const PremiumFeedUrls = z

@@ -202,6 +202,8 @@ const KIND_DESCRIPTIONS: Record<ReportKind, string> = {
     'One row per target: the listeners of this network or program in the range, of the target, and of both (with the share in percent). A listener is one listener hash on one UTC day: the hash of address and user agent is salted with a salt that rotates every UTC midnight and no address is kept, so the same person on two days counts as two listeners and listeners cannot be followed across days. No totals row (targets overlap).',
   'clip-download-comparison-report':
     'One row per day since publish (1…days), one column per clip. Day n of a clip is the 24 hours from PublishedUtc + (n − 1) × 24 h, so clips published at different times are compared from their own start; a day that has not begun when the report is made, or a clip never published, has no number (null). A totals row per clip.',
+  'apple-premium-linking-report':
+    'Started from a playlist (POST /internal/playlists/{playlistId}/directories/apple-premium/linking-report): one row per premium clip of the playlist (Restricted, or scheduled to be) with its linking state: Delivered (the playlist is linked, the Apple Podcasts Subscriptions settings in effect allow delivery and subscribers’ feeds list it now), NotPublished, PlaylistNotLinked or SettingsIncomplete (src/domain/directories.ts premiumClipLinking). No totals row.',
 };
 
 function start<Q extends z.ZodObject, P extends z.ZodObject>(kind: ReportKind, prefix: string, params: P, query: Q, summary: string) {
