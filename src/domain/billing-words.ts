@@ -14,18 +14,18 @@ function readerLocale(interfaceLanguage: string | null | undefined): Locale {
 type Options = { locale?: Locale };
 
 export const MEASURE_LABEL: Record<Measure, (o?: Options) => string> = {
-  storedAudioHours: (o) => m.billing_measure_storedAudioHours({}, o),
+  storedAudioHours: (o) => m.billing_measure_stored_audio_hours({}, o),
   downloads: (o) => m.billing_measure_downloads({}, o),
   seats: (o) => m.billing_measure_seats({}, o),
-  transcriptionMinutes: (o) => m.billing_measure_transcriptionMinutes({}, o),
+  transcriptionMinutes: (o) => m.billing_measure_transcription_minutes({}, o),
 };
 
 export const ADD_ON_LABEL: Record<AddOnType, (o?: Options) => string> = {
-  TranscriptionMinutes: (o) => m.billing_addon_TranscriptionMinutes({}, o),
-  ExtraStorage: (o) => m.billing_addon_ExtraStorage({}, o),
-  ExtraSeats: (o) => m.billing_addon_ExtraSeats({}, o),
-  AdvancedAnalytics: (o) => m.billing_addon_AdvancedAnalytics({}, o),
-  ApplePremium: (o) => m.billing_addon_ApplePremium({}, o),
+  TranscriptionMinutes: (o) => m.billing_addon_transcription_minutes({}, o),
+  ExtraStorage: (o) => m.billing_addon_extra_storage({}, o),
+  ExtraSeats: (o) => m.billing_addon_extra_seats({}, o),
+  AdvancedAnalytics: (o) => m.billing_addon_advanced_analytics({}, o),
+  ApplePremium: (o) => m.billing_addon_apple_premium({}, o),
 };
 
 export const FEATURE_LABEL: Record<Feature, (o?: Options) => string> = {

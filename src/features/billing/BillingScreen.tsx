@@ -49,10 +49,10 @@ type Loaded = {
 type State = { kind: 'loading' } | { kind: 'failed'; status: number | null } | { kind: 'ready'; data: Loaded };
 
 const MEASURE_WORDS = {
-  StoredAudioHours: () => m.billing_measure_storedAudioHours(),
+  StoredAudioHours: () => m.billing_measure_stored_audio_hours(),
   Downloads: () => m.billing_measure_downloads(),
   Seats: () => m.billing_measure_seats(),
-  TranscriptionMinutes: () => m.billing_measure_transcriptionMinutes(),
+  TranscriptionMinutes: () => m.billing_measure_transcription_minutes(),
 } as const;
 
 const money = (cents: number) => formatCents(cents, getLocale());

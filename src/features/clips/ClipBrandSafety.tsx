@@ -34,17 +34,17 @@ const RISK: Record<BrandSafetyRisk, () => string> = {
 };
 
 const CATEGORY: Record<BrandSafetyCategory, () => string> = {
-  AdultExplicitSexualContent: () => m.clips_brand_safety_cat_AdultExplicitSexualContent(),
-  ArmsAmmunition: () => m.clips_brand_safety_cat_ArmsAmmunition(),
-  CrimeHarmfulActs: () => m.clips_brand_safety_cat_CrimeHarmfulActs(),
-  DeathInjuryMilitaryConflict: () => m.clips_brand_safety_cat_DeathInjuryMilitaryConflict(),
-  OnlinePiracy: () => m.clips_brand_safety_cat_OnlinePiracy(),
-  HateSpeechAggression: () => m.clips_brand_safety_cat_HateSpeechAggression(),
-  ObscenityProfanity: () => m.clips_brand_safety_cat_ObscenityProfanity(),
-  IllegalDrugsTobaccoAlcohol: () => m.clips_brand_safety_cat_IllegalDrugsTobaccoAlcohol(),
-  SpamHarmfulContent: () => m.clips_brand_safety_cat_SpamHarmfulContent(),
-  Terrorism: () => m.clips_brand_safety_cat_Terrorism(),
-  DebatedSocialIssues: () => m.clips_brand_safety_cat_DebatedSocialIssues(),
+  AdultExplicitSexualContent: () => m.clips_brand_safety_cat_adult_explicit_sexual_content(),
+  ArmsAmmunition: () => m.clips_brand_safety_cat_arms_ammunition(),
+  CrimeHarmfulActs: () => m.clips_brand_safety_cat_crime_harmful_acts(),
+  DeathInjuryMilitaryConflict: () => m.clips_brand_safety_cat_death_injury_military_conflict(),
+  OnlinePiracy: () => m.clips_brand_safety_cat_online_piracy(),
+  HateSpeechAggression: () => m.clips_brand_safety_cat_hate_speech_aggression(),
+  ObscenityProfanity: () => m.clips_brand_safety_cat_obscenity_profanity(),
+  IllegalDrugsTobaccoAlcohol: () => m.clips_brand_safety_cat_illegal_drugs_tobacco_alcohol(),
+  SpamHarmfulContent: () => m.clips_brand_safety_cat_spam_harmful_content(),
+  Terrorism: () => m.clips_brand_safety_cat_terrorism(),
+  DebatedSocialIssues: () => m.clips_brand_safety_cat_debated_social_issues(),
 };
 
 const busy = (s: BrandSafety) => s.Status === 'Queued';

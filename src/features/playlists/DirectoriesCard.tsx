@@ -26,28 +26,28 @@ import './directories.css';
 type Checks = { kind: 'loading' } | { kind: 'failed' } | { kind: 'offline' } | { kind: 'ready'; data: routes.PlaylistDirectories };
 
 const STATE_TEXT: Record<DirectoryState, () => string> = {
-  NotSubmitted: m.directories_state_NotSubmitted,
-  Submitted: m.directories_state_Submitted,
-  Listed: m.directories_state_Listed,
-  Removed: m.directories_state_Removed,
+  NotSubmitted: m.directories_state_not_submitted,
+  Submitted: m.directories_state_submitted,
+  Listed: m.directories_state_listed,
+  Removed: m.directories_state_removed,
 };
 
 const CHECK_TEXT: Record<string, () => string> = {
-  PublicFeed: m.directories_check_PublicFeed,
-  Description: m.directories_check_Description,
-  Artwork: m.directories_check_Artwork,
-  Category: m.directories_check_Category,
-  Language: m.directories_check_Language,
-  Explicit: m.directories_check_Explicit,
-  OwnerEmail: m.directories_check_OwnerEmail,
-  PublishedEpisode: m.directories_check_PublishedEpisode,
+  PublicFeed: m.directories_check_public_feed,
+  Description: m.directories_check_description,
+  Artwork: m.directories_check_artwork,
+  Category: m.directories_check_category,
+  Language: m.directories_check_language,
+  Explicit: m.directories_check_explicit,
+  OwnerEmail: m.directories_check_owner_email,
+  PublishedEpisode: m.directories_check_published_episode,
 };
 
 const FIX_TEXT: Record<DirectoryFix, () => string> = {
-  Playlist: m.directories_fix_Playlist,
-  PlaylistArtwork: m.directories_fix_PlaylistArtwork,
-  ProgramPodcast: m.directories_fix_ProgramPodcast,
-  PlaylistClips: m.directories_fix_PlaylistClips,
+  Playlist: m.directories_fix_playlist,
+  PlaylistArtwork: m.directories_fix_playlist_artwork,
+  ProgramPodcast: m.directories_fix_program_podcast,
+  PlaylistClips: m.directories_fix_playlist_clips,
 };
 
 /** The server's checklist of the playlist, read again when the playlist changes (online only). */

@@ -25,8 +25,8 @@ type Loaded<T> = { kind: 'loading' } | { kind: 'failed' } | { kind: 'offline' } 
 const failure = (res: { kind: string }): { kind: 'failed' } | { kind: 'offline' } => (res.kind === 'error' ? { kind: 'offline' } : { kind: 'failed' });
 
 function Failure({ state }: { state: { kind: string } }) {
-  if (state.kind === 'offline') return <p className="alert alert-info" role="status">{m.premium_offline()}</p>;
-  if (state.kind === 'failed') return <p className="alert alert-warning" role="alert">{m.premium_failed()}</p>;
+  if (state.kind === 'offline') return <p className="alert alert-info" role="status">{m.directories_premium_offline()}</p>;
+  if (state.kind === 'failed') return <p className="alert alert-warning" role="alert">{m.directories_premium_failed()}</p>;
   return null;
 }
 
@@ -52,14 +52,14 @@ export function PremiumFeedsCard({ playlist, organizationId, programId, mayManag
   const online = useOnline();
   return (
     <section className="card" aria-labelledby="playlist-premium">
-      <h2 id="playlist-premium">{m.premium_title()}</h2>
-      <p className="muted">{m.premium_intro()}</p>
+      <h2 id="playlist-premium">{m.directories_premium_title()}</h2>
+      <p className="muted">{m.directories_premium_intro()}</p>
       {!mayManage ? (
-        <p className="muted">{m.premium_no_access()}</p>
+        <p className="muted">{m.directories_premium_no_access()}</p>
       ) : !online ? (
-        <p className="alert alert-info" role="status">{m.premium_offline()}</p>
+        <p className="alert alert-info" role="status">{m.directories_premium_offline()}</p>
       ) : !playlistHasMemberFeed({ Visibility: playlist.Visibility }) ? (
-        <p className="alert alert-info">{m.premium_no_member_feed()}</p>
+        <p className="alert alert-info">{m.directories_premium_no_member_feed()}</p>
       ) : (
         <>
           <MemberFeeds playlistId={playlist.Id} organizationId={organizationId} programId={programId} />
@@ -85,14 +85,14 @@ function MemberFeeds({ playlistId, organizationId, programId }: { playlistId: st
   }, [programId, playlistId, adFree]);
   return (
     <div className="premium-part">
-      <h3>{m.premium_members()}</h3>
-      <CheckboxField label={m.premium_ad_free()} checked={adFree} onChange={setAdFree} />
-      {list.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <h3>{m.directories_premium_members()}</h3>
+      <CheckboxField label={m.directories_premium_ad_free()} checked={adFree} onChange={setAdFree} />
+      {list.kind === 'loading' && <p className="muted">{m.directories_premium_loading()}</p>}
       <Failure state={list} />
-      {list.kind === 'ready' && list.data.length === 0 && <p className="muted">{m.premium_no_members()}</p>}
-      {list.kind === 'ready' && list.data.map((member) => <CopyField key={member.MemberId} label={m.premium_member_feed({ name: member.Name })} value={member.Url} />)}
+      {list.kind === 'ready' && list.data.length === 0 && <p className="muted">{m.directories_premium_no_members()}</p>}
+      {list.kind === 'ready' && list.data.map((member) => <CopyField key={member.MemberId} label={m.directories_premium_member_feed({ name: member.Name })} value={member.Url} />)}
       <p>
-        <Link href={`/${organizationId}/programs/${programId}/settings#program-members`}>{m.premium_manage_members()}</Link>
+        <Link href={`/${organizationId}/programs/${programId}/settings#program-members`}>{m.directories_premium_manage_members()}</Link>
       </p>
     </div>
   );
@@ -111,7 +111,7 @@ function SpotifyFeed({ playlistId }: { playlistId: string }) {
   const put = async (json: { Enabled: boolean; RotateToken?: boolean }) => {
     const res = await withLoading(call(routes.putSpotifyPremium, { params: { playlistId }, json }));
     if (res.kind !== 'ok') {
-      showToast({ type: 'danger', title: m.premium_failed() });
+      showToast({ type: 'danger', title: m.directories_premium_failed() });
       return;
     }
     setState({ kind: 'ready', data: res.data });
@@ -120,19 +120,19 @@ function SpotifyFeed({ playlistId }: { playlistId: string }) {
   };
   return (
     <div className="premium-part">
-      <h3>{m.premium_spotify()}</h3>
-      {state.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <h3>{m.directories_premium_spotify()}</h3>
+      {state.kind === 'loading' && <p className="muted">{m.directories_premium_loading()}</p>}
       <Failure state={state} />
       {state.kind === 'ready' && (
         <>
-          <CheckboxField label={m.premium_spotify_enable()} checked={state.data.Enabled} onChange={(on) => void put({ Enabled: on })} />
+          <CheckboxField label={m.directories_premium_spotify_enable()} checked={state.data.Enabled} onChange={(on) => void put({ Enabled: on })} />
           {state.data.FeedUrl && (
             <>
-              <CopyField label={m.premium_spotify_feed()} value={state.data.FeedUrl} />
-              <p className="field-hint">{m.premium_spotify_help()}</p>
-              {rotated && <p role="status">{m.premium_spotify_rotated()}</p>}
+              <CopyField label={m.directories_premium_spotify_feed()} value={state.data.FeedUrl} />
+              <p className="field-hint">{m.directories_premium_spotify_help()}</p>
+              {rotated && <p role="status">{m.directories_premium_spotify_rotated()}</p>}
               <div className="form-actions">
-                <button type="button" className="button" onClick={() => void put({ Enabled: true, RotateToken: true })}>{m.premium_spotify_rotate()}</button>
+                <button type="button" className="button" onClick={() => void put({ Enabled: true, RotateToken: true })}>{m.directories_premium_spotify_rotate()}</button>
               </div>
             </>
           )}
@@ -143,14 +143,14 @@ function SpotifyFeed({ playlistId }: { playlistId: string }) {
 }
 
 const APPLE_STATE: Record<routes.ApplePremiumLink['State'], () => string> = {
-  NotLinked: m.premium_apple_state_NotLinked,
-  Linked: m.premium_apple_state_Linked,
-  SettingsIncomplete: m.premium_apple_state_SettingsIncomplete,
+  NotLinked: m.directories_premium_apple_state_not_linked,
+  Linked: m.directories_premium_apple_state_linked,
+  SettingsIncomplete: m.directories_premium_apple_state_settings_incomplete,
 };
 const APPLE_FIELD: Record<routes.ApplePremiumLink['Missing'][number], () => string> = {
-  Enabled: m.premium_apple_field_Enabled,
-  ProviderId: m.premium_apple_field_ProviderId,
-  ShowId: m.premium_apple_field_ShowId,
+  Enabled: m.directories_premium_apple_field_enabled,
+  ProviderId: m.directories_premium_apple_field_provider_id,
+  ShowId: m.directories_premium_apple_field_show_id,
 };
 
 function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist; organizationId: string; programId: string }) {
@@ -161,7 +161,7 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   }, [playlist.Id]);
   useEffect(() => void load(), [load]);
   const act = async (work: Promise<{ kind: string }>) => {
-    if ((await withLoading(work)).kind !== 'ok') showToast({ type: 'danger', title: m.premium_failed() });
+    if ((await withLoading(work)).kind !== 'ok') showToast({ type: 'danger', title: m.directories_premium_failed() });
     await load();
   };
   const setLinked = (Linked: boolean) => act(call(routes.linkApplePremium, { params: { playlistId: playlist.Id }, json: { Linked } }));
@@ -170,20 +170,20 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   const report = async () => {
     const res = await withLoading(call(routes.linkingReport, { params: { playlistId: playlist.Id }, json: {} }));
     if (res.kind === 'ok') setReportStarted(true);
-    else showToast({ type: 'danger', title: m.premium_failed() });
+    else showToast({ type: 'danger', title: m.directories_premium_failed() });
   };
   return (
     <div className="premium-part">
-      <h3>{m.premium_apple()}</h3>
-      {link.kind === 'loading' && <p className="muted">{m.premium_loading()}</p>}
+      <h3>{m.directories_premium_apple()}</h3>
+      {link.kind === 'loading' && <p className="muted">{m.directories_premium_loading()}</p>}
       <Failure state={link} />
       {link.kind === 'ready' && (
         <>
           <p role="status" className={link.data.State === 'SettingsIncomplete' ? 'alert alert-warning' : undefined}>{APPLE_STATE[link.data.State]()}</p>
           {link.data.Missing.length > 0 && (
             <p>
-              {m.premium_apple_missing({ fields: link.data.Missing.map((f) => APPLE_FIELD[f]()).join(', ') })}{' '}
-              <Link href={`/${organizationId}/programs/${programId}/settings#apple-premium`}>{m.premium_apple_settings()}</Link>
+              {m.directories_premium_apple_missing({ fields: link.data.Missing.map((f) => APPLE_FIELD[f]()).join(', ') })}{' '}
+              <Link href={`/${organizationId}/programs/${programId}/settings#apple-premium`}>{m.directories_premium_apple_settings()}</Link>
             </p>
           )}
           {reportStarted && (
@@ -191,15 +191,15 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
               {m.directories_linking_report_started()} <Link href={`/${organizationId}/reports`}>{m.directories_linking_report_open()}</Link>
             </p>
           )}
-          {link.data.CheckedAtUtc && <p className="muted">{m.premium_apple_checked({ date: formatDateTime(link.data.CheckedAtUtc) })}</p>}
+          {link.data.CheckedAtUtc && <p className="muted">{m.directories_premium_apple_checked({ date: formatDateTime(link.data.CheckedAtUtc) })}</p>}
           <div className="form-actions">
             {link.data.State === 'NotLinked' ? (
-              <button type="button" className="button primary" onClick={() => void setLinked(true)}>{m.premium_apple_link()}</button>
+              <button type="button" className="button primary" onClick={() => void setLinked(true)}>{m.directories_premium_apple_link()}</button>
             ) : (
               <>
-                <button type="button" className="button" onClick={() => void resync()}>{m.premium_apple_resync()}</button>
+                <button type="button" className="button" onClick={() => void resync()}>{m.directories_premium_apple_resync()}</button>
                 <button type="button" className="button" onClick={() => void report()}>{m.directories_linking_report_start()}</button>
-                <button type="button" className="button danger-outline" onClick={() => void setLinked(false)}>{m.premium_apple_unlink()}</button>
+                <button type="button" className="button danger-outline" onClick={() => void setLinked(false)}>{m.directories_premium_apple_unlink()}</button>
               </>
             )}
           </div>
