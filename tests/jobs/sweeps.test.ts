@@ -1,6 +1,7 @@
 // The app's recurring sweeps, as its job runner runs them (createApp(...).jobs) on PGlite and
 // PostgreSQL: starting schedules one of each (a second start adds none), and a due sweep deletes
 // the expired sessions, keeps the live ones, and schedules itself again.
+import { BILLING_NOTICES_JOB } from '../../sync-server/billing/notices.ts';
 import { STORE_ANALYZE_JOB } from '../../sync-server/jobs/store-statistics.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -51,6 +52,8 @@ describe.each(storeKinds)('sweeps on %s', (kind) => {
       expect(await scheduled()).toEqual([
         { kind: 'analytics.count-downloads', state: 'queued' },
         { kind: 'analytics.rollup', state: 'queued' },
+        // Billing's hourly allowance notices (sync-server/billing/notices.ts).
+        { kind: BILLING_NOTICES_JOB, state: 'queued' },
         { kind: RECORDING_RETENTION_JOB, state: 'queued' },
         { kind: SESSION_SWEEP_JOB, state: 'queued' },
         // PGlite has no autovacuum: the studio analyzes it (jobs/store-statistics.ts).
