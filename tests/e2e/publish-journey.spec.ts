@@ -210,7 +210,7 @@ test.describe.serial('publishing journey', () => {
     // From the device alone: the shell from the service worker, the playlist from IndexedDB.
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: playlistTitle })).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByRole('textbox', { name: 'Feed address' })).toHaveValue(new URL(publicPaths.feed(playlistId), baseURL).toString());
+    await expect(page.getByRole('textbox', { name: 'Feed address', exact: true })).toHaveValue(new URL(publicPaths.feed(playlistId), baseURL).toString());
 
     const details = page.getByRole('form', { name: 'Details' });
     await details.getByLabel('Title').fill(`${playlistTitle} (late edition)`);

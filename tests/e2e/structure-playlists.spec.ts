@@ -41,9 +41,11 @@ test('create a playlist, add two clips and remove one, then copy its feed addres
   await allChangesSaved(page);
 
   await context.setOffline(true);
-  const feed = page.getByRole('textbox', { name: 'Feed address' });
+  // The Feed card's own address and button (the Directories section has its own, 'Feed address to submit').
+  const feedCard = page.getByRole('region', { name: 'Feed', exact: true });
+  const feed = feedCard.getByRole('textbox', { name: 'Feed address', exact: true });
   await expect(feed).toHaveValue(`${new URL(baseURL!).origin}/feeds/${playlistId}.xml`);
-  await page.getByRole('button', { name: 'Copy' }).click();
+  await feedCard.getByRole('button', { name: 'Copy', exact: true }).click();
   await expect(page.getByText('Feed address copied')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${new URL(baseURL!).origin}/feeds/${playlistId}.xml`);
 
