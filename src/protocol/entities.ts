@@ -347,6 +347,8 @@ export const ClipSchema = z.object({
   HasImage: z.boolean(),
   PublishedAudioSizeInBytes: z.number().nullable(),
   PublishedDurationSeconds: z.number().nullable(),
+  /** Seconds of the program's intro the current published audio (Urls.AudioPrivateUrl) starts with; absent, null or 0: none. Set by the server with that audio. */
+  PublishedIntroSeconds: z.number().min(0).nullable().optional(),
   RecordingMetadata: JsonObject.nullable(),
   TranscriptStatus: z.string().nullable(),
   UploadedAudioFileName: z.string().nullable(),

@@ -32,21 +32,18 @@ export const bumpersDigest = (b: VersionBumpers | null | undefined): string | nu
   b && (b.intro || b.outro) ? `${b.intro?.uploadId ?? '-'}/${b.outro?.uploadId ?? '-'}` : null;
 
 /**
- * Notes the intro in front of the clip's published audio, in the transaction that switches the clip
- * to a version made with `bumpers` (migrations/0576): the public chapters and transcript move by it.
+ * The seconds of intro in front of a version's published audio, null for none: the clip's row
+ * carries it as PublishedIntroSeconds (versions.ts versionPatch, in the write that switches the
+ * clip to the version), and the version's own ID3 chapters are moved by it. One number for every
+ * place that moves the episode's timeline onto the published audio.
  */
-export async function notePublishedIntro(q: Queryable, clipId: string, bumpers: VersionBumpers | null | undefined): Promise<void> {
+export const publishedIntroSeconds = (bumpers: VersionBumpers | null | undefined): number | null => {
   const seconds = bumpers?.intro?.durationSeconds ?? 0;
-  if (seconds > 0) {
-    await q.query(
-      `INSERT INTO clip_published_intro (clip_id, intro_seconds) VALUES ($1, $2) ON CONFLICT (clip_id) DO UPDATE SET intro_seconds = EXCLUDED.intro_seconds`,
-      [clipId, seconds],
-    );
-  } else await q.query(`DELETE FROM clip_published_intro WHERE clip_id = $1`, [clipId]);
-}
+  return seconds > 0 ? seconds : null;
+};
 
-/** SQL of the seconds of intro in front of the published audio of the clip aliased `alias` (0 for none). */
-export const publishedIntroSql = (alias: string) => `COALESCE((SELECT intro_seconds FROM clip_published_intro WHERE clip_id = ${alias}.id), 0)`;
+/** SQL of the seconds of intro in front of the published audio of the clip aliased `alias` (0 for none): its row's PublishedIntroSeconds. */
+export const publishedIntroSql = (alias: string) => `COALESCE((${alias}.data->>'PublishedIntroSeconds')::double precision, 0)`;
 
 /** The intro and outro in effect for the clip's program now (null when it has neither). */
 export async function currentBumpers(q: Queryable, clipId: string): Promise<VersionBumpers | null> {

@@ -14,8 +14,9 @@
 //                                                                    ▼
 //   clips/{id}/versions/{version}/audio + waveforms of the version itself + version.json
 //                  ▼
-//   ONE row write: State, DurationSeconds = PublishedDurationSeconds, PublishedAudioSizeInBytes, the
-//   audio and waveform URLs with ?v={version}; in its transaction published.json and audio.json are
+//   ONE row write: State, DurationSeconds = PublishedDurationSeconds, PublishedAudioSizeInBytes,
+//   PublishedIntroSeconds (the program's intro it starts with), the audio and waveform URLs with
+//   ?v={version}; in its transaction published.json and audio.json are
 //   switched and the sweep of what they named before is queued after the grace period (a listener
 //   may be mid-download of the previous file).
 //
@@ -45,7 +46,7 @@ import { renderCutToFile, renderTempPath } from './render-cut.ts';
 import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
 import { mp3WithChapters } from './id3-chapters.ts';
 import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
-import { bumpersDigest, currentBumpers, notePublishedIntro, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
+import { bumpersDigest, currentBumpers, publishedIntroSeconds, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
 
 /** How long the files of a version (or upload) no longer named stay: a download under way finishes. */
 export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -79,8 +80,8 @@ export async function putPublishedMp3(
   durationSeconds: number,
   bumpers?: VersionBumpers | null,
 ): Promise<{ size: number }> {
-  const introSeconds = bumpers?.intro?.durationSeconds ?? 0;
-  const placed = introSeconds > 0 ? chapters.map((ch) => ({ ...ch, StartSeconds: onPublishedTimeline(ch.StartSeconds, { introSeconds }) })) : chapters;
+  const introSeconds = publishedIntroSeconds(bumpers);
+  const placed = introSeconds !== null ? chapters.map((ch) => ({ ...ch, StartSeconds: onPublishedTimeline(ch.StartSeconds, { introSeconds }) })) : chapters;
   const body = placed.length > 0 ? await mp3WithChapters(audio, placed, durationSeconds) : (audio.stream() as ReadableStream<Uint8Array>);
   return blobs.put(key, body, Number.POSITIVE_INFINITY);
 }
@@ -200,6 +201,9 @@ export function versionPatch(clipId: string, source: UploadMeta, analysis: Store
       PublishedAudioSizeInBytes: built.size,
       AudioProcessingProblem: analysis.problem,
       AudioProcessingProblemDismissed: false,
+      // With the audio it describes: the studio's editors and the public chapters and transcript
+      // move the episode's timeline by it (null: the version has no intro).
+      PublishedIntroSeconds: publishedIntroSeconds(built.bumpers),
     },
     urls: {
       AudioPrivateUrl: audioUrl,
@@ -283,7 +287,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
         ? { State: String(r['State']), fields: { AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false } }
         : {
             State: 'Error',
-            fields: { DurationSeconds: null, PublishedDurationSeconds: null, PublishedAudioSizeInBytes: null, AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false },
+            fields: { DurationSeconds: null, PublishedDurationSeconds: null, PublishedAudioSizeInBytes: null, PublishedIntroSeconds: null, AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false },
             urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
           };
     await writeAudioRow(deps, row, failed, author, async (q) => {
@@ -306,7 +310,6 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   await blobs.putBytes(clipKeys.versionMeta(clipId, version.version), JSON.stringify(record));
   const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, async (q) => {
     await noteVersionLoudness(q, job, measured, version.upload);
-    await notePublishedIntro(q, clipId, version.bumpers);
     const superseded = [...(published ? [published.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
     if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
     await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));

@@ -1,0 +1,100 @@
+// The clip's row carries the intro its published audio starts with (PublishedIntroSeconds, written by
+// sync-server/audio/versions.ts with the version's Urls), on PGlite and PostgreSQL with the whole app
+// and its jobs: the editors on the device and the public chapters JSON read that one field. After a
+// program's intro is decoded, a clip processed carries its length and its chapters JSON is later by
+// it; once the intro is removed and "apply to existing episodes" runs, the clip carries none and its
+// chapters are where the producer put them; an intro added again and applied again is carried again.
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProgramAudioOperation } from '../../src/protocol/api/program-audio.ts';
+import type { Clip } from '../../src/protocol/entities.ts';
+import { ORG_DEMO } from '../../sync-server/seed.ts';
+import { fixturePath } from '../audio/fixtures.ts';
+import { demoApp, type DemoApp } from './app-client.ts';
+import { storeKinds } from './test-store.ts';
+
+describe.each(storeKinds)('the intro of a clip’s published audio on its row, on %s', (kind) => {
+  let demo: DemoApp;
+  let programId = '';
+  let clipId = '';
+
+  beforeAll(async () => {
+    demo = await demoApp(kind, { clips: 2 });
+    // Loudness normalization off: one version per processing, the files' own lengths.
+    expect((await demo.api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
+    const made = await demo.api.post('/api/v1/programs', { Name: `Intro row ${randomUUID().slice(0, 8)}` });
+    expect(made.status, made.text).toBeLessThan(300);
+    programId = (made.body as { Id: string }).Id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await demo?.test.drop();
+  });
+
+  const putFile = async (path: string, fixture: string) => {
+    const res = await demo.app.request(path, {
+      method: 'PUT',
+      headers: { cookie: demo.api.cookie, 'x-xsrf-token': demo.api.xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(await readFile(fixturePath(fixture))),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const clip = async () => (await demo.api.get(`/api/v1/clips/${clipId}`)).body as Clip;
+  const chaptersJson = async () => {
+    const res = await demo.app.request(`/feeds/chapters/${clipId}.json`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { chapters: Array<{ startTime: number; title: string }> }).chapters.map((c) => [c.startTime, c.title]);
+  };
+  const apply = async () => {
+    const applied = await demo.api.post(`/api/internal/programs/${programId}/settings/audio/apply`, {});
+    expect(applied.status, applied.text).toBe(202);
+    await demo.app.jobs.drain();
+  };
+  const addIntro = async () => {
+    const put = await putFile(`/api/v1/programs/${programId}/settings/audio/intro?fileName=speech-12s-stereo.wav`, 'speech-12s-stereo.wav');
+    expect(put.status, put.text).toBe(202);
+    await demo.app.jobs.drain();
+    const op = JSON.parse(put.text) as ProgramAudioOperation;
+    const done = (await demo.api.get(`/api/v1/programs/settings/audio/${op.Id}`)).body as ProgramAudioOperation;
+    expect(done.Status).toBe('Success');
+    return done.DurationSeconds!;
+  };
+
+  let introSeconds = 0;
+
+  it('a clip processed behind the program’s intro carries its length, and its public chapters are later by it', async () => {
+    introSeconds = await addIntro();
+    expect(Math.abs(introSeconds - 12)).toBeLessThan(0.05);
+    const made = await demo.api.post(`/api/v1/programs/${programId}/clips`, { Title: 'Behind the intro' });
+    expect(made.status, made.text).toBeLessThan(300);
+    clipId = (made.body as { Id: string }).Id;
+    expect((await demo.api.patch(`/api/v1/clips/${clipId}`, { Chapters: [{ StartSeconds: 0, Title: 'Open' }, { StartSeconds: 4, Title: 'News' }] })).status).toBe(200);
+    // Before any audio, the row says nothing of an intro.
+    expect((await clip()).PublishedIntroSeconds ?? null).toBeNull();
+    const put = await putFile(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, 'speech-12s.mp3');
+    expect(put.status, put.text).toBe(202);
+    await demo.app.jobs.drain();
+
+    const row = await clip();
+    expect(row.Urls.AudioPrivateUrl).toBeTruthy();
+    expect(row.PublishedIntroSeconds).toBe(introSeconds);
+    await demo.test.store.query(`UPDATE clips SET state = 'Ready', publish_state = 'Published', visibility = 'Public', version = next_row_version() WHERE id = $1`, [clipId]);
+    expect(await chaptersJson()).toEqual([[introSeconds, 'Open'], [introSeconds + 4, 'News']]);
+  }, 180_000);
+
+  it('removed and applied again: the clip carries no intro and its chapters are the episode’s own; an intro added again is carried again', async () => {
+    expect((await demo.api.delete(`/api/v1/programs/${programId}/settings/audio/intro`)).status).toBe(204);
+    await apply();
+    const without = await clip();
+    expect(without.PublishedIntroSeconds ?? 0).toBe(0);
+    expect(without.Urls.AudioPrivateUrl).toBeTruthy();
+    expect(without.DurationSeconds!).toBeLessThan(13);
+    expect(await chaptersJson()).toEqual([[0, 'Open'], [4, 'News']]);
+
+    const again = await addIntro();
+    await apply();
+    expect((await clip()).PublishedIntroSeconds).toBe(again);
+    expect(await chaptersJson()).toEqual([[again, 'Open'], [again + 4, 'News']]);
+  }, 240_000);
+});
