@@ -4,10 +4,23 @@ import { expect } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
+import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 import { openTestStore, type StoreKind, type TestStore } from './test-store.ts';
 
 export type Reply = { status: number; headers: Headers; text: string; body: unknown };
+
+/** A mutation as a test queues it: base null (made from nothing stored) unless given. */
+export type QueuedMutation = { name: string; args: unknown; base?: string | null; createdAt?: number };
+
+/** One result of a push, loosely typed so a suite can read whichever parts its case gives. */
+export type PushOutcome = {
+  status: string;
+  httpStatus?: number;
+  errors?: Array<{ Field: string; Code?: string; Message?: string; MessageKey?: string }>;
+  fields?: Array<{ field: string; mine?: unknown; theirs?: unknown }>;
+  [other: string]: unknown;
+};
 
 export class AppClient {
   cookie = '';
@@ -46,6 +59,21 @@ export class AppClient {
   patch = (path: string, json: unknown, headers?: Record<string, string>) => this.send('PATCH', path, { json, ...(headers ? { headers } : {}) });
   post = (path: string, json: unknown, headers?: Record<string, string>) => this.send('POST', path, { json, ...(headers ? { headers } : {}) });
   delete = (path: string, headers?: Record<string, string>) => this.send('DELETE', path, headers ? { headers } : {});
+
+  /** `mutations` pushed as one device's batch, the way the sync worker sends its outbox. */
+  push = (mutations: QueuedMutation[], clientId: string = crypto.randomUUID()) =>
+    this.post('/api/sync/push', {
+      protocolVersion: SYNC_PROTOCOL_VERSION,
+      clientId,
+      mutations: mutations.map((m) => ({ id: crypto.randomUUID(), name: m.name, args: m.args, base: m.base ?? null, createdAt: m.createdAt ?? Date.now() })),
+    });
+
+  /** One mutation pushed: the push itself must be answered 200; its result. */
+  async pushOne(name: string, args: unknown, base: string | null = null): Promise<PushOutcome> {
+    const reply = await this.push([{ name, args, base }]);
+    expect(reply.status, reply.text).toBe(200);
+    return (reply.body as { results: PushOutcome[] }).results[0]!;
+  }
 
   async login(email: string, password = 'castaway-demo'): Promise<void> {
     const reply = await this.post('/api/internal/session/login', { Email: email, Password: password });
@@ -91,19 +119,23 @@ export async function seededApp(store: Store): Promise<SeededApp> {
   return { app: createApp({ store, bus, clock: () => clock.now }), changes, clock };
 }
 
-export type DemoApp = { test: TestStore; app: ReturnType<typeof createApp>; api: AppClient };
+export type DemoApp = { test: TestStore; app: ReturnType<typeof createApp>; api: AppClient; changes: Change[] };
 
 /**
  * The usual start of a suite over one capability: a store of `kind` with the demo seeded at
- * `clips`, the app on it (a memory bus, the real clock) and a client signed in as `email` and
- * working in the demo organization. The caller drops `test` after its suite.
+ * `clips`, the app on it (a memory bus whose pokes are recorded in `changes`, the real clock) and a
+ * client signed in as `email` and working in the demo organization. The caller drops `test` after
+ * its suite.
  */
 export async function demoApp(kind: StoreKind, options: { clips: number; email?: string }): Promise<DemoApp> {
   const test = await openTestStore(kind);
   await seed(test.store, { clips: options.clips });
-  const app = createApp({ store: test.store, bus: createMemoryBus() });
+  const changes: Change[] = [];
+  const bus = createMemoryBus();
+  bus.subscribe((c) => void changes.push(c));
+  const app = createApp({ store: test.store, bus });
   const api = new AppClient(app);
   await api.login(options.email ?? 'demo@example.com');
   api.organizationId = ORG_DEMO;
-  return { test, app, api };
+  return { test, app, api, changes };
 }

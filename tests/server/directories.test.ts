@@ -8,9 +8,8 @@
 // and write (section 6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaylistDirectories, SpotifyPremium } from '../../src/protocol/api/directories.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { AppClient, fields, seededApp, type Reply, type SeededApp } from './app-client.ts';
+import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -113,16 +112,13 @@ describe.each(storeKinds)('playlist directories and premium feeds on %s', (kind)
   });
 
   it('offline: playlist.setDirectories on an old base merges over a title change; over another directories change it is a conflict', async () => {
-    const push = async (mutations: Array<{ name: string; args: Record<string, unknown>; base: string | null }>): Promise<Reply> =>
-      api.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: crypto.randomUUID(), mutations: mutations.map((m) => ({ id: crypto.randomUUID(), ...m, createdAt: Date.now() })) });
-    type Results = { results: Array<{ status: string; httpStatus?: number; errors?: Array<{ Field: string }>; fields?: Array<{ field: string }> }> };
     const playlist = async () => (await api.get(`/api/v1/playlists/${HIGHLIGHTS}`)).body as { ModifiedAtUtc: string; Title: string; Directories?: Record<string, { ListingUrl: string | null; SubmittedById: string | null }> };
     const base = (await playlist()).ModifiedAtUtc;
     const entry = (url: string | null) => ({ SubmittedAtUtc: '2026-12-01T10:00:00.000Z', SubmittedById: 'someone-else', ListingUrl: url, RemovedAtUtc: null, RemovedById: null });
 
     expect((await api.patch(`/api/v1/playlists/${HIGHLIGHTS}`, { Title: 'Highlights, renamed' })).status).toBe(200);
-    const merged = (await push([{ name: 'playlist.setDirectories', args: { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/abcd') } }, base }])).body as Results;
-    expect(merged.results[0]!.status).toBe('merged');
+    const merged = await api.pushOne('playlist.setDirectories', { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/abcd') } }, base);
+    expect(merged.status).toBe('merged');
     const now = await playlist();
     expect(now.Title).toBe('Highlights, renamed');
     // Who submitted is the session's user, not what the device said.
@@ -130,16 +126,16 @@ describe.each(storeKinds)('playlist directories and premium feeds on %s', (kind)
 
     // Two devices on the same base, both changing the directories: the second is a conflict.
     const shared = now.ModifiedAtUtc;
-    expect(((await push([{ name: 'playlist.setDirectories', args: { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/one') } }, base: shared }])).body as Results).results[0]!.status).toBe('applied');
+    expect((await api.pushOne('playlist.setDirectories', { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/one') } }, shared)).status).toBe('applied');
     // The server tells this one apart from its own earlier push only by client: another client.
-    const other = (await push([{ name: 'playlist.setDirectories', args: { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/two') } }, base: shared }])).body as Results;
-    expect(other.results[0]!.status).toBe('conflict');
-    expect(other.results[0]!.fields?.map((f) => f.field)).toEqual(['Directories']);
+    const other = await api.pushOne('playlist.setDirectories', { playlistId: HIGHLIGHTS, Directories: { 'pocket-casts': entry('https://pca.st/two') } }, shared);
+    expect(other.status).toBe('conflict');
+    expect(other.fields?.map((f) => f.field)).toEqual(['Directories']);
 
     // A queued edit the rules refuse: rejected at the field.
-    const refused = (await push([{ name: 'playlist.setDirectories', args: { playlistId: HIGHLIGHTS, Directories: { spotify: entry('https://example.com/x') } }, base: null }])).body as Results;
-    expect(refused.results[0]).toMatchObject({ status: 'rejected', httpStatus: 400 });
-    expect(refused.results[0]!.errors?.map((e) => e.Field)).toEqual(['Directories.spotify.ListingUrl']);
+    const refused = await api.pushOne('playlist.setDirectories', { playlistId: HIGHLIGHTS, Directories: { spotify: entry('https://example.com/x') } });
+    expect(refused).toMatchObject({ status: 'rejected', httpStatus: 400 });
+    expect(refused.errors?.map((e) => e.Field)).toEqual(['Directories.spotify.ListingUrl']);
   });
 
   it('links the playlist to Apple Podcasts Subscriptions; the link is incomplete until the settings in effect allow delivery, and resync says so', async () => {

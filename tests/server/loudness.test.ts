@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipLoudness } from '../../src/protocol/api/loudness.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
@@ -61,11 +60,7 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     await writeFile(file, new Uint8Array(await res.arrayBuffer()));
     return ffmpegEbur128(file);
   };
-  const push = async (name: string, args: unknown) => {
-    const reply = await api.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: randomUUID(), mutations: [{ id: randomUUID(), name, args, base: null, createdAt: Date.now() }] });
-    expect(reply.status, reply.text).toBe(200);
-    return (reply.body as { results: Array<{ status: string; errors?: Array<{ Field: string }> }> }).results[0]!;
-  };
+
 
   it('a clip processed under the Podcast preset is measured, then normalized into its published version: ffmpeg reads −16 ± 0.5 LUFS and at most −1 dBTP', async () => {
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(200);
@@ -103,7 +98,7 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     expect(await loudness()).toMatchObject({ State: 'Done', PresetId: 'podcast' });
     expect(Math.abs((await publishedByFfmpeg()).integratedLufs + 16)).toBeLessThanOrEqual(0.5);
 
-    expect((await push('clip.normalizeLoudness', { clipId })).status).toBe('applied');
+    expect((await api.pushOne('clip.normalizeLoudness', { clipId })).status).toBe('applied');
     expect((await loudness()).State).toBe('Waiting');
     await app.jobs.drain();
     const again = await loudness();
@@ -115,7 +110,7 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
 
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
-    const refused = await push('clip.normalizeLoudness', { clipId });
+    const refused = await api.pushOne('clip.normalizeLoudness', { clipId });
     expect(refused.status).toBe('rejected');
     expect(refused.errors?.map((e) => e.Field)).toEqual(['clipId']);
     const [other] = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted LIMIT 1`, [ORG_PODCASTS]);

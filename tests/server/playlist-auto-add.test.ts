@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedId } from '../../sync-server/seed.ts';
 import { applyAutoAdd } from '../../sync-server/mutations/playlists.ts';
 import { loadRow } from '../../sync-server/rows.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
@@ -102,11 +101,7 @@ describe('playlist auto-add rules', () => {
   it('a clip created in a sync push joins the playlists too (the batch writes them with the clip)', async () => {
     const before = await clipIdsOf(FEED);
     const clipIds = [randomUUID(), randomUUID()];
-    const reply = await demo.post('/api/sync/push', {
-      protocolVersion: SYNC_PROTOCOL_VERSION,
-      clientId: randomUUID(),
-      mutations: clipIds.map((clipId, i) => ({ id: randomUUID(), name: 'clip.create', args: { programId: MORNING, clipId, fields: { Title: `Pushed ${i}` } }, base: null, createdAt: Date.now() })),
-    });
+    const reply = await demo.push(clipIds.map((clipId, i) => ({ name: 'clip.create', args: { programId: MORNING, clipId, fields: { Title: `Pushed ${i}` } } })));
     expect(reply.status, reply.text).toBe(200);
     expect((reply.body as { results: Array<{ status: string }> }).results.map((r) => r.status)).toEqual(['applied', 'applied']);
     expect(await clipIdsOf(FEED)).toEqual([...before, ...clipIds]);

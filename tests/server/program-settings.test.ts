@@ -7,23 +7,18 @@
 // 412 with the settings; a new clip's MemberDownloadsAdFree taken from the monetization in effect;
 // who may read and write (section 6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
 import { MONETIZATION_DEFAULTS } from '../../src/domain/monetization.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { MonetizationDefaults, OrganizationProgramDefaults, ProgramMonetization, ProgramSettings, ProgramVideoMonetization, ProgramHeadlinerVideos } from '../../src/protocol/api/program-settings.ts';
-import { AppClient, fields, type Reply } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { AppClient, demoApp, fields, type DemoApp } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 const WORLD = seedId('program:world');
 const ROOT = `/api/v1/programs/${MORNING}/settings`;
 const MONETIZATION = `${ROOT}/monetization`;
 const DEFAULTS = '/api/v1/settings/program-defaults';
-
-type PushResult = { status: string; httpStatus?: number; errors?: Array<{ Field: string }>; fields?: Array<{ field: string; mine: unknown; theirs: unknown }> };
 
 describe.each(storeKinds)('program settings on %s', (kind) => {
   let test: TestStore;
@@ -32,12 +27,8 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
   let analyst: AppClient;
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 4 });
-    const app = createApp({ store: test.store, bus: createMemoryBus() });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    let app: DemoApp['app'];
+    ({ test, app, api } = await demoApp(kind, { clips: 4 }));
     producer = new AppClient(app);
     await producer.login('producer@example.com');
     analyst = new AppClient(app);
@@ -52,15 +43,6 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
     const reply = await api.get(MONETIZATION);
     expect(reply.status, reply.text).toBe(200);
     return reply.body as ProgramMonetization;
-  };
-  const push = async (name: string, args: Record<string, unknown>, base: string | null): Promise<PushResult> => {
-    const reply: Reply = await api.post('/api/sync/push', {
-      protocolVersion: SYNC_PROTOCOL_VERSION,
-      clientId: crypto.randomUUID(),
-      mutations: [{ id: crypto.randomUUID(), name, args, base, createdAt: Date.now() }],
-    });
-    expect(reply.status, reply.text).toBe(200);
-    return (reply.body as { results: PushResult[] }).results[0]!;
   };
   const own = (values: Record<string, unknown>) => ({ DynamicAdsEnabled: null, AdPositions: null, MemberDownloadsAdFree: null, HouseAdsFallback: null, CpmFloor: null, ...values });
 
@@ -120,7 +102,7 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
     expect(video.status, video.text).toBe(200);
     expect((video.body as ProgramVideoMonetization).Sources.VideoAdsEnabled).toBe('Program');
 
-    const merged = await push('program.setSettings', { programId: MORNING, Monetization: own({ DynamicAdsEnabled: false, MemberDownloadsAdFree: false }) }, base);
+    const merged = await api.pushOne('program.setSettings', { programId: MORNING, Monetization: own({ DynamicAdsEnabled: false, MemberDownloadsAdFree: false }) }, base);
     expect(merged.status).toBe('merged');
     const after = (await api.get(ROOT)).body as ProgramSettings;
     expect(after.Monetization.Own).toMatchObject({ DynamicAdsEnabled: false, MemberDownloadsAdFree: false });
@@ -128,17 +110,17 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
 
     // Two devices change the monetization on the same base: the second is a conflict on Monetization.
     const shared = after.ModifiedAtUtc;
-    expect((await push('program.setSettings', { programId: MORNING, Monetization: own({ HouseAdsFallback: false }) }, shared)).status).toBe('applied');
-    const crossed = await push('program.setSettings', { programId: MORNING, Monetization: own({ HouseAdsFallback: true }) }, shared);
+    expect((await api.pushOne('program.setSettings', { programId: MORNING, Monetization: own({ HouseAdsFallback: false }) }, shared)).status).toBe('applied');
+    const crossed = await api.pushOne('program.setSettings', { programId: MORNING, Monetization: own({ HouseAdsFallback: true }) }, shared);
     expect(crossed.status).toBe('conflict');
     expect(crossed.fields).toEqual([expect.objectContaining({ field: 'Monetization', mine: own({ HouseAdsFallback: true }), theirs: own({ HouseAdsFallback: false }) })]);
 
     // The organization's defaults queued offline, on its current base.
-    const org = await push('organization.setProgramDefaults', { organizationId: ORG_DEMO, VideoMonetization: { VideoAdsEnabled: null, VideoAdPositions: ['PostRoll', 'MidRoll'] } }, null);
+    const org = await api.pushOne('organization.setProgramDefaults', { organizationId: ORG_DEMO, VideoMonetization: { VideoAdsEnabled: null, VideoAdPositions: ['PostRoll', 'MidRoll'] } }, null);
     expect(org.status).toBe('applied');
     expect(((await api.get(DEFAULTS)).body as OrganizationProgramDefaults).VideoMonetization.Own.VideoAdPositions).toEqual(['MidRoll', 'PostRoll']);
     // A refused change names its field under its setting.
-    const refused = await push('program.setSettings', { programId: MORNING, Monetization: own({ CpmFloor: { Amount: -1, Currency: 'USD' } }) }, null);
+    const refused = await api.pushOne('program.setSettings', { programId: MORNING, Monetization: own({ CpmFloor: { Amount: -1, Currency: 'USD' } }) }, null);
     expect(refused).toMatchObject({ status: 'rejected', httpStatus: 400 });
     expect(refused.errors?.map((e) => e.Field)).toEqual(['Monetization.CpmFloor.Amount']);
     expect((await api.patch(ROOT, { Monetization: null, VideoMonetization: null })).status).toBe(200);
@@ -173,7 +155,7 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
   });
 
   it('the positions a program sells agree with its ad-marker rules', async () => {
-    const rules = await push('program.setAdMarkerRules', { programId: MORNING, AdMarkerRules: { ...DEFAULT_AD_MARKER_RULES, MaxMidRolls: 0, MaxAdsPerBreak: 2 } }, null);
+    const rules = await api.pushOne('program.setAdMarkerRules', { programId: MORNING, AdMarkerRules: { ...DEFAULT_AD_MARKER_RULES, MaxMidRolls: 0, MaxAdsPerBreak: 2 } }, null);
     expect(rules.status).toBe('applied');
     const reply = await api.send('PUT', MONETIZATION, { json: { AdPositions: [{ Type: 'PreRoll', MaxAds: 3 }, { Type: 'MidRoll', MaxAds: 1 }] } });
     expect(reply.status).toBe(400);
@@ -182,7 +164,7 @@ describe.each(storeKinds)('program settings on %s', (kind) => {
     expect((await api.patch(`${ROOT}/video-monetization`, { VideoAdPositions: ['MidRoll'] })).status).toBe(400);
     // Another program's rules do not bind this one's.
     expect((await api.send('PUT', `/api/v1/programs/${WORLD}/settings/monetization`, { json: { AdPositions: [{ Type: 'MidRoll', MaxAds: 3 }] } })).status).toBe(200);
-    expect((await push('program.setAdMarkerRules', { programId: MORNING, AdMarkerRules: null }, null)).status).toBe('applied');
+    expect((await api.pushOne('program.setAdMarkerRules', { programId: MORNING, AdMarkerRules: null }, null)).status).toBe('applied');
   });
 
   it('a new clip’s MemberDownloadsAdFree follows the program’s monetization in effect, unless the call gives it', async () => {

@@ -6,16 +6,13 @@
 // the retention job deleting, as recording.delete does, exactly the recordings past their program's
 // retention: pulled by devices as tombstones, kept in row revisions, and not again on a second run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
-import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
+import type { Change } from '../../sync-server/bus.ts';
 import { RECORDING_RETENTION_JOB } from '../../sync-server/jobs/retention.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
-import { SYNC_PROTOCOL_VERSION, type PullResponse } from '../../src/protocol/sync.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
+import type { PullResponse } from '../../src/protocol/sync.ts';
 import type { DeletionEstimate, RecordingSettings } from '../../src/protocol/api/settings.ts';
-import { AppClient, fields, type Reply } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
-
-type App = ReturnType<typeof createApp>;
+import { AppClient, demoApp, fields, type DemoApp } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 const WORLD = seedId('program:world');
@@ -23,19 +20,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(storeKinds)('recording settings on %s', (kind) => {
   let test: TestStore;
-  let app: App;
+  let app: DemoApp['app'];
   let api: AppClient;
-  const changes: Change[] = [];
+  let changes: Change[] = [];
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 24 });
-    const bus = createMemoryBus();
-    bus.subscribe((e) => void changes.push(e));
-    app = createApp({ store: test.store, bus });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api, changes } = await demoApp(kind, { clips: 24 }));
   }, 120_000);
 
   afterAll(async () => {
@@ -110,28 +100,20 @@ describe.each(storeKinds)('recording settings on %s', (kind) => {
   });
 
   it('offline: a queued program.setRecordingSettings on an old base merges; one that crosses another change is a conflict', async () => {
-    const push = async (mutations: Array<{ name: string; args: Record<string, unknown>; base: string | null }>): Promise<Reply> =>
-      api.post('/api/sync/push', {
-        protocolVersion: SYNC_PROTOCOL_VERSION,
-        clientId: crypto.randomUUID(),
-        mutations: mutations.map((m) => ({ id: crypto.randomUUID(), ...m, createdAt: Date.now() })),
-      });
-    type Results = { results: Array<{ status: string; httpStatus?: number; fields?: Array<{ field: string; mine: unknown; theirs: unknown }> }> };
     const base = ((await api.get(`/api/v1/programs/${MORNING}`)).body as { ModifiedAtUtc: string }).ModifiedAtUtc;
     expect((await api.patch(`/api/v1/programs/${MORNING}/settings/normalization`, { PresetId: 'podcast' })).status).toBe(200);
-    const merged = await push([{ name: 'program.setRecordingSettings', args: { programId: MORNING, DeleteRecordingsAfterDays: 90 }, base }]);
-    expect(merged.status, merged.text).toBe(200);
-    expect((merged.body as Results).results[0]!.status).toBe('merged');
+    const merged = await api.pushOne('program.setRecordingSettings', { programId: MORNING, DeleteRecordingsAfterDays: 90 }, base);
+    expect(merged.status).toBe('merged');
     expect(await settings()).toEqual({ DeleteRecordingsAfterDays: 90 });
 
     const shared = ((await api.get(`/api/v1/programs/${MORNING}`)).body as { ModifiedAtUtc: string }).ModifiedAtUtc;
-    expect(((await push([{ name: 'program.setRecordingSettings', args: { programId: MORNING, DeleteRecordingsAfterDays: 14 }, base: shared }])).body as Results).results[0]!.status).toBe('applied');
-    const second = (await push([{ name: 'program.setRecordingSettings', args: { programId: MORNING, DeleteRecordingsAfterDays: null }, base: shared }])).body as Results;
-    expect(second.results[0]!.status).toBe('conflict');
-    expect(second.results[0]!.fields).toEqual([expect.objectContaining({ field: 'DeleteRecordingsAfterDays', mine: null, theirs: 14 })]);
+    expect((await api.pushOne('program.setRecordingSettings', { programId: MORNING, DeleteRecordingsAfterDays: 14 }, shared)).status).toBe('applied');
+    const second = await api.pushOne('program.setRecordingSettings', { programId: MORNING, DeleteRecordingsAfterDays: null }, shared);
+    expect(second.status).toBe('conflict');
+    expect(second.fields).toEqual([expect.objectContaining({ field: 'DeleteRecordingsAfterDays', mine: null, theirs: 14 })]);
     // A retention out of range queued offline is refused by the same rule.
-    const refused = (await push([{ name: 'program.setRecordingSettings', args: { programId: MORNING, DeleteRecordingsAfterDays: 0 }, base: null }])).body as Results;
-    expect(refused.results[0]).toMatchObject({ status: 'rejected', httpStatus: 400 });
+    const refused = await api.pushOne('program.setRecordingSettings', { programId: MORNING, DeleteRecordingsAfterDays: 0 });
+    expect(refused).toMatchObject({ status: 'rejected', httpStatus: 400 });
     expect(await settings()).toEqual({ DeleteRecordingsAfterDays: 14 });
     expect((await api.patch(path, { DeleteRecordingsAfterDays: null })).status).toBe(200);
     await api.delete(`/api/v1/programs/${MORNING}/settings/normalization`);

@@ -8,11 +8,10 @@
 // a member's private feed never measured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicPaths } from '../../src/domain/public-urls.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { OrganizationSettings, UrlPrefixCheck } from '../../src/protocol/api/settings.ts';
 import { refreshFeedItems } from '../../sync-server/feeds/feed-items.ts';
 import { ORG_DEMO, ORG_PODCASTS } from '../../sync-server/seed.ts';
-import { AppClient, fields, seededApp, type Reply, type SeededApp } from './app-client.ts';
+import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
 const ORIGIN = 'http://localhost';
@@ -110,27 +109,19 @@ describe.each(storeKinds)('the organization’s settings root on %s', (kind) => 
   });
 
   it('offline: a queued organization.setMeasurementPrefixes merges over another change of the row; a refused one says why at its field', async () => {
-    const push = async (mutations: Array<{ name: string; args: Record<string, unknown>; base: string | null }>): Promise<Reply> =>
-      api.post('/api/sync/push', {
-        protocolVersion: SYNC_PROTOCOL_VERSION,
-        clientId: crypto.randomUUID(),
-        mutations: mutations.map((m) => ({ id: crypto.randomUUID(), ...m, createdAt: Date.now() })),
-      });
     const base = (await settings()).ModifiedAtUtc;
     // Meanwhile the organization's normalization changes: a field the offline edit did not touch.
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(200);
-    const merged = await push([{ name: 'organization.setMeasurementPrefixes', args: { organizationId: ORG_DEMO, MeasurementPrefixes: [OP3] }, base }]);
-    expect(merged.status, merged.text).toBe(200);
-    expect((merged.body as { results: Array<{ status: string }> }).results[0]!.status).toBe('merged');
+    const merged = await api.pushOne('organization.setMeasurementPrefixes', { organizationId: ORG_DEMO, MeasurementPrefixes: [OP3] }, base);
+    expect(merged.status).toBe('merged');
     expect(await settings()).toMatchObject({ MeasurementPrefixes: [OP3], Normalization: { PresetId: 'podcast' } });
 
-    const refused = await push([{ name: 'organization.setMeasurementPrefixes', args: { organizationId: ORG_DEMO, MeasurementPrefixes: ['op3.dev/e/'] }, base: null }]);
-    const result = (refused.body as { results: Array<{ status: string; httpStatus?: number; errors?: Array<{ Field: string; MessageKey?: string }> }> }).results[0]!;
+    const result = await api.pushOne('organization.setMeasurementPrefixes', { organizationId: ORG_DEMO, MeasurementPrefixes: ['op3.dev/e/'] });
     expect(result).toMatchObject({ status: 'rejected', httpStatus: 400 });
     expect(result.errors).toEqual([expect.objectContaining({ Field: 'MeasurementPrefixes.0', MessageKey: 'domain_measurement_prefix_https' })]);
     // Another organization's row is not one a push can reach.
-    const elsewhere = await push([{ name: 'organization.setMeasurementPrefixes', args: { organizationId: ORG_PODCASTS, MeasurementPrefixes: [OP3] }, base: null }]);
-    expect((elsewhere.body as { results: Array<{ status: string; httpStatus?: number }> }).results[0]).toMatchObject({ status: 'rejected', httpStatus: 404 });
+    const elsewhere = await api.pushOne('organization.setMeasurementPrefixes', { organizationId: ORG_PODCASTS, MeasurementPrefixes: [OP3] });
+    expect(elsewhere).toMatchObject({ status: 'rejected', httpStatus: 404 });
     expect((await api.patch('/api/v1/settings', { MeasurementPrefixes: [] })).status).toBe(200);
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
   });

@@ -5,16 +5,11 @@
 // same change queued offline (a sync push of program.setNormalization on an old base) merged, and
 // a conflicting one answered as a conflict on Normalization.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { SETTING_VALUE_MAX_BYTES } from '../../src/domain/settings.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { NamedSetting, ProgramNormalization } from '../../src/protocol/api/settings.ts';
-import { AppClient, fields, type Reply } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
-
-type App = ReturnType<typeof createApp>;
+import { AppClient, demoApp, fields, type DemoApp } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 const WORLD = seedId('program:world');
@@ -22,18 +17,13 @@ const NEWS = seedId('network:news');
 
 describe.each(storeKinds)('settings on %s', (kind) => {
   let test: TestStore;
-  let app: App;
+  let app: DemoApp['app'];
   let api: AppClient;
   let clipId = '';
   let playlistId = '';
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 24 });
-    app = createApp({ store: test.store, bus: createMemoryBus() });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api } = await demoApp(kind, { clips: 24 }));
     clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
     playlistId = (await test.store.query<{ id: string }>(`SELECT id FROM playlists WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
   }, 120_000);
@@ -200,38 +190,30 @@ describe.each(storeKinds)('settings on %s', (kind) => {
   });
 
   it('normalization offline: a queued program.setNormalization on an old base merges; one that crosses another change is a conflict', async () => {
-    const push = async (mutations: Array<{ name: string; args: Record<string, unknown>; base: string | null }>): Promise<Reply> =>
-      api.post('/api/sync/push', {
-        protocolVersion: SYNC_PROTOCOL_VERSION,
-        clientId: crypto.randomUUID(),
-        mutations: mutations.map((m) => ({ id: crypto.randomUUID(), ...m, createdAt: Date.now() })),
-      });
     const base = ((await api.get(`/api/v1/programs/${MORNING}`)).body as { ModifiedAtUtc: string }).ModifiedAtUtc;
     // Meanwhile someone renames the program: a field the offline edit did not touch.
     const name = ((await api.get(`/api/v1/programs/${MORNING}`)).body as { Name: string }).Name;
     expect((await api.patch(`/api/v1/programs/${MORNING}`, { Name: `${name} (renamed)` })).status).toBe(200);
-    const merged = await push([{ name: 'program.setNormalization', args: { programId: MORNING, Normalization: { PresetId: 'podcast-mono' } }, base }]);
-    expect(merged.status, merged.text).toBe(200);
-    expect((merged.body as { results: Array<{ status: string }> }).results[0]!.status).toBe('merged');
+    const merged = await api.pushOne('program.setNormalization', { programId: MORNING, Normalization: { PresetId: 'podcast-mono' } }, base);
+    expect(merged.status).toBe('merged');
     expect(await programNormalization()).toMatchObject({ PresetId: 'podcast-mono', Source: 'Program' });
 
     // Two devices chose differently on the same base: the second is a conflict on Normalization.
     const shared = ((await api.get(`/api/v1/programs/${MORNING}`)).body as { ModifiedAtUtc: string }).ModifiedAtUtc;
-    const first = await push([{ name: 'program.setNormalization', args: { programId: MORNING, Normalization: { PresetId: 'streaming' } }, base: shared }]);
-    expect((first.body as { results: Array<{ status: string }> }).results[0]!.status).toBe('applied');
-    const second = await push([{ name: 'program.setNormalization', args: { programId: MORNING, Normalization: null }, base: shared }]);
-    const result = (second.body as { results: Array<{ status: string; fields?: Array<{ field: string; mine: unknown; theirs: unknown }> }> }).results[0]!;
+    const first = await api.pushOne('program.setNormalization', { programId: MORNING, Normalization: { PresetId: 'streaming' } }, shared);
+    expect(first.status).toBe('applied');
+    const result = await api.pushOne('program.setNormalization', { programId: MORNING, Normalization: null }, shared);
     expect(result.status).toBe('conflict');
     expect(result.fields).toEqual([expect.objectContaining({ field: 'Normalization', mine: null, theirs: { PresetId: 'streaming' } })]);
     expect((await programNormalization()).PresetId).toBe('streaming');
 
     // The organization's choice queued offline: applied on its current base.
-    const org = await push([{ name: 'organization.setNormalization', args: { organizationId: ORG_DEMO, Normalization: { PresetId: 'film-streaming' } }, base: null }]);
-    expect((org.body as { results: Array<{ status: string }> }).results[0]!.status).toBe('applied');
+    const org = await api.pushOne('organization.setNormalization', { organizationId: ORG_DEMO, Normalization: { PresetId: 'film-streaming' } });
+    expect(org.status).toBe('applied');
     expect((await api.get('/api/v1/settings/normalization')).body).toEqual({ PresetId: 'film-streaming' });
     // Another organization's row is not one a push can reach.
-    const elsewhere = await push([{ name: 'organization.setNormalization', args: { organizationId: ORG_PODCASTS, Normalization: { PresetId: 'podcast' } }, base: null }]);
-    expect((elsewhere.body as { results: Array<{ status: string; httpStatus?: number }> }).results[0]).toMatchObject({ status: 'rejected', httpStatus: 404 });
+    const elsewhere = await api.pushOne('organization.setNormalization', { organizationId: ORG_PODCASTS, Normalization: { PresetId: 'podcast' } });
+    expect(elsewhere).toMatchObject({ status: 'rejected', httpStatus: 404 });
     expect((await api.delete(programPath)).status).toBe(204);
   });
 });

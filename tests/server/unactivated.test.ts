@@ -4,7 +4,6 @@
 // same calls by demo@example.com (activated, the same flags and more) go through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { AppClient, seededApp, type Reply } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
@@ -51,11 +50,7 @@ describe.each(storeKinds)('an unactivated account on %s', (kind) => {
     refusedAsUnactivated(await newbie.post(`/api/v1/clips/${clipId}/publish`, {}));
     // The sync push, whole: the device keeps the edit and shows the server's reason (needs attention).
     refusedAsUnactivated(
-      await newbie.post('/api/sync/push', {
-        protocolVersion: SYNC_PROTOCOL_VERSION,
-        clientId: crypto.randomUUID(),
-        mutations: [{ id: crypto.randomUUID(), name: 'updateClip', args: { id: clipId, patch: { Title: 'Offline edit' } }, base: null, createdAt: 1 }],
-      }),
+      await newbie.push([{ name: 'updateClip', args: { id: clipId, patch: { Title: 'Offline edit' } }, createdAt: 1 }]),
     );
     const after = (await newbie.get(`/api/v1/clips/${clipId}`)).body as { Title: string; Version: number };
     expect(after).toMatchObject({ Title: before.Title, Version: before.Version });

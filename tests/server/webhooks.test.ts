@@ -14,7 +14,6 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks.ts';
 import type { Webhook, WebhookEvent, WebhookWithSecret } from '../../src/protocol/api/webhooks.ts';
 import { safePost } from '../../sync-server/net/outbound.ts';
@@ -359,14 +358,10 @@ describe.each(storeKinds)('webhooks on %s', (kind) => {
 
     it('a clip edited through a sync push: ClipUpdated with the row as that write left it', async () => {
       const start = receiver.received.length;
-      const reply = await api.post('/api/sync/push', {
-        protocolVersion: SYNC_PROTOCOL_VERSION,
-        clientId: crypto.randomUUID(),
-        mutations: [
-          { id: crypto.randomUUID(), name: 'clip.update', args: { clipId, fields: { Title: 'Pushed once' } }, base: null, createdAt: Date.now() },
-          { id: crypto.randomUUID(), name: 'clip.update', args: { clipId, fields: { Title: 'Pushed twice' } }, base: null, createdAt: Date.now() },
-        ],
-      });
+      const reply = await api.push([
+        { name: 'clip.update', args: { clipId, fields: { Title: 'Pushed once' } } },
+        { name: 'clip.update', args: { clipId, fields: { Title: 'Pushed twice' } } },
+      ]);
       expect(reply.status, reply.text).toBe(200);
       const mine = () => receiver.received.slice(start).filter((r) => r.json.data.id === clipId);
       const got = await until('two pushed edits', () => mine().length >= 2 && mine());
