@@ -9,7 +9,7 @@ import type { AudioFromUrl, CutEdit } from '../protocol/media.ts';
 import * as m from '../mutations/content.ts';
 import { clipPublish, clipUnpublish } from '../mutations/publishing.ts';
 import { clipNormalizeLoudness } from '../mutations/loudness.ts';
-import { clipSetTranscript } from '../mutations/transcripts.ts';
+import { SET_TRANSCRIPT } from '../mutations/transcripts.ts';
 import type { TranscriptCueWire } from '../protocol/api/transcripts.ts';
 import { playlistSetAutoAdd } from '../mutations/playlists.ts';
 import type { DirectorySubmissions } from '../domain/directories.ts';
@@ -161,6 +161,20 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     }
   }
 
+  /** A transcript's edit queued: an edit saved again before the earlier one was sent replaces it,
+   * on the earlier one's base (two queued edits of one transcript would refuse the second: its
+   * base gone by the first). */
+  async function saveTranscript(owner: keyof typeof SET_TRANSCRIPT, id: string, Cues: TranscriptCueWire[], BaseModifiedAtUtc: string | null): Promise<void> {
+    const def = SET_TRANSCRIPT[owner];
+    await d.transaction('rw', [d[def.entity], d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
+      const earlier = await d.outbox.where('entityId').equals(id).filter((e) => e.name === def.name).sortBy('seq');
+      const base = earlier.length > 0 ? (earlier[0]!.args as { BaseModifiedAtUtc: string | null }).BaseModifiedAtUtc : BaseModifiedAtUtc;
+      await d.outbox.bulkDelete(earlier.map((e) => e.seq!));
+      if (owner === 'clip') await queue(SET_TRANSCRIPT.clip, { clipId: id, Cues, BaseModifiedAtUtc: base }, true);
+      else await queue(SET_TRANSCRIPT.recording, { recordingId: id, Cues, BaseModifiedAtUtc: base }, true);
+    });
+  }
+
   async function parentOrganization(table: 'programs' | 'recordings', id: string): Promise<string | undefined> {
     const parent = await d[table].get(id);
     if (!parent) throw new LocalRowNotFoundError(table, id);
@@ -290,16 +304,9 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     normalizeClipLoudness: (clipId: string) => queue(clipNormalizeLoudness, { clipId }, true),
 
     /** The clip's transcript as edited, on the transcript it was edited from (clip.setTranscript): sent when online; the row does not change here. */
-    saveClipTranscript: async (clipId: string, Cues: TranscriptCueWire[], BaseModifiedAtUtc: string | null) => {
-      // An edit saved again before the earlier one was sent replaces it, on the earlier one's base:
-      // two queued edits of one transcript would refuse the second (its base gone by the first).
-      await d.transaction('rw', [d.clips, d.outbox, d.shadows, d.conflicts, d.syncState], async () => {
-        const earlier = await d.outbox.where('entityId').equals(clipId).filter((e) => e.name === clipSetTranscript.name).sortBy('seq');
-        const base = earlier.length > 0 ? (earlier[0]!.args as { BaseModifiedAtUtc: string | null }).BaseModifiedAtUtc : BaseModifiedAtUtc;
-        await d.outbox.bulkDelete(earlier.map((e) => e.seq!));
-        await queue(clipSetTranscript, { clipId, Cues, BaseModifiedAtUtc: base }, true);
-      });
-    },
+    saveClipTranscript: (clipId: string, Cues: TranscriptCueWire[], BaseModifiedAtUtc: string | null) => saveTranscript('clip', clipId, Cues, BaseModifiedAtUtc),
+    /** The recording's, the same way (recording.setTranscript). */
+    saveRecordingTranscript: (recordingId: string, Cues: TranscriptCueWire[], BaseModifiedAtUtc: string | null) => saveTranscript('recording', recordingId, Cues, BaseModifiedAtUtc),
   };
 }
 
@@ -330,6 +337,7 @@ export const {
   unpublishClip,
   normalizeClipLoudness,
   saveClipTranscript,
+  saveRecordingTranscript,
 } = writes;
 export const { createProgram, deleteProgram, createNetwork, updateNetwork, deleteNetwork } = writes;
 export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention, setApplePremium } = writes;

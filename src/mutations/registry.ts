@@ -43,6 +43,7 @@ export const MUTATIONS = [
   content.clipSetAudioFromUrl,
   loudness.clipNormalizeLoudness,
   transcripts.clipSetTranscript,
+  transcripts.recordingSetTranscript,
   content.recordingUpdate,
   content.recordingDelete,
   content.annotationAdd,

@@ -16,7 +16,6 @@ import type * as z from 'zod';
 import type { FormError } from '../../src/domain/form-errors.ts';
 import { publicPaths } from '../../src/domain/public-urls.ts';
 import {
-  checkCues,
   detectTranscriptFormat,
   offsetCues,
   parseTranscript,
@@ -37,6 +36,8 @@ import { loadRow, updateRow, type WireRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { conditionalText, listenerReaches, type ReachClip } from './feeds.ts';
 import { publishedIntroSql } from '../audio/intro-outro-render.ts';
+import { clipSetTranscript, recordingSetTranscript } from '../../src/mutations/transcripts.ts';
+import { runRest } from '../mutations/rest.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
 
@@ -81,8 +82,8 @@ async function loadTranscript(q: Queryable, owner: Owner, id: string, lock = fal
   return row ?? null;
 }
 
-/** A clip's transcript row (the named mutation's run reads it so, in its transaction). */
-export const loadClipTranscript = (q: Queryable, id: string, lock = false) => loadTranscript(q, CLIP, id, lock);
+/** A clip's or recording's transcript row (the named mutations' run reads it so, in its transaction). */
+export const loadOwnerTranscript = (q: Queryable, entity: Owner['entity'], id: string, lock = false) => loadTranscript(q, TRANSCRIPT_OWNERS[entity], id, lock);
 
 /** A refusal of the cues: at the cue (Cues.<n>) when it is about one, else at `field`. */
 export function refusedCues(error: FormError, cue: number | undefined, field: string): never {
@@ -180,11 +181,25 @@ const withCharset = (type: string) => `${type}; charset=utf-8`;
 type ImportQuery = { language?: string | undefined; publish?: boolean | undefined };
 type ExportQuery = { format?: TranscriptFormat | undefined; offsetIntro?: number | undefined; speakers?: boolean | undefined };
 
-/** PUT …/transcript: the cues as JSON, checked as a file's are (a bad cue: 400 at Cues.<n>). */
+/**
+ * PUT …/transcript: the cues as JSON, as the owner's set-transcript mutation (runRest), so a call
+ * and a device's queued edit are judged alike (a bad cue: 400 at Cues.<n>; content access). The
+ * call names no base: it is made on the transcript as it is now (one written between this read and
+ * the write refuses it at Cues, as a device's stale edit is).
+ */
 async function putCues(c: Context, owner: Owner, body: z.output<typeof TranscriptPutSchema>): Promise<Transcript> {
-  const checked = checkCues(body.Cues.map(cueFromWire));
-  if (!checked.ok) refusedCues(checked.error, checked.cue, 'Cues');
-  return toWire(owner, (await writeTranscriptOf(c, owner, { cues: checked.cues, language: body.Language, published: body.Published }))!);
+  const id = c.var.row.Id;
+  const store = c.get('deps').store;
+  const before = await loadTranscript(store, owner, id);
+  const edit = {
+    Cues: body.Cues,
+    BaseModifiedAtUtc: before ? new Date(before.modified_at_utc).toISOString() : null,
+    ...(body.Language !== undefined ? { Language: body.Language } : {}),
+    ...(body.Published !== undefined ? { Published: body.Published } : {}),
+  };
+  if (owner === CLIP) await runRest(c, clipSetTranscript, { clipId: id, ...edit }, null);
+  else await runRest(c, recordingSetTranscript, { recordingId: id, ...edit }, null);
+  return toWire(owner, await transcriptOf(c, owner));
 }
 
 /** PUT …/transcript/import: a file, in the format its Content-Type (or its content) says. */

@@ -55,6 +55,9 @@ export const TranscriptPutSchema = z
   .strict()
   .meta({ id: 'TranscriptPut' });
 
+/** A recording's: as a clip's without Published (a recording's transcript is never public). */
+export const RecordingTranscriptPutSchema = TranscriptPutSchema.omit({ Published: true }).strict().meta({ id: 'RecordingTranscriptPut' });
+
 export const TranscriptSchema = z
   .object({
     /** Whose transcript: a clip's or a recording's. */
@@ -202,8 +205,8 @@ export const putRecordingTranscript = {
   method: 'put',
   path: '/internal/recordings/{recordingId}/transcript',
   tags: recordingTags,
-  summary: 'Sets a recording’s transcript from JSON cues (TranscriptStatus Completed); a cue that is not valid is a 400 naming it (Cues.<n>.<field>)',
-  request: { params: RecordingParams, body: jsonBody(TranscriptPutSchema) },
+  summary: 'Sets a recording’s transcript from JSON cues (TranscriptStatus Completed), judged as the named mutation recording.setTranscript; a cue that is not valid is a 400 naming it (Cues.<n>.<field>); never published',
+  request: { params: RecordingParams, body: jsonBody(RecordingTranscriptPutSchema) },
   responses: { 200: transcriptAnswer, ...writeErrors },
 } as const satisfies RouteConfig;
 
