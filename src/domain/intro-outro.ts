@@ -71,3 +71,26 @@ export const publishedSeconds = (episodeSeconds: number, bumpers: Bumpers) => bu
  * published audio: later by the intro's length.
  */
 export const onPublishedTimeline = (episodeSeconds: number, bumpers: Pick<Bumpers, 'introSeconds'>) => episodeSeconds + bumpers.introSeconds;
+
+/** A clip's row as far as its published audio's intro goes (PublishedIntroSeconds: absent, null or 0: none). */
+export type WithPublishedIntro = { PublishedIntroSeconds?: number | null | undefined };
+
+/**
+ * The studio's marker editors (a clip's chapters, its ad markers) play the clip's published audio
+ * (Urls.AudioPrivateUrl) but place markers on the episode's own timeline, the one stored and
+ * published: behind an intro the player is later by its length. One conversion, both ways:
+ *   toPlayer(t)     where the player goes for a time on the episode (a seek to a marker)
+ *   fromPlayer(t)   the episode's time at the player's position (the playhead, a marker added there);
+ *                   while the intro plays the episode has not begun: 0
+ *   episodeSeconds  the published length less the intro: what the markers' timeline spans (the
+ *                   outro is not on the row, so it stays at the end)
+ */
+export function markerTimeline(clip: WithPublishedIntro, publishedDurationSeconds: number | null) {
+  const intro = clip.PublishedIntroSeconds != null && clip.PublishedIntroSeconds > 0 ? clip.PublishedIntroSeconds : 0;
+  return {
+    introSeconds: intro,
+    toPlayer: (episodeSeconds: number) => onPublishedTimeline(episodeSeconds, { introSeconds: intro }),
+    fromPlayer: (playerSeconds: number) => Math.max(0, playerSeconds - intro),
+    episodeSeconds: publishedDurationSeconds === null ? null : Math.max(0, publishedDurationSeconds - intro),
+  };
+}

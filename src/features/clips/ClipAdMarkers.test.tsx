@@ -4,7 +4,10 @@
 // first two minutes) said at its time, the same marker at 0:00 refused at its time before anything
 // is queued, then moved and saved: the outbox holds clip.setAdMarkers. A CSV file with a bad line is
 // refused line by line; a good one replaces the draft. Suggestions come from the server (this clip
-// has no audio, and it says so); offline the section says they need the connection.
+// has no audio, and it says so); offline the section says they need the connection. Behind a 12 s
+// intro (the row's PublishedIntroSeconds) the player's 3:12 is the episode's 3:00: a mid-roll added
+// there is at 3:00, choosing it on the strip sends the player to 3:12, the strip ends where the
+// episode does, and one added during the intro is at 0:00.
 import 'fake-indexeddb/auto';
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,7 @@ const { createMemoryBus } = await import('../../../sync-server/bus.ts');
 const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
 const { click, field, mount, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { playAt } = await import('../../../tests/player-actions.ts');
 
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
@@ -126,4 +130,34 @@ describe('the Ad markers section', () => {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
     }
   });
+  it('behind an intro, the playhead, a mid-roll added at it and a seek to a mid-roll are on the episode’s timeline', async () => {
+    await db.outbox.clear();
+    const intro = 12;
+    clip = { ...clip, DurationSeconds: 600 + intro, PublishedIntroSeconds: intro, AdMarkers: [], Urls: { ...clip.Urls, AudioPrivateUrl: `/api/media/clips/${clip.Id}/audio` } };
+    await db.clips.put(clip as never);
+    const el = await render();
+    await settle(100);
+    const audio = el.querySelector<HTMLAudioElement>('audio')!;
+    await playAt(audio, 180 + intro);
+    await key(strip(el), 'm');
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Ad 1, mid-roll, up to 1 ad, at 3:00']);
+    // Past the program's first two minutes on the episode's timeline: no rule against it.
+    expect(rulesAt(field(midroll(el, 1), 'At (h:mm:ss)').control)).toBe('');
+    await playAt(audio, intro + 240);
+    await key(audio, 'm');
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Ad 1, mid-roll, up to 1 ad, at 3:00', 'Ad 2, mid-roll, up to 1 ad, at 4:00']);
+
+    await playAt(audio, 0);
+    await act(async () => markers(el)[0]!.focus());
+    await settle(20);
+    expect(audio.currentTime).toBe(180 + intro);
+    // The strip spans the episode: End takes the second mid-roll to 10:00, not to the published 10:12.
+    await key(markers(el)[1]!, 'End');
+    expect(markers(el)[1]!.getAttribute('aria-label')).toBe('Ad 2, mid-roll, up to 1 ad, at 10:00');
+
+    await playAt(audio, 5);
+    await click(el, "Add a mid-roll at the player's position");
+    expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Ad 1, mid-roll, up to 1 ad, at 0:00');
+  });
 });
+

@@ -9,6 +9,9 @@
 // offline the section says they need the connection. A suggested mid-roll joins the draft; a
 // suggested chapter is added to the clip's chapters at once (clip.update { Chapters }, the path the
 // Chapters section saves through).
+// The player plays the published audio, which may begin with the program's intro; markers are on
+// the episode's timeline, so the playhead, a mid-roll added at it and a seek to a mid-roll go
+// through markerTimeline (src/domain/intro-outro.ts), as the Chapters section's do.
 //
 //   saved ──add / move / edit / import / accept──> draft (unsaved: leaving asks first) ──Save──> queued ──> saved
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
@@ -25,6 +28,7 @@ import {
   type AdMarkerRules,
 } from '../../domain/ad-markers.ts';
 import { normaliseChapters } from '../../domain/chapters.ts';
+import { markerTimeline } from '../../domain/intro-outro.ts';
 import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { formatPreciseTime, readPreciseTime } from '../../domain/time.ts';
 import { db } from '../../db/db.ts';
@@ -104,7 +108,10 @@ type Suggestions = { ads: SuggestedAdMarkers | null; chapters: SuggestedChapters
 export function ClipAdMarkers({ clip }: { clip: Clip }) {
   const id = useId();
   const online = useOnline();
-  const duration = clip.DurationSeconds != null && clip.DurationSeconds > 0 ? clip.DurationSeconds : null;
+  // The episode's timeline: the published audio's length less the intro it starts with.
+  const timeline = markerTimeline(clip, clip.DurationSeconds != null && clip.DurationSeconds > 0 ? clip.DurationSeconds : null);
+  const duration = timeline.episodeSeconds !== null && timeline.episodeSeconds > 0 ? timeline.episodeSeconds : null;
+  const player = useRef<HTMLAudioElement>(null);
   const saved = useMemo(() => normaliseAdMarkers(clip.AdMarkers ?? []), [clip.AdMarkers]);
   const savedJson = JSON.stringify(saved);
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
@@ -260,16 +267,17 @@ export function ClipAdMarkers({ clip }: { clip: Clip }) {
       {refusals['all']?.map((t, i) => <p key={i} role="alert" className="field-error">{t}</p>)}
       {duration !== null && clip.Urls.AudioPrivateUrl && (
         <audio
+          ref={player}
           controls
           preload="metadata"
           src={clip.Urls.AudioPrivateUrl}
           aria-label={m.clips_ad_player()}
-          onTimeUpdate={(e) => setPlayhead(e.currentTarget.currentTime)}
-          onSeeked={(e) => setPlayhead(e.currentTarget.currentTime)}
+          onTimeUpdate={(e) => setPlayhead(timeline.fromPlayer(e.currentTarget.currentTime))}
+          onSeeked={(e) => setPlayhead(timeline.fromPlayer(e.currentTarget.currentTime))}
           onKeyDown={(e) => {
             if (isMarkerAddKey(e)) {
               e.preventDefault();
-              addMid(Math.round(e.currentTarget.currentTime * 10) / 10);
+              addMid(Math.round(timeline.fromPlayer(e.currentTarget.currentTime) * 10) / 10);
             }
           }}
         />
@@ -280,7 +288,12 @@ export function ClipAdMarkers({ clip }: { clip: Clip }) {
             durationSeconds={duration}
             markers={draft.mids.map((k) => ({ id: k.key, seconds: k.seconds, label: m.clips_ad_midroll_label({ ads: k.maxAds }), kind: 'ad' as const }))}
             selectedId={selected}
-            onSelect={setSelected}
+            onSelect={(key) => {
+              setSelected(key);
+              // The player goes to the mid-roll chosen on the strip: play listens from the break.
+              const at = draft.mids.find((k) => k.key === key);
+              if (at && player.current) player.current.currentTime = timeline.toPlayer(at.seconds);
+            }}
             onMove={moveMid}
             onAdd={addMid}
             onRemove={removeMid}

@@ -6,7 +6,10 @@
 // device's copy of the clip shows them. A GIF chosen as a chapter's image is refused by the server
 // (415) at that chapter's image; offline, uploading says it needs the connection. A change the server
 // refused (its audio shorter meanwhile than this device knew) is listed by chapter, and Edit again
-// puts the refused chapters back with the server's reason at the start it names.
+// puts the refused chapters back with the server's reason at the start it names. Behind a 12 s intro
+// (the row's PublishedIntroSeconds), the player's 0:20 is the episode's 0:08: the playhead and a
+// chapter added at it are there, a chapter chosen on the strip sends the player 12 s later than its
+// start, the strip ends where the episode does, and a chapter added during the intro starts at 0:00.
 import 'fake-indexeddb/auto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,7 @@ const { createMemoryBus } = await import('../../../sync-server/bus.ts');
 const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
 const { click, field, mount, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { playAt } = await import('../../../tests/player-actions.ts');
 
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
@@ -167,5 +171,36 @@ describe('the Chapters section', () => {
     expect(field(chapter(el, 2), 'Starts at (h:mm:ss)').error).toBe('The audio ends at 00:00:30: a chapter must start before that');
     expect(field(chapter(el, 2), 'Title').control.value).toBe('Late story');
     expect(await db.needsAttention.count()).toBe(0);
+  });
+  it('behind an intro, the playhead, a chapter added at it and a seek to a chapter are on the episode’s timeline', async () => {
+    await db.outbox.clear();
+    await db.needsAttention.clear();
+    const intro = 12;
+    clip = { ...clip, DurationSeconds: 600 + intro, PublishedIntroSeconds: intro, Chapters: [{ StartSeconds: 30, Title: 'Story' }], Urls: { ...clip.Urls, AudioPrivateUrl: `/api/media/clips/${clip.Id}/audio` } };
+    await db.clips.put(clip as never);
+    const el = await render();
+    const audio = el.querySelector<HTMLAudioElement>('audio')!;
+    // The player 20 s into the published audio: 8 s into the episode. M on the strip adds a chapter there.
+    await playAt(audio, 20);
+    await key(strip(el), 'm');
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Chapter 1, untitled, at 0:08', 'Chapter 2, Story, at 0:30']);
+    // M on the player itself converts the same way.
+    await playAt(audio, intro + 45.04);
+    await key(audio, 'm');
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toContain('Chapter 3, untitled, at 0:45');
+    expect(field(chapter(el, 3), 'Starts at (h:mm:ss)').control.value).toBe('00:00:45');
+
+    // Choosing the chapter at 0:30 on the strip sends the player to 0:42 of the published audio.
+    await act(async () => markers(el).find((k) => k.getAttribute('aria-label')?.includes('Story'))!.focus());
+    await settle(20);
+    expect(audio.currentTime).toBe(30 + intro);
+    // The strip spans the episode: End takes a chapter to 10:00, not to the published 10:12.
+    await key(markers(el)[0]!, 'End');
+    expect(markers(el).at(-1)!.getAttribute('aria-label')).toBe('Chapter 3, untitled, at 10:00');
+
+    // During the intro the episode has not begun: a chapter added at the player's position starts at 0:00.
+    await playAt(audio, 5);
+    await click(el, "Add a chapter at the player's position");
+    expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Chapter 1, untitled, at 0:00');
   });
 });

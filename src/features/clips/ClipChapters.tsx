@@ -6,12 +6,16 @@
 // change the server refused is shown here at the chapter it names (Chapters.<i>.<Field>), with
 // Edit again putting the refused chapters back to correct. Uploading a chapter's image needs the
 // server (POST /v1/chapters/images): offline the section says so.
+// The player plays the published audio, which may begin with the program's intro; chapters are on
+// the episode's timeline, so the playhead, a chapter added at it and a seek to a chapter go through
+// markerTimeline (src/domain/intro-outro.ts), as the Ad markers section's do.
 //
 //   saved ──add / move / edit / remove──> draft (unsaved: leaving asks first) ──Save──> queued ──> saved
 //                                               └──Discard──> saved
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { chapterErrors, normaliseChapters, type Chapter, type ChapterField } from '../../domain/chapters.ts';
+import { markerTimeline } from '../../domain/intro-outro.ts';
 import { fieldErrorText, formatFormError } from '../../domain/messages.ts';
 import { formatPreciseTime, readPreciseTime } from '../../domain/time.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
@@ -63,7 +67,10 @@ function errorsByRow(entries: ReadonlyArray<[string, string]>): { rows: Record<n
 export function ClipChapters({ clip, organizationId }: { clip: Clip; organizationId: string }) {
   const id = useId();
   const online = useOnline();
-  const duration = clip.DurationSeconds != null && clip.DurationSeconds > 0 ? clip.DurationSeconds : null;
+  // The episode's timeline: the published audio's length less the intro it starts with.
+  const timeline = markerTimeline(clip, clip.DurationSeconds != null && clip.DurationSeconds > 0 ? clip.DurationSeconds : null);
+  const duration = timeline.episodeSeconds !== null && timeline.episodeSeconds > 0 ? timeline.episodeSeconds : null;
+  const player = useRef<HTMLAudioElement>(null);
   const savedJson = stored(clip.Chapters);
   const [draft, setDraft] = useState<Draft[]>(() => toDraft(clip.Chapters));
   const [errors, setErrors] = useState<{ rows: Record<number, RowErrors>; form?: string }>({ rows: {} });
@@ -209,17 +216,18 @@ export function ClipChapters({ clip, organizationId }: { clip: Clip; organizatio
       )}
       {duration !== null && clip.Urls.AudioPrivateUrl ? (
         <audio
+          ref={player}
           controls
           preload="metadata"
           src={clip.Urls.AudioPrivateUrl}
           aria-label={m.clips_chapters_player()}
-          onTimeUpdate={(e) => setPlayhead(e.currentTarget.currentTime)}
-          onSeeked={(e) => setPlayhead(e.currentTarget.currentTime)}
+          onTimeUpdate={(e) => setPlayhead(timeline.fromPlayer(e.currentTarget.currentTime))}
+          onSeeked={(e) => setPlayhead(timeline.fromPlayer(e.currentTarget.currentTime))}
           onKeyDown={(e) => {
             // M on the player adds a chapter where it is, as on the strip.
             if (isMarkerAddKey(e)) {
               e.preventDefault();
-              add(Math.round(e.currentTarget.currentTime * 10) / 10);
+              add(Math.round(timeline.fromPlayer(e.currentTarget.currentTime) * 10) / 10);
             }
           }}
         />
@@ -232,7 +240,12 @@ export function ClipChapters({ clip, organizationId }: { clip: Clip; organizatio
             durationSeconds={duration}
             markers={draft.map((d) => ({ id: d.key, seconds: d.seconds, label: d.title, kind: 'chapter' as const }))}
             selectedId={selected}
-            onSelect={setSelected}
+            onSelect={(key) => {
+              setSelected(key);
+              // The player goes to the chapter chosen on the strip: play listens from its start.
+              const at = draft.find((d) => d.key === key);
+              if (at && player.current) player.current.currentTime = timeline.toPlayer(at.seconds);
+            }}
             onMove={move}
             onAdd={add}
             onRemove={remove}
