@@ -155,6 +155,14 @@ export function wordsOf(text: string): Word[] {
   return out;
 }
 
+/** wordsOf's words only (lower-cased), without their places: what an index reads. */
+export function wordListOf(text: string): string[] {
+  const found = text.match(WORD);
+  if (found === null) return [];
+  for (let i = 0; i < found.length; i++) found[i] = found[i]!.toLowerCase();
+  return found;
+}
+
 /** The lexeme a lower-cased word becomes under the configuration, or null for a stop word. */
 export function lexemeOf(word: string, language: SearchLanguage): string | null {
   if (HAS_DIGIT.test(word)) return word; // numword / int: the simple dictionary

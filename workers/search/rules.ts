@@ -10,7 +10,7 @@
 //        TYPO_SIMILARITY of it: typoWords)
 //       ──matchesAnalyzed(compiled, analyzeDocument(doc))──> the final set, exactly the server's
 import type { Query } from 'minisearch';
-import { FIELD_ORDER, isLexiconWord, lexemeOf, trigramsOf, trigramSimilarity, TYPO_SIMILARITY, wordsOf, type CompiledQuery, type SearchableFields, type SearchField, type SearchLanguage } from '../../src/domain/search.ts';
+import { FIELD_ORDER, isLexiconWord, lexemeOf, trigramsOf, trigramSimilarity, TYPO_SIMILARITY, wordListOf, type CompiledQuery, type SearchableFields, type SearchField, type SearchLanguage } from '../../src/domain/search.ts';
 
 type CompiledOperand = CompiledQuery['groups'][number]['must'][number];
 
@@ -26,28 +26,57 @@ const lexemeTerm = (language: SearchLanguage, lexeme: string) => `${TAG[language
 const wordTerm = (language: SearchLanguage, word: string) => `${TAG[language]}~${word}`;
 
 export type DocTerms = { fields: Record<SearchField, string>; lexicon: Set<string> };
+/** docTerms' terms as lists, one per field in FIELD_ORDER (what index-core's build() counts). */
+export type DocTermLists = { fields: string[][]; lexicon: Set<string> };
+
+/** What a word of a document adds: its lexeme's term (null: a stop word), its word term (null:
+ *  not a lexicon word). Kept per language and word, so a word seen before costs one lookup and
+ *  its terms are the same strings (whose hashes the maps keep). */
+type WordTerms = { lexeme: string | null; word: string | null };
+const termCache: Record<SearchLanguage, Map<string, WordTerms>> = { english: new Map(), german: new Map(), simple: new Map() };
+const TERM_CACHE_MAX = 200_000;
+
+function termsOfWord(word: string, language: SearchLanguage): WordTerms {
+  const cache = termCache[language];
+  let terms = cache.get(word);
+  if (terms === undefined) {
+    const lex = lexemeOf(word, language);
+    terms = lex === null ? { lexeme: null, word: null } : { lexeme: lexemeTerm(language, lex), word: isLexiconWord(word) ? wordTerm(language, word) : null };
+    if (cache.size >= TERM_CACHE_MAX) cache.clear();
+    cache.set(word, terms);
+  }
+  return terms;
+}
 
 /**
  * In one pass over each field's words: the terms MiniSearch indexes (each lexeme, and each word
  * the typo rule may reach: analyzeDocument's `words`, no stop words), and the typo lexicon's words.
  */
-export function docTerms(fields: SearchableFields, language: SearchLanguage): DocTerms {
-  const out = {} as Record<SearchField, string>;
+export function docTermLists(fields: SearchableFields, language: SearchLanguage): DocTermLists {
+  const out: string[][] = [];
   const lexicon = new Set<string>();
   for (const f of FIELD_ORDER) {
     const terms: string[] = [];
-    for (const { word } of wordsOf(fields[f])) {
-      const lex = lexemeOf(word, language);
-      if (lex === null) continue;
-      terms.push(lexemeTerm(language, lex));
-      if (isLexiconWord(word)) {
-        terms.push(wordTerm(language, word));
+    for (const word of wordListOf(fields[f])) {
+      const t = termsOfWord(word, language);
+      if (t.lexeme === null) continue;
+      terms.push(t.lexeme);
+      if (t.word !== null) {
+        terms.push(t.word);
         lexicon.add(word);
       }
     }
-    out[f] = terms.join(' ');
+    out.push(terms);
   }
   return { fields: out, lexicon };
+}
+
+/** docTermLists with each field's terms as one string, as MiniSearch's add() reads a field. */
+export function docTerms(fields: SearchableFields, language: SearchLanguage): DocTerms {
+  const lists = docTermLists(fields, language);
+  const out = {} as Record<SearchField, string>;
+  FIELD_ORDER.forEach((f, i) => (out[f] = lists.fields[i]!.join(' ')));
+  return { fields: out, lexicon: lists.lexicon };
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { CastawayDb, LocalRow } from '../../src/db/db.ts';
 import { clearSavedIndex, loadSavedIndex, onStoreChanged, openSearchIndexDb, saveIndex, type TableChange } from '../../src/db/search-index-db.ts';
 import { makeDoc, type SearchDoc, type SearchKind } from './documents.ts';
-import { createIndex, deserialize, INDEX_FORMAT, reconcile, remove, search, serialize, upsert, type IndexPage, type SearchIndex } from './index-core.ts';
+import { build, createIndex, deserialize, INDEX_FORMAT, reconcile, remove, search, serialize, upsert, type IndexPage, type SearchIndex } from './index-core.ts';
 import type { ServiceQuery } from './params.ts';
 import { missingFlags, programFlags } from '../../src/domain/access.ts';
 import type { PermissionEntry, PermissionFlagName } from '../../src/domain/permissions.ts';
@@ -144,11 +144,12 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
       });
       return index;
     }
+    // Held while the store is read, so that changes heard meanwhile are queued (apply runs after).
     index = createIndex(org);
     loadedFrom = 'built';
     const docs = await docsOf(org, ALL);
     const t2 = performance.now();
-    upsert(index, docs);
+    index = build(org, docs);
     timings = { readMs: t2 - t1, indexMs: performance.now() - t2, saveMs: 0, savedChars: 0 };
     saveSoon();
     return index;
