@@ -6,14 +6,13 @@
 // Listed; the checklist and the premium feeds say they need the network; without manage-settings
 // access nothing can be changed.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { asPlaylist, useRow } from '../../lib/rows.ts';
 import { DirectoriesCard } from './DirectoriesCard.tsx';
 import { PremiumFeedsCard } from './PremiumFeedsCard.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { clickOn, mount, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -22,10 +21,6 @@ const PROGRAM = '3f2504e0-4f89-41d3-9a0c-0305e82c3403';
 const PLAYLIST = '3f2504e0-4f89-41d3-9a0c-0305e82c3404';
 const AT = '2026-03-01T10:00:00.000Z';
 const meta = { CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1, OrganizationId: ORG };
-
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
 
 function Harness({ mayChange }: { mayChange: boolean }) {
   const row = useRow('playlists', PLAYLIST);
@@ -39,30 +34,10 @@ function Harness({ mayChange }: { mayChange: boolean }) {
   );
 }
 
-async function render(mayChange = true): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  await act(async () => createRoot(el).render(<Harness mayChange={mayChange} />));
-  for (let i = 0; i < 5 && !el.querySelector('section'); i++) await settle();
-  return el;
-}
+const render = (mayChange = true) => mount(<Harness mayChange={mayChange} />, { until: 'section' });
 
 const directory = (el: HTMLElement, name: string) => [...el.querySelectorAll<HTMLElement>('li.directory')].find((li) => li.querySelector('h3')?.textContent === name)!;
 const button = (root: HTMLElement, text: string) => [...root.querySelectorAll('button')].find((b) => b.textContent === text);
-
-async function click(b: HTMLButtonElement | undefined): Promise<void> {
-  if (!b) throw new Error('no such button');
-  await act(async () => b.click());
-  await settle();
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
-}
 
 beforeEach(async () => {
   document.body.innerHTML = '';
@@ -81,7 +56,7 @@ describe('DirectoriesCard offline', () => {
     const spotify = directory(el, 'Spotify');
     expect(spotify.textContent).toContain('Not submitted');
     expect(spotify.querySelector<HTMLAnchorElement>('a[href="https://creators.spotify.com/"]')?.target).toBe('_blank');
-    await click(button(spotify, 'Mark submitted'));
+    await clickOn(button(spotify, 'Mark submitted'));
     const queued = await db.outbox.toArray();
     expect(queued.map((q) => q.name)).toEqual(['playlist.setDirectories']);
     expect((queued[0]!.args as { Directories: Record<string, { SubmittedById: string; ListingUrl: null }> }).Directories['spotify']).toMatchObject({ SubmittedById: 'u1', ListingUrl: null });
@@ -89,19 +64,19 @@ describe('DirectoriesCard offline', () => {
 
     const input = directory(el, 'Spotify').querySelector('input') as HTMLInputElement;
     await type(input, 'https://podcasts.apple.com/us/podcast/x/id1');
-    await click(button(directory(el, 'Spotify'), 'Save address'));
+    await clickOn(button(directory(el, 'Spotify'), 'Save address'));
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(directory(el, 'Spotify').querySelector('[role="alert"]')?.textContent).toBe('Paste the show’s address at open.spotify.com, spotify.com.');
     expect(await db.outbox.count()).toBe(1);
 
     await type(input, 'https://open.spotify.com/show/4rOoJ6Egrf8K2IrywzwOMk');
-    await click(button(directory(el, 'Spotify'), 'Save address'));
+    await clickOn(button(directory(el, 'Spotify'), 'Save address'));
     expect(await db.outbox.count()).toBe(2);
     expect(directory(el, 'Spotify').textContent).toContain('Listed');
     const row = await db.playlists.get(PLAYLIST);
     expect((row!['Directories'] as Record<string, { ListingUrl: string }>)['spotify']!.ListingUrl).toBe('https://open.spotify.com/show/4rOoJ6Egrf8K2IrywzwOMk');
 
-    await click(button(directory(el, 'Spotify'), 'Mark removed'));
+    await clickOn(button(directory(el, 'Spotify'), 'Mark removed'));
     expect(directory(el, 'Spotify').textContent).toContain('Removed');
   });
 

@@ -4,13 +4,12 @@
 // their field before anything is queued; corrected, they are queued as program.setAdMarkerRules and
 // the device's program shows them; without manage-settings access the card is read only.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import type { Program } from '../../protocol/entities.ts';
 import { ProgramAdMarkerRules } from './ProgramAdMarkerRules.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { click, clickOn, field, mount, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -22,33 +21,9 @@ const program = {
   CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1,
 } as unknown as Program;
 
-const settle = () => act(() => new Promise<void>((r) => setTimeout(r, 60)));
 const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
-async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  await act(async () => createRoot(el).render(<ProgramAdMarkerRules program={program} />));
-  await settle();
-  return el;
-}
-function field(el: HTMLElement, label: string): { control: HTMLInputElement; error: string | null } {
-  const labelEl = [...el.querySelectorAll('label')].find((l) => l.textContent === label)!;
-  const control = document.getElementById(labelEl.htmlFor) as HTMLInputElement;
-  const id = control.getAttribute('aria-describedby');
-  return { control, error: id ? document.getElementById(id)!.textContent : null };
-}
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-async function click(el: HTMLElement, name: string): Promise<void> {
-  const button = [...el.querySelectorAll('button')].find((b) => b.textContent === name)!;
-  await act(async () => button.click());
-  await settle();
-}
+const render = () => mount(<ProgramAdMarkerRules program={program} />);
 
 beforeEach(async () => {
   await Promise.all([db.programs.clear(), db.outbox.clear(), db.shadows.clear()]);
@@ -74,7 +49,7 @@ describe('ad-marker rules in program settings', () => {
     await type(field(el, 'Fewest mid-rolls').control, '1');
     await type(field(el, 'Most ads in a break').control, '3');
     await type(field(el, 'No mid-roll in the first … seconds').control, '60');
-    await act(async () => el.querySelector<HTMLInputElement>('input[type="checkbox"]')!.click());
+    await clickOn(el.querySelector<HTMLInputElement>('input[type="checkbox"]'));
     await click(el, 'Apply');
     const rules = { PreRollRequired: true, PostRollRequired: false, MinMidRolls: 1, MaxMidRolls: 1, MinSpacingSeconds: 0, NoMidRollFirstSeconds: 60, NoMidRollLastSeconds: 0, MaxAdsPerBreak: 3 };
     expect((await db.outbox.toArray()).map((q) => [q.name, q.args])).toEqual([['program.setAdMarkerRules', { programId: PROGRAM, AdMarkerRules: rules }]]);

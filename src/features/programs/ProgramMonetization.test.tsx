@@ -7,14 +7,13 @@
 // changed at once, "waiting to be sent" said on its form only; "Reset to the organization's" queues none; a change
 // the server refused comes back into the form with the reason at the field it names.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { DEFAULT_AD_MARKER_RULES } from '../../domain/ad-markers.ts';
 import type { Program } from '../../protocol/entities.ts';
 import { ProgramMonetization } from './ProgramMonetization.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { choose, clickOn, mount, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -24,16 +23,9 @@ const AT = '2026-03-01T10:00:00.000Z';
 const meta = { CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1, OrganizationId: ORG };
 const none = { DynamicAdsEnabled: null, AdPositions: null, MemberDownloadsAdFree: null, HouseAdsFallback: null, CpmFloor: null };
 
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
-
 async function render(editable = true): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
   const program = (await db.programs.get(PROGRAM)) as unknown as Program;
-  await act(async () => createRoot(el).render(<ProgramMonetization program={program} organizationId={ORG} editable={editable} />));
-  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
+  const el = await mount(<ProgramMonetization program={program} organizationId={ORG} editable={editable} />, { until: 'form' });
   await settle();
   return el;
 }
@@ -41,19 +33,6 @@ async function render(editable = true): Promise<HTMLElement> {
 const form = (el: HTMLElement) => el.querySelector<HTMLFormElement>('form[data-setting="Monetization"]')!;
 const fieldset = (el: HTMLElement, name: string) => form(el).querySelector<HTMLFieldSetElement>(`fieldset[data-field="${name}"]`)!;
 const text = (el: HTMLElement, name: string, selector: string) => fieldset(el, name).querySelector(selector)?.textContent ?? null;
-
-async function click(target: HTMLElement): Promise<void> {
-  await act(async () => target.click());
-  await settle();
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
-}
 
 const button = (el: HTMLElement, name: string) => [...form(el).querySelectorAll('button')].find((b) => b.textContent === name)!;
 const setHere = (el: HTMLElement, name: string) => fieldset(el, name).querySelector<HTMLInputElement>('.inherited-toggle input')!;
@@ -77,21 +56,21 @@ describe('a program’s monetization section, offline', () => {
     expect(fieldset(el, 'CpmFloor').querySelector<HTMLInputElement>('input[type="number"]')!.disabled).toBe(true);
 
     // Set here: starts from the inherited value; out of range, refused at the field.
-    await click(setHere(el, 'CpmFloor'));
+    await clickOn(setHere(el, 'CpmFloor'));
     const amount = fieldset(el, 'CpmFloor').querySelector<HTMLInputElement>('input[type="number"]')!;
     expect([amount.disabled, amount.value]).toEqual([false, '18.5']);
     await type(amount, '1200');
     // The positions: the studio's three, a mid-roll of 2 ads; 3 ads is more than the program's rules allow.
-    await click(setHere(el, 'AdPositions'));
+    await clickOn(setHere(el, 'AdPositions'));
     await type(fieldset(el, 'AdPositions').querySelector<HTMLInputElement>('input[aria-label="Most ads in the Mid-roll"]')!, '3');
-    await click(button(el, 'Apply'));
+    await clickOn(button(el, 'Apply'));
     expect(text(el, 'CpmFloor', '.field-error')).toBe('Enter a number between 0 and 1000');
     expect(text(el, 'AdPositions', '.field-error')).toBe('The ad-marker rules allow 2 ads in a break at most');
     expect(await db.outbox.count()).toBe(0);
 
     await type(amount, '25');
     await type(fieldset(el, 'AdPositions').querySelector<HTMLInputElement>('input[aria-label="Most ads in the Mid-roll"]')!, '2');
-    await click(button(el, 'Apply'));
+    await clickOn(button(el, 'Apply'));
     const queued = await db.outbox.toArray();
     const own = { ...none, CpmFloor: { Amount: 25, Currency: 'EUR' }, AdPositions: [{ Type: 'PreRoll', MaxAds: 1 }, { Type: 'MidRoll', MaxAds: 2 }, { Type: 'PostRoll', MaxAds: 1 }] };
     expect(queued.map((q) => [q.name, q.args])).toEqual([['program.setSettings', { programId: PROGRAM, Monetization: own }]]);
@@ -102,7 +81,7 @@ describe('a program’s monetization section, offline', () => {
     expect(text(el, 'DynamicAdsEnabled', '.field-hint')).toBe("Organization's default: On");
 
     // Back to the organization's: every own value dropped.
-    await click(button(el, "Reset to the organization's"));
+    await clickOn(button(el, "Reset to the organization's"));
     expect((await db.outbox.toArray()).at(-1)?.args).toEqual({ programId: PROGRAM, Monetization: null });
     expect((await db.programs.get(PROGRAM))?.['Monetization']).toBeNull();
     expect(setHere(el, 'CpmFloor').checked).toBe(false);
@@ -124,13 +103,9 @@ describe('a program’s monetization section, offline', () => {
     // The other settings' forms say nothing of it.
     expect(el.querySelector('form[data-setting="VideoMonetization"] .field-error')).toBeNull();
     const currency = fieldset(el, 'CpmFloor').querySelector<HTMLSelectElement>('select')!;
-    await act(async () => {
-      Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(currency, 'USD');
-      currency.dispatchEvent(new Event('change', { bubbles: true }));
-    });
-    await settle();
+    await choose(currency, 'USD');
     expect(text(el, 'CpmFloor', '.field-error')).toBeNull();
-    await click(button(el, 'Apply'));
+    await clickOn(button(el, 'Apply'));
     expect((await db.outbox.toArray()).map((q) => q.args)).toEqual([{ programId: PROGRAM, Monetization: { ...none, CpmFloor: { Amount: 5, Currency: 'USD' } } }]);
     expect(await db.needsAttention.count()).toBe(0);
   });

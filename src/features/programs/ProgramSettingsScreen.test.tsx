@@ -5,14 +5,13 @@
 // anything is queued, and a good change is queued as program.update. Its normalization shows what
 // it inherits from the organization, a refused change of it at its field, and resets to inherited.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { Route, Router } from '../../lib/router.ts';
 import { ProgramSettingsScreen } from './ProgramSettingsScreen.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -20,53 +19,22 @@ const ORG = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const PROGRAM = '9b2e4f10-7a3c-4d5e-8f60-1a2b3c4d5e6f';
 const AT = '2026-03-01T10:00:00.000Z';
 
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
-
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
 const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
   const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/settings` });
-  await act(async () =>
-    createRoot(el).render(
-      <Router hook={hook}>
-        <Route path="/:organizationId/programs/:programId/settings">
-          <ProgramSettingsScreen />
-        </Route>
-      </Router>,
-    ),
-  );
   // The row, the refused changes and the session arrive in separate live queries.
-  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
+  const el = await mount(
+    <Router hook={hook}>
+      <Route path="/:organizationId/programs/:programId/settings">
+        <ProgramSettingsScreen />
+      </Route>
+    </Router>,
+    { until: 'form' },
+  );
   await settle();
   return el;
-}
-
-function field(el: HTMLElement, label: string, index = 0): { control: HTMLInputElement; described: string[] } {
-  const labelEl = [...el.querySelectorAll('label')].filter((l) => l.textContent === label)[index];
-  if (!labelEl) throw new Error(`no field labelled ${label}`);
-  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
-  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-  return { control, described: ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '') };
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
-}
-
-async function click(el: HTMLElement, name: string): Promise<void> {
-  const button = [...el.querySelectorAll('button')].find((b) => b.textContent === name);
-  if (!button) throw new Error(`no button ${name}`);
-  await act(async () => button.click());
-  await settle();
 }
 
 beforeEach(async () => {

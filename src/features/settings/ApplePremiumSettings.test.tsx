@@ -7,12 +7,11 @@
 // the server refused comes back into the form with the reason at the field; without
 // manage-settings access the section is read only.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ApplePremiumSettings } from './ApplePremiumSettings.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { choose, click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -23,54 +22,16 @@ const AT = '2026-03-01T10:00:00.000Z';
 const meta = { CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1, OrganizationId: ORG };
 const none = { Enabled: null, ProviderId: null, ChannelId: null, ShowId: null, DeliverAdFree: null, EarlyAccessHours: null };
 
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
-
 /** Signs in (the cached session: the server cannot be reached here) with these flags on the program. */
 const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  await act(async () => createRoot(el).render(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />));
-  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
+  const el = await mount(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />, { until: 'form' });
   await settle();
   return el;
 }
 
-function field(el: HTMLElement, label: string): { control: HTMLInputElement; hint: string | null; error: string | null } {
-  const labelEl = [...el.querySelectorAll('label')].find((l) => l.textContent === label);
-  if (!labelEl) throw new Error(`no field labelled ${label}`);
-  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
-  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-  const text = (suffix: string) => {
-    const id = ids.find((i) => i.endsWith(suffix));
-    return id ? (el.ownerDocument.getElementById(id)?.textContent ?? null) : null;
-  };
-  return { control, hint: text('-hint'), error: text('-error') };
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
-}
-
-async function choose(control: HTMLElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('change', { bubbles: true }));
-  });
-  await settle();
-}
-
-async function apply(el: HTMLElement): Promise<void> {
-  await act(async () => [...el.querySelectorAll('button')].find((b) => b.textContent === 'Apply')!.click());
-  await settle();
-}
+const apply = (el: HTMLElement) => click(el, 'Apply');
 
 beforeEach(async () => {
   await Promise.all([db.organizations.clear(), db.networks.clear(), db.programs.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
@@ -138,10 +99,7 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
     expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual([]);
     document.body.innerHTML = '';
     await signIn({ HasContentAccess: true });
-    const hidden = document.createElement('div');
-    document.body.append(hidden);
-    await act(async () => createRoot(hidden).render(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />));
-    await settle();
+    const hidden = await mount(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />);
     expect(hidden.textContent).toBe('');
   });
 });

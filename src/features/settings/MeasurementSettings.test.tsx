@@ -4,14 +4,13 @@
 // good change is queued as organization.setMeasurementPrefixes (the device's row changed at once)
 // and answers the refusal; without manage-organization-settings access the prefixes are read only.
 import 'fake-indexeddb/auto';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { Route, Router } from '../../lib/router.ts';
 import { MeasurementSettings } from './MeasurementSettings.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -19,45 +18,21 @@ const ORG = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const AT = '2026-03-01T10:00:00.000Z';
 const OP3 = 'https://op3.dev/e/';
 
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
-
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
 const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
   const { hook } = memoryLocation({ path: `/${ORG}/settings` });
-  await act(async () =>
-    createRoot(el).render(
-      <Router hook={hook}>
-        <Route path="/:organizationId/settings">
-          <MeasurementSettings />
-        </Route>
-      </Router>,
-    ),
+  const el = await mount(
+    <Router hook={hook}>
+      <Route path="/:organizationId/settings">
+        <MeasurementSettings />
+      </Route>
+    </Router>,
+    { until: 'form' },
   );
-  for (let i = 0; i < 5 && !el.querySelector('form'); i++) await settle();
   await settle();
   return el;
-}
-
-function field(el: HTMLElement, label: string): { control: HTMLInputElement; described: string[] } {
-  const labelEl = [...el.querySelectorAll('label')].find((l) => l.textContent === label);
-  if (!labelEl) throw new Error(`no field labelled ${label}`);
-  const control = el.ownerDocument.getElementById(labelEl.htmlFor) as HTMLInputElement;
-  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-  return { control, described: ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '') };
-}
-
-async function type(control: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(control, value);
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
 }
 
 const button = (el: HTMLElement, name: string) => [...el.querySelectorAll('button')].find((b) => b.textContent === name);
@@ -100,8 +75,7 @@ describe('measurement prefixes', () => {
     await type(second.control, 'https://chrt.fm/track/X/');
     expect(field(el, 'Measurement prefix 2').control.getAttribute('aria-invalid')).toBeNull();
     expect(el.querySelector('[data-testid="measured-example"]')?.textContent).toBe(`https://op3.dev/e/chrt.fm/track/X/${location.host}/audio/00000000-0000-4000-8000-000000000000.mp3`);
-    await act(async () => button(el, 'Apply')!.click());
-    await settle();
+    await click(el, 'Apply');
     const queued = await db.outbox.toArray();
     expect(queued.map((q) => [q.name, q.args])).toEqual([['organization.setMeasurementPrefixes', { organizationId: ORG, MeasurementPrefixes: [OP3, 'https://chrt.fm/track/X/'] }]]);
     expect((await db.organizations.get(ORG))?.['MeasurementPrefixes']).toEqual([OP3, 'https://chrt.fm/track/X/']);
