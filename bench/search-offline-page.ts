@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { db } from '../src/db/db.ts';
 import { openSearchIndexDb, SEARCH_INDEX_DB_NAME } from '../src/db/search-index-db.ts';
 import { toServiceQuery, type OfflineSearchInput } from '../workers/search/params.ts';
+import { searchableFields, wordListOf } from '../src/domain/search.ts';
 import type { SearchWorkerApi } from '../workers/search/search.worker.ts';
 
 export const ORG = '00000000-0000-4000-8000-00000000b0b0';
@@ -103,6 +104,23 @@ async function search(params: OfflineSearchInput) {
   return { ms: performance.now() - started, rows: page.hits.length, total: page.total };
 }
 
+/**
+ * The floor of the index build on this machine, in the same run: what any index of these clips
+ * must do, with nothing of an index: read the same rows from the store, and cut the same text
+ * (each clip's search fields) into lower-cased words. Times of the read and of the words.
+ */
+async function floor(): Promise<{ readMs: number; wordsMs: number; words: number }> {
+  const started = performance.now();
+  const [, clips] = await Promise.all([db.programs.toArray(), db.clips.toArray()]);
+  const read = performance.now();
+  let words = 0;
+  for (const row of clips) {
+    const text = searchableFields('clip', row);
+    words += wordListOf(text.Title).length + wordListOf(text.Description).length + wordListOf(text.Annotations).length + wordListOf(text.Transcript).length;
+  }
+  return { readMs: read - started, wordsMs: performance.now() - read, words };
+}
+
 /** The saved index: its JSON's size in UTF-8 bytes, and the origin's storage before and after. */
 async function savedBytes(): Promise<number> {
   const saved = await openSearchIndexDb(SEARCH_INDEX_DB_NAME).indexes.get('current');
@@ -113,5 +131,5 @@ async function usage(): Promise<number> {
   return (await navigator.storage.estimate()).usage ?? 0;
 }
 
-Object.assign(globalThis, { bench: { fill, start, prepare, save, search, savedBytes, usage } });
+Object.assign(globalThis, { bench: { fill, start, prepare, save, search, savedBytes, usage, floor } });
 document.title = 'ready';
