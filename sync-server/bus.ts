@@ -5,14 +5,41 @@
  *  after it reconnected), so every connected client is poked to pull. */
 export type Change = { organizationId: string | null; version: number };
 
+/** The longest signal payload the buses carry (PostgreSQL's NOTIFY takes under 8000 bytes). */
+export const SIGNAL_PAYLOAD_MAX = 7_000;
+
 export interface ChangeBus {
   publish(change: Change): void;
   subscribe(fn: (change: Change) => void): () => void;
+  /**
+   * A signal on a topic to the subscribers of every instance (their own included), after the
+   * commit of what it announces: not a change devices pull, so the sync endpoints never hear it
+   * (a live recording's appended peaks: sync-server/audio/live-ingest.ts). Best effort like a
+   * poke: a listener that may miss one also reads again on a change of organizationId null (the
+   * PostgreSQL bus reconnected) or a timer. `payload`: a short text (under SIGNAL_PAYLOAD_MAX
+   * characters, NOTIFY's limit with room to spare) that spares the listener a read.
+   */
+  signal(topic: string, payload?: string): void;
+  onSignal(fn: (topic: string, payload: string) => void): () => void;
 }
 
 export function createMemoryBus(): ChangeBus {
   const listeners = new Set<(change: Change) => void>();
+  const signalled = new Set<(topic: string, payload: string) => void>();
   return {
+    signal(topic, payload = '') {
+      for (const fn of [...signalled]) {
+        try {
+          fn(topic, payload);
+        } catch {
+          // As publish: one failing listener must not stop the others.
+        }
+      }
+    },
+    onSignal(fn) {
+      signalled.add(fn);
+      return () => signalled.delete(fn);
+    },
     publish(change) {
       for (const fn of [...listeners]) {
         try {

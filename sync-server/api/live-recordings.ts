@@ -6,6 +6,7 @@
 //     a program the agent may not push to ──> 403 with a body naming programId
 //     ──> recording inserted Live (announced on the bus: devices sync it) ──> body streamed ──> 201
 //   GET /v1/recordings/{recordingId}/live/peaks (guard.row: content access) ──> text/event-stream
+//     on any instance: the peaks are rows (live_peaks) the ingesting instance writes and signals
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -15,7 +16,7 @@ import { LiveMp3Peaks } from '../../src/media/live-peaks.ts';
 import * as routes from '../../src/protocol/api/live-recordings.ts';
 import { LIVE_END_EVENT, LIVE_PEAKS_EVENT } from '../../src/protocol/api/live-recordings.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
-import { sha256 } from '../auth.ts';
+import { getAuth, sha256 } from '../auth.ts';
 import { now } from '../app.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { insertRow, loadRow } from '../rows.ts';
@@ -23,7 +24,8 @@ import { writeAudioRow } from '../audio/clip-rows.ts';
 import { recordingKeys } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
 import { startRecordingIngest } from '../audio/recording-ingest.ts';
-import { liveSessions, type LiveSession } from '../audio/live-ingest.ts';
+import { followLivePeaks, liveStreams, LivePeaksWriter, removeLivePeaks } from '../audio/live-ingest.ts';
+import { logOf } from '../observability/log.ts';
 import { guard, type Access } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
 
@@ -95,7 +97,7 @@ function tolerantBody(body: ReadableStream<Uint8Array>, seen: (chunk: Uint8Array
 }
 
 export function liveRecordingRoutes(audio: AudioService) {
-  const sessions = liveSessions();
+  const streams = liveStreams();
 
   const ingest = guarded(routes.putLiveRecording, agentGuard());
   const handler = async (c: Parameters<Parameters<ReturnType<typeof resourceApp>['openapi']>[1]>[0]) => {
@@ -129,7 +131,8 @@ export function liveRecordingRoutes(audio: AudioService) {
     // Devices hear of the new Live recording as of any change, and pull it.
     deps.bus.publish({ organizationId, version: row.Version });
 
-    const session = sessions.open(id);
+    const live = streams.open(id);
+    const writer = new LivePeaksWriter({ store: deps.store, bus: deps.bus, log: logOf(deps) }, id);
     const peaks = new LiveMp3Peaks();
     await peaks.ready();
     let torn = false;
@@ -139,8 +142,8 @@ export function liveRecordingRoutes(audio: AudioService) {
     const stream = tolerantBody(
       body,
       (chunk) => {
-        session.pushAudio(chunk);
-        session.append(peaks.push(chunk), peaks.sampleRate);
+        live.push(chunk);
+        writer.append(peaks.push(chunk), peaks.sampleRate);
       },
       () => (torn = true),
     );
@@ -150,7 +153,9 @@ export function liveRecordingRoutes(audio: AudioService) {
       // Over the size limit or the disk: what the store kept is not to be trusted as the recording.
       torn = true;
     }
-    session.append(peaks.end(), peaks.sampleRate);
+    writer.append(peaks.end(), peaks.sampleRate);
+    // Every pixel is a row before the row leaves Live: watchers read the rest, then end.
+    await writer.drain();
     const decodedSeconds = peaks.durationSeconds;
     const ended = now(deps);
     const ref = { entity: 'recording' as const, organizationId, id };
@@ -158,14 +163,14 @@ export function liveRecordingRoutes(audio: AudioService) {
     if (decodedSeconds === 0 || size === 0) {
       // Nothing that decodes arrived: a finished recording of no audio that says it is torn, not a
       // Live one forever.
-      await writeAudioRow(deps, ref, { State: 'Finalized', fields: { ...endFields, HasTornAudio: true, DurationSeconds: 0 } }, { userId: null });
+      await writeAudioRow(deps, ref, { State: 'Finalized', fields: { ...endFields, HasTornAudio: true, DurationSeconds: 0 } }, { userId: null }, (q) => removeLivePeaks(q, id));
       await audio.blobs.remove(recordingKeys.upload(id, uploadId));
     } else {
       await writeAudioRow(deps, ref, { State: 'Live', fields: endFields }, { userId: null });
       await startRecordingIngest(deps, audio.blobs, organizationId, null, id, { uploadId, fileName: 'live.mp3', size });
     }
     const recording = (await loadRow(deps.store, 'recording', organizationId, id)) as unknown as Recording;
-    sessions.close(id, session, { State: recording.State, HasTornAudio: recording.HasTornAudio });
+    streams.close(id, live);
     return c.json({ Recording: recording, SizeInBytes: size, DecodedSeconds: decodedSeconds }, 201);
   };
 
@@ -173,23 +178,20 @@ export function liveRecordingRoutes(audio: AudioService) {
     .openapi(ingest, handler)
     .openapi(guarded(routes.postLiveRecording, agentGuard()), handler)
     .openapi(guarded(routes.liveRecordingAudio, guard.row('recordings', 'recordingId')), (c) => {
-      const audioStream = sessions.get(c.var.row.Id)?.listen();
+      const audioStream = streams.get(c.var.row.Id)?.listen();
       if (!audioStream) throw notFound();
       return new Response(audioStream, { status: 200, headers: { 'content-type': 'audio/mpeg', 'cache-control': 'no-store' } });
     })
     .openapi(guarded(routes.liveRecordingPeaks, guard.row('recordings', 'recordingId')), async (c) => {
+      const deps = c.get('deps');
       const row = c.var.row as unknown as Recording;
-      const session: LiveSession | null = sessions.get(row.Id);
+      const { organizationId } = getAuth(c);
       return streamSSE(c, async (stream) => {
-        if (!session) {
-          // Not a stream this instance holds (ended, or never live here): its row says the rest.
-          await stream.writeSSE({ event: LIVE_END_EVENT, data: JSON.stringify({ State: row.State, HasTornAudio: row.HasTornAudio }) });
-          return;
-        }
         let wake: (() => void) | null = null;
         const queue: Array<{ event: string; data: string }> = [];
         let done = false;
-        const stop = session.watch({
+        // What is there, each append, then the end once the row leaves Live (any instance's stream).
+        const stop = followLivePeaks(deps, organizationId, row.Id, {
           peaks: (e) => {
             queue.push({ event: LIVE_PEAKS_EVENT, data: JSON.stringify(e) });
             wake?.();

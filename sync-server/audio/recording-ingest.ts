@@ -22,6 +22,7 @@ import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { loadRow } from '../rows.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
+import { removeLivePeaks } from './live-ingest.ts';
 import { MediaErrorCode } from '../../src/media/errors.ts';
 import { mediaProblemText } from '../../src/media/messages.ts';
 import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
@@ -60,7 +61,8 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
     const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
     const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds, fileName: ingest.UploadedAudioFileName };
     await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
-    await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId });
+    // A live recording's peaks rows (live-ingest.ts) go with the commit that gives it its waveforms.
+    await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId }, (q) => removeLivePeaks(q, recordingId));
     await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
     if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
@@ -72,7 +74,9 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
  *  succeeded, or its fields before this ingest), the ingest Failed with why, the upload removed. */
 async function failRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord, problem: string | null): Promise<void> {
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-  await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId });
+  await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId }, (q) =>
+    current ? removeLivePeaks(q, recordingId) : Promise.resolve(),
+  );
   await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: problem }));
   await blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
 }

@@ -6,10 +6,14 @@
 // failover, an administrator's terminate) the bus connects again with backoff, LISTENs again,
 // and then pokes every subscriber once (organizationId null): NOTIFYs sent while it was away
 // are lost, and the clients' next pull brings whatever they announced.
+//
+// Signals (ChangeBus.signal: a topic, not a change) go on a channel of their own on the same two
+// connections, so no sync subscriber hears them: the topic, a line break, then the payload.
 import pg from 'pg';
-import type { Change, ChangeBus } from '../bus.ts';
+import { SIGNAL_PAYLOAD_MAX, type Change, type ChangeBus } from '../bus.ts';
 
 export const CHANGE_CHANNEL = 'castaway_changes';
+export const SIGNAL_CHANNEL = 'castaway_signals';
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
 
@@ -17,6 +21,7 @@ export type PgBus = ChangeBus & { close(): Promise<void>; ready: Promise<void> }
 
 export function createPgBus(databaseUrl: string): PgBus {
   const listeners = new Set<(change: Change) => void>();
+  const signalled = new Set<(topic: string, payload: string) => void>();
   const notify = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   let listen: pg.Client | null = null;
   let closed = false;
@@ -36,6 +41,19 @@ export function createPgBus(databaseUrl: string): PgBus {
   };
 
   const onNotification = (msg: pg.Notification) => {
+    if (msg.channel === SIGNAL_CHANNEL && msg.payload) {
+      const cut = msg.payload.indexOf('\n');
+      const topic = cut < 0 ? msg.payload : msg.payload.slice(0, cut);
+      const payload = cut < 0 ? '' : msg.payload.slice(cut + 1);
+      for (const fn of [...signalled]) {
+        try {
+          fn(topic, payload);
+        } catch {
+          // as deliver
+        }
+      }
+      return;
+    }
     if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
     try {
       const parsed = JSON.parse(msg.payload) as Partial<Change>;
@@ -67,6 +85,7 @@ export function createPgBus(databaseUrl: string): PgBus {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await client.query(`LISTEN ${SIGNAL_CHANNEL}`);
     } catch (err) {
       reconnectLater(client);
       if (!again) throw err;
@@ -98,9 +117,18 @@ export function createPgBus(databaseUrl: string): PgBus {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
+    signal(topic, payload = '') {
+      if (closed) return;
+      notify.query('SELECT pg_notify($1, $2)', [SIGNAL_CHANNEL, payload.length > SIGNAL_PAYLOAD_MAX ? topic : `${topic}\n${payload}`]).catch(() => undefined);
+    },
+    onSignal(fn) {
+      signalled.add(fn);
+      return () => signalled.delete(fn);
+    },
     async close() {
       closed = true;
       listeners.clear();
+      signalled.clear();
       if (retryTimer) clearTimeout(retryTimer);
       const client = listen;
       listen = null;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRecording } from '../../src/domain/recording.ts';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
-import type { LiveEndEvent, LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
+import type { LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
 import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
 import { createApp } from '../../sync-server/app.ts';
@@ -22,6 +22,7 @@ import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
+import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { AppClient } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
@@ -39,33 +40,6 @@ function push(url: string, file: string, seconds?: number) {
   return { child, done };
 }
 
-/** The events of a live recording's peaks stream, as they come, until 'end'. */
-async function watch(base: string, headers: Record<string, string>, id: string, onPeaks: (e: LivePeaksEvent) => void): Promise<LiveEndEvent> {
-  const res = await fetch(`${base}/api/v1/recordings/${id}/live/peaks`, { headers });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error('the stream closed before its end event');
-    buffer += value;
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event === 'peaks') onPeaks(JSON.parse(data!) as LivePeaksEvent);
-      if (event === 'end') {
-        await reader.cancel();
-        return JSON.parse(data!) as LiveEndEvent;
-      }
-    }
-  }
-}
-
-const pixelsOf = (e: LivePeaksEvent) => Buffer.from(e.Data, 'base64').length / 4;
 
 describe.each(storeKinds)('live recordings on %s', (kind) => {
   let test: TestStore;
@@ -150,7 +124,7 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     expect(listening.headers.get('content-type')).toBe('audio/mpeg');
     const heard = new Response(listening.body).arrayBuffer();
     const events: LivePeaksEvent[] = [];
-    const end = await watch(base, session, id, (e) => events.push(e));
+    const end = await watchLivePeaks(base, session, id, (e) => events.push(e));
     // What was heard ends with the stream, and is MP3: frames with their sync word.
     const bytes = new Uint8Array(await heard);
     expect(bytes.length).toBeGreaterThan(10_000);
@@ -179,6 +153,8 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     // encoder's padding the file's header lets the decoder drop (under a tenth of a second).
     expect(Math.abs(w.length - next)).toBeLessThan((0.1 * w.sampleRate) / LIVE_SAMPLES_PER_PIXEL);
     expect((await app.request(row.Urls.WaveformLowResUrl!, { headers: session })).status).toBe(200);
+    // Its waveforms serve it now: the live peaks rows went with the commit that Finalized it.
+    expect(await test.store.query(`SELECT seq FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
     const last = await test.store.query<{ last_seen_at_utc: Date | null }>(`SELECT last_seen_at_utc FROM recording_agents WHERE id = $1`, [agent.Id]);
     expect(last[0]!.last_seen_at_utc).not.toBeNull();
   }, 60_000);
@@ -188,7 +164,7 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     const pusher = push(liveUrl(MORNING, title), 'episode-60min-mono-64k.mp3');
     const id = await newRecordingTitled(title);
     let pixels = 0;
-    const ended = watch(base, session, id, (e) => (pixels += pixelsOf(e)));
+    const ended = watchLivePeaks(base, session, id, (e) => (pixels += pixelsOf(e)));
     while (pixels < 3 * (44100 / LIVE_SAMPLES_PER_PIXEL)) await new Promise((r) => setTimeout(r, 50));
     pusher.child.kill('SIGKILL');
     const end = await ended;

@@ -1,0 +1,136 @@
+// A live recording watched from another instance (issues 34 and 35): two apps on one PostgreSQL
+// database, each with its own store connections, its own LISTEN/NOTIFY bus and its own job runner,
+// as two server instances behind a balancer are; they share only the database and the blob folder.
+// System ffmpeg pushes an MP3 in real time to instance 1; a watcher of instance 2 gets the
+// waveform appended in order, each pixel once, then 'end'; the pixels are those of the finalized
+// waveform, and the live peaks rows are gone once the recording is Finalized.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
+import { waveformFromDat } from '../../src/media/waveform-format.ts';
+import type { LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
+import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
+import type { Recording } from '../../src/protocol/entities.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import { openStore } from '../../sync-server/store/open.ts';
+import type { Store } from '../../sync-server/store/store.ts';
+import { createPgBus, type PgBus } from '../../sync-server/sync/pg-bus.ts';
+import { fixturePath } from '../audio/fixtures.ts';
+import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
+import { AppClient } from './app-client.ts';
+import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
+
+const MORNING = seedId('program:morning');
+
+type Instance = { app: ReturnType<typeof createApp>; bus: PgBus; store: Store; server: ReturnType<typeof serve>; base: string };
+
+describe('a live recording on two instances of one PostgreSQL', () => {
+  let db: TestStore & { url: string };
+  let blobDir = '';
+  const instances: Instance[] = [];
+  let agent: RecordingAgentWithToken;
+  let api: AppClient;
+  const session: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error(MISSING_DATABASE_URL);
+    db = await openScratchPostgres(base, 'castaway_live2');
+    await seed(db.store, { clips: 12 });
+    blobDir = await mkdtemp(join(tmpdir(), 'castaway-live2-'));
+    for (let i = 0; i < 2; i++) {
+      // Instance 1 uses the scratch store; instance 2 opens its own pool to the same database.
+      const store = i === 0 ? db.store : await openStore({ databaseUrl: db.url });
+      const bus = createPgBus(db.url);
+      await bus.ready;
+      const app = createApp({ store, bus, blobs: fsBlobStore(blobDir), jobs: { databaseUrl: db.url } });
+      await app.jobs.start();
+      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+      await new Promise((resolve) => server.once('listening', resolve));
+      instances.push({ app, bus, store, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    }
+    api = new AppClient(instances[0]!.app);
+    await api.login('demo@example.com');
+    api.organizationId = ORG_DEMO;
+    Object.assign(session, { cookie: api.cookie, 'x-organization-id': ORG_DEMO });
+    agent = (await api.post('/api/v1/recording-agents', { Name: 'Studio 2 encoder', ProgramIds: [MORNING] })).body as RecordingAgentWithToken;
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const i of instances) {
+      i.server.close();
+      await i.app.jobs.stop();
+      await i.bus.close();
+      if (i.store !== db.store) await i.store.close();
+    }
+    await db?.drop();
+    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+  });
+
+  it('ffmpeg pushes to instance 1; a watcher of instance 2 gets each append in order, once, then the end; the pixels are the finalized waveform’s', async () => {
+    const [one, two] = instances as [Instance, Instance];
+    const title = 'Across instances';
+    const url = `http://${agent.Id}:${agent.Token}@${one.base.slice('http://'.length)}/api/v1/programs/${MORNING}/recordings/live?title=${encodeURIComponent(title)}`;
+    const ffmpeg = spawn(
+      'ffmpeg',
+      ['-hide_banner', '-loglevel', 'error', '-re', '-i', fixturePath('speech-12s.mp3'), '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', '-method', 'PUT', '-chunked_post', '1', '-auth_type', 'basic', url],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    ffmpeg.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const pushed = new Promise<number | null>((resolve) => ffmpeg.on('close', resolve));
+
+    let id: string | undefined;
+    while (!id) {
+      id = (await db.store.query<{ id: string }>(`SELECT id FROM recordings WHERE title = $1`, [title]))[0]?.id;
+      if (!id) await new Promise((r) => setTimeout(r, 20));
+    }
+    // The live audio is the receiving instance's: another one says it is not here.
+    expect((await fetch(`${two.base}/api/v1/recordings/${id}/live/audio`, { headers: session })).status).toBe(404);
+
+    const events: LivePeaksEvent[] = [];
+    const end = await watchLivePeaks(two.base, session, id, (e) => events.push(e));
+    expect(await pushed, stderr).toBe(0);
+
+    // Appended in many pieces while it ran, each starting where the last ended: none twice, none lost.
+    expect(events.length).toBeGreaterThan(5);
+    let next = 0;
+    for (const e of events) {
+      expect(e.FirstPixel).toBe(next);
+      expect(e.SamplesPerPixel).toBe(LIVE_SAMPLES_PER_PIXEL);
+      expect(e.SampleRate).toBe(44100);
+      next += pixelsOf(e);
+    }
+    // The end came when the row left Live, after the last pixel.
+    expect(end.State).not.toBe('Live');
+    expect(end.HasTornAudio).toBe(false);
+
+    let row: Recording;
+    for (;;) {
+      row = (await api.get(`/api/v1/recordings/${id}`)).body as Recording;
+      if (row.State === 'Finalized') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const high = await two.app.request(row.Urls.WaveformHighResUrl!, { headers: session });
+    expect(high.status).toBe(200);
+    const waveform = waveformFromDat(new Uint8Array(await high.arrayBuffer()));
+    expect(waveform.samplesPerPixel).toBe(LIVE_SAMPLES_PER_PIXEL);
+    expect(next).toBe(waveform.length);
+    // Its waveforms serve it now: no live peaks rows are left.
+    expect(await db.store.query(`SELECT seq FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
+    // A watcher that comes after the end is told so at once, on either instance.
+    for (const instance of instances) {
+      const after = await fetch(`${instance.base}/api/v1/recordings/${id}/live/peaks`, { headers: session });
+      const text = await after.text();
+      expect(text).toContain('event: end');
+      expect(text).not.toContain('event: peaks');
+    }
+  }, 90_000);
+});
