@@ -72,6 +72,12 @@ export const publishedSeconds = (episodeSeconds: number, bumpers: Bumpers) => bu
  */
 export const onPublishedTimeline = (episodeSeconds: number, bumpers: Pick<Bumpers, 'introSeconds'>) => episodeSeconds + bumpers.introSeconds;
 
+/**
+ * The other way: a time of the published audio (a player's position) on the episode's own timeline,
+ * earlier by the intro's length; negative while the intro plays (no cue or chapter is heard yet).
+ */
+export const onEpisodeTimeline = (publishedSeconds: number, bumpers: Pick<Bumpers, 'introSeconds'>) => publishedSeconds - bumpers.introSeconds;
+
 /** A clip's row as far as its published audio's intro goes (PublishedIntroSeconds: absent, null or 0: none). */
 export type WithPublishedIntro = { PublishedIntroSeconds?: number | null | undefined };
 

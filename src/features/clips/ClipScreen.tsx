@@ -447,7 +447,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
         )}
       </section>
       <PublishPanel clip={clip} />
-      <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} audioUrl={clip.Urls.AudioPrivateUrl} />
+      <ClipTranscript clipId={clip.Id} fileName={clip.Slug ?? clip.Id} audioUrl={clip.Urls.AudioPrivateUrl} audioOffsetSeconds={clip.PublishedIntroSeconds ?? 0} />
       <ClipAdMarkers clip={clip} />
       <ClipChapters clip={clip} organizationId={organizationId} />
       <ClipLoudness clipId={clip.Id} />

@@ -27,10 +27,9 @@ const { createApp: makeApp } = await import('../../../sync-server/app.ts');
 const { createMemoryBus } = await import('../../../sync-server/bus.ts');
 const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
 const { db } = await import('../../db/db.ts');
-const { applyPushResults, readBatch } = await import('../../db/sync-store.ts');
-const { SYNC_PROTOCOL_VERSION } = await import('../../protocol/sync.ts');
 const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
 const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { flushOutbox, setOnline } = await import('../../../tests/outbox-on-app.ts');
 const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
 
 let test: TestStore;
@@ -43,22 +42,7 @@ let xsrf = '';
 const api = (path: string, init: RequestInit = {}) =>
   app.request(path, { ...init, headers: { cookie, 'x-organization-id': ORG_DEMO, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}), 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
 
-/** What the sync engine does with the outbox: pushes it and applies the answers. */
-async function flush(): Promise<void> {
-  const batch = await readBatch(db, 50);
-  if (batch.length === 0) return;
-  const mutations = batch.map(({ id, name, args, base, createdAt }) => ({ id, name, args, base, createdAt }));
-  const res = await api('/api/sync/push', { method: 'POST', body: JSON.stringify({ protocolVersion: SYNC_PROTOCOL_VERSION, clientId: crypto.randomUUID(), mutations }) });
-  expect(res.status).toBe(200);
-  const { results } = (await res.json()) as { results: Parameters<typeof applyPushResults>[1] };
-  await act(async () => void (await applyPushResults(db, results, batch)));
-  await settle(300);
-}
-const setOnline = async (online: boolean) => {
-  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
-  await act(async () => window.dispatchEvent(new Event(online ? 'online' : 'offline')));
-  await settle(200);
-};
+const flush = () => flushOutbox(api);
 const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
 
 beforeAll(async () => {

@@ -24,6 +24,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { CheckboxField, Field } from '../../ui/Field.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
 import { RecordingAudio } from './RecordingAudio.tsx';
+import { RecordingTranscript } from './RecordingTranscript.tsx';
 import type { Annotation, Recording } from '../../protocol/entities.ts';
 
 const RATING_MAX = 5;
@@ -127,6 +128,7 @@ function RecordingEditor({ recording, programHref }: { recording: Recording; pro
       </div>
       <RecordingAudio recording={recording} programHref={programHref} annotations={annotations} />
       <Annotations recordingId={recording.Id} lengthSeconds={recording.DurationSeconds} annotations={annotations} />
+      <RecordingTranscript recording={recording} />
     </>
   );
 }

@@ -1,6 +1,7 @@
-// "Transcribe automatically" in a clip's transcript section (issue 34): asks the server's
-// speech-to-text engine for the transcript (POST /v1/clips/{id}/transcript with the language spoken
-// and whether to publish it) and says where the job is, as TranscriptStatus goes:
+// "Transcribe automatically" in a clip's or recording's transcript section (issue 34): asks the
+// server's speech-to-text engine for the transcript (POST /v1/clips/{id}/transcript or
+// /v1/recordings/{id}/transcript with the language spoken, and for a clip whether to publish it)
+// and says where the job is, as the owner's TranscriptStatus goes:
 //
 //   none ──Transcribe──> Queued ──> InProgress ──> Completed (the section reloads the cues)
 //                          ▲            │
@@ -14,20 +15,20 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { fieldErrorText } from '../../domain/messages.ts';
 import { isTranscribing, TranscriptStatus } from '../../domain/transcription.ts';
-import { getClipTranscription, startClipTranscription, type Transcription } from '../../protocol/api/transcription.ts';
+import type { Transcription as TranscriptionState } from '../../protocol/api/transcription.ts';
 import { m } from '../../paraglide/messages.js';
-import { call } from '../../lib/api.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { useLanguages } from '../../lib/reference-data.ts';
+import type { TranscriptOwner } from './owners.ts';
 
 /** How often the state is asked for while the job is queued or running. */
 const POLL_MS = 3000;
 /** The engine's language, offered first (a language it has no model for is the server's 400). */
 const DEFAULT_LANGUAGE = 'en';
 
-type State = { kind: 'loading' } | { kind: 'none' } | { kind: 'failed' } | { kind: 'known'; transcription: Transcription };
+type State = { kind: 'loading' } | { kind: 'none' } | { kind: 'failed' } | { kind: 'known'; transcription: TranscriptionState };
 
-export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onCompleted: () => void }) {
+export function Transcription({ owner, id: ownerId, onCompleted }: { owner: TranscriptOwner; id: string; onCompleted: () => void }) {
   const online = useOnline();
   const id = useId();
   const [language, setLanguage] = useState(DEFAULT_LANGUAGE);
@@ -37,11 +38,11 @@ export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onC
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async (): Promise<State> => {
-    const res = await call(getClipTranscription, { params: { clipId } });
+    const res = await owner.getTranscription(ownerId);
     const next: State = res.kind === 'ok' ? { kind: 'known', transcription: res.data } : res.kind === 'notFound' ? { kind: 'none' } : { kind: 'failed' };
     setState(next);
     return next;
-  }, [clipId]);
+  }, [owner, ownerId]);
 
   useEffect(() => {
     if (online) void load();
@@ -61,7 +62,7 @@ export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onC
   const start = async () => {
     setBusy(true);
     setProblems({});
-    const res = await call(startClipTranscription, { params: { clipId }, query: { language, publish: publish ? 'true' : 'false' } });
+    const res = await owner.startTranscription(ownerId, language, publish);
     setBusy(false);
     if (res.kind === 'ok') return void load();
     if (res.kind === 'badRequest') {
@@ -81,7 +82,7 @@ export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onC
   return (
     <div className="transcript-automatic" role="group" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{m.clips_transcription_title()}</h3>
-      <p className="field-hint">{m.clips_transcription_hint()}</p>
+      <p className="field-hint">{owner.words.transcriptionHint()}</p>
       {!online && (
         <p className="muted" role="status">
           {m.clips_transcription_offline()}
@@ -105,10 +106,12 @@ export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onC
           </p>
         )}
       </div>
-      <div className="field checkbox">
-        <input id={`${id}-publish`} type="checkbox" checked={publish} disabled={disabled} onChange={(e) => setPublish(e.target.checked)} />
-        <label htmlFor={`${id}-publish`}>{m.clips_transcription_publish()}</label>
-      </div>
+      {owner.setPublished && (
+        <div className="field checkbox">
+          <input id={`${id}-publish`} type="checkbox" checked={publish} disabled={disabled} onChange={(e) => setPublish(e.target.checked)} />
+          <label htmlFor={`${id}-publish`}>{m.clips_transcription_publish()}</label>
+        </div>
+      )}
       <button type="button" className="button" disabled={disabled} onClick={() => void start()}>
         {m.clips_transcription_start()}
       </button>
@@ -117,7 +120,7 @@ export function ClipTranscription({ clipId, onCompleted }: { clipId: string; onC
           {problems.form}
         </p>
       )}
-      {online && <TranscriptionStatusLine state={state} />}
+      {online && <TranscriptionStatusLine owner={owner} state={state} />}
     </div>
   );
 }
@@ -136,7 +139,7 @@ function LanguageOptions() {
   );
 }
 
-function TranscriptionStatusLine({ state }: { state: State }) {
+function TranscriptionStatusLine({ owner, state }: { owner: TranscriptOwner; state: State }) {
   if (state.kind === 'failed') return <p className="field-error">{m.clips_transcription_state_failed()}</p>;
   if (state.kind !== 'known') return null;
   const t = state.transcription;
@@ -156,7 +159,7 @@ function TranscriptionStatusLine({ state }: { state: State }) {
     case TranscriptStatus.Completed:
       return (
         <p className="muted" role="status">
-          {m.clips_transcription_completed({ engine: t.Engine })}
+          {owner.words.transcriptionCompleted(t.Engine)}
         </p>
       );
     case TranscriptStatus.Failed:
