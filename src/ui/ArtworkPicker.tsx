@@ -4,7 +4,7 @@
 // (Urls.ImagePublicUrl, which arrives by sync once the server has made its size variants) shows
 // otherwise.
 //   <ArtworkPicker kind="program" ownerId={program.Id} organizationId={organizationId} imageUrl={program.Urls.ImagePublicUrl} />
-import { useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ImageOwnerKind } from '../domain/artwork.ts';
 import { IMAGE_EXTENSIONS } from '../domain/constants.ts';
@@ -15,6 +15,7 @@ import { chooseArtwork, dismissArtwork, kickArtwork, removeArtwork, useArtworkPr
 import { useOnline } from '../lib/connectivity.ts';
 import { useSession } from '../lib/session.ts';
 import { m } from '../paraglide/messages.js';
+import { FileInput, useFileDrop } from './FileDrop.tsx';
 
 const ACCEPT = ['image/jpeg', 'image/png', ...IMAGE_EXTENSIONS.map((e) => `.${e}`)].join(',');
 /** The preview box, in CSS pixels: the small variant (256) covers it on a 2× screen. */
@@ -53,7 +54,6 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
   const progress = useArtworkProgress(kind, ownerId);
   const preview = useObjectUrl(pending?.action === 'put' ? pending.blob : null);
   const [error, setError] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
 
   // A choice kept from an earlier visit (or made offline) goes out when the picker is shown online.
   useEffect(() => {
@@ -71,11 +71,7 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
     if (problem) setError(formatFormError(problem));
   }
 
-  function onDrop(e: DragEvent<HTMLDivElement>) {
-    e.preventDefault();
-    setDragging(false);
-    if (!disabled) void take(e.dataTransfer.files[0]);
-  }
+  const { dragging, zone } = useFileDrop(!disabled, (file) => void take(file));
 
   let status: string | null = null;
   if (pending?.state === 'failed') status = null;
@@ -89,12 +85,7 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
   return (
     <div
       className={`field artwork-picker${dragging ? ' is-dragging' : ''}${shownError ? ' has-error' : ''}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        if (!disabled) setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
+      {...zone}
     >
       <label htmlFor={id}>{m.artwork_label()}</label>
       <div className="artwork-picker-body" style={{ display: 'flex', gap: '1rem', alignItems: 'center' }}>
@@ -106,19 +97,7 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
           )}
         </div>
         <div>
-          <input
-            ref={input}
-            id={id}
-            type="file"
-            accept={ACCEPT}
-            hidden
-            disabled={disabled || !owner}
-            aria-describedby={`${id}-hint`}
-            onChange={(e) => {
-              void take(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
+          <FileInput inputRef={input} id={id} accept={ACCEPT} disabled={disabled || !owner} describedBy={`${id}-hint`} onFile={(file) => void take(file)} />
           <button type="button" disabled={disabled || !owner} onClick={() => input.current?.click()}>
             {m.artwork_choose()}
           </button>{' '}

@@ -7,7 +7,7 @@
 // reason). Removing and "apply to existing episodes" are server calls too. All of it needs the
 // network, and offline the card says so instead of failing. Changing needs the program's settings'
 // write access (section 6: content and manage-settings access); with read access it is shown only.
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import { AUDIO_EXTENSIONS } from '../../domain/constants.ts';
 import { validateFile } from '../../domain/file.ts';
@@ -24,6 +24,7 @@ import { getLocale } from '../../lib/i18n.ts';
 import { organizationById, useSession } from '../../lib/session.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { showSavedToast } from '../../lib/toast.ts';
+import { FileInput, useFileDrop } from '../../ui/FileDrop.tsx';
 
 type Props = { program: Program; organizationId: string };
 
@@ -105,7 +106,6 @@ function refusalText(status: number, body: unknown): string {
 function Slot({ type, program, file, writable, online }: { type: IntroOutroType; program: Program; file: IntroOutroFile | null; writable: boolean; online: boolean }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState<Progress>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -169,23 +169,14 @@ function Slot({ type, program, file, writable, online }: { type: IntroOutroType;
     else setError(result.kind === 'error' ? m.introoutro_needs_connection() : m.introoutro_request_failed());
   };
 
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    void take(e.dataTransfer.files[0]);
-  };
+  const { dragging, zone } = useFileDrop(canChange, (chosen) => void take(chosen));
 
   const uploaded = file ? new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium' }).format(new Date(file.UploadedAtUtc)) : null;
   return (
     <div
       className={`field intro-outro-slot${dragging ? ' is-dragging' : ''}${error ? ' has-error' : ''}`}
       data-testid={`intro-outro-${type}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        if (canChange) setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
+      {...zone}
       style={{ border: `1px dashed ${dragging ? 'var(--brand)' : 'var(--border, #ccc)'}`, borderRadius: 8, padding: '0.75rem' }}
     >
       <label htmlFor={id}>{label(type)}</label>
@@ -200,20 +191,7 @@ function Slot({ type, program, file, writable, online }: { type: IntroOutroType;
       )}
       {writable && (
         <div>
-          <input
-            ref={input}
-            id={id}
-            type="file"
-            accept={ACCEPT}
-            hidden
-            disabled={!canChange}
-            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-            aria-invalid={error ? true : undefined}
-            onChange={(e) => {
-              void take(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
+          <FileInput inputRef={input} id={id} accept={ACCEPT} disabled={!canChange} describedBy={`${id}-hint${error ? ` ${id}-error` : ''}`} invalid={Boolean(error)} onFile={(chosen) => void take(chosen)} />
           <div className="form-actions" style={{ justifyContent: 'flex-start' }}>
             <button type="button" className="button" disabled={!canChange} onClick={() => input.current?.click()}>
               {file ? m.introoutro_replace({ label: word(type) }) : m.introoutro_choose({ label: word(type) })}
