@@ -26,7 +26,7 @@ import {
 import type { ApplePremiumLevel, ApplePremiumValues } from '../domain/apple-premium.ts';
 import type { NormalizationChoice } from '../domain/settings.ts';
 import type { AdMarker, AdMarkerRules } from '../domain/ad-markers.ts';
-import { clipSetAdMarkers, programSetAdMarkerRules } from '../mutations/ad-markers.ts';
+import { clipOverrideAdMarkerRules, clipSetAdMarkers, programSetAdMarkerRules } from '../mutations/ad-markers.ts';
 import { organizationSetProgramDefaults, programSetSettings } from '../mutations/program-settings.ts';
 import type { AutoAddRule } from '../protocol/entities.ts';
 import { hasPrecondition, type MutationDef } from '../mutations/define.ts';
@@ -222,6 +222,9 @@ export function createWrites(d: CastawayDb, options: WriteOptions = {}) {
     /** The program's ad-marker rules; null: none (program.setAdMarkerRules). */
     setProgramAdMarkerRules: (programId: string, rules: AdMarkerRules | null) => queue(programSetAdMarkerRules, { programId, AdMarkerRules: rules === null ? null : { ...rules } }, true),
 
+    /** The clip's own ad-marker rules in place of its program's; null: its program's again (clip.overrideAdMarkerRules). */
+    overrideClipAdMarkerRules: (clipId: string, rules: AdMarkerRules | null) => queue(clipOverrideAdMarkerRules, { clipId, Rules: rules === null ? null : { ...rules } }, true),
+
     updateRecording: (recordingId: string, patch: Fields) => queue(m.recordingUpdate, { recordingId, fields: clean(patch) }, true),
 
     deleteRecording: (recordingId: string) => queue(m.recordingDelete, { recordingId }, true),
@@ -343,7 +346,7 @@ export const { createProgram, deleteProgram, createNetwork, updateNetwork, delet
 export const { setOrganizationNormalization, setOrganizationMeasurementPrefixes, setProgramNormalization, setProgramRecordingRetention, setApplePremium } = writes;
 
 export type { LocalRow };
-export const { setClipAdMarkers, setProgramAdMarkerRules } = writes;
+export const { setClipAdMarkers, setProgramAdMarkerRules, overrideClipAdMarkerRules } = writes;
 export const { setProgramSettings, setOrganizationProgramDefaults } = writes;
 
 /**

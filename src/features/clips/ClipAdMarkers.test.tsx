@@ -8,12 +8,18 @@
 // intro (the row's PublishedIntroSeconds) the player's 3:12 is the episode's 3:00: a mid-roll added
 // there is at 3:00, choosing it on the strip sends the player to 3:12, the strip ends where the
 // episode does, and one added during the intro is at 0:00.
+// The clip's own rules: the program's are shown as its source's; "Use other rules for this clip"
+// opens the same fields filled with them, contradicting rules are refused at their field with nothing
+// queued, corrected ones are queued as clip.overrideAdMarkerRules; the server's refusal (rules an
+// older device let through) puts them back with its reason at the rule; "Back to the program's rules"
+// queues null.
 import 'fake-indexeddb/auto';
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { createApp } from '../../../sync-server/app.ts';
 import type { TestStore } from '../../../tests/server/test-store.ts';
 import type { Clip, Program } from '../../protocol/entities.ts';
+import type { NeedsAttentionEntry } from '../../db/db.ts';
 import { DEFAULT_AD_MARKER_RULES } from '../../domain/ad-markers.ts';
 
 const { act } = await import('react');
@@ -29,12 +35,15 @@ const { playAt } = await import('../../../tests/player-actions.ts');
 let test: TestStore;
 let app: ReturnType<typeof createApp>;
 let clip: Clip;
+let cookie = '';
 
 beforeAll(async () => {
   test = await openTestStore('pglite');
   await seed(test.store, { clips: 4 });
   app = makeApp({ store: test.store, bus: createMemoryBus() });
-  const { cookie } = await signInPage(app, ORG_DEMO);
+  ({ cookie } = await signInPage(app, ORG_DEMO));
+  // The demo producer's session, as the app loads it: whose flags say who may change a clip's rules.
+  await (await import('../../lib/session.ts')).loadSession();
   const id = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
   const row = (await (await app.request(`/api/v1/clips/${id}`, { headers: { cookie, 'x-organization-id': ORG_DEMO } })).json()) as Clip;
   // Ten minutes of audio known, no file to play (the playhead stays at 0), no markers yet.
@@ -158,6 +167,65 @@ describe('the Ad markers section', () => {
     await playAt(audio, 5);
     await click(el, "Add a mid-roll at the player's position");
     expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Ad 1, mid-roll, up to 1 ad, at 0:00');
+  });
+  it('the clip’s own rules in place of the program’s: shown with their source, refused at their field, queued, refused by the server, back to the program’s', async () => {
+    await db.outbox.clear();
+    await db.needsAttention.clear();
+    clip = { ...clip, AdMarkerRulesOverride: null };
+    await db.clips.put(clip as never);
+    let el = await render();
+    await settle(100);
+    expect(el.textContent).toContain('Held to the program\'s ad-marker rules');
+    const summary = el.querySelector<HTMLElement>('dl[aria-label="The program\'s ad-marker rules"]')!;
+    const rule = (dl: HTMLElement, name: string) => [...dl.querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
+    expect(rule(summary, 'No mid-roll in the first … seconds')).toBe('120');
+    expect(rule(summary, 'Most mid-rolls')).toBe('Any');
+    expect(rule(summary, 'Every clip has a pre-roll')).toBe('No');
+
+    await click(el, 'Use other rules for this clip');
+    expect(field(el, 'No mid-roll in the first … seconds').control.value).toBe('120');
+    await type(field(el, 'Fewest mid-rolls').control, '3');
+    await type(field(el, 'Most mid-rolls').control, '1');
+    await click(el, "Save this clip's rules");
+    expect(field(el, 'Fewest mid-rolls').error).toBe('The fewest mid-rolls cannot be more than the most (1)');
+    expect(await db.outbox.count()).toBe(0);
+    await type(field(el, 'Fewest mid-rolls').control, '1');
+    await type(field(el, 'No mid-roll in the first … seconds').control, '30');
+    await click(el, "Save this clip's rules");
+    const rules = { PreRollRequired: false, PostRollRequired: false, MinMidRolls: 1, MaxMidRolls: 1, MinSpacingSeconds: 0, NoMidRollFirstSeconds: 30, NoMidRollLastSeconds: 0, MaxAdsPerBreak: null };
+    const [queued] = await db.outbox.toArray();
+    expect([queued!.name, queued!.args]).toEqual(['clip.overrideAdMarkerRules', { clipId: clip.Id, Rules: rules }]);
+    clip = (await db.clips.get(clip.Id)) as unknown as Clip;
+    expect(clip.AdMarkerRulesOverride).toEqual(rules);
+
+    // The server's answer to rules an older device let through: its own 400, kept as needing attention.
+    const tried = { ...queued!, args: { clipId: clip.Id, Rules: { ...rules, MinSpacingSeconds: -5 } } };
+    const answer = await app.request(`/api/internal/clips/${clip.Id}/ad-marker-rules/override`, {
+      method: 'POST',
+      headers: { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': await (await import('../../lib/api.ts')).xsrfToken(), 'content-type': 'application/json' },
+      body: JSON.stringify({ Rules: tried.args.Rules }),
+    });
+    expect(answer.status).toBe(400);
+    const { Errors } = (await answer.json()) as { Errors: NeedsAttentionEntry['errors'] };
+    expect(Errors.map((e) => e.Field)).toEqual(['Rules.MinSpacingSeconds']);
+    await db.outbox.clear();
+    await db.needsAttention.put({ id: tried.id, entity: 'clips', entityId: clip.Id, mutation: tried, httpStatus: 400, errors: Errors, createdAt: Date.now() });
+    document.body.innerHTML = '';
+    el = await render();
+    await settle(100);
+    expect(el.textContent).toContain('Held to this clip\'s own ad-marker rules');
+    expect(rule(el.querySelector<HTMLElement>('dl[aria-label="This clip\'s ad-marker rules"]')!, 'No mid-roll in the first … seconds')).toBe('30');
+    expect(el.textContent).toContain("The server refused this clip's rules.");
+    await click(el, 'Edit these rules again');
+    expect(field(el, 'Seconds between mid-rolls, at least').control.value).toBe('-5');
+    expect(field(el, 'Seconds between mid-rolls, at least').error).toBeTruthy();
+    expect(el.textContent).toContain(field(el, 'Seconds between mid-rolls, at least').error!);
+    expect(await db.needsAttention.count()).toBe(0);
+    await click(el, 'Cancel');
+
+    await click(el, "Back to the program's rules");
+    expect((await db.outbox.toArray()).map((q) => [q.name, q.args])).toEqual([['clip.overrideAdMarkerRules', { clipId: clip.Id, Rules: null }]]);
+    expect(((await db.clips.get(clip.Id)) as unknown as Clip).AdMarkerRulesOverride).toBeNull();
   });
 });
 

@@ -3,7 +3,8 @@
 // player's position, arrows move it, Delete removes it, a pointer drags it) and typed in a list,
 // each with the most ads its break holds. The rules the clip is held to (its program's, or its own
 // override, both synced rows) are applied on the device by src/domain/ad-markers.ts as markers move,
-// each violation shown at the marker it names. Save refuses what can never be stored at its field,
+// each violation shown at the marker it names; which rules they are, and the clip's own in place of
+// the program's, is ClipAdMarkerRules at the top of the section. Save refuses what can never be stored at its field,
 // then queues clip.setAdMarkers through the outbox: edits work offline. CSV export and import are
 // made on the device. Suggested mid-rolls and chapters come from the server (GET …/suggested/…):
 // offline the section says they need the connection. A suggested mid-roll joins the draft; a
@@ -44,6 +45,7 @@ import { asProgram, useRow } from '../../lib/rows.ts';
 import { showToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
 import { isMarkerAddKey, WaveformMarkers } from '../../ui/audio/WaveformMarkers.tsx';
+import { ClipAdMarkerRules } from './ClipAdMarkerRules.tsx';
 import './chapters.css';
 import './ad-markers.css';
 
@@ -124,8 +126,8 @@ export function ClipAdMarkers({ clip }: { clip: Clip }) {
   useEffect(() => () => asking.current?.abort(), []);
 
   const program = useRow('programs', clip.ProgramId);
-  const programRules = program.state === 'ok' ? ((asProgram(program.row) as { AdMarkerRules?: AdMarkerRules | null }).AdMarkerRules ?? null) : null;
-  const { Rules, Source } = effectiveAdMarkerRules(programRules, clip.AdMarkerRulesOverride ?? null);
+  const programRow = program.state === 'ok' ? (asProgram(program.row) as { Id: string; NetworkId?: string | null; AdMarkerRules?: AdMarkerRules | null }) : null;
+  const { Rules } = effectiveAdMarkerRules(programRow?.AdMarkerRules ?? null, clip.AdMarkerRulesOverride ?? null);
 
   const { markers, keyOf } = fromDraft(draft);
   const draftJson = JSON.stringify(normaliseAdMarkers(markers.filter((k) => !Number.isNaN(k.MaxAds))));
@@ -256,7 +258,7 @@ export function ClipAdMarkers({ clip }: { clip: Clip }) {
   return (
     <section className="card clip-chapters clip-ad-markers" aria-labelledby={`${id}-title`} data-ad-markers={id}>
       <h2 id={`${id}-title`}>{m.clips_ad_title()}</h2>
-      <p className="muted">{Source === 'Clip' ? m.clips_ad_rules_clip() : Source === 'Program' ? m.clips_ad_rules_program() : m.clips_ad_rules_none()}</p>
+      <ClipAdMarkerRules clip={clip} program={programRow} />
       {(refused ?? []).map((item) => (
         <div key={item.id} role="alert" className="alert alert-danger">
           <p><strong>{m.clips_ad_refused()}</strong></p>

@@ -6,41 +6,14 @@
 // same). A clip's Ad markers section shows what goes against them at each marker. Changing them
 // needs content and manage-settings access on the program (section 6).
 import { useId, useState } from 'react';
-import { adMarkerRulesErrors, DEFAULT_AD_MARKER_RULES, type AdMarkerRules, type AdMarkerRulesField } from '../../domain/ad-markers.ts';
-import { formatFormError } from '../../domain/messages.ts';
+import { DEFAULT_AD_MARKER_RULES, type AdMarkerRules } from '../../domain/ad-markers.ts';
 import { setProgramAdMarkerRules } from '../../db/writes.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Program } from '../../protocol/entities.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { useProgramFlags } from '../../lib/session.ts';
 import { showSavedToast } from '../../lib/toast.ts';
-
-type Numbers = Exclude<AdMarkerRulesField, 'PreRollRequired' | 'PostRollRequired'>;
-const NUMBERS: Numbers[] = ['MinMidRolls', 'MaxMidRolls', 'MinSpacingSeconds', 'NoMidRollFirstSeconds', 'NoMidRollLastSeconds', 'MaxAdsPerBreak'];
-/** Rules that may be left empty: no limit. */
-const OPTIONAL = new Set<Numbers>(['MaxMidRolls', 'MaxAdsPerBreak']);
-
-const LABEL: Record<Numbers, () => string> = {
-  MinMidRolls: () => m.settings_ad_rules_min_midrolls(),
-  MaxMidRolls: () => m.settings_ad_rules_max_midrolls(),
-  MinSpacingSeconds: () => m.settings_ad_rules_spacing(),
-  NoMidRollFirstSeconds: () => m.settings_ad_rules_first(),
-  NoMidRollLastSeconds: () => m.settings_ad_rules_last(),
-  MaxAdsPerBreak: () => m.settings_ad_rules_max_ads(),
-};
-
-type Form = { PreRollRequired: boolean; PostRollRequired: boolean } & Record<Numbers, string>;
-const toForm = (r: AdMarkerRules): Form => ({
-  PreRollRequired: r.PreRollRequired,
-  PostRollRequired: r.PostRollRequired,
-  ...(Object.fromEntries(NUMBERS.map((k) => [k, r[k] === null ? '' : String(r[k])])) as Record<Numbers, string>),
-});
-const fromForm = (f: Form): AdMarkerRules => ({
-  PreRollRequired: f.PreRollRequired,
-  PostRollRequired: f.PostRollRequired,
-  // Text that is no number stays NaN, for the rule to refuse at its field.
-  ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k].trim() === '' ? (OPTIONAL.has(k) ? null : 0) : Number(f[k].trim())])) as Record<Numbers, number>),
-});
+import { AdMarkerRulesFields, rulesFieldErrors, rulesFromForm, rulesToForm, type AdMarkerRulesForm } from '../../ui/AdMarkerRulesFields.tsx';
 
 export function ProgramAdMarkerRules({ program }: { program: Program }) {
   const flags = useProgramFlags(program.OrganizationId, program);
@@ -52,11 +25,11 @@ export function ProgramAdMarkerRules({ program }: { program: Program }) {
 
 function RulesCard({ program, saved, editable }: { program: Program; saved: AdMarkerRules | null; editable: boolean }) {
   const id = useId();
-  const [form, setForm] = useState<Form>(() => toForm(saved ?? DEFAULT_AD_MARKER_RULES));
+  const [form, setForm] = useState<AdMarkerRulesForm>(() => rulesToForm(saved ?? DEFAULT_AD_MARKER_RULES));
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const save = async (rules: AdMarkerRules | null) => {
-    const found = rules ? Object.fromEntries(Object.entries(adMarkerRulesErrors(rules)).map(([f, e]) => [f.replace('AdMarkerRules.', ''), formatFormError(e)])) : {};
+    const found = rules ? rulesFieldErrors(rules) : {};
     setErrors(found);
     if (Object.keys(found).length > 0) {
       requestAnimationFrame(() => document.querySelector<HTMLElement>(`#${CSS.escape(id)} [aria-invalid="true"]`)?.focus());
@@ -73,36 +46,13 @@ function RulesCard({ program, saved, editable }: { program: Program; saved: AdMa
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        void save(fromForm(form));
+        void save(rulesFromForm(form));
       }}
     >
       <h2 id={`${id}-title`}>{m.settings_ad_rules_title()}</h2>
       <p className="muted">{saved ? m.settings_ad_rules_intro() : m.settings_ad_rules_none()}</p>
       {!editable && <p className="muted">{m.settings_ad_rules_read_only()}</p>}
-      {(['PreRollRequired', 'PostRollRequired'] as const).map((k) => (
-        <label key={k} className="checkbox">
-          <input type="checkbox" disabled={!editable} checked={form[k]} onChange={(e) => setForm((f) => ({ ...f, [k]: e.target.checked }))} />{' '}
-          {k === 'PreRollRequired' ? m.settings_ad_rules_preroll() : m.settings_ad_rules_postroll()}
-        </label>
-      ))}
-      <div className="field-row">
-        {NUMBERS.map((k) => (
-          <div key={k} className={`field${errors[k] ? ' has-error' : ''}`}>
-            <label htmlFor={`${id}-${k}`}>{LABEL[k]()}</label>
-            <input
-              id={`${id}-${k}`}
-              inputMode="numeric"
-              disabled={!editable}
-              value={form[k]}
-              placeholder={OPTIONAL.has(k) ? m.settings_ad_rules_any() : '0'}
-              aria-invalid={errors[k] !== undefined}
-              aria-describedby={errors[k] ? `${id}-${k}-error` : undefined}
-              onChange={(e) => setForm((f) => ({ ...f, [k]: e.target.value }))}
-            />
-            {errors[k] && <p id={`${id}-${k}-error`} role="alert" className="field-error">{errors[k]}</p>}
-          </div>
-        ))}
-      </div>
+      <AdMarkerRulesFields id={id} form={form} onChange={(change) => setForm((f) => ({ ...f, ...change }))} errors={errors} disabled={!editable} />
       {editable && (
         <div className="form-actions">
           {saved && (
