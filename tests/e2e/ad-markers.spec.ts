@@ -2,8 +2,11 @@
 // program whose ad-marker rules keep the first 5 seconds free of mid-rolls, a mid-roll added by
 // keyboard on the Ad markers section's strip (M at the player's position, → moves it 1 s) is said to
 // go against the rule at its time, saved through the outbox all the same, downloaded as CSV, removed
-// (Delete on its marker) and read back from the downloaded file. A server of its own: the spec
-// changes a program's rules.
+// (Delete on its marker) and read back from the downloaded file. Then, offline, the clip is given
+// rules of its own in place of its program's ("Use other rules for this clip": the same fields,
+// contradicting ones refused at their field): the mid-roll no longer goes against them; back online
+// the server has them, and "Back to the program's rules" brings the rule back. A server of its own:
+// the spec changes a program's rules.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -77,5 +80,34 @@ test('a mid-roll placed by keyboard shows the rule it breaks, and its CSV is dow
   // A file with a bad line is refused at the import, line by line.
   await section.getByLabel('Import a CSV file (type, time, max_ads)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('type,time,max_ads\nmid-roll,soon,1\n') });
   await expect(section.getByText('Line 2: “soon” is not a time')).toBeVisible();
+
+  // The clip's own rules, chosen offline: the program's shown first, with their source.
+  const rulesOf = (name: string) => section.locator(`dl[aria-label="${name}"]`);
+  await expect(rulesOf("The program's ad-marker rules")).toContainText('No mid-roll in the first … seconds5');
+  await context.setOffline(true);
+  await section.getByRole('button', { name: 'Use other rules for this clip' }).click();
+  const first = section.getByLabel('No mid-roll in the first … seconds');
+  await expect(first).toHaveValue('5');
+  await section.getByLabel('Fewest mid-rolls').fill('3');
+  await section.getByLabel('Most mid-rolls').fill('1');
+  await section.getByRole('button', { name: "Save this clip's rules" }).click();
+  await expect(section.getByLabel('Fewest mid-rolls')).toHaveAccessibleDescription('The fewest mid-rolls cannot be more than the most (1)');
+  await section.getByLabel('Fewest mid-rolls').fill('0');
+  await first.fill('0');
+  await section.getByRole('button', { name: "Save this clip's rules" }).click();
+  await expect(section.getByText("Held to this clip's own ad-marker rules")).toBeVisible();
+  await expect(rulesOf("This clip's ad-marker rules")).toContainText('Most mid-rolls1');
+  // Under the clip's own rules the mid-roll at 0:02 goes against nothing.
+  await expect(time).not.toHaveAccessibleDescription(/Against the rules/);
+  await context.setOffline(false);
+  await allChangesSaved(page, 30_000);
+  const own = { ...DEFAULT_AD_MARKER_RULES, MaxMidRolls: 1 };
+  await expect.poll(async () => (await api(page, 'GET', `/v1/clips/${clipId}`)).AdMarkerRulesOverride).toEqual(own);
+
+  await section.getByRole('button', { name: "Back to the program's rules" }).click();
+  await expect(section.getByText("Held to the program's ad-marker rules")).toBeVisible();
+  await expect(time).toHaveAccessibleDescription('Against the rules: The ad-marker rules keep the first 0:05 free of mid-rolls');
+  await allChangesSaved(page);
+  await expect.poll(async () => (await api(page, 'GET', `/v1/clips/${clipId}`)).AdMarkerRulesOverride).toBeNull();
   await context.close();
 });
