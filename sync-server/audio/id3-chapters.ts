@@ -12,11 +12,27 @@
 //
 // Why our own writer and not a library: the two maintained JavaScript tag writers load the whole
 // file into memory (node-id3 takes a Buffer) or write only ID3v2.3 with Latin-1 sub-frames, and the
-// tag here is four frame kinds. Its size is known before the audio is streamed, so the stored
+// tag here is five frame kinds. Its size is known before the audio is streamed, so the stored
 // file's size (PublishedAudioSizeInBytes, the enclosure's length, byte ranges) is the blob store's
-// count as for every other version. It is read back in the tests by ffprobe, written by others.
+// count as for every other version. It is read back in the tests by ffprobe and music-metadata,
+// written by others.
+//
+// A chapter's image (its ImageUrl) goes inside its CHAP as the addendum allows (sub-frames "provide
+// related material such as URLs and images"): an image stored here (/images/chapter/…) as an APIC
+// sub-frame of its bytes, picture type 0 "Other" (the addendum names no type, and a chapter's
+// image is none of the covers, icons and performers of the list); an image elsewhere as a WXXX
+// sub-frame described "chapter image" with its address (never fetched: the studio does not vouch for
+// another host's bytes in its files). It comes before the chapter's own link (a WXXX with no
+// description), so a reader that keeps one WXXX per chapter keeps the link. (ffmpeg, up to its
+// current release, reads a CHAP's sub-frame sizes as plain numbers, not syncsafe as ID3v2.4 has
+// them, so ffmpeg-based readers skip a chapter with an image; music-metadata reads it as the
+// standard says.)
 import type { Chapter } from '../../src/domain/chapters.ts';
-import { chapterEnds, normaliseChapters } from '../../src/domain/chapters.ts';
+import { chapterEnds, isOwnImagePath, normaliseChapters } from '../../src/domain/chapters.ts';
+import { IMAGE_KINDS, type ImageKind } from '../../src/domain/artwork.ts';
+import type { BlobStore } from './blob-store.ts';
+import { imageKeys } from '../images/service.ts';
+import { imageFacts, makeVariant } from '../images/variants.ts';
 
 const encoder = new TextEncoder();
 /** CTOC counts its entries in one byte: the first 255 chapters are in the table, every one has its CHAP. */
@@ -48,8 +64,50 @@ export function frame(id: string, data: Uint8Array): Uint8Array {
 }
 /** A text frame in UTF-8 (encoding 3, which ID3v2.4 brought in). */
 const textFrame = (id: string, text: string) => frame(id, concat([Uint8Array.of(3), encoder.encode(text)]));
-/** A user-defined link: UTF-8, an empty description, the URL in Latin-1. */
-const linkFrame = (url: string) => frame('WXXX', concat([Uint8Array.of(3, 0), Uint8Array.from(asciiUrl(url), (c) => c.charCodeAt(0) & 0xff)]));
+/** A user-defined link: UTF-8, its description (the chapter's own link: none), the URL in Latin-1. */
+const linkFrame = (url: string, description = '') =>
+  frame('WXXX', concat([Uint8Array.of(3), encoder.encode(description), Uint8Array.of(0), Uint8Array.from(asciiUrl(url), (c) => c.charCodeAt(0) & 0xff)]));
+
+/** The description of the WXXX that names a chapter's image held elsewhere. */
+export const CHAPTER_IMAGE_LINK_DESCRIPTION = 'chapter image';
+/** APIC picture type 0, "Other". */
+const PICTURE_TYPE_OTHER = 0;
+
+/** A chapter's image as the tag carries it. */
+export type ChapterPicture = { mimeType: 'image/jpeg' | 'image/png'; bytes: Uint8Array };
+
+/** An attached picture: UTF-8, the MIME type in Latin-1, its type, an empty description, the bytes. */
+const pictureFrame = (p: ChapterPicture) => frame('APIC', concat([Uint8Array.of(3), latin1z(p.mimeType), Uint8Array.of(PICTURE_TYPE_OTHER, 0), p.bytes]));
+
+/** The picture of an image stored here: JPEG or PNG by its first bytes (what the image upload admits). */
+function pictureOf(bytes: Uint8Array): ChapterPicture | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mimeType: 'image/jpeg', bytes };
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return { mimeType: 'image/png', bytes };
+  return null;
+}
+
+/**
+ * The bytes of a chapter image stored here (/images/{kind}/{id}/{version}): its medium variant
+ * (600 px, what a player shows beside the chapter; the large one can weigh megabytes, in every
+ * download). While the image job has not made it yet, the same variant is made here from the
+ * original (the original itself may be 20 MB). null when the image is gone or not one.
+ */
+export async function storedChapterPicture(blobs: BlobStore, path: string): Promise<ChapterPicture | null> {
+  const [, , kind, id, version] = path.split('/');
+  if (!kind || !id || !version || !(IMAGE_KINDS as readonly string[]).includes(kind)) return null;
+  const read = async (key: string) => ((await blobs.size(key)) === null ? null : new Uint8Array(await (await blobs.blob(key)).arrayBuffer()));
+  const medium = await read(imageKeys.variant(kind as ImageKind, id, version, 'medium'));
+  if (medium) return pictureOf(medium);
+  const original = await read(imageKeys.original(kind as ImageKind, id, version));
+  const picture = original && pictureOf(original);
+  if (!picture) return null;
+  try {
+    return pictureOf((await makeVariant(original, await imageFacts(original, picture.mimeType), 'medium')).bytes);
+  } catch {
+    // Not decodable after all (the upload's checks let it through): the chapter goes without.
+    return null;
+  }
+}
 /** The URL in ASCII (a host in punycode, the rest percent-encoded), as Latin-1 holds it. */
 function asciiUrl(url: string): string {
   try {
@@ -59,8 +117,9 @@ function asciiUrl(url: string): string {
   }
 }
 
-/** The CHAP and CTOC frames of the chapters (sorted first), each chapter ending where the next starts. */
-export function chapterFrames(chapters: readonly Chapter[], durationSeconds: number): Uint8Array[] {
+/** The CHAP and CTOC frames of the chapters (sorted first), each chapter ending where the next
+ *  starts; `pictures`: the images stored here, by ImageUrl (one missing: the chapter has none). */
+export function chapterFrames(chapters: readonly Chapter[], durationSeconds: number, pictures: ReadonlyMap<string, ChapterPicture> = new Map()): Uint8Array[] {
   const sorted = normaliseChapters(chapters);
   const ends = chapterEnds(sorted, durationSeconds);
   const ms = (s: number) => Math.max(0, Math.min(0xfffffffe, Math.round(s * 1000)));
@@ -75,6 +134,7 @@ export function chapterFrames(chapters: readonly Chapter[], durationSeconds: num
         uint32(0xffffffff),
         uint32(0xffffffff),
         textFrame('TIT2', ch.Title),
+        ...imageFrames(ch.ImageUrl, pictures),
         ...(ch.Url ? [linkFrame(ch.Url)] : []),
       ]),
     ),
@@ -83,6 +143,13 @@ export function chapterFrames(chapters: readonly Chapter[], durationSeconds: num
   // Flags: top level (0x02) and ordered (0x01).
   const ctoc = frame('CTOC', concat([latin1z('toc'), Uint8Array.of(0x03, listed.length), ...listed.map((_, i) => latin1z(`chp${i}`))]));
   return [ctoc, ...chaps];
+}
+
+function imageFrames(imageUrl: string | null | undefined, pictures: ReadonlyMap<string, ChapterPicture>): Uint8Array[] {
+  if (!imageUrl) return [];
+  if (!isOwnImagePath(imageUrl)) return [linkFrame(imageUrl, CHAPTER_IMAGE_LINK_DESCRIPTION)];
+  const picture = pictures.get(imageUrl);
+  return picture ? [pictureFrame(picture)] : [];
 }
 
 /** The frames of the ID3v2 tag at the front of `head` that may be carried over (chapters left out),
@@ -127,9 +194,19 @@ async function head(audio: Blob): Promise<Uint8Array> {
 
 /** The MP3 with its chapters: a new tag (the old one's other frames and these chapters' frames),
  *  then the audio after the old tag, streamed. */
-export async function mp3WithChapters(audio: Blob, chapters: readonly Chapter[], durationSeconds: number): Promise<ReadableStream<Uint8Array>> {
+export async function mp3WithChapters(
+  audio: Blob,
+  chapters: readonly Chapter[],
+  durationSeconds: number,
+  picture: (path: string) => Promise<ChapterPicture | null> = async () => null,
+): Promise<ReadableStream<Uint8Array>> {
   const old = existingTag(await head(audio));
-  const tag = id3Tag([...old.frames, ...chapterFrames(chapters, durationSeconds)]);
+  const pictures = new Map<string, ChapterPicture>();
+  for (const path of new Set(chapters.map((ch) => ch.ImageUrl).filter((u): u is string => !!u && isOwnImagePath(u)))) {
+    const p = await picture(path);
+    if (p) pictures.set(path, p);
+  }
+  const tag = id3Tag([...old.frames, ...chapterFrames(chapters, durationSeconds, pictures)]);
   const rest = audio.slice(Math.min(old.length, audio.size)).stream().getReader();
   let sentTag = false;
   return new ReadableStream<Uint8Array>({

@@ -44,7 +44,7 @@ import { analyzeStoredAudio, type StoredAudioAnalysis } from './process.ts';
 import { publishedExt, readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { renderCutToFile, renderTempPath } from './render-cut.ts';
 import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
-import { mp3WithChapters } from './id3-chapters.ts';
+import { mp3WithChapters, storedChapterPicture } from './id3-chapters.ts';
 import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
 import { bumpersDigest, currentBumpers, publishedIntroSeconds, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
 
@@ -82,7 +82,7 @@ export async function putPublishedMp3(
 ): Promise<{ size: number }> {
   const introSeconds = publishedIntroSeconds(bumpers);
   const placed = introSeconds !== null ? chapters.map((ch) => ({ ...ch, StartSeconds: onPublishedTimeline(ch.StartSeconds, { introSeconds }) })) : chapters;
-  const body = placed.length > 0 ? await mp3WithChapters(audio, placed, durationSeconds) : (audio.stream() as ReadableStream<Uint8Array>);
+  const body = placed.length > 0 ? await mp3WithChapters(audio, placed, durationSeconds, (path) => storedChapterPicture(blobs, path)) : (audio.stream() as ReadableStream<Uint8Array>);
   return blobs.put(key, body, Number.POSITIVE_INFINITY);
 }
 

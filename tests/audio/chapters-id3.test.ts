@@ -4,13 +4,18 @@
 // its audio after the tag unchanged byte for byte. Through the app: a processed MP3 clip given
 // chapters is made again by its processing job; the file served has the chapters, its length is
 // PublishedAudioSizeInBytes, a byte range of it agrees; chapters removed, the file is the upload again.
+// Chapter images: read back by music-metadata (a maintained tag parser, written by others), an
+// uploaded chapter image is the APIC of its CHAP, byte for byte the image's medium variant as served,
+// and an image elsewhere is a WXXX link, the chapter's own link kept beside it.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parseBuffer } from 'music-metadata';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existingTag, mp3WithChapters } from '../../sync-server/audio/id3-chapters.ts';
+import { CHAPTER_IMAGE_LINK_DESCRIPTION, existingTag, mp3WithChapters } from '../../sync-server/audio/id3-chapters.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { AppClient, seededApp, type SeededApp } from '../server/app-client.ts';
 import { openTestStore, type TestStore } from '../server/test-store.ts';
@@ -115,6 +120,38 @@ describe('the published MP3 of a clip with chapters', () => {
     expect((await api.patch(`/api/v1/clips/${clipId}`, { Title: 'Tagged again' })).status).toBe(200);
     await s.app.jobs.drain();
     expect((await served()).clip.Urls.AudioPrivateUrl).toBe(withChapters.clip.Urls.AudioPrivateUrl);
+
+    // Chapter images: one uploaded here (in the tag as its bytes), one elsewhere (its link, not fetched).
+    const jpeg = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#c63' } }).jpeg().toBuffer();
+    const uploaded = await s.app.request('/api/v1/chapters/images', {
+      method: 'POST',
+      headers: { cookie: api.cookie, 'x-xsrf-token': api.xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'image/jpeg' },
+      body: new Uint8Array(jpeg) as Uint8Array<ArrayBuffer>,
+    });
+    expect(uploaded.status).toBe(200);
+    const { Path } = (await uploaded.json()) as { Path: string };
+    const pictured = [
+      { StartSeconds: 0, Title: 'Intro', ImageUrl: Path, Url: 'https://example.com/intro' },
+      { StartSeconds: 4.5, Title: 'Elsewhere', ImageUrl: 'https://images.example.com/part-2.png' },
+    ];
+    expect((await api.patch(`/api/v1/clips/${clipId}`, { Chapters: pictured })).status).toBe(200);
+    await s.app.jobs.drain();
+    const withImages = await served();
+    expect(withImages.bytes.length).toBe(withImages.clip.PublishedAudioSizeInBytes);
+    const medium = await s.app.request(`${Path}?size=medium`);
+    expect(medium.status).toBe(200);
+    const mediumBytes = new Uint8Array(await medium.arrayBuffer());
+    const read = await parseBuffer(withImages.bytes, { mimeType: 'audio/mpeg' });
+    const [intro, elsewhere] = read.format.chapters ?? [];
+    expect(intro).toMatchObject({ title: 'Intro', start: 0, end: 4.5, url: { description: '', url: 'https://example.com/intro' } });
+    expect(intro!.image).toMatchObject({ format: 'image/jpeg', type: 'Other' });
+    expect(new Uint8Array(intro!.image!.data)).toEqual(mediumBytes);
+    expect(elsewhere).toMatchObject({ title: 'Elsewhere', start: 4.5, url: { description: CHAPTER_IMAGE_LINK_DESCRIPTION, url: 'https://images.example.com/part-2.png' } });
+    expect(elsewhere!.image).toBeUndefined();
+    // Not read by ffprobe here: ffmpeg reads the sizes of a CHAP's sub-frames as plain 32-bit numbers
+    // even in ID3v2.4 (libavformat/id3v2.c read_chapter), where they are syncsafe, so it drops a
+    // chapter with a sub-frame of 128 bytes or more, as every APIC is; music-metadata reads them as
+    // the standard says.
 
     // Chapters removed: the upload as it was.
     expect((await api.patch(`/api/v1/clips/${clipId}`, { Chapters: [] })).status).toBe(200);
