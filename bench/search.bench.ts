@@ -9,8 +9,8 @@
 // its ratio to the target (above 1 is better). Figures only: nothing here fails on time.
 //
 // The floor, measured in the same run: what any plan of a query must do on this machine, straight
-// on the store (no app stack): the organization's rows whose vector matches the query's tsquery
-// in their configuration, all of them counted (a ranked page reads them all), or for no text the
+// on the store (no app stack): the searched programs' rows whose vector matches the query's
+// tsquery in their configuration, all of them counted (a ranked page reads them all), or for no text the
 // first page of its newest rows by index. The search's p95 beside the floor's p95 says how much of
 // it is this machine (2 shared cores with other work on them) and how much is the search.
 import { existsSync } from 'node:fs';
@@ -57,10 +57,12 @@ async function floorOf(store: Store, filter: string | undefined): Promise<[sql: 
   const parsed = parseQuery(filter ?? '');
   if (parsed.groups.length === 0) return ['SELECT id FROM clip_search WHERE organization_id = $1 AND NOT deleted ORDER BY created_at_utc DESC, id LIMIT 51', [ORG_DEMO]];
   const tsq = await tsqueriesOf(store, parsed);
+  // The programs the demo user searches: all of the organization's that are not deleted.
+  const programs = (await store.query<{ id: string }>('SELECT id FROM programs WHERE organization_id = $1 AND NOT deleted', [ORG_DEMO])).map((p) => p.id);
   return [
-    `SELECT count(*) FROM clip_search t WHERE t.organization_id = $1 AND NOT t.deleted AND ((t.search_config = 'english' AND t.search_vector @@ $2::tsquery)
+    `SELECT count(*) FROM clip_search t WHERE t.organization_id = $1 AND NOT t.deleted AND t.program_id = ANY($5::uuid[]) AND ((t.search_config = 'english' AND t.search_vector @@ $2::tsquery)
        OR (t.search_config = 'german' AND t.search_vector @@ $3::tsquery) OR (t.search_config NOT IN ('english', 'german') AND t.search_vector @@ $4::tsquery))`,
-    [ORG_DEMO, tsq.english, tsq.german, tsq.simple],
+    [ORG_DEMO, tsq.english, tsq.german, tsq.simple, programs],
   ];
 }
 
