@@ -56,6 +56,7 @@ import type { Clip } from '../../protocol/entities.ts';
 import type { CutEdit } from '../../protocol/media.ts';
 import { getClipOriginalAudio } from '../../protocol/api/media.ts';
 import { routeUrl } from '../../lib/api.ts';
+import { episodeMarkers } from './episode-markers.ts';
 
 // The audio helper's waveform and cut editor (decoders, canvas): loaded only on a clip with audio.
 const ClipAudioPanel = lazy(() => import('../../ui/audio/ClipAudioPanel.tsx').then((mod) => ({ default: mod.ClipAudioPanel })));
@@ -442,6 +443,8 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
               audio={{ key: `${clip.Id}|${clip.Urls.AudioPrivateUrl ?? ''}`, urls: { AudioPrivateUrl: routeUrl(getClipOriginalAudio, { params: { clipId: clip.Id } }) } }}
               savedCut={{ clipId: clip.Id, pending: (clip as Clip & { PendingCut?: unknown }).PendingCut }}
               onSaveCut={(edit) => void saveCut(clip.Id, edit)}
+              // Its chapters and mid-rolls, read only, where they fall under the cut being edited.
+              outputMarkers={episodeMarkers(clip)}
             />
           </Suspense>
         )}

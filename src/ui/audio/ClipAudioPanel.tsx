@@ -86,6 +86,8 @@ export type ClipAudioPanelProps = {
   saveLabel?: string;
   /** Points named on the waveform (a recording's annotations), each seeking the player to its time. */
   markers?: readonly WaveformMarker[] | undefined;
+  /** Points on the cut's output (a clip's chapters and mid-rolls), placed under the cut being edited (CutEditor). */
+  outputMarkers?: readonly WaveformMarker[] | undefined;
 };
 
 export function ClipAudioPanel(props: ClipAudioPanelProps) {
@@ -180,6 +182,7 @@ export function ClipAudioPanel(props: ClipAudioPanelProps) {
       // A clip's panel is the one given its saved cut; the recording screen's makes a clip of a recording.
       audioOf={props.savedCut ? 'clip' : 'recording'}
       markers={props.markers}
+      outputMarkers={props.outputMarkers}
       renderWav={wavInput ? (kept, crossfadeMs, onProgress) => renderPreviewWav(wavInput, kept, crossfadeMs, { onProgress: (p) => onProgress(p.fraction) }) : undefined}
     />
   );

@@ -358,6 +358,27 @@ describe('markers on the waveform (a recording’s annotations)', () => {
     expect(left()).toBeLessThanOrEqual(600);
   });
 
+  it('points on the cut’s output (a clip’s chapters and mid-rolls) fall where the cut as edited puts them; one cut away is not shown', () => {
+    const outputMarkers = [
+      { id: 'chapter-0', seconds: 150.01, label: 'Chapter: News' },
+      { id: 'midroll-0', seconds: 590, label: 'Ad break: mid-roll, up to 2 ads' },
+    ];
+    const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} outputMarkers={outputMarkers} width={600} />);
+    const names = () => [...el.querySelectorAll('[aria-label="Annotations on the waveform"] button')].map((b) => b.getAttribute('aria-label'));
+    expect(names()).toEqual(['Go to 2:30: Chapter: News', 'Go to 9:50: Ad break: mid-roll, up to 2 ads']);
+    // A minute removed before the chapter: it is a minute later in the original (less the 10 ms crossfade);
+    // the episode is now 8:59.99 long, so the mid-roll at 9:50 of it has nowhere to fall.
+    const slider = el.querySelector('[role="slider"]')!;
+    for (let i = 0; i < 12; i++) key(slider, 'ArrowRight', { shiftKey: true });
+    key(slider, 'i');
+    key(slider, 'PageUp');
+    key(slider, 'o');
+    click(button(el, 'Remove selection'));
+    expect(names()).toEqual(['Go to 3:30: Chapter: News']);
+    key(slider, 'z', { ctrlKey: true });
+    expect(names()).toEqual(['Go to 2:30: Chapter: News', 'Go to 9:50: Ad break: mid-roll, up to 2 ads']);
+  });
+
   it('none: no strip', () => {
     const el = render(<CutEditor waveforms={waveforms} durationSeconds={DURATION} onSave={() => {}} width={600} />);
     expect(el.querySelector('[aria-label="Annotations on the waveform"]')).toBeNull();

@@ -21,6 +21,7 @@ import { mediaFailureText } from '../../media/messages.ts';
 import type { Region } from '../../media/cut.ts';
 import type { Waveform } from '../../media/peaks.ts';
 import { CROSSFADE_MS_DEFAULT, CROSSFADE_MS_MAX, CROSSFADE_MS_MIN, type CutEdit } from '../../protocol/media.ts';
+import { sourceSecondsAt } from '../../media/cut-timeline.ts';
 import { cutReducer, fromCutEdit, initialCut, keptSeconds, toCutEdit } from './cut-model.ts';
 import type { PlainPlayer } from './plain-player.ts';
 import type { PreviewPlayer } from './preview-player.ts';
@@ -47,6 +48,9 @@ export type CutEditorProps = {
   audioOf?: 'clip' | 'recording';
   /** Points named on the waveform (a recording's annotations); each one seeks the player there. */
   markers?: readonly WaveformMarker[] | undefined;
+  /** Points on the cut's OUTPUT (a clip's chapters and mid-rolls, on the episode's timeline): drawn
+   *  where they fall in this audio under the cut as it is being edited, so cutting shows what moves. */
+  outputMarkers?: readonly WaveformMarker[] | undefined;
   width?: number;
 };
 
@@ -71,6 +75,16 @@ export function CutEditor(props: CutEditorProps) {
   const startInput = useRef<HTMLInputElement>(null);
   const endInput = useRef<HTMLInputElement>(null);
   const { present } = history;
+  // The output's points placed on this audio under the present cut; one cut away falls off the waveform.
+  const shownMarkers = props.outputMarkers
+    ? [
+        ...(props.markers ?? []),
+        ...props.outputMarkers.flatMap((k) => {
+          const at = sourceSecondsAt(present.kept, crossfadeMs, k.seconds);
+          return at === null ? [] : [{ ...k, seconds: at }];
+        }),
+      ]
+    : props.markers;
 
   // The cut to open with changed after opening: taken unless the user has edited already.
   const opened = useRef(initialEdit);
@@ -249,7 +263,7 @@ export function CutEditor(props: CutEditorProps) {
         onMark={mark}
         onSelect={select}
         following={listening || playing}
-        markers={props.markers}
+        markers={shownMarkers}
         {...(props.width !== undefined ? { width: props.width } : {})}
       />
       <p>{m.media_cut_mark_hint()}</p>
