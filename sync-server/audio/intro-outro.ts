@@ -8,6 +8,8 @@
 //                                                the program row's IntroOutro (what devices see),
 //                                                operation Success
 //   DELETE ──ONE transaction──> both cleared (the files kept: published episodes were made with them)
+//   program deleted ──same transaction──> sweep job, after the media grace period: still deleted?
+//                     ──> program_intro_outro rows, then the files (programs/{id}/intro-outro/…), removed
 //   apply ──job──> the clip processing job of each of the program's episodes with audio, which makes
 //                  a new published version where the version's intro/outro is not the current one
 //
@@ -31,12 +33,13 @@ import type { BlobStore } from './blob-store.ts';
 import { introOutroKeys } from './intro-outro-render.ts';
 import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { audioContentType } from './upload-rules.ts';
-import { enqueueClipAudio } from './versions.ts';
+import { DEFAULT_MEDIA_GRACE_MS, enqueueClipAudio } from './versions.ts';
 
 registerNodeAudioDecoders();
 
 export const INTRO_OUTRO_JOB = 'program.processIntroOutro';
 export const APPLY_INTRO_OUTRO_JOB = 'program.applyIntroOutro';
+export const INTRO_OUTRO_SWEEP_JOB = 'program.sweepIntroOutro';
 
 /** The URL a device plays the program's intro or outro from (v: the upload, so a cache never mixes two). */
 export const introOutroUrl = (programId: string, type: IntroOutroType, uploadId: string) => `/api/media/programs/${programId}/audio/${type}?v=${uploadId}`;
@@ -186,7 +189,25 @@ export async function applyIntroOutro(deps: AppDeps, organizationId: string, pro
   });
 }
 
+/**
+ * Queues, in the transaction that deletes the program, the removal of its intro and outro files
+ * once the media grace period is over (a download or render under way finishes; a deletion undone
+ * by then keeps them: the job looks again).
+ */
+export function enqueueIntroOutroSweep(q: Queryable, organizationId: string, programId: string): Promise<unknown> {
+  return enqueueJob(q, INTRO_OUTRO_SWEEP_JOB, { organizationId, programId }, { runAt: new Date(Date.now() + DEFAULT_MEDIA_GRACE_MS), maxAttempts: 5 });
+}
+
+/** A deleted program's intro and outro gone: what names them first, then their files. */
+async function sweepIntroOutro(deps: AppDeps, blobs: BlobStore, organizationId: string, programId: string): Promise<void> {
+  const program = await loadRow(deps.store, 'program', organizationId, programId);
+  if (program && program['Deleted'] !== true) return;
+  await deps.store.query(`DELETE FROM program_intro_outro WHERE program_id = $1`, [programId]);
+  await blobs.remove(introOutroKeys.dir(programId));
+}
+
 const ApplySchema = z.object({ organizationId: z.string(), programId: z.string(), userId: z.string().nullable() });
+const SweepSchema = z.object({ organizationId: z.string(), programId: z.string() });
 const ProcessSchema = z.object({ organizationId: z.string(), operationId: z.string() });
 
 export function introOutroJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
@@ -202,6 +223,10 @@ export function introOutroJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
     }),
     // Each episode's own processing job decides whether its version is current (versions.ts): one
     // already made with this intro and outro is left alone, so applying twice does no work twice.
+    [INTRO_OUTRO_SWEEP_JOB]: defineJob({
+      payload: SweepSchema,
+      run: (job) => sweepIntroOutro(deps, blobs, job.organizationId, job.programId),
+    }),
     [APPLY_INTRO_OUTRO_JOB]: defineJob({
       payload: ApplySchema,
       async run(job) {

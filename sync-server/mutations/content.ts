@@ -21,6 +21,7 @@ import { applyAutoAddInRun } from './playlists.ts';
 import { LANGUAGES } from '../reference/languages.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import { newClipMemberDownloadsAdFree } from './program-settings.ts';
+import { enqueueIntroOutroSweep } from '../audio/intro-outro.ts';
 
 /** The reference lists a program's Language and Category come from (GET /v1/reference-data/*). */
 const PROGRAM_REFERENCE: ProgramReference = { languages: LANGUAGES, categories: PODCAST_CATEGORIES };
@@ -120,6 +121,8 @@ export const CONTENT_RUNS = [
     const current = await lockRow(s, 'program', a.programId);
     requireFlags(flags, 'HasContentAccess', 'HasManageSettingsAccess');
     checkPrecondition(expected, current);
+    // Its intro and outro files go after the media grace period, by a job written with the deletion.
+    if (current['Deleted'] !== true) await enqueueIntroOutroSweep(s.q, s.auth.organizationId, a.programId);
     return s.update('program', current, { ...current, Deleted: true });
   }),
 

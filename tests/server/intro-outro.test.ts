@@ -9,6 +9,7 @@
 // normalized version keeps them. Bad uploads: a wrong type, an
 // empty body, a non-audio extension (400 at the field), a JSON body (415), bytes that are not audio
 // (the operation Failed, NotAudio). Removing takes it off the row; the next processing drops it.
+// A deleted program's intro and outro files are removed after the media grace period.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgramAudioOperation } from '../../src/protocol/api/program-audio.ts';
 import type { Program } from '../../src/protocol/entities.ts';
 import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
+import { INTRO_OUTRO_SWEEP_JOB } from '../../sync-server/audio/intro-outro.ts';
+import { introOutroKeys } from '../../sync-server/audio/intro-outro-render.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
@@ -34,12 +37,14 @@ describe.each(storeKinds)('program intro and outro on %s', (kind) => {
   let api: AppClient;
   let dir = '';
   let programId = '';
+  let blobs: BlobStore;
 
   beforeAll(async () => {
     test = await openTestStore(kind);
     await seed(test.store, { clips: 8 });
     dir = await mkdtemp(join(tmpdir(), 'castaway-intro-outro-'));
-    app = createApp({ store: test.store, bus: createMemoryBus(), blobs: fsBlobStore(join(dir, 'blobs')) });
+    blobs = fsBlobStore(join(dir, 'blobs'));
+    app = createApp({ store: test.store, bus: createMemoryBus(), blobs });
     api = new AppClient(app);
     await api.login('demo@example.com');
     api.organizationId = ORG_DEMO;
@@ -224,5 +229,32 @@ describe.each(storeKinds)('program intro and outro on %s', (kind) => {
     const clipId = await newClip('Outro only');
     await app.jobs.drain();
     expect(Math.abs((await published(clipId)).seconds - (12.042 + outroSeconds))).toBeLessThan(0.2);
+  }, 120_000);
+
+  it('a deleted program’s intro and outro files are removed once the media grace period is over', async () => {
+    const made = await api.post('/api/v1/programs', { Name: `Short-lived ${randomUUID().slice(0, 8)}` });
+    expect(made.status, made.text).toBeLessThan(300);
+    const doomed = (made.body as { Id: string }).Id;
+    expect((await upload('intro', 'speech-12s-stereo.wav', doomed)).status).toBe(202);
+    expect((await upload('outro', 'speech-12s.flac', doomed)).status).toBe(202);
+    await app.jobs.drain();
+    const stored = await test.store.query<{ type: string; upload_id: string }>(`SELECT type, upload_id FROM program_intro_outro WHERE program_id = $1 ORDER BY type`, [doomed]);
+    expect(stored.map((r) => r.type)).toEqual(['intro', 'outro']);
+    const files = stored.map((r) => introOutroKeys.audio(doomed, r.upload_id));
+    const sizes = () => Promise.all(files.map((key) => blobs.size(key)));
+    expect((await sizes()).every((n) => n !== null && n > 0)).toBe(true);
+
+    expect((await api.delete(`/api/v1/programs/${doomed}`)).status).toBe(204);
+    // Within the grace period they stay (a render under way finishes with them).
+    await app.jobs.drain();
+    expect((await sizes()).every((n) => n !== null)).toBe(true);
+    // The grace period over: the rows that named them, then the files, are gone.
+    await test.store.query(`UPDATE jobs SET run_at = now() WHERE kind = $1 AND state = 'queued'`, [INTRO_OUTRO_SWEEP_JOB]);
+    await app.jobs.drain();
+    expect(await sizes()).toEqual([null, null]);
+    expect(await test.store.query(`SELECT 1 FROM program_intro_outro WHERE program_id = $1`, [doomed])).toEqual([]);
+    // This program's own intro and outro were not touched.
+    expect((await program()).IntroOutro?.Outro?.FileName).toBe('speech-12s.flac');
+    expect((await api.get(`/api/media/programs/${programId}/audio/outro`)).status).toBe(200);
   }, 120_000);
 });
