@@ -250,7 +250,9 @@ export function seedClip(i: number, program: ProgramSeed, k: number, rand: () =>
     // A warning of the studio's own pipeline (audio/process.ts writes it so), not free text.
     AudioProcessingProblem: state === 'Warning' ? mediaProblemText({ code: MediaWarningCode.DamagedFrames }, 'en-US') : null,
     AudioProcessingProblemDismissed: state === 'Warning' && i % 2 === 1,
-    TranscriptStatus: ready ? 'Completed' : null,
+    // No transcript is seeded (the demo's audio is synthetic: nothing was said), so none is claimed:
+    // a Completed status would have the transcript section show none under it.
+    TranscriptStatus: null,
     Urls: urls,
   };
   const createdAt = new Date(created);
@@ -410,7 +412,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
               HasTornAudio: false,
               Rating: kind === 'Finalized' ? 4 : null,
               Reviewed: kind === 'Finalized',
-              TranscriptStatus: kind === 'Finalized' ? 'Completed' : null,
+              TranscriptStatus: null, // none seeded: see seedClip
               V1CorrelationId: null,
               V2CorrelationId: `v2-${p.key}-${kind.toLowerCase()}`,
               DurationSeconds: duration,
