@@ -213,9 +213,16 @@ export function createSearchService({ store, indexDbName, saveDelayMs = SAVE_DEL
         const { permissionFilter, ...query } = q;
         if (permissionFilter && permissionFilter.length > 0) query.programIds = await programsWith(organizationId, permissionFilter, query.programIds);
         const page: IndexPage = search(await ensure(organizationId), query);
+        // The page's rows, one read per table (not one per row: each read is a transaction of its own).
+        const rowsOf = new Map<string, LocalRow | undefined>();
+        for (const kind of new Set(page.hits.map((h) => h.doc.kind))) {
+          const ids = page.hits.filter((h) => h.doc.kind === kind).map((h) => h.doc.id);
+          const rows = await store[TABLE_OF[kind]].bulkGet(ids);
+          ids.forEach((id, i) => rowsOf.set(`${kind}:${id}`, rows[i]));
+        }
         const hits: SearchRowHit[] = [];
         for (const h of page.hits) {
-          const row = await store[TABLE_OF[h.doc.kind]].get(h.doc.id);
+          const row = rowsOf.get(h.doc.key);
           if (row) hits.push({ kind: h.doc.kind, row, score: h.score });
         }
         return { hits, hasNext: page.hasNext, page: page.page, total: page.total };
