@@ -126,6 +126,45 @@ describe('the Transcript section of a recording', () => {
     expect(button(el, 'Back to the imported version')).toBeUndefined();
   });
 
+  it('an edit made offline on its own earlier edit, sent before the section saw it, goes onto it: nothing of anyone else’s is there to lose', async () => {
+    const el = await render();
+    await settle(200);
+    await type(field(cue(el, 1), 'Text').control, 'Good morning, all.');
+    await click(el, 'Save transcript', 200);
+    // The connection goes just as the edit is sent: the section does not load the transcript back.
+    await setOnline(false);
+    await flush();
+    expect(await asText()).toBe('Ana: Good morning, all.\n\nBen: The pelicans are back.\n');
+    await type(field(cue(el, 2), 'Text').control, 'The pelicans are back at the harbour.');
+    await click(el, 'Save transcript', 200);
+    await setOnline(true);
+    // Made on the version before the first edit: refused as changed elsewhere, but what changed it was the first edit.
+    await flush();
+    await settle(300);
+    expect(await db.needsAttention.count()).toBe(0);
+    await flush();
+    expect(await asText()).toBe('Ana: Good morning, all.\n\nBen: The pelicans are back at the harbour.\n');
+    expect(el.textContent).not.toContain('changed elsewhere');
+    expect(field(cue(el, 2), 'Text').control.value).toBe('The pelicans are back at the harbour.');
+  });
+
+  it('an edit made on a version someone else wrote meanwhile is still refused, with the edit kept', async () => {
+    const el = await render();
+    await settle(200);
+    await setOnline(false);
+    await type(field(cue(el, 1), 'Text').control, 'Morning, harbour.');
+    await click(el, 'Save transcript', 200);
+    await setOnline(true);
+    const elsewhere = await api(`/api/internal/recordings/${recording.Id}/transcript`, { method: 'PUT', body: JSON.stringify({ Cues: [{ StartSeconds: 0.5, EndSeconds: 3, Text: 'Someone else’s words.', Speaker: 'Ana' }] }) });
+    expect(elsewhere.status).toBe(200);
+    await flush();
+    await settle(300);
+    expect(el.textContent).toContain('The transcript was changed elsewhere after this edit began, so the edit was not saved.');
+    expect(field(cue(el, 1), 'Text').control.value).toBe('Morning, harbour.');
+    expect(await asText()).toBe('Ana: Someone else’s words.\n');
+    await click(el, 'Discard changes', 200);
+  });
+
   it('Transcribe automatically: a language the engine lacks is refused at the language', async () => {
     const el = await render();
     await settle(300);

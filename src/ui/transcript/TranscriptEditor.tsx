@@ -11,9 +11,12 @@
 //                                                                 └──Discard──> saved   edit as a draft
 //   offline, nothing loaded or queued ──> "needs the network"      failed ──Try again──> loading
 //
-// A refusal (the transcript changed elsewhere meanwhile, a cue the server would not take) is shown
-// here with the edit kept as the draft: Save puts it over the server's transcript as it is now,
-// Discard drops it. Publishing (a clip's only), going back to the imported cues and deleting are
+// A sent edit stays shown as the saved transcript until it is loaded again (the connection may go
+// between the two). A refusal (the transcript changed elsewhere meanwhile, a cue the server would
+// not take) is shown here with the edit kept as the draft: Save puts it over the server's
+// transcript as it is now, Discard drops it. "Changed elsewhere" by this section's own earlier edit
+// (sent, not yet loaded back, when this one was made on it) is no conflict: nothing of anyone
+// else's is there, so the edit is saved again on the server's version. Publishing (a clip's only), going back to the imported cues and deleting are
 // asked of the server directly (online only).
 //   a finished automatic transcription (Transcription.tsx) ──> loading (its cues)
 //
@@ -75,6 +78,7 @@ const FORMAT_LABEL: Record<TranscriptFormat, () => string> = {
 
 const toDraft = (cues: readonly TranscriptCue[]): DraftCue[] => cues.map((c) => ({ start: formatTimestamp(c.start), end: c.end, speaker: c.speaker ?? '', text: c.text }));
 const sameDraft = (a: readonly DraftCue[], b: readonly DraftCue[]) => JSON.stringify(a) === JSON.stringify(b);
+const cuesKey = (cues: readonly TranscriptCueWire[]) => JSON.stringify(cues.map((c) => cueToWire(cueFromWire(c))));
 
 /** The draft as cues, or the first cue whose start is not a time. */
 function cuesOf(draft: readonly DraftCue[]): { cues: TranscriptCue[] } | { badStart: number } {
@@ -132,10 +136,27 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
     [id, owner.mutationName],
     null,
   );
-  const saved = useMemo(
-    () => (queuedCues ? toDraft(queuedCues.map(cueFromWire)) : loaded.kind === 'saved' ? toDraft(loaded.transcript.Cues.map(cueFromWire)) : []),
-    [loaded, queuedCues],
-  );
+  // The edit last sent, until the transcript is loaded again: what the server now holds, shown in
+  // the meantime (with the connection gone just after sending, the load waits for it to return).
+  const [sentCues, setSentCues] = useState<TranscriptCueWire[] | null>(null);
+  const saved = useMemo(() => {
+    const cues = queuedCues ?? sentCues ?? (loaded.kind === 'saved' ? loaded.transcript.Cues : []);
+    return toDraft(cues.map(cueFromWire));
+  }, [loaded, queuedCues, sentCues]);
+  // Every cue list this section has seen waiting to be sent: the versions of the transcript that are
+  // its own edits (compared as cues, whatever order the server keeps a cue's fields in).
+  const ours = useRef(new Set<string>());
+  const lastQueued = useRef<TranscriptCueWire[] | null>(null);
+  useEffect(() => {
+    if (queuedCues) {
+      ours.current.add(cuesKey(queuedCues));
+      lastQueued.current = queuedCues;
+    } else if (lastQueued.current) {
+      // Gone from the outbox: sent (a refusal comes back as the draft, shown over this).
+      setSentCues(lastQueued.current);
+      lastQueued.current = null;
+    }
+  }, [queuedCues]);
   const shown = draft ?? saved;
   const dirty = draft !== null && !sameDraft(draft, saved);
   useUnsavedGuard('transcript', dirty);
@@ -143,6 +164,7 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   const load = useCallback(async () => {
     setLoaded({ kind: 'loading' });
     const res = await owner.get(id);
+    if (res.kind === 'ok' || res.kind === 'notFound') setSentCues(null);
     setLoaded(res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : { kind: 'failed' });
   }, [owner, id]);
 
@@ -177,6 +199,22 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
     }
     if (refusedItem.errors.length === 0 && refusalText) next.form = refusalText;
     setProblems(next);
+    // "Changed elsewhere" when what changed it is this section's own earlier edit: sent, but not yet
+    // loaded back before this one was made on it (the connection went in between). The server's
+    // version is then one made here, so saving over it loses nothing of anyone else's: the edit is
+    // saved again on it rather than shown as a conflict.
+    if (refusedItem.httpStatus === 409 && cues) {
+      void (async () => {
+        const res = await owner.get(id);
+        if (res.kind !== 'ok' || !ours.current.has(cuesKey(res.data.Cues))) return;
+        setSentCues(null);
+        setLoaded({ kind: 'saved', transcript: res.data });
+        if (!(await savedLocally(owner.save(id, cues, res.data.ModifiedAtUtc)))) return;
+        await savedLocally(dismissNeedsAttention(refusedItem.id));
+        setDraft(null);
+        setProblems({ cues: {} });
+      })();
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- refusalText is refusedItem's own wording
   }, [refusedId]);
 
@@ -271,6 +309,7 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   const remove = async () => {
     const res = await owner.remove(id);
     if (res.kind !== 'ok' && res.kind !== 'notFound') throw new Error(res.kind === 'error' ? m.clips_transcript_offline() : m.clips_transcript_delete_failed());
+    setSentCues(null);
     setLoaded({ kind: 'none' });
     setDraft(null);
     setProblems({ cues: {} });
@@ -280,6 +319,7 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   const resetToImported = async () => {
     const res = await owner.reset(id);
     if (res.kind !== 'ok') throw new Error(res.kind === 'error' ? m.transcripts_reset_offline() : m.transcripts_reset_failed());
+    setSentCues(null);
     setLoaded({ kind: 'saved', transcript: res.data });
     setDraft(null);
     setProblems({ cues: {} });
