@@ -100,3 +100,15 @@ export function markerTimeline(clip: WithPublishedIntro, publishedDurationSecond
     episodeSeconds: publishedDurationSeconds === null ? null : Math.max(0, publishedDurationSeconds - intro),
   };
 }
+
+/**
+ * The episode's length on a clip's row: its published length (DurationSeconds) less the intro it
+ * starts with, or null when unknown. What its chapters and ad markers are checked against (a start
+ * past it would fall in the outro, or past the audio), on the device and on the server alike.
+ */
+export function episodeSecondsOf(row: object): number | null {
+  // A synced row or the server's stored one: its fields read as they are, nothing assumed of their type.
+  const { DurationSeconds: duration, PublishedIntroSeconds: intro } = row as { DurationSeconds?: unknown; PublishedIntroSeconds?: unknown };
+  if (typeof duration !== 'number') return null;
+  return markerTimeline({ PublishedIntroSeconds: typeof intro === 'number' ? intro : null }, duration).episodeSeconds;
+}

@@ -19,6 +19,7 @@ import { runRest } from '../mutations/rest.ts';
 import { loadRow, type WireRow } from '../rows.ts';
 import { guard, readableContentRow, readsOnly } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
+import { episodeSecondsOf } from '../../src/domain/intro-outro.ts';
 
 type SuggestionRow = { status: 'Ready' | 'Pending' | 'Failed'; items: unknown[]; made_by: 'Studio' | 'Api'; audio_etag: string | null; modified_at_utc: Date };
 
@@ -58,7 +59,8 @@ async function validate(c: Context, body: { ClipId?: string | undefined; AdMarke
     clip = found.row;
   } else if (body.AdMarkers === undefined) throw badRequest([fieldError('AdMarkers', formError('required', 'domain_required'))]);
   const markers = body.AdMarkers ?? ((clip?.['AdMarkers'] as AdMarker[] | undefined) ?? []);
-  const duration = body.DurationSeconds !== undefined ? body.DurationSeconds : typeof clip?.['DurationSeconds'] === 'number' ? (clip['DurationSeconds'] as number) : null;
+  // A clip's own: the episode's length (behind a program intro the published audio is longer by it).
+  const duration = body.DurationSeconds !== undefined ? body.DurationSeconds : clip ? episodeSecondsOf(clip) : null;
   assertValid([...Object.entries(adMarkerErrors(markers, duration)), ...(body.Rules ? Object.entries(adMarkerRulesErrors(body.Rules, 'Rules')) : [])]);
   const program = await loadRow(c.get('deps').store, 'program', getAuth(c).organizationId, programId);
   const effective = body.Rules

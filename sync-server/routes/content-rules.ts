@@ -18,6 +18,7 @@ import { publicPaths } from '../../src/domain/public-urls.ts';
 import { assertValid, badRequest, fieldError } from '../errors.ts';
 import type { Queryable } from '../store/store.ts';
 import type { WireRow } from '../rows.ts';
+import { episodeSecondsOf } from '../../src/domain/intro-outro.ts';
 
 // Kept as exports of this module for its callers; the rules themselves live in src/domain.
 export { RESERVED_SLUGS } from '../../src/domain/slugs.ts';
@@ -92,8 +93,9 @@ export async function applyClipChange(
 ): Promise<Record<string, unknown>> {
   const rules = { isNew: ctx.isNew };
   assertValid(Object.entries(clipFieldErrors(current, patch, rules)));
-  // Chapters are checked against the clip's audio as it is now (a start past its end is refused).
-  if (patch.Chapters !== undefined) assertValid(Object.entries(chapterErrors(patch.Chapters, (current.DurationSeconds as number | null | undefined) ?? null)));
+  // Chapters are checked against the clip's audio as it is now (a start past the episode's end is
+  // refused: behind a program intro the published length is longer by it).
+  if (patch.Chapters !== undefined) assertValid(Object.entries(chapterErrors(patch.Chapters, episodeSecondsOf(current))));
   const next: Record<string, unknown> = { ...current, ...normaliseClipPatch(patch) };
   if (patch.Chapters !== undefined) next.Chapters = normaliseChapters(patch.Chapters);
   // Changed chapters go into the published MP3 too (ID3 CHAP frames, sync-server/audio/id3-chapters.ts):

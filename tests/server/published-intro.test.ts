@@ -4,6 +4,7 @@
 // program's intro is decoded, a clip processed carries its length and its chapters JSON is later by
 // it; once the intro is removed and "apply to existing episodes" runs, the clip carries none and its
 // chapters are where the producer put them; an intro added again and applied again is carried again.
+// A chapter or mid-roll past the episode's end (inside the longer published audio) is refused.
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import type { ProgramAudioOperation } from '../../src/protocol/api/program-audio
 import type { Clip } from '../../src/protocol/entities.ts';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
-import { demoApp, type DemoApp } from './app-client.ts';
+import { demoApp, fields, type DemoApp } from './app-client.ts';
 import { storeKinds } from './test-store.ts';
 
 describe.each(storeKinds)('the intro of a clip’s published audio on its row, on %s', (kind) => {
@@ -81,6 +82,21 @@ describe.each(storeKinds)('the intro of a clip’s published audio on its row, o
     expect(row.PublishedIntroSeconds).toBe(introSeconds);
     await demo.test.store.query(`UPDATE clips SET state = 'Ready', publish_state = 'Published', visibility = 'Public', version = next_row_version() WHERE id = $1`, [clipId]);
     expect(await chaptersJson()).toEqual([[introSeconds, 'Open'], [introSeconds + 4, 'News']]);
+
+    // Chapters and ad markers are checked against the episode, not the longer published audio: a start
+    // at 0:13 is inside the published 0:24 but past the episode's 0:12, where listeners hear nothing of it.
+    expect(row.DurationSeconds!).toBeGreaterThan(20);
+    const late = await demo.api.patch(`/api/v1/clips/${clipId}`, { Chapters: [{ StartSeconds: 13, Title: 'Late' }] });
+    expect(late.status, late.text).toBe(400);
+    expect(fields(late).map(([f]) => f)).toEqual(['Chapters.0.StartSeconds']);
+    const pushed = await demo.api.pushOne('clip.setAdMarkers', { clipId, AdMarkers: [{ Type: 'MidRoll', Seconds: 13, MaxAds: 1 }] });
+    expect(pushed.status).toBe('rejected');
+    expect(pushed.errors?.map((e) => e.Field)).toEqual(['AdMarkers.0.Seconds']);
+    const judged = await demo.api.post(`/api/internal/programs/${programId}/ad-marker-rules/validation`, { ClipId: clipId, AdMarkers: [{ Type: 'MidRoll', Seconds: 13, MaxAds: 1 }] });
+    expect(judged.status, judged.text).toBe(400);
+    expect(fields(judged).map(([f]) => f)).toEqual(['AdMarkers.0.Seconds']);
+    // Inside the episode both are taken.
+    expect((await demo.api.pushOne('clip.setAdMarkers', { clipId, AdMarkers: [{ Type: 'MidRoll', Seconds: 6, MaxAds: 1 }] })).status).toBe('applied');
   }, 180_000);
 
   it('removed and applied again: the clip carries no intro and its chapters are the episode’s own; an intro added again is carried again', async () => {
