@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeDoc, type SearchDoc } from './documents.ts';
 import { build, createIndex, remove, search, serialize, upsert, type IndexQuery, type SearchIndex } from './index-core.ts';
+import { TypoLexicon } from './rules.ts';
+import { trigramSimilarity, TYPO_SIMILARITY } from '../../src/domain/search.ts';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -64,5 +66,23 @@ describe('the first build of the offline index', () => {
     expect(answers(built)).toEqual(answers(one));
     expect(search(built, q('strike')).hits.map((h) => h.doc.key)).toEqual([`clip:${id(11)}`]);
     expect(JSON.parse(serialize(built))).toEqual(JSON.parse(serialize(one)));
+  });
+});
+
+describe('the typo lexicon', () => {
+  it('offers exactly the words within TYPO_SIMILARITY of a query word, as trigramSimilarity measures it', () => {
+    const words = ['mayor', 'mayors', 'major', 'manor', 'government', 'governments', 'govern', 'harbour', 'harbor', 'bürgermeisterin', 'bürgermeister', 'meister', 'interview', 'interviews', 'review', 'preview'];
+    const lexicon = new TypoLexicon(words.map((w) => [w, 1]));
+    const brute = (held: string[], word: string) => held.filter((w) => w !== word && trigramSimilarity(word, w) >= TYPO_SIMILARITY).sort();
+    const queries = ['mayour', 'mayor', 'goverment', 'harbur', 'bürgermeisterinnen', 'interveiw', 'preview', 'xyzzy'];
+    for (const word of queries) expect([...lexicon.typoWords(word)].sort(), word).toEqual(brute(words, word));
+    expect(lexicon.typoWords('mayor')).toContain('mayors');
+    // Kept up to date after its first use: a word added, a word gone.
+    lexicon.add(['mayoral']);
+    lexicon.remove(['mayors']);
+    const now = [...words.filter((w) => w !== 'mayors'), 'mayoral'];
+    for (const word of queries) expect([...lexicon.typoWords(word)].sort(), word).toEqual(brute(now, word));
+    expect(lexicon.typoWords('mayor')).toContain('mayoral');
+    expect(lexicon.typoWords('mayor')).not.toContain('mayors');
   });
 });

@@ -10,7 +10,7 @@
 //        TYPO_SIMILARITY of it: typoWords)
 //       ──matchesAnalyzed(compiled, analyzeDocument(doc))──> the final set, exactly the server's
 import type { Query } from 'minisearch';
-import { FIELD_ORDER, isLexiconWord, lexemeOf, trigramsOf, trigramSimilarity, TYPO_SIMILARITY, wordListOf, type CompiledQuery, type SearchableFields, type SearchField, type SearchLanguage } from '../../src/domain/search.ts';
+import { FIELD_ORDER, isLexiconWord, lexemeOf, trigramsOf, TYPO_SIMILARITY, wordListOf, type CompiledQuery, type SearchableFields, type SearchField, type SearchLanguage } from '../../src/domain/search.ts';
 
 type CompiledOperand = CompiledQuery['groups'][number]['must'][number];
 
@@ -88,6 +88,8 @@ export class TypoLexicon {
   private counts = new Map<string, number>();
   /** Built at the first typo query, then kept up to date. */
   private byTrigram: Map<string, Set<string>> | null = null;
+  /** Each linked word's number of distinct trigrams. */
+  private trigramCount = new Map<string, number>();
 
   constructor(entries: Iterable<[string, number]> = []) {
     for (const [w, n] of entries) this.counts.set(w, n);
@@ -112,31 +114,40 @@ export class TypoLexicon {
       else {
         this.counts.delete(w);
         if (this.byTrigram) for (const t of trigramsOf(w)) this.byTrigram.get(t)?.delete(w);
+        this.trigramCount.delete(w);
       }
     }
   }
 
   private link(w: string): void {
-    for (const t of trigramsOf(w)) {
+    const trigrams = trigramsOf(w);
+    this.trigramCount.set(w, trigrams.size);
+    for (const t of trigrams) {
       let set = this.byTrigram!.get(t);
       if (!set) this.byTrigram!.set(t, (set = new Set()));
       set.add(w);
     }
   }
 
+  /**
+   * trigramSimilarity(word, w) for every word w sharing a trigram with `word`, without making any
+   * trigrams but the query word's: a word is in the set of each trigram it has, so the sets of the
+   * query word's trigrams hold it as many times as the two share, and its own count was kept when
+   * it was linked (the same integers, so the same quotient as trigramSimilarity's).
+   */
   typoWords(word: string): string[] {
     if (!this.byTrigram) {
       this.byTrigram = new Map();
       for (const w of this.counts.keys()) this.link(w);
     }
-    const seen = new Set<string>();
+    const mine = trigramsOf(word);
+    if (mine.size === 0) return [];
+    /** Shared trigrams per word, in the order the words are first met. */
+    const shared = new Map<string, number>();
+    for (const t of mine) for (const w of this.byTrigram.get(t) ?? []) shared.set(w, (shared.get(w) ?? 0) + 1);
     const out: string[] = [];
-    for (const t of trigramsOf(word)) {
-      for (const w of this.byTrigram.get(t) ?? []) {
-        if (seen.has(w)) continue;
-        seen.add(w);
-        if (w !== word && trigramSimilarity(word, w) >= TYPO_SIMILARITY) out.push(w);
-      }
+    for (const [w, common] of shared) {
+      if (w !== word && common / (mine.size + this.trigramCount.get(w)! - common) >= TYPO_SIMILARITY) out.push(w);
     }
     return out;
   }
