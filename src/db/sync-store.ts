@@ -287,6 +287,16 @@ function stripLocal(m: OutboxEntry): Mutation {
   return mutation;
 }
 
+/**
+ * Rows in key order (IndexedDB compares string keys by UTF-16 code unit, as `<` does). A page comes
+ * in Version order, which for random UUIDs is a random key order; Chromium's IndexedDB stores rows
+ * in key order, and puts in that order (the table's and its indexes', which end with the key) cost
+ * its backend less: 10,000 clips in one relaxed transaction, ~9 % less browser CPU and ~15 % less
+ * wall time than in Version order (medians of 12 alternating runs, bench page). Stable, so a row
+ * given twice would still end as its later copy.
+ */
+const byId = (a: LocalRow, b: LocalRow) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0);
+
 /** Above this many rows of one table in a page, reading the table's keys beats reading the rows. */
 const PAGE_KEYS_THRESHOLD = 200;
 
@@ -343,7 +353,7 @@ export async function applyPullPage(d: CastawayDb, page: PullResponse, options: 
         return !mine || version(mine) < version(r) || (version(mine) === version(r) && !deepEqual(mine, r));
       };
       const puts = held.size === 0 ? rows : rows.filter(changed);
-      if (puts.length > 0) writes.push(d[entity].bulkPut(puts));
+      if (puts.length > 0) writes.push(d[entity].bulkPut(puts.sort(byId)));
     }
     // Tombstones of rows with nothing pending are deleted in one bulk request per table (a page
     // after a permission is taken away can be thousands of them).
