@@ -6,7 +6,9 @@
 //   restore: per row, compared without bookkeeping fields (Id, Version, ModifiedAtUtc, …):
 //              in both, different      → updated to the snapshot's fields (a row deleted since
 //                                        comes back; one deleted in the snapshot is deleted again)
-//              only in the organization → soft-deleted (created after the snapshot)
+//              only in the organization → soft-deleted (created after the snapshot); a program's
+//                                        intro and outro files swept after the grace period, as
+//                                        after any deletion
 //              only in the snapshot     → inserted again
 //              equal                    → left alone (no new Version, nothing for clients to pull)
 //
@@ -15,6 +17,7 @@
 // restore like any other change. Rows that end deleted are written first, in their own statement,
 // so that a restored row can take back a slug that a newer row held (the unique slug indexes skip
 // deleted rows).
+import { enqueueIntroOutroSweep } from '../audio/intro-outro.ts';
 import type { Queryable } from '../store/store.ts';
 import { ENTITIES, planWrite, wireSql, writePlanned, type EntityName, type PlannedWrite, type WireRow, type WriteContext } from '../rows.ts';
 
@@ -89,17 +92,22 @@ async function releaseSlugs(q: Queryable, writes: ReadonlyArray<{ write: Planned
  */
 export async function restoreSnapshot(q: Queryable, ctx: WriteContext): Promise<number> {
   const deletions: PlannedWrite[] = [];
+  /** Programs the restore deletes: their intro and outro files go as after any deletion. */
+  const deletedPrograms: string[] = [];
   const rest: Array<{ write: PlannedWrite; current: WireRow | null }> = [];
   for (const entity of SNAPSHOT_ENTITIES) {
     for (const { current, snapshot } of await differences(q, entity, ctx.organizationId)) {
       const id = (snapshot ?? current)!.Id;
       const fields = snapshot ?? { ...current!, Deleted: true };
       const write = planWrite(entity, ctx, current, id, fields);
-      if (write.wire.Deleted) deletions.push(write);
-      else rest.push({ write, current });
+      if (write.wire.Deleted) {
+        deletions.push(write);
+        if (entity === 'program' && current !== null && current.Deleted !== true) deletedPrograms.push(id);
+      } else rest.push({ write, current });
     }
   }
   await writePlanned(q, deletions);
+  for (const programId of deletedPrograms) await enqueueIntroOutroSweep(q, ctx.organizationId, programId);
   await releaseSlugs(q, rest);
   const writes = rest.map((r) => r.write);
   await writePlanned(q, writes);

@@ -7,6 +7,7 @@ import type { Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { DemoRestoreOperationSchema } from '../../src/protocol/admin.ts';
 import { RESTORE_ABANDONED_MS } from '../../sync-server/api/demo-data.ts';
+import { INTRO_OUTRO_SWEEP_JOB } from '../../sync-server/audio/intro-outro.ts';
 import { ClipSchema, OrganizationSchema, PlaylistSchema } from '../../src/protocol/entities.ts';
 import type { PullResponse } from '../../src/protocol/sync.ts';
 import { AppClient, fields, seededApp, type SeededApp, type TestClock } from './app-client.ts';
@@ -209,6 +210,23 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
       expect((await restore(demo)).Status).toBe('Success');
       expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${a!.Id}`)).body).Slug).toBe(a!.Slug);
       expect(ClipSchema.parse((await demo.get(`/api/v1/clips/${b!.Id}`)).body).Slug).toBe(b!.Slug);
+    });
+
+    it('a program made after the snapshot is deleted by the restore, and its intro and outro are swept as after any deletion', async () => {
+      const demo = await as('demo@example.com');
+      expect((await demo.post(SAVE, undefined)).status).toBe(204);
+      const made = await demo.post('/api/v1/programs', { Name: `After the snapshot ${randomUUID().slice(0, 8)}` });
+      expect(made.status, made.text).toBeLessThan(300);
+      const programId = (made.body as { Id: string }).Id;
+      const sweeps = () =>
+        t.store.query<{ id: string }>(`SELECT id FROM jobs WHERE kind = $1 AND state = 'queued' AND payload->>'programId' = $2`, [INTRO_OUTRO_SWEEP_JOB, programId]);
+      expect(await sweeps()).toEqual([]);
+      expect((await restore(demo)).Status).toBe('Success');
+      expect((await demo.get(`/api/v1/programs/${programId}`)).status).toBe(404);
+      expect(await sweeps()).toHaveLength(1);
+      // A second restore deletes nothing more and queues nothing more.
+      expect((await restore(demo)).Status).toBe('Success');
+      expect(await sweeps()).toHaveLength(1);
     });
 
     it('a restore still Busy after 10 minutes (its server stopped) reads as Failed, so clients stop polling', async () => {
