@@ -15,9 +15,11 @@ import {
   type TranscriptCueWire,
 } from '../../protocol/api/transcripts.ts';
 import { getClipTranscription, getRecordingTranscription, startClipTranscription, startRecordingTranscription, type Transcription } from '../../protocol/api/transcription.ts';
+import type * as z from 'zod';
+import type { MutationDef } from '../../mutations/define.ts';
 import type { SyncEntity } from '../../protocol/entity-kinds.ts';
 import { saveClipTranscript, saveRecordingTranscript } from '../../db/writes.ts';
-import { call, type ApiResult } from '../../lib/api.ts';
+import { call, type ApiResult, type ApiRoute } from '../../lib/api.ts';
 import { m } from '../../paraglide/messages.js';
 
 export type TranscriptOwnerKind = 'clip' | 'recording';
@@ -48,17 +50,65 @@ export type TranscriptOwner = {
   };
 };
 
-export const CLIP_TRANSCRIPT: TranscriptOwner = {
+/** A route the editor calls with the owner's id as its one path parameter (P: clipId or recordingId). */
+type ByIdRoute<P extends string> = ApiRoute & { request: { params: z.ZodType<Record<P, string>> } };
+/** …whose 200 answer is T (a transcript, or where its transcription is). */
+type Answering<T> = { responses: { 200: { content: { 'application/json': { schema: z.ZodType<T> } } } } };
+
+/** An owner's entry from its routes, its named mutation and device write, and its words: the calls
+ * are the same for both but for the path parameter that names the owner, and "publish", which only
+ * a clip has (its PUT publishes or withdraws; its transcription may be asked to publish). */
+function transcriptOwner<P extends string>(owner: {
+  kind: TranscriptOwnerKind;
+  mutation: Pick<MutationDef, 'name' | 'entity'>;
+  save: TranscriptOwner['save'];
+  idParam: P;
+  routes: {
+    get: ByIdRoute<P> & Answering<Transcript>;
+    remove: ByIdRoute<P>;
+    reset: ByIdRoute<P> & Answering<Transcript>;
+    getTranscription: ByIdRoute<P> & Answering<Transcription>;
+    startTranscription: ByIdRoute<P>;
+    /** The PUT that publishes (absent: never public). */
+    publish?: ByIdRoute<P> & Answering<Transcript>;
+  };
+  words: TranscriptOwner['words'];
+}): TranscriptOwner {
+  const { routes, idParam } = owner;
+  // The one place the typed input of call() is given up: it cannot see that { [idParam]: id } is the
+  // params object of every route above (ByIdRoute says so), nor their answers (Answering says so).
+  const byId = <T>(route: ApiRoute, id: string, rest: { query?: object; json?: unknown } = {}) =>
+    call(route, { params: { [idParam]: id }, ...rest } as never) as Answer<T>;
+  const publish = routes.publish;
+  return {
+    kind: owner.kind,
+    entity: owner.mutation.entity,
+    mutationName: owner.mutation.name,
+    save: owner.save,
+    get: (id) => byId<Transcript>(routes.get, id),
+    remove: (id) => byId<unknown>(routes.remove, id),
+    reset: (id) => byId<Transcript>(routes.reset, id),
+    getTranscription: (id) => byId<Transcription>(routes.getTranscription, id),
+    startTranscription: (id, language, publishIt) =>
+      byId<unknown>(routes.startTranscription, id, { query: publish ? { language, publish: publishIt ? 'true' : 'false' } : { language } }),
+    ...(publish && { setPublished: (id: string, Cues: TranscriptCueWire[], Published: boolean) => byId<Transcript>(publish, id, { json: { Cues, Published } }) }),
+    words: owner.words,
+  };
+}
+
+export const CLIP_TRANSCRIPT = transcriptOwner({
   kind: 'clip',
-  entity: 'clips',
-  mutationName: clipSetTranscript.name,
+  mutation: clipSetTranscript,
   save: saveClipTranscript,
-  get: (clipId) => call(getClipTranscript, { params: { clipId } }),
-  remove: (clipId) => call(deleteClipTranscript, { params: { clipId } }),
-  reset: (clipId) => call(resetClipTranscript, { params: { clipId } }),
-  getTranscription: (clipId) => call(getClipTranscription, { params: { clipId } }),
-  startTranscription: (clipId, language, publish) => call(startClipTranscription, { params: { clipId }, query: { language, publish: publish ? 'true' : 'false' } }),
-  setPublished: (clipId, Cues, Published) => call(putClipTranscript, { params: { clipId }, json: { Cues, Published } }),
+  idParam: 'clipId',
+  routes: {
+    get: getClipTranscript,
+    remove: deleteClipTranscript,
+    reset: resetClipTranscript,
+    getTranscription: getClipTranscription,
+    startTranscription: startClipTranscription,
+    publish: putClipTranscript,
+  },
   words: {
     none: () => m.clips_transcript_none(),
     player: () => m.clips_transcript_player(),
@@ -67,18 +117,20 @@ export const CLIP_TRANSCRIPT: TranscriptOwner = {
     transcriptionHint: () => m.clips_transcription_hint(),
     transcriptionCompleted: (engine) => m.clips_transcription_completed({ engine }),
   },
-};
+});
 
-export const RECORDING_TRANSCRIPT: TranscriptOwner = {
+export const RECORDING_TRANSCRIPT = transcriptOwner({
   kind: 'recording',
-  entity: 'recordings',
-  mutationName: recordingSetTranscript.name,
+  mutation: recordingSetTranscript,
   save: saveRecordingTranscript,
-  get: (recordingId) => call(getRecordingTranscript, { params: { recordingId } }),
-  remove: (recordingId) => call(deleteRecordingTranscript, { params: { recordingId } }),
-  reset: (recordingId) => call(resetRecordingTranscript, { params: { recordingId } }),
-  getTranscription: (recordingId) => call(getRecordingTranscription, { params: { recordingId } }),
-  startTranscription: (recordingId, language) => call(startRecordingTranscription, { params: { recordingId }, query: { language } }),
+  idParam: 'recordingId',
+  routes: {
+    get: getRecordingTranscript,
+    remove: deleteRecordingTranscript,
+    reset: resetRecordingTranscript,
+    getTranscription: getRecordingTranscription,
+    startTranscription: startRecordingTranscription,
+  },
   words: {
     none: () => m.transcripts_recording_none(),
     player: () => m.transcripts_recording_player(),
@@ -87,4 +139,4 @@ export const RECORDING_TRANSCRIPT: TranscriptOwner = {
     transcriptionHint: () => m.transcripts_recording_transcription_hint(),
     transcriptionCompleted: (engine) => m.transcripts_recording_transcription_completed({ engine }),
   },
-};
+});
