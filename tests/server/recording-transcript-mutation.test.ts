@@ -4,22 +4,16 @@
 // written); a bad cue refused at its cue by push and by PUT alike; the PUT names no base and writes
 // over the transcript as it is; a recording of a program without content access, or of another
 // organization, is not found. On PGlite and PostgreSQL.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { Transcript } from '../../src/protocol/api/transcripts.ts';
-import { createApp } from '../../sync-server/app.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { AppClient, demoApp } from './app-client.ts';
+import { AppClient, demoApp, type DemoApp, type PushOutcome } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
-
-type Result = { status: string; httpStatus?: number; errors?: Array<{ Field: string; Code: string; Message: string }> };
-const cue = (text: string, start = 0, speaker: string | null = null) => ({ StartSeconds: start, EndSeconds: start + 2, Text: text, Speaker: speaker });
-const CHANGED_ELSEWHERE = 'The transcript was changed elsewhere after this edit began, so the edit was not saved. It is kept here: save it over the other version, or discard it to see that one.';
+import { CHANGED_ELSEWHERE, cue } from './transcript-edits.ts';
 
 describe.each(storeKinds)('recording.setTranscript on %s', (kind) => {
   let test: TestStore;
-  let app: ReturnType<typeof createApp>;
+  let app: DemoApp['app'];
   let api: AppClient;
   let recordingId = '';
   let worldRecording = '';
@@ -37,11 +31,7 @@ describe.each(storeKinds)('recording.setTranscript on %s', (kind) => {
     await test?.drop();
   });
 
-  const push = async (client: AppClient, args: unknown): Promise<Result> => {
-    const reply = await client.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: randomUUID(), mutations: [{ id: randomUUID(), name: 'recording.setTranscript', args, base: null, createdAt: Date.now() }] });
-    expect(reply.status, reply.text).toBe(200);
-    return (reply.body as { results: Result[] }).results[0]!;
-  };
+  const push = (client: AppClient, args: unknown): Promise<PushOutcome> => client.pushOne('recording.setTranscript', args);
   const path = (id = recordingId) => `/api/internal/recordings/${id}/transcript`;
   const held = async () => {
     const reply = await api.get(path());
@@ -73,7 +63,7 @@ describe.each(storeKinds)('recording.setTranscript on %s', (kind) => {
     expect(pushed).toMatchObject({ status: 'rejected', httpStatus: 400 });
     const put = await api.send('PUT', path(), { json: { Cues: reversed } });
     expect(put.status).toBe(400);
-    const fieldsOf = (errors: Array<{ Field: string; Message: string }>) => errors.map((e) => [e.Field, e.Message]);
+    const fieldsOf = (errors: Array<{ Field: string; Message?: string }>) => errors.map((e) => [e.Field, e.Message]);
     expect(fieldsOf((put.body as { Errors: Array<{ Field: string; Message: string }> }).Errors)).toEqual(fieldsOf(pushed.errors!));
     expect(fieldsOf(pushed.errors!).map(([f]) => f)).toEqual(['Cues.1']);
     // An empty list: at Cues, both ways.
@@ -96,9 +86,7 @@ describe.each(storeKinds)('recording.setTranscript on %s', (kind) => {
   });
 
   it('a recording of a program the caller has no content access to is not found; one of another organization too', async () => {
-    const producer = new AppClient(app);
-    await producer.login('producer@example.com');
-    producer.organizationId = ORG_DEMO;
+    const producer = await AppClient.signedIn(app, 'producer@example.com');
     expect(await push(producer, { recordingId: worldRecording, Cues: [cue('Mine.')], BaseModifiedAtUtc: null })).toMatchObject({ status: 'rejected', httpStatus: 404 });
     expect((await producer.send('PUT', path(worldRecording), { json: { Cues: [cue('Mine.')] } })).status).toBe(404);
     expect(await push(api, { recordingId: otherOrganization, Cues: [cue('Mine.')], BaseModifiedAtUtc: null })).toMatchObject({ status: 'rejected', httpStatus: 404 });

@@ -4,19 +4,15 @@
 // On PGlite and PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { Transcript } from '../../src/protocol/api/transcripts.ts';
-import { createApp } from '../../sync-server/app.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { AppClient, demoApp } from './app-client.ts';
+import { AppClient, demoApp, type DemoApp, type PushOutcome } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
-
-type Result = { status: string; httpStatus?: number; errors?: Array<{ Field: string; Code: string; Message: string }> };
-const cue = (text: string, start = 0, speaker: string | null = null) => ({ StartSeconds: start, EndSeconds: start + 2, Text: text, Speaker: speaker });
+import { CHANGED_ELSEWHERE, cue } from './transcript-edits.ts';
 
 describe.each(storeKinds)('clip.setTranscript on %s', (kind) => {
   let test: TestStore;
-  let app: ReturnType<typeof createApp>;
+  let app: DemoApp['app'];
   let api: AppClient;
   let clipId = '';
   let worldClip = '';
@@ -32,11 +28,7 @@ describe.each(storeKinds)('clip.setTranscript on %s', (kind) => {
     await test?.drop();
   });
 
-  const push = async (client: AppClient, args: unknown): Promise<Result> => {
-    const reply = await client.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: randomUUID(), mutations: [{ id: randomUUID(), name: 'clip.setTranscript', args, base: null, createdAt: Date.now() }] });
-    expect(reply.status, reply.text).toBe(200);
-    return (reply.body as { results: Result[] }).results[0]!;
-  };
+  const push = (client: AppClient, args: unknown): Promise<PushOutcome> => client.pushOne('clip.setTranscript', args);
   const held = async () => {
     const reply = await api.get(`/api/internal/clips/${clipId}/transcript`);
     return reply.status === 200 ? (reply.body as Transcript) : null;
@@ -53,7 +45,7 @@ describe.each(storeKinds)('clip.setTranscript on %s', (kind) => {
     expect(await push(api, { clipId, Cues: [cue('Good morning, harbour.', 0, 'Ana')], BaseModifiedAtUtc: base })).toMatchObject({ status: 'applied' });
     const stale = await push(api, { clipId, Cues: [cue('Hello.', 0, 'Ana')], BaseModifiedAtUtc: base });
     expect(stale).toMatchObject({ status: 'rejected', httpStatus: 409 });
-    expect(stale.errors!.map((e) => [e.Field, e.Message])).toEqual([['Cues', 'The transcript was changed elsewhere after this edit began, so the edit was not saved. It is kept here: save it over the other version, or discard it to see that one.']]);
+    expect(stale.errors!.map((e) => [e.Field, e.Message])).toEqual([['Cues', CHANGED_ELSEWHERE]]);
     expect((await held())?.Cues[0]!.Text).toBe('Good morning, harbour.');
     // Edited from none while one exists: the same refusal.
     expect(await push(api, { clipId, Cues: [cue('Hello.')], BaseModifiedAtUtc: null })).toMatchObject({ status: 'rejected', httpStatus: 409 });
@@ -76,9 +68,7 @@ describe.each(storeKinds)('clip.setTranscript on %s', (kind) => {
       `INSERT INTO clips SELECT (jsonb_populate_record(null::clips, to_jsonb(c) || jsonb_build_object('id', $1::uuid, 'organization_id', $2::uuid, 'program_id', $3::uuid, 'slug', null, 'version', next_row_version()))).* FROM clips c WHERE c.id = $4`,
       [stranger, other.organization_id, other.id, clipId],
     );
-    const producer = new AppClient(app);
-    await producer.login('producer@example.com');
-    producer.organizationId = ORG_DEMO;
+    const producer = await AppClient.signedIn(app, 'producer@example.com');
     expect(await push(producer, { clipId: worldClip, Cues: [cue('Mine.')], BaseModifiedAtUtc: null })).toMatchObject({ status: 'rejected', httpStatus: 404 });
     expect(await push(api, { clipId: stranger, Cues: [cue('Mine.')], BaseModifiedAtUtc: null })).toMatchObject({ status: 'rejected', httpStatus: 404 });
     expect((await api.get(`/api/internal/clips/${worldClip}/transcript`)).status).toBe(404);
