@@ -15,7 +15,8 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { m } from '../../paraglide/messages.js';
-import { LIVE_END_EVENT, LIVE_PEAKS_EVENT, liveRecordingPeaks, type LiveEndEvent, type LivePeaksEvent } from '../../protocol/api/live-recordings.ts';
+import { readLiveEvents } from '../../media/live-events.ts';
+import { liveRecordingPeaks, type LiveEndEvent, type LivePeaksEvent } from '../../protocol/api/live-recordings.ts';
 import { Field } from '../../ui/Field.tsx';
 
 /** Live pixels (256 samples each) per drawn column: about a tenth of a second at 44.1 kHz. */
@@ -96,23 +97,8 @@ export function RecordingLive({ recordingId, listenUrl = null }: { recordingId: 
       try {
         const res = await fetch(routeUrl(liveRecordingPeaks, { params: { recordingId } }), { headers: organizationHeaders(), credentials: 'same-origin', signal: abort.signal });
         if (!res.ok || !res.body) return setFailed(String(res.status));
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          buffer += value;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const event = /^event: (.*)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (!data) continue;
-            if (event === LIVE_PEAKS_EVENT) onPeaks(JSON.parse(data) as LivePeaksEvent);
-            else if (event === LIVE_END_EVENT) setEnded(JSON.parse(data) as LiveEndEvent);
-          }
-        }
+        const end = await readLiveEvents(res.body, onPeaks);
+        if (end) setEnded(end);
       } catch (error) {
         if (!abort.signal.aborted) setFailed(error instanceof Error ? error.message : String(error));
       }
