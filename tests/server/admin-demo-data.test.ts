@@ -27,12 +27,7 @@ describe.each(storeKinds)('grant access and demo snapshots on %s', (kind) => {
   let clock: TestClock;
   let changes: Change[];
 
-  async function as(email: string, organizationId: string | null = ORG_DEMO): Promise<AppClient> {
-    const client = new AppClient(app);
-    await client.login(email);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const as = (email: string, organizationId: string | null = ORG_DEMO) => AppClient.signedIn(app, email, organizationId);
 
   beforeAll(async () => {
     t = await openTestStore(kind);

@@ -21,12 +21,7 @@ describe.each(storeKinds)('API keys on %s', (kind) => {
   }, 120_000);
   afterAll(() => t?.drop());
 
-  async function signIn(email: string, organizationId = ORG_DEMO): Promise<AppClient> {
-    const client = new AppClient(s.app);
-    await client.login(email);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const signIn = (email: string, organizationId = ORG_DEMO) => AppClient.signedIn(s.app, email, organizationId);
   async function make(client: AppClient, name: string): Promise<Key & { Key: string }> {
     const reply = await client.post('/api/internal/api-keys', { Name: name });
     expect(reply.status, reply.text).toBe(201);

@@ -28,6 +28,14 @@ export class AppClient {
   organizationId: string | null = null;
   constructor(readonly app: ReturnType<typeof createApp>) {}
 
+  /** A client signed in as `email` (the demo password unless given), acting in `organizationId`. */
+  static async signedIn(app: ReturnType<typeof createApp>, email: string, organizationId: string | null = ORG_DEMO, password?: string): Promise<AppClient> {
+    const client = new AppClient(app);
+    await client.login(email, password);
+    client.organizationId = organizationId;
+    return client;
+  }
+
   async send(
     method: string,
     path: string,
@@ -134,8 +142,6 @@ export async function demoApp(kind: StoreKind, options: { clips: number; email?:
   const bus = createMemoryBus();
   bus.subscribe((c) => void changes.push(c));
   const app = createApp({ store: test.store, bus });
-  const api = new AppClient(app);
-  await api.login(options.email ?? 'demo@example.com');
-  api.organizationId = ORG_DEMO;
+  const api = await AppClient.signedIn(app, options.email ?? 'demo@example.com');
   return { test, app, api, changes };
 }

@@ -39,12 +39,7 @@ describe.each(storeKinds)('invitations on %s', (kind) => {
     await opened?.close();
   });
 
-  async function signIn(email: string, organizationId = ORG_DEMO, on: App = app, password?: string): Promise<AppClient> {
-    const client = new AppClient(on);
-    await client.login(email, password);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const signIn = (email: string, organizationId = ORG_DEMO, on: App = app, password?: string) => AppClient.signedIn(on, email, organizationId, password);
   /** The link of the newest invitation mail to `email` the SMTP server got. */
   async function mailedLink(email: string): Promise<URL> {
     await app.jobs.drain();

@@ -36,12 +36,7 @@ describe.each(storeKinds)('two-factor sign-in on %s', (kind) => {
   const del = (client: AppClient, path: string, json?: unknown) => client.send('DELETE', path, json === undefined ? {} : { json });
   const messageKeys = (reply: Reply) => (reply.body as { Errors: Array<{ MessageKey?: string }> }).Errors.map((e) => e.MessageKey);
 
-  async function signIn(email: string, organizationId: string = ORG_DEMO): Promise<AppClient> {
-    const client = new AppClient(s.app);
-    await client.login(email);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const signIn = (email: string, organizationId: string = ORG_DEMO) => AppClient.signedIn(s.app, email, organizationId);
   const config = async (client: AppClient) => {
     const reply = await client.get(CONFIG);
     expect(reply.status, reply.text).toBe(200);

@@ -61,12 +61,7 @@ describe.each(storeKinds)('the people of a network or program on %s', (kind) => 
     await t?.drop();
   });
 
-  async function signIn(email: string): Promise<AppClient> {
-    const client = new AppClient(app);
-    await client.login(email);
-    client.organizationId = ORG_DEMO;
-    return client;
-  }
+  const signIn = (email: string) => AppClient.signedIn(app, email);
 
   it('lists those who could be added: no access there, not at Organization scope, not at another scope', async () => {
     const demo = await signIn('demo@example.com');

@@ -31,12 +31,7 @@ describe.each(storeKinds)('the support inbox on %s', (kind) => {
     await opened?.close();
   });
 
-  async function signIn(email: string, on: App = app): Promise<AppClient> {
-    const client = new AppClient(on);
-    await client.login(email);
-    client.organizationId = ORG_DEMO;
-    return client;
-  }
+  const signIn = (email: string, on: App = app) => AppClient.signedIn(on, email);
   const enquiry = (text: string) => ({ ContactName: 'Ana Analyst', ContactEmail: 'ana@station.example', ContactEnquiry: text, SourceUrl: 'http://localhost/x', BrowserLocale: 'de-DE', ClientVersion: '1.0' });
 
   it('keeps an enquiry for the inbox and mails it to the support address', async () => {

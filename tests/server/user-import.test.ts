@@ -34,12 +34,7 @@ describe.each(storeKinds)('bulk user import on %s', (kind) => {
     await opened?.close();
   });
 
-  async function signIn(email: string, organizationId = ORG_DEMO): Promise<AppClient> {
-    const client = new AppClient(app);
-    await client.login(email);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const signIn = (email: string, organizationId = ORG_DEMO) => AppClient.signedIn(app, email, organizationId);
   const address = (what: string) => `${what}.${kind}@station.example`;
 
   it('invites each good row at its scope and reports every other one with the single invitation’s message; the report is read again', async () => {

@@ -31,12 +31,7 @@ describe.each(storeKinds)('users on %s', (kind) => {
     await t?.drop();
   });
 
-  async function signIn(email: string, organizationId = ORG_DEMO): Promise<AppClient> {
-    const client = new AppClient(app);
-    await client.login(email);
-    client.organizationId = organizationId;
-    return client;
-  }
+  const signIn = (email: string, organizationId = ORG_DEMO) => AppClient.signedIn(app, email, organizationId);
 
   it("DELETE /v1/users/{userId} removes the user's access to this organization and never another's", async () => {
     const producerId = seedId('user:producer@example.com');

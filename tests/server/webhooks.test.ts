@@ -249,12 +249,7 @@ describe.each(storeKinds)('webhooks on %s', (kind) => {
 
     it('who may: support reads but does not change; a producer and an analyst neither; another organization sees nothing', async () => {
       const made = await create({ Url: 'https://hooks.example.com/who', EventTypes: ['ClipCreated'], Enabled: false });
-      const as = async (email: string, organizationId = ORG_DEMO) => {
-        const client = new AppClient(app);
-        await client.login(email);
-        client.organizationId = organizationId;
-        return client;
-      };
+      const as = (email: string, organizationId = ORG_DEMO) => AppClient.signedIn(app, email, organizationId);
       const support = await as('support@example.com');
       expect((await support.get('/api/v1/webhooks')).status).toBe(200);
       expect((await support.get(`/api/v1/webhooks/${made.Id}/events`)).status).toBe(200);
