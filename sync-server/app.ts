@@ -107,6 +107,7 @@ import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { operationsRoutes, type Operations } from './observability/health.ts';
 import type { TrustedProxies } from './client-address.ts';
 import type { BlobStore } from './audio/blob-store.ts';
+import type { LiveStreamOverrides } from './audio/live-ingest.ts';
 
 export type AppDeps = {
   store: Store;
@@ -133,6 +134,8 @@ export type AppDeps = {
   mail?: Partial<MailSettings> | undefined;
   /** Account creation (tests: the location rule); the rest from the environment (CASTAWAY_LOCATION_HEADER). */
   accounts?: Partial<AccountSettings> | undefined;
+  /** Live streams' lost time (tests: seconds); else from the environment (CASTAWAY_LIVE_STREAM_LOST_MS). */
+  live?: LiveStreamOverrides | undefined;
 };
 
 declare module 'hono' {

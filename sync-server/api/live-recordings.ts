@@ -4,7 +4,10 @@
 //   PUT|POST /v1/programs/{programId}/recordings/live  (agentGuard: Basic agentId:token or Bearer token)
 //     no or unknown credentials, a deleted agent ──> 401 with a body naming Authorization
 //     a program the agent may not push to ──> 403 with a body naming programId
-//     ──> recording inserted Live (announced on the bus: devices sync it) ──> body streamed ──> 201
+//     ──> recording inserted Live (announced on the bus: devices sync it), its live_streams row
+//     ──> body read: each chunk to the live audio's listeners, the peaks rows, the stored segments
+//     ──> body ends (or is cut off, or passes the size limit: torn) ──> finishLiveStream ──> 201
+//         (a stream a sweep judged lost meanwhile is the sweep's to end: 201 with the row as it is)
 //   GET /v1/recordings/{recordingId}/live/peaks (guard.row: content access) ──> text/event-stream
 //     on any instance: the peaks are rows (live_peaks) the ingesting instance writes and signals
 import { randomUUID } from 'node:crypto';
@@ -20,11 +23,9 @@ import { getAuth, sha256 } from '../auth.ts';
 import { now } from '../app.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { insertRow, loadRow } from '../rows.ts';
-import { writeAudioRow } from '../audio/clip-rows.ts';
-import { recordingKeys } from '../audio/media-paths.ts';
 import type { AudioService } from '../audio/service.ts';
-import { startRecordingIngest } from '../audio/recording-ingest.ts';
-import { followLivePeaks, liveStreams, LivePeaksWriter, removeLivePeaks } from '../audio/live-ingest.ts';
+import { followLivePeaks, LiveAudioStore, liveStreams, liveStreamSettings, LivePeaksWriter } from '../audio/live-ingest.ts';
+import { finishLiveStream } from '../audio/live-end.ts';
 import { logOf } from '../observability/log.ts';
 import { guard, type Access } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
@@ -73,29 +74,6 @@ function agentGuard(): Access {
   return { middleware: [check], describe: 'A recording agent (Basic agentId:token or Bearer token) that may push to the program' };
 }
 
-/**
- * The body as a stream that ends, rather than fails, when the sender cuts it off (`torn`), each
- * chunk handed to `seen` first. What arrived is the recording: an encoder that lost its line must
- * not lose the hour it already sent.
- */
-function tolerantBody(body: ReadableStream<Uint8Array>, seen: (chunk: Uint8Array) => void, torn: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        seen(value);
-        controller.enqueue(value);
-      } catch {
-        torn();
-        controller.close();
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-}
-
 export function liveRecordingRoutes(audio: AudioService) {
   const streams = liveStreams();
 
@@ -127,47 +105,79 @@ export function liveRecordingRoutes(audio: AudioService) {
       // job gives it the whole recording's when the stream ends.
       Urls: { AudioUrl: routes.liveAudioUrl(id), WaveformHighResUrl: null, WaveformLowResUrl: null },
     };
-    const row = await deps.store.tx((q) => insertRow(q, 'recording', id, { organizationId, userId: null, now: started }, fields));
+    const uploadId = randomUUID();
+    const row = await deps.store.tx(async (q) => {
+      const inserted = await insertRow(q, 'recording', id, { organizationId, userId: null, now: started }, fields);
+      // The stream's row (live-ingest.ts): its heartbeats, and the sweep's if this instance dies.
+      await q.query(`INSERT INTO live_streams (recording_id, organization_id, upload_id) VALUES ($1, $2, $3)`, [id, organizationId, uploadId]);
+      return inserted;
+    });
     // Devices hear of the new Live recording as of any change, and pull it.
     deps.bus.publish({ organizationId, version: row.Version });
 
     const live = streams.open(id);
-    const writer = new LivePeaksWriter({ store: deps.store, bus: deps.bus, log: logOf(deps) }, id);
+    const log = logOf(deps);
+    const writer = new LivePeaksWriter({ store: deps.store, bus: deps.bus, log }, id);
+    const kept = new LiveAudioStore({ store: deps.store, log }, audio.blobs, id, uploadId);
     const peaks = new LiveMp3Peaks();
     await peaks.ready();
     let torn = false;
-    const uploadId = randomUUID();
-    let size = 0;
-    const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctl) => ctl.close() });
-    const stream = tolerantBody(
-      body,
-      (chunk) => {
+    let received = 0;
+    const reader = (c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctl) => ctl.close() })).getReader();
+    // Every heartbeat what arrived is stored; a stream a sweep has taken as lost is no longer read.
+    const heartbeat = setInterval(() => {
+      void kept.flush().then(() => {
+        if (kept.taken) void reader.cancel().catch(() => undefined);
+      });
+    }, liveStreamSettings(deps.live).heartbeatMs);
+    try {
+      for (;;) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch {
+          // Cut off by the sender: what arrived is the recording (an encoder that lost its line
+          // must not lose the hour it already sent).
+          torn = true;
+          break;
+        }
+        if (next.done || kept.taken) break;
+        const chunk = next.value;
+        if (received + chunk.byteLength > audio.maxUploadBytes) {
+          // Past the size limit: what arrived before it is kept, and the recording says it is cut off.
+          torn = true;
+          void reader.cancel().catch(() => undefined);
+          break;
+        }
+        received += chunk.byteLength;
         live.push(chunk);
         writer.append(peaks.push(chunk), peaks.sampleRate);
-      },
-      () => (torn = true),
-    );
-    try {
-      ({ size } = await audio.blobs.put(recordingKeys.audio(id, uploadId), stream, audio.maxUploadBytes));
-    } catch {
-      // Over the size limit or the disk: what the store kept is not to be trusted as the recording.
-      torn = true;
+        kept.push(chunk);
+      }
+    } finally {
+      clearInterval(heartbeat);
     }
     writer.append(peaks.end(), peaks.sampleRate);
     // Every pixel is a row before the row leaves Live: watchers read the rest, then end.
     await writer.drain();
+    await kept.flush();
     const decodedSeconds = peaks.durationSeconds;
-    const ended = now(deps);
-    const ref = { entity: 'recording' as const, organizationId, id };
-    const endFields = { CaptureEndUtc: ended.toISOString(), HasTornAudio: torn || peaks.errors > 0 };
-    if (decodedSeconds === 0 || size === 0) {
-      // Nothing that decodes arrived: a finished recording of no audio that says it is torn, not a
-      // Live one forever.
-      await writeAudioRow(deps, ref, { State: 'Finalized', fields: { ...endFields, HasTornAudio: true, DurationSeconds: 0 } }, { userId: null }, (q) => removeLivePeaks(q, id));
-      await audio.blobs.remove(recordingKeys.upload(id, uploadId));
-    } else {
-      await writeAudioRow(deps, ref, { State: 'Live', fields: endFields }, { userId: null });
-      await startRecordingIngest(deps, audio.blobs, organizationId, null, id, { uploadId, fileName: 'live.mp3', size });
+    // Ours to end unless a sweep judged the stream lost first (then it has ended it).
+    const [claimed] = kept.taken
+      ? []
+      : await deps.store.query<{ segments: number }>(`UPDATE live_streams SET claimed_at = now() WHERE recording_id = $1 AND claimed_at IS NULL RETURNING segments`, [id]);
+    let size = 0;
+    if (claimed) {
+      size = await finishLiveStream(deps, audio, {
+        organizationId,
+        recordingId: id,
+        uploadId,
+        segments: claimed.segments,
+        endedAt: now(deps),
+        // Audio that could not be stored (the disk away at the end) is missing from the recording too.
+        torn: torn || peaks.errors > 0 || kept.pendingBytes > 0,
+        decoded: decodedSeconds > 0,
+      });
     }
     const recording = (await loadRow(deps.store, 'recording', organizationId, id)) as unknown as Recording;
     streams.close(id, live);

@@ -22,13 +22,27 @@
 // The live audio (…/live/audio) stays with the instance that receives the stream: a listener on
 // another instance gets 404, as for a recording that is not live, and hears the whole recording
 // once it is Finalized.
+//
+// The stream's audio is not held by that instance alone either (LiveAudioStore): what arrived is
+// stored every heartbeat as the next segment in the blob store (the folder or bucket every instance
+// shares), and its live_streams row counts it and moves seen_at. If the instance dies (kill -9, a
+// crash) the row stops moving; after the lost time the sweep of any instance (live-end.ts) ends the
+// recording with the segments stored, torn, as a cut-off stream ends, and its watchers get 'end':
+//
+//   live_streams row ──heartbeat: segment n stored──> segments n+1, seen_at now   (claimed_at null)
+//      ├── body ends ──> claimed by this instance ──> finishLiveStream (live-end.ts)
+//      └── seen_at older than the lost time ──> claimed by a sweep ──> finishLiveStream, torn
+//            (this instance, if alive after all, sees the claim at its next heartbeat and stops)
 import type { Logger } from 'pino';
 import type { LivePeaks } from '../../src/media/live-peaks.ts';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
+import { LIVE_STREAM_LOST_MS, liveStreamHeartbeatMs, liveStreamSweepMs } from '../../src/domain/live-streams.ts';
 import { isLiveAudioUrl, type LiveEndEvent, type LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
 import { SIGNAL_PAYLOAD_MAX, type ChangeBus } from '../bus.ts';
 import { loadRow } from '../rows.ts';
 import type { Queryable, Store } from '../store/store.ts';
+import type { BlobStore } from './blob-store.ts';
+import { recordingKeys } from './media-paths.ts';
 
 export type LiveListener = { peaks(event: LivePeaksEvent): void; end(event: LiveEndEvent): void };
 
@@ -41,6 +55,103 @@ export const livePeaksTopic = (recordingId: string) => `live-peaks:${recordingId
 
 /** How often a watcher reads again with no signal (a NOTIFY lost while the bus reconnected). */
 const WATCH_POLL_MS = 5_000;
+
+/** AppDeps.live: tests shorten the lost time; else CASTAWAY_LIVE_STREAM_LOST_MS or LIVE_STREAM_LOST_MS. */
+export type LiveStreamOverrides = { lostMs?: number };
+export type LiveStreamSettings = { lostMs: number; heartbeatMs: number; sweepMs: number };
+
+/** The lost time (src/domain/live-streams.ts) and the heartbeat and sweep that follow from it. Every
+ * instance of one database must use the same: one instance's sweep judges another's heartbeats. */
+export function liveStreamSettings(overrides: LiveStreamOverrides = {}, env: NodeJS.ProcessEnv = process.env): LiveStreamSettings {
+  const fromEnv = env.CASTAWAY_LIVE_STREAM_LOST_MS;
+  const lostMs = overrides.lostMs ?? (fromEnv ? Number(fromEnv) : LIVE_STREAM_LOST_MS);
+  if (!(Number.isInteger(lostMs) && lostMs >= 1_000)) throw new Error(`CASTAWAY_LIVE_STREAM_LOST_MS must be a whole number of milliseconds, at least 1000 (got "${fromEnv ?? lostMs}")`);
+  return { lostMs, heartbeatMs: liveStreamHeartbeatMs(lostMs), sweepMs: liveStreamSweepMs(lostMs) };
+}
+
+/** Where a stream's audio segments are kept: inside its upload, so they go with it. */
+export const liveSegmentsKey = (recordingId: string, uploadId: string) => `${recordingKeys.upload(recordingId, uploadId)}/live`;
+export const liveSegmentKey = (recordingId: string, uploadId: string, n: number) => `${liveSegmentsKey(recordingId, uploadId)}/${String(n).padStart(6, '0')}.mp3`;
+
+/** A segment is stored before the heartbeat once this much arrived (a high bit rate): memory stays small. */
+const LIVE_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A live stream's audio kept as it arrives (see the header): the chunks since the last segment,
+ * stored by `flush` (each heartbeat) as the next segment, then counted in the stream's live_streams
+ * row, whose seen_at moves with it. `taken`: the row was claimed by another (a sweep judged the
+ * stream lost), so this instance stops receiving it. A segment that could not be stored (the disk
+ * or database away) is kept and tried again at the next heartbeat, seen_at unmoved meanwhile.
+ */
+export class LiveAudioStore {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+  private stored = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  taken = false;
+
+  constructor(
+    private readonly deps: { store: Store; log: Logger },
+    private readonly blobs: BlobStore,
+    private readonly recordingId: string,
+    private readonly uploadId: string,
+  ) {}
+
+  /** Bytes that arrived and are not stored yet. */
+  get pendingBytes(): number {
+    return this.bytes;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.byteLength;
+    if (this.bytes >= LIVE_SEGMENT_MAX_BYTES) void this.flush();
+  }
+
+  /** Stores what arrived since the last segment; with nothing new, checks the stream is still ours. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.storeSegment());
+    return this.flushing;
+  }
+
+  private async storeSegment(): Promise<void> {
+    if (this.taken) return;
+    const { store, log } = this.deps;
+    try {
+      if (this.chunks.length === 0) {
+        const [row] = await store.query<{ ours: boolean }>(`SELECT claimed_at IS NULL AS ours FROM live_streams WHERE recording_id = $1`, [this.recordingId]);
+        if (!row?.ours) this.taken = true;
+        return;
+      }
+    } catch (err) {
+      log.warn({ err, recordingId: this.recordingId }, 'live stream not checked');
+      return;
+    }
+    const parts = this.chunks;
+    const all = new Uint8Array(this.bytes);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.byteLength;
+    }
+    this.chunks = [];
+    this.bytes = 0;
+    try {
+      await this.blobs.putBytes(liveSegmentKey(this.recordingId, this.uploadId, this.stored), all);
+      const counted = await store.query(`UPDATE live_streams SET segments = $2, seen_at = now() WHERE recording_id = $1 AND claimed_at IS NULL RETURNING 1`, [this.recordingId, this.stored + 1]);
+      if (counted.length === 0) {
+        this.taken = true;
+        return;
+      }
+      this.stored++;
+    } catch (err) {
+      // Kept, ahead of what came meanwhile, for the next heartbeat (the same segment number).
+      this.chunks = [all, ...this.chunks];
+      this.bytes += all.byteLength;
+      log.warn({ err, recordingId: this.recordingId }, 'live audio not stored yet');
+    }
+  }
+}
 
 /**
  * Writes the peaks of one stream as rows, in order, one INSERT at a time: what is decoded while an
@@ -124,7 +235,7 @@ const parsePeaksRow = (payload: string): PeaksRow | null => {
 };
 
 /** Whether a recording row is an agent's stream still coming in (section 4: Live, with the live AudioUrl). */
-const streaming = (row: Record<string, unknown> | null) =>
+export const streaming = (row: Record<string, unknown> | null) =>
   row?.['State'] === 'Live' && row['Deleted'] !== true && isLiveAudioUrl(((row['Urls'] as Record<string, string | null> | undefined)?.['AudioUrl']) ?? null);
 
 /**

@@ -15,6 +15,7 @@
 // The routes (PUT …/audio, GET …/audio/ingest, the media files) are sync-server/api/media.ts's.
 import { logOf } from '../observability/log.ts';
 import * as z from 'zod';
+import { isLiveAudioUrl } from '../../src/protocol/api/live-recordings.ts';
 import { RecordingAudioIngestSchema, type RecordingAudioIngest } from '../../src/protocol/media.ts';
 import type { AppDeps } from '../app.ts';
 import { enqueueJob } from '../jobs/queue.ts';
@@ -118,9 +119,14 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
   // both fail still restore the recording's own fields.
   const pending = await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId));
   const row = await loadRow(deps.store, 'recording', organizationId, recordingId);
+  const urls = (row?.Urls as Record<string, string | null> | undefined) ?? {};
   const before: AudioRowPatch = pending?.State === 'Processing'
     ? pending.before
-    : { State: String(row?.State), fields: { DurationSeconds: row?.DurationSeconds ?? null }, urls: (row?.Urls as Record<string, string | null> | undefined) ?? {} };
+    : isLiveAudioUrl(urls['AudioUrl'] ?? null)
+      // A live stream's audio that fails: back to Live would be a stream nobody sends, Live for
+      // ever; it ends without audio instead (section 4's zero-duration case) and says it is torn.
+      ? { State: 'Finalized', fields: { DurationSeconds: 0, HasTornAudio: true }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } }
+      : { State: String(row?.State), fields: { DurationSeconds: row?.DurationSeconds ?? null }, urls };
   const ingest: IngestRecord = {
     RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: upload.fileName, SizeInBytes: upload.size, AudioProcessingProblem: null, uploadId: upload.uploadId, before,
   };

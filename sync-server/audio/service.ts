@@ -26,6 +26,7 @@ import { clipKeys, clipMediaFolder, mediaFiles, recordingKeys, recordingMediaFol
 import { publishedAudio, readPublishedVersion, type PublishedVersion } from './published-media.ts';
 import { rangedBlobResponse } from './range.ts';
 import { recordingIngestJobs, startRecordingIngest, type IngestRecord } from './recording-ingest.ts';
+import { liveSweepJobs } from './live-end.ts';
 import { renderCutWav } from './render-cut.ts';
 import { acceptClipUpload, newClipUpload, uploadRowPatch } from './mutations.ts';
 import { clipAudioJobs, DEFAULT_MEDIA_GRACE_MS } from './versions.ts';
@@ -79,7 +80,7 @@ export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
   const maxUploadBytes = options.maxUploadBytes ?? AUDIO_FILE_MAX_BYTES;
   const mediaGraceMs = options.mediaGraceMs ?? DEFAULT_MEDIA_GRACE_MS;
   /** The audio jobs: the app's job runner runs them (sync-server/jobs). */
-  const jobHandlers = { ...clipAudioJobs(deps, blobs, mediaGraceMs), ...clipLoudnessJobs(deps, blobs, mediaGraceMs), ...recordingIngestJobs(deps, blobs) };
+  const jobHandlers = { ...clipAudioJobs(deps, blobs, mediaGraceMs), ...clipLoudnessJobs(deps, blobs, mediaGraceMs), ...recordingIngestJobs(deps, blobs), ...liveSweepJobs(deps, { blobs, maxUploadBytes }) };
 
   /**
    * The file is in the blob store at mediaFiles.audio(folder) of a newUpload: the clip's pending

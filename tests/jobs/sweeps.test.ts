@@ -13,6 +13,7 @@ import { createSession, SESSION_TTL_MS } from '../../sync-server/auth.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { SESSION_SWEEP_JOB } from '../../sync-server/jobs/session-sweep.ts';
 import { RECORDING_RETENTION_JOB } from '../../sync-server/jobs/retention.ts';
+import { LIVE_SWEEP_JOB } from '../../sync-server/audio/live-end.ts';
 import { UPLOAD_SWEEP_JOB } from '../../sync-server/uploads/tus.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
 
@@ -54,6 +55,8 @@ describe.each(storeKinds)('sweeps on %s', (kind) => {
         { kind: 'analytics.rollup', state: 'queued' },
         // Billing's hourly allowance notices (sync-server/billing/notices.ts).
         { kind: BILLING_NOTICES_JOB, state: 'queued' },
+        // Live recordings whose stream was lost (sync-server/audio/live-end.ts).
+        { kind: LIVE_SWEEP_JOB, state: 'queued' },
         { kind: RECORDING_RETENTION_JOB, state: 'queued' },
         { kind: SESSION_SWEEP_JOB, state: 'queued' },
         // PGlite has no autovacuum: the studio analyzes it (jobs/store-statistics.ts).
