@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Queryable, Store } from './store.ts';
 
 /** The contrib extensions every PGlite instance loads: a data folder that has run CREATE EXTENSION
- *  needs them at each start (pg_trgm: the search's typo rule, sync-server/search/migrations). */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+ *  needs them at each start (pg_trgm: the search's typo rule; btree_gin: the organization in clip
+ *  search's index; sync-server/search/migrations). */
+export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
 
 /**
  * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
