@@ -51,6 +51,8 @@ import { publicTranscriptRoutes, transcriptRoutes } from './api/transcripts.ts';
 import { transcriptionRoutes } from './api/transcription.ts';
 import { configuredEngine } from './transcription/engine.ts';
 import { transcriptionJobs } from './transcription/job.ts';
+import { headlinerVideoRoutes } from './api/headliner-videos.ts';
+import { headlinerJobs } from './headliner/job.ts';
 import { feedItemJobs } from './feeds/feed-items.ts';
 import { feedDropRoutes } from './api/feed-drops.ts';
 import { memberFeedRoutes, memberRoutes } from './api/members.ts';
@@ -249,6 +251,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', publicTranscriptRoutes());
   app.route('/api', loudnessRoutes());
   app.route('/api', brandSafetyRoutes());
+  app.route('/api', headlinerVideoRoutes(audio.blobs));
   app.route('/api', memberRoutes());
   app.route('/api', webhookRoutes(webhooks));
   // Before settingsRoutes: its specific settings/playlist-premium-feed-urls wins over settings/{name}.
@@ -283,7 +286,7 @@ export function createApp(deps: AppDeps) {
     job ? log.error({ err, job }, `job ${job.kind} #${job.id} attempt ${job.attempt} failed`) : log.error({ err }, 'jobs: cannot claim jobs');
   // Webhooks' deliveries wait on other hosts (up to their timeout each): a few at once, in a pool of their own.
   const concurrency = { webhooks: 4, ...deps.jobs?.concurrency };
-  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...introOutroJobs(deps, audio.blobs), ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps), ...billingJobs(deps) } });
+  const jobs = createJobRunner({ onError: onJobError, onRun: metrics.jobRun, ...deps.jobs, concurrency, store: deps.store, handlers: { ...audio.jobHandlers, ...introOutroJobs(deps, audio.blobs), ...suggestionJobs(deps, audio.blobs), ...brandSafetyJobs(deps), ...transcriptionJobs(deps, audio.blobs, () => transcriptionEngine), ...headlinerJobs(deps, audio.blobs), ...uploads.jobHandlers, ...sessionSweepJobs(deps), ...retentionJobs(deps, mutations), ...storeStatisticsJobs(deps), ...images.jobHandlers, ...imports.jobHandlers, ...publishing.jobHandlers, ...countingJobs(deps), ...analyticsRollupJobs(deps), ...demoListenersJobs(deps), ...reachEstimateJobs(deps), ...reportJobs(deps), ...feedItemJobs(deps), ...webhookJobs(deps, webhooks), ...mailJobs(deps, mailSettings(deps.mail)), ...passwordResetJobs(deps), ...billingJobs(deps) } });
   app.route('/', operationsRoutes({ jobs, ops, metricsToken: deps.metricsToken }));
   app.route('/api', apiDocsRoutes(root));
 

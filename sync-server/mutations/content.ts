@@ -22,6 +22,7 @@ import { LANGUAGES } from '../reference/languages.ts';
 import { PODCAST_CATEGORIES } from '../reference/podcast-categories.ts';
 import { newClipMemberDownloadsAdFree } from './program-settings.ts';
 import { enqueueIntroOutroSweep } from '../audio/intro-outro.ts';
+import { enqueueHeadlinerSweep } from '../headliner/job.ts';
 
 /** The reference lists a program's Language and Category come from (GET /v1/reference-data/*). */
 const PROGRAM_REFERENCE: ProgramReference = { languages: LANGUAGES, categories: PODCAST_CATEGORIES };
@@ -207,7 +208,13 @@ export const CONTENT_RUNS = [
     });
     return s.update('clip', current, next);
   }),
-  serverMutation(m.clipDelete, (s, a, expected) => softDelete('clip')(s, a.clipId, expected)),
+  serverMutation(m.clipDelete, async (s, a, expected) => {
+    const deleted = await softDelete('clip')(s, a.clipId, expected);
+    // Its headliner videos (rows and files) go after the media grace period, by a job written with the deletion.
+    const [made] = await s.q.query(`SELECT 1 FROM headliner_videos WHERE clip_id = $1 LIMIT 1`, [deleted.Id]);
+    if (made) await enqueueHeadlinerSweep(s.q, s.auth.organizationId, deleted.Id);
+    return deleted;
+  }),
 
   // ── Recordings and annotations ───────────────────────────────────────────────────────────
   serverMutation(m.recordingUpdate, async (s, a, expected) => {

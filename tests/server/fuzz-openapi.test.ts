@@ -91,6 +91,13 @@ beforeAll(async () => {
   // month's invoice are named, so the billing routes get past their guard and 404 to their validators.
   await q.query(`UPDATE users SET is_admin = true, is_admin_or_support = true WHERE email = 'demo@example.com'`);
   Object.assign(own, { addOnType: 'TranscriptionMinutes', invoiceId: new Date().toISOString().slice(0, 7) });
+  // A headliner video of the fuzzed clip (its row; no file), so the routes with a {headlinerId} get past the clip's guard.
+  own.headlinerId = crypto.randomUUID();
+  await q.query(
+    `INSERT INTO headliner_videos (id, clip_id, organization_id, aspect_ratio, transcript_enabled, background_color, foreground_color, state, created_at_utc, modified_at_utc)
+     VALUES ($1, $2, $3, '1:1', false, '#000000', '#FFFFFF', 'Failed', now(), now())`,
+    [own.headlinerId, own.clipId, ORG_DEMO],
+  );
   // A named setting at every level, so the routes with a {name} get past their 404 to their validators.
   own.name = 'fuzz-setting';
   for (const base of ['', `/networks/${own.networkId}`, `/programs/${own.programId}`, `/playlists/${own.playlistId}`, `/clips/${own.clipId}`]) {
