@@ -1,21 +1,30 @@
-// A clip's chapters inside its published MP3 (issue 34): an ID3v2.4 tag at the front of the file
+// A clip's chapters inside its published MP3 (issue 34): an ID3v2.3 tag at the front of the file
 // with one CHAP frame per chapter (its start and end in milliseconds, a TIT2 sub-frame with its
 // title and a WXXX sub-frame with its link) and one CTOC frame, the top-level ordered table of
 // contents, naming them in order (https://id3.org/id3v2-chapters-1.0). Apps that read chapters
 // from the file (Apple Podcasts, Overcast, Pocket Casts) then show them without the feed's JSON.
 //
-// The tag replaces the uploaded file's own ID3v2 tag: that tag's frames are carried over as they
-// were (title, artist, artwork…) except its chapters, and the audio after it is streamed, never
-// decoded, so the published file is the upload's audio byte for byte after the new tag. A tag this
-// writer cannot carry over safely (unsynchronised, with an extended header, or with compressed or
-// encrypted frames) is dropped rather than copied wrong.
+// Why ID3v2.3 and not 2.4: ffmpeg (libavformat/id3v2.c read_chapter, up to its current release)
+// reads a CHAP's sub-frame sizes as plain 32-bit numbers even in an ID3v2.4 tag, where they are
+// syncsafe, so it dropped every chapter with a sub-frame of 128 bytes or more (every image) and the
+// players and tools built on ffmpeg lost those chapters. In ID3v2.3 a frame's size is a plain number
+// for every reader, and the chapters addendum is written for it. Its rules apply: text is Latin-1
+// when it fits and else UTF-16 with a byte-order mark (2.3 has no UTF-8), and frames 2.3 does not
+// know are not written.
+//
+// The tag replaces the uploaded file's own ID3v2 tag: that tag's frames are carried over (title,
+// artist, artwork…) except its chapters, and the audio after it is streamed, never decoded, so the
+// published file is the upload's audio byte for byte after the new tag. An ID3v2.4 tag's frames are
+// turned into 2.3's (sizes; UTF-8 and UTF-16BE text as UTF-16; TDRC's year as TYER); frames only 2.4
+// has, and frames with 2.4 text whose layout is not known here, are left out rather than copied
+// wrong, as is a tag this writer cannot carry over safely (unsynchronised, with an extended header,
+// or with compressed or encrypted frames).
 //
 // Why our own writer and not a library: the two maintained JavaScript tag writers load the whole
-// file into memory (node-id3 takes a Buffer) or write only ID3v2.3 with Latin-1 sub-frames, and the
-// tag here is five frame kinds. Its size is known before the audio is streamed, so the stored
-// file's size (PublishedAudioSizeInBytes, the enclosure's length, byte ranges) is the blob store's
-// count as for every other version. It is read back in the tests by ffprobe and music-metadata,
-// written by others.
+// file into memory (node-id3 takes a Buffer) or write only Latin-1 sub-frames, and the tag here is
+// five frame kinds. Its size is known before the audio is streamed, so the stored file's size
+// (PublishedAudioSizeInBytes, the enclosure's length, byte ranges) is the blob store's count as for
+// every other version. It is read back in the tests by ffprobe and music-metadata, written by others.
 //
 // A chapter's image (its ImageUrl) goes inside its CHAP as the addendum allows (sub-frames "provide
 // related material such as URLs and images"): an image stored here (/images/chapter/…) as an APIC
@@ -23,10 +32,7 @@
 // image is none of the covers, icons and performers of the list); an image elsewhere as a WXXX
 // sub-frame described "chapter image" with its address (never fetched: the studio does not vouch for
 // another host's bytes in its files). It comes before the chapter's own link (a WXXX with no
-// description), so a reader that keeps one WXXX per chapter keeps the link. (ffmpeg, up to its
-// current release, reads a CHAP's sub-frame sizes as plain numbers, not syncsafe as ID3v2.4 has
-// them, so ffmpeg-based readers skip a chapter with an image; music-metadata reads it as the
-// standard says.)
+// description), so a reader that keeps one WXXX per chapter keeps the link.
 import type { Chapter } from '../../src/domain/chapters.ts';
 import { chapterEnds, isOwnImagePath, normaliseChapters } from '../../src/domain/chapters.ts';
 import { IMAGE_KINDS, type ImageKind } from '../../src/domain/artwork.ts';
@@ -55,18 +61,43 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
-/** A Latin-1 string ended by a zero byte (element IDs, URLs: ASCII here). */
-const latin1z = (s: string) => concat([Uint8Array.from(s, (ch) => ch.charCodeAt(0) & 0xff), Uint8Array.of(0)]);
+/** A Latin-1 string ended by a zero byte (element IDs, MIME types, URLs: ASCII here). */
+const latin1 = (s: string) => Uint8Array.from(s, (ch) => ch.charCodeAt(0) & 0xff);
+const latin1z = (s: string) => concat([latin1(s), Uint8Array.of(0)]);
 
-/** One ID3v2.4 frame: id, syncsafe size, no flags, its data. */
-export function frame(id: string, data: Uint8Array): Uint8Array {
-  return concat([encoder.encode(id), syncsafe(data.length), Uint8Array.of(0, 0), data]);
+/** ID3v2.3's text encodings: 0 ISO-8859-1, 1 UTF-16 with a byte-order mark. */
+type Encoding = 0 | 1;
+const encodingFor = (...texts: string[]): Encoding => (texts.every((t) => /^[\u0000-\u00ff]*$/.test(t)) ? 0 : 1);
+/** `text` in `encoding` (UTF-16: the little-endian mark, then its code units). */
+function encodeText(text: string, encoding: Encoding): Uint8Array {
+  if (encoding === 0) return latin1(text);
+  const out = new Uint8Array(2 + text.length * 2);
+  out[0] = 0xff;
+  out[1] = 0xfe;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    out[2 + i * 2] = unit & 0xff;
+    out[3 + i * 2] = unit >>> 8;
+  }
+  return out;
 }
-/** A text frame in UTF-8 (encoding 3, which ID3v2.4 brought in). */
-const textFrame = (id: string, text: string) => frame(id, concat([Uint8Array.of(3), encoder.encode(text)]));
-/** A user-defined link: UTF-8, its description (the chapter's own link: none), the URL in Latin-1. */
-const linkFrame = (url: string, description = '') =>
-  frame('WXXX', concat([Uint8Array.of(3), encoder.encode(description), Uint8Array.of(0), Uint8Array.from(asciiUrl(url), (c) => c.charCodeAt(0) & 0xff)]));
+/** A string's end in `encoding`: one zero byte, or two for UTF-16. */
+const terminator = (encoding: Encoding) => (encoding === 0 ? Uint8Array.of(0) : Uint8Array.of(0, 0));
+
+/** One ID3v2.3 frame: id, its size as a plain 32-bit number, no flags, its data. */
+export function frame(id: string, data: Uint8Array): Uint8Array {
+  return concat([encoder.encode(id), uint32(data.length), Uint8Array.of(0, 0), data]);
+}
+/** A text frame: Latin-1 when the text fits, else UTF-16. */
+const textFrame = (id: string, text: string) => {
+  const encoding = encodingFor(text);
+  return frame(id, concat([Uint8Array.of(encoding), encodeText(text, encoding)]));
+};
+/** A user-defined link: its description (the chapter's own link: none), then the URL in Latin-1. */
+const linkFrame = (url: string, description = '') => {
+  const encoding = encodingFor(description);
+  return frame('WXXX', concat([Uint8Array.of(encoding), encodeText(description, encoding), terminator(encoding), latin1(asciiUrl(url))]));
+};
 
 /** The description of the WXXX that names a chapter's image held elsewhere. */
 export const CHAPTER_IMAGE_LINK_DESCRIPTION = 'chapter image';
@@ -76,8 +107,8 @@ const PICTURE_TYPE_OTHER = 0;
 /** A chapter's image as the tag carries it. */
 export type ChapterPicture = { mimeType: 'image/jpeg' | 'image/png'; bytes: Uint8Array };
 
-/** An attached picture: UTF-8, the MIME type in Latin-1, its type, an empty description, the bytes. */
-const pictureFrame = (p: ChapterPicture) => frame('APIC', concat([Uint8Array.of(3), latin1z(p.mimeType), Uint8Array.of(PICTURE_TYPE_OTHER, 0), p.bytes]));
+/** An attached picture: Latin-1, the MIME type, its type, an empty description, the bytes. */
+const pictureFrame = (p: ChapterPicture) => frame('APIC', concat([Uint8Array.of(0), latin1z(p.mimeType), Uint8Array.of(PICTURE_TYPE_OTHER, 0), p.bytes]));
 
 /** The picture of an image stored here: JPEG or PNG by its first bytes (what the image upload admits). */
 function pictureOf(bytes: Uint8Array): ChapterPicture | null {
@@ -172,16 +203,94 @@ export function existingTag(head: Uint8Array): { length: number; frames: Uint8Ar
     // v2.3: compression 0x80, encryption 0x40, grouping 0x20; v2.4: grouping 0x40, compression 0x08,
     // encryption 0x04, unsynchronisation 0x02, data length 0x01. Such frames are left out.
     const unsafe = major === 3 ? formatFlags & 0xe0 : formatFlags & 0x4f;
-    if (!unsafe && id !== 'CHAP' && id !== 'CTOC') frames.push(frame(id, head.subarray(at + 10, at + 10 + size)));
+    if (!unsafe && id !== 'CHAP' && id !== 'CTOC') {
+      const data = head.subarray(at + 10, at + 10 + size);
+      const carried = major === 3 ? frame(id, data) : frameFromV24(id, data);
+      if (carried) frames.push(carried);
+    }
     at += 10 + size;
   }
   return { length, frames };
 }
 
-/** A whole ID3v2.4 tag of these frames. */
+/** Frames ID3v2.4 brought in, which 2.3 readers do not know (TDRC is turned into TYER instead). */
+const V24_ONLY = new Set(['ASPI', 'EQU2', 'RVA2', 'SEEK', 'SIGN', 'TDEN', 'TDOR', 'TDRL', 'TDTG', 'TIPL', 'TMCL', 'TMOO', 'TPRO', 'TSOA', 'TSOP', 'TSOT', 'TSST']);
+
+/** Text of one of ID3v2.4's encodings: 0 ISO-8859-1, 1 UTF-16 with its mark, 2 UTF-16BE, 3 UTF-8. */
+function decodeText(bytes: Uint8Array, encoding: number): string {
+  if (encoding === 0) return Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+  if (encoding === 3) return new TextDecoder('utf-8').decode(bytes);
+  if (encoding === 2 || (bytes[0] === 0xfe && bytes[1] === 0xff)) return new TextDecoder('utf-16be').decode(bytes);
+  // UTF-16 with the little-endian mark (or none: what writers without one mean); the mark is dropped.
+  return new TextDecoder('utf-16le').decode(bytes);
+}
+
+/** Where a string of `encoding` starting at `from` ends: its terminator's index and the index after it. */
+function stringEnd(data: Uint8Array, from: number, encoding: number): { end: number; next: number } {
+  if (encoding === 0 || encoding === 3) {
+    const end = data.indexOf(0, from);
+    return end < 0 ? { end: data.length, next: data.length } : { end, next: end + 1 };
+  }
+  for (let i = from; i + 1 < data.length; i += 2) if (data[i] === 0 && data[i + 1] === 0) return { end: i, next: i + 2 };
+  return { end: data.length, next: data.length };
+}
+
+/**
+ * An ID3v2.4 frame as ID3v2.3 has it, or null to leave it out (see the header): its text in 2.3's
+ * encodings (the several values 2.4 separates by zero bytes joined by '/', as 2.3 does), TDRC as
+ * TYER (its year), frames only 2.4 knows left out. A frame in Latin-1 or UTF-16 with its mark is
+ * the same in both versions, whatever its layout.
+ */
+function frameFromV24(id: string, data: Uint8Array): Uint8Array | null {
+  if (V24_ONLY.has(id)) return null;
+  if (id === 'TDRC') {
+    const year = /^\d{4}/.exec(data.length > 0 ? decodeText(data.subarray(1), data[0]!) : '')?.[0];
+    return year ? textFrame('TYER', year) : null;
+  }
+  const encoded = id[0] === 'T' || ['WXXX', 'COMM', 'USLT', 'APIC', 'SYLT', 'GEOB', 'USER', 'OWNE', 'COMR'].includes(id);
+  const encoding = data[0];
+  if (!encoded || encoding === 0 || encoding === 1) return frame(id, data);
+  if (encoding === undefined || encoding > 3) return null;
+  const text = (from: number, to: number) => decodeText(data.subarray(from, to), encoding);
+  if (id === 'TXXX' || id === 'WXXX') {
+    const d = stringEnd(data, 1, encoding);
+    const description = text(1, d.end);
+    const rest = data.subarray(d.next);
+    if (id === 'WXXX') {
+      const e = encodingFor(description);
+      return frame(id, concat([Uint8Array.of(e), encodeText(description, e), terminator(e), rest]));
+    }
+    const value = text(d.next, data.length).replace(/\0+$/, '').replaceAll('\0', '/');
+    const e = encodingFor(description, value);
+    return frame(id, concat([Uint8Array.of(e), encodeText(description, e), terminator(e), encodeText(value, e)]));
+  }
+  if (id[0] === 'T') {
+    const value = text(1, data.length).replace(/\0+$/, '').replaceAll('\0', '/');
+    const e = encodingFor(value);
+    return frame(id, concat([Uint8Array.of(e), encodeText(value, e)]));
+  }
+  if (id === 'COMM' || id === 'USLT') {
+    const d = stringEnd(data, 4, encoding);
+    const description = text(4, d.end);
+    const value = text(d.next, data.length).replace(/\0+$/, '');
+    const e = encodingFor(description, value);
+    return frame(id, concat([Uint8Array.of(e), data.subarray(1, 4), encodeText(description, e), terminator(e), encodeText(value, e)]));
+  }
+  if (id === 'APIC') {
+    const mime = stringEnd(data, 1, 0);
+    const d = stringEnd(data, mime.next + 1, encoding);
+    const description = text(mime.next + 1, d.end);
+    const e = encodingFor(description);
+    return frame(id, concat([Uint8Array.of(e), data.subarray(1, mime.next + 1), encodeText(description, e), terminator(e), data.subarray(d.next)]));
+  }
+  // UTF-8 or UTF-16BE in a layout not known here: left out rather than copied wrong.
+  return null;
+}
+
+/** A whole ID3v2.3 tag of these frames (the tag's own size is syncsafe in every version). */
 export function id3Tag(frames: readonly Uint8Array[]): Uint8Array {
   const body = concat(frames);
-  return concat([Uint8Array.of(0x49, 0x44, 0x33, 4, 0, 0), syncsafe(body.length), body]);
+  return concat([Uint8Array.of(0x49, 0x44, 0x33, 3, 0, 0), syncsafe(body.length), body]);
 }
 
 /** Reads enough of the file's front for its ID3v2 tag (at most 16 MB: a tag with large artwork). */

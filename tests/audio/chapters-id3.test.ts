@@ -1,12 +1,14 @@
-// A clip's chapters inside its published MP3 (issue 34): ID3v2.4 CHAP and CTOC frames written by
+// A clip's chapters inside its published MP3 (issue 34): ID3v2.3 CHAP and CTOC frames written by
 // sync-server/audio/id3-chapters.ts, read back by ffprobe (the system's ffmpeg, written by others):
 // each chapter's title and its start and end, the uploaded file's own tag frames carried over and
 // its audio after the tag unchanged byte for byte. Through the app: a processed MP3 clip given
 // chapters is made again by its processing job; the file served has the chapters, its length is
 // PublishedAudioSizeInBytes, a byte range of it agrees; chapters removed, the file is the upload again.
-// Chapter images: read back by music-metadata (a maintained tag parser, written by others), an
-// uploaded chapter image is the APIC of its CHAP, byte for byte the image's medium variant as served,
-// and an image elsewhere is a WXXX link, the chapter's own link kept beside it.
+// Chapter images: read back by music-metadata (a maintained tag parser, written by others) and by
+// ffprobe (which dropped such chapters while the tag was ID3v2.4), an uploaded chapter image is the
+// APIC of its CHAP, byte for byte the image's medium variant as served, and an image elsewhere is a
+// WXXX link, the chapter's own link kept beside it. An ID3v2.4 upload's own frames are carried over
+// in ID3v2.3's encodings.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +64,64 @@ describe('ID3 chapters', () => {
     // Tagged again (new chapters): the old chapters are replaced, not added to.
     const again = await streamBytes(await mp3WithChapters(new Blob([tagged]), [{ StartSeconds: 0, Title: 'Only one' }], 12.04));
     expect(chaptersOf(await probe(again))).toEqual([[0, 12.04, 'Only one']]);
+  });
+
+  it('chapters with images: ffprobe and music-metadata read every chapter of the ID3v2.3 tag', async () => {
+    const original = new Uint8Array(await readFile(fixturePath('speech-12s.mp3')));
+    const jpeg = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#36c' } }).jpeg().toBuffer());
+    const chapters = [
+      { StartSeconds: 0, Title: 'Ouverture ☕', ImageUrl: '/images/chapter/0b8e1d7e-4f0a-4c52-9d55-0a1f3c6b2e11/1', Url: 'https://example.com/ouverture' },
+      { StartSeconds: 4.5, Title: 'Elsewhere', ImageUrl: 'https://images.example.com/part-2.png' },
+      { StartSeconds: 8, Title: 'Last' },
+    ];
+    const tagged = await streamBytes(await mp3WithChapters(new Blob([original]), chapters, 12.04, async () => ({ mimeType: 'image/jpeg', bytes: jpeg })));
+    expect(Array.from(tagged.subarray(0, 4))).toEqual([0x49, 0x44, 0x33, 3]);
+    expect(jpeg.length).toBeGreaterThan(127);
+    expect(chaptersOf(await probe(tagged))).toEqual([[0, 4.5, 'Ouverture ☕'], [4.5, 8, 'Elsewhere'], [8, 12.04, 'Last']]);
+    const read = await parseBuffer(tagged, { mimeType: 'audio/mpeg' });
+    expect(read.format.tagTypes).toContain('ID3v2.3');
+    const [first, second, third] = read.format.chapters ?? [];
+    expect(first).toMatchObject({ title: 'Ouverture ☕', start: 0, end: 4.5, url: { description: '', url: 'https://example.com/ouverture' } });
+    expect(new Uint8Array(first!.image!.data)).toEqual(jpeg);
+    expect(second).toMatchObject({ title: 'Elsewhere', url: { description: CHAPTER_IMAGE_LINK_DESCRIPTION, url: 'https://images.example.com/part-2.png' } });
+    expect(third).toMatchObject({ title: 'Last', start: 8 });
+  });
+
+  it('an ID3v2.4 upload’s frames are carried over as ID3v2.3 has them', async () => {
+    const audio = new Uint8Array(await readFile(fixturePath('speech-12s.mp3'))).subarray(existingTag(new Uint8Array(await readFile(fixturePath('speech-12s.mp3')))).length);
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const v24Frame = (id: string, data: Uint8Array) => {
+      // Every frame here is under 128 bytes, where a syncsafe size is the plain number.
+      expect(data.length).toBeLessThan(128);
+      return Uint8Array.from([...utf8(id), 0, 0, 0, data.length, 0, 0, ...data]);
+    };
+    const frames = [
+      v24Frame('TIT2', Uint8Array.from([3, ...utf8('Épisode ☕ un'), 0])),
+      v24Frame('TPE1', Uint8Array.from([3, ...utf8('Ana'), 0, ...utf8('Bo')])),
+      v24Frame('TDRC', Uint8Array.from([0, ...utf8('2026-12-06')])),
+      v24Frame('TXXX', Uint8Array.from([3, ...utf8('série'), 0, ...utf8('Matin ☀')])),
+      v24Frame('COMM', Uint8Array.from([3, ...utf8('fra'), 0, ...utf8('Très bien ✓')])),
+      // Only ID3v2.4 has it: left out.
+      v24Frame('TMOO', Uint8Array.from([0, ...utf8('calm')])),
+    ];
+    const body = frames.flatMap((f) => [...f]);
+    const upload = Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, body.length >> 7, body.length & 0x7f, ...body, ...audio]);
+    const tagged = await streamBytes(await mp3WithChapters(new Blob([upload]), [{ StartSeconds: 0, Title: 'Intro' }], 12.04));
+    expect(tagged.subarray(existingTag(tagged).length)).toEqual(audio);
+    const read = await parseBuffer(tagged, { mimeType: 'audio/mpeg' });
+    expect(read.format.tagTypes).toContain('ID3v2.3');
+    expect(read.common.title).toBe('Épisode ☕ un');
+    // ID3v2.4's zero-byte separated values are 2.3's '/'-separated ones.
+    expect(read.common.artists).toEqual(['Ana', 'Bo']);
+    expect(read.common.year).toBe(2026);
+    expect(read.common.comment?.map((c) => (typeof c === 'string' ? c : c.text))).toEqual(['Très bien ✓']);
+    const native = read.native['ID3v2.3']!.map((t) => t.id);
+    expect(native).toContain('TXXX:série');
+    expect(native).not.toContain('TMOO');
+    expect(read.native['ID3v2.3']!.find((t) => t.id === 'TXXX:série')?.value).toBe('Matin ☀');
+    const probed = await probe(tagged);
+    expect(probed.format.tags).toMatchObject({ title: 'Épisode ☕ un', artist: 'Ana/Bo', série: 'Matin ☀', comment: 'Très bien ✓' });
+    expect(chaptersOf(probed)).toEqual([[0, 12.04, 'Intro']]);
   });
 });
 
@@ -148,10 +208,10 @@ describe('the published MP3 of a clip with chapters', () => {
     expect(new Uint8Array(intro!.image!.data)).toEqual(mediumBytes);
     expect(elsewhere).toMatchObject({ title: 'Elsewhere', start: 4.5, url: { description: CHAPTER_IMAGE_LINK_DESCRIPTION, url: 'https://images.example.com/part-2.png' } });
     expect(elsewhere!.image).toBeUndefined();
-    // Not read by ffprobe here: ffmpeg reads the sizes of a CHAP's sub-frames as plain 32-bit numbers
-    // even in ID3v2.4 (libavformat/id3v2.c read_chapter), where they are syncsafe, so it drops a
-    // chapter with a sub-frame of 128 bytes or more, as every APIC is; music-metadata reads them as
-    // the standard says.
+    // ffprobe too reads both, the one with its image first: the tag is ID3v2.3, whose frame sizes
+    // ffmpeg reads as they are written (in 2.4 it dropped a chapter whose image made a sub-frame of
+    // 128 bytes or more: it read the syncsafe sizes as plain numbers).
+    expect(chaptersOf(await probe(withImages.bytes)).map(([start, , title]) => [start, title])).toEqual([[0, 'Intro'], [4.5, 'Elsewhere']]);
 
     // Chapters removed: the upload as it was.
     expect((await api.patch(`/api/v1/clips/${clipId}`, { Chapters: [] })).status).toBe(200);
