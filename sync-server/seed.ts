@@ -24,6 +24,7 @@ import type { Queryable, Store } from './store/store.ts';
 import { mediaProblemText } from '../src/media/messages.ts';
 import { MediaWarningCode } from '../src/media/errors.ts';
 import { seedDemoEnterprises } from './enterprises/demo.ts';
+import { seedDemoPlans } from './billing/demo.ts';
 
 export const DEMO_PASSWORD = 'castaway-demo';
 export const DEMO_CLIP_COUNT = 2000;
@@ -298,6 +299,7 @@ export async function seed(store: Store, options: { clips?: number; media?: Demo
 
     await insertUsers(q, passwordHashes, at);
     await seedDemoEnterprises(q, at, { demo: ORG_DEMO, podcasts: ORG_PODCASTS });
+    await seedDemoPlans(q, at, { demo: ORG_DEMO, podcasts: ORG_PODCASTS });
 
     for (const org of [ORG_DEMO, ORG_PODCASTS]) {
       await bulkInsert(

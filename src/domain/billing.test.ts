@@ -3,6 +3,7 @@ import {
   allowance,
   billedOverage,
   capReached,
+  capOf,
   featuresOf,
   invoiceLines,
   invoicePeriods,
@@ -11,6 +12,7 @@ import {
   percentUsed,
   periodById,
   periodOf,
+  refusedByCap,
   readDateUtc,
   thresholdsToTell,
   validateAddOnQuantity,
@@ -62,6 +64,19 @@ describe('invoices', () => {
     expect(capReached(80, 60, { maxOverage: 20 })).toBe(true);
     expect(capReached(79, 60, { maxOverage: 20 })).toBe(false);
     expect(capReached(1e9, 60, { maxOverage: null })).toBe(false);
+  });
+
+  it('a request is refused at the cap or when it would go past it; without a MaxOverage never', () => {
+    expect(capOf(60, { maxOverage: 0 })).toBe(60);
+    expect(capOf(60, { maxOverage: null })).toBeNull();
+    // At the cap: even nothing more is refused.
+    expect(refusedByCap(60, 0, 60, { maxOverage: 0 })).toBe(true);
+    // 50 used of a cap of 60: 10 more fit, 10.5 do not.
+    expect(refusedByCap(50, 10, 60, { maxOverage: 0 })).toBe(false);
+    expect(refusedByCap(50, 10.5, 60, { maxOverage: 0 })).toBe(true);
+    // The cap raised: the same request is taken.
+    expect(refusedByCap(50, 10.5, 60, { maxOverage: 20 })).toBe(false);
+    expect(refusedByCap(1e9, 1e9, 60, { maxOverage: null })).toBe(false);
   });
 });
 

@@ -207,6 +207,21 @@ export function capReached(used: number, allowed: number, restriction: Restricti
   return restriction.maxOverage !== null && used >= allowed + restriction.maxOverage;
 }
 
+/** The most of a measure the organization may use in a month: allowance + MaxOverage (null: no cap). */
+export function capOf(allowed: number, restriction: Restriction): number | null {
+  return restriction.maxOverage === null ? null : allowed + restriction.maxOverage;
+}
+
+/**
+ * Whether a request for `adding` more units is refused by the add-on's cap: the cap is reached
+ * already, or the request would take usage past it. Usage is billed up to the cap and no further
+ * (billedOverage), so what would go past it is not done rather than done unbilled.
+ */
+export function refusedByCap(used: number, adding: number, allowed: number, restriction: Restriction): boolean {
+  const cap = capOf(allowed, restriction);
+  return cap !== null && (used >= cap || used + Math.max(0, adding) > cap);
+}
+
 // ── Notices ─────────────────────────────────────────────────────────────────────────────────
 
 export const NOTICE_THRESHOLD_MIN = 1;

@@ -37,6 +37,10 @@ export const ServerErrorCode = {
   InvitationOtherAccount: 'invitationOtherAccount',
   /** 451: account creation is not offered where the client is (US sanctions; sync-server/accounts/location.ts). */
   UnavailableInLocation: 'unavailableInLocation',
+  /** 403: the organization's plan (and its add-ons) does not include the feature the call needs (Params.feature; sync-server/billing/entitlements.ts). */
+  FeatureNotInPlan: 'featureNotInPlan',
+  /** 403: the call would take a metered add-on's usage past its cap, allowance + MaxOverage (Params.addOn, cap, used). */
+  AddOnCapReached: 'addOnCapReached',
 } as const;
 
 export const FieldErrorSchema = z.object({

@@ -29,6 +29,7 @@ import { timeZoneIds } from '../reference/time-zones.ts';
 import { readablePrograms, visiblePrograms } from './lists.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, type Access } from './guard.ts';
+import { withFeature } from '../billing/entitlements.ts';
 
 type RangeQuery = { startDate?: string | undefined; endDate?: string | undefined; timeZoneIanaId?: string | undefined };
 
@@ -161,15 +162,20 @@ function level(app: ReturnType<typeof resourceApp>, declared: (typeof routes)['p
     .openapi(guarded(declared.grouping, access), async (c) => c.json(await groupingAnswer(c, await scopeOf(c), groupingOf(c), c.req.valid('query')), 200));
 }
 
-/** The five levels of analytics (section 6: HasAnalyticsAccess at the level asked), each with its
- *  guard and the downloads it covers; shared by every route that exists at these levels. */
+/** The guard of an analytics figure: section 6, "Analytics needs content access plus the
+ *  playlist-download-analytics feature": the flags at the level asked, then the organization's plan. */
+export const analyticsGuard = (access: Access): Access => withFeature(access, 'playlist-download-analytics');
+
+/** The five levels of analytics (section 6: HasAnalyticsAccess at the level asked, and the plan's
+ *  feature), each with its guard and the downloads it covers; shared by every route that exists at
+ *  these levels. */
 export function analyticsLevels() {
   return {
-    organization: { access: guard.organization('HasAnalyticsAccess'), scope: organizationScope },
-    network: { access: guard.network('networkId', { network: ['HasAnalyticsAccess'] }), scope: networkScope },
-    program: { access: guard.program('programId', 'HasAnalyticsAccess'), scope: programScope },
-    playlist: { access: guard.row('playlists', 'playlistId', 'HasAnalyticsAccess'), scope: playlistScope },
-    clip: { access: guard.row('clips', 'clipId', 'HasAnalyticsAccess'), scope: clipScope },
+    organization: { access: analyticsGuard(guard.organization('HasAnalyticsAccess')), scope: organizationScope },
+    network: { access: analyticsGuard(guard.network('networkId', { network: ['HasAnalyticsAccess'] })), scope: networkScope },
+    program: { access: analyticsGuard(guard.program('programId', 'HasAnalyticsAccess')), scope: programScope },
+    playlist: { access: analyticsGuard(guard.row('playlists', 'playlistId', 'HasAnalyticsAccess')), scope: playlistScope },
+    clip: { access: analyticsGuard(guard.row('clips', 'clipId', 'HasAnalyticsAccess')), scope: clipScope },
   } as const;
 }
 

@@ -22,7 +22,7 @@ import { readReachEstimate, startReachEstimate } from '../analytics/reach-estima
 import { now } from '../app.ts';
 import { getAuth } from '../auth.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
-import { analyticsLevels, inZone, localRange, type ScopeOf } from './analytics-api.ts';
+import { analyticsGuard, analyticsLevels, inZone, localRange, type ScopeOf } from './analytics-api.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, readsOnly, type Access } from './guard.ts';
 
@@ -74,8 +74,8 @@ function reach(app: ReturnType<typeof resourceApp>, route: typeof routes.organiz
 
 export function analyticsInsightsRoutes() {
   const app = resourceApp()
-    .openapi(guarded(routes.clipConsumption, guard.row('clips', 'clipId', 'HasAnalyticsAccess')), async (c) => c.json(await consumption(c, c.req.valid('query').source ?? null), 200))
-    .openapi(guarded(routes.clipsGlance, guard.program('programId', 'HasAnalyticsAccess', 'HasContentAccess')), async (c) => {
+    .openapi(guarded(routes.clipConsumption, analyticsGuard(guard.row('clips', 'clipId', 'HasAnalyticsAccess'))), async (c) => c.json(await consumption(c, c.req.valid('query').source ?? null), 200))
+    .openapi(guarded(routes.clipsGlance, analyticsGuard(guard.program('programId', 'HasAnalyticsAccess', 'HasContentAccess'))), async (c) => {
       const deps = c.get('deps');
       const query = c.req.valid('query');
       if (query.ianaTimeZoneId.trim() === '') throw badRequest([fieldError('ianaTimeZoneId', formError('required'))]);
@@ -108,7 +108,7 @@ export function analyticsInsightsRoutes() {
       if (!operation) throw notFound();
       return c.json(operation, 200);
     })
-    .openapi(guarded(routes.analyticsProgress, guard.anywhere('HasAnalyticsAccess')), async (c) => {
+    .openapi(guarded(routes.analyticsProgress, analyticsGuard(guard.anywhere('HasAnalyticsAccess'))), async (c) => {
       const deps = c.get('deps');
       const p = await analyticsProgress(deps.store, getAuth(c).organizationId);
       return c.json(

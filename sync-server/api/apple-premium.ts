@@ -19,6 +19,7 @@ import { runRest } from '../mutations/rest.ts';
 import { loadRow, type WireRow } from '../rows.ts';
 import { guarded, resourceApp } from './route.ts';
 import { OBJECT_AT, settingsGuard } from './settings.ts';
+import { withFeature } from '../billing/entitlements.ts';
 
 const ENTITY = { Organization: 'organization', Network: 'network', Program: 'program' } as const;
 
@@ -75,7 +76,9 @@ function levelRoutes(level: ApplePremiumLevel, declared: typeof routes.organizat
       });
       return c.json({ ...own, ...values, Sources: sources }, 200);
     })
-    .openapi(guarded(declared.put, settingsGuard(level, 'write')), async (c) => {
+    // Setting values needs the plan's apple-premium (the mutation checks it too, for devices' edits);
+    // reading and clearing them do not.
+    .openapi(guarded(declared.put, withFeature(settingsGuard(level, 'write'), 'apple-premium')), async (c) => {
       const row = await run(c, sentValues(c.req.valid('json') as routes.ApplePremiumPut));
       c.header('ETag', etagOf(row));
       return c.json(answer(level, row), 200);

@@ -53,6 +53,7 @@ import type { Queryable } from '../store/store.ts';
 import { appleInEffect, feedClips, iso, premiumOf, savePremium, valuesOf, type PremiumRow } from '../directories/premium.ts';
 import { startReport } from '../reports/report-job.ts';
 import { guard } from './guard.ts';
+import { assertFeature, featureDocumented, withFeature } from '../billing/entitlements.ts';
 import { guarded, resourceApp } from './route.ts';
 
 function linkAnswer(premium: PremiumRow | null, effective: ApplePremiumValues): routes.ApplePremiumLink {
@@ -204,6 +205,8 @@ export function directoryRoutes() {
   const read = () => guard.row('playlists', 'playlistId');
   const write = () => guard.row('playlists', 'playlistId', 'HasContentAccess', 'HasManageSettingsAccess');
   const managers = () => guard.row('playlists', 'playlistId', ...MEMBER_MANAGER_FLAGS);
+  // Linking a playlist to Apple Podcasts Subscriptions, and what that link reports, are the plan's apple-premium.
+  const appleWrite = () => withFeature(write(), 'apple-premium');
   return (
     resourceApp()
       .openapi(guarded(routes.premiumFeedUrls, guard.program('programId', ...MEMBER_MANAGER_FLAGS)), async (c) => c.json(await premiumFeedUrls(c, c.req.valid('query').adFree === true), 200))
@@ -213,11 +216,13 @@ export function directoryRoutes() {
         return c.json(answer, 200);
       })
       // apple-premium before {directory}: the first route that matches answers.
-      .openapi(guarded(routes.linkApplePremium, write()), async (c) => {
+      .openapi(guarded(routes.linkApplePremium, featureDocumented(write(), 'apple-premium')), async (c) => {
         const { store } = c.get('deps');
         const auth = getAuth(c);
         const at = now(c.get('deps'));
         const { Linked } = c.req.valid('json');
+        // Linking needs the plan's apple-premium; unlinking does not (an organization that lost it tidies up).
+        if (Linked) await assertFeature(store, auth.organizationId, 'apple-premium');
         const state = applePremiumLinkState(Linked, await appleInEffect(store, auth.organizationId, await programRow(c)));
         const current = await premiumOf(store, c.var.row.Id);
         const linkedAt = Linked ? (current?.apple_linked ? current.apple_linked_at_utc : at.toISOString()) : null;
@@ -230,7 +235,7 @@ export function directoryRoutes() {
         });
         return c.body(null, 204);
       })
-      .openapi(guarded(routes.resyncApplePremium, write()), async (c) => {
+      .openapi(guarded(routes.resyncApplePremium, appleWrite()), async (c) => {
         const { store } = c.get('deps');
         const auth = getAuth(c);
         const at = now(c.get('deps'));
@@ -239,7 +244,7 @@ export function directoryRoutes() {
         await savePremium(store, auth.organizationId, c.var.row.Id, at, { apple_checked_at_utc: at.toISOString(), apple_state: state });
         return c.body(null, 204);
       })
-      .openapi(guarded(routes.linkingReport, write()), async (c) => {
+      .openapi(guarded(routes.linkingReport, appleWrite()), async (c) => {
         const auth = getAuth(c);
         const deps = c.get('deps');
         const playlist = c.var.row;

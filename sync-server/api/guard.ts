@@ -36,7 +36,13 @@ declare module 'hono' {
 
 /** A guard: its middleware, and who may call, in words for the API reference (x-access).
  * `unactivatedMayWrite`: a POST that changes no content or setting, open to unactivated accounts. */
-export type Access = { middleware: MiddlewareHandler[]; describe: string; unactivatedMayWrite?: true };
+export type Access = {
+  middleware: MiddlewareHandler[];
+  describe: string;
+  unactivatedMayWrite?: true;
+  /** Answers the guard adds to the route's own in the OpenAPI document (a plan's 403 with a body: sync-server/billing/entitlements.ts). */
+  responses?: Record<number, { description: string; content?: Record<string, unknown> }>;
+};
 
 /** The guard, for a route whose unsafe method only reads or asks (a report started, a message to
  * support): an unactivated account may call it as it may read. */

@@ -39,7 +39,7 @@ import { listReportsOf, readReport, startReport, type ReportTarget } from '../re
 import { scheduledClips, type ReportScope } from '../reports/report-queries.ts';
 import type { Queryable } from '../store/store.ts';
 import { now } from '../app.ts';
-import { inZone, timeZoneOf } from './analytics-api.ts';
+import { analyticsGuard, inZone, timeZoneOf } from './analytics-api.ts';
 import { readablePrograms } from './lists.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, readsOnly } from './guard.ts';
@@ -206,10 +206,12 @@ async function scheduledAnswer(c: Context, programIds: string[] | null, query: S
 
 export function reportRoutes() {
   // Starting a report reads figures and changes nothing: an unactivated account may, as it may read them.
+  // Download figures: the plan's playlist-download-analytics too (section 6). The scheduled-publish
+  // report lists clips, not downloads, and an operation already made stays its asker's to read.
   const analyticsAt = {
-    organization: readsOnly(guard.organization('HasAnalyticsAccess')),
-    network: readsOnly(guard.network('networkId', { network: ['HasAnalyticsAccess'] })),
-    program: readsOnly(guard.program('programId', 'HasAnalyticsAccess')),
+    organization: readsOnly(analyticsGuard(guard.organization('HasAnalyticsAccess'))),
+    network: readsOnly(analyticsGuard(guard.network('networkId', { network: ['HasAnalyticsAccess'] }))),
+    program: readsOnly(analyticsGuard(guard.program('programId', 'HasAnalyticsAccess'))),
   };
   const s = routes.startConsumptionSummary;
   const ct = routes.startContentReport;

@@ -43,5 +43,6 @@ export function guarded<R extends RouteConfig>(route: R, access: Access): R & { 
   // Only a member's calls (requireSession) have an account in an organization to refuse.
   const writes = route.method !== 'get' && route.method !== 'head' && access.unactivatedMayWrite !== true && access.middleware.includes(requireSession);
   const middleware = [...access.middleware, ...(writes ? [activatedToWrite] : []), ...(takesJson(route) ? [requireJsonBody] : [])];
-  return { ...route, middleware, 'x-access': writes ? `${access.describe}; an activated account` : access.describe };
+  const responses = access.responses ? { ...route.responses, ...access.responses } : route.responses;
+  return { ...route, responses, middleware, 'x-access': writes ? `${access.describe}; an activated account` : access.describe };
 }

@@ -1,7 +1,9 @@
 // Automatic transcription routes (issue 34; src/protocol/api/transcription.ts): POST …/transcript
 // starts the job (sync-server/transcription/job.ts), GET …/transcript/transcription says where it
 // is. Content access on the clip's or recording's program to ask (as writing a transcript needs),
-// read access to see the state (as reading it).
+// read access to see the state (as reading it). Asking needs the plan's automatic-transcription, and
+// is refused when the audio's minutes would take the month's TranscriptionMinutes past its cap
+// (sync-server/billing/entitlements.ts; the cap is checked in the request's transaction).
 import * as routes from '../../src/protocol/api/transcription.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
 import { getAuth } from '../auth.ts';
@@ -11,10 +13,12 @@ import { loadTranscription, startTranscription, transcriptionToWire, type Transc
 import { guard } from './guard.ts';
 import { guarded, resourceApp } from './route.ts';
 import type { Context } from 'hono';
+import { withCap, withFeature } from '../billing/entitlements.ts';
 
 export function transcriptionRoutes(blobs: BlobStore, engine: TranscriptionEngine) {
   const clip = (...need: 'HasContentAccess'[]) => guard.row('clips', 'clipId', ...need);
   const recording = (...need: 'HasContentAccess'[]) => guard.row('recordings', 'recordingId', ...need);
+  const asking = (access: ReturnType<typeof clip>) => withCap(withFeature(access, 'automatic-transcription'), 'TranscriptionMinutes', 'automatic-transcription');
   const start = async (c: Context, owner: TranscriptionOwner, query: { language: string; publish?: boolean | undefined }) => {
     const auth = getAuth(c);
     await startTranscription(c.get('deps'), blobs, engine, { organizationId: auth.organizationId, userId: auth.user.Id }, owner, c.var.row.Id, query);
@@ -25,11 +29,11 @@ export function transcriptionRoutes(blobs: BlobStore, engine: TranscriptionEngin
     return transcriptionToWire(owner, row);
   };
   return resourceApp()
-    .openapi(guarded(routes.startClipTranscription, clip('HasContentAccess')), async (c) => {
+    .openapi(guarded(routes.startClipTranscription, asking(clip('HasContentAccess'))), async (c) => {
       await start(c, 'clip', c.req.valid('query'));
       return c.body(null, 204);
     })
-    .openapi(guarded(routes.startRecordingTranscription, recording('HasContentAccess')), async (c) => {
+    .openapi(guarded(routes.startRecordingTranscription, asking(recording('HasContentAccess'))), async (c) => {
       await start(c, 'recording', c.req.valid('query'));
       return c.body(null, 204);
     })

@@ -28,6 +28,7 @@ import { NORMALIZATION_PRESETS } from '../reference/normalization-presets.ts';
 import { serverMutation } from './run.ts';
 import { PROGRAM_SETTINGS_RUNS } from './program-settings.ts';
 import { lockRow, orgFlags, programAccess, requireFlags } from './store.ts';
+import { assertFeature } from '../billing/entitlements.ts';
 
 const PRESET_IDS = NORMALIZATION_PRESETS.map((p) => p.Id);
 
@@ -43,6 +44,9 @@ const applePremiumOf = (row: WireRow | null): ApplePremiumValues | null => (row?
  */
 async function checkedApplePremium(s: OpStore, level: ApplePremiumLevel, sent: ApplePremiumValues | null, networkId: string | null): Promise<ApplePremiumValues | null> {
   if (sent === null) return null;
+  // Clearing a level is always taken (an organization whose plan lost the feature tidies up); setting
+  // one needs the plan's apple-premium, here where a REST call and a device's queued edit both pass.
+  await assertFeature(s.q, s.auth.organizationId, 'apple-premium');
   const values = normalizeApplePremium(sent);
   assertValid(applePremiumErrors(level, values).map((e) => [e.field, e.error]));
   const organizationId = s.auth.organizationId;

@@ -34,6 +34,7 @@ import { loadRow, updateRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { engineWavPath, writeEngineWav } from './audio16k.ts';
 import { engineLanguage, engineTimeoutMs, type TranscriptionEngine } from './engine.ts';
+import { assertUnderCap } from '../billing/entitlements.ts';
 
 export const TRANSCRIPTION_JOB = 'transcript.transcribe';
 /** Attempts before the transcription is Failed (an engine killed by a busy machine gets two more). */
@@ -115,8 +116,9 @@ type TranscriptionJob = z.infer<typeof TranscriptionJobSchema>;
 
 /**
  * POST …/transcript: checks the language (400 at language), that there is audio and no
- * transcription under way (400 at body), then records the request and queues the job with
- * TranscriptStatus Queued, in one transaction.
+ * transcription under way (400 at body) and that the audio's minutes fit under the month's
+ * TranscriptionMinutes cap (403, sync-server/billing/entitlements.ts), then records the request
+ * and queues the job with TranscriptStatus Queued, in one transaction.
  */
 export async function startTranscription(
   deps: AppDeps,
@@ -137,6 +139,9 @@ export async function startTranscription(
     const content = await loadRow(q, owner, who.organizationId, id, { forUpdate: true });
     if (!content || content.Deleted) throw notFound();
     if (isTranscribing(content['TranscriptStatus'] as string | null)) throw badRequest([fieldError('body', formError('invalid', 'domain_transcription_busy'))]);
+    // The audio's minutes against the month's TranscriptionMinutes cap, before anything is queued.
+    const seconds = content['DurationSeconds'];
+    await assertUnderCap(q, who.organizationId, 'TranscriptionMinutes', typeof seconds === 'number' ? seconds / 60 : 0, at);
     const publish = owner === 'clip' ? (query.publish ?? null) : null;
     const [request] = await q.query<{ id: string }>(
       `INSERT INTO transcriptions (${KEY[owner]}, organization_id, language, publish, engine, status, problem, attempts, audio_seconds, engine_seconds, requested_at_utc, requested_by_id, finished_at_utc)

@@ -231,7 +231,10 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     const other = new AppClient(seeded.app);
     await other.login('demo@example.com');
     other.organizationId = ORG_PODCASTS;
-    expect(((await other.get(`/api/v1/analytics/downloads?${RANGE}`)).body as Series).Total).toBe(0);
+    // Castaway Podcasts' plan (Starter) has no playlist-download-analytics: refused for the plan,
+    // not for the flags (tests/server/plans.test.ts has the rest of it).
+    const unplanned = await other.get(`/api/v1/analytics/downloads?${RANGE}`);
+    expect([unplanned.status, (unplanned.body as { Errors: Array<{ Code: string }> }).Errors[0]!.Code]).toEqual([403, 'featureNotInPlan']);
   });
 
   it('says how many downloads a backlog leaves out, and the rollup job adds them', async () => {

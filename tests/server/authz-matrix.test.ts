@@ -702,35 +702,6 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
-    it('headliner videos (section 7): made with content access on the clip’s program, listed and downloaded with read access; any other clip, or a video of another clip, is 404 with no body', async () => {
-      // A Ready video of a clip the caller may not see (no file: its guard answers before any file is read).
-      const hidden = crypto.randomUUID();
-      const otherOrganization = (await test.store.query<{ organization_id: string }>(`SELECT organization_id FROM clips WHERE id = $1`, [otherRows.clip]))[0]!.organization_id;
-      await test.store.query(
-        `INSERT INTO headliner_videos (id, clip_id, organization_id, aspect_ratio, transcript_enabled, background_color, foreground_color, state, blob_key, created_at_utc, modified_at_utc)
-         VALUES ($1, $2, $3, '1:1', false, '#000000', '#FFFFFF', 'Ready', 'clips/none/headliner/none.mp4', now(), now())`,
-        [hidden, otherRows.clip, otherOrganization],
-      );
-      const calls = (id: string, video = crypto.randomUUID()): Array<[string, string]> => [
-        ['POST', `/api/v1/clips/${id}/headliner-videos?transcriptEnabled=false`],
-        ['GET', `/api/v1/clips/${id}/headliner-videos`],
-        ['GET', `/api/v1/clips/${id}/headliner-videos/${video}/download`],
-      ];
-      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
-      for (const id of unseen) for (const [method, path] of calls(id, hidden)) expectNotFound(await caller().send(method, path), `${method} ${path}`);
-      if (profile.contentProgram) {
-        const [make, list, download] = calls(programRows(profile.contentProgram).clip, hidden);
-        const asked = await caller().send(make![0], make![1]);
-        // Past the guard, the seed's clip has no stored audio: a 400 naming body (unactivated: 403).
-        if (profile.sessionType === 'unactivated') expect(asked.status).toBe(403);
-        else expect([asked.status, (asked.body as { Errors?: Array<{ Field: string }> } | undefined)?.Errors?.[0]?.Field], asked.text).toEqual([400, 'body']);
-        const listed = await caller().send(list![0], list![1]);
-        expect([listed.status, listed.body], listed.text).toEqual([200, { Items: [] }]);
-        // Another organization's video through one's own clip: as one that does not exist.
-        expectNotFound(await caller().send(download![0], download![1]), 'a hidden video through a clip one reads');
-      }
-    });
-
     it('recordings and annotations', async () => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
@@ -1490,6 +1461,38 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
       // Another organization's program, from one's own: not found.
       expectNotFound(await caller().send('GET', `/api/internal/programs/${otherRows.program}/subscription`), 'another organization’s program’s subscription');
+    });
+
+    it('the plan’s features (billing): analytics with playlist-download-analytics, which Castaway Podcasts’ Starter plan lacks (403 naming it); the flags’ bare 403 and a non-member’s 404 come first', async () => {
+      // Written out from the seed: who holds HasAnalyticsAccess at Organization scope where (the
+      // producer's is on programs, so the organization's figures are not theirs), and each
+      // organization's plan (sync-server/billing/demo.ts: Castaway Demo Radio on Broadcast).
+      const analyticsIn: Record<string, string[]> = {
+        'demo@example.com': [ORG_DEMO, ORG_PODCASTS],
+        'analyst@example.com': [ORG_DEMO],
+        'admin@example.com': [ORG_DEMO],
+      };
+      const planHasAnalytics = (organizationId: string) => organizationId === ORG_DEMO;
+      const range = 'startDate=2025-05-09&endDate=2025-05-12';
+      for (const organizationId of [ORG_DEMO, ORG_PODCASTS]) {
+        for (const path of [`/api/v1/analytics/downloads?${range}`, `/api/v1/analytics/progress`]) {
+          const reply = await caller().send('GET', path, undefined, organizationId);
+          const what = `${path} in ${organizationId === ORG_DEMO ? 'Castaway Demo Radio' : 'Castaway Podcasts'}`;
+          if (!profile.memberOf.includes(organizationId)) expectNotFound(reply, what);
+          else if (!(analyticsIn[profile.email] ?? []).includes(organizationId)) expect([reply.status, reply.text], what).toEqual([403, '']);
+          else if (!planHasAnalytics(organizationId)) {
+            expect(reply.status, what).toBe(403);
+            expect((reply.body as { Errors: Array<{ Code: string; Params?: unknown }> }).Errors, what).toEqual([expect.objectContaining({ Code: 'featureNotInPlan', Params: { feature: 'playlist-download-analytics' } })]);
+          } else expect(reply.status, `${what}: ${reply.text}`).toBe(200);
+        }
+      }
+      // A program of Castaway Podcasts: not found for non-members, the flags' bare 403 for the
+      // reseller (content access only, so it sees the program), the plan's 403 for the demo user.
+      const deepDive = `/api/v1/programs/${seedId('program:deepdive')}/analytics/downloads?${range}`;
+      const reply = await caller().send('GET', deepDive, undefined, ORG_PODCASTS);
+      if (!profile.memberOf.includes(ORG_PODCASTS)) expectNotFound(reply, deepDive);
+      else if (!(analyticsIn[profile.email] ?? []).includes(ORG_PODCASTS)) expect([reply.status, reply.text], deepDive).toEqual([403, '']);
+      else expect([reply.status, (reply.body as { Errors: Array<{ Code: string }> }).Errors[0]!.Code], deepDive).toEqual([403, 'featureNotInPlan']);
     });
 
     it('lists never carry a row of another organization', async () => {

@@ -1,0 +1,176 @@
+// What the plan says is what the studio does (billing, issue 31's follow-up), on both stores:
+// section 6's "Analytics needs content access plus the playlist-download-analytics feature" on every
+// analytics figure and download report, Apple Podcasts Subscriptions only with apple-premium (by REST
+// and by a device's queued edit alike), and automatic transcription refused at the month's
+// TranscriptionMinutes cap. The seed's Castaway Podcasts is on Starter with the ApplePremium add-on
+// (sync-server/billing/demo.ts): no download analytics. Castaway Demo Radio is on Broadcast.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BillingUsage } from '../../src/protocol/api/billing.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { loadSubscription, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
+import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import { fixturePath } from '../audio/fixtures.ts';
+import { AppClient, type Reply } from './app-client.ts';
+import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+
+const RANGE = 'startDate=2025-05-09&endDate=2025-05-12&timeZoneIanaId=UTC';
+type ErrorBody = { Errors: Array<{ Field: string; Code: string; Message: string; Params?: Record<string, unknown> }> };
+
+/** The plan's refusal: a 403 whose body names the feature. */
+function expectNotInPlan(reply: Reply, feature: string, what: string) {
+  expect(reply.status, `${what}: ${reply.text}`).toBe(403);
+  expect((reply.body as ErrorBody).Errors, what).toEqual([expect.objectContaining({ Field: 'body', Code: 'featureNotInPlan', Params: { feature } })]);
+}
+
+describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
+  let t: TestStore;
+  let app: ReturnType<typeof createApp>;
+  let dir: string;
+  /** The demo user (every flag in both organizations), in each. */
+  let radio: AppClient;
+  let podcasts: AppClient;
+
+  beforeAll(async () => {
+    // Uploaded audio goes to a folder of this file's (tests/setup-shared.ts puts the variable back).
+    dir = await mkdtemp(join(tmpdir(), 'castaway-plans-'));
+    process.env.CASTAWAY_BLOB_DIR = join(dir, 'blobs');
+    t = await openTestStore(kind);
+    await seed(t.store, { clips: 24 });
+    app = createApp({ store: t.store, bus: createMemoryBus() });
+    radio = await AppClient.signedIn(app, 'demo@example.com', ORG_DEMO);
+    podcasts = await AppClient.signedIn(app, 'demo@example.com', ORG_PODCASTS);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Changes an organization's add-ons as an admin's PATCH /internal/billing would (no admin is a member of Castaway Podcasts). */
+  async function setAddOns(organizationId: string, addOns: Record<string, number>) {
+    const s = (await loadSubscription(t.store, organizationId))!;
+    await saveSubscription(t.store, organizationId, { ...s, addOns }, null, new Date());
+  }
+
+  const firstClip = async (organizationId: string) =>
+    (await t.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [organizationId]))[0]!.id;
+
+  it('the demo organizations’ plans: Broadcast for Castaway Demo Radio; Starter with Apple Podcasts Subscriptions for Castaway Podcasts', async () => {
+    const admin = await AppClient.signedIn(app, 'admin@example.com', ORG_DEMO);
+    expect((await admin.get('/api/internal/subscription')).body).toMatchObject({ Plan: 'Broadcast', Features: ['playlist-download-analytics', 'apple-premium', 'automatic-transcription'] });
+    expect((await podcasts.get('/api/internal/subscription')).body).toMatchObject({ Plan: 'Starter', AddOns: [{ Type: 'ApplePremium', Quantity: 1 }], Features: ['apple-premium', 'automatic-transcription'] });
+  });
+
+  it('analytics and download reports need the plan’s playlist-download-analytics: 403 naming it, after the guard’s own 404 and 403', async () => {
+    const deepDive = seedId('program:deepdive');
+    const clip = await firstClip(ORG_PODCASTS);
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', `/api/v1/analytics/downloads?${RANGE}`],
+      ['GET', `/api/v1/analytics/media-types?${RANGE}`],
+      ['GET', `/api/v1/analytics/downloads/apps?${RANGE}`],
+      ['GET', `/api/v1/networks/${seedId('network:originals')}/analytics/downloads?${RANGE}`],
+      ['GET', `/api/v1/programs/${deepDive}/analytics/downloads?${RANGE}`],
+      ['GET', `/api/v1/clips/${clip}/analytics/downloads?${RANGE}`],
+      ['GET', `/api/v1/clips/${clip}/analytics/consumption`],
+      ['GET', `/api/v1/programs/${deepDive}/clips/analytics/glance?ianaTimeZoneId=UTC`],
+      ['GET', '/api/v1/analytics/progress'],
+      ['POST', '/api/v1/analytics/reach-estimate', { StartDate: '2025-05-09', EndDate: '2025-05-12', TimeZoneIanaId: 'UTC' }],
+      ['POST', `/api/v1/reports/consumption-summary-report?${RANGE}`],
+      ['POST', `/api/v1/programs/${deepDive}/reports/consumption-summary-report?${RANGE}`],
+      ['POST', `/api/v1/reports/content-report?${RANGE}`],
+    ];
+    for (const [method, path, json] of calls) expectNotInPlan(await podcasts.send(method, path, json === undefined ? {} : { json }), 'playlist-download-analytics', `${method} ${path}`);
+    // The same calls in Castaway Demo Radio (Broadcast) are answered.
+    const radioProgram = seedId('program:morning');
+    expect((await radio.get(`/api/v1/analytics/downloads?${RANGE}`)).status).toBe(200);
+    expect((await radio.get(`/api/v1/programs/${radioProgram}/analytics/downloads?${RANGE}`)).status).toBe(200);
+    expect((await radio.send('POST', `/api/v1/reports/consumption-summary-report?${RANGE}`)).status).toBe(202);
+    // The guard comes first: the reseller (content access only in Castaway Podcasts) is refused for
+    // the flag, with no body; a program of another organization is not found.
+    const reseller = await AppClient.signedIn(app, 'reseller@example.com', ORG_PODCASTS);
+    const flagless = await reseller.get(`/api/v1/analytics/downloads?${RANGE}`);
+    expect([flagless.status, flagless.text]).toEqual([403, '']);
+    const elsewhere = await podcasts.get(`/api/v1/programs/${radioProgram}/analytics/downloads?${RANGE}`);
+    expect([elsewhere.status, elsewhere.text]).toEqual([404, '']);
+    // The scheduled-publish report lists clips, not downloads: no feature needed.
+    expect((await podcasts.get(`/api/v1/reports/clip-scheduled-publish-report?${RANGE}`)).status).toBe(200);
+
+    // The AdvancedAnalytics add-on turns the feature on: the same calls are answered.
+    await setAddOns(ORG_PODCASTS, { ApplePremium: 1, AdvancedAnalytics: 1 });
+    try {
+      expect((await podcasts.get(`/api/v1/analytics/downloads?${RANGE}`)).status).toBe(200);
+      expect((await podcasts.get(`/api/v1/programs/${deepDive}/analytics/downloads?${RANGE}`)).status).toBe(200);
+      expect((await podcasts.send('POST', `/api/v1/reports/content-report?${RANGE}`)).status).toBe(202);
+    } finally {
+      await setAddOns(ORG_PODCASTS, { ApplePremium: 1 });
+    }
+  });
+
+  it('Apple Podcasts Subscriptions are set only with the plan’s apple-premium, by REST and by a device’s queued edit; clearing them is always taken', async () => {
+    const settings = { ProviderId: 'CastawayMedia', ChannelId: '6450011', EarlyAccessHours: 24 };
+    expect((await podcasts.send('PUT', '/api/v1/settings/apple-premium', { json: settings })).status).toBe(200);
+    await setAddOns(ORG_PODCASTS, {});
+    try {
+      expectNotInPlan(await podcasts.send('PUT', '/api/v1/settings/apple-premium', { json: settings }), 'apple-premium', 'PUT the organization’s');
+      expectNotInPlan(await podcasts.send('PUT', `/api/v1/programs/${seedId('program:deepdive')}/settings/apple-premium`, { json: { ShowId: 'https://podcasts.apple.com/us/podcast/deep-dive/id1598765432' } }), 'apple-premium', 'PUT a program’s');
+      const queued = await podcasts.pushOne('organization.setApplePremium', { organizationId: ORG_PODCASTS, ApplePremium: { Enabled: null, ShowId: null, DeliverAdFree: null, ...settings } });
+      expect(queued).toMatchObject({ status: 'rejected', httpStatus: 403 });
+      expect(queued.errors?.[0]).toMatchObject({ Field: 'body', Code: 'featureNotInPlan' });
+      const playlist = seedId('playlist:deepdive:feed');
+      expectNotInPlan(await podcasts.post(`/api/internal/playlists/${playlist}/directories/apple-premium`, { Linked: true }), 'apple-premium', 'link a playlist');
+      expect((await podcasts.post(`/api/internal/playlists/${playlist}/directories/apple-premium`, { Linked: false })).status).toBe(204);
+      // Reading and clearing are not the feature.
+      expect((await podcasts.get('/api/v1/settings/apple-premium')).body).toMatchObject({ ProviderId: 'CastawayMedia', ChannelId: '6450011' });
+      expect((await podcasts.delete('/api/v1/settings/apple-premium')).status).toBe(204);
+    } finally {
+      await setAddOns(ORG_PODCASTS, { ApplePremium: 1 });
+    }
+  });
+
+  it('automatic transcription is refused at the TranscriptionMinutes cap, naming the add-on and its cap, and taken once the cap is raised', async () => {
+    const admin = await AppClient.signedIn(app, 'admin@example.com', ORG_DEMO);
+    // A clip of Castaway Demo Radio with real audio (12 s of speech), processed.
+    const clipId = await firstClip(ORG_DEMO);
+    const put = await app.request(`/api/v1/clips/${clipId}/audio?fileName=speech-12s.mp3`, {
+      method: 'PUT',
+      headers: { cookie: radio.cookie, 'x-xsrf-token': radio.xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'audio/mpeg' },
+      body: new Uint8Array(await readFile(fixturePath('speech-12s.mp3'))),
+    });
+    expect(put.status, await put.clone().text()).toBe(202);
+    await app.jobs.drain();
+    // Broadcast includes 3,000 minutes a month; 3,000 were transcribed this month (another clip's).
+    const other = (await t.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND id <> $2 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO, clipId]))[0]!.id;
+    await t.store.query(
+      `INSERT INTO transcriptions (clip_id, organization_id, language, engine, status, audio_seconds, requested_at_utc, finished_at_utc) VALUES ($1, $2, 'en', 'pocketsphinx', 'Completed', 180000, now(), now())`,
+      [other, ORG_DEMO],
+    );
+    // No MaxOverage (the default): no cap.
+    const minutes = async () => ((await admin.get('/api/internal/billing/usage')).body as BillingUsage).Measures.find((m) => m.Measure === 'TranscriptionMinutes')!;
+    expect(await minutes()).toMatchObject({ Used: 3000, Allowance: 3000, MaxOverage: null, CapReached: false });
+
+    // MaxOverage 0: the allowance is the cap, and it is reached.
+    expect((await admin.patch('/api/internal/billing/add-on/TranscriptionMinutes/restrictions', { MaxOverage: 0 })).status).toBe(200);
+    expect(await minutes()).toMatchObject({ CapReached: true });
+    const refused = await radio.send('POST', `/api/v1/clips/${clipId}/transcript?language=en`);
+    expect(refused.status, refused.text).toBe(403);
+    expect((refused.body as ErrorBody).Errors).toEqual([
+      expect.objectContaining({
+        Field: 'body',
+        Code: 'addOnCapReached',
+        Params: { addOn: 'TranscriptionMinutes', cap: 3000, used: 3000 },
+        Message: 'This would go past the TranscriptionMinutes cap of 3000 this month (3000 used so far): an admin can raise it under Billing & features',
+      }),
+    ]);
+    // Nothing was queued.
+    expect((await radio.get(`/api/internal/clips/${clipId}/transcript/transcription`)).status).toBe(404);
+
+    // The cap raised: the same request is taken (queued), and counts against the cap at once.
+    expect((await admin.patch('/api/internal/billing/add-on/TranscriptionMinutes/restrictions', { MaxOverage: 100 })).status).toBe(200);
+    const taken = await radio.send('POST', `/api/v1/clips/${clipId}/transcript?language=en`);
+    expect(taken.status, taken.text).toBe(204);
+    expect((await radio.get(`/api/internal/clips/${clipId}/transcript/transcription`)).body).toMatchObject({ Status: 'Queued' });
+  }, 120_000);
+});
