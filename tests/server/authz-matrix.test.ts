@@ -702,6 +702,35 @@ describe.each(storeKinds)('authorization matrix on %s', (kind) => {
       }
     });
 
+    it('headliner videos (section 7): made with content access on the clip’s program, listed and downloaded with read access; any other clip, or a video of another clip, is 404 with no body', async () => {
+      // A Ready video of a clip the caller may not see (no file: its guard answers before any file is read).
+      const hidden = crypto.randomUUID();
+      const otherOrganization = (await test.store.query<{ organization_id: string }>(`SELECT organization_id FROM clips WHERE id = $1`, [otherRows.clip]))[0]!.organization_id;
+      await test.store.query(
+        `INSERT INTO headliner_videos (id, clip_id, organization_id, aspect_ratio, transcript_enabled, background_color, foreground_color, state, blob_key, created_at_utc, modified_at_utc)
+         VALUES ($1, $2, $3, '1:1', false, '#000000', '#FFFFFF', 'Ready', 'clips/none/headliner/none.mp4', now(), now())`,
+        [hidden, otherRows.clip, otherOrganization],
+      );
+      const calls = (id: string, video = crypto.randomUUID()): Array<[string, string]> => [
+        ['POST', `/api/v1/clips/${id}/headliner-videos?transcriptEnabled=false`],
+        ['GET', `/api/v1/clips/${id}/headliner-videos`],
+        ['GET', `/api/v1/clips/${id}/headliner-videos/${video}/download`],
+      ];
+      const unseen = [otherRows.clip, ...(profile.noContentProgram ? [programRows(profile.noContentProgram).clip] : [])];
+      for (const id of unseen) for (const [method, path] of calls(id, hidden)) expectNotFound(await caller().send(method, path), `${method} ${path}`);
+      if (profile.contentProgram) {
+        const [make, list, download] = calls(programRows(profile.contentProgram).clip, hidden);
+        const asked = await caller().send(make![0], make![1]);
+        // Past the guard, the seed's clip has no stored audio: a 400 naming body (unactivated: 403).
+        if (profile.sessionType === 'unactivated') expect(asked.status).toBe(403);
+        else expect([asked.status, (asked.body as { Errors?: Array<{ Field: string }> } | undefined)?.Errors?.[0]?.Field], asked.text).toEqual([400, 'body']);
+        const listed = await caller().send(list![0], list![1]);
+        expect([listed.status, listed.body], listed.text).toEqual([200, { Items: [] }]);
+        // Another organization's video through one's own clip: as one that does not exist.
+        expectNotFound(await caller().send(download![0], download![1]), 'a hidden video through a clip one reads');
+      }
+    });
+
     it('recordings and annotations', async () => {
       if (profile.noContentProgram) {
         const p = programRows(profile.noContentProgram);
