@@ -78,37 +78,46 @@ export const onPublishedTimeline = (episodeSeconds: number, bumpers: Pick<Bumper
  */
 export const onEpisodeTimeline = (publishedSeconds: number, bumpers: Pick<Bumpers, 'introSeconds'>) => publishedSeconds - bumpers.introSeconds;
 
-/** A clip's row as far as its published audio's intro goes (PublishedIntroSeconds: absent, null or 0: none). */
-export type WithPublishedIntro = { PublishedIntroSeconds?: number | null | undefined };
+/** A clip's row as far as its published audio's intro and outro go (PublishedIntroSeconds,
+ * PublishedOutroSeconds: absent, null or 0: none). */
+export type WithPublishedBumpers = { PublishedIntroSeconds?: number | null | undefined; PublishedOutroSeconds?: number | null | undefined };
+
+const seconds = (value: number | null | undefined) => (value != null && value > 0 ? value : 0);
 
 /**
  * The studio's marker editors (a clip's chapters, its ad markers) play the clip's published audio
  * (Urls.AudioPrivateUrl) but place markers on the episode's own timeline, the one stored and
- * published: behind an intro the player is later by its length. One conversion, both ways:
+ * published: behind an intro the player is later by its length, and an outro plays after the
+ * episode has ended. One conversion, both ways:
  *   toPlayer(t)     where the player goes for a time on the episode (a seek to a marker)
  *   fromPlayer(t)   the episode's time at the player's position (the playhead, a marker added there);
- *                   while the intro plays the episode has not begun: 0
- *   episodeSeconds  the published length less the intro: what the markers' timeline spans (the
- *                   outro is not on the row, so it stays at the end)
+ *                   while the intro plays the episode has not begun: 0; while the outro plays it has
+ *                   ended: its length
+ *   episodeSeconds  the published length less the intro and the outro: what the markers' timeline spans
  */
-export function markerTimeline(clip: WithPublishedIntro, publishedDurationSeconds: number | null) {
-  const intro = clip.PublishedIntroSeconds != null && clip.PublishedIntroSeconds > 0 ? clip.PublishedIntroSeconds : 0;
+export function markerTimeline(clip: WithPublishedBumpers, publishedDurationSeconds: number | null) {
+  const intro = seconds(clip.PublishedIntroSeconds);
+  const outro = seconds(clip.PublishedOutroSeconds);
+  const episodeSeconds = publishedDurationSeconds === null ? null : Math.max(0, publishedDurationSeconds - intro - outro);
   return {
     introSeconds: intro,
-    toPlayer: (episodeSeconds: number) => onPublishedTimeline(episodeSeconds, { introSeconds: intro }),
-    fromPlayer: (playerSeconds: number) => Math.max(0, playerSeconds - intro),
-    episodeSeconds: publishedDurationSeconds === null ? null : Math.max(0, publishedDurationSeconds - intro),
+    outroSeconds: outro,
+    toPlayer: (episodeTime: number) => onPublishedTimeline(episodeTime, { introSeconds: intro }),
+    fromPlayer: (playerSeconds: number) => Math.min(Math.max(0, playerSeconds - intro), episodeSeconds ?? Infinity),
+    episodeSeconds,
   };
 }
 
 /**
  * The episode's length on a clip's row: its published length (DurationSeconds) less the intro it
- * starts with, or null when unknown. What its chapters and ad markers are checked against (a start
- * past it would fall in the outro, or past the audio), on the device and on the server alike.
+ * starts with and the outro it ends with, or null when unknown. What its chapters and ad markers
+ * are checked against (a start past it would fall in the outro, or past the audio), on the device
+ * and on the server alike.
  */
 export function episodeSecondsOf(row: object): number | null {
   // A synced row or the server's stored one: its fields read as they are, nothing assumed of their type.
-  const { DurationSeconds: duration, PublishedIntroSeconds: intro } = row as { DurationSeconds?: unknown; PublishedIntroSeconds?: unknown };
+  const { DurationSeconds: duration, PublishedIntroSeconds: intro, PublishedOutroSeconds: outro } = row as { DurationSeconds?: unknown; PublishedIntroSeconds?: unknown; PublishedOutroSeconds?: unknown };
   if (typeof duration !== 'number') return null;
-  return markerTimeline({ PublishedIntroSeconds: typeof intro === 'number' ? intro : null }, duration).episodeSeconds;
+  const orNull = (v: unknown) => (typeof v === 'number' ? v : null);
+  return markerTimeline({ PublishedIntroSeconds: orNull(intro), PublishedOutroSeconds: orNull(outro) }, duration).episodeSeconds;
 }

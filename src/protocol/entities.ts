@@ -349,6 +349,8 @@ export const ClipSchema = z.object({
   PublishedDurationSeconds: z.number().nullable(),
   /** Seconds of the program's intro the current published audio (Urls.AudioPrivateUrl) starts with; absent, null or 0: none. Set by the server with that audio. */
   PublishedIntroSeconds: z.number().min(0).nullable().optional(),
+  /** Seconds of the program's outro the current published audio ends with; absent, null or 0: none. Set by the server with that audio. */
+  PublishedOutroSeconds: z.number().min(0).nullable().optional(),
   RecordingMetadata: JsonObject.nullable(),
   TranscriptStatus: z.string().nullable(),
   UploadedAudioFileName: z.string().nullable(),

@@ -42,6 +42,17 @@ export const publishedIntroSeconds = (bumpers: VersionBumpers | null | undefined
   return seconds > 0 ? seconds : null;
 };
 
+/**
+ * The seconds of outro at the end of a version's published audio, null for none: the clip's row
+ * carries it as PublishedOutroSeconds beside the intro's, so the episode's length (what its chapters
+ * and mid-rolls must fall inside, src/domain/intro-outro.ts episodeSecondsOf) is the published
+ * length less both.
+ */
+export const publishedOutroSeconds = (bumpers: VersionBumpers | null | undefined): number | null => {
+  const seconds = bumpers?.outro?.durationSeconds ?? 0;
+  return seconds > 0 ? seconds : null;
+};
+
 /** SQL of the seconds of intro in front of the published audio of the clip aliased `alias` (0 for none): its row's PublishedIntroSeconds. */
 export const publishedIntroSql = (alias: string) => `COALESCE((${alias}.data->>'PublishedIntroSeconds')::double precision, 0)`;
 

@@ -15,10 +15,10 @@
 //   clips/{id}/versions/{version}/audio + waveforms of the version itself + version.json
 //                  ▼
 //   ONE row write: State, DurationSeconds = PublishedDurationSeconds, PublishedAudioSizeInBytes,
-//   PublishedIntroSeconds (the program's intro it starts with), the audio and waveform URLs with
-//   ?v={version}; in its transaction published.json and audio.json are
-//   switched and the sweep of what they named before is queued after the grace period (a listener
-//   may be mid-download of the previous file).
+//   PublishedIntroSeconds and PublishedOutroSeconds (the program's intro it starts with, the outro it
+//   ends with), the audio and waveform URLs with ?v={version}; in its transaction published.json
+//   and audio.json are switched and the sweep of what they named before is queued after the grace
+//   period (a listener may be mid-download of the previous file).
 //
 // A cut is always rendered from the original, never from a version: a new cut replaces the old one.
 // New audio re-renders the saved cut of it (the editor shows the saved cut over the new audio).
@@ -46,7 +46,7 @@ import { renderCutToFile, renderTempPath } from './render-cut.ts';
 import { normaliseChapters, type Chapter } from '../../src/domain/chapters.ts';
 import { mp3WithChapters, storedChapterPicture } from './id3-chapters.ts';
 import { onPublishedTimeline } from '../../src/domain/intro-outro.ts';
-import { bumpersDigest, currentBumpers, publishedIntroSeconds, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
+import { bumpersDigest, currentBumpers, publishedIntroSeconds, publishedOutroSeconds, withBumpers, type VersionBumpers } from './intro-outro-render.ts';
 
 /** How long the files of a version (or upload) no longer named stay: a download under way finishes. */
 export const DEFAULT_MEDIA_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -204,6 +204,8 @@ export function versionPatch(clipId: string, source: UploadMeta, analysis: Store
       // With the audio it describes: the studio's editors and the public chapters and transcript
       // move the episode's timeline by it (null: the version has no intro).
       PublishedIntroSeconds: publishedIntroSeconds(built.bumpers),
+      // And the outro it ends with: the episode's length is the published length less both.
+      PublishedOutroSeconds: publishedOutroSeconds(built.bumpers),
     },
     urls: {
       AudioPrivateUrl: audioUrl,
@@ -287,7 +289,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
         ? { State: String(r['State']), fields: { AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false } }
         : {
             State: 'Error',
-            fields: { DurationSeconds: null, PublishedDurationSeconds: null, PublishedAudioSizeInBytes: null, PublishedIntroSeconds: null, AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false },
+            fields: { DurationSeconds: null, PublishedDurationSeconds: null, PublishedAudioSizeInBytes: null, PublishedIntroSeconds: null, PublishedOutroSeconds: null, AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false },
             urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
           };
     await writeAudioRow(deps, row, failed, author, async (q) => {

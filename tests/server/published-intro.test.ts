@@ -5,6 +5,9 @@
 // it; once the intro is removed and "apply to existing episodes" runs, the clip carries none and its
 // chapters are where the producer put them; an intro added again and applied again is carried again.
 // A chapter or mid-roll past the episode's end (inside the longer published audio) is refused.
+// The outro it ends with is carried the same way (PublishedOutroSeconds): behind an intro and before
+// an outro the episode is the published length less both, so a start inside the outro is refused too,
+// and the public chapters are moved by the intro only.
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +55,8 @@ describe.each(storeKinds)('the intro of a clip’s published audio on its row, o
     expect(applied.status, applied.text).toBe(202);
     await demo.app.jobs.drain();
   };
-  const addIntro = async () => {
-    const put = await putFile(`/api/v1/programs/${programId}/settings/audio/intro?fileName=speech-12s-stereo.wav`, 'speech-12s-stereo.wav');
+  const addBumper = async (type: 'intro' | 'outro', fixture: string) => {
+    const put = await putFile(`/api/v1/programs/${programId}/settings/audio/${type}?fileName=${fixture}`, fixture);
     expect(put.status, put.text).toBe(202);
     await demo.app.jobs.drain();
     const op = JSON.parse(put.text) as ProgramAudioOperation;
@@ -61,6 +64,7 @@ describe.each(storeKinds)('the intro of a clip’s published audio on its row, o
     expect(done.Status).toBe('Success');
     return done.DurationSeconds!;
   };
+  const addIntro = () => addBumper('intro', 'speech-12s-stereo.wav');
 
   let introSeconds = 0;
 
@@ -112,5 +116,34 @@ describe.each(storeKinds)('the intro of a clip’s published audio on its row, o
     await apply();
     expect((await clip()).PublishedIntroSeconds).toBe(again);
     expect(await chaptersJson()).toEqual([[again, 'Open'], [again + 4, 'News']]);
+  }, 240_000);
+
+  it('an outro added and applied: the clip carries its length as well, and a start inside the outro is refused while the episode’s are taken', async () => {
+    const intro = (await clip()).PublishedIntroSeconds!;
+    const outroSeconds = await addBumper('outro', 'speech-12s.flac');
+    expect(Math.abs(outroSeconds - 12)).toBeLessThan(0.05);
+    await apply();
+    const row = await clip();
+    expect(row.PublishedIntroSeconds).toBe(intro);
+    expect(row.PublishedOutroSeconds).toBe(outroSeconds);
+    // intro + episode + outro: about 36 s published, of which the episode is the 12 s between.
+    expect(row.DurationSeconds!).toBeGreaterThan(intro + outroSeconds + 11);
+    // 0:20 is inside intro + episode + outro less the intro (the published audio less the intro, all
+    // that was subtracted before the outro was on the row), but in the outro: refused, by PATCH and push.
+    const late = await demo.api.patch(`/api/v1/clips/${clipId}`, { Chapters: [{ StartSeconds: 20, Title: 'Late' }] });
+    expect(late.status, late.text).toBe(400);
+    expect(fields(late).map(([f]) => f)).toEqual(['Chapters.0.StartSeconds']);
+    const pushed = await demo.api.pushOne('clip.setAdMarkers', { clipId, AdMarkers: [{ Type: 'MidRoll', Seconds: 20, MaxAds: 1 }] });
+    expect(pushed.status).toBe('rejected');
+    expect(pushed.errors?.map((e) => e.Field)).toEqual(['AdMarkers.0.Seconds']);
+    // Inside the episode both are taken, and the public chapters are moved by the intro alone.
+    expect((await demo.api.patch(`/api/v1/clips/${clipId}`, { Chapters: [{ StartSeconds: 0, Title: 'Open' }, { StartSeconds: 11, Title: 'Close' }] })).status).toBe(200);
+    expect((await demo.api.pushOne('clip.setAdMarkers', { clipId, AdMarkers: [{ Type: 'MidRoll', Seconds: 11, MaxAds: 1 }] })).status).toBe('applied');
+    expect(await chaptersJson()).toEqual([[intro, 'Open'], [intro + 11, 'Close']]);
+
+    expect((await demo.api.delete(`/api/v1/programs/${programId}/settings/audio/outro`)).status).toBe(204);
+    await apply();
+    expect((await clip()).PublishedOutroSeconds ?? 0).toBe(0);
+    expect((await clip()).PublishedIntroSeconds).toBe(intro);
   }, 240_000);
 });

@@ -203,4 +203,24 @@ describe('the Chapters section', () => {
     await click(el, "Add a chapter at the player's position");
     expect(markers(el)[0]!.getAttribute('aria-label')).toBe('Chapter 1, untitled, at 0:00');
   });
+
+  it('before an outro, the strip ends where the episode does, and a chapter added while the outro plays starts at the episode’s end', async () => {
+    await db.outbox.clear();
+    await db.needsAttention.clear();
+    const intro = 12;
+    const outro = 8;
+    clip = { ...clip, DurationSeconds: intro + 600 + outro, PublishedIntroSeconds: intro, PublishedOutroSeconds: outro, Chapters: [{ StartSeconds: 30, Title: 'Story' }], Urls: { ...clip.Urls, AudioPrivateUrl: `/api/media/clips/${clip.Id}/audio` } };
+    await db.clips.put(clip as never);
+    const el = await render();
+    const audio = el.querySelector<HTMLAudioElement>('audio')!;
+    // The strip spans the episode alone: 10:00, not the published 10:20 less the intro.
+    expect(markers(el)[0]!.getAttribute('aria-valuemax')).toBe('600');
+    // 3 s into the outro the episode has ended: a chapter added at the player's position starts at 10:00.
+    await playAt(audio, intro + 600 + 3);
+    await click(el, "Add a chapter at the player's position");
+    expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Chapter 1, Story, at 0:30', 'Chapter 2, untitled, at 10:00']);
+    // End takes a chapter to the episode's end as well.
+    await key(markers(el)[0]!, 'End');
+    expect(markers(el).map((k) => k.getAttribute('aria-valuenow'))).toEqual(['600', '600']);
+  });
 });
