@@ -8,7 +8,7 @@
 // an agent refused at its fields, made (its token shown once), renamed and deleted. Last, the
 // day's production memo opened from the recording, and a day without one.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -158,4 +158,49 @@ test('an encoder pushes a live recording: its waveform grows on screen, an annot
     ffmpeg.kill();
     await context.close();
   }
+});
+
+test('a stream cut off before any of its audio could be kept: the recording screen says it has none, in English and German, on a phone too', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL: server!.baseURL });
+  const page = await context.newPage();
+  await logIn(page);
+  const organizationId = await openOrganizationHome(page);
+  const headers = { 'x-organization-id': organizationId };
+  const programs = (await (await page.request.get('/api/v1/programs?pageSize=100', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
+  const programId = programs.Items.find((p) => p.Name === 'Morning Briefing')!.Id;
+  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  const agent = (await (await page.request.post('/api/v1/recording-agents', { headers: { ...headers, 'x-xsrf-token': xsrf }, data: { Name: 'Broken encoder', ProgramIds: [programId] } })).json()) as { Id: string; Token: string };
+
+  // An encoder that sends bytes no decoder reads, then stops: nothing of it can be kept (as when its
+  // instance dies with a blob folder the others do not share; sync-server/audio/live-end.ts).
+  const title = 'Morning live, nothing kept';
+  const pushed = await page.request.put(`/api/v1/programs/${programId}/recordings/live?title=${encodeURIComponent(title)}`, {
+    headers: { authorization: `Basic ${Buffer.from(`${agent.Id}:${agent.Token}`).toString('base64')}`, 'content-type': 'audio/mpeg' },
+    data: Buffer.from(readFileSync(join(SHARED_FIXTURES_DIR, 'not-audio.mp3'))),
+  });
+  expect(pushed.status()).toBe(201);
+  const { Recording: recording } = (await pushed.json()) as { Recording: Recording & { HasTornAudio: boolean } };
+  expect(recording).toMatchObject({ State: 'Finalized', HasTornAudio: true, DurationSeconds: 0, Urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } });
+
+  await page.goto(`/${organizationId}/programs/${programId}/recordings/${recording.Id}`);
+  const audio = page.getByRole('region', { name: 'Audio' });
+  await expect(audio.getByText('The stream was cut off and none of its audio could be kept: this recording has no audio.')).toBeVisible({ timeout: 30_000 });
+  // Said once: not also the plain "no audio" of a recording that never had any.
+  await expect(audio.getByText('This recording has no audio.', { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('lost-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(audio.getByText(/none of its audio could be kept/)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('lost-phone.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
+  await expect(page.getByText('Der Stream brach ab, und nichts von seinem Ton konnte behalten werden: Diese Aufnahme hat keinen Ton.')).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: test.info().outputPath('lost-phone-de.png'), fullPage: true });
+  // Back to English for whoever signs in as the demo user next.
+  await page.getByRole('button', { name: 'Konto' }).click();
+  await page.getByRole('menuitem', { name: 'English (United States)' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
+  await context.close();
 });

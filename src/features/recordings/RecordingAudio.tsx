@@ -5,6 +5,8 @@
 //   Live from an agent's stream (no audio file yet): its waveform as it arrives (RecordingLive)
 //   Finalized           audio and both waveform files
 //   Finalized, 0 s      no audio: says so
+//   HasTornAudio        the stream was cut off (its encoder, or its instance died): says what was
+//                       kept, the audio that arrived or none (tornAudio)
 // The cut editor's action here is to make a new clip of the kept regions in the recording's program
 // (createClipFromRecording: create, the recording's audio, the cut; queued together, offline too),
 // and the clips made from the recording are listed below it. The recording's annotations are
@@ -12,6 +14,7 @@
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { clipLabel, clipStateDisplay, CLIP_STATE_LABEL } from '../../domain/clip.ts';
 import { domainMessage, formatFormError } from '../../domain/messages.ts';
+import { tornAudio } from '../../domain/live-streams.ts';
 import { normalizeRecording } from '../../domain/recording.ts';
 import { formatDuration } from '../../domain/time.ts';
 import { validateTitle } from '../../domain/validators.ts';
@@ -34,16 +37,19 @@ export function RecordingAudio({ recording, programHref, annotations }: { record
   const n = normalizeRecording(recording);
   const phase = n.ok ? n.value.Phase : null;
   const audioUrl = n.ok ? n.value.Urls.AudioUrl : null;
+  const torn = tornAudio(recording);
   return (
     <section className="card" aria-labelledby="recording-audio">
       <h2 id="recording-audio">{m.app_clip_audio()}</h2>
+      {torn && <p className="alert alert-warning">{torn === 'lost' ? m.live_torn_lost() : m.live_torn_kept()}</p>}
       {recording.State === 'Live' && (!recording.Urls.AudioUrl || isLiveAudioUrl(recording.Urls.AudioUrl)) ? (
         // An agent's stream coming in: its waveform as it grows, and the stream to listen to.
         <RecordingLive recordingId={recording.Id} listenUrl={recording.Urls.AudioUrl} />
       ) : phase === 'processing' ? (
         <p className="muted">{m.media_recording_processing()}</p>
       ) : !audioUrl ? (
-        <p className="muted">{m.media_recording_no_audio()}</p>
+        // A torn recording with no audio says why above.
+        torn !== 'lost' && <p className="muted">{m.media_recording_no_audio()}</p>
       ) : (
         <ClipMaker recording={recording} live={phase === 'live'} programHref={programHref} annotations={annotations} />
       )}

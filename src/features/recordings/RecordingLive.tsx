@@ -134,8 +134,10 @@ export function RecordingLive({ recordingId, listenUrl = null }: { recordingId: 
       </div>
       {!ended && <p className="muted" role="status">{m.media_live_edge({ time })}</p>}
       {!ended && listenUrl && online && <audio className="live-listen" controls preload="none" src={listenUrl} aria-label={m.media_live_listen()} />}
-      {ended && <p role="status" className="alert alert-info">{m.media_live_ended()}</p>}
-      {ended?.HasTornAudio && <p className="alert alert-warning">{m.media_live_torn()}</p>}
+      {/* Ended straight into Finalized while cut off is the zero-duration case (live-end.ts): nothing
+          could be kept, so nothing is being processed either. A stream with audio goes through Processing. */}
+      {ended && !(ended.HasTornAudio && ended.State === 'Finalized') && <p role="status" className="alert alert-info">{m.media_live_ended()}</p>}
+      {ended?.HasTornAudio && <p role="status" className="alert alert-warning">{ended.State === 'Finalized' ? m.live_torn_lost() : m.media_live_torn()}</p>}
       {!ended && (
         <form
           className="annotation-form"
