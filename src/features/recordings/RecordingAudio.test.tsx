@@ -41,8 +41,8 @@ const lost = recording({ HasTornAudio: true, DurationSeconds: 0 });
 const processing = recording({ HasTornAudio: true, State: 'Processing' });
 
 const locale = getLocale();
-afterEach(() => {
-  setLocale(locale, { reload: false });
+afterEach(async () => {
+  await setLocale(locale, { reload: false });
   document.body.innerHTML = '';
 });
 
@@ -67,7 +67,7 @@ describe('RecordingAudio of a cut-off stream', () => {
   });
 
   it('in German', async () => {
-    setLocale('de-DE', { reload: false });
+    await setLocale('de-DE', { reload: false });
     const el = await mount(<RecordingAudio recording={lost} programHref="/p" />);
     expect(el.querySelector('.alert-warning')?.textContent).toBe('Der Stream brach ab, und nichts von seinem Ton konnte behalten werden: Diese Aufnahme hat keinen Ton.');
   });
