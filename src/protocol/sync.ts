@@ -15,6 +15,9 @@
 //       answer, RFC 7694; sync-server/compress.ts). A server that does not offer is never sent one.
 //       A pull from the start (no cursor, or a rebuild) later gained an optional `total` on its
 //       first page, for the first download's progress; a client that gets none shows no count.
+//       A page with more after it later also names the next page's cursor in a response header
+//       (PULL_NEXT_CURSOR_HEADER), so a client can ask for that page before reading this one; a
+//       client that does not read the header waits for the body's cursor, as before.
 import * as z from 'zod';
 import { FieldErrorSchema } from './errors.ts';
 import { SYNC_ENTITIES, type SyncEntity as SyncEntityName } from './entity-kinds.ts';
@@ -189,6 +192,15 @@ export const PullResponseSchema = z.object({
   total: z.number().int().nonnegative().optional(),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
+
+/**
+ * Response header of a pull page that has more after it: its `cursor` (the body's own, which is
+ * still the one a client stores). Sent before the body, it lets a client ask for the next page as
+ * soon as this one's answer begins, so the server computes that page while the client reads and
+ * stores this one (an initial sync of 10,000 clips: bench:sync). Absent on the last page of a
+ * pull, and from servers of earlier releases.
+ */
+export const PULL_NEXT_CURSOR_HEADER = 'x-sync-next-cursor';
 
 const PullEnvelopeSchema = PullResponseSchema.omit({ rows: true });
 const ENTITY_NAMES: ReadonlySet<string> = new Set(SyncEntity.options);

@@ -6,7 +6,7 @@
 // (sync/push.ts), so a NUL in one edit is that mutation's rejection, not a 400 for the batch.
 import { streamSSE } from 'hono/streaming';
 import * as routes from '../../src/protocol/api/sync.ts';
-import { POKE_EVENT } from '../../src/protocol/sync.ts';
+import { POKE_EVENT, PULL_NEXT_CURSOR_HEADER } from '../../src/protocol/sync.ts';
 import { now, type AppDeps } from '../app.ts';
 import { callerChecks, getAuth, loadCaller, onSessionEnded, type SessionUser } from '../auth.ts';
 import { textPartsResponse } from '../compress.ts';
@@ -89,7 +89,10 @@ export function syncRoutes() {
       });
       c.get('metrics').pull(page.rows.length, (performance.now() - started) / 1000);
       // The page goes out piece by piece (compress.ts), never as one string of the page.
-      return textPartsResponse(c, pullPageParts(page), 'application/json');
+      const res = await textPartsResponse(c, pullPageParts(page), 'application/json');
+      // The next page's cursor ahead of the body: the client asks for that page at once.
+      if (page.hasMore) res.headers.set(PULL_NEXT_CURSOR_HEADER, page.cursor);
+      return res;
     })
     .openapi(guarded(routes.events, guard.member()), async (c) => {
       const deps = c.get('deps');

@@ -6,11 +6,11 @@ import { applyPullPage, getClientId, readStatus, setCurrentOrganization } from '
 import { readFirstSync } from '../../src/db/first-sync.ts';
 import { claimStore } from '../../src/db/owner.ts';
 import { resetLocalData } from '../../src/db/reset.ts';
-import { parsePullResponse, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { parsePullResponse, PULL_NEXT_CURSOR_HEADER, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import type { OutboxEntry } from '../../src/db/db.ts';
 import { REVISIONS_KEPT, type WireRow } from '../../sync-server/rows.ts';
 import { revisionRows } from '../../sync-server/sync/revisions.ts';
-import type { EngineOptions } from '../../workers/sync/engine.ts';
+import type { EngineOptions, Transport } from '../../workers/sync/engine.ts';
 
 let server: Server;
 let programId: string;
@@ -302,6 +302,53 @@ describe('pull', () => {
     await c.engine.flush();
     expect(await c.db.clips.count()).toBe(6);
     expect(await readFirstSync(c.db)).toEqual({ received: 8, total: 8, done: true });
+  });
+
+  it('the next page is asked for once an answer’s headers name its cursor, before its body is read; a header that is not the body’s cursor is not followed', async () => {
+    for (let i = 0; i < 5; i++) await api(server, annaCookie, 'POST', `/v1/programs/${programId}/clips`, { Title: `Clip ${i}` });
+    /** The engine's pulls as the server sees them and reads of their bodies, in order; `header`
+     * rewrites the next-cursor header on the way (something on the way that spoils it). */
+    const traced = (header?: (cursor: string) => string) => {
+      const log: string[] = [];
+      const real = appTransport(server, () => annaCookie);
+      const transport: Transport = async (url, init) => {
+        const pull = url.includes('/sync/pull') ? (new URL(url, 'http://x').searchParams.get('cursor') ?? 'start') : null;
+        if (pull) log.push(`ask ${pull}`);
+        const res = (await real(url, init)) as Response;
+        if (!pull) return res;
+        const next = res.headers.get(PULL_NEXT_CURSOR_HEADER);
+        const headers = new Headers(res.headers);
+        if (next && header) headers.set(PULL_NEXT_CURSOR_HEADER, header(next));
+        return {
+          status: res.status,
+          headers,
+          json: () => res.json(),
+          text: async () => {
+            log.push(`read ${pull}`);
+            return res.text();
+          },
+        };
+      };
+      return { log, transport };
+    };
+    const { log, transport } = traced();
+    const c = makeClient(server, 'ahead', annaCookie, { transport, engine: { pullLimit: 2 } });
+    await c.engine.flush();
+    expect(await c.db.clips.count()).toBe(6);
+    const asks = log.filter((x) => x.startsWith('ask ')).map((x) => x.slice(4));
+    expect(asks).toHaveLength(4); // 8 rows in pages of 2
+    // Each page with one after it: the next is asked for before this one's body is read.
+    for (const [i, cursor] of asks.slice(0, 3).entries()) expect(log.indexOf(`ask ${asks[i + 1]}`)).toBeLessThan(log.indexOf(`read ${cursor}`));
+    expect(new Set(asks).size).toBe(asks.length);
+
+    const spoiled = traced((cursor) => `${cursor}9`);
+    const d = makeClient(server, 'spoiled', annaCookie, { transport: spoiled.transport, engine: { pullLimit: 2 } });
+    await d.engine.flush();
+    expect(await d.db.clips.count()).toBe(6);
+    expect(await readFirstSync(d.db)).toEqual({ received: 8, total: 8, done: true });
+    // Every page the body's cursors name was asked for and stored; the spoiled ones only asked for.
+    for (const cursor of asks.slice(1, 4)) expect(spoiled.log).toContain(`read ${cursor}`);
+    expect((await readStatus(d.db)).lastError).toBeNull();
   });
 
   it('a first download cut off after its first page is still counted as under way after a reload, and ends when the rest arrives', async () => {

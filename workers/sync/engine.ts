@@ -57,7 +57,7 @@ import { claimStore } from '../../src/db/owner.ts';
 import { isStorageFull } from '../../src/db/storage-errors.ts';
 import { JSON_BODY_LIMIT_BYTES, MIN_COMPRESS_BYTES, ServerErrorCode, type FieldError } from '../../src/protocol/errors.ts';
 import { domain_change_too_large } from '../../locales/domain/en-US.json';
-import { parsePullResponse, PULL_LIMIT_MAX, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
+import { parsePullResponse, PULL_LIMIT_MAX, PULL_NEXT_CURSOR_HEADER, PUSH_BATCH_MAX, PushResponseSchema, SYNC_PROTOCOL_VERSION, type PullResponse } from '../../src/protocol/sync.ts';
 
 export type TransportResponse = {
   status: number;
@@ -142,6 +142,12 @@ class TimeoutError extends Error {}
 
 /** An answer of the server, its body read in full. */
 type Answer = { status: number; text: string };
+/** An answer of the server whose body is not read yet: `read()` reads it, once; `cancel()` lets
+ * it go unread. */
+type Pending = { status: number; header(name: string): string | null; read(): Promise<string>; cancel(): void };
+/** A pull page asked for, its answer's headers in: the next page's cursor if the server names it
+ * there (null otherwise), and its body, read and parsed by `read()`, once (or let go: `cancel()`). */
+type AskedPage = { next: string | null; read(): Promise<PullResponse>; cancel(): void };
 
 /**
  * A response's body as text. A body stream (fetch's) is read part by part, calling `progress`
@@ -293,39 +299,64 @@ export function createSyncEngine(options: EngineOptions) {
   let gzipRefused = false;
 
   /**
-   * One request (`body`: JSON text) and its whole answer. The timeout is one of inactivity and
-   * covers reading the body: with a body stream (fetch's, the worker's transport) it runs again
-   * with each part of the answer that arrives, so a slow link still brings a large page, and a
-   * connection that stalls halfway (a train entering a tunnel) does not hold the sync cycle until
-   * the browser gives up on it. A transport without a stream is given the timeout as a whole.
+   * One request (`body`: JSON text), answered up to its headers: `read()` reads its body. The
+   * timeout is one of inactivity: until the headers, then again while the body is read, where
+   * with a body stream (fetch's, the worker's transport) it runs again with each part of the
+   * answer that arrives, so a slow link still brings a large page, and a connection that stalls
+   * halfway (a train entering a tunnel) does not hold the sync cycle until the browser gives up on
+   * it. A transport without a stream is given the timeout as a whole. Between the headers and
+   * `read()` no timeout runs: an answer waiting to be read (a pull page asked for ahead) is not
+   * stalled.
    */
-  async function request(method: string, path: string, body?: string | Uint8Array<ArrayBuffer>): Promise<Answer> {
+  async function send(method: string, path: string, body?: string | Uint8Array<ArrayBuffer>): Promise<Pending> {
     const headers: Record<string, string> = { 'x-organization-id': o.organizationId, ...(o.headers?.() ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (body instanceof Uint8Array) headers['content-encoding'] = 'gzip';
     if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = xsrf;
     const controller = new AbortController();
+    const timedOut = (err: unknown) =>
+      controller.signal.aborted && !(err instanceof AuthError) ? new TimeoutError(`${method} ${path.split('?')[0]}: nothing arrived for ${timeoutMs} ms`) : err;
     let t = setTimer(() => controller.abort(), timeoutMs);
-    const progress = () => {
-      clearTimer(t);
-      t = setTimer(() => controller.abort(), timeoutMs);
-    };
+    let res: TransportResponse;
     try {
       const init = { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) };
-      const res = await o.transport(base + path, init);
+      res = await o.transport(base + path, init);
       online = true; // the server answered, whatever a later step of this attempt makes of it
       offersGzip = takesGzip(res);
       if (res.status === 401) {
         void res.body?.cancel().catch(() => undefined); // not read: let the connection go
         throw new AuthError('401');
       }
-      return { status: res.status, text: await bodyText(res, progress, controller.signal) };
     } catch (err) {
-      if (controller.signal.aborted && !(err instanceof AuthError)) throw new TimeoutError(`${method} ${path.split('?')[0]}: nothing arrived for ${timeoutMs} ms`);
-      throw err;
+      throw timedOut(err);
     } finally {
       clearTimer(t);
     }
+    return {
+      status: res.status,
+      header: (name) => res.headers?.get(name) ?? null,
+      cancel: () => controller.abort(),
+      async read() {
+        t = setTimer(() => controller.abort(), timeoutMs);
+        const progress = () => {
+          clearTimer(t);
+          t = setTimer(() => controller.abort(), timeoutMs);
+        };
+        try {
+          return await bodyText(res, progress, controller.signal);
+        } catch (err) {
+          throw timedOut(err);
+        } finally {
+          clearTimer(t);
+        }
+      },
+    };
+  }
+
+  /** One request and its whole answer (send, then read). */
+  async function request(method: string, path: string, body?: string | Uint8Array<ArrayBuffer>): Promise<Answer> {
+    const answer = await send(method, path, body);
+    return { status: answer.status, text: await answer.read() };
   }
 
   async function ensureXsrf(): Promise<void> {
@@ -411,27 +442,57 @@ export function createSyncEngine(options: EngineOptions) {
     }
   }
 
-  async function fetchPage(cursor: string | null, page: number) {
+  /** Asks for a pull page; resolves once its answer's headers are in. */
+  async function askPage(cursor: string | null, page: number): Promise<AskedPage> {
     const qs = new URLSearchParams({ limit: String(o.pullLimit ?? pullPageSize(page)) });
     if (cursor) qs.set('cursor', cursor);
-    const res = await request('GET', `/api/sync/pull?${qs}`);
-    if (res.status !== 200) throw new HttpError(res.status, `pull ${res.status}`);
-    return parsePullResponse(bodyJson(res));
+    const answer = await send('GET', `/api/sync/pull?${qs}`);
+    if (answer.status !== 200) {
+      await answer.read(); // let the connection go
+      throw new HttpError(answer.status, `pull ${answer.status}`);
+    }
+    return { next: answer.header(PULL_NEXT_CURSOR_HEADER), read: async () => parsePullResponse(bodyJson({ status: 200, text: await answer.read() })), cancel: answer.cancel };
   }
 
-  /** Pages in order; the next page is fetched while the current one is stored. */
+  /** askPage, its failure left to whoever awaits it (a page asked for ahead may never be). */
+  function ask(cursor: string | null, page: number): Promise<AskedPage> {
+    const asked = askPage(cursor, page);
+    asked.catch(() => undefined);
+    return asked;
+  }
+
+  /**
+   * A page's body read, and the page after it asked for as early as it can be: when the server
+   * names its cursor in the answer's headers (PULL_NEXT_CURSOR_HEADER), before this body is read,
+   * so the server computes the next page while this one is read, parsed and stored (it waited
+   * for each until then, and IndexedDB for it); else from the body's cursor. `next` is null after
+   * the last page.
+   */
+  async function readPage(asked: Promise<AskedPage>, page: number): Promise<{ parsed: PullResponse; next: Promise<AskedPage> | null }> {
+    const answer = await asked;
+    const early = answer.next !== null && !stopped ? ask(answer.next, page + 1) : null;
+    const parsed = await answer.read();
+    // The header is the body's cursor; one that is not (something on the way rewrote either) is
+    // not trusted: the body's is asked for, and the page asked for ahead let go unread.
+    const followed = early !== null && parsed.hasMore && !stopped && answer.next === parsed.cursor;
+    if (early !== null && !followed) void early.then((a) => a.cancel(), () => undefined);
+    if (!parsed.hasMore || stopped) return { parsed, next: null };
+    return { parsed, next: followed ? early : ask(parsed.cursor, page + 1) };
+  }
+
+  /** Pages in order; while one is stored, the next is read and the one after it asked for. */
   async function pull(): Promise<void> {
     const cursor = await getCursor(d);
     // The first sync of this database: nothing but this pull stores synced rows until it ends
     // (pushes and pulls run one after the other in this cycle).
     const initial = cursor === null;
-    let next = fetchPage(cursor, 0);
+    let current = readPage(ask(cursor, 0), 0);
     for (let page = 0; page < 10_000; page++) {
-      const parsed = await next;
+      const { parsed, next } = await current;
       if (stopped) return;
-      if (parsed.hasMore) {
-        next = fetchPage(parsed.cursor, page + 1);
-        next.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
+      if (next) {
+        current = readPage(next, page + 1);
+        current.catch(() => undefined); // awaited on the next turn; a failure then ends the pull
       }
       if (!(await applyPullPage(o.pullDb ?? d, parsed, { initial, organizationId: o.organizationId }))) {
         if (stopped) return;

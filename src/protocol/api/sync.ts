@@ -2,7 +2,7 @@
 // a cursor) and events (a server-sent poke after each commit). Protocol history: sync.ts.
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
-import { POKE_EVENT, PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '../sync.ts';
+import { POKE_EVENT, PULL_NEXT_CURSOR_HEADER, PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '../sync.ts';
 import { errors, jsonBody, jsonContent, writeErrors } from './common.ts';
 
 const tags = ['Sync'];
@@ -30,7 +30,13 @@ export const pull = {
   tags,
   summary: 'The rows the caller may read changed since the cursor, oldest Version first, with tombstones',
   request: { query: PullQuerySchema },
-  responses: { 200: jsonContent(PullResponse, 'A page of changes and the cursor of the next'), ...errors },
+  responses: {
+    200: {
+      ...jsonContent(PullResponse, 'A page of changes and the cursor of the next'),
+      headers: z.object({ [PULL_NEXT_CURSOR_HEADER]: z.string().optional().meta({ description: 'On a page with more after it: its cursor, before the body (ask for the next page at once)' }) }),
+    },
+    ...errors,
+  },
 } as const satisfies RouteConfig;
 
 export const events = {
