@@ -50,6 +50,7 @@ import { PublishPanel } from './PublishPanel.tsx';
 import { ClipTranscript } from './ClipTranscript.tsx';
 import { ClipLoudness } from './ClipLoudness.tsx';
 import { ClipBrandSafety } from './ClipBrandSafety.tsx';
+import { ClipHeadlinerVideos } from './ClipHeadlinerVideos.tsx';
 import { ClipChapters } from './ClipChapters.tsx';
 import { ClipAdMarkers } from './ClipAdMarkers.tsx';
 import type { Clip } from '../../protocol/entities.ts';
@@ -455,6 +456,7 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
       <ClipChapters clip={clip} organizationId={organizationId} />
       <ClipLoudness clipId={clip.Id} />
       <ClipBrandSafety clipId={clip.Id} />
+      <ClipHeadlinerVideos clipId={clip.Id} />
       <section className="card">
         <ArtworkPicker kind="clip" ownerId={clip.Id} organizationId={organizationId} imageUrl={clip.Urls.ImagePublicUrl} />
       </section>
