@@ -6,35 +6,27 @@
 // waveform, and the live peaks rows are gone once the recording is Finalized.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
 import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
-import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { openStore } from '../../sync-server/store/open.ts';
-import type { Store } from '../../sync-server/store/store.ts';
-import { createPgBus, type PgBus } from '../../sync-server/sync/pg-bus.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { AppClient } from './app-client.ts';
+import { startPgInstance, type PgInstance } from './pg-instance.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 
-type Instance = { app: ReturnType<typeof createApp>; bus: PgBus; store: Store; server: ReturnType<typeof serve>; base: string };
-
 describe('a live recording on two instances of one PostgreSQL', () => {
   let db: TestStore & { url: string };
   let blobDir = '';
-  const instances: Instance[] = [];
+  const instances: PgInstance[] = [];
   let agent: RecordingAgentWithToken;
   let api: AppClient;
   const session: Record<string, string> = {};
@@ -45,17 +37,8 @@ describe('a live recording on two instances of one PostgreSQL', () => {
     db = await openScratchPostgres(base, 'castaway_live2');
     await seed(db.store, { clips: 12 });
     blobDir = await mkdtemp(join(tmpdir(), 'castaway-live2-'));
-    for (let i = 0; i < 2; i++) {
-      // Instance 1 uses the scratch store; instance 2 opens its own pool to the same database.
-      const store = i === 0 ? db.store : await openStore({ databaseUrl: db.url });
-      const bus = createPgBus(db.url);
-      await bus.ready;
-      const app = createApp({ store, bus, blobs: fsBlobStore(blobDir), jobs: { databaseUrl: db.url } });
-      await app.jobs.start();
-      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-      await new Promise((resolve) => server.once('listening', resolve));
-      instances.push({ app, bus, store, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    }
+    // Instance 1 uses the scratch store; instance 2 opens its own pool to the same database.
+    instances.push(await startPgInstance(db.url, blobDir, { store: db.store }), await startPgInstance(db.url, blobDir));
     api = new AppClient(instances[0]!.app);
     await api.login('demo@example.com');
     api.organizationId = ORG_DEMO;
@@ -64,18 +47,13 @@ describe('a live recording on two instances of one PostgreSQL', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const i of instances) {
-      i.server.close();
-      await i.app.jobs.stop();
-      await i.bus.close();
-      if (i.store !== db.store) await i.store.close();
-    }
+    for (const i of instances) await i.close();
     await db?.drop();
     if (blobDir) await rm(blobDir, { recursive: true, force: true });
   });
 
   it('ffmpeg pushes to instance 1; a watcher of instance 2 gets each append in order, once, then the end; the pixels are the finalized waveform’s', async () => {
-    const [one, two] = instances as [Instance, Instance];
+    const [one, two] = instances as [PgInstance, PgInstance];
     const title = 'Across instances';
     const url = `http://${agent.Id}:${agent.Token}@${one.base.slice('http://'.length)}/api/v1/programs/${MORNING}/recordings/live?title=${encodeURIComponent(title)}`;
     const ffmpeg = spawn(

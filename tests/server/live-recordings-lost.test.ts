@@ -12,26 +12,20 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRecording } from '../../src/domain/recording.ts';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
-import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { openStore } from '../../sync-server/store/open.ts';
-import type { Store } from '../../sync-server/store/store.ts';
-import { createPgBus, type PgBus } from '../../sync-server/sync/pg-bus.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { AppClient } from './app-client.ts';
+import { startPgInstance, type PgInstance } from './pg-instance.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -55,7 +49,7 @@ describe('a live stream whose instance is killed', () => {
   let dataDir = '';
   let sharedBlobs = '';
   const running = new Set<ChildProcess>();
-  let two: { app: ReturnType<typeof createApp>; bus: PgBus; store: Store; server: ReturnType<typeof serve>; base: string };
+  let two: PgInstance;
   let api: AppClient;
   let agent: RecordingAgentWithToken;
   const session: Record<string, string> = {};
@@ -68,15 +62,8 @@ describe('a live stream whose instance is killed', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'castaway-live-lost-'));
     sharedBlobs = join(dataDir, 'blobs');
     await mkdir(sharedBlobs, { recursive: true });
-    const store = await openStore({ databaseUrl: db.url });
-    const bus = createPgBus(db.url);
-    await bus.ready;
-    const app = createApp({ store, bus, blobs: fsBlobStore(sharedBlobs), jobs: { databaseUrl: db.url, leaseMs: 3_000 }, live: { lostMs: LOST_MS } });
-    await app.jobs.start();
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise((resolve) => server.once('listening', resolve));
-    two = { app, bus, store, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-    api = new AppClient(app);
+    two = await startPgInstance(db.url, sharedBlobs, { deps: { live: { lostMs: LOST_MS }, jobs: { leaseMs: 3_000 } } });
+    api = new AppClient(two.app);
     await api.login('demo@example.com');
     api.organizationId = ORG_DEMO;
     Object.assign(session, { cookie: api.cookie, 'x-organization-id': ORG_DEMO });
@@ -85,12 +72,7 @@ describe('a live stream whose instance is killed', () => {
 
   afterAll(async () => {
     for (const child of running) child.kill('SIGKILL');
-    if (two) {
-      two.server.close();
-      await two.app.jobs.stop();
-      await two.bus.close();
-      await two.store.close();
-    }
+    await two?.close();
     await db?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 60_000);
