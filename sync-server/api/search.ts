@@ -11,7 +11,7 @@ import { ENTITY_KINDS } from '../../src/protocol/entity-kinds.ts';
 import type { PermissionFlagName } from '../../src/domain/permissions.ts';
 import { getAuth } from '../auth.ts';
 import { flagsForProgram, type ProgramRef } from '../mutations/store.ts';
-import { searchRows, type SearchEntity } from '../search/search.ts';
+import { searchInputs, searchRows, type SearchEntity } from '../search/search.ts';
 import { inZone, timeZoneOf } from './analytics-api.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard } from './guard.ts';
@@ -20,10 +20,10 @@ const ENTITY_OF = { clip: 'clips', playlist: 'playlists', recording: 'recordings
 
 type ProgramFilters = { programIds?: string[] | undefined; permissionFilter?: PermissionFlagName[] | undefined; hiddenProgramContentFilter?: HiddenProgramContentFilter | undefined };
 
-/** The programs whose rows of `entity` the caller may read, narrowed by the request's filters. */
-async function searchedPrograms(c: Context, entity: SearchEntity, query: ProgramFilters): Promise<string[]> {
+/** The programs among `programs` (the organization's) whose rows of `entity` the caller may
+ *  read, narrowed by the request's filters. */
+function searchedPrograms(c: Context, entity: SearchEntity, programs: readonly ProgramRef[], query: ProgramFilters): string[] {
   const auth = getAuth(c);
-  const programs = await c.get('deps').store.query<ProgramRef>(`SELECT id, network_id, slug, deleted FROM programs WHERE organization_id = $1`, [auth.organizationId]);
   const only = query.programIds && query.programIds.length > 0 ? new Set(query.programIds) : null;
   const hidden = query.hiddenProgramContentFilter ?? 'Exclude';
   return programs
@@ -39,11 +39,16 @@ async function searchedPrograms(c: Context, entity: SearchEntity, query: Program
 async function search(c: Context, entity: SearchEntity, query: routes.SearchParams & { breakType?: string | undefined; rating?: string | undefined }) {
   const timeZone = query.createdStartDate || query.createdEndDate ? timeZoneOf(query.timeZoneIanaId) : 'UTC';
   const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const result = await inZone(async () =>
-    searchRows(c.get('deps').store, entity, {
-      organizationId: getAuth(c).organizationId,
-      programIds: await searchedPrograms(c, entity, query),
-      query: parseQuery(query.filter ?? ''),
+  const { store } = c.get('deps');
+  const { organizationId } = getAuth(c);
+  const parsed = parseQuery(query.filter ?? '');
+  const result = await inZone(async () => {
+    const { programs, tsqueries } = await searchInputs(store, organizationId, parsed);
+    return searchRows(store, entity, {
+      organizationId,
+      programIds: searchedPrograms(c, entity, programs, query),
+      query: parsed,
+      tsqueries,
       fields: query.filterBy ?? null,
       visibility: query.visibilityFilter ?? null,
       createdFrom: query.createdStartDate?.trim() || null,
@@ -53,8 +58,8 @@ async function search(c: Context, entity: SearchEntity, query: routes.SearchPara
       page: pageOf(query),
       breakTypes: list(query.breakType),
       ratings: list(query.rating).map(Number),
-    }),
-  );
+    });
+  });
   return c.json(result, 200);
 }
 
