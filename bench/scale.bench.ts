@@ -26,6 +26,7 @@ const SUMMARY: Array<{ part: string; match: RegExp; target: string }> = [
   { part: 'server', match: /^bench: (pglite|postgres)\.[\d.]+k\.list_program_clips_last_page_size100_p95 /, target: '≤ 150 ms' },
   { part: 'server', match: /^bench: (pglite|postgres)\.[\d.]+k\.list_clips_full_page_size2500_p50 /, target: '≤ 1000 ms' },
   { part: 'sync', match: /^bench: initial sync \/ raw bulkPut /, target: '≤ 1.2 x' },
+  { part: 'sync', match: /^bench: initial sync \/ floor /, target: 'the client’s least work with the same pages, for scale' },
   { part: 'sync', match: /^bench: server apply rate \((PGlite|PostgreSQL), one client\) \/ floor /, target: '≥ 0.7 x' },
   { part: 'fanout', match: /^bench: fanout_studio_\d+_clients_3_instances_p95 /, target: '≤ 150 ms (1,000 clients)' },
   { part: 'fanout', match: /^bench: fanout_p95_vs_floor /, target: 'the machine’s own fan-out, for scale' },
