@@ -1,10 +1,18 @@
 // A component test's device signed in from its cached session while the server cannot be reached
 // (every fetch fails as offline): the screens read the device's rows and queue their changes.
 import { loadSession } from '../src/lib/session.ts';
-import type { PermissionEntry } from '../src/domain/permissions.ts';
+import type { PermissionEntry, PermissionFlags } from '../src/domain/permissions.ts';
 
-/** Signs in as Ada, a member of the organization `organizationId` ("Radio") with these permission entries. */
-export async function signInOffline(organizationId: string, entries: PermissionEntry[]): Promise<void> {
+/** What the permission flags are given on: the organization itself, or one of its programs. */
+export type OfflineScope = 'organization' | { programId: string };
+
+/** Signs in as Ada, a member of the organization `organizationId` ("Radio") with `permissions` on `scope`. */
+export async function signInOffline(organizationId: string, scope: OfflineScope, permissions: Partial<PermissionFlags>): Promise<void> {
+  const entries: PermissionEntry[] = [
+    scope === 'organization'
+      ? { ObjectType: 'Organization', ObjectId: organizationId, Permissions: permissions }
+      : { ObjectType: 'Program', ObjectId: scope.programId, Permissions: permissions },
+  ];
   const session = {
     Type: 'activated',
     UserBelongsToMultipleOrganizations: false,

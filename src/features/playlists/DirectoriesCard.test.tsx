@@ -43,7 +43,7 @@ beforeEach(async () => {
   document.body.innerHTML = '';
   await Promise.all([db.playlists.clear(), db.outbox.clear(), db.shadows.clear()]);
   await db.playlists.put({ ...meta, Id: PLAYLIST, ProgramId: PROGRAM, Title: 'Full feed', Slug: 'full', Description: null, Visibility: 'Public', ClipIds: [], Urls: { ImagePublicUrl: null } });
-  await signInOffline(ORG, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: { HasContentAccess: true, HasManageSettingsAccess: true } }]);
+  await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
 });
 
 describe('DirectoriesCard offline', () => {

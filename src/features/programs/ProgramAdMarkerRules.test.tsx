@@ -21,7 +21,6 @@ const program = {
   CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1,
 } as unknown as Program;
 
-const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 const render = () => mount(<ProgramAdMarkerRules program={program} />);
 
@@ -35,7 +34,7 @@ afterEach(() => {
 
 describe('ad-marker rules in program settings', () => {
   it('refuses contradicting rules at their field, then queues program.setAdMarkerRules', async () => {
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true });
     const el = await render();
     expect(el.textContent).toContain('This program has no ad-marker rules yet.');
     await type(field(el, 'Fewest mid-rolls').control, '3');
@@ -57,7 +56,7 @@ describe('ad-marker rules in program settings', () => {
   });
 
   it('is read only without manage-settings access on the program', async () => {
-    await signIn({ HasContentAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true });
     const el = await render();
     expect(el.textContent).toContain('Changing the rules needs content and settings access on this program.');
     expect(field(el, 'Fewest mid-rolls').control.disabled).toBe(true);

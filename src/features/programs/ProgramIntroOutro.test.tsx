@@ -126,7 +126,7 @@ describe('the Intro and outro card of a program’s settings', () => {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
     }
     document.body.innerHTML = '';
-    await signInOffline(ORG_DEMO, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: { HasContentAccess: true, HasAuditAccess: true } }]);
+    await signInOffline(ORG_DEMO, { programId: PROGRAM }, { HasContentAccess: true, HasAuditAccess: true });
     const readOnly = await render();
     expect(readOnly.textContent).toContain('You can listen to them here; changing them needs content and manage-settings access on this program.');
     expect(readOnly.querySelector('input[type="file"]')).toBeNull();

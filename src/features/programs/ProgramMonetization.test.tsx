@@ -41,7 +41,7 @@ beforeEach(async () => {
   await Promise.all([db.organizations.clear(), db.programs.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
   await db.organizations.put({ ...meta, Id: ORG, Name: 'Radio', MonetizationDefaults: { ...none, DynamicAdsEnabled: true, CpmFloor: { Amount: 18.5, Currency: 'EUR' } } });
   await db.programs.put({ ...meta, Id: PROGRAM, Name: 'Morning', NetworkId: null, Monetization: null, AdMarkerRules: { ...DEFAULT_AD_MARKER_RULES, MaxAdsPerBreak: 2 } });
-  await signInOffline(ORG, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: { HasContentAccess: true, HasManageSettingsAccess: true } }]);
+  await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
 });
 afterEach(() => {
   document.body.innerHTML = '';

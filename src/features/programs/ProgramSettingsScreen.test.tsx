@@ -20,7 +20,6 @@ const PROGRAM = '9b2e4f10-7a3c-4d5e-8f60-1a2b3c4d5e6f';
 const AT = '2026-03-01T10:00:00.000Z';
 
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
-const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
   const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/settings` });
@@ -50,7 +49,7 @@ afterEach(() => {
 
 describe('program settings', () => {
   it('shows a refused change at the fields it set, a person\'s link included, with the value tried; read only without manage-settings', async () => {
-    await signIn({ HasContentAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true });
     const refusal: NeedsAttentionEntry = {
       id: 'b5a1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d',
       entity: 'programs',
@@ -75,7 +74,7 @@ describe('program settings', () => {
   });
 
   it('refuses a bad e-mail at its field before queueing, then queues the good change as program.update', async () => {
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true });
     const el = await render();
     await type(field(el, 'Owner email').control, 'not-an-address');
     await click(el, 'Save');
@@ -97,15 +96,15 @@ describe('program settings', () => {
     await db.networks.bulkPut(networks.map((n) => ({ ...n, OrganizationId: ORG, Urls: { ImagePublicUrl: null }, CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedById: null, Deleted: false, Version: 1 })));
     const options = (el: HTMLElement) => [...(field(el, 'Network').control as unknown as HTMLSelectElement).options].map((o) => o.textContent);
     // Organization scope with create access: none, and every network.
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true, HasCreateProgramAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true, HasCreateProgramAccess: true });
     expect(options(await render())).toEqual(['No network', 'News', 'Sport']);
     document.body.innerHTML = '';
     // Without it: only where the program is (no network).
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true });
     expect(options(await render())).toEqual(['No network']);
   });
   it('normalization: inherited from the organization, a refused change at its field, and Reset to inherited queued as program.setNormalization', async () => {
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true });
     localStorage.setItem('castaway-reference-v1:normalization-presets', JSON.stringify([
       { Id: 'podcast', Name: 'Podcast', Description: 'Speech', IntegratedLoudness: -16, TruePeak: -1, LoudnessRange: 11 },
       { Id: 'streaming', Name: 'Streaming', Description: 'Music', IntegratedLoudness: -14, TruePeak: -1, LoudnessRange: 11 },

@@ -23,7 +23,6 @@ const meta = { CreatedAtUtc: AT, ModifiedAtUtc: AT, CreatedById: null, ModifiedB
 const none = { Enabled: null, ProviderId: null, ChannelId: null, ShowId: null, DeliverAdFree: null, EarlyAccessHours: null };
 
 /** Signs in (the cached session: the server cannot be reached here) with these flags on the program. */
-const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Program', ObjectId: PROGRAM, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
   const el = await mount(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />, { until: 'form' });
@@ -45,7 +44,7 @@ afterEach(() => {
 
 describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
   it('shows what empty fields inherit, refuses at the field, and queues the show’s address as its ID', async () => {
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
     const el = await render();
     expect(field(el, 'Provider ID').hint).toBe("The provider ID of your Apple Podcasts Connect account. Empty: RadioCo (the organization's).");
     expect(field(el, 'Subscription channel ID').hint).toContain("Empty: 6450011 (the network's).");
@@ -71,7 +70,7 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
   });
 
   it('puts a change the server refused back into the form, the reason at the field it names', async () => {
-    await signIn({ HasContentAccess: true, HasManageSettingsAccess: true });
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
     await db.needsAttention.put({
       id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
       entity: 'programs',
@@ -92,13 +91,13 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
   });
 
   it('is read only with audit access, and hidden without any settings access', async () => {
-    await signIn({ HasContentAccess: true, HasAuditAccess: true });
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasAuditAccess: true });
     const el = await render();
     expect(field(el, 'Provider ID').control.disabled).toBe(true);
     expect(el.textContent).toContain('You can see these settings, but changing them needs manage-settings access.');
     expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual([]);
     document.body.innerHTML = '';
-    await signIn({ HasContentAccess: true });
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true });
     const hidden = await mount(<ApplePremiumSettings level="Program" organizationId={ORG} programId={PROGRAM} networkId={NETWORK} />);
     expect(hidden.textContent).toBe('');
   });

@@ -19,7 +19,6 @@ const AT = '2026-03-01T10:00:00.000Z';
 const OP3 = 'https://op3.dev/e/';
 
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
-const signIn = (permissions: Record<string, boolean>) => signInOffline(ORG, [{ ObjectType: 'Organization', ObjectId: ORG, Permissions: permissions }]);
 
 async function render(): Promise<HTMLElement> {
   const { hook } = memoryLocation({ path: `/${ORG}/settings` });
@@ -47,7 +46,7 @@ afterEach(() => {
 
 describe('measurement prefixes', () => {
   it('a refused change comes back into the fields with the server’s reason at its prefix; a corrected one is queued and answers it', async () => {
-    await signIn({ HasManageOrganizationSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasManageOrganizationSettingsAccess: true });
     // A change made by an older release, whose rule let a prefix without its final / through.
     await db.needsAttention.put({
       id: 'c6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
@@ -83,7 +82,7 @@ describe('measurement prefixes', () => {
   });
 
   it('says what is wrong at the field as it is typed, and applies nothing until it is right', async () => {
-    await signIn({ HasManageOrganizationSettingsAccess: true });
+    await signInOffline(ORG, 'organization', { HasManageOrganizationSettingsAccess: true });
     const el = await render();
     const prefix = field(el, 'Measurement prefix');
     await type(prefix.control, 'op3.dev/e/');
@@ -95,7 +94,7 @@ describe('measurement prefixes', () => {
   });
 
   it('audit access reads the prefixes and changes nothing', async () => {
-    await signIn({ HasAuditAccess: true });
+    await signInOffline(ORG, 'organization', { HasAuditAccess: true });
     const el = await render();
     const prefix = field(el, 'Measurement prefix');
     expect(prefix.control.value).toBe(OP3);
