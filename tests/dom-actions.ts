@@ -23,6 +23,14 @@ export async function type(control: HTMLInputElement | HTMLTextAreaElement, valu
 }
 
 /** Chooses `value` in a select as a person would (React sees a change event), and lets it settle. */
+/** A file chosen in a file input, as the browser's picker gives it: its files, then its change event. */
+export async function chooseFile(input: HTMLInputElement, file: File, wait = 150): Promise<void> {
+  const { act } = await import('react');
+  Object.defineProperty(input, 'files', { configurable: true, value: [file] });
+  await act(async () => void input.dispatchEvent(new Event('change', { bubbles: true })));
+  await settle(wait);
+}
+
 export async function choose(select: HTMLElement, value: string, wait = 80): Promise<void> {
   const { act } = await import('react');
   await act(async () => {

@@ -5,40 +5,31 @@
 import 'fake-indexeddb/auto';
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { createApp } from '../../../sync-server/app.ts';
-import type { TestStore } from '../../../tests/server/test-store.ts';
+import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 const { ClipBrandSafety } = await import('./ClipBrandSafety.tsx');
-const { createApp: makeApp } = await import('../../../sync-server/app.ts');
-const { createMemoryBus } = await import('../../../sync-server/bus.ts');
-const { ORG_DEMO, seed, seedId } = await import('../../../sync-server/seed.ts');
-const { mount, offlineView, settle, signInPage } = await import('../../../tests/page-on-app.ts');
-const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { seedId } = await import('../../../sync-server/seed.ts');
+const { mount, offlineView, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
 
 const MORNING = seedId('program:morning');
-let test: TestStore;
-let app: ReturnType<typeof createApp>;
-let cookie = '';
+let page: PageOnApp;
+let test: PageOnApp['test'];
+let app: PageOnApp['app'];
 let sent: string[] = [];
 let clipId = '';
-let xsrf = '';
 
-const api = (path: string, init: RequestInit = {}) =>
-  app.request(path, { ...init, headers: { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': xsrf, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+const api = (path: string, init?: RequestInit) => page.api(path, init);
 
 beforeAll(async () => {
-  test = await openTestStore('pglite');
-  await seed(test.store, { clips: 4 });
-  app = makeApp({ store: test.store, bus: createMemoryBus() });
-  ({ cookie, sent } = await signInPage(app, ORG_DEMO));
-  xsrf = ((await (await api('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  page = await openPageOnApp({ clips: 4 });
+  ({ test, app, sent } = page);
   clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
   expect((await api(`/api/v1/clips/${clipId}`, { method: 'PATCH', body: JSON.stringify({ Title: 'After the robberies', Description: 'Calm morning news.' }) })).status).toBe(200);
   const cues = [{ StartSeconds: 125, EndSeconds: 130, Text: 'A man with a machine gun was seen near the station.', Speaker: null }];
   expect((await api(`/api/v1/clips/${clipId}/transcript`, { method: 'PUT', body: JSON.stringify({ Cues: cues }) })).status).toBe(200);
 }, 120_000);
 afterAll(async () => {
-  await test?.drop();
+  await page?.close();
 });
 afterEach(() => {
   document.body.innerHTML = '';

@@ -17,30 +17,25 @@ import { join } from 'node:path';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { createApp } from '../../../sync-server/app.ts';
-import type { TestStore } from '../../../tests/server/test-store.ts';
+import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 // React DOM decides at load what the page supports: loaded once the window is in place.
 const { act } = await import('react');
 const { ClipTranscript } = await import('./ClipTranscript.tsx');
-const { createApp: makeApp } = await import('../../../sync-server/app.ts');
-const { createMemoryBus } = await import('../../../sync-server/bus.ts');
-const { ORG_DEMO, seed } = await import('../../../sync-server/seed.ts');
+const { ORG_DEMO } = await import('../../../sync-server/seed.ts');
 const { db } = await import('../../db/db.ts');
-const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
-const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { chooseFile, click, field, mount, offlineView, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
 const { flushOutbox, setOnline } = await import('../../../tests/outbox-on-app.ts');
 const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
 
-let test: TestStore;
-let app: ReturnType<typeof createApp>;
+let page: PageOnApp;
+let test: PageOnApp['test'];
+let app: PageOnApp['app'];
 let cookie = '';
 let clipId = '';
 let sent: string[] = [];
 let blobDir = '';
-let xsrf = '';
-const api = (path: string, init: RequestInit = {}) =>
-  app.request(path, { ...init, headers: { cookie, 'x-organization-id': ORG_DEMO, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}), 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+const api = (path: string, init?: RequestInit) => page.api(path, init);
 
 const flush = () => flushOutbox(api);
 const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
@@ -49,18 +44,14 @@ beforeAll(async () => {
   // The clip audio the transcription hears is stored here, not in the working copy's .data.
   blobDir = await mkdtemp(join(tmpdir(), 'castaway-transcript-section-'));
   process.env.CASTAWAY_BLOB_DIR = blobDir;
-  test = await openTestStore('pglite');
-  await seed(test.store, { clips: 4 });
-  app = makeApp({ store: test.store, bus: createMemoryBus() });
-  ({ cookie, sent } = await signInPage(app, ORG_DEMO));
+  page = await openPageOnApp({ clips: 4 });
+  ({ test, app, cookie, sent } = page);
   clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
-  xsrf = ((await (await api('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
   // The device holds the clip (an edit is queued on a row it has).
   await db.clips.put((await (await api(`/api/v1/clips/${clipId}`)).json()) as never);
 }, 120_000);
 afterAll(async () => {
-  await app?.downloads.flush();
-  await test?.drop();
+  await page?.close();
   if (previousBlobDir === undefined) delete process.env.CASTAWAY_BLOB_DIR;
   else process.env.CASTAWAY_BLOB_DIR = previousBlobDir;
   await rm(blobDir, { recursive: true, force: true });
@@ -73,13 +64,8 @@ const render = () => mount(<ClipTranscript clipId={clipId} fileName="clip" />, '
 const AUDIO = '/api/media/clips/x/audio?v=1';
 const renderWithAudio = () => mount(<ClipTranscript clipId={clipId} fileName="clip" audioUrl={AUDIO} />, 'Loading the transcript');
 
-async function choose(el: HTMLElement, name: string, text: string): Promise<void> {
-  const input = field(el, 'Import a transcript file').control;
-  const file = new File([text], name, { type: name.endsWith('.vtt') ? 'text/vtt' : 'application/x-subrip' });
-  Object.defineProperty(input, 'files', { configurable: true, value: [file] });
-  await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
-  await settle(150);
-}
+const choose = (el: HTMLElement, name: string, text: string) =>
+  chooseFile(field(el, 'Import a transcript file').control, new File([text], name, { type: name.endsWith('.vtt') ? 'text/vtt' : 'application/x-subrip' }));
 
 const cue = (el: HTMLElement, n: number) => el.querySelector<HTMLElement>(`li[aria-label="Cue ${n}"]`)!;
 
@@ -253,7 +239,7 @@ describe('the Transcript section', () => {
 
     // Another clip, given the 12-second speech fixture as its audio.
     const spoken = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1 OFFSET 1`, [ORG_DEMO]))[0]!.id;
-    const headers = { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': (await (await app.request('/api/internal/session/xsrf', { headers: { cookie } })).json() as { XsrfToken: string }).XsrfToken, 'content-type': 'audio/flac' };
+    const headers = { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': page.xsrf, 'content-type': 'audio/flac' };
     const put = await app.request(`/api/v1/clips/${spoken}/audio?fileName=speech.flac`, { method: 'PUT', headers, body: new Uint8Array(await readFile(fixturePath('speech-12s.flac'))) });
     expect(put.status).toBe(202);
     await app.jobs.drain();

@@ -11,8 +11,7 @@ import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { createApp } from '../../../sync-server/app.ts';
-import type { TestStore } from '../../../tests/server/test-store.ts';
+import type { PageOnApp } from '../../../tests/page-on-app.ts';
 import type { Recording } from '../../protocol/entities.ts';
 
 // React DOM decides at load what the page supports: loaded once the window is in place.
@@ -20,39 +19,29 @@ const { act } = await import('react');
 const { RecordingTranscript } = await import('./RecordingTranscript.tsx');
 const { TranscriptEditor } = await import('../../ui/transcript/TranscriptEditor.tsx');
 const { CLIP_TRANSCRIPT } = await import('../../ui/transcript/owners.ts');
-const { createApp: makeApp } = await import('../../../sync-server/app.ts');
-const { createMemoryBus } = await import('../../../sync-server/bus.ts');
-const { ORG_DEMO, seed, seedId } = await import('../../../sync-server/seed.ts');
+const { ORG_DEMO, seedId } = await import('../../../sync-server/seed.ts');
 const { db } = await import('../../db/db.ts');
-const { click, field, mount, offlineView, settle, signInPage, type } = await import('../../../tests/page-on-app.ts');
-const { openTestStore } = await import('../../../tests/server/test-store.ts');
+const { chooseFile, click, field, mount, offlineView, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
 const { flushOutbox, setOnline } = await import('../../../tests/outbox-on-app.ts');
 
-let test: TestStore;
-let app: ReturnType<typeof createApp>;
-let cookie = '';
+let page: PageOnApp;
+let test: PageOnApp['test'];
 let sent: string[] = [];
-let xsrf = '';
 let recording: Recording;
-const api = (path: string, init: RequestInit = {}) =>
-  app.request(path, { ...init, headers: { cookie, 'x-organization-id': ORG_DEMO, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}), 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+const api = (path: string, init?: RequestInit) => page.api(path, init);
 
 const flush = () => flushOutbox(api);
 
 beforeAll(async () => {
-  test = await openTestStore('pglite');
-  await seed(test.store, { clips: 4 });
-  app = makeApp({ store: test.store, bus: createMemoryBus() });
-  ({ cookie, sent } = await signInPage(app, ORG_DEMO));
-  xsrf = ((await (await api('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  page = await openPageOnApp({ clips: 4 });
+  ({ test, sent } = page);
   const id = (await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [seedId('program:morning')]))[0]!.id;
   recording = (await (await api(`/api/v1/recordings/${id}`)).json()) as Recording;
   // The device holds the recording (an edit is queued on a row it has).
   await db.recordings.put(recording as never);
 }, 120_000);
 afterAll(async () => {
-  await app?.downloads.flush();
-  await test?.drop();
+  await page?.close();
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -63,12 +52,7 @@ const cue = (el: HTMLElement, n: number) => el.querySelector<HTMLElement>(`li[ar
 const button = (el: HTMLElement, name: string) => [...el.querySelectorAll('button')].find((b) => b.textContent === name);
 const asText = async () => (await api(`/api/v1/recordings/${recording.Id}/transcript?format=text`)).text();
 
-async function choose(el: HTMLElement, name: string, text: string): Promise<void> {
-  const input = field(el, 'Import a transcript file').control;
-  Object.defineProperty(input, 'files', { configurable: true, value: [new File([text], name, { type: 'text/vtt' })] });
-  await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
-  await settle(150);
-}
+const choose = (el: HTMLElement, name: string, text: string) => chooseFile(field(el, 'Import a transcript file').control, new File([text], name, { type: 'text/vtt' }));
 
 const VTT = 'WEBVTT\n\n00:00:00.500 --> 00:00:03.000\n<v Ana>Good morning.\n\n00:00:03.000 --> 00:00:06.250\n<v Ben>The pelicans are bak.\n';
 
