@@ -54,6 +54,7 @@ export function organizationMenu(session: Session, organizationId: string | null
     entries: org?.UserPermissions ?? [],
     belongsToMultipleOrganizations: session.UserBelongsToMultipleOrganizations,
     isDemoOrganization: org?.IsDemoOrganization ?? false,
+    features: org?.Features,
   });
   const entries: MenuEntry[] = [];
   const snapshots = mayUseDemoSnapshots({ entries: org?.UserPermissions ?? [], isAdmin: session.User?.IsAdmin ?? false, isDemoOrganization: org?.IsDemoOrganization ?? false });

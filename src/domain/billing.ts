@@ -222,6 +222,9 @@ export function refusedByCap(used: number, adding: number, allowed: number, rest
   return cap !== null && (used >= cap || used + Math.max(0, adding) > cap);
 }
 
+/** What a plan refused a request: a feature it does not include, or a metered add-on's cap. */
+export type PlanRefusal = { kind: 'feature'; feature: Feature } | { kind: 'cap'; addOn: MeteredAddOnType; cap: number; used: number };
+
 // ── Notices ─────────────────────────────────────────────────────────────────────────────────
 
 export const NOTICE_THRESHOLD_MIN = 1;

@@ -122,6 +122,13 @@ describe('Organization menu', () => {
     [[], []],
   ] as const)('%j shows %j', (entries, items) => expect(organizationMenuItems({ ...base, entries: [...entries] })).toEqual(items));
 
+  it('Analytics needs the plan’s playlist-download-analytics feature; a session that does not say the features shows what the flags allow', () => {
+    const entries = [org({ HasAnalyticsAccess: true, HasContentAccess: true })];
+    expect(organizationMenuItems({ ...base, entries, features: ['automatic-transcription', 'apple-premium'] })).toEqual(['programs', 'reports', 'search']);
+    expect(organizationMenuItems({ ...base, entries, features: ['playlist-download-analytics'] })).toEqual(['programs', 'analytics', 'reports', 'search']);
+    expect(organizationMenuItems({ ...base, entries })).toEqual(['programs', 'analytics', 'reports', 'search']);
+  });
+
   it("'Switch organization' shows when the user belongs to several organizations; demo organizations offer snapshots", () => {
     expect(organizationMenuItems({ entries: [], belongsToMultipleOrganizations: true, isDemoOrganization: true })).toEqual([
       'saveSnapshot',

@@ -4,6 +4,7 @@
 // scope that grants organization-level rights), Network (the programs of that network) or
 // Program (that program). An entry with no object type grants nothing.
 import { formError, type DomainMessageKey, type FormError } from './form-errors.ts';
+import type { Feature } from './billing.ts';
 
 export const PermissionFlag = {
   HasAnalyticsAccess: 'HasAnalyticsAccess',
@@ -169,6 +170,10 @@ export type OrganizationMenuInput = {
   entries: readonly PermissionEntry[];
   belongsToMultipleOrganizations: boolean;
   isDemoOrganization: boolean;
+  /** The organization's plan's features (src/domain/billing.ts featuresOf); absent: not known (a
+   * session kept from before they were sent), when the menu shows what the flags allow and the
+   * server still refuses what the plan lacks. */
+  features?: readonly Feature[] | undefined;
 };
 
 /**
@@ -182,7 +187,8 @@ export function organizationMenuItems(input: OrganizationMenuInput): Organizatio
   const any = anyPermissions(input.entries);
   const org = permissionsFor(input.entries, { kind: 'organization' });
   const shown: Record<Exclude<OrganizationMenuItem, 'programs'>, boolean> = {
-    analytics: any.HasAnalyticsAccess,
+    // Section 6: "Analytics needs content access plus the playlist-download-analytics feature".
+    analytics: any.HasAnalyticsAccess && (input.features === undefined || input.features.includes('playlist-download-analytics')),
     reports: any.HasContentAccess,
     users: org.HasManageUserAccess,
     settings: org.HasAuditAccess || org.HasManageOrganizationSettingsAccess,

@@ -4,7 +4,7 @@
 //   2xx → { kind: 'ok', data }           (the declared JSON answer; null when there is none)
 //   400 → { kind: 'badRequest', body }   (the Errors body of src/protocol/errors.ts)
 //   404 → { kind: 'notFound' }           (no body)
-//   415, 451 → { kind: 'status', status, body }  (these two carry a body)
+//   403 with a body, 409, 412, 415, 451 → { kind: 'status', status, body }
 //   other non-2xx → { kind: 'status', status }
 //   network or thrown error → { kind: 'error', error }
 // Writes first GET /internal/session/xsrf and send the token in x-xsrf-token (cached 24 hours).
@@ -136,9 +136,11 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     }
     if (res.status === 400) return { kind: 'badRequest', status: 400, body: (await res.json()) as BadRequestBody };
     if (res.status === 404) return { kind: 'notFound', status: 404 };
-    // Answers whose body says more: 409 (what is in the way, when it says), 412 (the row as it now is), 415, 451.
-    if (res.status === 409 || res.status === 412 || res.status === 415 || res.status === 451) {
+    // Answers whose body says more: 403 (when it says: the plan's refusal, an unactivated account),
+    // 409 (what is in the way, when it says), 412 (the row as it now is), 415, 451.
+    if (res.status === 403 || res.status === 409 || res.status === 412 || res.status === 415 || res.status === 451) {
       const text = await res.text();
+      if (res.status === 403 && !text) return { kind: 'status', status: 403 };
       return { kind: 'status', status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
     }
     return { kind: 'status', status: res.status };

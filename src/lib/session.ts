@@ -8,6 +8,7 @@ import { call, setXsrfToken } from './api.ts';
 import { getShared, setShared, sharedState, subscribeShared, useShared } from './store.ts';
 import { getSession, listMyOrganizations } from './shell-routes.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
+import { FEATURES, type Feature } from '../domain/billing.ts';
 
 export type SessionType = 'loggedOut' | 'unactivated' | 'activated';
 export type SessionUser = {
@@ -21,7 +22,8 @@ export type SessionUser = {
   HasResellerAccess: boolean;
   InterfaceLanguage: string | null;
 };
-export type SessionOrganization = { Id: string; Name: string; IsDemoOrganization: boolean; UserPermissions: PermissionEntry[] };
+/** Features: what the organization's plan turns on; absent when the server did not say (a session kept from before). */
+export type SessionOrganization = { Id: string; Name: string; IsDemoOrganization: boolean; UserPermissions: PermissionEntry[]; Features?: Feature[] };
 export type Session = {
   Type: SessionType;
   UserBelongsToMultipleOrganizations: boolean;
@@ -63,7 +65,14 @@ export function normaliseOrganization(raw: unknown): SessionOrganization {
     Name: str(pick(o, 'Name', 'name')),
     IsDemoOrganization: pick(o, 'IsDemoOrganization', 'isDemoOrganization') === true,
     UserPermissions: (pick(o, 'UserPermissions', 'userPermissions', 'Permissions') as PermissionEntry[] | undefined) ?? [],
+    ...featuresOfRaw(pick(o, 'Features')),
   };
+}
+
+/** The plan's features as sent, the ones this build knows (absent when none were sent). */
+function featuresOfRaw(raw: unknown): { Features?: Feature[] } {
+  if (!Array.isArray(raw)) return {};
+  return { Features: FEATURES.filter((f) => raw.includes(f)) };
 }
 
 export function normaliseSession(raw: unknown, organizations: unknown[] = []): Session {

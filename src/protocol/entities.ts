@@ -4,6 +4,7 @@
 // rules with user-facing messages come from src/domain, applied by the server after shape checks.
 import * as z from 'zod';
 import { CLIP_STATE_VALUES, PUBLISH_STATE_VALUES, VISIBILITY_VALUES } from './values.ts';
+import { FEATURES } from '../domain/billing.ts';
 
 export const Uuid = z.uuid();
 /** ISO-8601 UTC with milliseconds, e.g. 2025-03-01T10:00:00.000Z (the concurrency token). */
@@ -84,6 +85,9 @@ export const OrganizationSchema = z.object({
   MeasurementPrefixes: z.array(z.string()).optional(),
   /** Its Apple Podcasts Subscriptions settings (absent or null: none set). */
   ApplePremium: ApplePremiumSchema.nullable().optional(),
+  /** The features its plan and add-ons turn on (src/domain/billing.ts featuresOf), as the session
+   * and its organization calls give them; absent on a synced row and in a session kept from before. */
+  Features: z.array(z.enum(FEATURES)).optional(),
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 

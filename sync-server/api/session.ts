@@ -35,6 +35,7 @@ import { guard, readsOnly } from './guard.ts';
 import { clientAddress } from '../client-address.ts';
 import { mailOrigin } from '../public-origin.ts';
 import { recordEnquiry } from '../support/inbox.ts';
+import { organizationFeatures } from '../billing/entitlements.ts';
 
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -79,7 +80,8 @@ async function organizationsOf(q: Queryable, userId: string): Promise<Organizati
      WHERE NOT o.deleted ORDER BY o.name, o.id`.replace('SELECT o.*', 'SELECT o.*, m.permissions'),
     [userId],
   );
-  return rows.map((row) => organizationToWire(row, row.permissions));
+  // Each with its plan's features, so the menus and screens say what the plan leaves out (section 6).
+  return Promise.all(rows.map(async (row) => ({ ...organizationToWire(row, row.permissions), Features: await organizationFeatures(q, row.id) })));
 }
 
 export function organizationToWire(row: DbRow, permissions: PermissionEntry[]): Organization {

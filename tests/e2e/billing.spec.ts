@@ -29,7 +29,8 @@ test('the admin opens Billing & features, sees the plan and measured usage, caps
   await page.getByRole('menuitem', { name: 'Billing & features' }).click();
   await expect(page).toHaveURL(new RegExp(`/${ORG_DEMO}/billing$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Billing & features' })).toBeVisible();
-  await expect(page.getByRole('radio', { name: /^Starter/ })).toBeChecked();
+  // The demo organization's plan as the seed writes it (sync-server/billing/demo.ts).
+  await expect(page.getByRole('radio', { name: /^Broadcast/ })).toBeChecked();
 
   // The usage on screen is the server's measure of the demo's rows.
   const usage = await apiGet<BillingUsage>(page, '/internal/billing/usage', ORG_DEMO);
@@ -58,7 +59,7 @@ test('the admin opens Billing & features, sees the plan and measured usage, caps
   const [invoice] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: `Open invoice ${usage.Period.Id}` }).click()]);
   await expect(invoice.getByRole('heading', { level: 1, name: `Invoice ${usage.Period.Id}` })).toBeVisible();
   await expect(invoice.getByText('For Castaway Demo Radio')).toBeVisible();
-  await expect(invoice.getByRole('cell', { name: 'Starter plan, one month' })).toBeVisible();
+  await expect(invoice.getByRole('cell', { name: 'Broadcast plan, one month' })).toBeVisible();
   await context.close();
 });
 
@@ -79,6 +80,6 @@ test('a support user has no Billing & features: no menu item, refused at its add
   await page.goto(`/${ORG_DEMO}/config`);
   await expect(page.getByRole('heading', { level: 1, name: 'Admin settings' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'This organization' })).toBeVisible();
-  await expect(page.getByRole('definition').filter({ hasText: /^Starter$/ })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: /^Broadcast$/ })).toBeVisible();
   await context.close();
 });

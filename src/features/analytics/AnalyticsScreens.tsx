@@ -9,13 +9,16 @@ import { asClip, asProgram, useRow } from '../../lib/rows.ts';
 import { Link, useSearch } from '../../lib/router.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { AnalyticsView } from './AnalyticsView.tsx';
+import { PlanGate } from './NotInPlan.tsx';
 
 export function OrganizationAnalyticsScreen() {
   const { organizationId } = useIdParams('organizationId');
   return (
     <>
       <PageHeader title={m.analytics_title()} actions={<Link href={`/${organizationId}/reports`} className="button">{m.analytics_reports_link()}</Link>} />
-      <AnalyticsView organizationId={organizationId} level={{ kind: 'organization' }} />
+      <PlanGate organizationId={organizationId}>
+        <AnalyticsView organizationId={organizationId} level={{ kind: 'organization' }} />
+      </PlanGate>
     </>
   );
 }
@@ -44,7 +47,9 @@ export function ProgramAnalyticsScreen() {
           </>
         }
       />
-      <AnalyticsView organizationId={organizationId} level={{ kind: 'program', programId }} />
+      <PlanGate organizationId={organizationId}>
+        <AnalyticsView organizationId={organizationId} level={{ kind: 'program', programId }} />
+      </PlanGate>
     </>
   );
 }
@@ -67,7 +72,9 @@ export function ClipAnalyticsScreen() {
           </>
         }
       />
-      <AnalyticsView organizationId={organizationId} level={{ kind: 'clip', clipId }} />
+      <PlanGate organizationId={organizationId}>
+        <AnalyticsView organizationId={organizationId} level={{ kind: 'clip', clipId }} />
+      </PlanGate>
     </>
   );
 }

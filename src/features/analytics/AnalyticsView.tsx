@@ -21,6 +21,7 @@ import { LEVEL_GROUPINGS, type AnalyticsLevel } from './load.ts';
 import { changePercent, comparisonRows, defaultTimeZone, intervalsFor, presetRange, previousPeriod, RANGE_PRESETS, readQuery, todayIn, writeQuery, type AnalyticsQuery, type RangePreset } from './range.ts';
 import { TimeSeriesChart, type ChartSeries } from './TimeSeriesChart.tsx';
 import { useAnalyticsView } from './use-view.ts';
+import { NotInPlan } from './NotInPlan.tsx';
 import './analytics.css';
 
 const PRESET_LABEL: Record<RangePreset, () => string> = {
@@ -104,6 +105,8 @@ export function AnalyticsView({ organizationId, level }: Props) {
   };
   const otherErrors = view.fieldErrors.filter((e: FieldError) => !['startdate', 'enddate', 'timezoneianaid', 'interval'].includes(e.Field.toLowerCase()));
   const data = view.shown?.data ?? null;
+  // The plan changed since the session was read: the server's refusal, said as the gate says it.
+  if (view.problem === 'notInPlan') return <NotInPlan organizationId={organizationId} />;
 
   return (
     <>

@@ -12,6 +12,7 @@ import { call, type ApiResult } from '../../lib/api.ts';
 import type { FieldError } from '../../protocol/errors.ts';
 import * as routes from '../../protocol/api/analytics-api.ts';
 import { analyticsProgress, clipConsumption, type AnalyticsProgress, type Consumption } from '../../protocol/api/analytics-insights.ts';
+import { readPlanRefusal } from '../../protocol/api/plans.ts';
 import { previousPeriod, type AnalyticsQuery } from './range.ts';
 
 export type AnalyticsLevel = { kind: 'organization' } | { kind: 'program'; programId: string } | { kind: 'clip'; clipId: string };
@@ -40,6 +41,7 @@ export type ViewLoad =
   | { kind: 'badRequest'; errors: FieldError[] }
   | { kind: 'offline' }
   | { kind: 'forbidden' }
+  | { kind: 'notInPlan' }
   | { kind: 'notFound' }
   | { kind: 'failed' };
 
@@ -79,7 +81,8 @@ function failure(res: Exclude<ApiResult<unknown>, { kind: 'ok' }>): ViewLoad {
   if (res.kind === 'badRequest') return { kind: 'badRequest', errors: res.body.Errors };
   if (res.kind === 'notFound') return { kind: 'notFound' };
   if (res.kind === 'error') return { kind: 'offline' };
-  if (res.kind === 'status' && res.status === 403) return { kind: 'forbidden' };
+  // The plan's 403 names its feature (src/protocol/api/plans.ts); the flags' has no body.
+  if (res.kind === 'status' && res.status === 403) return readPlanRefusal(res.body)?.kind === 'feature' ? { kind: 'notInPlan' } : { kind: 'forbidden' };
   return { kind: 'failed' };
 }
 

@@ -18,7 +18,7 @@ export type ViewState = {
   /** A fetch is under way. */
   loading: boolean;
   /** Why the newest fetch gave nothing: offline also when the device is. */
-  problem: 'offline' | 'forbidden' | 'notFound' | 'failed' | null;
+  problem: 'offline' | 'forbidden' | 'notInPlan' | 'notFound' | 'failed' | null;
   /** The fields a 400 named (dates, time zone), for the form to show at them. */
   fieldErrors: FieldError[];
 };

@@ -45,7 +45,8 @@ describe('Billing & features', () => {
 
   it('shows the plan, the usage the server measured and this month’s invoice', async () => {
     const el = await render();
-    expect(el.querySelector<HTMLInputElement>('input[type="radio"][value="Starter"]')?.checked).toBe(true);
+    // The demo organization's plan as the seed writes it (sync-server/billing/demo.ts).
+    expect(el.querySelector<HTMLInputElement>('input[type="radio"][value="Broadcast"]')?.checked).toBe(true);
     const usage = await usageOnServer();
     const seats = usage.Measures.find((m) => m.Measure === 'Seats')!;
     // The demo's seats: its members holding permissions, not admin or support staff.

@@ -7,8 +7,9 @@
 //
 //   403 { Errors: [{ Field: 'body', Code: 'featureNotInPlan', Params: { feature } }] }
 //   403 { Errors: [{ Field: 'body', Code: 'addOnCapReached', Params: { addOn, cap, used } }] }
-import { BadRequestBodySchema } from '../errors.ts';
-import type { Feature, MeteredAddOnType } from '../../domain/billing.ts';
+import * as z from 'zod';
+import { BadRequestBodySchema, ServerErrorCode } from '../errors.ts';
+import { FEATURES, METERED_ADD_ON_TYPES, type Feature, type MeteredAddOnType, type PlanRefusal } from '../../domain/billing.ts';
 
 const body = { 'application/json': { schema: BadRequestBodySchema } };
 
@@ -29,4 +30,24 @@ export function capRefusal(addOn: MeteredAddOnType, feature?: Feature) {
     description: `${first}; or this would take the month’s ${addOn} usage past its cap (the allowance plus the add-on’s MaxOverage, PATCH /internal/billing/add-on/${addOn}/restrictions): a body naming it (Field body, Code addOnCapReached, Params.addOn, cap, used)`,
     content: body,
   };
+}
+
+/** What a plan refused, read from a 403's body (null: a 403 for another reason, or none). */
+const FeatureParams = z.object({ feature: z.enum(FEATURES) });
+const CapParams = z.object({ addOn: z.enum(METERED_ADD_ON_TYPES), cap: z.number(), used: z.number() });
+
+export function readPlanRefusal(body: unknown): PlanRefusal | null {
+  const parsed = BadRequestBodySchema.safeParse(body);
+  if (!parsed.success) return null;
+  for (const error of parsed.data.Errors) {
+    if (error.Code === ServerErrorCode.FeatureNotInPlan) {
+      const params = FeatureParams.safeParse(error.Params);
+      if (params.success) return { kind: 'feature', feature: params.data.feature };
+    }
+    if (error.Code === ServerErrorCode.AddOnCapReached) {
+      const params = CapParams.safeParse(error.Params);
+      if (params.success) return { kind: 'cap', ...params.data };
+    }
+  }
+  return null;
 }

@@ -14,6 +14,9 @@
 // belongs: an unsupported language at the language, anything else under the button.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { fieldErrorText } from '../../domain/messages.ts';
+import { planRefusalText } from '../../lib/plan-words.ts';
+import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { getLocale } from '../../lib/i18n.ts';
 import { isTranscribing, TranscriptStatus } from '../../domain/transcription.ts';
 import type { Transcription as TranscriptionState } from '../../protocol/api/transcription.ts';
 import { m } from '../../paraglide/messages.js';
@@ -73,6 +76,10 @@ export function Transcription({ owner, id: ownerId, onCompleted }: { owner: Tran
       }
       return setProblems(next);
     }
+    // The plan's refusal (the month's TranscriptionMinutes cap, or a plan without the feature) says
+    // what stops it and who can change that.
+    const refusal = res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
+    if (refusal) return setProblems({ form: planRefusalText(refusal, getLocale()) });
     setProblems({ form: res.kind === 'error' ? m.clips_transcription_offline() : m.clips_transcription_start_failed() });
   };
 

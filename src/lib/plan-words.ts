@@ -1,0 +1,15 @@
+// What the screens say when the organization's plan refuses something (sync-server/billing/
+// entitlements.ts; the refusal read by src/protocol/api/plans.ts readPlanRefusal): the feature or
+// add-on by its name on the Billing & features screen, not its id on the wire.
+import * as m from '../paraglide/areas/plans.js';
+import { ADD_ON_LABEL, FEATURE_LABEL } from '../domain/billing-words.ts';
+import type { Feature, PlanRefusal } from '../domain/billing.ts';
+
+export const featureMissingText = (feature: Feature) => m.plans_feature_missing({ feature: FEATURE_LABEL[feature]() });
+
+/** The refusal in the user's words (for a cap, the figures in their locale's numbers). */
+export function planRefusalText(refusal: PlanRefusal, locale?: string): string {
+  if (refusal.kind === 'feature') return `${featureMissingText(refusal.feature)} ${m.plans_ask_an_admin()}`;
+  const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(n);
+  return m.plans_cap_reached({ addOn: ADD_ON_LABEL[refusal.addOn](), cap: number(refusal.cap), used: number(refusal.used) });
+}
