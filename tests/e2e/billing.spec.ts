@@ -83,3 +83,23 @@ test('a support user has no Billing & features: no menu item, refused at its add
   await expect(page.getByRole('definition').filter({ hasText: /^Broadcast$/ })).toBeVisible();
   await context.close();
 });
+
+test('the admin moves the organization to Starter: Analytics, opened as before, says the plan no longer includes it and leads back to Billing & features', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL: server.baseURL });
+  const page = await context.newPage();
+  await logIn(page, 'admin@example.com', DEMO.password);
+  await page.goto(`/${ORG_DEMO}/billing`);
+  await page.getByRole('radio', { name: /^Starter/ }).check();
+  await page.getByRole('button', { name: 'Save plan and add-ons' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  // The session was read before the change, so the screen opens and the server's refusal, naming
+  // the feature, is what says it (src/features/analytics/NotInPlan.tsx).
+  await page.goto(`/${ORG_DEMO}/analytics`);
+  const notice = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Not part of this organization’s plan' }) });
+  await expect(notice).toContainText('Your plan does not include Download analytics.');
+  await notice.getByRole('link', { name: 'Open Billing & features' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing & features' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /^Starter/ })).toBeChecked();
+  await context.close();
+});
