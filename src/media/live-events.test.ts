@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveEventParser, readLiveEvents } from './live-events.ts';
+import { LiveEventError, liveEventParser, readLiveEvents } from './live-events.ts';
 
 const peaks = (first: number) => ({ FirstPixel: first, SamplesPerPixel: 256, SampleRate: 44100, Data: 'AAD//w==' });
 const block = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -31,8 +31,8 @@ describe('liveEventParser', () => {
     // Cut into 7-character pieces: events and even "\n\n" fall across pieces.
     for (let i = 0; i < text.length; i += 7) seen.push(...parse(text.slice(i, i + 7)));
     expect(seen).toEqual([
-      { type: 'peaks', peaks: peaks(0) },
-      { type: 'peaks', peaks: peaks(1) },
+      { type: 'peaks', peaks: peaks(0), id: null },
+      { type: 'peaks', peaks: peaks(1), id: null },
       { type: 'end', end: { State: 'Processing', HasTornAudio: true } },
     ]);
   });
@@ -45,7 +45,15 @@ describe('liveEventParser', () => {
   it('holds an event that is not complete yet', () => {
     const parse = liveEventParser();
     expect(parse(block('peaks', peaks(4)).slice(0, -1))).toEqual([]);
-    expect(parse('\n')).toEqual([{ type: 'peaks', peaks: peaks(4) }]);
+    expect(parse('\n')).toEqual([{ type: 'peaks', peaks: peaks(4), id: null }]);
+  });
+
+  it('gives each peaks event its id (what a reconnecting reader sends as Last-Event-ID)', () => {
+    const parse = liveEventParser();
+    expect(parse(`id: 7\n${block('peaks', peaks(0))}event: peaks\nid:12\ndata: ${JSON.stringify(peaks(3))}\n\n`)).toEqual([
+      { type: 'peaks', peaks: peaks(0), id: '7' },
+      { type: 'peaks', peaks: peaks(3), id: '12' },
+    ]);
   });
 
   it('refuses an event of ours whose data is not the protocol’s', () => {
@@ -73,7 +81,7 @@ describe('readLiveEvents', () => {
 
   it('throws on a malformed event and cancels the body', async () => {
     const { body, state } = bodyOf([block('end', { State: 3 })]);
-    await expect(readLiveEvents(body, () => undefined)).rejects.toThrow();
+    await expect(readLiveEvents(body, () => undefined)).rejects.toBeInstanceOf(LiveEventError);
     expect(state.cancelled).toBe(true);
   });
 });

@@ -9,7 +9,8 @@
 //     ──> body ends (or is cut off, or passes the size limit: torn) ──> finishLiveStream ──> 201
 //         (a stream a sweep judged lost meanwhile is the sweep's to end: 201 with the row as it is)
 //   GET /v1/recordings/{recordingId}/live/peaks (guard.row: content access) ──> text/event-stream
-//     on any instance: the peaks are rows (live_peaks) the ingesting instance writes and signals
+//     on any instance: the peaks are rows (live_peaks) the ingesting instance writes and signals;
+//     each 'peaks' event's id is its last row's seq, and Last-Event-ID resumes after it
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -196,14 +197,17 @@ export function liveRecordingRoutes(audio: AudioService) {
       const deps = c.get('deps');
       const row = c.var.row as unknown as Recording;
       const { organizationId } = getAuth(c);
+      // A watcher reconnecting (its connection went) has the rows up to its Last-Event-ID already.
+      const lastId = c.req.valid('header')['last-event-id'];
+      const after = lastId === undefined ? -1 : Number(lastId);
       return streamSSE(c, async (stream) => {
         let wake: (() => void) | null = null;
-        const queue: Array<{ event: string; data: string }> = [];
+        const queue: Array<{ event: string; data: string; id?: string }> = [];
         let done = false;
         // What is there, each append, then the end once the row leaves Live (any instance's stream).
         const stop = followLivePeaks(deps, organizationId, row.Id, {
-          peaks: (e) => {
-            queue.push({ event: LIVE_PEAKS_EVENT, data: JSON.stringify(e) });
+          peaks: (e, seq) => {
+            queue.push({ event: LIVE_PEAKS_EVENT, data: JSON.stringify(e), id: String(seq) });
             wake?.();
           },
           end: (e) => {
@@ -211,7 +215,7 @@ export function liveRecordingRoutes(audio: AudioService) {
             done = true;
             wake?.();
           },
-        });
+        }, after);
         stream.onAbort(() => wake?.());
         try {
           for (;;) {

@@ -14,6 +14,7 @@
 // event, then each row after the last it sent, by seq, when a signal or a change of the
 // organization arrives, and 'end' once the row is no longer a live stream:
 //
+//   (a watcher reconnecting with Last-Event-ID n starts at last = n: only the rows after n)
 //   watching ──signal carrying row last+1──> 'peaks' (no read)
 //      │ ──other signal / change / 5 s──> read rows seq > last ──> 'peaks' each, in order
 //      │                                   (a change or the timer also reads the recording row)
@@ -44,7 +45,8 @@ import type { Queryable, Store } from '../store/store.ts';
 import type { BlobStore } from './blob-store.ts';
 import { recordingKeys } from './media-paths.ts';
 
-export type LiveListener = { peaks(event: LivePeaksEvent): void; end(event: LiveEndEvent): void };
+/** `seq`: the last peaks row an event carries, its SSE id (a watcher reconnecting sends it back as Last-Event-ID). */
+export type LiveListener = { peaks(event: LivePeaksEvent, seq: number): void; end(event: LiveEndEvent): void };
 
 const base64Of = (data: Int16Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 /** Copied out of Buffer's shared pool, where it may not start on an even byte. */
@@ -241,9 +243,10 @@ export const streaming = (row: Record<string, unknown> | null) =>
 /**
  * Follows a recording's live peaks from any instance (see the header): what is there as one event,
  * then each row as it is written, exactly once and in order, then the end. Returns the stop.
+ * `after`: the last row a reconnecting watcher already has (its Last-Event-ID); only rows after it are sent.
  */
-export function followLivePeaks(deps: { store: Store; bus: ChangeBus }, organizationId: string, recordingId: string, listener: LiveListener): () => void {
-  let last = -1;
+export function followLivePeaks(deps: { store: Store; bus: ChangeBus }, organizationId: string, recordingId: string, listener: LiveListener, after = -1): () => void {
+  let last = after;
   let sent = 0;
   let stopped = false;
   let running = false;
@@ -260,9 +263,9 @@ export function followLivePeaks(deps: { store: Store; bus: ChangeBus }, organiza
         all.set(p, at);
         at += p.length;
       }
-      listener.peaks({ FirstPixel: rows[0]!.first_pixel, SamplesPerPixel: LIVE_SAMPLES_PER_PIXEL, SampleRate: rows[rows.length - 1]!.sample_rate, Data: base64Of(all) });
+      listener.peaks({ FirstPixel: rows[0]!.first_pixel, SamplesPerPixel: LIVE_SAMPLES_PER_PIXEL, SampleRate: rows[rows.length - 1]!.sample_rate, Data: base64Of(all) }, rows[rows.length - 1]!.seq);
     } else {
-      for (const r of rows) listener.peaks({ FirstPixel: r.first_pixel, SamplesPerPixel: LIVE_SAMPLES_PER_PIXEL, SampleRate: r.sample_rate, Data: r.data });
+      for (const r of rows) listener.peaks({ FirstPixel: r.first_pixel, SamplesPerPixel: LIVE_SAMPLES_PER_PIXEL, SampleRate: r.sample_rate, Data: r.data }, r.seq);
     }
     last = rows[rows.length - 1]!.seq;
     sent++;

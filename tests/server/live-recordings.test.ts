@@ -3,7 +3,8 @@
 // chunked, as an encoder does. While it runs a watcher's event stream gets the waveform in several
 // appends, each starting where the last ended; when it ends the recording is Finalized by the
 // ingest job with both waveforms, its audio and its duration. Refused credentials and a program the
-// agent may not push to are answered with a body; a stream cut off keeps what arrived, torn.
+// agent may not push to are answered with a body; a stream cut off keeps what arrived, torn. A
+// watcher whose connection went asks again with Last-Event-ID and gets only what came after it.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,7 @@ import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
+import { readLiveEvents } from '../../src/media/live-events.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { AppClient } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
@@ -158,6 +160,54 @@ describe.each(storeKinds)('live recordings on %s', (kind) => {
     const last = await test.store.query<{ last_seen_at_utc: Date | null }>(`SELECT last_seen_at_utc FROM recording_agents WHERE id = $1`, [agent.Id]);
     expect(last[0]!.last_seen_at_utc).not.toBeNull();
   }, 60_000);
+
+  it('a watcher whose connection went resumes from its Last-Event-ID: nothing sent twice, nothing missed', async () => {
+    const title = `Resumed ${kind}`;
+    const pusher = push(liveUrl(MORNING, title), 'speech-12s.mp3');
+    const id = await newRecordingTitled(title);
+    // A watcher reading the whole stream in one connection, to compare with.
+    const whole: LivePeaksEvent[] = [];
+    const wholeEnd = watchLivePeaks(base, session, id, (e) => whole.push(e));
+    // The first connection: dropped by its reader after two seconds of waveform, as a lost line is.
+    const first = new AbortController();
+    const before: LivePeaksEvent[] = [];
+    let lastId: string | null = null;
+    const res = await fetch(`${base}/api/v1/recordings/${id}/live/peaks`, { headers: session, signal: first.signal });
+    await readLiveEvents(res.body!, (e, eventId) => {
+      if (first.signal.aborted) return;
+      before.push(e);
+      lastId = eventId;
+      if (before.reduce((n, p) => n + pixelsOf(p), 0) >= 2 * (44100 / LIVE_SAMPLES_PER_PIXEL)) first.abort();
+    }).catch(() => null);
+    expect(lastId).toMatch(/^\d+$/);
+    // Away for a second while the stream goes on, then back with the last id it had.
+    await new Promise((r) => setTimeout(r, 1000));
+    const after: LivePeaksEvent[] = [];
+    const again = await fetch(`${base}/api/v1/recordings/${id}/live/peaks`, { headers: { ...session, 'last-event-id': lastId! } });
+    expect(again.status).toBe(200);
+    const end = await readLiveEvents(again.body!, (e) => after.push(e));
+    expect(end).toMatchObject({ HasTornAudio: false });
+    expect((await pusher.done).code).toBe(0);
+    await wholeEnd;
+    // The second connection starts where the first stopped, and together they are the whole waveform.
+    const firstPixels = before.reduce((n, p) => n + pixelsOf(p), 0);
+    expect(after[0]!.FirstPixel).toBe(firstPixels);
+    let next = 0;
+    for (const e of [...before, ...after]) {
+      expect(e.FirstPixel).toBe(next);
+      next += pixelsOf(e);
+    }
+    expect(next).toBe(whole.reduce((n, p) => n + pixelsOf(p), 0));
+    expect(Buffer.concat([...before, ...after].map((e) => Buffer.from(e.Data, 'base64')))).toEqual(Buffer.concat(whole.map((e) => Buffer.from(e.Data, 'base64'))));
+    await finalized(id);
+  }, 60_000);
+
+  it('refuses a Last-Event-ID that is not one of its ids with 400 naming it', async () => {
+    const [row] = await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE organization_id = $1 AND NOT deleted LIMIT 1`, [ORG_DEMO]);
+    const res = await fetch(`${base}/api/v1/recordings/${row!.id}/live/peaks`, { headers: { ...session, 'last-event-id': 'yesterday' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).Errors[0]!.Field).toBe('last-event-id');
+  });
 
   it('a stream cut off keeps what arrived: Finalized with that audio, HasTornAudio', async () => {
     const title = `Cut off ${kind}`;

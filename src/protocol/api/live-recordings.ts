@@ -9,6 +9,8 @@
 //   GET /v1/recordings/{recordingId}/live/peaks   (a member with content access; text/event-stream)
 //     ──> 'peaks' { FirstPixel, SamplesPerPixel, SampleRate, Data } for what is there, then each
 //         append as it is decoded; 'end' { State } when the stream ends (at once for one not live)
+//     Each 'peaks' event has an id (SSE `id:`); a watcher whose connection went asks again with
+//     Last-Event-ID and gets only what came after it, as EventSource does.
 //
 // PUT and POST both: ffmpeg's HTTP output sends POST by default and PUT with -method PUT (as
 // Icecast 2.4 source clients such as butt, Liquidsoap and ffmpeg's icecast protocol do), each as
@@ -75,7 +77,16 @@ export const liveRecordingPeaks = {
   path: '/v1/recordings/{recordingId}/live/peaks',
   tags,
   summary: `Server-sent events of a live recording's waveform: '${LIVE_PEAKS_EVENT}' with what is there and then each append, '${LIVE_END_EVENT}' when the stream ends`,
-  request: { params: idParams('recordingId') },
+  request: {
+    params: idParams('recordingId'),
+    headers: z.object({
+      'last-event-id': z
+        .string()
+        .regex(/^\d{1,15}$/)
+        .optional()
+        .meta({ description: 'The id of the last peaks event already received (a watcher reconnecting): only the appends after it are sent' }),
+    }),
+  },
   responses: { 200: { description: 'An event stream, open while the recording is live', content: { 'text/event-stream': { schema: z.string() } } }, ...errors },
 } as const satisfies RouteConfig;
 
