@@ -41,6 +41,12 @@ async function captionBandLuma(path: string, seconds: number, ratio: { width: nu
   return Number(m![1]);
 }
 
+/** The mean brightness of a region of the frame at `seconds` (ffmpeg's signalstats). */
+async function regionLuma(path: string, seconds: number, box: { x: number; y: number; width: number; height: number }): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-ss', String(seconds), '-i', path, '-frames:v', '1', '-vf', `crop=${box.width}:${box.height}:${box.x}:${box.y},signalstats,metadata=print:key=lavfi.signalstats.YAVG`, '-f', 'null', '-']);
+  return Number(/lavfi\.signalstats\.YAVG=([\d.]+)/.exec(stderr)![1]);
+}
+
 describe.each(storeKinds)('headliner videos on %s', (kind) => {
   let test: TestStore;
   let app: ReturnType<typeof createApp>;
@@ -68,6 +74,12 @@ describe.each(storeKinds)('headliner videos on %s', (kind) => {
     expect((await api.patch(`/api/v1/clips/${clipId}`, { Title: 'Morning: “Früh” / Episode 1' })).status).toBe(200);
     const cues = { Cues: [{ StartSeconds: 0.5, EndSeconds: 11.5, Text: 'WELCOME WELCOME WELCOME WELCOME' }] };
     expect((await api.send('PUT', `/api/v1/clips/${clipId}/transcript`, { json: cues })).status).toBe(200);
+    // White artwork for the program: the clip has none of its own, so the videos show the program's.
+    const art = join(dir, 'white.png');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=white:s=800x800', '-frames:v', '1', art]);
+    const image = await app.request(`/api/v1/programs/${MORNING}/image`, { method: 'PUT', headers: { cookie: api.cookie, 'x-xsrf-token': api.xsrf, 'x-organization-id': ORG_DEMO, 'content-type': 'image/png' }, body: new Uint8Array(await readFile(art)) });
+    expect(image.status, await image.text()).toBe(204);
+    await app.jobs.drain();
   }, 180_000);
 
   afterAll(async () => {
@@ -119,6 +131,10 @@ describe.each(storeKinds)('headliner videos on %s', (kind) => {
       expect(Math.abs(p.duration - 12)).toBeLessThan(0.3);
       expect(Math.abs(video.DurationSeconds! - p.duration)).toBeLessThan(0.1);
       expect(video.SizeInBytes).toBe(Number(res.headers.get('content-length')));
+      // The program's white artwork in its panel (render.ts LAYOUTS), the dark background beside it.
+      const panel = video.AspectRatio === '1:1' ? { x: 380, y: 110, width: 320, height: 320 } : { x: 210, y: 250, width: 660, height: 660 };
+      expect(await regionLuma(file, 3, panel)).toBeGreaterThan(200);
+      expect(await regionLuma(file, 3, { x: 0, y: 0, width: 60, height: 60 })).toBeLessThan(60);
     }
   }, 240_000);
 
