@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_STREAM_LOST_MS, liveStreamHeartbeatMs, liveStreamSweepMs, tornAudio } from './live-streams.ts';
+import { LIVE_STREAM_LOST_MS, liveStreamHeartbeatMs, liveStreamSweepMs, liveWatchRetryMs, tornAudio } from './live-streams.ts';
 
 const row = (State: string, HasTornAudio: boolean, AudioUrl: string | null) => ({ State, HasTornAudio, Urls: { AudioUrl } });
 
@@ -16,5 +16,9 @@ describe('live streams', () => {
     expect(tornAudio(row('Processing', true, null))).toBe('kept');
     expect(tornAudio(row('Live', true, '/api/v1/recordings/x/live/audio'))).toBeNull();
     expect(tornAudio(row('Finalized', false, null))).toBeNull();
+  });
+
+  it('a watcher asks again after half a second, then doubling up to 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(liveWatchRetryMs)).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
   });
 });

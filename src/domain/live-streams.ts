@@ -34,3 +34,12 @@ export function tornAudio(recording: { State: string; HasTornAudio: boolean; Url
   if (!recording.HasTornAudio || recording.State === 'Live') return null;
   return recording.State === 'Finalized' && !recording.Urls.AudioUrl ? 'lost' : 'kept';
 }
+
+/**
+ * How long a screen watching a live recording waits before asking again after its event stream
+ * closed without an end (a server restart, a proxy's timeout, a phone in a tunnel): half a second,
+ * then doubling to 30 s, so a blip is bridged at once and a server that is down is not asked twice
+ * a second by every screen. `attempt` counts the failed tries in a row from 1; a connection that
+ * delivered anything starts the count again.
+ */
+export const liveWatchRetryMs = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));

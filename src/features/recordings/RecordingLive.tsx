@@ -3,7 +3,10 @@
 // read with fetch so the call carries the organization like every other). Each append is drawn
 // after what is already drawn — a column per LIVE_PIXELS_PER_COLUMN pixels, on canvas tiles added
 // as it grows — never drawn or decoded again. The live edge is marked at the end, and a note can be
-// added there as an annotation (the local store and outbox, as every annotation). When the stream
+// added there as an annotation (the local store and outbox, as every annotation). A connection that
+// closes without the end (or the device going offline) is said on screen and asked for again with
+// a backoff (src/domain/live-streams.ts), as Last-Event-ID: the waveform resumes where it stopped,
+// nothing drawn twice. When the stream
 // ends the row turns Processing and then Finalized through sync, and RecordingAudio shows the
 // finalized waveform and duration in its place without a reload.
 import { useEffect, useRef, useState } from 'react';
@@ -15,7 +18,8 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { savedLocally } from '../../lib/local-write.ts';
 import { withLoading } from '../../lib/loading.ts';
 import { m } from '../../paraglide/messages.js';
-import { readLiveEvents } from '../../media/live-events.ts';
+import { LiveEventError, readLiveEvents } from '../../media/live-events.ts';
+import { liveWatchRetryMs } from '../../domain/live-streams.ts';
 import { liveRecordingPeaks, type LiveEndEvent, type LivePeaksEvent } from '../../protocol/api/live-recordings.ts';
 import { Field } from '../../ui/Field.tsx';
 
@@ -70,41 +74,75 @@ export function RecordingLive({ recordingId, listenUrl = null }: { recordingId: 
   const [columns, setColumns] = useState(0);
   const [ended, setEnded] = useState<LiveEndEvent | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  /** The event stream closed without its end and is being asked for again. */
+  const [lost, setLost] = useState(false);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
   const tiles = useRef<Array<HTMLCanvasElement | null>>([]);
   const [tileCount, setTileCount] = useState(1);
-  const painter = useRef<ColumnPainter | null>(null);
+  // What this recording's waveform holds so far, kept across connections (a lost one, offline and
+  // back): the painter, the pixels received and the last event's id, sent back as Last-Event-ID.
+  const watch = useRef<{ recordingId: string; painter: ColumnPainter; pixels: number; lastId: string | null } | null>(null);
+  if (watch.current?.recordingId !== recordingId) watch.current = { recordingId, painter: new ColumnPainter((i) => tiles.current[i] ?? null), pixels: 0, lastId: null };
 
   useEffect(() => {
-    if (!online) return;
+    if (!online || ended) return;
     const abort = new AbortController();
-    painter.current = new ColumnPainter((i) => tiles.current[i] ?? null);
-    let pixels = 0;
-    const onPeaks = (e: LivePeaksEvent) => {
-      const data = int16Of(e.Data);
+    const w = watch.current!;
+    let attempt = 0;
+    const onPeaks = (e: LivePeaksEvent, id: string | null) => {
+      // A connection given up (offline, unmounted) draws nothing more: the next one resumes after lastId.
+      if (abort.signal.aborted) return;
+      if (id !== null) w.lastId = id;
+      attempt = 0;
+      let data = int16Of(e.Data);
+      const end = e.FirstPixel + data.length / 2;
+      // Pixels already drawn (a server that cannot resume sends them again) are not drawn twice.
+      if (end <= w.pixels) return;
+      if (e.FirstPixel < w.pixels) data = data.subarray((w.pixels - e.FirstPixel) * 2);
+      w.pixels = end;
       // Tiles the new columns need are mounted first (state), then drawn on the next frame.
-      const needed = Math.ceil((painter.current!.columns + data.length / 2 / LIVE_PIXELS_PER_COLUMN + 1) / TILE_WIDTH);
+      const needed = Math.ceil((w.painter.columns + data.length / 2 / LIVE_PIXELS_PER_COLUMN + 1) / TILE_WIDTH);
       setTileCount((n) => Math.max(n, needed));
       requestAnimationFrame(() => {
-        painter.current?.append(data);
-        setColumns(painter.current?.columns ?? 0);
+        w.painter.append(data);
+        setColumns(w.painter.columns);
       });
-      pixels = e.FirstPixel + data.length / 2;
-      if (e.SampleRate > 0) setSeconds((pixels * e.SamplesPerPixel) / e.SampleRate);
+      if (e.SampleRate > 0) setSeconds((end * e.SamplesPerPixel) / e.SampleRate);
     };
+    const wait = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
     void (async () => {
-      try {
-        const res = await fetch(routeUrl(liveRecordingPeaks, { params: { recordingId } }), { headers: organizationHeaders(), credentials: 'same-origin', signal: abort.signal });
-        if (!res.ok || !res.body) return setFailed(String(res.status));
-        const end = await readLiveEvents(res.body, onPeaks);
-        if (end) setEnded(end);
-      } catch (error) {
-        if (!abort.signal.aborted) setFailed(error instanceof Error ? error.message : String(error));
+      // Until the end: a connection that closes without it (a server restarting, a proxy's timeout,
+      // a line lost in a tunnel) is said on screen and asked for again after a backoff, from the
+      // last event received.
+      while (!abort.signal.aborted) {
+        try {
+          const headers: Record<string, string> = { ...organizationHeaders() };
+          if (w.lastId !== null) headers['last-event-id'] = w.lastId;
+          const res = await fetch(routeUrl(liveRecordingPeaks, { params: { recordingId } }), { headers, credentials: 'same-origin', signal: abort.signal });
+          // A server or proxy that is down or restarting answers 5xx: asked again. Anything else
+          // (not found, no access) would be the same next time.
+          if (!res.ok && res.status < 500) return setFailed(String(res.status));
+          if (res.ok && res.body) {
+            setLost(false);
+            const end = await readLiveEvents(res.body, onPeaks);
+            if (end) return setEnded(end);
+          }
+        } catch (error) {
+          if (abort.signal.aborted) return;
+          if (error instanceof LiveEventError) return setFailed(error.message);
+        }
+        if (abort.signal.aborted) return;
+        setLost(true);
+        await wait(liveWatchRetryMs(++attempt));
       }
     })();
     return () => abort.abort();
-  }, [recordingId, online]);
+  }, [recordingId, online, ended]);
 
   const addAtEdge = async () => {
     if (!note.trim()) {
@@ -121,9 +159,10 @@ export function RecordingLive({ recordingId, listenUrl = null }: { recordingId: 
   return (
     <div className="live-recording">
       <h3>{m.media_live_title()}</h3>
-      {!online && <p className="muted">{m.media_live_offline()}</p>}
+      {!online && !ended && <p role="status" className="alert alert-warning">{m.live_watch_offline()}</p>}
+      {online && lost && !ended && !failed && <p role="status" className="alert alert-warning">{m.live_watch_lost()}</p>}
       {failed && <p role="alert" className="alert alert-error">{m.media_live_failed({ status: failed })}</p>}
-      {columns === 0 && !ended && online && !failed && <p className="muted">{m.media_live_waiting()}</p>}
+      {columns === 0 && !ended && online && !failed && !lost && <p className="muted">{m.media_live_waiting()}</p>}
       <div className="live-waveform" role="img" aria-label={m.media_live_canvas({ time })} data-drawn-width={columns} style={{ overflowX: 'auto', position: 'relative', height: HEIGHT }}>
         <div style={{ position: 'relative', width: tileCount * TILE_WIDTH, height: HEIGHT, display: 'flex' }}>
           {Array.from({ length: tileCount }, (_, i) => (
