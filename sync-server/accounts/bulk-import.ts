@@ -26,9 +26,10 @@ function rowField(field: string): string {
   return field.replace(/^Permissions\.0\.Permissions\./, 'Permissions.');
 }
 
-/** The fields of a refused invitation (400 or 429), or null for any other failure (not the row's: rethrown). */
+/** The fields of a refused invitation (400, 429, or the plan’s 403), or null for any other failure (not the row’s: rethrown). */
 function refusal(err: unknown): FieldError[] | null {
-  if (!(err instanceof AppError) || (err.status !== 400 && err.status !== 429)) return null;
+  // 403 with a body: the plan's ExtraSeats cap (billing/entitlements.ts), said at the row like the rest.
+  if (!(err instanceof AppError) || (err.status !== 400 && err.status !== 429 && !(err.status === 403 && err.body !== undefined))) return null;
   const body = err.body as { Errors?: FieldError[] } | undefined;
   return (body?.Errors ?? []).map((e) => ({ ...e, Field: rowField(e.Field) }));
 }

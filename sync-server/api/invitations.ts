@@ -38,6 +38,7 @@ import type { Queryable } from '../store/store.ts';
 import { guard } from './guard.ts';
 import { assertEntriesValid, normalizeEntries } from './permission-entries.ts';
 import { guarded, resourceApp } from './route.ts';
+import { assertUnderCap, withCap } from '../billing/entitlements.ts';
 
 type InvitationRow = {
   id: string;
@@ -155,6 +156,8 @@ export async function invite(
   const at = now(deps);
   await reserveInvitation(deps, inviter.user.Id, email, at, inviterMax);
   return deps.store.tx(async (q) => {
+    // A new member is a seat: refused (403) past the ExtraSeats cap, open invitations counted.
+    await assertUnderCap(q, inviter.organizationId, 'ExtraSeats', 1, at, email);
     // The address's account, else the id its account will get (any open invitation's, so that
     // every organization inviting the address names the same user).
     const [known] = await q.query<{ id: string }>(
@@ -210,7 +213,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       if (gone.length === 0) throw notFound();
       return c.body(null, 204);
     })
-    .openapi(guarded(routes.createInvitation, guard.organization('HasManageUserAccess')), async (c) => {
+    .openapi(guarded(routes.createInvitation, withCap(guard.organization('HasManageUserAccess'), 'ExtraSeats')), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const body = c.req.valid('json');

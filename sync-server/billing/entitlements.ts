@@ -62,9 +62,17 @@ export function withCap(access: Access, addOn: MeteredAddOnType, feature?: Featu
   return { ...access, responses: { ...access.responses, 403: capRefusal(addOn, feature) } };
 }
 
-/** Units of a measure asked for but not measured yet: transcriptions queued or under way count by
- * their audio's length, so two requests at once cannot both slip under the cap. */
-async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType): Promise<number> {
+/** Units of a measure asked for but not measured yet, so two requests at once cannot both slip
+ * under the cap: transcriptions queued or under way count by their audio's length; seats, the open
+ * invitations of addresses other than `except` (the one being invited again is the request). */
+async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType, at: Date, except: string | null): Promise<number> {
+  if (addOn === 'ExtraSeats') {
+    const [row] = await q.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM invitations WHERE organization_id = $1 AND used_at_utc IS NULL AND expires_at_utc > $2 AND lower(email) <> lower(coalesce($3, ''))`,
+      [organizationId, at, except],
+    );
+    return Number(row?.n ?? 0);
+  }
   if (addOn !== 'TranscriptionMinutes') return 0;
   const [row] = await q.query<{ seconds: string | number | null }>(
     `SELECT coalesce(sum(CASE WHEN jsonb_typeof(coalesce(c.data, r.data)->'DurationSeconds') = 'number' THEN (coalesce(c.data, r.data)->>'DurationSeconds')::double precision ELSE 0 END), 0) AS seconds
@@ -83,7 +91,7 @@ const twoPlaces = (n: number) => Math.round(n * 100) / 100;
  * request: the organization's row is locked first, so requests of one organization are judged one
  * after the other against usage that includes the ones before.
  */
-export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date): Promise<void> {
+export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date, except: string | null = null): Promise<void> {
   await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
   const s = await loadSubscription(q, organizationId);
   if (!s) throw notFound();
@@ -92,7 +100,7 @@ export async function assertUnderCap(q: Queryable, organizationId: string, addOn
   if (restriction.maxOverage === null) return;
   const measure = measureOf(addOn);
   const allowed = allowance(s, measure);
-  const used = twoPlaces((await measureUsage(q, organizationId, periodOf(at)))[measure] + (await pendingUnits(q, organizationId, addOn)));
+  const used = twoPlaces((await measureUsage(q, organizationId, periodOf(at)))[measure] + (await pendingUnits(q, organizationId, addOn, at, except)));
   if (!refusedByCap(used, adding, allowed, restriction)) return;
   const cap = capOf(allowed, restriction)!;
   throw new AppError(403, { Errors: [fieldError('body', formError('invalid', 'domain_plan_cap_reached', { addOn, cap, used }, ServerErrorCode.AddOnCapReached))] });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingUsage } from '../../src/protocol/api/billing.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
-import { loadSubscription, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
+import { loadSubscription, saveRestriction, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { AppClient, type Reply } from './app-client.ts';
@@ -40,7 +40,8 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     process.env.CASTAWAY_BLOB_DIR = join(dir, 'blobs');
     t = await openTestStore(kind);
     await seed(t.store, { clips: 24 });
-    app = createApp({ store: t.store, bus: createMemoryBus() });
+    // No SMTP: an invitation's answer carries its link (api/invitations.ts).
+    app = createApp({ store: t.store, bus: createMemoryBus(), mail: { smtpUrl: null } });
     radio = await AppClient.signedIn(app, 'demo@example.com', ORG_DEMO);
     podcasts = await AppClient.signedIn(app, 'demo@example.com', ORG_PODCASTS);
   }, 120_000);
@@ -173,4 +174,26 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     expect(taken.status, taken.text).toBe(204);
     expect((await radio.get(`/api/internal/clips/${clipId}/transcript/transcription`)).body).toMatchObject({ Status: 'Queued' });
   }, 120_000);
+
+  it('an invitation is refused past the ExtraSeats cap, open invitations counted as seats, and taken once the cap is raised', async () => {
+    // Castaway Podcasts: Starter includes 3 seats; its members holding permissions are the demo user
+    // and the reseller (2). MaxOverage 0 makes 3 the cap.
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 0 }, new Date());
+    const invite = (name: string) =>
+      podcasts.post('/api/v1/users/invitation', { Email: `${name}.${kind}@station.example`, Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] });
+    expect((await invite('third')).status).toBe(201);
+    // Asked again, the same address is the same seat, not another.
+    expect((await invite('third')).status).toBe(201);
+    const refused = await invite('fourth');
+    expect(refused.status, refused.text).toBe(403);
+    expect((refused.body as ErrorBody).Errors).toEqual([expect.objectContaining({ Field: 'body', Code: 'addOnCapReached', Params: { addOn: 'ExtraSeats', cap: 3, used: 3 } })]);
+    // A bulk import's row is refused at the row, the file's other rows reported as ever.
+    const imported = await podcasts.post('/api/internal/users/import/bulk', {
+      Rows: [{ Email: `imported.${kind}@station.example`, ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true }, RowNumber: 1 }],
+    });
+    expect(imported.status, imported.text).toBe(200);
+    expect((imported.body as { Rows: Array<{ Status: string; Errors: Array<{ Code: string }> }> }).Rows).toEqual([expect.objectContaining({ Status: 'Failed', Errors: [expect.objectContaining({ Code: 'addOnCapReached' })] })]);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 1 }, new Date());
+    expect((await invite('fourth')).status).toBe(201);
+  });
 });
