@@ -160,6 +160,7 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
       `SELECT u.*, k.id AS key_id, k.organization_id AS key_org, k.last_used_at_utc, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM api_keys k JOIN users u ON u.id = k.user_id
        WHERE k.key_hash = $1 AND NOT k.revoked AND NOT u.deleted`,
       [sha256(match[1])],
+      { name: 'caller_by_api_key' },
     );
     const row = rows[0];
     if (!row) throw unauthorized();
@@ -176,6 +177,8 @@ export async function loadCaller(c: Context): Promise<SessionUser | null> {
       `SELECT u.*, s.xsrf_token, s.last_seen_at_utc AS session_seen_at, ${MEMBERSHIPS_OF('u.id')} AS memberships FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.expires_at_utc > $2 AND NOT u.deleted`,
       [sha256(token), now],
+      // Every request of a signed-in user runs it: planned once per connection, not per request.
+      { name: 'caller_by_session' },
     );
     const row = rows[0];
     if (!row) return null;

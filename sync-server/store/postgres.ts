@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Queryable, Store } from './store.ts';
+import type { Queryable, QueryOptions, Store } from './store.ts';
 
 // ENVIRONMENT.md: int8 comes back as a string from pg but a number from PGlite; versions and
 // counts stay far below 2^53, so both stores hand out numbers.
@@ -31,6 +31,12 @@ async function onLiveConnection<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The driver's form of a statement: named (a prepared statement of each connection) when asked. */
+function statement(sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+  const config: pg.QueryConfig = params ? { text: sql, values: [...params] } : { text: sql };
+  return options?.name ? { ...config, name: options.name } : config;
+}
+
 export async function openPostgresStore(databaseUrl: string): Promise<Store> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX });
   // An idle pooled connection that the database ends (a restart, an administrator's terminate)
@@ -44,9 +50,9 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
   probe.release();
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params?: readonly unknown[]) {
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       // pool.query drops a connection whose query failed.
-      const result = await onLiveConnection(() => pool.query(sql, params ? [...params] : undefined));
+      const result = await onLiveConnection(() => pool.query(statement(sql, params, options)));
       return result.rows as T[];
     },
     async tx(fn) {
@@ -76,17 +82,17 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
       // another from here, not queued inside the driver (deprecated in pg 8, gone in pg 9).
       let last: Promise<unknown> = Promise.resolve();
       let ended = false;
-      const send = (sql: string, params?: readonly unknown[]) => {
-        const sent = last.then(() => client.query(sql, params ? [...params] : undefined));
+      const send = (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+        const sent = last.then(() => client.query(statement(sql, params, options)));
         last = sent.catch(() => undefined);
         return sent;
       };
       const q: Queryable = {
-        async query<T>(sql: string, params?: readonly unknown[]) {
+        async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
           // After COMMIT or ROLLBACK the connection goes back to the pool: a statement sent then
           // would run outside this transaction, or in someone else's.
           if (ended) throw new Error('statement sent after its transaction ended');
-          return (await send(sql, params)).rows as T[];
+          return (await send(sql, params, options)).rows as T[];
         },
       };
       let failed: unknown = null;

@@ -4,8 +4,17 @@
 
 /** Anything that runs a parameterised query: the store itself or a transaction inside it. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
 }
+
+export type QueryOptions = {
+  /**
+   * A statement run on every request with one fixed text (the caller's session): PostgreSQL keeps
+   * it parsed and, once its plan is known not to depend on the values, planned, per connection
+   * under this name (a named prepared statement). One name, one text. PGlite ignores it.
+   */
+  name?: string;
+};
 
 export interface Store extends Queryable {
   /**

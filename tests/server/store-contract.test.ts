@@ -55,6 +55,16 @@ describe.each(storeKinds)('store contract on %s', (kind) => {
     expect(row!.n).toBeNull();
   });
 
+  it('runs a named statement again with other values, in and out of a transaction (PostgreSQL prepares it per connection)', async () => {
+    const sql = `SELECT $1::int + 1 AS n, $2::text AS s`;
+    for (let i = 0; i < 12; i++) {
+      const [row] = await store.query<{ n: number; s: string }>(sql, [i, `v${i}`], { name: 'contract_named' });
+      expect(row).toEqual({ n: i + 1, s: `v${i}` });
+    }
+    const inTx = await store.tx(async (q) => (await q.query<{ n: number; s: string }>(sql, [41, 'tx'], { name: 'contract_named' }))[0]);
+    expect(inTx).toEqual({ n: 42, s: 'tx' });
+  });
+
   it('commits a transaction that resolves and rolls back one that throws', async () => {
     await store.query(`CREATE TABLE IF NOT EXISTS contract_t (k text PRIMARY KEY)`);
     await store.tx(async (q) => {
