@@ -335,6 +335,45 @@ export function enqueueClipAudio(q: Queryable, job: ClipAudioJob): Promise<numbe
   return enqueueJob(q, CLIP_AUDIO_JOB, job, { singletonKey: `${CLIP_AUDIO_JOB}:${job.clipId}`, rerunIfRunning: true, maxAttempts: 3 });
 }
 
+/** Run once after migration 0630 (it queues it where clips have audio). */
+export const PUBLISHED_OUTRO_JOB = 'clip.recordPublishedOutros';
+
+/**
+ * The clips whose published version ends with an outro but whose row does not say so (made before
+ * the row carried PublishedOutroSeconds) are given it from the version's own record (published.json:
+ * the intro and outro it was rendered with), each a row write with a new Version so devices pull it.
+ * A clip with no outro is left as it is (absent means none); so is one whose version changed since
+ * its record was read (the new version's write carries its own). How many were written.
+ */
+export async function recordPublishedOutros(deps: AppDeps, blobs: BlobStore): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let written = 0;
+  for (;;) {
+    const clips = await deps.store.query<{ id: string; organization_id: string }>(
+      `SELECT id, organization_id FROM clips
+        WHERE id > $1 AND NOT deleted AND data->'Urls'->>'AudioPrivateUrl' IS NOT NULL AND NOT (data ? 'PublishedOutroSeconds')
+        ORDER BY id LIMIT 200`,
+      [after],
+    );
+    if (clips.length === 0) return written;
+    for (const clip of clips) {
+      after = clip.id;
+      const published = await readPublishedVersion(blobs, clip.id);
+      const outro = publishedOutroSeconds(published?.bumpers);
+      if (!published || outro === null) continue;
+      let changed = false;
+      // As the row is locked: still serving that version and not given the field meanwhile.
+      const patch = (r: Record<string, unknown>): AudioRowPatch | null => {
+        const urls = r['Urls'] as Record<string, unknown> | null | undefined;
+        changed = r['PublishedOutroSeconds'] === undefined && urls?.['AudioPrivateUrl'] === clipUrls.audio(clip.id, published.version);
+        return changed ? { State: String(r['State']), fields: { PublishedOutroSeconds: outro } } : null;
+      };
+      await writeAudioRow(deps, { entity: 'clip', organizationId: clip.organization_id, id: clip.id }, patch, { userId: null });
+      if (changed) written++;
+    }
+  }
+}
+
 /** The clip processing jobs, in the 'audio' pool (one decode at a time per instance), and the sweep. An
  *  attempt that throws (the disk, the database: bad media is a result) is tried again; after the last
  *  one a clip without good audio goes to Error, one with good audio keeps it with the problem. */
@@ -355,5 +394,6 @@ export function clipAudioJobs(deps: AppDeps, blobs: BlobStore, graceMs = DEFAULT
     [CLIP_AUDIO_JOB]: run,
     [LEGACY_CUT_RENDER_JOB]: run,
     [MEDIA_SWEEP_JOB]: defineJob({ pool: 'audio', payload: SweepSchema, run: (job) => sweepClipMedia(blobs, job.clipId, job.keys) }),
+    [PUBLISHED_OUTRO_JOB]: defineJob({ payload: z.object({}), run: async () => void (await recordPublishedOutros(deps, blobs)) }),
   };
 }

@@ -2,7 +2,9 @@
 // side table clip_published_intro move onto their clips' rows as PublishedIntroSeconds, each such
 // clip with a new Version, a later ModifiedAtUtc and a revision whose undo takes the field away (so
 // devices pull it); a clip whose length was 0 or that had none is left as it was, and the side table
-// is gone. On PGlite and PostgreSQL.
+// is gone. Migration 0630 queues the job that gives rows their version's outro
+// (published-intro.test.ts runs it) where any clip has audio, and nowhere else. On PGlite and
+// PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../sync-server/store/migrate.ts';
@@ -69,4 +71,32 @@ describe.each(storeKinds)('migration 0605: a clip’s published intro onto its r
     const table = await t.store.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'clip_published_intro'`);
     expect(table).toEqual([]);
   });
+});
+
+describe.each(storeKinds)('migration 0630: the published outro’s job queued (%s)', (kind) => {
+  let t: TestStore | null = null;
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('is queued once where a clip has audio, and not where none has', async () => {
+    t = await openTestStore(kind, { migratedBefore: '0630' });
+    const { store } = t;
+    const queued = () => store.query(`SELECT payload, state FROM jobs WHERE kind = 'clip.recordPublishedOutros'`);
+    const org = randomUUID();
+    await store.query(`INSERT INTO organizations (id, organization_id, name, provider, created_at_utc, modified_at_utc, version) VALUES ($1, $1, 'FM', 'Podcaster', $2, $2, 1)`, [org, AT]);
+    const id = randomUUID();
+    await store.query(
+      `INSERT INTO clips (id, organization_id, program_id, slug, state, publish_state, visibility, data, created_at_utc, modified_at_utc, version)
+       VALUES ($1, $2, $3, NULL, 'Ready', 'Published', 'Public', $4::jsonb, $5, $5, next_row_version())`,
+      [id, org, randomUUID(), JSON.stringify({ Urls: { AudioPrivateUrl: `/api/media/clips/${id}/audio?v=a` } }), AT],
+    );
+    await migrate(store);
+    expect(await queued()).toEqual([{ payload: {}, state: 'queued' }]);
+    await t.drop();
+    // A store whose clips have no audio (here: none at all).
+    t = await openTestStore(kind, { migratedBefore: '0630' });
+    await migrate(t.store);
+    expect(await t.store.query(`SELECT 1 FROM jobs WHERE kind = 'clip.recordPublishedOutros'`)).toEqual([]);
+  }, 120_000);
 });

@@ -7,12 +7,15 @@
 // A chapter or mid-roll past the episode's end (inside the longer published audio) is refused.
 // The outro it ends with is carried the same way (PublishedOutroSeconds): behind an intro and before
 // an outro the episode is the published length less both, so a start inside the outro is refused too,
-// and the public chapters are moved by the intro only.
+// and the public chapters are moved by the intro only. A row from before the field is given its
+// version's outro by the job migration 0630 queues.
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgramAudioOperation } from '../../src/protocol/api/program-audio.ts';
 import type { Clip } from '../../src/protocol/entities.ts';
+import { PUBLISHED_OUTRO_JOB } from '../../sync-server/audio/versions.ts';
+import { enqueueJob } from '../../sync-server/jobs/queue.ts';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { demoApp, fields, type DemoApp } from './app-client.ts';
@@ -145,5 +148,30 @@ describe.each(storeKinds)('the intro of a clip’s published audio on its row, o
     await apply();
     expect((await clip()).PublishedOutroSeconds ?? 0).toBe(0);
     expect((await clip()).PublishedIntroSeconds).toBe(intro);
+  }, 240_000);
+
+  it('a clip whose row does not carry its version’s outro (published before the field) is given it by the job migration 0630 queues, once', async () => {
+    await addBumper('outro', 'speech-12s.flac');
+    await apply();
+    const outroSeconds = (await clip()).PublishedOutroSeconds!;
+    expect(outroSeconds).toBeGreaterThan(11);
+    // The row as a version made before this release left it: the outro only in the version's record.
+    await demo.test.store.query(`UPDATE clips SET data = data - 'PublishedOutroSeconds' WHERE id = $1`, [clipId]);
+    const before = await clip();
+    expect(before.PublishedOutroSeconds).toBeUndefined();
+    const others = await demo.test.store.query<{ id: string; version: string }>(`SELECT id, version::text AS version FROM clips WHERE id <> $1 ORDER BY id`, [clipId]);
+
+    await enqueueJob(demo.test.store, PUBLISHED_OUTRO_JOB, {});
+    await demo.app.jobs.drain();
+    const after = await clip();
+    expect(after.PublishedOutroSeconds).toBe(outroSeconds);
+    expect(after.Version).toBeGreaterThan(before.Version);
+    expect(after.Urls.AudioPrivateUrl).toBe(before.Urls.AudioPrivateUrl);
+    // The seed's clips have no version made with an outro: left as they were.
+    expect(await demo.test.store.query(`SELECT id, version::text AS version FROM clips WHERE id <> $1 ORDER BY id`, [clipId])).toEqual(others);
+    // Run again, it finds nothing to write.
+    await enqueueJob(demo.test.store, PUBLISHED_OUTRO_JOB, {});
+    await demo.app.jobs.drain();
+    expect((await clip()).Version).toBe(after.Version);
   }, 240_000);
 });
