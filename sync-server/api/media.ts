@@ -20,6 +20,7 @@ import { receiveAudioUpload } from '../audio/upload-rules.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, type Access } from './guard.ts';
 import { listRows, Where } from './lists.ts';
+import { withStorageCap } from '../billing/entitlements.ts';
 
 const NEWEST_FIRST = 't.created_at_utc DESC, t.id';
 
@@ -58,7 +59,7 @@ export function mediaRoutes(audio: AudioService) {
 
   const app = resourceApp()
     // ── Clips ──
-    .openapi(guardedAudioPut(routes.putClipAudio, clip()), async (c) => {
+    .openapi(guardedAudioPut(routes.putClipAudio, withStorageCap(clip())), async (c) => {
       const clipId = c.var.row.Id;
       const query = c.req.valid('query');
       // audioUrl in the query (section 7), or the same as a JSON body (a queued mutation has no query).
@@ -92,7 +93,7 @@ export function mediaRoutes(audio: AudioService) {
     })
     .openapi(guarded(routes.previewClipCut, clip()), (c) => audio.previewCut(c.var.row.Id, c.req.valid('json')))
     // ── Recordings ──
-    .openapi(guarded(routes.putRecordingAudio, recording()), async (c) => {
+    .openapi(guarded(routes.putRecordingAudio, withStorageCap(recording())), async (c) => {
       const auth = getAuth(c);
       const accepted = await audio.ingestRecordingAudio(auth.organizationId, auth.user.Id, c.var.row.Id, (key) => receiveAudioUpload(c, audio.blobs, key, audio.maxUploadBytes));
       return c.json(accepted, 202);

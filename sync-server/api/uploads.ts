@@ -19,6 +19,7 @@ import { uploadMetadata, type TusUploads } from '../uploads/tus.ts';
 import { documented } from './media.ts';
 import { guarded, resourceApp } from './route.ts';
 import { guard, readableContentRow, type Access } from './guard.ts';
+import { withStorageCap } from '../billing/entitlements.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -69,7 +70,8 @@ export function uploadRoutes(uploads: TusUploads) {
   };
 
   const app = resourceApp()
-    .openapi(guarded(routes.createUpload, creator), async (c) => {
+    // An upload begun is audio put in: refused once the month's ExtraStorage cap is reached.
+    .openapi(guarded(routes.createUpload, withStorageCap(creator)), async (c) => {
       const auth = getAuth(c);
       await uploads.checkCreation(c, auth);
       return uploads.handle(c, auth);

@@ -12,6 +12,7 @@ import { formError } from '../../src/domain/form-errors.ts';
 import { ServerErrorCode } from '../../src/protocol/errors.ts';
 import { capRefusal, featureRefusal } from '../../src/protocol/api/plans.ts';
 import { getAuth } from '../auth.ts';
+import { now } from '../app.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import type { Access } from '../api/guard.ts';
 import type { Queryable } from '../store/store.ts';
@@ -55,6 +56,20 @@ export function withFeature(access: Access, feature: Feature): Access {
  * says so in the document. */
 export function featureDocumented(access: Access, feature: Feature): Access {
   return { ...access, responses: { ...access.responses, 403: featureRefusal(feature) } };
+}
+
+/**
+ * Audio put in (an upload begun, a clip's or recording's audio sent): its length is known only once
+ * it is processed, so the request is refused when the month's ExtraStorage cap is already reached,
+ * and one file may take usage past it (the next is refused).
+ */
+export function withStorageCap(access: Access): Access {
+  const check: MiddlewareHandler = async (c, next) => {
+    const deps = c.get('deps');
+    await assertUnderCap(deps.store, getAuth(c).organizationId, 'ExtraStorage', 0, now(deps));
+    await next();
+  };
+  return withCap({ ...access, middleware: [...access.middleware, check] }, 'ExtraStorage');
 }
 
 /** A route's guard says in the document that the call may meet an add-on's cap. */

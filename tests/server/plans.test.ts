@@ -196,4 +196,25 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 1 }, new Date());
     expect((await invite('fourth')).status).toBe(201);
   });
+
+  it('audio is refused once the ExtraStorage cap is reached, and taken once it is raised', async () => {
+    // Castaway Podcasts: Starter includes 50 stored audio hours; one clip made 50 hours long fills them.
+    const [long, target] = (await t.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 2`, [ORG_PODCASTS])).map((r) => r.id);
+    await t.store.query(`UPDATE clips SET data = jsonb_set(data, '{DurationSeconds}', '180000') WHERE id = $1`, [long]);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraStorage', { maxOverage: 0 }, new Date());
+    const put = async () =>
+      app.request(`/api/v1/clips/${target}/audio?fileName=speech-12s.mp3`, {
+        method: 'PUT',
+        headers: { cookie: podcasts.cookie, 'x-xsrf-token': podcasts.xsrf, 'x-organization-id': ORG_PODCASTS, 'content-type': 'audio/mpeg' },
+        body: new Uint8Array(await readFile(fixturePath('speech-12s.mp3'))),
+      });
+    const refused = await put();
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as ErrorBody;
+    expect(body.Errors).toEqual([expect.objectContaining({ Code: 'addOnCapReached', Params: expect.objectContaining({ addOn: 'ExtraStorage', cap: 50 }) })]);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraStorage', { maxOverage: 10 }, new Date());
+    const taken = await put();
+    expect(taken.status, await taken.clone().text()).toBe(202);
+    await app.jobs.drain();
+  }, 120_000);
 });
