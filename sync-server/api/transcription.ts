@@ -3,11 +3,15 @@
 // is. Content access on the clip's or recording's program to ask (as writing a transcript needs),
 // read access to see the state (as reading it). Asking needs the plan's automatic-transcription, and
 // is refused when the audio's minutes would take the month's TranscriptionMinutes past its cap
-// (sync-server/billing/entitlements.ts; the cap is checked in the request's transaction).
+// (sync-server/billing/entitlements.ts; the cap is checked in the request's transaction). A recording
+// with no audio to transcribe is a 409 naming why (src/domain/transcription.ts, recordingNoAudio).
 import * as routes from '../../src/protocol/api/transcription.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
 import { getAuth } from '../auth.ts';
-import { notFound } from '../errors.ts';
+import { AppError, fieldError, notFound } from '../errors.ts';
+import { formError } from '../../src/domain/form-errors.ts';
+import { NO_AUDIO_MESSAGE, recordingNoAudio } from '../../src/domain/transcription.ts';
+import type { Recording } from '../../src/protocol/entities.ts';
 import type { TranscriptionEngine } from '../transcription/engine.ts';
 import { loadTranscription, startTranscription, transcriptionToWire, type TranscriptionOwner } from '../transcription/job.ts';
 import { guard } from './guard.ts';
@@ -34,6 +38,10 @@ export function transcriptionRoutes(blobs: BlobStore, engine: TranscriptionEngin
       return c.body(null, 204);
     })
     .openapi(guarded(routes.startRecordingTranscription, asking(recording('HasContentAccess'))), async (c) => {
+      // A recording with no audio to transcribe (still live, being processed, a stream cut off with
+      // nothing kept, 0 s, no audio link) is refused saying which, as the screen says it.
+      const noAudio = recordingNoAudio(c.var.row as unknown as Recording);
+      if (noAudio) throw new AppError(409, { Errors: [fieldError('recordingId', formError('invalid', NO_AUDIO_MESSAGE[noAudio]))] });
       await start(c, 'recording', c.req.valid('query'));
       return c.body(null, 204);
     })

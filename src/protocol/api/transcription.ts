@@ -8,6 +8,7 @@
 //   POST /v1/recordings/{recordingId}/transcript?language=en              204: queued
 //   GET  /internal/clips/{clipId}/transcript/transcription                the last request's state
 //   GET  /internal/recordings/{recordingId}/transcript/transcription
+import { BadRequestBodySchema } from '../errors.ts';
 import type { RouteConfig } from '@hono/zod-openapi';
 import * as z from 'zod';
 import { TranscriptStatus } from '../../domain/transcription.ts';
@@ -60,7 +61,11 @@ export const startRecordingTranscription = {
   tags: ['Recordings'],
   summary: `Has a recording’s audio ${START_SUMMARY}`,
   request: { params: idParams('recordingId'), query: RecordingStartQuery },
-  responses: { 204: noContent, ...errors },
+  responses: {
+    204: noContent,
+    ...errors,
+    409: { description: 'The recording has no audio to transcribe: a body naming recordingId and why (still live, being processed, cut off with nothing kept, 0 s, no audio)', content: { 'application/json': { schema: BadRequestBodySchema } } },
+  },
 } as const satisfies RouteConfig;
 
 const answer = jsonContent(TranscriptionSchema, 'The last transcription asked for');

@@ -110,9 +110,11 @@ export type TranscriptEditorProps = {
   audioUrl?: string | null;
   /** How much later the audio is than the cues' timeline (a clip's published intro); 0: the same. */
   audioOffsetSeconds?: number;
+  /** Why "Transcribe automatically" cannot be asked (a recording with no audio), said in its place; null: it can. */
+  transcriptionUnavailable?: string | null;
 };
 
-export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOffsetSeconds = 0 }: TranscriptEditorProps) {
+export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOffsetSeconds = 0, transcriptionUnavailable = null }: TranscriptEditorProps) {
   const introSeconds = audioOffsetSeconds;
   const player = useRef<HTMLAudioElement>(null);
   const [playing, setPlaying] = useState<number | null>(null);
@@ -461,7 +463,7 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
         </>
       )}
       {/* Below the cues it would replace; it says itself when it needs the network. */}
-      <Transcription owner={owner} id={id} onCompleted={() => void load()} />
+      <Transcription owner={owner} id={id} unavailable={transcriptionUnavailable} onCompleted={() => void load()} />
       <ConfirmDialog
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}

@@ -16,6 +16,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { fieldErrorText } from '../../domain/messages.ts';
 import { planRefusalText } from '../../lib/plan-words.ts';
 import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { BadRequestBodySchema } from '../../protocol/errors.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { isTranscribing, TranscriptStatus } from '../../domain/transcription.ts';
 import type { Transcription as TranscriptionState } from '../../protocol/api/transcription.ts';
@@ -31,7 +32,8 @@ const DEFAULT_LANGUAGE = 'en';
 
 type State = { kind: 'loading' } | { kind: 'none' } | { kind: 'failed' } | { kind: 'known'; transcription: TranscriptionState };
 
-export function Transcription({ owner, id: ownerId, onCompleted }: { owner: TranscriptOwner; id: string; onCompleted: () => void }) {
+/** unavailable: why it cannot be asked (the owner has no audio), said instead of the form. */
+export function Transcription({ owner, id: ownerId, unavailable = null, onCompleted }: { owner: TranscriptOwner; id: string; unavailable?: string | null; onCompleted: () => void }) {
   const online = useOnline();
   const id = useId();
   const [language, setLanguage] = useState(DEFAULT_LANGUAGE);
@@ -80,11 +82,25 @@ export function Transcription({ owner, id: ownerId, onCompleted }: { owner: Tran
     // what stops it and who can change that.
     const refusal = res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
     if (refusal) return setProblems({ form: planRefusalText(refusal, getLocale()) });
+    // 409: the owner has no audio to transcribe (the row changed since it was shown): the server says why.
+    const conflict = res.kind === 'status' && res.status === 409 ? BadRequestBodySchema.safeParse(res.body) : null;
+    if (conflict?.success && conflict.data.Errors[0]) return setProblems({ form: fieldErrorText(conflict.data.Errors[0]) });
     setProblems({ form: res.kind === 'error' ? m.clips_transcription_offline() : m.clips_transcription_start_failed() });
   };
 
   const running = isTranscribing(status);
   const disabled = busy || !online || running;
+
+  if (unavailable) {
+    return (
+      <div className="transcript-automatic" role="group" aria-labelledby={`${id}-title`}>
+        <h3 id={`${id}-title`}>{m.clips_transcription_title()}</h3>
+        <p className="muted" role="status">
+          {unavailable}
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div className="transcript-automatic" role="group" aria-labelledby={`${id}-title`}>
