@@ -175,6 +175,14 @@ export function useSession(): SessionState | null {
   return useShared(sessionState);
 }
 
+/** Whether the organization's plan includes `feature`, as the session says (yes when it does not
+ * say: a session kept from before; the server still refuses what the plan lacks). */
+export function usePlanIncludes(organizationId: string, feature: Feature): boolean {
+  const session = useSession()?.session;
+  const features = session ? organizationById(session, organizationId)?.Features : undefined;
+  return features === undefined || features.includes(feature);
+}
+
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {
   return session.Organizations.find((o) => o.Id === id);
 }

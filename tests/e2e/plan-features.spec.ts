@@ -6,7 +6,7 @@
 // feature. In Castaway Demo Radio (Broadcast) the same user has Analytics. Nothing is changed.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { ORG_DEMO, ORG_PODCASTS } from '../../sync-server/seed.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { logIn } from './support.ts';
 
 test('a deep link to Analytics in an organization whose plan lacks it says so; where the plan has it, Analytics is there', async ({ page }) => {
@@ -35,6 +35,11 @@ test('a deep link to Analytics in an organization whose plan lacks it says so; w
   await page.screenshot({ path: test.info().outputPath('not-in-plan-phone.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
 
+  // A program's screen offers no Analytics either.
+  await page.goto(`/${ORG_PODCASTS}/programs/${seedId('program:deepdive')}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Deep Dive' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Analytics', exact: true })).toHaveCount(0);
+
   // The server says the same to a caller who asks anyway.
   const refused = await page.evaluate(async (org) => {
     const res = await fetch('/api/v1/analytics/progress', { headers: { 'x-organization-id': org } });
@@ -49,4 +54,6 @@ test('a deep link to Analytics in an organization whose plan lacks it says so; w
   await expect(page.getByRole('heading', { level: 1, name: 'Organization analytics' })).toBeVisible();
   await expect(page.getByRole('form', { name: 'What the numbers cover' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Not part of this organization’s plan' })).toHaveCount(0);
+  await page.goto(`/${ORG_DEMO}/programs/${seedId('program:morning')}`);
+  await expect(page.getByRole('link', { name: 'Analytics', exact: true })).toBeVisible();
 });

@@ -8,7 +8,7 @@ import type { Feature } from '../../domain/billing.ts';
 import { featureMissingText } from '../../lib/plan-words.ts';
 import * as words from '../../paraglide/areas/plans.js';
 import { Link } from '../../lib/router.ts';
-import { organizationById, useSession } from '../../lib/session.ts';
+import { usePlanIncludes, useSession } from '../../lib/session.ts';
 
 const FEATURE: Feature = 'playlist-download-analytics';
 
@@ -33,8 +33,6 @@ export function NotInPlan({ organizationId }: { organizationId: string }) {
 
 /** The analytics screen, or NotInPlan when the session says the organization's plan lacks the feature. */
 export function PlanGate({ organizationId, children }: { organizationId: string; children: ReactNode }) {
-  const session = useSession()?.session;
-  const features = session ? organizationById(session, organizationId)?.Features : undefined;
-  if (features && !features.includes(FEATURE)) return <NotInPlan organizationId={organizationId} />;
+  if (!usePlanIncludes(organizationId, FEATURE)) return <NotInPlan organizationId={organizationId} />;
   return <>{children}</>;
 }

@@ -31,7 +31,7 @@ import { mutationDef } from '../../mutations/registry.ts';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { RefusedChangeAlert } from '../../ui/RefusedChangeAlert.tsx';
 import { asClip, asProgram, useRow } from '../../lib/rows.ts';
-import { useProgramFlags, useSession } from '../../lib/session.ts';
+import { usePlanIncludes, useProgramFlags, useSession } from '../../lib/session.ts';
 import { conflictOrigin } from '../../lib/conflict-origin.ts';
 import { formatDateTime, formatSeconds, publishStateLabel, visibilityLabel } from '../../lib/labels.ts';
 import { useEditState } from '../../lib/form.ts';
@@ -292,7 +292,9 @@ function ClipEditor({ clip, organizationId, programId }: { clip: Clip; organizat
   const inConflict = conflictWith !== 'none';
   // Analytics of a clip need analytics access on its program (the clip's content access is given here).
   const program = useRow('programs', programId);
-  const analytics = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null)?.HasAnalyticsAccess ?? false;
+  const flaggedForAnalytics = useProgramFlags(organizationId, program.state === 'ok' ? asProgram(program.row) : null)?.HasAnalyticsAccess ?? false;
+  // Section 6: and the organization's plan includes playlist-download-analytics.
+  const analytics = usePlanIncludes(organizationId, 'playlist-download-analytics') && flaggedForAnalytics;
   /** Puts a refused change's values back in the form, with the server's reasons at their fields,
    * so the user corrects it here and applies again (the item leaves the needs-attention list). */
   const editAgain = async (item: NeedsAttentionEntry) => {

@@ -10,7 +10,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db/db.ts';
 import { asClip, asPlaylist, asProgram, asRecording, hasSynced, live, useRow } from '../../lib/rows.ts';
 import { Link, navigate, useSearch } from '../../lib/router.ts';
-import { useProgramFlags } from '../../lib/session.ts';
+import { usePlanIncludes, useProgramFlags } from '../../lib/session.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { NotFoundPage } from '../../ui/ErrorPage.tsx';
@@ -67,6 +67,8 @@ export function ProgramScreen() {
   // Clips, playlists and recordings are content: without content access on this program the
   // tabs say so instead of looking empty, and nothing offers to create a clip (section 6).
   const content = flags?.HasContentAccess ?? false;
+  // Section 6: analytics needs the plan's playlist-download-analytics too.
+  const planAnalytics = usePlanIncludes(organizationId, 'playlist-download-analytics');
   const tab: TabId = search.get('tab') === 'playlists' ? 'playlists' : search.get('tab') === 'recordings' ? 'recordings' : 'clips';
   // Replacing the entry keeps its state: the saved scroll place lives there (listPlace.ts).
   const replaceSearch = (id: TabId, q: ListQuery) => navigate(base + programSearch(id, q), { replace: true, state: history.state });
@@ -85,7 +87,7 @@ export function ProgramScreen() {
         actions={
           <>
             <Link href={`${base}/settings`} className="button">{m.structure_program_settings()}</Link>
-            {flags?.HasAnalyticsAccess && <Link href={`${base}/analytics`} className="button">{m.analytics_tab()}</Link>}
+            {flags?.HasAnalyticsAccess && planAnalytics && <Link href={`${base}/analytics`} className="button">{m.analytics_tab()}</Link>}
             {content && <NewClipButton programId={programId} base={base} />}
           </>
         }
