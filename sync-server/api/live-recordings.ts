@@ -25,7 +25,7 @@ import { now } from '../app.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { insertRow, loadRow } from '../rows.ts';
 import type { AudioService } from '../audio/service.ts';
-import { followLivePeaks, LiveAudioStore, liveStreams, liveStreamSettings, LivePeaksWriter } from '../audio/live-ingest.ts';
+import { followLivePeaks, LiveAudioStore, liveStreams, liveStreamSettings, LivePeaksWriter, storedLiveAudio } from '../audio/live-ingest.ts';
 import { finishLiveStream } from '../audio/live-end.ts';
 import { logOf } from '../observability/log.ts';
 import { guard, type Access } from './guard.ts';
@@ -188,8 +188,9 @@ export function liveRecordingRoutes(audio: AudioService) {
   return resourceApp()
     .openapi(ingest, handler)
     .openapi(guarded(routes.postLiveRecording, agentGuard()), handler)
-    .openapi(guarded(routes.liveRecordingAudio, guard.row('recordings', 'recordingId')), (c) => {
-      const audioStream = streams.get(c.var.row.Id)?.listen();
+    .openapi(guarded(routes.liveRecordingAudio, guard.row('recordings', 'recordingId')), async (c) => {
+      // The stream's own bytes on the instance receiving it; elsewhere its stored segments.
+      const audioStream = streams.get(c.var.row.Id)?.listen() ?? (await storedLiveAudio({ store: c.get('deps').store, log: logOf(c.get('deps')) }, audio.blobs, c.var.row.Id));
       if (!audioStream) throw notFound();
       return new Response(audioStream, { status: 200, headers: { 'content-type': 'audio/mpeg', 'cache-control': 'no-store' } });
     })

@@ -20,9 +20,10 @@
 //      │                                   (a change or the timer also reads the recording row)
 //      └── row not Live, or not an agent's stream ──> read rows once more ──> 'end' { State, HasTornAudio }
 //
-// The live audio (…/live/audio) stays with the instance that receives the stream: a listener on
-// another instance gets 404, as for a recording that is not live, and hears the whole recording
-// once it is Finalized.
+// The live audio (…/live/audio) is heard at its freshest on the instance that receives the stream;
+// a listener on another instance hears the segments stored in the shared blob store
+// (storedLiveAudio), from the newest on, up to a heartbeat behind, and the whole recording once it is
+// Finalized.
 //
 // The stream's audio is not held by that instance alone either (LiveAudioStore): what arrived is
 // stored every heartbeat as the next segment in the blob store (the folder or bucket every instance
@@ -331,6 +332,75 @@ export function followLivePeaks(deps: { store: Store; bus: ChangeBus }, organiza
   }
   void pump();
   return stop;
+}
+
+/** How often a listener on an instance not receiving the stream looks for its next stored segment. */
+const STORED_AUDIO_POLL_MS = 1_000;
+
+/**
+ * A live stream's audio for a listener on an instance that does not receive it (see the header):
+ * the segments stored in the shared blob store, from the newest one on, as a radio stream is heard
+ * (behind the receiving instance by up to a heartbeat), each as it is stored, until the stream is
+ * claimed (ended, or judged lost) and its last segment sent. MP3 read from a segment's start may
+ * begin inside a frame: decoders find the next frame's sync word, as they do joining any radio
+ * stream. null: no stream of this recording is coming in.
+ */
+export async function storedLiveAudio(deps: { store: Store; log: Logger }, blobs: BlobStore, recordingId: string): Promise<ReadableStream<Uint8Array> | null> {
+  type Row = { upload_id: string; segments: number; claimed: boolean };
+  const read = async () =>
+    (await deps.store.query<Row>(`SELECT upload_id, segments, claimed_at IS NOT NULL AS claimed FROM live_streams WHERE recording_id = $1`, [recordingId]))[0] ?? null;
+  const first = await read();
+  if (!first || first.claimed) return null;
+  let next = Math.max(0, first.segments - 1);
+  let cancelled = false;
+  // Where the next segment starts in the whole stream: the recording made of the segments when it
+  // ends (live-end.ts assembleLiveAudio, which then removes them) gives the rest from there.
+  let offset = 0;
+  for (const size of await Promise.all(Array.from({ length: next }, (_, n) => blobs.size(liveSegmentKey(recordingId, first.upload_id, n))))) offset += size ?? 0;
+  /** The next stored segment, or null when there is none (yet, or removed with the stream's end). */
+  const segment = async (): Promise<Uint8Array | null> => {
+    const key = liveSegmentKey(recordingId, first.upload_id, next);
+    if ((await blobs.size(key)) === null) return null;
+    next++;
+    const bytes = new Uint8Array(await (await blobs.blob(key)).arrayBuffer());
+    offset += bytes.byteLength;
+    return bytes;
+  };
+  /** After the end, what the assembled recording holds past what was sent (segments already removed). */
+  const rest = async (): Promise<Uint8Array | null> => {
+    const key = recordingKeys.audio(recordingId, first.upload_id);
+    const size = await blobs.size(key);
+    if (size === null || size <= offset) return null;
+    const bytes = new Uint8Array(await new Response(blobs.stream(key, offset, size - 1)).arrayBuffer());
+    offset = size;
+    return bytes;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        while (!cancelled) {
+          const row = await read();
+          // Claimed, or gone with the recording made of the segments: the stream has ended; what
+          // is stored after what was sent (its last heartbeats) is sent, then the end.
+          const ended = !row || row.claimed;
+          if (ended || next < row.segments) {
+            const bytes = (await segment()) ?? (ended ? await rest() : null);
+            if (bytes) return controller.enqueue(bytes);
+            // Claimed but not yet put together (the row still there, no recording file): wait for it.
+            if (ended && (!row || (await blobs.size(recordingKeys.audio(recordingId, first.upload_id))) !== null)) return controller.close();
+          }
+          await new Promise((resolve) => setTimeout(resolve, STORED_AUDIO_POLL_MS));
+        }
+      } catch (err) {
+        // The database or blob store away: the listener's stream ends (its player may ask again).
+        deps.log.warn({ err, recordingId }, 'stored live audio not read');
+        controller.close();
+      }
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
 }
 
 /** One stream's live audio on the instance that receives it, and who listens to it. */

@@ -3,7 +3,10 @@
 // as two server instances behind a balancer are; they share only the database and the blob folder.
 // System ffmpeg pushes an MP3 in real time to instance 1; a watcher of instance 2 gets the
 // waveform appended in order, each pixel once, then 'end'; the pixels are those of the finalized
-// waveform, and the live peaks rows are gone once the recording is Finalized.
+// waveform, and the live peaks rows are gone once the recording is Finalized. A listener of the
+// live audio on instance 2 hears the segments instance 1 stores in the shared blob folder, as they
+// are stored, and at the end the rest from the recording made of them: the whole stream, byte for
+// byte the finalized recording's audio.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -70,12 +73,20 @@ describe('a live recording on two instances of one PostgreSQL', () => {
       id = (await db.store.query<{ id: string }>(`SELECT id FROM recordings WHERE title = $1`, [title]))[0]?.id;
       if (!id) await new Promise((r) => setTimeout(r, 20));
     }
-    // The live audio is the receiving instance's: another one says it is not here.
-    expect((await fetch(`${two.base}/api/v1/recordings/${id}/live/audio`, { headers: session })).status).toBe(404);
+    // The live audio on another instance: the segments stored in the shared blob folder, as they are
+    // stored (a heartbeat behind), ending with the stream.
+    const listening = await fetch(`${two.base}/api/v1/recordings/${id}/live/audio`, { headers: session });
+    expect(listening.status).toBe(200);
+    expect(listening.headers.get('content-type')).toBe('audio/mpeg');
+    const heard = new Response(listening.body).arrayBuffer();
 
     const events: LivePeaksEvent[] = [];
     const end = await watchLivePeaks(two.base, session, id, (e) => events.push(e));
     expect(await pushed, stderr).toBe(0);
+    // All of the 12 s at 64 kbit/s (about 96 kB) was stored and heard, as MP3 frames; then it ended.
+    const bytes = new Uint8Array(await heard);
+    expect(bytes.length).toBeGreaterThan(80_000);
+    expect(bytes.some((b, i) => b === 0xff && (bytes[i + 1]! & 0xe0) === 0xe0)).toBe(true);
 
     // Appended in many pieces while it ran, each starting where the last ended: none twice, none lost.
     expect(events.length).toBeGreaterThan(5);
@@ -96,6 +107,10 @@ describe('a live recording on two instances of one PostgreSQL', () => {
       if (row.State === 'Finalized') break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // What instance 2's listener heard is the whole stream, byte for byte the recording's audio.
+    const whole = new Uint8Array(await (await two.app.request(row.Urls.AudioUrl!, { headers: session })).arrayBuffer());
+    expect(bytes.length).toBe(whole.length);
+    expect(Buffer.from(bytes).equals(Buffer.from(whole))).toBe(true);
     const high = await two.app.request(row.Urls.WaveformHighResUrl!, { headers: session });
     expect(high.status).toBe(200);
     const waveform = waveformFromDat(new Uint8Array(await high.arrayBuffer()));

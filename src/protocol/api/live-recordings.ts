@@ -96,7 +96,7 @@ export const liveRecordingAudio = {
   tags,
   summary: "A live recording's audio as it is captured (the Live row's AudioUrl): MP3 from the moment of the request, as a radio stream is heard, ending with the stream",
   description:
-    'Read with the recording’s read access. A recording that is not live on this instance (ended, or another instance’s stream) is a 404: once it ends, its AudioUrl names the whole recording.',
+    'Read with the recording’s read access. On an instance other than the one receiving the stream, the audio stored so far in the shared blob store, from its newest segment on (up to a heartbeat, 5 s, behind). No Range and no length: it grows until the stream ends. A recording with no stream coming in (ended) is a 404: once it ends, its AudioUrl names the whole recording.',
   request: { params: idParams('recordingId') },
   responses: { 200: { description: 'The stream’s audio, open while the recording is live', content: { 'audio/mpeg': { schema: z.string() } } }, ...errors },
 } as const satisfies RouteConfig;
