@@ -7,9 +7,24 @@ import type { Feature, PlanRefusal } from '../domain/billing.ts';
 
 export const featureMissingText = (feature: Feature) => m.plans_feature_missing({ feature: FEATURE_LABEL[feature]() });
 
+const numberIn = (locale: string | undefined) => (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(n);
+
 /** The refusal in the user's words (for a cap, the figures in their locale's numbers). */
 export function planRefusalText(refusal: PlanRefusal, locale?: string): string {
   if (refusal.kind === 'feature') return `${featureMissingText(refusal.feature)} ${m.plans_ask_an_admin()}`;
-  const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(n);
+  const number = numberIn(locale);
   return m.plans_cap_reached({ addOn: ADD_ON_LABEL[refusal.addOn](), cap: number(refusal.cap), used: number(refusal.used) });
+}
+
+/** An invitation's acceptance refused at the ExtraSeats cap, said to the person invited (who can
+ * do nothing about it but ask): seats, not the add-on's name. */
+export function seatsFullText(refusal: Extract<PlanRefusal, { kind: 'cap' }>, organization: string, locale?: string): string {
+  const number = numberIn(locale);
+  return m.plans_seats_full({ organization, cap: number(refusal.cap), used: number(refusal.used) });
+}
+
+/** An upload refused at the ExtraStorage cap, where the file was picked: its measure is hours of stored audio. */
+export function storageFullText(refusal: Extract<PlanRefusal, { kind: 'cap' }>, locale?: string): string {
+  const number = numberIn(locale);
+  return m.plans_storage_full({ cap: number(refusal.cap), used: number(refusal.used) });
 }

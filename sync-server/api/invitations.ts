@@ -9,7 +9,8 @@
 //   POST /v1/users/{userId}/invitation ──404 (no invitation of that user not yet accepted here)
 //     ──429 ──> a new token and expiry, mailed ──> 204
 //   GET /internal/invitations/{id}?token ──404 (no such id, or not its token: one answer) ──> Open | Used | Expired
-//   PUT /internal/invitations/{id} ──404 ──400 at Token (Used, Expired)
+//   PUT /internal/invitations/{id} ──404 ──400 at Token (Used, Expired) ──403 addOnCapReached
+//     (the seats held now are at the ExtraSeats cap: checked again in the transaction that joins)
 //     ├─ the address has an account ──403 unless signed in as it ──> membership, used, session renewed
 //     └─ no account ──400 (Name, FirstName, Password) ──> account (activated: the link proved the
 //        address), membership, used, signed in as the new account
@@ -38,7 +39,7 @@ import type { Queryable } from '../store/store.ts';
 import { guard } from './guard.ts';
 import { assertEntriesValid, normalizeEntries } from './permission-entries.ts';
 import { guarded, resourceApp } from './route.ts';
-import { assertUnderCap, withCap } from '../billing/entitlements.ts';
+import { assertSeatForMember, assertUnderCap, withCap } from '../billing/entitlements.ts';
 
 type InvitationRow = {
   id: string;
@@ -93,6 +94,13 @@ async function issueToken(q: Queryable, invitation: InvitationRow, inviterId: st
   return { link, expiresAt };
 }
 
+/** The organization's row locked before the invitation's, the order an invitation takes them in
+ * (the seat check locks it first), so an acceptance and an invitation again of the same address
+ * wait for each other instead of deadlocking. */
+async function lockOrganization(q: Queryable, organizationId: string): Promise<void> {
+  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+}
+
 /** The invitation `id` if `token` is its token; else 404, whether or not the id exists. */
 async function invitationByToken(q: Queryable, id: string, token: string, lock = false): Promise<InvitationRow> {
   const [row] = await q.query<InvitationRow>(`SELECT * FROM invitations WHERE id = $1 AND token_hash = $2${lock ? ' FOR UPDATE' : ''}`, [id, sha256(token)]);
@@ -115,6 +123,8 @@ function assertOpen(row: InvitationRow, at: Date): void {
 /** The member joins with exactly the invited entries, and the invitation is used; returns the
  * membership's version (for the change bus, after commit). */
 async function join(q: Queryable, row: InvitationRow, userId: string, at: Date): Promise<number> {
+  // A new member is a seat: the cap is checked again now (entitlements.ts says why).
+  await assertSeatForMember(q, row.organization_id, userId, row.permissions, at);
   const [m] = await q.query<{ version: number }>(
     `INSERT INTO memberships (organization_id, user_id, permissions, created_at_utc, modified_at_utc, version) VALUES ($1, $2, $3, $4, $4, next_row_version())
      ON CONFLICT (organization_id, user_id) DO UPDATE SET permissions = EXCLUDED.permissions, modified_at_utc = EXCLUDED.modified_at_utc, version = EXCLUDED.version
@@ -282,6 +292,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
           throw otherAccount(first.email);
         }
         const version = await deps.store.tx(async (q) => {
+          await lockOrganization(q, first.organization_id);
           const row = await invitationByToken(q, invitationId, body.Token, true);
           assertOpen(row, now(deps));
           return join(q, row, account.id, now(deps));
@@ -299,6 +310,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       const previous = getCookie(c, SESSION_COOKIE);
       const made = await deps.store.tx(async (q) => {
         const at = now(deps);
+        await lockOrganization(q, first.organization_id);
         const row = await invitationByToken(q, invitationId, body.Token, true);
         assertOpen(row, at);
         // The account is activated: the invitation link proved the address is the user's. An id

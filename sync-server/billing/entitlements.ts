@@ -77,11 +77,16 @@ export function withCap(access: Access, addOn: MeteredAddOnType, feature?: Featu
   return { ...access, responses: { ...access.responses, 403: capRefusal(addOn, feature) } };
 }
 
+/** Said for `except` by an invitation's acceptance (assertSeatForMember). */
+const ACCEPTING = Symbol('accepting an invitation');
+
 /** Units of a measure asked for but not measured yet, so two requests at once cannot both slip
  * under the cap: transcriptions queued or under way count by their audio's length; seats, the open
- * invitations of addresses other than `except` (the one being invited again is the request). */
-async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType, at: Date, except: string | null): Promise<number> {
+ * invitations of addresses other than `except` (the one being invited again is the request), or
+ * none when `except` is ACCEPTING (an acceptance takes a seat that is there now, first come). */
+async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType, at: Date, except: string | null | typeof ACCEPTING): Promise<number> {
   if (addOn === 'ExtraSeats') {
+    if (except === ACCEPTING) return 0;
     const [row] = await q.query<{ n: string | number }>(
       `SELECT count(*) AS n FROM invitations WHERE organization_id = $1 AND used_at_utc IS NULL AND expires_at_utc > $2 AND lower(email) <> lower(coalesce($3, ''))`,
       [organizationId, at, except],
@@ -106,7 +111,7 @@ const twoPlaces = (n: number) => Math.round(n * 100) / 100;
  * request: the organization's row is locked first, so requests of one organization are judged one
  * after the other against usage that includes the ones before.
  */
-export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date, except: string | null = null): Promise<void> {
+export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date, except: string | null | typeof ACCEPTING = null): Promise<void> {
   await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
   const s = await loadSubscription(q, organizationId);
   if (!s) throw notFound();
@@ -119,4 +124,25 @@ export async function assertUnderCap(q: Queryable, organizationId: string, addOn
   if (!refusedByCap(used, adding, allowed, restriction)) return;
   const cap = capOf(allowed, restriction)!;
   throw new AppError(403, { Errors: [fieldError('body', formError('invalid', 'domain_plan_cap_reached', { addOn, cap, used }, ServerErrorCode.AddOnCapReached))] });
+}
+
+
+/**
+ * Accepting an invitation makes a seat: refused (403 addOnCapReached, ExtraSeats) when the seats
+ * held now are at the cap. The invitation was under the cap when it was sent, but the cap may have
+ * been lowered since, or an invitation that expired uncounted renewed, and other invitations
+ * accepted meanwhile: the seat is the one asked for here, so it is checked here as well. Only
+ * seats held count (not other open invitations: whoever accepts first gets the seat), and a user
+ * who holds one already, or an invitation of no permissions, takes none. Call it in the transaction
+ * that adds the member; it locks the organization's row as every seat check does.
+ */
+export async function assertSeatForMember(q: Queryable, organizationId: string, userId: string, permissions: readonly unknown[], at: Date): Promise<void> {
+  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+  if (permissions.length === 0) return;
+  const [seated] = await q.query(
+    `SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2 AND jsonb_typeof(permissions) = 'array' AND jsonb_array_length(permissions) > 0`,
+    [organizationId, userId],
+  );
+  if (seated) return;
+  await assertUnderCap(q, organizationId, 'ExtraSeats', 1, at, ACCEPTING);
 }

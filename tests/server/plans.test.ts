@@ -12,6 +12,8 @@ import type { BillingUsage } from '../../src/protocol/api/billing.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { loadSubscription, saveRestriction, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
+import { measureUsage } from '../../sync-server/billing/usage.ts';
+import { periodOf } from '../../src/domain/billing.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { AppClient, type Reply } from './app-client.ts';
@@ -195,6 +197,42 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     expect((imported.body as { Rows: Array<{ Status: string; Errors: Array<{ Code: string }> }> }).Rows).toEqual([expect.objectContaining({ Status: 'Failed', Errors: [expect.objectContaining({ Code: 'addOnCapReached' })] })]);
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 1 }, new Date());
     expect((await invite('fourth')).status).toBe(201);
+  });
+
+  it('accepting an invitation is refused once the seats held reach the ExtraSeats cap, in words naming it, and the invitation stays open', async () => {
+    // Two invitations sent under a cap of 12, then the cap lowered to Starter's 3 seats (2 held):
+    // the first to accept takes the third seat, the second is refused: no account, no membership.
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 10 }, new Date());
+    const invite = async (name: string) => {
+      const made = await podcasts.post('/api/v1/users/invitation', { Email: `${name}.${kind}@station.example`, Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] });
+      expect(made.status, made.text).toBe(201);
+      const link = new URL((made.body as { Link: string }).Link);
+      return { id: link.pathname.split('/').at(-1)!, token: link.searchParams.get('token')! };
+    };
+    const late = await invite('late');
+    const early = await invite('early');
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 0 }, new Date());
+    const accept = (i: { id: string; token: string }, name: string) => new AppClient(app).send('PUT', `/api/internal/invitations/${i.id}`, { json: { Token: i.token, Name: name, Password: 'a long enough secret' } });
+    const seats = async () => (await measureUsage(t.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+
+    const first = await accept(early, 'Early Bird');
+    expect(first.status, first.text).toBe(204);
+    const refused = await accept(late, 'Late Comer');
+    expect(refused.status, refused.text).toBe(403);
+    expect((refused.body as ErrorBody).Errors).toEqual([
+      expect.objectContaining({
+        Field: 'body',
+        Code: 'addOnCapReached',
+        Params: { addOn: 'ExtraSeats', cap: 3, used: 3 },
+        Message: 'This would go past the ExtraSeats cap of 3 this month (3 used so far): an admin can raise it under Billing & features',
+      }),
+    ]);
+    expect(await t.store.query(`SELECT 1 FROM users WHERE email = $1`, [`late.${kind}@station.example`])).toEqual([]);
+    expect(await seats()).toBe(3);
+    // The invitation was not used up: once the cap is raised, the same link is taken.
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 1 }, new Date());
+    expect((await accept(late, 'Late Comer')).status).toBe(204);
+    expect(await seats()).toBe(4);
   });
 
   it('audio is refused once the ExtraStorage cap is reached, and taken once it is raised', async () => {

@@ -7,6 +7,7 @@
 //                Open, the address has no account ──> name, first name, password, confirmation:
 //                    submit ──> section 5's errors at the fields ──> PUT ──204──> signed in, in the organization
 //                                                                      ├─400──> at the fields (Token's above the button)
+//                                                                      ├─403 addOnCapReached──> no free seat: the cap and the seats taken
 //                                                                      └─network──> offline or failed
 //                Open, the address has an account: signed out ──> the login screen, which comes back here
 //                                                  signed in as it ──> Join ──> PUT ──204──> in the organization
@@ -22,6 +23,9 @@ import { formError } from '../../domain/form-errors.ts';
 import { PASSWORD_MIN_LENGTH } from '../../domain/constants.ts';
 import { validatePasswordChange } from '../../domain/password.ts';
 import { acceptInvitation, getInvitation, invitationAcceptFormErrors, type InvitationDescription } from '../../protocol/api/invitations.ts';
+import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { seatsFullText } from '../../lib/plan-words.ts';
+import { getLocale } from '../../lib/i18n.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 import { LoginFrame } from './LoginFrame.tsx';
@@ -103,7 +107,7 @@ export function InvitationScreen({ invitationId }: { invitationId: string }) {
     }
     setBusy(false);
     if (res.kind === 'badRequest') setErrors(fieldErrorTexts(res.body.Errors, ['Name', 'FirstName', 'Password', 'Token'] as const));
-    else if (res.kind === 'status' && res.status === 403) setErrors({ form: formatFormError(formError('invalid', 'domain_invitation_other_account', { email: found.Email })) });
+    else if (res.kind === 'status' && res.status === 403) setErrors({ form: refusalText(res.body, found) });
     else if (res.kind === 'notFound') setErrors({ form: m.signup_invitation_not_found() });
     else setErrors({ form: navigator.onLine ? m.signup_invitation_error() : m.signup_invitation_offline() });
   };
@@ -161,6 +165,14 @@ export function InvitationScreen({ invitationId }: { invitationId: string }) {
       )}
     </LoginFrame>
   );
+}
+
+/** Why the server refused the acceptance (403): the organization's seats are at its plan's cap
+ * (the add-on's figures, said as seats), or the address has an account the caller is not signed in as. */
+function refusalText(body: unknown, found: InvitationDescription): string {
+  const plan = readPlanRefusal(body);
+  if (plan?.kind === 'cap') return seatsFullText(plan, found.OrganizationName, getLocale());
+  return formatFormError(formError('invalid', 'domain_invitation_other_account', { email: found.Email }));
 }
 
 /** The invitation cannot be accepted here: why, and the way to the login screen. */

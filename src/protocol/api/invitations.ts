@@ -159,7 +159,8 @@ export const acceptInvitation = {
     204: noContent,
     400: { ...writeErrors[400], description: 'A field is not valid, or the invitation was already used or has expired: each named (Token, Name, FirstName, Password) with its message' },
     403: {
-      description: 'The address has an account and the caller is not signed in as it (Code invitationOtherAccount), or a session cookie without its x-xsrf-token (no body)',
+      description:
+        'The address has an account and the caller is not signed in as it (Code invitationOtherAccount), or a session cookie without its x-xsrf-token (no body); or the organization’s seats are at the ExtraSeats cap now (the allowance plus the add-on’s MaxOverage): a body naming it (Field body, Code addOnCapReached, Params.addOn ExtraSeats, cap, used)',
       content: { 'application/json': { schema: BadRequestBodySchema } },
     },
     404: NotFoundOrWrongToken,
