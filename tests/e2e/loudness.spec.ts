@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
-import { logIn } from './support.ts';
+import { logIn, studioApi } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
 let server: OwnServer | null = null;
@@ -22,16 +22,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => server?.stop());
 
-/** A call of the studio's API with the page's session (its XSRF token read once). */
-async function api(page: Page, method: string, path: string, body?: unknown, raw?: Buffer) {
-  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
-  const headers: Record<string, string> = { 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO };
-  if (raw) headers['content-type'] = 'application/octet-stream';
-  const res = await page.request.fetch(`/api${path}`, { method, headers, ...(raw ? { data: raw } : body !== undefined ? { data: body } : {}) });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  const text = await res.text();
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const api = (page: Page, method: string, path: string, body?: unknown, raw?: Buffer) => studioApi(page, ORG_DEMO, method, path, body, raw);
 
 test('on a phone: the figures before and after the Podcast preset, then normalized again to EBU R128 through the outbox', async ({ browser }) => {
   test.setTimeout(180_000);
