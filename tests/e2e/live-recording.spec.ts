@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 import { logIn, openOrganizationHome } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
@@ -35,6 +35,20 @@ test.afterAll(() => {
 });
 
 type Recording = { Id: string; Title: string; State: string; DurationSeconds: number | null; Urls: Record<string, string | null> };
+
+/** Signs in as the demo user and opens the organization's home; makes a recording agent named
+ *  `name` that may push to Morning Briefing. */
+async function morningAgent(page: Page, name: string) {
+  await logIn(page);
+  const organizationId = await openOrganizationHome(page);
+  const headers = { 'x-organization-id': organizationId };
+  const programs = (await (await page.request.get('/api/v1/programs?pageSize=100', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
+  const programId = programs.Items.find((p) => p.Name === 'Morning Briefing')!.Id;
+  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
+  const made = await page.request.post('/api/v1/recording-agents', { headers: { ...headers, 'x-xsrf-token': xsrf }, data: { Name: name, ProgramIds: [programId] } });
+  expect(made.status()).toBe(201);
+  return { organizationId, headers, programId, agent: (await made.json()) as { Id: string; Token: string } };
+}
 
 test('recording agents on Organization settings: refused at their fields, made with a token shown once, edited, deleted', async ({ browser }) => {
   test.setTimeout(120_000);
@@ -78,15 +92,7 @@ test('an encoder pushes a live recording: its waveform grows on screen, an annot
   test.setTimeout(300_000);
   const context = await browser.newContext({ baseURL: server!.baseURL });
   const page = await context.newPage();
-  await logIn(page);
-  const organizationId = await openOrganizationHome(page);
-  const headers = { 'x-organization-id': organizationId };
-  const programs = (await (await page.request.get('/api/v1/programs?pageSize=100', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
-  const programId = programs.Items.find((p) => p.Name === 'Morning Briefing')!.Id;
-  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
-  const made = await page.request.post('/api/v1/recording-agents', { headers: { ...headers, 'x-xsrf-token': xsrf }, data: { Name: 'Studio encoder', ProgramIds: [programId] } });
-  expect(made.status()).toBe(201);
-  const agent = (await made.json()) as { Id: string; Token: string };
+  const { organizationId, headers, programId, agent } = await morningAgent(page, 'Studio encoder');
 
   const origin = new URL(server!.baseURL);
   const title = 'Morning live from the encoder';
@@ -164,13 +170,7 @@ test('a stream cut off before any of its audio could be kept: the recording scre
   test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL: server!.baseURL });
   const page = await context.newPage();
-  await logIn(page);
-  const organizationId = await openOrganizationHome(page);
-  const headers = { 'x-organization-id': organizationId };
-  const programs = (await (await page.request.get('/api/v1/programs?pageSize=100', { headers })).json()) as { Items: Array<{ Id: string; Name: string }> };
-  const programId = programs.Items.find((p) => p.Name === 'Morning Briefing')!.Id;
-  const xsrf = ((await (await page.request.get('/api/internal/session/xsrf')).json()) as { XsrfToken: string }).XsrfToken;
-  const agent = (await (await page.request.post('/api/v1/recording-agents', { headers: { ...headers, 'x-xsrf-token': xsrf }, data: { Name: 'Broken encoder', ProgramIds: [programId] } })).json()) as { Id: string; Token: string };
+  const { organizationId, programId, agent } = await morningAgent(page, 'Broken encoder');
 
   // An encoder that sends bytes no decoder reads, then stops: nothing of it can be kept (as when its
   // instance dies with a blob folder the others do not share; sync-server/audio/live-end.ts).
