@@ -11,13 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
 import type { AdMarkerValidation, SuggestedAdMarkers, SuggestedChapters } from '../../src/protocol/api/ad-markers.ts';
-import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
-import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { AppClient } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import type { createApp } from '../../sync-server/app.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
+import { demoApp, type AppClient } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 type Result = { status: string; errors?: Array<{ Field: string; Code: string; Message: string }> };
@@ -30,13 +27,8 @@ describe.each(storeKinds)('ad markers on %s', (kind) => {
   let clipId = '';
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 12 });
     dir = await mkdtemp(join(tmpdir(), 'castaway-ad-markers-'));
-    app = createApp({ store: test.store, bus: createMemoryBus(), blobs: fsBlobStore(join(dir, 'blobs')) });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api } = await demoApp(kind, { clips: 12, blobDir: join(dir, 'blobs') }));
     clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
   }, 120_000);
 
@@ -45,11 +37,7 @@ describe.each(storeKinds)('ad markers on %s', (kind) => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const push = async (name: string, args: unknown): Promise<Result> => {
-    const reply = await api.post('/api/sync/push', { protocolVersion: SYNC_PROTOCOL_VERSION, clientId: randomUUID(), mutations: [{ id: randomUUID(), name, args, base: null, createdAt: Date.now() }] });
-    expect(reply.status, reply.text).toBe(200);
-    return (reply.body as { results: Result[] }).results[0]!;
-  };
+  const push = async (name: string, args: unknown): Promise<Result> => (await api.pushOne(name, args)) as Result;
   const put = (path: string, json: unknown) => api.send('PUT', path, { json });
   const clip = async () => (await api.get(`/api/v1/clips/${clipId}`)).body as { AdMarkers?: unknown; AdMarkerRulesOverride?: unknown; DurationSeconds: number | null };
   const validate = async (body: unknown) => api.post(`/api/internal/programs/${MORNING}/ad-marker-rules/validation`, body);

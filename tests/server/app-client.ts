@@ -2,6 +2,7 @@
 // server suites.
 import { expect } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
@@ -131,17 +132,18 @@ export type DemoApp = { test: TestStore; app: ReturnType<typeof createApp>; api:
 
 /**
  * The usual start of a suite over one capability: a store of `kind` with the demo seeded at
- * `clips`, the app on it (a memory bus whose pokes are recorded in `changes`, the real clock) and a
- * client signed in as `email` and working in the demo organization. The caller drops `test` after
- * its suite.
+ * `clips`, the app on it (a memory bus whose pokes are recorded in `changes`, the real clock; its
+ * blobs in the folder `blobDir` when given, for a suite that stores audio or reads the files) and
+ * a client signed in as `email` and working in the demo organization. The caller drops `test` (and
+ * removes `blobDir`) after its suite.
  */
-export async function demoApp(kind: StoreKind, options: { clips: number; email?: string }): Promise<DemoApp> {
+export async function demoApp(kind: StoreKind, options: { clips: number; email?: string; blobDir?: string }): Promise<DemoApp> {
   const test = await openTestStore(kind);
   await seed(test.store, { clips: options.clips });
   const changes: Change[] = [];
   const bus = createMemoryBus();
   bus.subscribe((c) => void changes.push(c));
-  const app = createApp({ store: test.store, bus });
+  const app = createApp({ store: test.store, bus, ...(options.blobDir ? { blobs: fsBlobStore(options.blobDir) } : {}) });
   const api = await AppClient.signedIn(app, options.email ?? 'demo@example.com');
   return { test, app, api, changes };
 }

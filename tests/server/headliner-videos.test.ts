@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HeadlinerVideo, HeadlinerVideoList } from '../../src/protocol/api/headliner-videos.ts';
-import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import type { createApp } from '../../sync-server/app.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
-import { AppClient, fields } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { demoApp, fields, type AppClient } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const run = promisify(execFile);
 const MORNING = seedId('program:morning');
@@ -56,13 +54,8 @@ describe.each(storeKinds)('headliner videos on %s', (kind) => {
   let silentClipId = '';
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 24 });
     dir = await mkdtemp(join(tmpdir(), 'castaway-headliner-test-'));
-    app = createApp({ store: test.store, bus: createMemoryBus(), blobs: fsBlobStore(join(dir, 'blobs')) });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api } = await demoApp(kind, { clips: 24, blobDir: join(dir, 'blobs') }));
     const clips = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 2`, [MORNING]);
     clipId = clips[0]!.id;
     silentClipId = clips[1]!.id;

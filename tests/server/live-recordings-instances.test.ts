@@ -8,55 +8,37 @@
 // are stored, and at the end the rest from the recording made of them: the whole stream, byte for
 // byte the finalized recording's audio.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
 import type { LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
-import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
-import { AppClient } from './app-client.ts';
+import { liveDatabase, liveSession, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
 import { startPgInstance, type PgInstance } from './pg-instance.ts';
-import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
-
-const MORNING = seedId('program:morning');
 
 describe('a live recording on two instances of one PostgreSQL', () => {
-  let db: TestStore & { url: string };
-  let blobDir = '';
+  let live: LiveDatabase;
   const instances: PgInstance[] = [];
-  let agent: RecordingAgentWithToken;
-  let api: AppClient;
-  const session: Record<string, string> = {};
+  let signedIn: LiveSession;
 
   beforeAll(async () => {
-    const base = process.env.TEST_DATABASE_URL;
-    if (!base) throw new Error(MISSING_DATABASE_URL);
-    db = await openScratchPostgres(base, 'castaway_live2');
-    await seed(db.store, { clips: 12 });
-    blobDir = await mkdtemp(join(tmpdir(), 'castaway-live2-'));
+    live = await liveDatabase('castaway_live2');
     // Instance 1 uses the scratch store; instance 2 opens its own pool to the same database.
-    instances.push(await startPgInstance(db.url, blobDir, { store: db.store }), await startPgInstance(db.url, blobDir));
-    api = new AppClient(instances[0]!.app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
-    Object.assign(session, { cookie: api.cookie, 'x-organization-id': ORG_DEMO });
-    agent = (await api.post('/api/v1/recording-agents', { Name: 'Studio 2 encoder', ProgramIds: [MORNING] })).body as RecordingAgentWithToken;
+    instances.push(await startPgInstance(live.db.url, live.dir, { store: live.db.store }), await startPgInstance(live.db.url, live.dir));
+    signedIn = await liveSession(instances[0]!, 'Studio 2 encoder');
   }, 120_000);
 
   afterAll(async () => {
     for (const i of instances) await i.close();
-    await db?.drop();
-    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+    await live?.drop();
   });
 
   it('ffmpeg pushes to instance 1; a watcher of instance 2 gets each append in order, once, then the end; the pixels are the finalized waveform’s', async () => {
     const [one, two] = instances as [PgInstance, PgInstance];
+    const { api, session, agent } = signedIn;
+    const db = live.db;
     const title = 'Across instances';
     const url = `http://${agent.Id}:${agent.Token}@${one.base.slice('http://'.length)}/api/v1/programs/${MORNING}/recordings/live?title=${encodeURIComponent(title)}`;
     const ffmpeg = spawn(

@@ -11,24 +11,18 @@
 //     duration 0 and no audio link (section 4's zero-duration case), HasTornAudio, not a whole one.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRecording } from '../../src/domain/recording.ts';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
 import { waveformFromDat } from '../../src/media/waveform-format.ts';
-import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
-import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
-import { AppClient } from './app-client.ts';
+import { liveDatabase, liveSession, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
 import { startPgInstance, type PgInstance } from './pg-instance.ts';
-import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
-
-const MORNING = seedId('program:morning');
 /** The lost time on both instances: a heartbeat every 500 ms, a sweep every 1.5 s. */
 const LOST_MS = 6_000;
 const START_MS = 180_000;
@@ -45,47 +39,35 @@ async function until<T>(what: string, probe: () => T | undefined | null | false 
 }
 
 describe('a live stream whose instance is killed', () => {
-  let db: TestStore & { url: string };
-  let dataDir = '';
+  let live: LiveDatabase;
   let sharedBlobs = '';
   const running = new Set<ChildProcess>();
   let two: PgInstance;
-  let api: AppClient;
-  let agent: RecordingAgentWithToken;
-  const session: Record<string, string> = {};
+  let signedIn: LiveSession;
 
   beforeAll(async () => {
-    const base = process.env.TEST_DATABASE_URL;
-    if (!base) throw new Error(MISSING_DATABASE_URL);
-    db = await openScratchPostgres(base, 'castaway_live_lost');
-    await seed(db.store, { clips: 12 });
-    dataDir = await mkdtemp(join(tmpdir(), 'castaway-live-lost-'));
-    sharedBlobs = join(dataDir, 'blobs');
+    live = await liveDatabase('castaway_live_lost');
+    sharedBlobs = join(live.dir, 'blobs');
     await mkdir(sharedBlobs, { recursive: true });
-    two = await startPgInstance(db.url, sharedBlobs, { deps: { live: { lostMs: LOST_MS }, jobs: { leaseMs: 3_000 } } });
-    api = new AppClient(two.app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
-    Object.assign(session, { cookie: api.cookie, 'x-organization-id': ORG_DEMO });
-    agent = (await api.post('/api/v1/recording-agents', { Name: 'Studio 3 encoder', ProgramIds: [MORNING] })).body as RecordingAgentWithToken;
+    two = await startPgInstance(live.db.url, sharedBlobs, { deps: { live: { lostMs: LOST_MS }, jobs: { leaseMs: 3_000 } } });
+    signedIn = await liveSession(two, 'Studio 3 encoder');
   }, START_MS);
 
   afterAll(async () => {
     for (const child of running) child.kill('SIGKILL');
     await two?.close();
-    await db?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await live?.drop();
   }, 60_000);
 
   /** Instance 1: main.ts on the same database, its blobs in `blobDir`. */
   function startInstanceOne(blobDir: string) {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DATABASE_URL: db.url,
+      DATABASE_URL: live.db.url,
       NODE_ENV: 'test',
       CASTAWAY_BLOB_DIR: blobDir,
-      CASTAWAY_DATA_DIR: dataDir,
-      CASTAWAY_DIST_DIR: join(dataDir, 'no-dist'),
+      CASTAWAY_DATA_DIR: live.dir,
+      CASTAWAY_DIST_DIR: join(live.dir, 'no-dist'),
       CASTAWAY_DEMO_LISTENER_DAYS: '0',
       // A job it held when killed (the sweep itself, say) is taken up by instance 2 soon.
       CASTAWAY_JOB_LEASE_MS: '3000',
@@ -100,6 +82,8 @@ describe('a live stream whose instance is killed', () => {
   /** Pushes the hour-long fixture to instance 1 in real time, kills instance 1 once `ready` says so
    * and returns the recording's id, the watcher's end, the pixels it got and the row once settled. */
   async function pushAndKill(title: string, blobDir: string, ready: (id: string, pixels: number) => Promise<boolean>) {
+    const { api, session, agent } = signedIn;
+    const db = live.db;
     const one = await startInstanceOne(blobDir);
     const url = `http://${agent.Id}:${agent.Token}@${one.base.slice('http://'.length)}/api/v1/programs/${MORNING}/recordings/live?title=${encodeURIComponent(title)}`;
     const ffmpeg = spawn(
@@ -132,7 +116,7 @@ describe('a live stream whose instance is killed', () => {
 
   it('with a shared blob folder: the audio stored until the kill is the recording, Finalized, cut off', async () => {
     const { id, end, row, killedPixels } = await pushAndKill('Lost instance, shared folder', sharedBlobs, async (recordingId, pixels) => {
-      const [s] = await db.store.query<{ segments: number }>(`SELECT segments FROM live_streams WHERE recording_id = $1`, [recordingId]);
+      const [s] = await live.db.store.query<{ segments: number }>(`SELECT segments FROM live_streams WHERE recording_id = $1`, [recordingId]);
       // A few seconds of audio drawn and stored as segments.
       return (s?.segments ?? 0) >= 4 && pixels >= 3 * (44100 / LIVE_SAMPLES_PER_PIXEL);
     });
@@ -147,24 +131,24 @@ describe('a live stream whose instance is killed', () => {
     expect(row.DurationSeconds).toBeGreaterThan(2);
     expect(row.DurationSeconds!).toBeLessThan(drawnSeconds + 5);
     expect(row.Urls.AudioUrl).toBe(`/api/media/recordings/${id}/audio`);
-    const audio = await two.app.request(row.Urls.AudioUrl!, { headers: session });
+    const audio = await two.app.request(row.Urls.AudioUrl!, { headers: signedIn.session });
     expect(audio.status).toBe(200);
     expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(2 * 8_000);
-    const high = await two.app.request(row.Urls.WaveformHighResUrl!, { headers: session });
+    const high = await two.app.request(row.Urls.WaveformHighResUrl!, { headers: signedIn.session });
     expect(high.status).toBe(200);
     const waveform = waveformFromDat(new Uint8Array(await high.arrayBuffer()));
     expect((waveform.length * waveform.samplesPerPixel) / 44100).toBeCloseTo(row.DurationSeconds!, 0);
     // The stream's rows are gone; a later watcher is told it ended.
-    expect(await db.store.query(`SELECT 1 FROM live_streams WHERE recording_id = $1`, [id])).toEqual([]);
-    expect(await db.store.query(`SELECT 1 FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
-    const after = await (await fetch(`${two.base}/api/v1/recordings/${id}/live/peaks`, { headers: session })).text();
+    expect(await live.db.store.query(`SELECT 1 FROM live_streams WHERE recording_id = $1`, [id])).toEqual([]);
+    expect(await live.db.store.query(`SELECT 1 FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
+    const after = await (await fetch(`${two.base}/api/v1/recordings/${id}/live/peaks`, { headers: signedIn.session })).text();
     expect(after).toContain('event: end');
   }, 240_000);
 
   it('with a blob folder of its own: the audio is lost with it, and the recording says so (0 s, no audio, cut off)', async () => {
-    const ownBlobs = join(dataDir, 'instance-one-blobs');
+    const ownBlobs = join(live.dir, 'instance-one-blobs');
     const { id, end, row } = await pushAndKill('Lost instance, own folder', ownBlobs, async (recordingId, pixels) => {
-      const [s] = await db.store.query<{ segments: number }>(`SELECT segments FROM live_streams WHERE recording_id = $1`, [recordingId]);
+      const [s] = await live.db.store.query<{ segments: number }>(`SELECT segments FROM live_streams WHERE recording_id = $1`, [recordingId]);
       return (s?.segments ?? 0) >= 2 && pixels > 0;
     });
     expect(end.State).toBe('Finalized');
@@ -173,7 +157,7 @@ describe('a live stream whose instance is killed', () => {
     expect(row.DurationSeconds).toBe(0);
     expect(row.Urls).toEqual({ AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null });
     expect(normalizeRecording(row).ok).toBe(true);
-    expect(await db.store.query(`SELECT 1 FROM live_streams WHERE recording_id = $1`, [id])).toEqual([]);
-    expect(await db.store.query(`SELECT 1 FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
+    expect(await live.db.store.query(`SELECT 1 FROM live_streams WHERE recording_id = $1`, [id])).toEqual([]);
+    expect(await live.db.store.query(`SELECT 1 FROM live_peaks WHERE recording_id = $1`, [id])).toEqual([]);
   }, 240_000);
 });

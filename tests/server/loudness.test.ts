@@ -12,14 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipLoudness } from '../../src/protocol/api/loudness.ts';
-import { createApp } from '../../sync-server/app.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
-import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
+import type { createApp } from '../../sync-server/app.ts';
+import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { ffmpegEbur128 } from '../audio/ebur128.ts';
 import { fixturePath } from '../audio/fixtures.ts';
-import { AppClient } from './app-client.ts';
-import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
+import { demoApp, type AppClient } from './app-client.ts';
+import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
 
@@ -31,13 +29,8 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
   let clipId = '';
 
   beforeAll(async () => {
-    test = await openTestStore(kind);
-    await seed(test.store, { clips: 24 });
     dir = await mkdtemp(join(tmpdir(), 'castaway-loudness-'));
-    app = createApp({ store: test.store, bus: createMemoryBus(), blobs: fsBlobStore(join(dir, 'blobs')) });
-    api = new AppClient(app);
-    await api.login('demo@example.com');
-    api.organizationId = ORG_DEMO;
+    ({ test, app, api } = await demoApp(kind, { clips: 24, blobDir: join(dir, 'blobs') }));
     clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
   }, 120_000);
 
