@@ -10,13 +10,14 @@ import { Dexie, type EntityTable } from 'dexie';
  *     │                           │                              ready, ready with a warning, error)
  *     ▲                           │
  *     └──link dropped / offline / 5xx, backoff ≤ 30 s
- *                                 └──400 / 404 (refused)──> failed (blob kept until dismissed)
+ *                                 └──400 / 404 (refused), 403 at the ExtraStorage cap──> failed (blob kept until dismissed)
  *   cancel (any state): DELETE on the server, record removed.
  */
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
 
-/** Why an upload was refused, shown through the media_ messages. */
-export type UploadProblem = 'rejected' | 'clipGone';
+/** Why an upload was refused, shown through the media_ messages; storageCap: the month's
+ * ExtraStorage cap is reached (its figures in `cap`, shown through the plans_ messages). */
+export type UploadProblem = 'rejected' | 'clipGone' | 'storageCap';
 
 export type UploadRecord = {
   id: string;
@@ -34,6 +35,8 @@ export type UploadRecord = {
   offset: number;
   state: UploadState;
   problem: UploadProblem | null;
+  /** The cap and the usage the server named with a storageCap refusal (absent otherwise). */
+  cap?: { cap: number; used: number } | null;
   createdAt: number;
   /**
    * The local clip row's ModifiedAtUtc when the file was picked, before the server had any of it

@@ -5,6 +5,8 @@
 //   signed-in user that is not running ──Web Lock per upload (one tab sends it)──> tus-js-client
 //      ├─ success ─────────────> done: the blob is deleted, the record kept for the 100 % bar
 //      ├─ 400 / 404 at creation ─> failed (shown with the reason; the file stays until dismissed)
+//      ├─ 403 naming the ExtraStorage cap ─> failed, with the cap and what is used (trying again
+//      │                         changes nothing until an admin raises the cap)
 //      ├─ offline ─────────────> queued, waits for 'online'
 //      └─ other failure ───────> queued, retried after 1 s, 2 s, 4 s … capped at 30 s
 // tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
@@ -19,6 +21,7 @@ import { call } from './api.ts';
 import { getXsrf } from '../protocol/api/session.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
 import { uploadsDb, type ServedAudio, type UploadRecord } from '../db/upload-db.ts';
+import { readPlanRefusal } from '../protocol/api/plans.ts';
 
 const PROGRESS_WRITE_MS = 250;
 
@@ -74,8 +77,28 @@ function schedule(id: string): void {
   );
 }
 
+/** The plan's refusal of an upload (403 addOnCapReached for ExtraStorage: sync-server/billing/
+ * entitlements.ts withStorageCap), read from the answer's status and body; null for anything
+ * else (a 403 without a body is a stale XSRF token, tried again with a new one). */
+export function storageCapRefusal(status: number, body: string | null | undefined): Pick<UploadRecord, 'problem' | 'cap'> | null {
+  if (status !== 403 || !body) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const refusal = readPlanRefusal(parsed);
+  return refusal?.kind === 'cap' && refusal.addOn === 'ExtraStorage' ? { problem: 'storageCap', cap: { cap: refusal.cap, used: refusal.used } } : null;
+}
+
 async function settleError(record: UploadRecord, err: unknown): Promise<void> {
   const status = statusOf(err);
+  const capped = storageCapRefusal(status, (err as DetailedError).originalResponse?.getBody());
+  if (capped) {
+    await uploadsDb.uploads.update(record.id, { state: 'failed', tusUrl: null, ...capped });
+    return;
+  }
   if (status === 403) xsrf = null;
   if (isRefusal(status)) {
     await uploadsDb.uploads.update(record.id, { state: 'failed', problem: status === 400 ? 'rejected' : 'clipGone', tusUrl: null });

@@ -13,6 +13,8 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { loadSubscription, saveRestriction, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
 import { measureUsage } from '../../sync-server/billing/usage.ts';
+import { storageCapRefusal } from '../../src/lib/upload-queue.ts';
+import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { periodOf } from '../../src/domain/billing.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
@@ -250,6 +252,14 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as ErrorBody;
     expect(body.Errors).toEqual([expect.objectContaining({ Code: 'addOnCapReached', Params: expect.objectContaining({ addOn: 'ExtraStorage', cap: 50 }) })]);
+    // The clip screen's upload (tus) is refused when it begins, and the device's queue reads the
+    // answer as the cap and what is used, to say where the file was picked (not retried for ever).
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const begun = await app.request(UPLOADS_PATH, {
+      method: 'POST',
+      headers: { cookie: podcasts.cookie, 'x-xsrf-token': podcasts.xsrf, 'x-organization-id': ORG_PODCASTS, 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': `filename ${b64('speech-12s.mp3')},clipId ${b64(target!)}` },
+    });
+    expect(storageCapRefusal(begun.status, await begun.text())).toEqual({ problem: 'storageCap', cap: { cap: 50, used: expect.any(Number) } });
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraStorage', { maxOverage: 10 }, new Date());
     const taken = await put();
     expect(taken.status, await taken.clone().text()).toBe(202);

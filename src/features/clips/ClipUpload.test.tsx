@@ -120,6 +120,15 @@ describe('the upload list on the clip screen', () => {
     expect(el.querySelector('[role="alert"]')!.textContent).toContain('c.mp3');
   });
 
+  it('a file refused at the month’s stored-audio cap names the cap and what is stored, in hours, as an alert at its row', async () => {
+    setOnline(true);
+    await uploadsDb.uploads.add(record({ fileName: 'long-interview.mp3', state: 'failed', problem: 'storageCap', cap: { cap: 50, used: 50.5 } }));
+    const el = await render();
+    const text = 'Not uploaded: this month’s cap for stored audio is 50 hours and 50.5 hours are stored. An admin can raise the cap under Billing & features; then pick the file again.';
+    expect(bars(el)[0]!.getAttribute('aria-valuetext')).toBe(text);
+    expect(el.querySelector('[role="alert"]')!.textContent).toBe(`long-interview.mp3 ${text}`);
+  });
+
   it('once the server has the file, the row follows the clip: processing, then ready; an Error says why, as an alert', async () => {
     setOnline(true);
     // The clip was Ready with its old audio when the server took the new file.

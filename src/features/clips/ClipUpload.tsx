@@ -31,6 +31,7 @@ import { db } from '../../db/db.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { processingProblemText } from '../../media/messages.ts';
+import { storageFullText } from '../../lib/plan-words.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
@@ -96,6 +97,8 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
     case 'error':
       return m.media_upload_status_error({ problem });
     case 'refused':
+      // The month's stored-audio cap: its figures, where the file was picked (the plan's words).
+      if (u.problem === 'storageCap' && u.cap) return storageFullText({ kind: 'cap', addOn: 'ExtraStorage', ...u.cap }, getLocale());
       return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
     case 'sending': {
       if (!online) return m.media_upload_status_paused({ percent });
