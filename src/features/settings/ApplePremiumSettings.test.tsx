@@ -90,6 +90,44 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
     expect(await db.needsAttention.count()).toBe(0);
   });
 
+  it('in an organization whose plan lacks it (the session kept on the device says so), says so and offers no change, only clearing', async () => {
+    await db.programs.put({ ...meta, Id: PROGRAM, Name: 'Morning', NetworkId: NETWORK, ApplePremium: { ...none, ShowId: '1234567890' } });
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true }, ['automatic-transcription']);
+    const el = await render();
+    const notice = el.querySelector('[aria-label="Not part of this organization’s plan"]');
+    expect(notice?.getAttribute('role')).toBe('status');
+    expect(notice?.textContent).toBe(
+      'Not part of this organization’s planYour plan does not include Apple Podcasts Subscriptions.Until the plan includes it, these settings cannot be changed; what is set here is kept, and can be cleared.An admin of the studio can add it under Billing & features.',
+    );
+    expect(field(el, 'Apple show ID').control.value).toBe('1234567890');
+    expect(field(el, 'Apple show ID').control.disabled).toBe(true);
+    expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Inherit everything']);
+    await click(el, 'Inherit everything');
+    expect((await db.outbox.toArray()).map((q) => q.args)).toEqual([{ programId: PROGRAM, ApplePremium: null }]);
+  });
+
+  it('a change the server refused for the plan says the plan does not include it, where it was made, not as a generic error', async () => {
+    // The session was read before the plan changed: it says nothing of the plan.
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
+    await db.needsAttention.put({
+      id: 'd6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+      entity: 'programs',
+      entityId: PROGRAM,
+      mutation: { id: 'd6b2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e', name: 'program.setApplePremium', args: { programId: PROGRAM, ApplePremium: { ...none, EarlyAccessHours: 24 } }, base: AT, createdAt: 1 },
+      httpStatus: 403,
+      errors: [{ Field: 'body', Code: 'featureNotInPlan', Message: 'The organization’s plan does not include apple-premium', Params: { feature: 'apple-premium' } }],
+      createdAt: 1,
+    });
+    const el = await render();
+    const alert = el.querySelector('[role="alert"]');
+    expect(alert?.textContent).toContain('Your plan does not include Apple Podcasts Subscriptions.');
+    expect(alert?.textContent).toContain('An admin of the studio can add it under Billing & features.');
+    expect(el.textContent).not.toContain('The server refused');
+    // The form shows what is saved, not the refused change, and offers no Apply.
+    expect(field(el, 'Early access (hours)').control.value).toBe('');
+    expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual([]);
+  });
+
   it('is read only with audit access, and hidden without any settings access', async () => {
     await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasAuditAccess: true });
     const el = await render();

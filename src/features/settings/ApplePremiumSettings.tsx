@@ -11,6 +11,12 @@
 //     the sync page resolves it
 //
 // A network's or a program's "Inherit everything" (the organization's "Clear all") sets none.
+//
+// The plan: setting these needs the organization's apple-premium (billing). When the session says
+// the plan lacks it (usePlanIncludes, known offline too from the session kept on the device), the
+// fields are shown as they are, not offered for change, and the section says why, with the way to
+// Billing & features; clearing stays possible, as the server allows. A change the server refused
+// for the plan (the plan changed since the session was read) says the same, as an alert.
 import { useState, useId, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
 import {
@@ -38,7 +44,10 @@ import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { useRow } from '../../lib/rows.ts';
-import { organizationById, useSession } from '../../lib/session.ts';
+import { organizationById, usePlanIncludes, useSession } from '../../lib/session.ts';
+import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { PlanNotice } from '../../ui/PlanNotice.tsx';
+import * as planWords from '../../paraglide/areas/plans.js';
 import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { showSavedToast } from '../../lib/toast.ts';
 import { useUnsavedGuard } from '../../lib/unsaved.ts';
@@ -136,7 +145,9 @@ function ApplePremiumSection({ target, mayWrite }: { target: ApplePremiumTarget;
   };
   // A change the server refused comes back into the form, its reasons at the fields they name.
   const refused = queued.refused.at(-1);
-  const sent = refused ? ((refused.mutation.args as { ApplePremium?: ApplePremiumValues | null }).ApplePremium ?? EMPTY_APPLE_PREMIUM) : null;
+  // (Not one the plan refused: that change cannot be made, so the form shows what is saved.)
+  const forPlan = refused !== undefined && readPlanRefusal({ Errors: refused.errors })?.kind === 'feature';
+  const sent = refused && !forPlan ? ((refused.mutation.args as { ApplePremium?: ApplePremiumValues | null }).ApplePremium ?? EMPTY_APPLE_PREMIUM) : null;
   // Keyed by the saved values and the last refusal: a change arriving from elsewhere starts the form afresh.
   const key = `${JSON.stringify(saved)}|${refused?.id ?? ''}`;
   return <ApplePremiumForm key={key} target={target} mayWrite={mayWrite} saved={saved} sent={sent} above={above} queued={queued} />;
@@ -163,14 +174,18 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
   const [draft, setDraft] = useState<Draft>(toDraft(sent ?? saved));
   const [errors, setErrors] = useState<Partial<Record<ApplePremiumField, string>>>({});
   const values = fromDraft(draft);
+  // The plan: known from the session, or from the server's refusal of this device's last change.
+  const lastErrors = queued.refused.at(-1)?.errors ?? [];
+  const refusedForPlan = readPlanRefusal({ Errors: lastErrors })?.kind === 'feature';
+  const notInPlan = !usePlanIncludes(target.organizationId, 'apple-premium') || refusedForPlan;
   const dirty = !sameValues(values, saved);
-  useUnsavedGuard('form', dirty);
+  useUnsavedGuard('form', dirty && !notInPlan);
 
   // The server's refusal of this device's last change, at the field it names while it reads as sent.
   const refusedAt = new Map<string, string>();
-  for (const e of queued.refused.at(-1)?.errors ?? []) refusedAt.set(e.Field, refusedFieldText(e, TABLE[target.level]));
+  if (!refusedForPlan) for (const e of lastErrors) refusedAt.set(e.Field, refusedFieldText(e, TABLE[target.level]));
   const asSent = sent !== null && sameValues(values, sent);
-  const refusedWhole = queued.refusal !== undefined && (refusedAt.size === 0 || !asSent) ? queued.refusal : undefined;
+  const refusedWhole = !refusedForPlan && queued.refusal !== undefined && (refusedAt.size === 0 || !asSent) ? queued.refusal : undefined;
   const errorAt = (field: ApplePremiumField) => errors[field] ?? (asSent ? refusedAt.get(field) : undefined);
 
   const { values: effective, sources } = effectiveApplePremium({ ...above, Program: null, [target.level]: { ...EMPTY_APPLE_PREMIUM } });
@@ -204,7 +219,7 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
     void save(values, m.settings_apple_saved());
   };
 
-  const disabled = !mayWrite;
+  const disabled = !mayWrite || notInPlan;
   const choice = (field: 'Enabled' | 'DeliverAdFree', label: string, on: string, off: string) => {
     const hint = inheritedHint(field, onOff);
     return (
@@ -229,6 +244,11 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
       <h2 id={headingId}>{m.settings_apple_title()}</h2>
       <p className="muted">{target.level === 'Program' ? m.settings_apple_intro_program() : target.level === 'Network' ? m.settings_apple_intro_network() : m.settings_apple_intro_organization()}</p>
       {!mayWrite && <p className="alert alert-info">{m.settings_apple_read_only()}</p>}
+      {mayWrite && notInPlan && (
+        <PlanNotice organizationId={target.organizationId} feature="apple-premium" role={refusedForPlan ? 'alert' : 'status'} heading="none" className={`alert ${refusedForPlan ? 'alert-danger' : 'alert-info'}`}>
+          <p>{planWords.plans_settings_locked()}</p>
+        </PlanNotice>
+      )}
       {refusedWhole && (
         <p className="alert alert-danger" role="alert">
           {m.settings_apple_refused({ reason: refusedWhole })}
@@ -250,9 +270,11 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
               {target.level === 'Organization' ? m.settings_apple_clear() : m.settings_apple_inherit_all()}
             </button>
           )}
-          <button type="submit" className="button primary" disabled={!dirty}>
-            {m.app_form_apply()}
-          </button>
+          {!notInPlan && (
+            <button type="submit" className="button primary" disabled={!dirty}>
+              {m.app_form_apply()}
+            </button>
+          )}
         </div>
       )}
     </form>
