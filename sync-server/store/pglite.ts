@@ -28,6 +28,35 @@ export async function openPgliteStore(dataDir: string, options: { loadDataDir?: 
   return pgliteStoreOf(db);
 }
 
+/** A statement PGlite answered without running it to its end: see completedRows. */
+export class StatementNotCompleted extends Error {
+  constructor(readonly sql: string) {
+    super(`the embedded database answered without completing the statement (no command tag): ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+    this.name = 'StatementNotCompleted';
+  }
+}
+
+/**
+ * The rows of a statement PGlite ran to its end. PGlite can answer a statement it did not run with
+ * no rows and no error: a backend left skipping messages until the next Sync (the extended
+ * protocol's state after an error) skips the statement's Parse, Bind and Execute and answers only
+ * its Sync, and PGlite's protocol loop carries on after any exception it does not know. A caller
+ * would read that as "no rows" (once in CI a search's one-row SELECT came back empty: a TypeError
+ * far from the cause). Every statement that ran has a command tag, so one without is an error.
+ * Nothing described and nothing completed means nothing of it ran, and the skipped run's own Sync
+ * ended the skipping: it is sent once more, and the warning says it happened.
+ */
+export async function completedRows<T>(db: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<T[]> {
+  const result = await db.query<T>(sql, params);
+  if (result.command !== undefined) return result.rows;
+  if (result.fields.length === 0) {
+    process.emitWarning(`PGlite skipped a statement without an error; sending it again: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`, { code: 'CASTAWAY_PGLITE_SKIPPED' });
+    const again = await db.query<T>(sql, params);
+    if (again.command !== undefined) return again.rows;
+  }
+  throw new StatementNotCompleted(sql);
+}
+
 /** The Store of an open PGlite instance (its one connection, serialised). */
 export function pgliteStoreOf(db: PGlite): Store {
   let chain: Promise<unknown> = Promise.resolve();
@@ -40,10 +69,7 @@ export function pgliteStoreOf(db: PGlite): Store {
     return run;
   }
   const direct: Queryable = {
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      const result = await db.query<T>(sql, params ? [...params] : undefined);
-      return result.rows;
-    },
+    query: <T>(sql: string, params?: readonly unknown[]) => completedRows<T>(db, sql, params ? [...params] : undefined),
   };
   return {
     kind: 'pglite',
