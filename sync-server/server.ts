@@ -1,6 +1,7 @@
 // One running Castaway server: the app (createApp) plus the built PWA on one port, and the app's
 // job runner (audio processing, sweeps: sync-server/jobs). main.ts uses it for `npm start`; the
 // HTTP tests start it on a random port.
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
@@ -11,6 +12,15 @@ import { serveDist } from './static.ts';
 import type { Store } from './store/store.ts';
 import type { Logger } from './observability/log.ts';
 import type { TrustedProxies } from './client-address.ts';
+
+/**
+ * How long an idle kept-alive connection stays open. Node's default (5 s) races clients: a client
+ * that reuses a connection just as the server closes it gets a reset, not an answer (an e2e request
+ * after a few quiet seconds failed with ECONNRESET on a loaded machine), and a load balancer that
+ * keeps connections to its instances for 60 s (AWS's default) turns that race into 502s. Longer
+ * than the balancer's idle time, so the balancer, not the instance, closes them.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export type RunningServer = { url: string; port: number; jobs: JobRunner; close: () => Promise<void> };
 
@@ -58,6 +68,12 @@ export async function startServer(options: {
         },
       });
     });
+    // serve() makes a plain HTTP/1.1 server here (no createServer option asks for HTTP/2).
+    const http1 = server as HttpServer;
+    http1.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Node requires headersTimeout above keepAliveTimeout, or it closes a kept connection whose
+    // next request's headers arrive in between.
+    http1.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     server.on('error', (err) => {
       void app.jobs.stop();
       reject(err);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, seedId } from '../../sync-server/seed.ts';
-import { startServer, type RunningServer } from '../../sync-server/server.ts';
+import { KEEP_ALIVE_TIMEOUT_MS, startServer, type RunningServer } from '../../sync-server/server.ts';
 import { ClipSchema } from '../../src/protocol/entities.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
@@ -85,6 +85,14 @@ describe.each(storeKinds)('HTTP server on %s', (kind) => {
       body: JSON.stringify({ Title: 'No token' }),
     });
     expect(noXsrf.status).toBe(403);
+  });
+
+  it('keeps an idle connection longer than a load balancer does (65 s, not Node\'s 5 s), and says so to the client', async () => {
+    // Clients read the hint and close their idle connections first, so a request never goes out
+    // on a connection the server is closing (ECONNRESET).
+    const res = await call('GET', '/api/internal/session/xsrf');
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+    expect(res.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
   });
 
   it('answers bad bodies with 4xx and a body, never 5xx', async () => {
