@@ -183,6 +183,24 @@ export function usePlanIncludes(organizationId: string, feature: Feature): boole
   return features === undefined || features.includes(feature);
 }
 
+/**
+ * The server refused something because the organization's plan lacks `feature` (403
+ * featureNotInPlan: the plan changed since the session was read). The session, and the copy kept
+ * on this device, say so from now on, so the screens say it offline too, from the device's own
+ * data; the next load of the session from the server says what the plan is again.
+ */
+export function notePlanLacks(organizationId: string, feature: Feature): void {
+  const current = getShared(sessionState);
+  const organization = current ? organizationById(current.session, organizationId) : undefined;
+  if (!current || !organization) return;
+  // A session that did not say (one kept from before) held every feature as far as the screens knew.
+  const features = organization.Features ?? [...FEATURES];
+  if (!features.includes(feature)) return;
+  const session = { ...current.session, Organizations: current.session.Organizations.map((o) => (o.Id === organizationId ? { ...o, Features: features.filter((f) => f !== feature) } : o)) };
+  if (readCache() !== null) localStorage.setItem(CACHE_KEY, JSON.stringify(session));
+  setShared(sessionState, { ...current, session });
+}
+
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {
   return session.Organizations.find((o) => o.Id === id);
 }

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ApplePremiumSettings } from './ApplePremiumSettings.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
+import { currentSession } from '../../lib/session.ts';
 import { choose, click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -126,6 +127,8 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
     // The form shows what is saved, not the refused change, and offers no Apply.
     expect(field(el, 'Early access (hours)').control.value).toBe('');
     expect([...el.querySelectorAll('button')].map((b) => b.textContent)).toEqual([]);
+    // The device keeps what the server said of the plan: the session (and its copy here) lacks it now.
+    expect(currentSession().Organizations[0]?.Features).not.toContain('apple-premium');
   });
 
   it('is read only with audit access, and hidden without any settings access', async () => {

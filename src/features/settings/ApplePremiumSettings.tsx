@@ -17,7 +17,7 @@
 // fields are shown as they are, not offered for change, and the section says why, with the way to
 // Billing & features; clearing stays possible, as the server allows. A change the server refused
 // for the plan (the plan changed since the session was read) says the same, as an alert.
-import { useState, useId, type FormEvent } from 'react';
+import { useEffect, useState, useId, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
 import {
   APPLE_EARLY_ACCESS_HOURS_MAX,
@@ -44,7 +44,7 @@ import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { useRow } from '../../lib/rows.ts';
-import { organizationById, usePlanIncludes, useSession } from '../../lib/session.ts';
+import { notePlanLacks, organizationById, usePlanIncludes, useSession } from '../../lib/session.ts';
 import { readPlanRefusal } from '../../protocol/api/plans.ts';
 import { PlanNotice } from '../../ui/PlanNotice.tsx';
 import * as planWords from '../../paraglide/areas/plans.js';
@@ -178,6 +178,10 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
   const lastErrors = queued.refused.at(-1)?.errors ?? [];
   const refusedForPlan = readPlanRefusal({ Errors: lastErrors })?.kind === 'feature';
   const notInPlan = !usePlanIncludes(target.organizationId, 'apple-premium') || refusedForPlan;
+  // The device remembers it: the other levels' sections say it too, offline as well.
+  useEffect(() => {
+    if (refusedForPlan) notePlanLacks(target.organizationId, 'apple-premium');
+  }, [refusedForPlan, target.organizationId]);
   const dirty = !sameValues(values, saved);
   useUnsavedGuard('form', dirty && !notInPlan);
 
