@@ -84,7 +84,7 @@ test('a support user has no Billing & features: no menu item, refused at its add
   await context.close();
 });
 
-test('the admin moves the organization to Starter: Analytics, opened as before, says the plan no longer includes it and leads back to Billing & features', async ({ browser }) => {
+test('the admin moves the organization to Starter: Analytics, opened as before, says the plan no longer includes it and leads back to Billing & features; so do Apple Podcasts Subscriptions', async ({ browser }) => {
   test.setTimeout(90_000);
   const context = await browser.newContext({ baseURL: server.baseURL });
   const page = await context.newPage();
@@ -101,5 +101,32 @@ test('the admin moves the organization to Starter: Analytics, opened as before, 
   await notice.getByRole('link', { name: 'Open Billing & features' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Billing & features' })).toBeVisible();
   await expect(page.getByRole('radio', { name: /^Starter/ })).toBeChecked();
+
+  // Starter has no Apple Podcasts Subscriptions either: their settings say so where they are
+  // edited, offer no Apply, and lead an admin to Billing & features (ApplePremiumSettings.tsx).
+  const apple = async () => {
+    await page.goto(`/${ORG_DEMO}/settings?section=apple`);
+    const form = page.locator('form.apple-premium');
+    await expect(form.getByRole('status', { name: /plan/i }).or(form.getByRole('status', { name: /Tarif/ }))).toBeVisible();
+    await expect(form.getByRole('button', { name: /Apply|Übernehmen/ })).toHaveCount(0);
+    return form;
+  };
+  const form = await apple();
+  await expect(form).toContainText('Your plan does not include Apple Podcasts Subscriptions.');
+  await expect(form.getByRole('textbox', { name: 'Provider ID' })).toBeDisabled();
+  const axe = await new AxeBuilder({ page }).include('.apple-premium').analyze();
+  expect(axe.violations).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('apple-not-in-plan-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('apple-not-in-plan-phone.png'), fullPage: true });
+  // In German, as a German admin reads it.
+  await context.addCookies([{ name: 'PARAGLIDE_LOCALE', value: 'de-DE', url: server.baseURL }]);
+  const german = await apple();
+  await expect(german).toContainText('Ihr Tarif enthält');
+  await page.screenshot({ path: test.info().outputPath('apple-not-in-plan-phone-de.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: test.info().outputPath('apple-not-in-plan-desktop-de.png'), fullPage: true });
+  await german.getByRole('link', { name: 'Abrechnung & Funktionen öffnen' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${ORG_DEMO}/billing$`));
   await context.close();
 });
