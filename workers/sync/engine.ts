@@ -107,16 +107,22 @@ const TIMEOUT_SHRINK_FLOOR = 8;
 
 /**
  * Rows per pulled page: the first page of a pull is small so the first rows land (and a screen
- * fills) within a few tens of milliseconds; each next page is four times larger, up to the
- * server's maximum. The next page is fetched while the current one is stored, so what matters is
- * that storing a page takes about as long as the server takes to answer the next: with pages that
- * only doubled, IndexedDB sat idle waiting for pages 2 and 3 (bench:sync timeline, ~200 ms of a
- * 10,000-clip initial sync), with fourfold pages it barely waits. An initial sync of 10,000 clips is
- * pages of 250, 1,000, 4,000, 4,770.
+ * fills) within a few tens of milliseconds; each next page is four times larger, up to
+ * PULL_PAGE_CAP. Since the page after next is asked for as soon as the next one's headers are in
+ * (pull(): the server computes it while this one is stored), what matters is that the server
+ * answers a page in no more time than IndexedDB takes to store the one before it, and that the
+ * last page, which is stored with nothing left to overlap, is not a large one. Pages growing
+ * fourfold up to the server's 5,000 (250, 1,000, 4,000, 4,770 for 10,000 clips) kept IndexedDB
+ * waiting for the 4,000-row page while it stored 1,000, and stored the last 4,770 alone;
+ * capped at 2,500 (250, 1,000, 2,500, 2,500, 2,500, 1,270) it waits less (bench:sync, A/B in
+ * alternating fresh profiles: IndexedDB idle between page transactions, median 2,223 -> 844 ms
+ * on the loaded 2-core machine; see the commit).
  */
 export const FIRST_PULL_PAGE = 250;
+/** The largest page the sync worker asks for (the server takes up to PULL_LIMIT_MAX). */
+export const PULL_PAGE_CAP = 2500;
 export function pullPageSize(page: number, max: number = PULL_LIMIT_MAX): number {
-  return Math.min(max, FIRST_PULL_PAGE * 4 ** Math.min(page, 8));
+  return Math.min(max, PULL_PAGE_CAP, FIRST_PULL_PAGE * 4 ** Math.min(page, 8));
 }
 
 class HttpError extends Error {
