@@ -110,7 +110,7 @@ export function liveRecordingRoutes(audio: AudioService) {
     const row = await deps.store.tx(async (q) => {
       const inserted = await insertRow(q, 'recording', id, { organizationId, userId: null, now: started }, fields);
       // The stream's row (live-ingest.ts): its heartbeats, and the sweep's if this instance dies.
-      await q.query(`INSERT INTO live_streams (recording_id, organization_id, upload_id) VALUES ($1, $2, $3)`, [id, organizationId, uploadId]);
+      await q.query(`INSERT INTO live_streams (recording_id, organization_id, upload_id, bytes) VALUES ($1, $2, $3, 0)`, [id, organizationId, uploadId]);
       return inserted;
     });
     // Devices hear of the new Live recording as of any change, and pull it.

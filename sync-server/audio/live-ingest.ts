@@ -90,6 +90,8 @@ export class LiveAudioStore {
   private chunks: Uint8Array[] = [];
   private bytes = 0;
   private stored = 0;
+  /** Bytes in the segments stored so far (live_streams.bytes). */
+  private storedBytes = 0;
   private flushing: Promise<void> = Promise.resolve();
   taken = false;
 
@@ -141,12 +143,19 @@ export class LiveAudioStore {
     this.bytes = 0;
     try {
       await this.blobs.putBytes(liveSegmentKey(this.recordingId, this.uploadId, this.stored), all);
-      const counted = await store.query(`UPDATE live_streams SET segments = $2, seen_at = now() WHERE recording_id = $1 AND claimed_at IS NULL RETURNING 1`, [this.recordingId, this.stored + 1]);
+      // The whole count, not an increment: a retry of a segment whose count was written after all
+      // (the answer lost) writes the same figures again.
+      const counted = await store.query(`UPDATE live_streams SET segments = $2, bytes = $3, seen_at = now() WHERE recording_id = $1 AND claimed_at IS NULL RETURNING 1`, [
+        this.recordingId,
+        this.stored + 1,
+        this.storedBytes + all.byteLength,
+      ]);
       if (counted.length === 0) {
         this.taken = true;
         return;
       }
       this.stored++;
+      this.storedBytes += all.byteLength;
     } catch (err) {
       // Kept, ahead of what came meanwhile, for the next heartbeat (the same segment number).
       this.chunks = [all, ...this.chunks];
@@ -346,17 +355,22 @@ const STORED_AUDIO_POLL_MS = 1_000;
  * stream. null: no stream of this recording is coming in.
  */
 export async function storedLiveAudio(deps: { store: Store; log: Logger }, blobs: BlobStore, recordingId: string): Promise<ReadableStream<Uint8Array> | null> {
-  type Row = { upload_id: string; segments: number; claimed: boolean };
+  type Row = { upload_id: string; segments: number; bytes: number | null; claimed: boolean };
   const read = async () =>
-    (await deps.store.query<Row>(`SELECT upload_id, segments, claimed_at IS NOT NULL AS claimed FROM live_streams WHERE recording_id = $1`, [recordingId]))[0] ?? null;
+    (await deps.store.query<Row>(`SELECT upload_id, segments, bytes, claimed_at IS NOT NULL AS claimed FROM live_streams WHERE recording_id = $1`, [recordingId]))[0] ?? null;
   const first = await read();
   if (!first || first.claimed) return null;
   let next = Math.max(0, first.segments - 1);
   let cancelled = false;
   // Where the next segment starts in the whole stream: the recording made of the segments when it
-  // ends (live-end.ts assembleLiveAudio, which then removes them) gives the rest from there.
+  // ends (live-end.ts assembleLiveAudio, which then removes them) gives the rest from there. The
+  // row counts the bytes of its stored segments, so that is the count less the newest one's size,
+  // however long the stream has run; a row without a count (a stream received by an instance
+  // older than migration 0645) has its earlier segments sized one by one.
+  const sizeOf = async (n: number) => (await blobs.size(liveSegmentKey(recordingId, first.upload_id, n))) ?? 0;
   let offset = 0;
-  for (const size of await Promise.all(Array.from({ length: next }, (_, n) => blobs.size(liveSegmentKey(recordingId, first.upload_id, n))))) offset += size ?? 0;
+  if (first.bytes !== null) offset = first.bytes - (first.segments > 0 ? await sizeOf(next) : 0);
+  else for (const size of await Promise.all(Array.from({ length: next }, (_, n) => sizeOf(n)))) offset += size;
   /** The next stored segment, or null when there is none (yet, or removed with the stream's end). */
   const segment = async (): Promise<Uint8Array | null> => {
     const key = liveSegmentKey(recordingId, first.upload_id, next);

@@ -1,12 +1,15 @@
 // The set-up the live-stream suites on several instances share (live-recordings-instances and
 // live-recordings-lost): a scratch PostgreSQL database with the demo seeded and a temporary folder
 // for the instances' blobs; the demo user signed in on one instance with an agent that may push to
-// Morning Briefing.
+// Morning Briefing; and what a stream's live_streams row counts against what its segments hold.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordingAgentWithToken } from '../../src/protocol/api/recording-agents.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { liveSegmentKey } from '../../sync-server/audio/live-ingest.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
+import type { Store } from '../../sync-server/store/store.ts';
 import { AppClient } from './app-client.ts';
 import type { PgInstance } from './pg-instance.ts';
 import { MISSING_DATABASE_URL, openScratchPostgres, type TestStore } from './test-store.ts';
@@ -42,4 +45,15 @@ export async function liveSession(instance: PgInstance, agentName: string): Prom
   const session = { cookie: api.cookie, 'x-organization-id': ORG_DEMO };
   const agent = (await api.post('/api/v1/recording-agents', { Name: agentName, ProgramIds: [MORNING] })).body as RecordingAgentWithToken;
   return { api, session, agent };
+}
+
+/** What a live stream's row counts (segments and bytes) and what those segments in `blobDir` hold,
+ *  read while the stream runs (null when it has no row); a counted segment is never written again. */
+export async function liveStreamStored(store: Store, blobDir: string, recordingId: string): Promise<{ segments: number; counted: number; stored: number } | null> {
+  const [row] = await store.query<{ upload_id: string; segments: number; bytes: number | null }>(`SELECT upload_id, segments, bytes FROM live_streams WHERE recording_id = $1`, [recordingId]);
+  if (!row) return null;
+  const blobs = fsBlobStore(blobDir);
+  let stored = 0;
+  for (let n = 0; n < row.segments; n++) stored += (await blobs.size(liveSegmentKey(recordingId, row.upload_id, n))) ?? 0;
+  return { segments: row.segments, counted: Number(row.bytes), stored };
 }

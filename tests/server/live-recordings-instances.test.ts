@@ -6,7 +6,8 @@
 // waveform, and the live peaks rows are gone once the recording is Finalized. A listener of the
 // live audio on instance 2 hears the segments instance 1 stores in the shared blob folder, as they
 // are stored, and at the end the rest from the recording made of them: the whole stream, byte for
-// byte the finalized recording's audio.
+// byte the finalized recording's audio. While it runs, the stream's row counts the bytes its stored
+// segments hold (what the listener on instance 2 starts from).
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SAMPLES_PER_PIXEL } from '../../src/media/live-peaks.ts';
@@ -15,7 +16,7 @@ import type { LivePeaksEvent } from '../../src/protocol/api/live-recordings.ts';
 import type { Recording } from '../../src/protocol/entities.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
-import { liveDatabase, liveSession, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
+import { liveDatabase, liveSession, liveStreamStored, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
 import { startPgInstance, type PgInstance } from './pg-instance.ts';
 
 describe('a live recording on two instances of one PostgreSQL', () => {
@@ -61,10 +62,23 @@ describe('a live recording on two instances of one PostgreSQL', () => {
     expect(listening.status).toBe(200);
     expect(listening.headers.get('content-type')).toBe('audio/mpeg');
     const heard = new Response(listening.body).arrayBuffer();
+    // Meanwhile, once two segments are in, the row's byte count is what those segments hold.
+    const recordingId = id;
+    const counting = (async () => {
+      for (;;) {
+        const stored = await liveStreamStored(db.store, live.dir, recordingId);
+        if (!stored || stored.segments >= 2) return stored;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
 
     const events: LivePeaksEvent[] = [];
     const end = await watchLivePeaks(two.base, session, id, (e) => events.push(e));
     expect(await pushed, stderr).toBe(0);
+    const stored = await counting;
+    expect(stored, 'the stream ended before two segments were stored').not.toBeNull();
+    expect(stored!.counted).toBeGreaterThan(0);
+    expect(stored!.counted).toBe(stored!.stored);
     // All of the 12 s at 64 kbit/s (about 96 kB) was stored and heard, as MP3 frames; then it ended.
     const bytes = new Uint8Array(await heard);
     expect(bytes.length).toBeGreaterThan(80_000);

@@ -6,7 +6,8 @@
 // here through CASTAWAY_LIVE_STREAM_LOST_MS and AppDeps.live, the same on both) the recording leaves
 // Live, the watcher on instance 2 gets 'end', and the row says what happened:
 //   - a blob folder the instances share: the audio stored until the kill is the recording,
-//     Finalized with its waveforms and duration, HasTornAudio (cut off);
+//     Finalized with its waveforms and duration, HasTornAudio (cut off); while it ran, the stream's
+//     row counted the bytes its stored segments hold;
 //   - a folder of instance 1's own: its audio is lost with it, and the recording is Finalized with
 //     duration 0 and no audio link (section 4's zero-duration case), HasTornAudio, not a whole one.
 import type { ChildProcess } from 'node:child_process';
@@ -21,8 +22,9 @@ import type { Recording } from '../../src/protocol/entities.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { pixelsOf, watchLivePeaks } from '../helpers/live-peaks.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
-import { liveDatabase, liveSession, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
+import { liveDatabase, liveSession, liveStreamStored, MORNING, type LiveDatabase, type LiveSession } from './live-instances.ts';
 import { startPgInstance, type PgInstance } from './pg-instance.ts';
+
 /** The lost time on both instances: a heartbeat every 500 ms, a sweep every 1.5 s. */
 const LOST_MS = 6_000;
 const START_MS = 180_000;
@@ -115,11 +117,16 @@ describe('a live stream whose instance is killed', () => {
   }
 
   it('with a shared blob folder: the audio stored until the kill is the recording, Finalized, cut off', async () => {
+    // What the row counted and its segments held when last looked at, before the kill.
+    let stored = null as Awaited<ReturnType<typeof liveStreamStored>>;
     const { id, end, row, killedPixels } = await pushAndKill('Lost instance, shared folder', sharedBlobs, async (recordingId, pixels) => {
-      const [s] = await live.db.store.query<{ segments: number }>(`SELECT segments FROM live_streams WHERE recording_id = $1`, [recordingId]);
+      stored = await liveStreamStored(live.db.store, sharedBlobs, recordingId);
       // A few seconds of audio drawn and stored as segments.
-      return (s?.segments ?? 0) >= 4 && pixels >= 3 * (44100 / LIVE_SAMPLES_PER_PIXEL);
+      return (stored?.segments ?? 0) >= 4 && pixels >= 3 * (44100 / LIVE_SAMPLES_PER_PIXEL);
     });
+    // The row counted, with its segments, the bytes they hold.
+    expect(stored!.counted).toBeGreaterThan(0);
+    expect(stored!.counted).toBe(stored!.stored);
     expect(end.State).not.toBe('Live');
     expect(end.HasTornAudio).toBe(true);
 
