@@ -4,6 +4,8 @@
 import * as m from '../paraglide/areas/plans.js';
 import { ADD_ON_LABEL, FEATURE_LABEL } from '../domain/billing-words.ts';
 import type { Feature, PlanRefusal } from '../domain/billing.ts';
+import { readPlanRefusal } from '../protocol/api/plans.ts';
+import type { ApiResult } from './api.ts';
 
 export const featureMissingText = (feature: Feature) => m.plans_feature_missing({ feature: FEATURE_LABEL[feature]() });
 
@@ -27,4 +29,11 @@ export function seatsFullText(refusal: Extract<PlanRefusal, { kind: 'cap' }>, or
 export function storageFullText(refusal: Extract<PlanRefusal, { kind: 'cap' }>, locale?: string): string {
   const number = numberIn(locale);
   return m.plans_storage_full({ cap: number(refusal.cap), used: number(refusal.used) });
+}
+
+/** A call's answer, if it is the plan's refusal (a 403 naming a feature or a cap), in the user's words. */
+export function planRefusalOf(res: ApiResult<unknown>, locale?: string): string | null {
+  if (res.kind !== 'status' || res.status !== 403) return null;
+  const refusal = readPlanRefusal(res.body);
+  return refusal ? planRefusalText(refusal, locale) : null;
 }

@@ -7,7 +7,7 @@
 //     ──> one transaction: the open invitation of the address in this organization made or renewed
 //     (a new token, the new permissions, a new expiry), its mail queued ──> 201, Link when kept
 //   POST /v1/users/{userId}/invitation ──404 (no invitation of that user not yet accepted here)
-//     ──429 ──> a new token and expiry, mailed ──> 204
+//     ──429 ──403 addOnCapReached (an expired one asks for a seat again) ──> a new token and expiry, mailed ──> 204
 //   GET /internal/invitations/{id}?token ──404 (no such id, or not its token: one answer) ──> Open | Used | Expired
 //   PUT /internal/invitations/{id} ──404 ──400 at Token (Used, Expired) ──403 addOnCapReached
 //     (the seats held now are at the ExtraSeats cap: checked again in the transaction that joins)
@@ -243,7 +243,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       };
       return c.json(answer, 201);
     })
-    .openapi(guarded(routes.resendInvitation, guard.organization('HasManageUserAccess')), async (c) => {
+    .openapi(guarded(routes.resendInvitation, withCap(guard.organization('HasManageUserAccess'), 'ExtraSeats')), async (c) => {
       const deps = c.get('deps');
       const auth = getAuth(c);
       const { userId } = c.req.valid('param');
@@ -252,7 +252,13 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
       const at = now(deps);
       await reserveInvitation(deps, auth.user.Id, row.email, at);
       const origin = mailOrigin(c);
-      await deps.store.tx((q) => issueToken(q, row, auth.user.Id, origin, at));
+      await deps.store.tx(async (q) => {
+        // An expired invitation is no longer counted among the seats asked for: sent again, it
+        // asks for one again, so it meets the ExtraSeats cap as a new invitation does. An open one
+        // is counted already, and a new link for it changes nothing.
+        if (new Date(row.expires_at_utc) <= at) await assertUnderCap(q, auth.organizationId, 'ExtraSeats', 1, at, row.email);
+        return issueToken(q, row, auth.user.Id, origin, at);
+      });
       return c.body(null, 204);
     })
     .openapi(guarded(routes.getInvitation, guard.public()), async (c) => {

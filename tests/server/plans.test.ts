@@ -237,6 +237,25 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     expect(await seats()).toBe(4);
   });
 
+  it('an expired invitation sent again asks for a seat again: refused at the ExtraSeats cap, taken once it is raised', async () => {
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 100 }, new Date());
+    const email = `expired.${kind}@station.example`;
+    const made = await podcasts.post('/api/v1/users/invitation', { Email: email, Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] });
+    expect(made.status, made.text).toBe(201);
+    const userId = (made.body as { UserId: string }).UserId;
+    await t.store.query(`UPDATE invitations SET expires_at_utc = $2 WHERE lower(email) = $1`, [email, new Date(Date.now() - 86_400_000)]);
+    // The cap set at what is taken now: the seats held and the open invitations (not the expired one).
+    const seats = (await measureUsage(t.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+    const [open] = await t.store.query<{ n: string | number }>(`SELECT count(*) AS n FROM invitations WHERE organization_id = $1 AND used_at_utc IS NULL AND expires_at_utc > $2`, [ORG_PODCASTS, new Date()]);
+    const cap = seats + Number(open!.n);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: cap - 3 }, new Date());
+    const refused = await podcasts.post(`/api/v1/users/${userId}/invitation`, {});
+    expect(refused.status, refused.text).toBe(403);
+    expect((refused.body as ErrorBody).Errors).toEqual([expect.objectContaining({ Field: 'body', Code: 'addOnCapReached', Params: { addOn: 'ExtraSeats', cap, used: cap } })]);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: cap - 2 }, new Date());
+    expect((await podcasts.post(`/api/v1/users/${userId}/invitation`, {})).status).toBe(204);
+  });
+
   it('audio is refused once the ExtraStorage cap is reached, and taken once it is raised', async () => {
     // Castaway Podcasts: Starter includes 50 stored audio hours; one clip made 50 hours long fills them.
     const [long, target] = (await t.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 2`, [ORG_PODCASTS])).map((r) => r.id);

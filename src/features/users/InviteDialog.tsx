@@ -23,6 +23,8 @@ import { FormDialog } from './FormDialog.tsx';
 import { errorTexts, serverErrorTexts } from './PermissionsDialog.tsx';
 import { draftErrors, entriesOf, newRow, type Draft } from './permission-draft.ts';
 import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
+import { planRefusalOf } from '../../lib/plan-words.ts';
+import { getLocale } from '../../lib/i18n.ts';
 
 const START: Draft = { scope: 'Program', organizationFlags: {}, rows: [] };
 
@@ -35,7 +37,8 @@ function refusal(res: ApiResult<unknown>, failed: string): string {
   if (unknownHost) return unknownHost;
   if (res.kind === 'status' && res.status === 429) return m.users_invite_too_many();
   if (res.kind === 'error' && !navigator.onLine) return m.users_change_offline();
-  return failed;
+  // The ExtraSeats cap: the add-on, its cap and the seats used, with who can raise it.
+  return planRefusalOf(res, getLocale()) ?? failed;
 }
 
 function InviteForm({ organizationId, online, onClose, onInvited }: { organizationId: string; online: boolean; onClose: () => void; onInvited: () => void }) {

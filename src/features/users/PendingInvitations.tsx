@@ -12,6 +12,8 @@ import { formatDateTime } from '../../lib/labels.ts';
 import { showToast } from '../../lib/toast.ts';
 import { SCOPE_LABEL } from './PermissionFields.tsx';
 import { mailUnknownHostText } from '../../lib/mail-refusal.ts';
+import { planRefusalOf } from '../../lib/plan-words.ts';
+import { getLocale } from '../../lib/i18n.ts';
 
 /** `version` changes when an invitation was made elsewhere on the screen: the list is read again. */
 export function PendingInvitations({ online, version }: { online: boolean; version: number }) {
@@ -58,6 +60,7 @@ export function PendingInvitations({ online, version }: { online: boolean; versi
     if (res.kind === 'notFound') void load();
     const text =
       mailUnknownHostText(res) ??
+      planRefusalOf(res, getLocale()) ??
       (res.kind === 'notFound' ? m.users_pending_gone() : res.kind === 'badRequest' || (res.kind === 'status' && res.status === 429) ? m.users_pending_too_many() : !navigator.onLine ? m.users_change_offline() : m.users_pending_failed());
     setRowError({ id: invitation.Id, text });
   };
