@@ -9,7 +9,11 @@ import { m } from '../../paraglide/messages.js';
 import { playlistHasMemberFeed } from '../../domain/member-feeds.ts';
 import * as routes from '../../protocol/api/directories.ts';
 import type { Playlist } from '../../protocol/entities.ts';
-import { call } from '../../lib/api.ts';
+import { call, type ApiResult } from '../../lib/api.ts';
+import { getLocale } from '../../lib/i18n.ts';
+import { planRefusalOf } from '../../lib/plan-words.ts';
+import { notePlanLacks, usePlanIncludes } from '../../lib/session.ts';
+import { PlanNotice } from '../../ui/PlanNotice.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { useOnline } from '../../lib/connectivity.ts';
 import { formatDateTime } from '../../lib/labels.ts';
@@ -160,8 +164,20 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
     setLink(res.kind === 'ok' ? { kind: 'ready', data: res.data.ApplePremium } : failure(res));
   }, [playlist.Id]);
   useEffect(() => void load(), [load]);
-  const act = async (work: Promise<{ kind: string }>) => {
-    if ((await withLoading(work)).kind !== 'ok') showToast({ type: 'danger', title: m.directories_premium_failed() });
+  // Linking, resyncing and the linking report need the plan's apple-premium (unlinking does not):
+  // known from the session, or from the server's refusal (the plan changed since), said here.
+  const inPlan = usePlanIncludes(organizationId, 'apple-premium');
+  const [planRefusal, setPlanRefusal] = useState<string | null>(null);
+  const refused = (res: ApiResult<unknown>): boolean => {
+    const text = planRefusalOf(res, getLocale());
+    if (text === null) return false;
+    setPlanRefusal(text);
+    notePlanLacks(organizationId, 'apple-premium');
+    return true;
+  };
+  const act = async (work: Promise<ApiResult<unknown>>) => {
+    const res = await withLoading(work);
+    if (res.kind !== 'ok' && !refused(res)) showToast({ type: 'danger', title: m.directories_premium_failed() });
     await load();
   };
   const setLinked = (Linked: boolean) => act(call(routes.linkApplePremium, { params: { playlistId: playlist.Id }, json: { Linked } }));
@@ -170,11 +186,17 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   const report = async () => {
     const res = await withLoading(call(routes.linkingReport, { params: { playlistId: playlist.Id }, json: {} }));
     if (res.kind === 'ok') setReportStarted(true);
-    else showToast({ type: 'danger', title: m.directories_premium_failed() });
+    else if (!refused(res)) showToast({ type: 'danger', title: m.directories_premium_failed() });
   };
   return (
     <div className="premium-part">
       <h3>{m.directories_premium_apple()}</h3>
+      {planRefusal && (
+        <p role="alert" className="alert alert-danger">
+          {planRefusal}
+        </p>
+      )}
+      {!inPlan && !planRefusal && <PlanNotice organizationId={organizationId} feature="apple-premium" heading="none" className="alert alert-info" />}
       {link.kind === 'loading' && <p className="muted">{m.directories_premium_loading()}</p>}
       <Failure state={link} />
       {link.kind === 'ready' && (
@@ -194,11 +216,11 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
           {link.data.CheckedAtUtc && <p className="muted">{m.directories_premium_apple_checked({ date: formatDateTime(link.data.CheckedAtUtc) })}</p>}
           <div className="form-actions">
             {link.data.State === 'NotLinked' ? (
-              <button type="button" className="button primary" onClick={() => void setLinked(true)}>{m.directories_premium_apple_link()}</button>
+              inPlan && <button type="button" className="button primary" onClick={() => void setLinked(true)}>{m.directories_premium_apple_link()}</button>
             ) : (
               <>
-                <button type="button" className="button" onClick={() => void resync()}>{m.directories_premium_apple_resync()}</button>
-                <button type="button" className="button" onClick={() => void report()}>{m.directories_linking_report_start()}</button>
+                {inPlan && <button type="button" className="button" onClick={() => void resync()}>{m.directories_premium_apple_resync()}</button>}
+                {inPlan && <button type="button" className="button" onClick={() => void report()}>{m.directories_linking_report_start()}</button>}
                 <button type="button" className="button danger-outline" onClick={() => void setLinked(false)}>{m.directories_premium_apple_unlink()}</button>
               </>
             )}
