@@ -37,24 +37,47 @@ export class StatementNotCompleted extends Error {
 }
 
 /**
+ * Statements that are safe to send again when PGlite answered them with nothing described and
+ * nothing completed. A SELECT is described (its columns) before it is executed, so without a
+ * description nothing of it ran, whatever functions it calls; BEGIN, COMMIT and ROLLBACK have the
+ * same end state whether the first one ran or not (a second COMMIT or ROLLBACK outside a
+ * transaction is only a warning). A write without RETURNING is never described, so for it "nothing
+ * described" does not prove "nothing ran": it is an error instead.
+ */
+const SAFE_TO_RESEND = /^\s*(SELECT|BEGIN|COMMIT|ROLLBACK)\b/i;
+
+function skippedWarning(sql: string): void {
+  process.emitWarning(`PGlite skipped a statement without an error; sending it again: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`, { code: 'CASTAWAY_PGLITE_SKIPPED' });
+}
+
+/**
  * The rows of a statement PGlite ran to its end. PGlite can answer a statement it did not run with
  * no rows and no error: a backend left skipping messages until the next Sync (the extended
  * protocol's state after an error) skips the statement's Parse, Bind and Execute and answers only
  * its Sync, and PGlite's protocol loop carries on after any exception it does not know. A caller
  * would read that as "no rows" (once in CI a search's one-row SELECT came back empty: a TypeError
- * far from the cause). Every statement that ran has a command tag, so one without is an error.
- * Nothing described and nothing completed means nothing of it ran, and the skipped run's own Sync
- * ended the skipping: it is sent once more, and the warning says it happened.
+ * far from the cause), and a transaction whose BEGIN was skipped would run its statements one by
+ * one, committed each. Every statement that ran has a command tag, so one without is an error,
+ * except one SAFE_TO_RESEND with nothing described: the skipped run's own Sync ended the skipping,
+ * so it is sent once more, and the warning says it happened.
  */
 export async function completedRows<T>(db: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<T[]> {
   const result = await db.query<T>(sql, params);
   if (result.command !== undefined) return result.rows;
-  if (result.fields.length === 0) {
-    process.emitWarning(`PGlite skipped a statement without an error; sending it again: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`, { code: 'CASTAWAY_PGLITE_SKIPPED' });
+  if (result.fields.length === 0 && SAFE_TO_RESEND.test(sql)) {
+    skippedWarning(sql);
     const again = await db.query<T>(sql, params);
     if (again.command !== undefined) return again.rows;
   }
   throw new StatementNotCompleted(sql);
+}
+
+/** A script (several statements, the simple protocol) PGlite ran to its end: each statement that
+ *  ran has a command tag. None at all means the script was skipped whole (see completedRows): an
+ *  error, since a script may write; one cut short is an error too. */
+async function completedScript(db: Pick<PGlite, 'exec'>, sql: string): Promise<void> {
+  const results = await db.exec(sql);
+  if (results.some((r) => r.command === undefined)) throw new StatementNotCompleted(sql);
 }
 
 /** The Store of an open PGlite instance (its one connection, serialised). */
@@ -76,17 +99,19 @@ export function pgliteStoreOf(db: PGlite): Store {
     query: (sql, params) => serialise(() => direct.query(sql, params)),
     tx: (fn) =>
       serialise(async () => {
-        await db.exec('BEGIN');
+        // Through completedRows too: a skipped BEGIN would leave fn's statements each committed
+        // alone, a skipped COMMIT or ROLLBACK the transaction open for the next caller.
+        await completedRows(db, 'BEGIN');
         try {
           const out = await fn(direct);
-          await db.exec('COMMIT');
+          await completedRows(db, 'COMMIT');
           return out;
         } catch (err) {
-          await db.exec('ROLLBACK');
+          await completedRows(db, 'ROLLBACK');
           throw err;
         }
       }),
-    exec: (sql) => serialise(async () => void (await db.exec(sql))),
+    exec: (sql) => serialise(() => completedScript(db, sql)),
     close: () => serialise(() => db.close()),
     connections: () => ({ max: 1, total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) }),
   };

@@ -5,7 +5,7 @@
 // SQL and no Sync (what any extended-protocol error leaves until its Sync arrives).
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteStoreOf } from '../../sync-server/store/pglite.ts';
+import { pgliteStoreOf, StatementNotCompleted } from '../../sync-server/store/pglite.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 
 /** The wire form of a Parse message of the unnamed statement, with no parameter types. */
@@ -51,10 +51,32 @@ describe('PGlite store: a statement the embedded database skipped', () => {
     expect(await store.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
     await new Promise((r) => setImmediate(r));
     expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual(['CASTAWAY_PGLITE_SKIPPED']);
-    // A write skipped the same way is written once.
+  });
+
+  it('a write skipped the same way is an error naming it, not sent again (nothing described does not prove nothing ran), and a script likewise', async () => {
     await leaveSkipping(db);
+    await expect(store.query('INSERT INTO t (n) VALUES (1)')).rejects.toThrow(StatementNotCompleted);
+    expect(await store.query<{ n: number }>('SELECT n FROM t')).toEqual([]);
+    // The refused run's Sync ended the skipping: the same write, sent again by its caller, is written once.
     await store.query('INSERT INTO t (n) VALUES (1)');
     expect(await store.query<{ n: number }>('SELECT n FROM t')).toEqual([{ n: 1 }]);
+    await leaveSkipping(db);
+    await expect(store.exec('INSERT INTO t (n) VALUES (5); INSERT INTO t (n) VALUES (6)')).rejects.toThrow(/without completing the statement/);
+    expect(await store.query<{ n: number }>('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }]);
+  });
+
+  it('a transaction begun while the database skips is still one: its BEGIN is sent again, and a failure writes nothing', async () => {
+    await leaveSkipping(db);
+    await expect(
+      store.tx(async (q) => {
+        await q.query('INSERT INTO t (n) VALUES (3)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await store.query<{ n: number }>('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }]);
+    await leaveSkipping(db);
+    await store.tx((q) => q.query('INSERT INTO t (n) VALUES (4)'));
+    expect(await store.query<{ n: number }>('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }, { n: 4 }]);
   });
 
   it('inside a transaction the error that began the skipping aborts it: the transaction fails and writes nothing', async () => {
@@ -65,6 +87,6 @@ describe('PGlite store: a statement the embedded database skipped', () => {
         return q.query('SELECT n FROM t');
       }),
     ).rejects.toThrow(/current transaction is aborted/);
-    expect(await store.query<{ n: number }>('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }]);
+    expect(await store.query<{ n: number }>('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }, { n: 4 }]);
   });
 });
