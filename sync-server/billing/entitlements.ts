@@ -133,14 +133,17 @@ export async function assertUnderCap(q: Queryable, organizationId: string, addOn
  * been lowered since, or an invitation that expired uncounted renewed, and other invitations
  * accepted meanwhile: the seat is the one asked for here, so it is checked here as well. Only
  * seats held count (not other open invitations: whoever accepts first gets the seat), and a user
- * who holds one already, or an invitation of no permissions, takes none. Call it in the transaction
+ * who holds one already, admin or support staff, or an invitation of no permissions, takes none. Call it in the transaction
  * that adds the member; it locks the organization's row as every seat check does.
  */
 export async function assertSeatForMember(q: Queryable, organizationId: string, userId: string, permissions: readonly unknown[], at: Date): Promise<void> {
   await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
   if (permissions.length === 0) return;
+  // Admin and support staff are never the organization's seats (usage.ts counts them out), so
+  // their joining takes none either.
   const [seated] = await q.query(
-    `SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2 AND jsonb_typeof(permissions) = 'array' AND jsonb_array_length(permissions) > 0`,
+    `SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2 AND jsonb_typeof(permissions) = 'array' AND jsonb_array_length(permissions) > 0
+     UNION ALL SELECT 1 FROM users WHERE id = $2 AND is_admin_or_support`,
     [organizationId, userId],
   );
   if (seated) return;

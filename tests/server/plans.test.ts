@@ -13,6 +13,7 @@ import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { loadSubscription, saveRestriction, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
 import { measureUsage } from '../../sync-server/billing/usage.ts';
+import { assertSeatForMember } from '../../sync-server/billing/entitlements.ts';
 import { storageCapRefusal } from '../../src/lib/upload-queue.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { periodOf } from '../../src/domain/billing.ts';
@@ -235,6 +236,21 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 1 }, new Date());
     expect((await accept(late, 'Late Comer')).status).toBe(204);
     expect(await seats()).toBe(4);
+  });
+
+  it('at the ExtraSeats cap, admin and support staff joining take no seat (they are never counted as one); anyone else is refused', async () => {
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 0 }, new Date());
+    const seats = (await measureUsage(t.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+    // The acceptances above left 4 seats held, past Starter's 3 included: the cap can be set at them.
+    expect(seats).toBeGreaterThan(3);
+    // The cap set at the seats held now.
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 3 }, new Date());
+    const join = (email: string) =>
+      t.store.tx((q) => assertSeatForMember(q, ORG_PODCASTS, seedId(`user:${email}`), [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS }], new Date()));
+    await expect(join('support@example.com')).resolves.toBeUndefined();
+    await expect(join('admin@example.com')).resolves.toBeUndefined();
+    await expect(join('analyst@example.com')).rejects.toMatchObject({ status: 403 });
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 100 }, new Date());
   });
 
   it('an expired invitation sent again asks for a seat again: refused at the ExtraSeats cap, taken once it is raised', async () => {
