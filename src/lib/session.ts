@@ -109,10 +109,18 @@ const sessionState = sharedState<SessionState | null>(null);
 /** When the server last confirmed the session (ms); a sync status older than this says nothing
  * about the current session. */
 let confirmedAt = 0;
+/** Where the device keeps confirmedAt, so a reload offline still knows it (sessionConfirmedAt). */
+const CONFIRMED_KEY = 'castaway.session.confirmedAt';
 function set(session: Session, offline: boolean, expired = false): void {
-  if (!offline && session.Type !== 'loggedOut') confirmedAt = Date.now();
+  if (!offline && session.Type !== 'loggedOut') {
+    confirmedAt = Date.now();
+    localStorage.setItem(CONFIRMED_KEY, String(confirmedAt));
+  }
   if (!offline) {
-    if (session.Type === 'loggedOut') localStorage.removeItem(CACHE_KEY);
+    if (session.Type === 'loggedOut') {
+      localStorage.removeItem(CACHE_KEY);
+      localStorage.removeItem(CONFIRMED_KEY);
+    }
     else localStorage.setItem(CACHE_KEY, JSON.stringify(session));
   }
   setShared(sessionState, { session, offline, expired });
@@ -165,6 +173,13 @@ export function currentSessionState(): SessionState | null {
 
 export function sessionConfirmedAt(): number {
   return confirmedAt;
+}
+
+/** When the server last confirmed the session on this device, in this page or an earlier one
+ *  (ms; 0: never). A refusal older than that is answered: the session read since says what the
+ *  plan is now. */
+export function sessionConfirmedOnDeviceAt(): number {
+  return Math.max(confirmedAt, Number(localStorage.getItem(CONFIRMED_KEY) ?? 0) || 0);
 }
 
 export function subscribeSession(listener: () => void): () => void {

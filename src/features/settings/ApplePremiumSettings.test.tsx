@@ -131,6 +131,29 @@ describe('a program’s Apple Podcasts Subscriptions section, offline', () => {
     expect(currentSession().Organizations[0]?.Features).not.toContain('apple-premium');
   });
 
+  it('a refusal for the plan from before the server last confirmed the session neither locks the form nor takes the feature away (the plan may include it again)', async () => {
+    await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasManageSettingsAccess: true });
+    await db.needsAttention.put({
+      id: 'e7c3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f',
+      entity: 'programs',
+      entityId: PROGRAM,
+      mutation: { id: 'e7c3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f', name: 'program.setApplePremium', args: { programId: PROGRAM, ApplePremium: { ...none, EarlyAccessHours: 24 } }, base: AT, createdAt: 1 },
+      httpStatus: 403,
+      errors: [{ Field: 'body', Code: 'featureNotInPlan', Message: 'The organization’s plan does not include apple-premium', Params: { feature: 'apple-premium' } }],
+      createdAt: 1,
+    });
+    // The server confirmed the session (with apple-premium) after that refusal, in an earlier page.
+    localStorage.setItem('castaway.session.confirmedAt', String(Date.now()));
+    try {
+      const el = await render();
+      expect(el.querySelector('[aria-label="Not part of this organization’s plan"]')).toBeNull();
+      expect(field(el, 'Early access (hours)').control.disabled).toBe(false);
+      expect(currentSession().Organizations[0]?.Features ?? ['apple-premium']).toContain('apple-premium');
+    } finally {
+      localStorage.removeItem('castaway.session.confirmedAt');
+    }
+  });
+
   it('is read only with audit access, and hidden without any settings access', async () => {
     await signInOffline(ORG, { programId: PROGRAM }, { HasContentAccess: true, HasAuditAccess: true });
     const el = await render();

@@ -44,7 +44,7 @@ import { withLoading } from '../../lib/loading.ts';
 import { useQueuedSetting, type QueuedSetting } from '../../lib/normalization.ts';
 import { useIdParams } from '../../lib/params.ts';
 import { useRow } from '../../lib/rows.ts';
-import { notePlanLacks, organizationById, usePlanIncludes, useSession } from '../../lib/session.ts';
+import { notePlanLacks, organizationById, sessionConfirmedOnDeviceAt, usePlanIncludes, useSession } from '../../lib/session.ts';
 import { readPlanRefusal } from '../../protocol/api/plans.ts';
 import { PlanNotice } from '../../ui/PlanNotice.tsx';
 import * as planWords from '../../paraglide/areas/plans.js';
@@ -177,11 +177,14 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
   // The plan: known from the session, or from the server's refusal of this device's last change.
   const lastErrors = queued.refused.at(-1)?.errors ?? [];
   const refusedForPlan = readPlanRefusal({ Errors: lastErrors })?.kind === 'feature';
-  const notInPlan = !usePlanIncludes(target.organizationId, 'apple-premium') || refusedForPlan;
+  // A refusal from before the server last confirmed the session is answered by it (the plan may
+  // include the feature again): it neither locks the form nor takes the feature out of the session.
+  const planRefusal = refusedForPlan && (queued.refused.at(-1)?.createdAt ?? 0) >= sessionConfirmedOnDeviceAt();
+  const notInPlan = !usePlanIncludes(target.organizationId, 'apple-premium') || planRefusal;
   // The device remembers it: the other levels' sections say it too, offline as well.
   useEffect(() => {
-    if (refusedForPlan) notePlanLacks(target.organizationId, 'apple-premium');
-  }, [refusedForPlan, target.organizationId]);
+    if (planRefusal) notePlanLacks(target.organizationId, 'apple-premium');
+  }, [planRefusal, target.organizationId]);
   const dirty = !sameValues(values, saved);
   useUnsavedGuard('form', dirty && !notInPlan);
 
@@ -249,7 +252,7 @@ function ApplePremiumForm({ target, mayWrite, saved, sent, above, queued }: Form
       <p className="muted">{target.level === 'Program' ? m.settings_apple_intro_program() : target.level === 'Network' ? m.settings_apple_intro_network() : m.settings_apple_intro_organization()}</p>
       {!mayWrite && <p className="alert alert-info">{m.settings_apple_read_only()}</p>}
       {mayWrite && notInPlan && (
-        <PlanNotice organizationId={target.organizationId} feature="apple-premium" role={refusedForPlan ? 'alert' : 'status'} heading="none" className={`alert ${refusedForPlan ? 'alert-danger' : 'alert-info'}`}>
+        <PlanNotice organizationId={target.organizationId} feature="apple-premium" role={planRefusal ? 'alert' : 'status'} heading="none" className={`alert ${planRefusal ? 'alert-danger' : 'alert-info'}`}>
           <p>{planWords.plans_settings_locked()}</p>
         </PlanNotice>
       )}
