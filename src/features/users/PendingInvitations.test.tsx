@@ -5,7 +5,8 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 const { PendingInvitations } = await import('./PendingInvitations.tsx');
 const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
@@ -13,24 +14,31 @@ const { saveRestriction } = await import('../../../sync-server/billing/subscript
 const { measureUsage } = await import('../../../sync-server/billing/usage.ts');
 const { periodOf } = await import('../../domain/billing.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { clickOn, mount, pageOnAppForSuite, settle } = await import('../../../tests/page-on-app.ts');
+const { clickOn, mount, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
 
-const page = pageOnAppForSuite({ clips: 2 });
+let page: PageOnApp;
+
+beforeAll(async () => {
+  page = await openPageOnApp({ clips: 2 });
+}, 120_000);
+afterAll(async () => {
+  await page?.close();
+});
 
 describe('pending invitations at the seats’ cap', () => {
   it('an expired invitation sent again is refused, and its row names the cap and the seats used', async () => {
     const email = 'expired.guest@station.example';
-    const made = await page().api('/api/v1/users/invitation', {
+    const made = await page.api('/api/v1/users/invitation', {
       method: 'POST',
       headers: { 'x-organization-id': ORG_PODCASTS },
       body: JSON.stringify({ Email: email, Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] }),
     });
     expect(made.status).toBe(201);
-    await page().test.store.query(`UPDATE invitations SET expires_at_utc = $2 WHERE email = $1`, [email, new Date(Date.now() - 86_400_000)]);
+    await page.test.store.query(`UPDATE invitations SET expires_at_utc = $2 WHERE email = $1`, [email, new Date(Date.now() - 86_400_000)]);
     // The cap set at the seats held now (Starter's 3 plus a MaxOverage of the rest), nothing else
     // open: the expired invitation, sent again, would be one seat more.
-    const seats = (await measureUsage(page().test.store, ORG_PODCASTS, periodOf(new Date()))).seats;
-    await saveRestriction(page().test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 3 }, new Date());
+    const seats = (await measureUsage(page.test.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+    await saveRestriction(page.test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 3 }, new Date());
 
     setApiOrganization(ORG_PODCASTS);
     const el = await mount(<PendingInvitations online version={0} />, { until: 'li' });
