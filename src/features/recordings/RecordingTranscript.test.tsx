@@ -132,6 +132,39 @@ describe('the Transcript section of a recording', () => {
     expect(field(cue(el, 2), 'Text').control.value).toBe('The pelicans are back at the harbour.');
   });
 
+  // Last stop's CI: typed into Cue 1 just after the first edit was sent, and the words were gone.
+  // The section put "Loading" in place of the cues while it loaded the sent edit back, so the field
+  // being typed into was taken away and a new one, with the old words, put in its place.
+  it('keeps the cues in place while a sent edit is loaded back, offline too: the field being typed into is never taken away', async () => {
+    const el = await render();
+    await settle(200);
+    await type(field(cue(el, 2), 'Text').control, 'The pelicans are home.');
+    await click(el, 'Save transcript', 200);
+    const typing = field(cue(el, 1), 'Text').control;
+    const removed: Node[] = [];
+    const watch = new MutationObserver((records) => records.forEach((r) => removed.push(...r.removedNodes)));
+    watch.observe(el, { childList: true, subtree: true });
+    try {
+      await flush();
+      await setOnline(false);
+      await settle(300);
+      watch.disconnect();
+      expect(removed.filter((n) => n.contains(typing))).toEqual([]);
+      expect(typing.isConnected).toBe(true);
+      await type(typing, 'Good morning, pelicans.');
+    } finally {
+      watch.disconnect();
+      await setOnline(true);
+    }
+    await settle(300);
+    expect(field(cue(el, 1), 'Text').control.value).toBe('Good morning, pelicans.');
+    expect(button(el, 'Save transcript')!.disabled).toBe(false);
+    await click(el, 'Save transcript', 200);
+    await flush();
+    await settle(300);
+    expect(await asText()).toBe('Ana: Good morning, pelicans.\n\nBen: The pelicans are home.\n');
+  });
+
   it('an edit made on a version someone else wrote meanwhile is still refused, with the edit kept', async () => {
     const el = await render();
     await settle(200);

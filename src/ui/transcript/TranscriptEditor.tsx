@@ -140,7 +140,15 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   );
   // The edit last sent, until the transcript is loaded again: what the server now holds, shown in
   // the meantime (with the connection gone just after sending, the load waits for it to return).
+  // Taken in the same render as the edit leaves the outbox (not in an effect after it): a render
+  // in between would have nothing to show and take the cues, and the field being typed into, away.
   const [sentCues, setSentCues] = useState<TranscriptCueWire[] | null>(null);
+  const [lastQueued, setLastQueued] = useState<TranscriptCueWire[] | null>(null);
+  if (queuedCues !== lastQueued) {
+    setLastQueued(queuedCues);
+    // Gone from the outbox: sent (a refusal comes back as the draft, shown over this).
+    if (!queuedCues && lastQueued) setSentCues(lastQueued);
+  }
   const saved = useMemo(() => {
     const cues = queuedCues ?? sentCues ?? (loaded.kind === 'saved' ? loaded.transcript.Cues : []);
     return toDraft(cues.map(cueFromWire));
@@ -148,26 +156,25 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   // Every cue list this section has seen waiting to be sent: the versions of the transcript that are
   // its own edits (compared as cues, whatever order the server keeps a cue's fields in).
   const ours = useRef(new Set<string>());
-  const lastQueued = useRef<TranscriptCueWire[] | null>(null);
   useEffect(() => {
-    if (queuedCues) {
-      ours.current.add(cuesKey(queuedCues));
-      lastQueued.current = queuedCues;
-    } else if (lastQueued.current) {
-      // Gone from the outbox: sent (a refusal comes back as the draft, shown over this).
-      setSentCues(lastQueued.current);
-      lastQueued.current = null;
-    }
+    if (queuedCues) ours.current.add(cuesKey(queuedCues));
   }, [queuedCues]);
+  // Something to show as the transcript: until then the section says it is loading, needs the
+  // network or could not load. Once there is, loading it again (after an edit is sent, after a
+  // transcription) happens behind the cues shown, never in their place.
+  const showing = draft !== null || queuedCues !== null || sentCues !== null || loaded.kind === 'saved' || loaded.kind === 'none';
   const shown = draft ?? saved;
   const dirty = draft !== null && !sameDraft(draft, saved);
   useUnsavedGuard('transcript', dirty);
 
+  // Loaded again over a transcript already shown, that one stays until the answer; a failed reload
+  // keeps it too (the next Save is checked against the server's version, a refusal shown here).
   const load = useCallback(async () => {
-    setLoaded({ kind: 'loading' });
+    const known = (l: Loaded) => l.kind === 'saved' || l.kind === 'none';
+    setLoaded((l) => (known(l) ? l : { kind: 'loading' }));
     const res = await owner.get(id);
     if (res.kind === 'ok' || res.kind === 'notFound') setSentCues(null);
-    setLoaded(res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : { kind: 'failed' });
+    setLoaded((l) => (res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : known(l) ? l : { kind: 'failed' }));
   }, [owner, id]);
 
   useEffect(() => {
@@ -338,13 +345,13 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   return (
     <section className="card transcript" aria-labelledby={headingId}>
       <h2 id={headingId}>{m.clips_transcript_title()}</h2>
-      {!online && loaded.kind === 'loading' && !queuedCues && !dirty ? (
+      {!showing && !online && loaded.kind === 'loading' ? (
         <p className="muted" role="status">
           {m.clips_transcript_offline()}
         </p>
-      ) : loaded.kind === 'loading' && !queuedCues ? (
+      ) : !showing && loaded.kind === 'loading' ? (
         <p className="muted">{m.clips_transcript_loading()}</p>
-      ) : loaded.kind === 'failed' && !queuedCues ? (
+      ) : !showing && loaded.kind === 'failed' ? (
         <div className="alert alert-error" role="alert">
           <p>{m.clips_transcript_load_failed()}</p>
           <button type="button" className="button small" onClick={() => void load()}>
