@@ -3,6 +3,7 @@
 // ('castaway-uploads', like src/db/users-cache.ts): the synced store (src/db/db.ts) is rebuilt
 // from pulls, and these blobs must never be swept away by such a rebuild.
 import { Dexie, type EntityTable } from 'dexie';
+import type { FieldError } from '../protocol/errors.ts';
 
 /**
  *   queued ──start (online)──> uploading ──last byte accepted──> done (blob removed; the row then
@@ -10,14 +11,16 @@ import { Dexie, type EntityTable } from 'dexie';
  *     │                           │                              ready, ready with a warning, error)
  *     ▲                           │
  *     └──link dropped / offline / 5xx, backoff ≤ 30 s
- *                                 └──400 / 404 (refused), 403 at the ExtraStorage cap──> failed (blob kept until dismissed)
+ *                                 └──400 / 404 (refused), 403 with the server's reason (the ExtraStorage cap,
+ *                                    an account not activated…)──> failed (blob kept until dismissed)
  *   cancel (any state): DELETE on the server, record removed.
  */
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
 
 /** Why an upload was refused, shown through the media_ messages; storageCap: the month's
- * ExtraStorage cap is reached (its figures in `cap`, shown through the plans_ messages). */
-export type UploadProblem = 'rejected' | 'clipGone' | 'storageCap';
+ * ExtraStorage cap is reached (its figures in `cap`, shown through the plans_ messages); refused:
+ * another 403 the server explained (its field error in `refusal`, e.g. an account not activated). */
+export type UploadProblem = 'rejected' | 'clipGone' | 'storageCap' | 'refused';
 
 export type UploadRecord = {
   id: string;
@@ -37,6 +40,8 @@ export type UploadRecord = {
   problem: UploadProblem | null;
   /** The cap and the usage the server named with a storageCap refusal (absent otherwise). */
   cap?: { cap: number; used: number } | null;
+  /** The server's reason with a `refused` problem (absent otherwise). */
+  refusal?: FieldError | null;
   createdAt: number;
   /**
    * The local clip row's ModifiedAtUtc when the file was picked, before the server had any of it

@@ -7,6 +7,8 @@
 //      ├─ 400 / 404 at creation ─> failed (shown with the reason; the file stays until dismissed)
 //      ├─ 403 naming the ExtraStorage cap ─> failed, with the cap and what is used (trying again
 //      │                         changes nothing until an admin raises the cap)
+//      ├─ 403 naming another reason (account not activated, …) ─> failed, with the server's reason
+//      ├─ 403 without a body (a stale XSRF token) ─> a new token, then as "other failure"
 //      ├─ offline ─────────────> queued, waits for 'online'
 //      └─ other failure ───────> queued, retried after 1 s, 2 s, 4 s … capped at 30 s
 // tus-js-client itself retries quickly ([0, 1, 3] s) and starts over whenever the offset moved.
@@ -22,6 +24,7 @@ import { getXsrf } from '../protocol/api/session.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
 import { uploadsDb, type ServedAudio, type UploadRecord } from '../db/upload-db.ts';
 import { readPlanRefusal } from '../protocol/api/plans.ts';
+import { BadRequestBodySchema } from '../protocol/errors.ts';
 
 const PROGRESS_WRITE_MS = 250;
 
@@ -77,10 +80,12 @@ function schedule(id: string): void {
   );
 }
 
-/** The plan's refusal of an upload (403 addOnCapReached for ExtraStorage: sync-server/billing/
- * entitlements.ts withStorageCap), read from the answer's status and body; null for anything
- * else (a 403 without a body is a stale XSRF token, tried again with a new one). */
-export function storageCapRefusal(status: number, body: string | null | undefined): Pick<UploadRecord, 'problem' | 'cap'> | null {
+/** A 403 the server explained (a body naming why: the ExtraStorage cap, an account not activated,
+ * a feature the plan lacks): trying again changes nothing until someone acts, so the upload fails
+ * with that reason (the cap's figures, sync-server/billing/entitlements.ts withStorageCap; any
+ * other, the server's field error). Null for anything else: a 403 without a body is a stale XSRF
+ * token, tried again with a new one. */
+export function explainedRefusal(status: number, body: string | null | undefined): Pick<UploadRecord, 'problem' | 'cap' | 'refusal'> | null {
   if (status !== 403 || !body) return null;
   let parsed: unknown;
   try {
@@ -89,14 +94,16 @@ export function storageCapRefusal(status: number, body: string | null | undefine
     return null;
   }
   const refusal = readPlanRefusal(parsed);
-  return refusal?.kind === 'cap' && refusal.addOn === 'ExtraStorage' ? { problem: 'storageCap', cap: { cap: refusal.cap, used: refusal.used } } : null;
+  if (refusal?.kind === 'cap' && refusal.addOn === 'ExtraStorage') return { problem: 'storageCap', cap: { cap: refusal.cap, used: refusal.used } };
+  const explained = BadRequestBodySchema.safeParse(parsed);
+  return explained.success ? { problem: 'refused', refusal: explained.data.Errors[0]! } : null;
 }
 
 async function settleError(record: UploadRecord, err: unknown): Promise<void> {
   const status = statusOf(err);
-  const capped = storageCapRefusal(status, (err as DetailedError).originalResponse?.getBody());
-  if (capped) {
-    await uploadsDb.uploads.update(record.id, { state: 'failed', tusUrl: null, ...capped });
+  const explained = explainedRefusal(status, (err as DetailedError).originalResponse?.getBody());
+  if (explained) {
+    await uploadsDb.uploads.update(record.id, { state: 'failed', tusUrl: null, ...explained });
     return;
   }
   if (status === 403) xsrf = null;

@@ -4,6 +4,8 @@
 // same calls by demo@example.com (activated, the same flags and more) go through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
+import { explainedRefusal } from '../../src/lib/upload-queue.ts';
+import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { AppClient, seededApp, type Reply } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 
@@ -54,6 +56,20 @@ describe.each(storeKinds)('an unactivated account on %s', (kind) => {
     );
     const after = (await newbie.get(`/api/v1/clips/${clipId}`)).body as { Title: string; Version: number };
     expect(after).toMatchObject({ Title: before.Title, Version: before.Version });
+  });
+
+  // The clip screen's upload (tus): the device's queue reads the explained 403 as a refusal to
+  // show at the file, not as a stale XSRF token to try again with for ever; a 403 without a body
+  // (the XSRF token itself wrong) is still the one tried again.
+  it('is refused an upload with the reason, which the device reads as a refusal and not a stale token', async () => {
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const tus = { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': `filename ${b64('speech-12s.mp3')},clipId ${b64(clipId)}` };
+    const begun = await newbie.send('POST', UPLOADS_PATH, { headers: tus });
+    expect(begun.status, begun.text).toBe(403);
+    expect(explainedRefusal(begun.status, begun.text)).toEqual({ problem: 'refused', refusal: expect.objectContaining(NOT_ACTIVATED) });
+    const staleToken = await demo.send('POST', UPLOADS_PATH, { headers: { ...tus, 'x-xsrf-token': 'not-the-session-token' } });
+    expect(staleToken.status).toBe(403);
+    expect(explainedRefusal(staleToken.status, staleToken.text)).toBeNull();
   });
 
   it('may still ask support for help and sign out', async () => {

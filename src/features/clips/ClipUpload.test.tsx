@@ -129,6 +129,16 @@ describe('the upload list on the clip screen', () => {
     expect(el.querySelector('[role="alert"]')!.textContent).toBe(`long-interview.mp3 ${text}`);
   });
 
+  it('a file the server refused for another reason it gave (an account not yet confirmed) says that reason at its row', async () => {
+    setOnline(true);
+    const text = 'Confirm your e-mail address to make changes: until then this account can look but not change anything';
+    const refusal = { Field: 'account', Code: 'accountNotActivated', Message: text, MessageKey: 'domain_account_not_activated' };
+    await uploadsDb.uploads.add(record({ fileName: 'first-take.mp3', state: 'failed', problem: 'refused', refusal }));
+    const el = await render();
+    expect(bars(el)[0]!.getAttribute('aria-valuetext')).toBe(text);
+    expect(el.querySelector('[role="alert"]')!.textContent).toBe(`first-take.mp3 ${text}`);
+  });
+
   it('once the server has the file, the row follows the clip: processing, then ready; an Error says why, as an alert', async () => {
     setOnline(true);
     // The clip was Ready with its old audio when the server took the new file.

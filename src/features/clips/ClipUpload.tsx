@@ -32,6 +32,7 @@ import { useOnline } from '../../lib/connectivity.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { processingProblemText } from '../../media/messages.ts';
 import { storageFullText } from '../../lib/plan-words.ts';
+import { refusedFieldText } from '../../lib/sync-labels.ts';
 import { useSession } from '../../lib/session.ts';
 import { m } from '../../paraglide/messages.js';
 import { localWriteFailureText, reportLocalWriteFailure, savedLocally } from '../../lib/local-write.ts';
@@ -99,6 +100,8 @@ function statusText(u: UploadRecord, phase: Phase, clip: ClipAudioState | undefi
     case 'refused':
       // The month's stored-audio cap: its figures, where the file was picked (the plan's words).
       if (u.problem === 'storageCap' && u.cap) return storageFullText({ kind: 'cap', addOn: 'ExtraStorage', ...u.cap }, getLocale());
+      // Any other reason the server gave (an account not activated…), in the user's language.
+      if (u.problem === 'refused' && u.refusal) return refusedFieldText(u.refusal, 'clips');
       return u.problem === 'clipGone' ? m.media_upload_failed_clip() : m.media_upload_failed_rejected();
     case 'sending': {
       if (!online) return m.media_upload_status_paused({ percent });
