@@ -366,11 +366,15 @@ export async function storedLiveAudio(deps: { store: Store; log: Logger }, blobs
   // ends (live-end.ts assembleLiveAudio, which then removes them) gives the rest from there. The
   // row counts the bytes of its stored segments, so that is the count less the newest one's size,
   // however long the stream has run; a row without a count (a stream received by an instance
-  // older than migration 0645) has its earlier segments sized one by one.
-  const sizeOf = async (n: number) => (await blobs.size(liveSegmentKey(recordingId, first.upload_id, n))) ?? 0;
-  let offset = 0;
-  if (first.bytes !== null) offset = first.bytes - (first.segments > 0 ? await sizeOf(next) : 0);
-  else for (const size of await Promise.all(Array.from({ length: next }, (_, n) => sizeOf(n)))) offset += size;
+  // older than migration 0645) has its earlier segments sized one by one. A counted segment is
+  // stored before it is counted, so one that is not there was removed with the stream's end, between
+  // the row's read and here: no stream is coming in any more (and where it stood is unknown).
+  const sizes = await Promise.all(
+    (first.bytes !== null ? (first.segments > 0 ? [next] : []) : Array.from({ length: next }, (_, n) => n)).map((n) => blobs.size(liveSegmentKey(recordingId, first.upload_id, n))),
+  );
+  if (sizes.some((size) => size === null)) return null;
+  const sized = sizes.reduce<number>((sum, size) => sum + size!, 0);
+  let offset = first.bytes !== null ? first.bytes - sized : sized;
   /** The next stored segment, or null when there is none (yet, or removed with the stream's end). */
   const segment = async (): Promise<Uint8Array | null> => {
     const key = liveSegmentKey(recordingId, first.upload_id, next);

@@ -43,12 +43,15 @@ export type LiveSession = { api: AppClient; session: Record<string, string>; age
 export async function liveSession(instance: PgInstance, agentName: string): Promise<LiveSession> {
   const api = await AppClient.signedIn(instance.app, 'demo@example.com');
   const session = { cookie: api.cookie, 'x-organization-id': ORG_DEMO };
-  const agent = (await api.post('/api/v1/recording-agents', { Name: agentName, ProgramIds: [MORNING] })).body as RecordingAgentWithToken;
-  return { api, session, agent };
+  const made = await api.post('/api/v1/recording-agents', { Name: agentName, ProgramIds: [MORNING] });
+  if (made.status !== 201) throw new Error(`the recording agent was not made: ${made.status} ${made.text}`);
+  return { api, session, agent: made.body as RecordingAgentWithToken };
 }
 
-/** What a live stream's row counts (segments and bytes) and what those segments in `blobDir` hold,
- *  read while the stream runs (null when it has no row); a counted segment is never written again. */
+/** What a live stream's row counts (segments and bytes) and what those segments in `blobDir` hold
+ *  (null when it has no row). Read while the stream runs: a segment is stored before it is counted
+ *  and never written again, so the two agree; once the stream ends its segments are removed (and
+ *  count 0 here) as the recording is put together from them. */
 export async function liveStreamStored(store: Store, blobDir: string, recordingId: string): Promise<{ segments: number; counted: number; stored: number } | null> {
   const [row] = await store.query<{ upload_id: string; segments: number; bytes: number | null }>(`SELECT upload_id, segments, bytes FROM live_streams WHERE recording_id = $1`, [recordingId]);
   if (!row) return null;

@@ -68,7 +68,12 @@ describe.each(storeKinds)('a live stream heard from its stored segments on %s', 
       expect(sized).toBe(3_200);
       expect(row!.bytes).toBe(counted ? sized : null);
 
-      const heard = (await storedLiveAudio(deps, blobs, recording.id))!.getReader();
+      // Where to start is found with one size request (the newest segment's) when the row counts
+      // the bytes, however long the stream has run; without the count, one per earlier segment.
+      const sizeRequests: string[] = [];
+      const counting: BlobStore = { ...blobs, size: (key) => (sizeRequests.push(key), blobs.size(key)) };
+      const heard = (await storedLiveAudio(deps, counting, recording.id))!.getReader();
+      expect(sizeRequests).toEqual(counted ? [liveSegmentKey(recording.id, uploadId, 2)] : [0, 1].map((n) => liveSegmentKey(recording.id, uploadId, n)));
       // Joined after three segments: the newest one first, then the next as it is stored.
       expect(joined((await heard.read()).value!)).toEqual(joined(segments[2]!));
       await storeNext(3);
@@ -85,4 +90,30 @@ describe.each(storeKinds)('a live stream heard from its stored segments on %s', 
       expect(joined(...rest)).toEqual(joined(segments[4]!));
     }, 60_000);
   }
+
+  // The review's case: a listener joins on another instance just as the stream ends. The row, read
+  // first, is not claimed yet; by the time the newest segment is sized, the end has put the
+  // recording together and removed the segments. Its size is not 0 (which would start the listener
+  // past the newest segment): nothing is coming in any more, so the answer is "no stream" (404),
+  // and the player turns to the recording.
+  it('a listener joining as the segments are removed with the end is told no stream is coming in', async () => {
+    const deps = { store: test.store, log };
+    const uploadId = crypto.randomUUID();
+    await test.store.query(`DELETE FROM live_streams WHERE recording_id = $1`, [recording.id]);
+    await test.store.query(`INSERT INTO live_streams (recording_id, organization_id, upload_id, segments, bytes) VALUES ($1, $2, $3, 3, 3200)`, [recording.id, recording.organization_id, uploadId]);
+    for (const [n, size] of [1_000, 1_500, 700].entries()) await blobs.putBytes(liveSegmentKey(recording.id, uploadId, n), bytes(size, n + 1));
+    const endingMeanwhile: BlobStore = {
+      ...blobs,
+      size: async (key) => {
+        await blobs.remove(liveSegmentsKey(recording.id, uploadId));
+        return blobs.size(key);
+      },
+    };
+    expect(await storedLiveAudio(deps, endingMeanwhile, recording.id)).toBeNull();
+    // Not ended: the same row and segments are heard from the newest one.
+    for (const [n, size] of [1_000, 1_500, 700].entries()) await blobs.putBytes(liveSegmentKey(recording.id, uploadId, n), bytes(size, n + 1));
+    const heard = (await storedLiveAudio(deps, blobs, recording.id))!.getReader();
+    expect(joined((await heard.read()).value!)).toEqual(joined(bytes(700, 3)));
+    await heard.cancel();
+  });
 });
