@@ -39,7 +39,7 @@ import type { Queryable } from '../store/store.ts';
 import { guard } from './guard.ts';
 import { assertEntriesValid, normalizeEntries } from './permission-entries.ts';
 import { guarded, resourceApp } from './route.ts';
-import { assertSeatForMember, assertUnderCap, withCap } from '../billing/entitlements.ts';
+import { assertSeatForMember, assertUnderCap, lockOrganization, withCap } from '../billing/entitlements.ts';
 
 type InvitationRow = {
   id: string;
@@ -92,13 +92,6 @@ async function issueToken(q: Queryable, invitation: InvitationRow, inviterId: st
     at,
   );
   return { link, expiresAt };
-}
-
-/** The organization's row locked before the invitation's, the order an invitation takes them in
- * (the seat check locks it first), so an acceptance and an invitation again of the same address
- * wait for each other instead of deadlocking. */
-async function lockOrganization(q: Queryable, organizationId: string): Promise<void> {
-  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
 }
 
 /** The invitation `id` if `token` is its token; else 404, whether or not the id exists. */
@@ -167,7 +160,7 @@ export async function invite(
   await reserveInvitation(deps, inviter.user.Id, email, at, inviterMax);
   return deps.store.tx(async (q) => {
     // A new member is a seat: refused (403) past the ExtraSeats cap, open invitations counted.
-    await assertUnderCap(q, inviter.organizationId, 'ExtraSeats', 1, at, email);
+    await assertUnderCap(q, inviter.organizationId, 'ExtraSeats', 1, at, { invitedEmail: email });
     // The address's account, else the id its account will get (any open invitation's, so that
     // every organization inviting the address names the same user).
     const [known] = await q.query<{ id: string }>(
@@ -256,7 +249,7 @@ export function invitationRoutes(mail: Pick<MailSettings, 'smtpUrl'>) {
         // An expired invitation is no longer counted among the seats asked for: sent again, it
         // asks for one again, so it meets the ExtraSeats cap as a new invitation does. An open one
         // is counted already, and a new link for it changes nothing.
-        if (new Date(row.expires_at_utc) <= at) await assertUnderCap(q, auth.organizationId, 'ExtraSeats', 1, at, row.email);
+        if (new Date(row.expires_at_utc) <= at) await assertUnderCap(q, auth.organizationId, 'ExtraSeats', 1, at, { invitedEmail: row.email });
         return issueToken(q, row, auth.user.Id, origin, at);
       });
       return c.body(null, 204);

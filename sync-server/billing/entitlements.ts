@@ -77,19 +77,21 @@ export function withCap(access: Access, addOn: MeteredAddOnType, feature?: Featu
   return { ...access, responses: { ...access.responses, 403: capRefusal(addOn, feature) } };
 }
 
-/** Said for `except` by an invitation's acceptance (assertSeatForMember). */
-const ACCEPTING = Symbol('accepting an invitation');
+/** What a seat request is, for the seats asked for but not yet held (pendingUnits): the invitation
+ * of `invitedEmail` (sent again: its own open invitation is the request, not another one), or an
+ * acceptance (`accepting`: it takes a seat that is there now, first come, so no open invitation
+ * counts against it). */
+export type SeatRequest = { invitedEmail?: string; accepting?: boolean };
 
 /** Units of a measure asked for but not measured yet, so two requests at once cannot both slip
  * under the cap: transcriptions queued or under way count by their audio's length; seats, the open
- * invitations of addresses other than `except` (the one being invited again is the request), or
- * none when `except` is ACCEPTING (an acceptance takes a seat that is there now, first come). */
-async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType, at: Date, except: string | null | typeof ACCEPTING): Promise<number> {
+ * invitations of other addresses than the one invited (none for an acceptance: SeatRequest). */
+async function pendingUnits(q: Queryable, organizationId: string, addOn: MeteredAddOnType, at: Date, seat: SeatRequest): Promise<number> {
   if (addOn === 'ExtraSeats') {
-    if (except === ACCEPTING) return 0;
+    if (seat.accepting) return 0;
     const [row] = await q.query<{ n: string | number }>(
       `SELECT count(*) AS n FROM invitations WHERE organization_id = $1 AND used_at_utc IS NULL AND expires_at_utc > $2 AND lower(email) <> lower(coalesce($3, ''))`,
-      [organizationId, at, except],
+      [organizationId, at, seat.invitedEmail ?? null],
     );
     return Number(row?.n ?? 0);
   }
@@ -105,14 +107,22 @@ async function pendingUnits(q: Queryable, organizationId: string, addOn: Metered
 
 const twoPlaces = (n: number) => Math.round(n * 100) / 100;
 
+/** The organization's row locked for the rest of the transaction: every seat and cap check takes
+ * it first, so requests of one organization are judged one after the other, and anything else that
+ * locks one of its rows (an invitation) takes this one before it, in the same order, so the two
+ * wait for each other instead of deadlocking. */
+export async function lockOrganization(q: Queryable, organizationId: string): Promise<void> {
+  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+}
+
 /**
  * Refuses (403 addOnCapReached) a request for `adding` units of the add-on's measure this month
  * when the cap is reached or would be passed. Call it inside the transaction that records the
  * request: the organization's row is locked first, so requests of one organization are judged one
  * after the other against usage that includes the ones before.
  */
-export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date, except: string | null | typeof ACCEPTING = null): Promise<void> {
-  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+export async function assertUnderCap(q: Queryable, organizationId: string, addOn: MeteredAddOnType, adding: number, at: Date, seat: SeatRequest = {}): Promise<void> {
+  await lockOrganization(q, organizationId);
   const s = await loadSubscription(q, organizationId);
   if (!s) throw notFound();
   const { restriction } = (await loadAddOnSettings(q, organizationId))[addOn];
@@ -120,7 +130,7 @@ export async function assertUnderCap(q: Queryable, organizationId: string, addOn
   if (restriction.maxOverage === null) return;
   const measure = measureOf(addOn);
   const allowed = allowance(s, measure);
-  const used = twoPlaces((await measureUsage(q, organizationId, periodOf(at)))[measure] + (await pendingUnits(q, organizationId, addOn, at, except)));
+  const used = twoPlaces((await measureUsage(q, organizationId, periodOf(at)))[measure] + (await pendingUnits(q, organizationId, addOn, at, seat)));
   if (!refusedByCap(used, adding, allowed, restriction)) return;
   const cap = capOf(allowed, restriction)!;
   throw new AppError(403, { Errors: [fieldError('body', formError('invalid', 'domain_plan_cap_reached', { addOn, cap, used }, ServerErrorCode.AddOnCapReached))] });
@@ -137,7 +147,7 @@ export async function assertUnderCap(q: Queryable, organizationId: string, addOn
  * that adds the member; it locks the organization's row as every seat check does.
  */
 export async function assertSeatForMember(q: Queryable, organizationId: string, userId: string, permissions: readonly unknown[], at: Date): Promise<void> {
-  await q.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+  await lockOrganization(q, organizationId);
   if (permissions.length === 0) return;
   // Admin and support staff are never the organization's seats (usage.ts counts them out), so
   // their joining takes none either.
@@ -147,5 +157,5 @@ export async function assertSeatForMember(q: Queryable, organizationId: string, 
     [organizationId, userId],
   );
   if (seated) return;
-  await assertUnderCap(q, organizationId, 'ExtraSeats', 1, at, ACCEPTING);
+  await assertUnderCap(q, organizationId, 'ExtraSeats', 1, at, { accepting: true });
 }

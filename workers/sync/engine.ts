@@ -119,10 +119,10 @@ const TIMEOUT_SHRINK_FLOOR = 8;
  * on the loaded 2-core machine; see the commit).
  */
 export const FIRST_PULL_PAGE = 250;
-/** The largest page the sync worker asks for (the server takes up to PULL_LIMIT_MAX). */
-export const PULL_PAGE_CAP = 2500;
-export function pullPageSize(page: number, max: number = PULL_LIMIT_MAX): number {
-  return Math.min(max, PULL_PAGE_CAP, FIRST_PULL_PAGE * 4 ** Math.min(page, 8));
+/** The largest page the sync worker asks for (never more than the server takes, PULL_LIMIT_MAX). */
+export const PULL_PAGE_CAP = Math.min(2500, PULL_LIMIT_MAX);
+export function pullPageSize(page: number): number {
+  return Math.min(PULL_PAGE_CAP, FIRST_PULL_PAGE * 4 ** page);
 }
 
 class HttpError extends Error {
