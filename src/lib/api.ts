@@ -17,7 +17,9 @@
 // here: the server answered from the same declaration (a caller that wants a check runs its own).
 
 import type * as z from 'zod';
+import type { Feature } from '../domain/billing.ts';
 import type { BadRequestBody } from '../protocol/errors.ts';
+import { readPlanRefusal } from '../protocol/api/plans.ts';
 import { getXsrf } from './shell-routes.ts';
 
 export type ApiResult<T> =
@@ -114,6 +116,15 @@ export async function xsrfToken(): Promise<string> {
   return body.XsrfToken;
 }
 
+/** Told of every refusal because an organization's plan lacks a feature (403 featureNotInPlan:
+ * the plan changed since the session was read), with the organization the call was made for. The
+ * session listens (session.ts notePlanLacks), so whichever screen asked, every screen then says
+ * the plan lacks it, offline too. */
+let planLacks: ((organizationId: string, feature: Feature) => void) | null = null;
+export function onPlanLacks(listener: (organizationId: string, feature: Feature) => void): void {
+  planLacks = listener;
+}
+
 /** Calls the route R declares, with its typed input; answers as the header says. */
 export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResult<CallData<R>>> {
   const options = (input ?? {}) as CallOptions & { params?: object; query?: object; json?: unknown };
@@ -141,7 +152,11 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     if (res.status === 403 || res.status === 409 || res.status === 412 || res.status === 415 || res.status === 451) {
       const text = await res.text();
       if (res.status === 403 && !text) return { kind: 'status', status: 403 };
-      return { kind: 'status', status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+      const body = text ? (JSON.parse(text) as unknown) : null;
+      const refusal = res.status === 403 ? readPlanRefusal(body) : null;
+      const refusedFor = headers['x-organization-id'];
+      if (refusal?.kind === 'feature' && refusedFor) planLacks?.(refusedFor, refusal.feature);
+      return { kind: 'status', status: res.status, body };
     }
     return { kind: 'status', status: res.status };
   } catch (error) {

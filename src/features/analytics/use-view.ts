@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { analyticsViewKey, keepView, keptView } from '../../db/analytics-cache.ts';
 import { useOnline } from '../../lib/connectivity.ts';
-import { notePlanLacks, useSession } from '../../lib/session.ts';
+import { useSession } from '../../lib/session.ts';
 import type { FieldError } from '../../protocol/errors.ts';
 import { loadView, viewKeyFields, type AnalyticsLevel, type AnalyticsViewData } from './load.ts';
 import type { AnalyticsQuery } from './range.ts';
@@ -58,8 +58,8 @@ export function useAnalyticsView(organizationId: string, level: AnalyticsLevel, 
         } else if (res.kind === 'badRequest') {
           update((s) => ({ ...s, loading: false, fieldErrors: res.errors }));
         } else {
-          // The plan changed since the session was read: the device remembers it (offline too).
-          if (res.kind === 'notInPlan') notePlanLacks(organizationId, 'playlist-download-analytics');
+          // notInPlan: the plan changed since the session was read; the device remembers it (offline
+          // too) from the refusal itself (api.ts onPlanLacks).
           update((s) => ({ ...s, loading: false, problem: res.kind }));
         }
       });

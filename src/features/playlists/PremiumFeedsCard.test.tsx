@@ -52,8 +52,25 @@ describe('premium feeds: Apple Podcasts Subscriptions after the plan lost it', (
     for (let i = 0; i < 30 && ![...el.querySelectorAll('button')].some((b) => b.textContent === LINK); i++) await settle(100);
     await click(el, LINK);
     for (let i = 0; i < 30 && !el.querySelector('[role="alert"]'); i++) await settle(100);
-    expect(el.querySelector('[role="alert"]')?.textContent).toBe('Your plan does not include Apple Podcasts Subscriptions. An admin of the studio can add it under Billing & features.');
+    const notice = el.querySelector('[role="alert"]')!;
+    expect(notice.getAttribute('aria-label')).toBe('Not part of this organization’s plan');
+    expect(notice.textContent).toContain('Your plan does not include Apple Podcasts Subscriptions.');
+    expect(notice.textContent).toContain('An admin of the studio can add it under Billing & features.');
     expect(el.textContent).not.toContain('That did not work');
     expect([...el.querySelectorAll('button')].map((b) => b.textContent)).not.toContain(LINK);
+
+    // The session remembers it from the refusal itself (api.ts onPlanLacks): the same part shown
+    // afresh says so at once, as a notice, and offers no Link once it has read the link's state.
+    document.body.innerHTML = '';
+    const again = await mount(
+      <Router hook={hook}>
+        <PremiumFeedsCard playlist={playlist} organizationId={ORG_PODCASTS} programId={row!.program_id} mayManage />
+      </Router>,
+    );
+    for (let i = 0; i < 30 && again.textContent!.includes('Loading…'); i++) await settle(100);
+    expect(again.textContent).not.toContain('Loading…');
+    expect(again.querySelector('[role="alert"]')).toBeNull();
+    expect(again.querySelector('[role="status"][aria-label="Not part of this organization’s plan"]')?.textContent).toContain('Your plan does not include Apple Podcasts Subscriptions.');
+    expect([...again.querySelectorAll('button')].map((b) => b.textContent)).not.toContain(LINK);
   }, 60_000);
 });

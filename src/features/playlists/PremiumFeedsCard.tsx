@@ -11,8 +11,9 @@ import * as routes from '../../protocol/api/directories.ts';
 import type { Playlist } from '../../protocol/entities.ts';
 import { call, type ApiResult } from '../../lib/api.ts';
 import { getLocale } from '../../lib/i18n.ts';
-import { planRefusalOf } from '../../lib/plan-words.ts';
-import { notePlanLacks, usePlanIncludes } from '../../lib/session.ts';
+import { planRefusalText } from '../../lib/plan-words.ts';
+import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { usePlanIncludes } from '../../lib/session.ts';
 import { PlanNotice } from '../../ui/PlanNotice.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { useOnline } from '../../lib/connectivity.ts';
@@ -165,14 +166,17 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   }, [playlist.Id]);
   useEffect(() => void load(), [load]);
   // Linking, resyncing and the linking report need the plan's apple-premium (unlinking does not):
-  // known from the session, or from the server's refusal (the plan changed since), said here.
-  const inPlan = usePlanIncludes(organizationId, 'apple-premium');
+  // known from the session, or from the server's refusal (the plan changed since; the session
+  // remembers it, api.ts onPlanLacks), said here as the answer to the click. Another refusal of
+  // the plan's (a cap) is said in its own words.
+  const [refusedForPlan, setRefusedForPlan] = useState(false);
+  const inPlan = usePlanIncludes(organizationId, 'apple-premium') && !refusedForPlan;
   const [planRefusal, setPlanRefusal] = useState<string | null>(null);
   const refused = (res: ApiResult<unknown>): boolean => {
-    const text = planRefusalOf(res, getLocale());
-    if (text === null) return false;
-    setPlanRefusal(text);
-    notePlanLacks(organizationId, 'apple-premium');
+    const refusal = res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
+    if (!refusal) return false;
+    if (refusal.kind === 'feature') setRefusedForPlan(true);
+    else setPlanRefusal(planRefusalText(refusal, getLocale()));
     return true;
   };
   const act = async (work: Promise<ApiResult<unknown>>) => {
@@ -196,7 +200,11 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
           {planRefusal}
         </p>
       )}
-      {!inPlan && !planRefusal && <PlanNotice organizationId={organizationId} feature="apple-premium" heading="none" className="alert alert-info" />}
+      {refusedForPlan ? (
+        <PlanNotice organizationId={organizationId} feature="apple-premium" heading="none" role="alert" className="alert alert-danger" />
+      ) : (
+        !inPlan && <PlanNotice organizationId={organizationId} feature="apple-premium" heading="none" className="alert alert-info" />
+      )}
       {link.kind === 'loading' && <p className="muted">{m.directories_premium_loading()}</p>}
       <Failure state={link} />
       {link.kind === 'ready' && (
