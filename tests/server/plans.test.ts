@@ -253,6 +253,31 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 100 }, new Date());
   });
 
+  it('at the ExtraSeats cap, an invited address that has an account, signed in, is refused the seat too, and joins once the cap is raised', async () => {
+    // producer@example.com has an account (in the demo organization only): accepting is joining
+    // with it, signed in, not making an account; the same seat check holds.
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 100 }, new Date());
+    const made = await podcasts.post('/api/v1/users/invitation', { Email: 'producer@example.com', Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] });
+    expect(made.status, made.text).toBe(201);
+    const link = new URL((made.body as { Link: string }).Link);
+    const invitation = { id: link.pathname.split('/').at(-1)!, token: link.searchParams.get('token')! };
+    const seats = (await measureUsage(t.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 3 }, new Date());
+    const producer = await AppClient.signedIn(app, 'producer@example.com', null);
+    const accept = () => producer.send('PUT', `/api/internal/invitations/${invitation.id}`, { json: { Token: invitation.token } });
+    const member = () => t.store.query(`SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2`, [ORG_PODCASTS, seedId('user:producer@example.com')]);
+
+    const refused = await accept();
+    expect(refused.status, refused.text).toBe(403);
+    expect((refused.body as ErrorBody).Errors).toEqual([expect.objectContaining({ Field: 'body', Code: 'addOnCapReached', Params: { addOn: 'ExtraSeats', cap: seats, used: seats } })]);
+    expect(await member()).toEqual([]);
+    await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 2 }, new Date());
+    const taken = await accept();
+    expect(taken.status, taken.text).toBe(204);
+    expect(await member()).toHaveLength(1);
+    expect((await measureUsage(t.store, ORG_PODCASTS, periodOf(new Date()))).seats).toBe(seats + 1);
+  });
+
   it('an expired invitation sent again asks for a seat again: refused at the ExtraSeats cap, taken once it is raised', async () => {
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 100 }, new Date());
     const email = `expired.${kind}@station.example`;
