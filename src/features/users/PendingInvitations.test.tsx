@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 const { PendingInvitations } = await import('./PendingInvitations.tsx');
+const { InviteDialog } = await import('./InviteDialog.tsx');
 const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { saveRestriction } = await import('../../../sync-server/billing/subscriptions.ts');
 const { measureUsage } = await import('../../../sync-server/billing/usage.ts');
 const { periodOf } = await import('../../domain/billing.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { clickOn, mount, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
+const { click, clickOn, field, mount, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
 
 let page: PageOnApp;
 
@@ -48,5 +49,29 @@ describe('pending invitations at the seats’ cap', () => {
     expect(row.querySelector('[role="alert"]')?.textContent).toBe(
       `This month’s cap for Extra seats is ${seats} and ${seats} are used: this would go past it. An admin can raise the cap under Billing & features.`,
     );
+  }, 60_000);
+
+  // The same cap met by a new invitation: said at the dialog's form, in the same words, not "could
+  // not be sent"; nothing is sent, and the dialog keeps what was typed.
+  it('a new invitation at the cap is refused in the dialog, naming the cap and the seats used', async () => {
+    const seats = (await measureUsage(page.test.store, ORG_PODCASTS, periodOf(new Date()))).seats;
+    await saveRestriction(page.test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: seats - 3 }, new Date());
+    const [open] = await page.test.store.query<{ n: string | number }>(`SELECT count(*) AS n FROM invitations WHERE organization_id = $1 AND used_at_utc IS NULL AND expires_at_utc > now()`, [ORG_PODCASTS]);
+    setApiOrganization(ORG_PODCASTS);
+    const el = await mount(<InviteDialog open organizationId={ORG_PODCASTS} online onClose={() => undefined} onInvited={() => undefined} />);
+    const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]') ?? el;
+    await type(field(dialog(), 'E-mail address').control, 'capped.guest@station.example');
+    // The scope's radio is inside its label; a flag's checkbox is named by its label's for.
+    const scope = (text: string) => [...dialog().querySelectorAll('label')].find((l) => l.textContent === text)?.querySelector('input');
+    await clickOn(scope('Organization'));
+    await clickOn(field(dialog(), 'Content').control);
+    await click(dialog(), 'Invite');
+    for (let i = 0; i < 30 && !dialog().querySelector('[role="alert"]'); i++) await settle(100);
+    const used = seats + Number(open!.n);
+    expect(dialog().querySelector('[role="alert"]')?.textContent).toBe(
+      `This month’s cap for Extra seats is ${seats} and ${used} are used: this would go past it. An admin can raise the cap under Billing & features.`,
+    );
+    expect(field(dialog(), 'E-mail address').control.value).toBe('capped.guest@station.example');
+    expect(await page.test.store.query(`SELECT 1 FROM invitations WHERE email = 'capped.guest@station.example'`)).toEqual([]);
   }, 60_000);
 });
