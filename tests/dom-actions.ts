@@ -11,6 +11,12 @@ export async function settle(ms = 80): Promise<void> {
   await act(() => new Promise((r) => setTimeout(r, ms)));
 }
 
+/** Lets the page settle until `done` holds (an answer shown), `ms` at a time, `tries` times at most:
+ *  the test's next expectation then says what is missing if it never came. */
+export async function settleUntil(done: () => boolean, { tries = 30, ms = 100 } = {}): Promise<void> {
+  for (let i = 0; i < tries && !done(); i++) await settle(ms);
+}
+
 /** Types into an input or a text area as a person would (React sees an input event), and lets it settle. */
 export async function type(control: HTMLInputElement | HTMLTextAreaElement, value: string, wait = 80): Promise<void> {
   const { act } = await import('react');

@@ -18,7 +18,7 @@ const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { loadSubscription, saveSubscription } = await import('../../../sync-server/billing/subscriptions.ts');
 const { loadSession, currentSession } = await import('../../lib/session.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { mount, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
+const { mount, openPageOnApp, settleUntil } = await import('../../../tests/page-on-app.ts');
 
 let page: PageOnApp;
 
@@ -44,7 +44,7 @@ async function render(): Promise<HTMLElement> {
       </Route>
     </Router>,
   );
-  for (let i = 0; i < 30 && !el.textContent?.includes('Not part of') && !el.textContent?.includes('Connect to the network'); i++) await settle(100);
+  await settleUntil(() => el.textContent!.includes('Not part of') || el.textContent!.includes('Connect to the network'));
   return el;
 }
 

@@ -17,7 +17,7 @@ const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { loadSubscription, saveSubscription } = await import('../../../sync-server/billing/subscriptions.ts');
 const { loadSession } = await import('../../lib/session.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { click, mount, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
+const { click, mount, openPageOnApp, settleUntil } = await import('../../../tests/page-on-app.ts');
 
 let page: PageOnApp;
 
@@ -49,9 +49,9 @@ describe('premium feeds: Apple Podcasts Subscriptions after the plan lost it', (
         <PremiumFeedsCard playlist={playlist} organizationId={ORG_PODCASTS} programId={row!.program_id} mayManage />
       </Router>,
     );
-    for (let i = 0; i < 30 && ![...el.querySelectorAll('button')].some((b) => b.textContent === LINK); i++) await settle(100);
+    await settleUntil(() => [...el.querySelectorAll('button')].some((b) => b.textContent === LINK));
     await click(el, LINK);
-    for (let i = 0; i < 30 && !el.querySelector('[role="alert"]'); i++) await settle(100);
+    await settleUntil(() => el.querySelector('[role="alert"]') !== null);
     const notice = el.querySelector('[role="alert"]')!;
     expect(notice.getAttribute('aria-label')).toBe('Not part of this organization’s plan');
     expect(notice.textContent).toContain('Your plan does not include Apple Podcasts Subscriptions.');
@@ -67,7 +67,7 @@ describe('premium feeds: Apple Podcasts Subscriptions after the plan lost it', (
         <PremiumFeedsCard playlist={playlist} organizationId={ORG_PODCASTS} programId={row!.program_id} mayManage />
       </Router>,
     );
-    for (let i = 0; i < 30 && again.textContent!.includes('Loading…'); i++) await settle(100);
+    await settleUntil(() => !again.textContent!.includes('Loading…'));
     expect(again.textContent).not.toContain('Loading…');
     expect(again.querySelector('[role="alert"]')).toBeNull();
     expect(again.querySelector('[role="status"][aria-label="Not part of this organization’s plan"]')?.textContent).toContain('Your plan does not include Apple Podcasts Subscriptions.');

@@ -14,7 +14,7 @@ const { Router } = await import('wouter');
 const { memoryLocation } = await import('wouter/memory-location');
 const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { saveRestriction } = await import('../../../sync-server/billing/subscriptions.ts');
-const { click, field, mount, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
+const { click, field, mount, openPageOnApp, settleUntil, type } = await import('../../../tests/page-on-app.ts');
 
 let page: PageOnApp;
 
@@ -63,7 +63,7 @@ describe('the invitation screen when the organization has no free seat', () => {
     await type(field(el, 'Confirm password').control, 'a long enough secret');
     await click(el, 'Accept and sign in');
     // The server hashes the password before it answers: wait for the answer (a few seconds at most).
-    for (let i = 0; i < 50 && !el.querySelector('[role="alert"]'); i++) await settle(100);
+    await settleUntil(() => el.querySelector('[role="alert"]') !== null, { tries: 50 });
     expect(el.querySelector('[role="alert"]')?.textContent).toBe(
       'Castaway Podcasts has no free seat for you: its plan’s cap is 3 seats and 3 are taken. Ask whoever invited you to have an admin raise the cap under Billing & features; this invitation stays open until it expires.',
     );

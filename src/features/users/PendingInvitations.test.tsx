@@ -15,7 +15,7 @@ const { saveRestriction } = await import('../../../sync-server/billing/subscript
 const { measureUsage } = await import('../../../sync-server/billing/usage.ts');
 const { periodOf } = await import('../../domain/billing.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { click, clickOn, field, mount, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
+const { click, clickOn, field, mount, openPageOnApp, settleUntil, type } = await import('../../../tests/page-on-app.ts');
 
 let page: PageOnApp;
 
@@ -45,7 +45,7 @@ describe('pending invitations at the seats’ cap', () => {
     const el = await mount(<PendingInvitations online version={0} />, { until: 'li' });
     const row = [...el.querySelectorAll('li')].find((li) => li.textContent?.includes(email))!;
     await clickOn([...row.querySelectorAll('button')].find((b) => b.textContent === 'Resend'));
-    for (let i = 0; i < 30 && !row.querySelector('[role="alert"]'); i++) await settle(100);
+    await settleUntil(() => row.querySelector('[role="alert"]') !== null);
     expect(row.querySelector('[role="alert"]')?.textContent).toBe(
       `This month’s cap for Extra seats is ${seats} and ${seats} are used: this would go past it. An admin can raise the cap under Billing & features.`,
     );
@@ -66,7 +66,7 @@ describe('pending invitations at the seats’ cap', () => {
     await clickOn(scope('Organization'));
     await clickOn(field(dialog(), 'Content').control);
     await click(dialog(), 'Invite');
-    for (let i = 0; i < 30 && !dialog().querySelector('[role="alert"]'); i++) await settle(100);
+    await settleUntil(() => dialog().querySelector('[role="alert"]') !== null);
     const used = seats + Number(open!.n);
     expect(dialog().querySelector('[role="alert"]')?.textContent).toBe(
       `This month’s cap for Extra seats is ${seats} and ${used} are used: this would go past it. An admin can raise the cap under Billing & features.`,
