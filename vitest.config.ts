@@ -67,8 +67,24 @@ function paraglideMessagesBundle(): Plugin {
  * shared one after other files they failed (a GET / of the security-headers server answered 404,
  * http-edges' sign-in 500, the Toaster's IndexedDB missing). Everything under src/ too: UI and
  * domain tests set the locale, mock modules (App.test) and stub globals.
+ *
+ * And the files on a device store (fake-indexeddb): 'fake-indexeddb/auto' installs its globals once
+ * per module graph, so in a shared one a file that ran earlier and took them away (an environment's
+ * teardown) left the next ones with "IndexedDB API missing", depending on the order files happened
+ * to run in (a clean-clone CI, 4 files). The search files too: a whole-suite run spent 10 minutes
+ * in tests/search/agreement.test.ts inside PGlite (its wasm spinning in error reporting, from a
+ * worker that had run ~110 files before) where it takes 10 s alone; in a process of their own
+ * they start from a fresh PGlite heap.
  */
-const ISOLATED = ['src/**/*.test.{ts,tsx}', 'tests/server/http-edges.test.ts', 'tests/server/security-headers.test.ts'];
+const ISOLATED = [
+  'src/**/*.test.{ts,tsx}',
+  'tests/server/http-edges.test.ts',
+  'tests/server/security-headers.test.ts',
+  'tests/search/*.test.ts',
+  'tests/sync/outbox-upgrade.test.ts',
+  'tests/audio/recording-to-clip-sync.test.ts',
+  'workers/**/*.test.ts',
+];
 
 export default defineConfig({
   plugins: [paraglideMessagesBundle()],
