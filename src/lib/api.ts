@@ -17,9 +17,7 @@
 // here: the server answered from the same declaration (a caller that wants a check runs its own).
 
 import type * as z from 'zod';
-import type { Feature } from '../domain/billing.ts';
 import type { BadRequestBody } from '../protocol/errors.ts';
-import { readPlanRefusal } from '../protocol/api/plans.ts';
 import { getXsrf } from './shell-routes.ts';
 
 export type ApiResult<T> =
@@ -116,13 +114,14 @@ export async function xsrfToken(): Promise<string> {
   return body.XsrfToken;
 }
 
-/** Told of every refusal because an organization's plan lacks a feature (403 featureNotInPlan:
- * the plan changed since the session was read), with the organization the call was made for. The
- * session listens (session.ts notePlanLacks), so whichever screen asked, every screen then says
- * the plan lacks it, offline too. */
-let planLacks: ((organizationId: string, feature: Feature) => void) | null = null;
-export function onPlanLacks(listener: (organizationId: string, feature: Feature) => void): void {
-  planLacks = listener;
+/** Told of every 403 the server explains (a body: a plan's refusal, an account not activated…),
+ * with the organization the call was made for. The session listens for the plan's refusals
+ * (session.ts: notePlanLacks), so whichever screen asked, every screen then says the plan lacks the
+ * feature, offline too. The body is read there: this module is on the first screens' path, which
+ * loads no schemas (tests/lint/first-screens.test.ts). */
+let explained403: ((organizationId: string, body: unknown) => void) | null = null;
+export function onExplained403(listener: (organizationId: string, body: unknown) => void): void {
+  explained403 = listener;
 }
 
 /** Calls the route R declares, with its typed input; answers as the header says. */
@@ -153,9 +152,8 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
       const text = await res.text();
       if (res.status === 403 && !text) return { kind: 'status', status: 403 };
       const body = text ? (JSON.parse(text) as unknown) : null;
-      const refusal = res.status === 403 ? readPlanRefusal(body) : null;
       const refusedFor = headers['x-organization-id'];
-      if (refusal?.kind === 'feature' && refusedFor) planLacks?.(refusedFor, refusal.feature);
+      if (res.status === 403 && refusedFor) explained403?.(refusedFor, body);
       return { kind: 'status', status: res.status, body };
     }
     return { kind: 'status', status: res.status };

@@ -4,7 +4,7 @@
 //   signed in ──the server answers 401 (a load, or the sync engine's status paused 'auth')──>
 //   logged out, `expired` (the login screen says so; this device's data and queued edits stay)
 //   ──login──> signed in (sync-runner.ts resumes the paused sync, the queued edits go out)
-import { call, onPlanLacks, setXsrfToken } from './api.ts';
+import { call, onExplained403, setXsrfToken } from './api.ts';
 import { getShared, setShared, sharedState, subscribeShared, useShared } from './store.ts';
 import { getSession, listMyOrganizations } from './shell-routes.ts';
 import { permissionsFor, type PermissionEntry, type PermissionFlags } from '../domain/permissions.ts';
@@ -216,8 +216,14 @@ export function notePlanLacks(organizationId: string, feature: Feature): void {
   setShared(sessionState, { ...current, session });
 }
 
-// Wherever an API call meets the refusal.
-onPlanLacks(notePlanLacks);
+// Wherever an API call meets the plan's refusal. Its reader (zod) is loaded then, not with the
+// first screens.
+onExplained403((organizationId, body) => {
+  void import('../protocol/api/plans.ts').then(({ readPlanRefusal }) => {
+    const refusal = readPlanRefusal(body);
+    if (refusal?.kind === 'feature') notePlanLacks(organizationId, refusal.feature);
+  });
+});
 
 export function organizationById(session: Session, id: string): SessionOrganization | undefined {
   return session.Organizations.find((o) => o.Id === id);
