@@ -54,7 +54,8 @@ async function render(): Promise<HTMLElement> {
       </Router>,
     ),
   );
-  await settle();
+  // The screen reads the device's store: on a loaded machine its rows arrive after the first settle.
+  for (let i = 0; i < 50 && !el.querySelector('label'); i++) await settle();
   return el;
 }
 
@@ -77,7 +78,10 @@ async function change(control: HTMLInputElement | HTMLSelectElement, value: stri
 }
 
 async function click(el: HTMLElement, name: string): Promise<void> {
-  const button = [...el.querySelectorAll('button')].find((b) => b.textContent === name);
+  const find = () => [...el.querySelectorAll('button')].find((b) => b.textContent === name);
+  // A button shown from a local query (a refusal's Edit again) may come a little after the form.
+  for (let i = 0; i < 50 && !find(); i++) await settle();
+  const button = find();
   if (!button) throw new Error(`no button ${name}`);
   await act(async () => button.click());
   await settle();
