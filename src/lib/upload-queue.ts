@@ -23,8 +23,7 @@ import { call } from './api.ts';
 import { getXsrf } from '../protocol/api/session.ts';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH, UploadMetadataKey } from '../protocol/uploads.ts';
 import { uploadsDb, type ServedAudio, type UploadRecord } from '../db/upload-db.ts';
-import { readPlanRefusal } from '../protocol/api/plans.ts';
-import { BadRequestBodySchema } from '../protocol/errors.ts';
+import { readExplained403 } from '../protocol/api/plans.ts';
 
 const PROGRESS_WRITE_MS = 250;
 
@@ -80,23 +79,16 @@ function schedule(id: string): void {
   );
 }
 
-/** A 403 the server explained (a body naming why: the ExtraStorage cap, an account not activated,
- * a feature the plan lacks): trying again changes nothing until someone acts, so the upload fails
- * with that reason (the cap's figures, sync-server/billing/entitlements.ts withStorageCap; any
- * other, the server's field error). Null for anything else: a 403 without a body is a stale XSRF
- * token, tried again with a new one. */
+/** A 403 the server explained (protocol/api/plans.ts readExplained403) as the upload's failure:
+ * trying again changes nothing until someone acts. The ExtraStorage cap keeps its figures (problem
+ * storageCap, sync-server/billing/entitlements.ts withStorageCap); any other reason is kept as the
+ * server's field error (problem refused: an account not activated, …). Null for anything else: a
+ * 403 without a body is a stale XSRF token, tried again with a new one. */
 export function explainedRefusal(status: number, body: string | null | undefined): Pick<UploadRecord, 'problem' | 'cap' | 'refusal'> | null {
-  if (status !== 403 || !body) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  const refusal = readPlanRefusal(parsed);
-  if (refusal?.kind === 'cap' && refusal.addOn === 'ExtraStorage') return { problem: 'storageCap', cap: { cap: refusal.cap, used: refusal.used } };
-  const explained = BadRequestBodySchema.safeParse(parsed);
-  return explained.success ? { problem: 'refused', refusal: explained.data.Errors[0]! } : null;
+  const explained = readExplained403(status, body);
+  if (!explained) return null;
+  const { plan } = explained;
+  return plan?.kind === 'cap' && plan.addOn === 'ExtraStorage' ? { problem: 'storageCap', cap: { cap: plan.cap, used: plan.used } } : { problem: 'refused', refusal: explained.error };
 }
 
 async function settleError(record: UploadRecord, err: unknown): Promise<void> {

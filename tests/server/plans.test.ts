@@ -14,7 +14,7 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { loadSubscription, saveRestriction, saveSubscription } from '../../sync-server/billing/subscriptions.ts';
 import { measureUsage } from '../../sync-server/billing/usage.ts';
 import { assertSeatForMember } from '../../sync-server/billing/entitlements.ts';
-import { explainedRefusal } from '../../src/lib/upload-queue.ts';
+import { readExplained403 } from '../../src/protocol/api/plans.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { periodOf } from '../../src/domain/billing.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed, seedId } from '../../sync-server/seed.ts';
@@ -319,7 +319,7 @@ describe.each(storeKinds)('plans: features and caps enforced on %s', (kind) => {
       method: 'POST',
       headers: { cookie: podcasts.cookie, 'x-xsrf-token': podcasts.xsrf, 'x-organization-id': ORG_PODCASTS, 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': `filename ${b64('speech-12s.mp3')},clipId ${b64(target!)}` },
     });
-    expect(explainedRefusal(begun.status, await begun.text())).toEqual({ problem: 'storageCap', cap: { cap: 50, used: expect.any(Number) } });
+    expect(readExplained403(begun.status, await begun.text())?.plan).toEqual({ kind: 'cap', addOn: 'ExtraStorage', cap: 50, used: expect.any(Number) });
     await saveRestriction(t.store, ORG_PODCASTS, 'ExtraStorage', { maxOverage: 10 }, new Date());
     const taken = await put();
     expect(taken.status, await taken.clone().text()).toBe(202);

@@ -4,7 +4,7 @@
 // same calls by demo@example.com (activated, the same flags and more) go through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { explainedRefusal } from '../../src/lib/upload-queue.ts';
+import { readExplained403 } from '../../src/protocol/api/plans.ts';
 import { UPLOADS_PATH } from '../../src/protocol/uploads.ts';
 import { AppClient, seededApp, type Reply } from './app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
@@ -66,10 +66,10 @@ describe.each(storeKinds)('an unactivated account on %s', (kind) => {
     const tus = { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': `filename ${b64('speech-12s.mp3')},clipId ${b64(clipId)}` };
     const begun = await newbie.send('POST', UPLOADS_PATH, { headers: tus });
     expect(begun.status, begun.text).toBe(403);
-    expect(explainedRefusal(begun.status, begun.text)).toEqual({ problem: 'refused', refusal: expect.objectContaining(NOT_ACTIVATED) });
+    expect(readExplained403(begun.status, begun.text)).toEqual({ error: expect.objectContaining(NOT_ACTIVATED), plan: null });
     const staleToken = await demo.send('POST', UPLOADS_PATH, { headers: { ...tus, 'x-xsrf-token': 'not-the-session-token' } });
     expect(staleToken.status).toBe(403);
-    expect(explainedRefusal(staleToken.status, staleToken.text)).toBeNull();
+    expect(readExplained403(staleToken.status, staleToken.text)).toBeNull();
   });
 
   it('may still ask support for help and sign out', async () => {

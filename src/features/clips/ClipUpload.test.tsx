@@ -13,7 +13,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
 import { ClipUpload } from './ClipUpload.tsx';
-import { queueUpload } from '../../lib/upload-queue.ts';
+import { explainedRefusal, queueUpload } from '../../lib/upload-queue.ts';
 import { uploadsDb, type UploadRecord } from '../../db/upload-db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { loadSession } from '../../lib/session.ts';
@@ -329,6 +329,19 @@ describe('replacing a clip\'s audio', () => {
 });
 
 describe('the upload queue', () => {
+  // What the server's 403 makes of an upload: the cap with its figures, another explained reason
+  // as the server's field error (both failures, not tried again), a bare 403 (a stale XSRF token)
+  // nothing: it is tried again with a new token.
+  it('reads an explained 403 as a failure with its reason, and a bare one as a stale token', () => {
+    const cap = { Field: 'body', Code: 'addOnCapReached', Message: 'cap', Params: { addOn: 'ExtraStorage', cap: 50, used: 50.5 } };
+    const unactivated = { Field: 'account', Code: 'accountNotActivated', Message: 'Confirm your e-mail address…', MessageKey: 'domain_account_not_activated' };
+    expect(explainedRefusal(403, JSON.stringify({ Errors: [cap] }))).toEqual({ problem: 'storageCap', cap: { cap: 50, used: 50.5 } });
+    expect(explainedRefusal(403, JSON.stringify({ Errors: [unactivated] }))).toEqual({ problem: 'refused', refusal: unactivated });
+    expect(explainedRefusal(403, '')).toBeNull();
+    expect(explainedRefusal(403, '<html>forbidden</html>')).toBeNull();
+    expect(explainedRefusal(500, JSON.stringify({ Errors: [unactivated] }))).toBeNull();
+  });
+
   it('keeps a picked file at once, offline, replacing an earlier file of the same clip', async () => {
     setOnline(false);
     const first = new File([new Uint8Array(10)], 'take-1.mp3');

@@ -8,7 +8,7 @@
 //   403 { Errors: [{ Field: 'body', Code: 'featureNotInPlan', Params: { feature } }] }
 //   403 { Errors: [{ Field: 'body', Code: 'addOnCapReached', Params: { addOn, cap, used } }] }
 import * as z from 'zod';
-import { BadRequestBodySchema, ServerErrorCode } from '../errors.ts';
+import { BadRequestBodySchema, ServerErrorCode, type FieldError } from '../errors.ts';
 import { FEATURES, METERED_ADD_ON_TYPES, type Feature, type MeteredAddOnType, type PlanRefusal } from '../../domain/billing.ts';
 
 const body = { 'application/json': { schema: BadRequestBodySchema } };
@@ -50,4 +50,19 @@ export function readPlanRefusal(body: unknown): PlanRefusal | null {
     }
   }
   return null;
+}
+
+/** A 403 the server explains (a body of field errors: the plan's refusal, an account not activated,
+ * …), read from its status and text: its first field error, and the plan's refusal when it is one.
+ * Null for a 403 without a body (a stale XSRF token, or flags the caller lacks) and any other status. */
+export function readExplained403(status: number, text: string | null | undefined): { error: FieldError; plan: PlanRefusal | null } | null {
+  if (status !== 403 || !text) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = BadRequestBodySchema.safeParse(body);
+  return parsed.success ? { error: parsed.data.Errors[0]!, plan: readPlanRefusal(body) } : null;
 }
