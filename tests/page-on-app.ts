@@ -3,6 +3,7 @@
 // and the few ways a person uses the page (tests/dom-actions.ts: a labelled field and its error,
 // typing, clicking a button). The DOM (happy-dom) must be in place before this module's helpers
 // run: React is loaded on first use.
+import { afterAll, beforeAll } from 'vitest';
 import type { createApp } from '../sync-server/app.ts';
 import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
 import { settle } from './dom-actions.ts';
@@ -75,4 +76,22 @@ export async function offlineView(render: () => Promise<HTMLElement>, sent: read
   } finally {
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
   }
+}
+
+/**
+ * openPageOnApp for the whole suite: opened before its first test (up to 120 s: a loaded machine
+ * seeds slowly) and closed after its last; the returned function gives the page once open.
+ */
+export function pageOnAppForSuite(options: { clips: number; email?: string }): () => PageOnApp {
+  let page: PageOnApp | undefined;
+  beforeAll(async () => {
+    page = await openPageOnApp(options);
+  }, 120_000);
+  afterAll(async () => {
+    await page?.close();
+  });
+  return () => {
+    if (!page) throw new Error('the suite’s page is not open yet (pageOnAppForSuite opens it before the first test)');
+    return page;
+  };
 }

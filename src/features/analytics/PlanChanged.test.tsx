@@ -6,8 +6,7 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageOnApp } from '../../../tests/page-on-app.ts';
+import { describe, expect, it } from 'vitest';
 
 // The charts read the screen's pixel ratio when they load (happy-page's window has it, the global not).
 Object.defineProperty(globalThis, 'devicePixelRatio', { configurable: true, value: 1 });
@@ -18,21 +17,14 @@ const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { loadSubscription, saveSubscription } = await import('../../../sync-server/billing/subscriptions.ts');
 const { loadSession, currentSession } = await import('../../lib/session.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { mount, openPageOnApp, settleUntil } = await import('../../../tests/page-on-app.ts');
+const { mount, pageOnAppForSuite, settleUntil } = await import('../../../tests/page-on-app.ts');
 
-let page: PageOnApp;
-
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 2 });
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
-});
+const page = pageOnAppForSuite({ clips: 2 });
 
 /** Castaway Podcasts (Starter) with or without the AdvancedAnalytics add-on, as an admin sets it. */
 async function advancedAnalytics(on: boolean) {
-  const s = (await loadSubscription(page.test.store, ORG_PODCASTS))!;
-  await saveSubscription(page.test.store, ORG_PODCASTS, { ...s, addOns: { ...s.addOns, AdvancedAnalytics: on ? 1 : 0 } }, null, new Date());
+  const s = (await loadSubscription(page().test.store, ORG_PODCASTS))!;
+  await saveSubscription(page().test.store, ORG_PODCASTS, { ...s, addOns: { ...s.addOns, AdvancedAnalytics: on ? 1 : 0 } }, null, new Date());
 }
 
 async function render(): Promise<HTMLElement> {

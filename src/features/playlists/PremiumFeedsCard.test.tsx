@@ -6,8 +6,7 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageOnApp } from '../../../tests/page-on-app.ts';
+import { describe, expect, it } from 'vitest';
 import type { Playlist } from '../../protocol/entities.ts';
 
 const { PremiumFeedsCard } = await import('./PremiumFeedsCard.tsx');
@@ -17,16 +16,9 @@ const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { loadSubscription, saveSubscription } = await import('../../../sync-server/billing/subscriptions.ts');
 const { loadSession } = await import('../../lib/session.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { click, mount, openPageOnApp, settleUntil } = await import('../../../tests/page-on-app.ts');
+const { click, mount, pageOnAppForSuite, settleUntil } = await import('../../../tests/page-on-app.ts');
 
-let page: PageOnApp;
-
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 2 });
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
-});
+const page = pageOnAppForSuite({ clips: 2 });
 
 const LINK = 'Link to Apple Podcasts Subscriptions';
 
@@ -35,9 +27,9 @@ describe('premium feeds: Apple Podcasts Subscriptions after the plan lost it', (
     // The session read while Castaway Podcasts had the ApplePremium add-on; then it is taken away.
     setApiOrganization(ORG_PODCASTS);
     await loadSession();
-    const s = (await loadSubscription(page.test.store, ORG_PODCASTS))!;
-    await saveSubscription(page.test.store, ORG_PODCASTS, { ...s, addOns: { ...s.addOns, ApplePremium: 0 } }, null, new Date());
-    const [row] = await page.test.store.query<{ id: string; program_id: string; title: string; visibility: string }>(
+    const s = (await loadSubscription(page().test.store, ORG_PODCASTS))!;
+    await saveSubscription(page().test.store, ORG_PODCASTS, { ...s, addOns: { ...s.addOns, ApplePremium: 0 } }, null, new Date());
+    const [row] = await page().test.store.query<{ id: string; program_id: string; title: string; visibility: string }>(
       `SELECT id, program_id, title, visibility FROM playlists WHERE organization_id = $1 AND NOT deleted AND visibility <> 'Private' ORDER BY id LIMIT 1`,
       [ORG_PODCASTS],
     );

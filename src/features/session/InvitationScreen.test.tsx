@@ -6,28 +6,20 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageOnApp } from '../../../tests/page-on-app.ts';
+import { describe, expect, it } from 'vitest';
 
 const { InvitationScreen } = await import('./InvitationScreen.tsx');
 const { Router } = await import('wouter');
 const { memoryLocation } = await import('wouter/memory-location');
 const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { saveRestriction } = await import('../../../sync-server/billing/subscriptions.ts');
-const { click, field, mount, openPageOnApp, settleUntil, type } = await import('../../../tests/page-on-app.ts');
+const { click, field, mount, pageOnAppForSuite, settleUntil, type } = await import('../../../tests/page-on-app.ts');
 
-let page: PageOnApp;
-
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 2 });
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
-});
+const page = pageOnAppForSuite({ clips: 2 });
 
 /** An invitation to Castaway Podcasts made by the demo user (no SMTP here: the answer has its link). */
 async function invite(name: string): Promise<{ id: string; token: string }> {
-  const res = await page.api('/api/v1/users/invitation', {
+  const res = await page().api('/api/v1/users/invitation', {
     method: 'POST',
     headers: { 'x-organization-id': ORG_PODCASTS },
     body: JSON.stringify({ Email: `${name}@station.example`, Permissions: [{ ObjectType: 'Organization', ObjectId: ORG_PODCASTS, Permissions: { HasContentAccess: true } }] }),
@@ -40,11 +32,11 @@ async function invite(name: string): Promise<{ id: string; token: string }> {
 describe('the invitation screen when the organization has no free seat', () => {
   it('says the plan’s cap in seats and the seats taken, and makes no account', async () => {
     // Starter's 3 seats, 2 held: a cap of 13 while both are invited, then 3; the other one accepts first.
-    await saveRestriction(page.test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 10 }, new Date());
+    await saveRestriction(page().test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 10 }, new Date());
     const late = await invite('late.comer');
     const early = await invite('early.bird');
-    await saveRestriction(page.test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 0 }, new Date());
-    const first = await page.app.request(`/api/internal/invitations/${early.id}`, {
+    await saveRestriction(page().test.store, ORG_PODCASTS, 'ExtraSeats', { maxOverage: 0 }, new Date());
+    const first = await page().app.request(`/api/internal/invitations/${early.id}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ Token: early.token, Name: 'Early Bird', Password: 'a long enough secret' }),
@@ -67,6 +59,6 @@ describe('the invitation screen when the organization has no free seat', () => {
     expect(el.querySelector('[role="alert"]')?.textContent).toBe(
       'Castaway Podcasts has no free seat for you: its plan’s cap is 3 seats and 3 are taken. Ask whoever invited you to have an admin raise the cap under Billing & features; this invitation stays open until it expires.',
     );
-    expect(await page.test.store.query(`SELECT 1 FROM users WHERE email = 'late.comer@station.example'`)).toEqual([]);
+    expect(await page().test.store.query(`SELECT 1 FROM users WHERE email = 'late.comer@station.example'`)).toEqual([]);
   }, 60_000);
 });
