@@ -3,11 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteGuard, type PgliteGuard } from './pglite-guard.ts';
 import type { Queryable, Store } from './store.ts';
 
 /** The contrib extensions every PGlite instance loads: a data folder that has run CREATE EXTENSION
- *  needs them at each start (pg_trgm: the search's typo rule; btree_gin: the organization in clip
- *  search's index; sync-server/search/migrations). */
+ *  needs them at each start (btree_gin: the organization in clip search's index). pg_trgm only
+ *  because an early migration creates it: a later one drops it, and nothing calls it (its code
+ *  crashes PGlite now and then: sync-server/search/migrations/0650_search_lexicon_trigrams.sql). */
 export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
 
 /**
@@ -15,17 +17,22 @@ export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
  * instead of interleaving statements inside someone else's transaction.
  */
 export async function openPgliteStore(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Store> {
+  // Said once, loudly, where the process's log shows it: from then on every statement fails with
+  // the same error (pglite-guard.ts), which is what callers and /readyz see.
+  const guard = pgliteGuard((failure) => console.error(`castaway: ${failure.message}\n${String(failure.stack)}`));
+  const common = { extensions: PGLITE_EXTENSIONS, onStderr: guard.onStderr };
   let db: PGlite;
   if (dataDir.startsWith('memory://')) {
     // loadDataDir: a data folder dumped by PGlite (dumpDataDir), in place of a fresh initdb.
-    db = await PGlite.create(options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions: PGLITE_EXTENSIONS } : { extensions: PGLITE_EXTENSIONS });
+    db = await PGlite.create(options.loadDataDir ? { ...common, loadDataDir: options.loadDataDir } : common);
   } else {
     const dir = resolve(dataDir);
     // ENVIRONMENT.md: PGlite needs its data folder's parent to exist.
     mkdirSync(dirname(dir), { recursive: true });
-    db = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
+    db = await PGlite.create(dir, common);
   }
-  return pgliteStoreOf(db);
+  guard.arm(db);
+  return pgliteStoreOf(db, guard);
 }
 
 /** A statement PGlite answered without running it to its end: see completedRows. */
@@ -81,13 +88,18 @@ async function completedScript(db: Pick<PGlite, 'exec'>, sql: string): Promise<v
 }
 
 /** The Store of an open PGlite instance (its one connection, serialised). */
-export function pgliteStoreOf(db: PGlite): Store {
+export function pgliteStoreOf(db: PGlite, guard?: PgliteGuard): Store {
   let chain: Promise<unknown> = Promise.resolve();
   /** Calls holding or waiting for the one connection. */
   let pending = 0;
   function serialise<T>(fn: () => Promise<T>): Promise<T> {
     pending++;
-    const run = chain.then(fn, fn).finally(() => pending--);
+    // A stopped backend is not asked again (its module may throw anything): the same failure.
+    const guarded = () => {
+      const failure = guard?.failure();
+      return failure ? Promise.reject(failure) : fn();
+    };
+    const run = chain.then(guarded, guarded).finally(() => pending--);
     chain = run.catch(() => undefined);
     return run;
   }
@@ -112,7 +124,8 @@ export function pgliteStoreOf(db: PGlite): Store {
         }
       }),
     exec: (sql) => serialise(() => completedScript(db, sql)),
-    close: () => serialise(() => db.close()),
+    // A stopped backend has nothing to close, and its module is not called again.
+    close: () => (guard?.failure() ? Promise.resolve() : serialise(() => db.close())),
     connections: () => ({ max: 1, total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) }),
   };
 }

@@ -1,0 +1,20 @@
+// Run by pglite-guard.test.ts in a process of its own: without the guard, the COPY below makes
+// PGlite spin for ever, and only that process must be killed. Prints one line of JSON.
+import { openPgliteStore } from '../../sync-server/store/pglite.ts';
+
+const outcome = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => `${(e as Error).name}: ${(e as Error).message.split('\n')[0]}`,
+  );
+
+const store = await openPgliteStore('memory://');
+await store.exec('CREATE TABLE t (a int)');
+// An ERROR is the backend's ordinary longjmp: the store goes on.
+const error = await outcome(store.query('SELECT nonsense FROM t'));
+const afterError = await store.query<{ one: number }>('SELECT 1 AS one');
+// COPY … FROM STDIN with no data: the backend reads EOF and exits (electric-sql/pglite#1058).
+const copy = await outcome(store.exec('COPY t FROM STDIN'));
+const later = await outcome(store.query('SELECT 1'));
+await store.close();
+console.log(JSON.stringify({ error, afterError: afterError[0]?.one, copy, later }));
