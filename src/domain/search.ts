@@ -9,7 +9,7 @@
 //
 // The server does the same with PostgreSQL's own full-text search (sync-server/search): the
 // document vectors are kept by the database, each operand goes through websearch_to_tsquery, and
-// the typo rule reads the lexicon table with pg_trgm. What must agree, and does:
+// the typo rule reads the lexicon's trigrams (pg_trgm's rule in SQL). What must agree, and does:
 //   - words: runs of letters and digits, lower-cased; a word with a digit ('S10', '2024') is kept
 //     as it is ('simple'), a word of letters is dropped when it is a stop word of the language and
 //     stemmed otherwise, by the same Snowball stemmers PostgreSQL's `english` and `german`

@@ -2,8 +2,8 @@
 // vectors and the lexicon are kept by the database: migrations/0480_search.sql). The query text is
 // parsed by the domain (src/domain/search.ts parseQuery) so the server and the offline search see
 // the same structure; each operand goes through websearch_to_tsquery in each content language,
-// a plain word also taking the lexicon words within pg_trgm similarity TYPO_SIMILARITY (typos,
-// partial words):
+// a plain word also taking the lexicon words within trigram similarity TYPO_SIMILARITY (typos,
+// partial words; pg_trgm's rule in plain SQL, migrations/0650_search_lexicon_trigrams.sql):
 //
 //   parsed ──one statement (searchInputs)──> the organization's programs, and the tsquery text
 //            per configuration (english, german, simple)
@@ -70,8 +70,7 @@ class Params {
  */
 function operandTextSql(op: QueryOperand, p: string): string {
   if (typoTermOf(op) === null) return p;
-  const similar = `(SELECT ' or ' || string_agg(DISTINCT l.word, ' or ') FROM search_lexicon l WHERE l.word % ${p} AND similarity(l.word, ${p}) >= ${TYPO_SIMILARITY})`;
-  return `${p} || coalesce(${similar}, '')`;
+  return `${p} || coalesce(' or ' || search_similar_words(${p}, ${TYPO_SIMILARITY}), '')`;
 }
 
 /** The whole query in one configuration: groups ORed, operands ANDed, exclusions negated; each

@@ -2,7 +2,7 @@
 // (tests/search/corpus.ts), what the producer demo user may find, the parameters and their 400s,
 // and the database keeping the vectors as rows, annotations and program languages change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lexemeOf } from '../../src/domain/search.ts';
+import { lexemeOf, TYPO_SIMILARITY, trigramSimilarity } from '../../src/domain/search.ts';
 import { seedId } from '../../sync-server/seed.ts';
 import { AppClient, fields, seededApp } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -155,6 +155,37 @@ describe.each(storeKinds)('server search on %s', (kind) => {
     // A deleted clip is found no more (clip_search follows the row: migrations/0547).
     expect((await demo.delete(`/api/v1/clips/${corpusClip('bakery')}`)).status).toBe(204);
     expect(await ids(demo, 'clip', { filter: 'patisserie' })).toEqual([]);
+  });
+
+  it("finds a typo's lexicon words by the domain's trigram rule, which is pg_trgm's (PostgreSQL: against pg_trgm itself)", async () => {
+    const words = (await t.store.query<{ word: string }>(`SELECT DISTINCT word FROM search_lexicon ORDER BY word`)).map((r) => r.word);
+    expect(words.length).toBeGreaterThan(200);
+    // Typos, partial words, another case, umlauts and a word with a hyphen, and every 25th word.
+    const terms = ['mayr', 'majors', 'councel', 'Elektion', 'harbor', 'bürgermeistr', 'strasse', 'patiserie', 'well-known', 'xyzzyq', ...words.filter((_, i) => i % 25 === 0)];
+    const similar = async (term: string) => (await t.store.query<{ s: string | null }>(`SELECT search_similar_words($1, $2) AS s`, [term, TYPO_SIMILARITY]))[0]!.s;
+    let withMatches = 0;
+    for (const term of terms) {
+      const expected = words.filter((w) => trigramSimilarity(w, term) >= TYPO_SIMILARITY);
+      expect((await similar(term))?.split(' or ') ?? [], term).toEqual(expected);
+      if (expected.length > 0) withMatches++;
+    }
+    // Not vacuous: the every-25th words find at least themselves, and some typos find words.
+    expect(withMatches).toBeGreaterThan(terms.length / 2);
+    if (kind !== 'postgres') return;
+    // The rule is pg_trgm's: compared with its similarity() in a scratch schema (PGlite's pg_trgm
+    // is never called: migrations/0650_search_lexicon_trigrams.sql).
+    await t.store.exec(`CREATE SCHEMA trgm_check; CREATE EXTENSION pg_trgm SCHEMA trgm_check;`);
+    try {
+      for (const term of terms) {
+        const [row] = await t.store.query<{ s: string | null }>(
+          `SELECT string_agg(word, ' or ' ORDER BY word) AS s FROM (SELECT DISTINCT word FROM search_lexicon) l WHERE trgm_check.similarity(word, $1) >= $2`,
+          [term, TYPO_SIMILARITY],
+        );
+        expect(await similar(term), term).toBe(row!.s);
+      }
+    } finally {
+      await t.store.exec(`DROP SCHEMA trgm_check CASCADE;`);
+    }
   });
 
   it('stems as the domain does (ts_lexize against src/domain/search.ts)', async () => {
