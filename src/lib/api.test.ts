@@ -59,7 +59,7 @@ describe('call, against the server', () => {
   let app: ReturnType<typeof createApp>;
   let cookie = '';
   const requests: string[] = [];
-  let network: 'up' | 'down' = 'up';
+  let network: 'up' | 'down' | 'explained403' = 'up';
   const realFetch = globalThis.fetch;
 
   beforeAll(async () => {
@@ -70,6 +70,11 @@ describe('call, against the server', () => {
       requests.push(`${init.method ?? 'GET'} ${input}`);
       // A server nobody listens on: the error a dropped connection gives.
       if (network === 'down') return realFetch(`http://127.0.0.1:9${input}`, init);
+      // One answer as the server gives a plan's refusal: a 403 that says why.
+      if (network === 'explained403') {
+        network = 'up';
+        return new Response(JSON.stringify({ Errors: [{ Field: 'body', Code: 'featureNotInPlan', Params: { feature: 'apple-premium' } }] }), { status: 403, headers: { 'content-type': 'application/json' } });
+      }
       const headers = new Headers(init.headers);
       if (cookie) headers.set('cookie', cookie);
       const response = await app.request(input, { ...init, headers });
@@ -120,6 +125,13 @@ describe('call, against the server', () => {
     requests.length = 0;
     expect(await call(updateMe, { json: { FirstName: 'Dee' } })).toMatchObject({ kind: 'ok' });
     expect(requests).toEqual(['GET /api/internal/session/xsrf', 'PATCH /api/internal/users/me']);
+
+    // A 403 that says why (a plan's refusal) is no stale token: the next write keeps it.
+    network = 'explained403';
+    expect(await call(updateMe, { json: { FirstName: 'Dee' } })).toMatchObject({ kind: 'status', status: 403, body: { Errors: [{ Code: 'featureNotInPlan' }] } });
+    requests.length = 0;
+    expect(await call(updateMe, { json: { FirstName: 'Dana' } })).toMatchObject({ kind: 'ok' });
+    expect(requests).toEqual(['PATCH /api/internal/users/me']);
   });
 
   it('maps 415 to status with its body, and a field error to badRequest naming the field', async () => {

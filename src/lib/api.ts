@@ -139,7 +139,6 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     }
     if (options.signal) init.signal = options.signal;
     const res = await fetch(routeUrl(route, options), init);
-    if (res.status === 403 && method !== 'GET' && xsrf) setXsrfToken(null);
     if (res.ok) {
       const text = await res.text();
       return { kind: 'ok', status: res.status, data: (text ? JSON.parse(text) : null) as CallData<R>, etag: res.headers.get('etag') };
@@ -150,7 +149,12 @@ export async function call<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>
     // 409 (what is in the way, when it says), 412 (the row as it now is), 415, 451.
     if (res.status === 403 || res.status === 409 || res.status === 412 || res.status === 415 || res.status === 451) {
       const text = await res.text();
-      if (res.status === 403 && !text) return { kind: 'status', status: 403 };
+      // A bare 403 to a write is how a stale XSRF token is refused (sync-server/auth.ts checkXsrf):
+      // the next write fetches a new one. An explained 403 says something else and keeps it.
+      if (res.status === 403 && !text) {
+        if (method !== 'GET' && xsrf) setXsrfToken(null);
+        return { kind: 'status', status: 403 };
+      }
       const body = text ? (JSON.parse(text) as unknown) : null;
       const refusedFor = headers['x-organization-id'];
       if (res.status === 403 && refusedFor) explained403?.(refusedFor, body);
