@@ -31,9 +31,13 @@ export function storageFullText(refusal: Extract<PlanRefusal, { kind: 'cap' }>, 
   return m.plans_storage_full({ cap: number(refusal.cap), used: number(refusal.used) });
 }
 
-/** A call's answer, if it is the plan's refusal (a 403 naming a feature or a cap), in the user's words. */
+/** A call's answer, if it is the plan's refusal: a 403 naming a feature or a cap. */
+export function planRefusalIn(res: ApiResult<unknown>): PlanRefusal | null {
+  return res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
+}
+
+/** A call's answer, if it is the plan's refusal, in the user's words. */
 export function planRefusalOf(res: ApiResult<unknown>, locale?: string): string | null {
-  if (res.kind !== 'status' || res.status !== 403) return null;
-  const refusal = readPlanRefusal(res.body);
+  const refusal = planRefusalIn(res);
   return refusal ? planRefusalText(refusal, locale) : null;
 }

@@ -59,7 +59,7 @@ export function useAnalyticsView(organizationId: string, level: AnalyticsLevel, 
           update((s) => ({ ...s, loading: false, fieldErrors: res.errors }));
         } else {
           // notInPlan: the plan changed since the session was read; the device remembers it (offline
-          // too) from the refusal itself (api.ts onPlanLacks).
+          // too) from the refusal itself (api.ts onExplained403).
           update((s) => ({ ...s, loading: false, problem: res.kind }));
         }
       });

@@ -51,7 +51,7 @@ describe('premium feeds: Apple Podcasts Subscriptions after the plan lost it', (
     expect(el.textContent).not.toContain('That did not work');
     expect([...el.querySelectorAll('button')].map((b) => b.textContent)).not.toContain(LINK);
 
-    // The session remembers it from the refusal itself (api.ts onPlanLacks): the same part shown
+    // The session remembers it from the refusal itself (api.ts onExplained403): the same part shown
     // afresh says so at once, as a notice, and offers no Link once it has read the link's state.
     document.body.innerHTML = '';
     const again = await mount(

@@ -11,8 +11,7 @@ import * as routes from '../../protocol/api/directories.ts';
 import type { Playlist } from '../../protocol/entities.ts';
 import { call, type ApiResult } from '../../lib/api.ts';
 import { getLocale } from '../../lib/i18n.ts';
-import { planRefusalText } from '../../lib/plan-words.ts';
-import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { planRefusalIn, planRefusalText } from '../../lib/plan-words.ts';
 import { usePlanIncludes } from '../../lib/session.ts';
 import { PlanNotice } from '../../ui/PlanNotice.tsx';
 import { copyText } from '../../lib/clipboard.ts';
@@ -167,13 +166,13 @@ function AppleLink({ playlist, organizationId, programId }: { playlist: Playlist
   useEffect(() => void load(), [load]);
   // Linking, resyncing and the linking report need the plan's apple-premium (unlinking does not):
   // known from the session, or from the server's refusal (the plan changed since; the session
-  // remembers it, api.ts onPlanLacks), said here as the answer to the click. Another refusal of
+  // remembers it, api.ts onExplained403), said here as the answer to the click. Another refusal of
   // the plan's (a cap) is said in its own words.
   const [refusedForPlan, setRefusedForPlan] = useState(false);
   const inPlan = usePlanIncludes(organizationId, 'apple-premium') && !refusedForPlan;
   const [planRefusal, setPlanRefusal] = useState<string | null>(null);
   const refused = (res: ApiResult<unknown>): boolean => {
-    const refusal = res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
+    const refusal = planRefusalIn(res);
     if (!refusal) return false;
     if (refusal.kind === 'feature') setRefusedForPlan(true);
     else setPlanRefusal(planRefusalText(refusal, getLocale()));

@@ -14,8 +14,7 @@
 // belongs: an unsupported language at the language, anything else under the button.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { fieldErrorText } from '../../domain/messages.ts';
-import { planRefusalText } from '../../lib/plan-words.ts';
-import { readPlanRefusal } from '../../protocol/api/plans.ts';
+import { planRefusalOf } from '../../lib/plan-words.ts';
 import { BadRequestBodySchema } from '../../protocol/errors.ts';
 import { getLocale } from '../../lib/i18n.ts';
 import { isTranscribing, TranscriptStatus } from '../../domain/transcription.ts';
@@ -80,8 +79,8 @@ export function Transcription({ owner, id: ownerId, unavailable = null, onComple
     }
     // The plan's refusal (the month's TranscriptionMinutes cap, or a plan without the feature) says
     // what stops it and who can change that.
-    const refusal = res.kind === 'status' && res.status === 403 ? readPlanRefusal(res.body) : null;
-    if (refusal) return setProblems({ form: planRefusalText(refusal, getLocale()) });
+    const refusal = planRefusalOf(res, getLocale());
+    if (refusal) return setProblems({ form: refusal });
     // 409: the owner has no audio to transcribe (the row changed since it was shown): the server says why.
     const conflict = res.kind === 'status' && res.status === 409 ? BadRequestBodySchema.safeParse(res.body) : null;
     if (conflict?.success && conflict.data.Errors[0]) return setProblems({ form: fieldErrorText(conflict.data.Errors[0]) });
