@@ -12,6 +12,7 @@ import { clipDefaults } from '../../domain/clip-defaults.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { Route, Router } from '../../lib/router.ts';
+import { settle as settleFor, settleUntil } from '../../../tests/dom-actions.ts';
 import { ClipScreen } from './ClipScreen.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -37,9 +38,7 @@ const row = (id: string, fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-async function settle(): Promise<void> {
-  await act(() => new Promise((r) => setTimeout(r, 60)));
-}
+const settle = () => settleFor(60);
 
 async function render(): Promise<HTMLElement> {
   const el = document.createElement('div');
@@ -55,7 +54,7 @@ async function render(): Promise<HTMLElement> {
     ),
   );
   // The screen reads the device's store: on a loaded machine its rows arrive after the first settle.
-  for (let i = 0; i < 50 && !el.querySelector('label'); i++) await settle();
+  await settleUntil(() => el.querySelector('label') !== null, { tries: 50, ms: 60 });
   return el;
 }
 
@@ -80,7 +79,7 @@ async function change(control: HTMLInputElement | HTMLSelectElement, value: stri
 async function click(el: HTMLElement, name: string): Promise<void> {
   const find = () => [...el.querySelectorAll('button')].find((b) => b.textContent === name);
   // A button shown from a local query (a refusal's Edit again) may come a little after the form.
-  for (let i = 0; i < 50 && !find(); i++) await settle();
+  await settleUntil(() => find() !== undefined, { tries: 50, ms: 60 });
   const button = find();
   if (!button) throw new Error(`no button ${name}`);
   await act(async () => button.click());
