@@ -369,9 +369,9 @@ export async function storedLiveAudio(deps: { store: Store; log: Logger }, blobs
   // older than migration 0645) has its earlier segments sized one by one. A counted segment is
   // stored before it is counted, so one that is not there was removed with the stream's end, between
   // the row's read and here: no stream is coming in any more (and where it stood is unknown).
-  const sizes = await Promise.all(
-    (first.bytes !== null ? (first.segments > 0 ? [next] : []) : Array.from({ length: next }, (_, n) => n)).map((n) => blobs.size(liveSegmentKey(recordingId, first.upload_id, n))),
-  );
+  const newestOnly = first.segments > 0 ? [next] : [];
+  const allBeforeNewest = Array.from({ length: next }, (_, n) => n);
+  const sizes = await Promise.all((first.bytes !== null ? newestOnly : allBeforeNewest).map((n) => blobs.size(liveSegmentKey(recordingId, first.upload_id, n))));
   if (sizes.some((size) => size === null)) return null;
   const sized = sizes.reduce<number>((sum, size) => sum + size!, 0);
   let offset = first.bytes !== null ? first.bytes - sized : sized;

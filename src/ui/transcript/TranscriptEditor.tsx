@@ -66,6 +66,8 @@ import './transcript.css';
 
 type DraftCue = { start: string; end: number; speaker: string; text: string };
 type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'none' } | { kind: 'saved'; transcript: Transcript };
+/** The server's answer is known: its transcript, or that there is none. */
+const isKnown = (l: Loaded) => l.kind === 'saved' || l.kind === 'none';
 /** Problems shown where they are: at a cue's field, at the import, or for the whole section. */
 type Problems = { cues: Record<number, { start?: string; text?: string }>; file?: string; form?: string };
 
@@ -162,7 +164,7 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   // Something to show as the transcript: until then the section says it is loading, needs the
   // network or could not load. Once there is, loading it again (after an edit is sent, after a
   // transcription) happens behind the cues shown, never in their place.
-  const showing = draft !== null || queuedCues !== null || sentCues !== null || loaded.kind === 'saved' || loaded.kind === 'none';
+  const showing = draft !== null || queuedCues !== null || sentCues !== null || isKnown(loaded);
   const shown = draft ?? saved;
   const dirty = draft !== null && !sameDraft(draft, saved);
   useUnsavedGuard('transcript', dirty);
@@ -170,11 +172,10 @@ export function TranscriptEditor({ owner, id, fileName, audioUrl = null, audioOf
   // Loaded again over a transcript already shown, that one stays until the answer; a failed reload
   // keeps it too (the next Save is checked against the server's version, a refusal shown here).
   const load = useCallback(async () => {
-    const known = (l: Loaded) => l.kind === 'saved' || l.kind === 'none';
-    setLoaded((l) => (known(l) ? l : { kind: 'loading' }));
+    setLoaded((l) => (isKnown(l) ? l : { kind: 'loading' }));
     const res = await owner.get(id);
     if (res.kind === 'ok' || res.kind === 'notFound') setSentCues(null);
-    setLoaded((l) => (res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : known(l) ? l : { kind: 'failed' }));
+    setLoaded((l) => (res.kind === 'ok' ? { kind: 'saved', transcript: res.data } : res.kind === 'notFound' ? { kind: 'none' } : isKnown(l) ? l : { kind: 'failed' }));
   }, [owner, id]);
 
   useEffect(() => {
