@@ -84,6 +84,11 @@ export function operationsRoutes(options: { jobs: JobRunner; ops: Operations; me
   return resourceApp()
     .openapi(guarded(routes.healthz, guard.public()), (c) => {
       c.header('Cache-Control', 'no-store');
+      const stopped = c.get('deps').store.stopped();
+      if (stopped) {
+        c.get('log').error({ err: stopped }, 'embedded database stopped: restart the process');
+        return c.json({ Status: 'stopped' as const }, 503);
+      }
       return c.json({ Status: 'ok' as const }, 200);
     })
     .openapi(guarded(routes.readyz, guard.public()), async (c) => {

@@ -127,5 +127,6 @@ export function pgliteStoreOf(db: PGlite, guard?: PgliteGuard): Store {
     // A stopped backend has nothing to close, and its module is not called again.
     close: () => (guard?.failure() ? Promise.resolve() : serialise(() => db.close())),
     connections: () => ({ max: 1, total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) }),
+    stopped: () => guard?.failure() ?? null,
   };
 }

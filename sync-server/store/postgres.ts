@@ -121,5 +121,6 @@ export async function openPostgresStore(databaseUrl: string): Promise<Store> {
     },
     close: () => pool.end(),
     connections: () => ({ max: POOL_MAX, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    stopped: () => null,
   };
 }

@@ -27,6 +27,12 @@ export interface Store extends Queryable {
   close(): Promise<void>;
   /** How its connections are used now (the /metrics gauge; PGlite has one). */
   connections(): ConnectionUse;
+  /**
+   * Why the store can never answer again, or null. Only PGlite's backend stops for good (it runs
+   * in this process: store/pglite-guard.ts); only a new process brings it back, so the liveness
+   * probe fails on it (/healthz). PostgreSQL that is down is a readiness matter (/readyz).
+   */
+  stopped(): Error | null;
   readonly kind: 'pglite' | 'postgres';
 }
 

@@ -86,6 +86,16 @@ describe.each(storeKinds)('operations on %s', (kind) => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('/healthz: 503 once the embedded database stopped for good (only a restart mends it), the reason logged and not answered', async () => {
+    const stopped: Store = { ...t.store, stopped: () => new Error('the embedded database (PGlite) stopped: RuntimeError: unreachable') };
+    const dead = createApp({ store: stopped, bus: createMemoryBus(), log: captured.log });
+    const res = await dead.request('/healthz');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ Status: 'stopped' });
+    const logged = captured.lines.find((l) => l.requestId === res.headers.get('x-request-id') && l.level === 50);
+    expect(JSON.stringify(logged)).toContain('RuntimeError: unreachable');
+  });
+
   it('/readyz: 503 naming the stopped job runner, a missing migration and a draining instance; 200 once all pass', async () => {
     let res = await app.request('/readyz');
     expect(res.status).toBe(503);

@@ -13,8 +13,10 @@ await store.exec('CREATE TABLE t (a int)');
 // An ERROR is the backend's ordinary longjmp: the store goes on.
 const error = await outcome(store.query('SELECT nonsense FROM t'));
 const afterError = await store.query<{ one: number }>('SELECT 1 AS one');
+const stoppedBefore = store.stopped();
 // COPY … FROM STDIN with no data: the backend reads EOF and exits (electric-sql/pglite#1058).
 const copy = await outcome(store.exec('COPY t FROM STDIN'));
 const later = await outcome(store.query('SELECT 1'));
+const stopped = store.stopped()?.name ?? null;
 await store.close();
-console.log(JSON.stringify({ error, afterError: afterError[0]?.one, copy, later }));
+console.log(JSON.stringify({ error, afterError: afterError[0]?.one, stoppedBefore, copy, later, stopped }));

@@ -12,8 +12,11 @@ describe('the PGlite store when its backend stops', () => {
     const out = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(out.error).toMatch(/column "nonsense" does not exist/);
     expect(out.afterError).toBe(1);
+    expect(out.stoppedBefore).toBeNull();
     expect(out.copy).toBe('EmbeddedDatabaseStopped: the embedded database (PGlite) stopped: ExitStatus (status 1): Program terminated with exit(1)');
     expect(out.later).toBe(out.copy);
+    // What /healthz reads: the store stopped for good.
+    expect(out.stopped).toBe('EmbeddedDatabaseStopped');
     // Said once in the process's log, with the backend's own last lines.
     expect(child.stderr.match(/castaway: the embedded database \(PGlite\) stopped/g)).toHaveLength(1);
     expect(child.stderr).toContain('FATAL:  terminating connection because protocol synchronization was lost');

@@ -22,8 +22,11 @@ export const healthz = {
   method: 'get',
   path: '/healthz',
   tags: ['Operations'],
-  summary: 'Liveness: the process is up and answers (no database call)',
-  responses: { 200: jsonContent(z.object({ Status: z.literal('ok') }).meta({ id: 'Liveness' }), 'The process answers') },
+  summary: 'Liveness: the process is up and answers (no database call); 503 once its embedded database (PGlite) stopped for good, which only a restart mends',
+  responses: {
+    200: jsonContent(z.object({ Status: z.literal('ok') }).meta({ id: 'Liveness' }), 'The process answers'),
+    503: jsonContent(z.object({ Status: z.literal('stopped') }).meta({ id: 'LivenessStopped' }), 'The embedded database stopped: restart the process (the log says why)'),
+  },
 } as const satisfies RouteConfig;
 
 export const readyz = {
