@@ -26,16 +26,21 @@ $$;
 CREATE TABLE search_lexicon_trigram (trigram text NOT NULL, word text NOT NULL, trigrams int NOT NULL);
 CREATE INDEX search_lexicon_trigram_by_trigram ON search_lexicon_trigram (trigram) INCLUDE (word, trigrams);
 
-CREATE FUNCTION search_lexicon_trigrams_learn() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
+-- A word's trigrams are added with it, in the statement that learns it (a data-modifying WITH),
+-- so a write that learns nothing new does no more than before. (A statement trigger on the lexicon
+-- cost every row write a trigger call, new words or not: the 100,000-clip fill took 159 s instead
+-- of 56 s on PostgreSQL.)
+CREATE OR REPLACE FUNCTION search_learn(content text) RETURNS void LANGUAGE sql AS $$
+  WITH learned AS (
+    INSERT INTO search_lexicon (word)
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('simple', coalesce(content, ''))) AS u
+    WHERE length(u.lexeme) BETWEEN 3 AND 40 AND u.lexeme !~ '[0-9[:punct:][:space:]]'
+      AND NOT EXISTS (SELECT 1 FROM search_lexicon l WHERE l.word = u.lexeme)
+    RETURNING word
+  )
   INSERT INTO search_lexicon_trigram (trigram, word, trigrams)
-  SELECT g, n.word, c.n FROM learned n, LATERAL (SELECT count(*)::int AS n FROM search_trigrams(n.word)) AS c, search_trigrams(n.word) AS g;
-  RETURN NULL;
-END
+  SELECT g, l.word, c.n FROM learned AS l, LATERAL (SELECT count(*)::int AS n FROM search_trigrams(l.word)) AS c, search_trigrams(l.word) AS g
 $$;
-
-CREATE TRIGGER search_lexicon_trigrams AFTER INSERT ON search_lexicon
-  REFERENCING NEW TABLE AS learned FOR EACH STATEMENT EXECUTE FUNCTION search_lexicon_trigrams_learn();
 
 INSERT INTO search_lexicon_trigram (trigram, word, trigrams)
 SELECT g, l.word, c.n FROM (SELECT DISTINCT word FROM search_lexicon) AS l, LATERAL (SELECT count(*)::int AS n FROM search_trigrams(l.word)) AS c, search_trigrams(l.word) AS g;
