@@ -66,15 +66,19 @@ test('a producer imports and corrects a transcript, adds two chapters and a mid-
   await expect(transcript.getByLabel('Publish with the clip (podcast apps show it)')).toBeChecked();
 
   // Two chapters by keyboard: M on the strip adds one at the player's position and focuses its
-  // title; Shift+→ moves a marker 10 s.
+  // title, which is typed into once it has the focus, as a person sees it move (the new chapter
+  // at 0:00 is the first); Shift+→ moves a marker 10 s.
   const chapters = page.getByRole('region', { name: 'Chapters', exact: true });
+  const firstTitle = chapters.getByRole('group', { name: 'Chapter 1', exact: true }).getByRole('textbox', { name: 'Title' });
   await chapters.getByRole('group', { name: "Chapters on the clip's timeline" }).focus();
   await page.keyboard.press('m');
+  await expect(firstTitle).toBeFocused();
   await page.keyboard.type('Pelicans');
   await chapters.getByRole('slider', { name: 'Chapter 1, Pelicans, at 0:00' }).focus();
   await page.keyboard.press('Shift+ArrowRight');
   await expect(chapters.getByRole('slider', { name: 'Chapter 1, Pelicans, at 0:10' })).toBeFocused();
   await page.keyboard.press('m');
+  await expect(firstTitle).toBeFocused();
   await page.keyboard.type('Welcome');
   await expect(chapters.getByRole('slider')).toHaveCount(2);
   await chapters.getByRole('button', { name: 'Save chapters' }).focus();
