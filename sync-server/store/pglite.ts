@@ -32,8 +32,16 @@ export async function openPgliteStore(dataDir: string, options: { loadDataDir?: 
     db = await PGlite.create(dir, common);
   }
   guard.arm(db);
+  // Sorts of a pull page (2,500 clips of ~2 KB, ordered by Version) outgrow PostgreSQL's default
+  // 4 MB and spill to temporary files, which PGlite writes through Node's synchronous file calls:
+  // an initial sync of 10,000 clips wrote ~15 MB of them. With one connection, one statement runs
+  // at a time, so this much per sort is what the process can hold.
+  await completedRows(db, `SET work_mem = '${PGLITE_WORK_MEM}'`);
   return pgliteStoreOf(db, guard);
 }
+
+/** work_mem of the embedded store's one session (openPgliteStore). */
+export const PGLITE_WORK_MEM = '16MB';
 
 /** A statement PGlite answered without running it to its end: see completedRows. */
 export class StatementNotCompleted extends Error {
