@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   // Checked before anything is opened: a typo here would count every client as the proxy.
   const trustedProxies = parseTrustedProxies(process.env.CASTAWAY_TRUSTED_PROXIES);
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const store = await openStore({ databaseUrl });
+  // An embedded database that stops for good says so once, in the JSON log with the rest.
+  const store = await openStore({ databaseUrl, onStopped: (failure) => log.fatal({ err: failure }, 'embedded database stopped: restart the process') });
   // With PostgreSQL several instances may serve one database: pokes cross them by LISTEN/NOTIFY.
   const bus = databaseUrl ? createPgBus(databaseUrl) : undefined;
   if (bus) await bus.ready;

@@ -13,7 +13,7 @@ export function defaultDataDir(): string {
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const store = options.databaseUrl
     ? await openPostgresStore(options.databaseUrl)
-    : await openPgliteStore(options.dataDir ?? defaultDataDir());
+    : await openPgliteStore(options.dataDir ?? defaultDataDir(), { onStopped: options.onStopped });
   if (!options.skipMigrations) await migrate(store);
   return store;
 }

@@ -16,10 +16,10 @@ export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
  * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
  * instead of interleaving statements inside someone else's transaction.
  */
-export async function openPgliteStore(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Store> {
+export async function openPgliteStore(dataDir: string, options: { loadDataDir?: Blob; onStopped?: ((failure: Error) => void) | undefined } = {}): Promise<Store> {
   // Said once, loudly, where the process's log shows it: from then on every statement fails with
   // the same error (pglite-guard.ts), which is what callers and /readyz see.
-  const guard = pgliteGuard((failure) => console.error(`castaway: ${failure.message}\n${String(failure.stack)}`));
+  const guard = pgliteGuard(options.onStopped ?? ((failure) => console.error(`castaway: ${failure.message}\n${String(failure.stack)}`)));
   const common = { extensions: PGLITE_EXTENSIONS, onStderr: guard.onStderr };
   let db: PGlite;
   if (dataDir.startsWith('memory://')) {

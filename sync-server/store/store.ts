@@ -46,4 +46,7 @@ export type OpenStoreOptions = {
   dataDir?: string | undefined;
   /** Skip applying migrations (the contract tests apply them explicitly). Default false. */
   skipMigrations?: boolean;
+  /** Told once when the embedded database stops for good (pglite-guard.ts): the process's log. By
+   *  default the stop is written to stderr. */
+  onStopped?: ((failure: Error) => void) | undefined;
 };

@@ -17,8 +17,9 @@ describe('the PGlite store when its backend stops', () => {
     expect(out.later).toBe(out.copy);
     // What /healthz reads: the store stopped for good.
     expect(out.stopped).toBe('EmbeddedDatabaseStopped');
-    // Said once in the process's log, with the backend's own last lines.
-    expect(child.stderr.match(/castaway: the embedded database \(PGlite\) stopped/g)).toHaveLength(1);
+    // Said once, through the store's onStopped (the server's log), with the backend's own last lines.
+    expect(out.told).toEqual(['EmbeddedDatabaseStopped']);
+    expect(child.stderr.match(/logged: the embedded database \(PGlite\) stopped/g)).toHaveLength(1);
     expect(child.stderr).toContain('FATAL:  terminating connection because protocol synchronization was lost');
   });
 });
