@@ -2,7 +2,7 @@
 // (tests/search/corpus.ts), what the producer demo user may find, the parameters and their 400s,
 // and the database keeping the vectors as rows, annotations and program languages change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lexemeOf, TYPO_SIMILARITY, trigramSimilarity } from '../../src/domain/search.ts';
+import { lexemeOf, TYPO_SIMILARITY, trigramSimilarity, trigramsOf } from '../../src/domain/search.ts';
 import { seedId } from '../../sync-server/seed.ts';
 import { AppClient, fields, seededApp } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -160,6 +160,16 @@ describe.each(storeKinds)('server search on %s', (kind) => {
   it("finds a typo's lexicon words by the domain's trigram rule, which is pg_trgm's (PostgreSQL: against pg_trgm itself)", async () => {
     const words = (await t.store.query<{ word: string }>(`SELECT DISTINCT word FROM search_lexicon ORDER BY word`)).map((r) => r.word);
     expect(words.length).toBeGreaterThan(200);
+    // Each word learned (search_learn, migrations/0651) with the domain's trigrams, and their count.
+    const kept = await t.store.query<{ word: string; trigram: string; trigrams: number }>(`SELECT word, trigram, trigrams FROM search_lexicon_trigram`);
+    const byWord = new Map<string, typeof kept>();
+    for (const r of kept) byWord.set(r.word, [...(byWord.get(r.word) ?? []), r]);
+    expect([...byWord.keys()].sort()).toEqual(words);
+    for (const [word, rows] of byWord) {
+      const expected = [...trigramsOf(word)].sort();
+      expect([...new Set(rows.map((r) => r.trigram))].sort(), word).toEqual(expected);
+      expect(new Set(rows.map((r) => r.trigrams)), word).toEqual(new Set([expected.length]));
+    }
     // Typos, partial words, another case, umlauts and a word with a hyphen, and every 25th word.
     const terms = ['mayr', 'majors', 'councel', 'Elektion', 'harbor', 'bürgermeistr', 'strasse', 'patiserie', 'well-known', 'xyzzyq', ...words.filter((_, i) => i % 25 === 0)];
     const similar = async (term: string) => (await t.store.query<{ s: string | null }>(`SELECT search_similar_words($1, $2) AS s`, [term, TYPO_SIMILARITY]))[0]!.s;
