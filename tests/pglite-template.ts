@@ -9,11 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { migrate } from '../sync-server/store/migrate.ts';
 import { openStore } from '../sync-server/store/open.ts';
-import { PGLITE_EXTENSIONS, pgliteStoreOf } from '../sync-server/store/pglite.ts';
+import { openPglite } from '../sync-server/store/pglite.ts';
 
 export const PGLITE_TEMPLATE = resolve('.cache', 'pglite-migrated.tar');
 export const PG_TEMPLATE_NAME = resolve('.cache', 'pg-template-name');
@@ -22,10 +21,11 @@ export default async function setup(): Promise<() => Promise<void>> {
   rmSync(PGLITE_TEMPLATE, { force: true });
   rmSync(PG_TEMPLATE_NAME, { force: true });
   mkdirSync(dirname(PGLITE_TEMPLATE), { recursive: true });
-  const db = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await migrate(pgliteStoreOf(db));
+  // Guarded as every store is: a backend that stops while migrating fails the set-up, not hangs it.
+  const { db, store } = await openPglite('memory://');
+  await migrate(store);
   const dump = await db.dumpDataDir('none');
-  await db.close();
+  await store.close();
   writeFileSync(PGLITE_TEMPLATE, new Uint8Array(await dump.arrayBuffer()));
 
   const base = process.env.TEST_DATABASE_URL;

@@ -10,13 +10,21 @@ import type { Queryable, Store } from './store.ts';
  *  needs them at each start (btree_gin: the organization in clip search's index). pg_trgm only
  *  because an early migration creates it: a later one drops it, and nothing calls it (its code
  *  crashes PGlite now and then: sync-server/search/migrations/0650_search_lexicon_trigrams.sql). */
-export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
+const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
 
 /**
  * PGlite runs one connection: a transaction holds it, so concurrent callers queue behind a lock
  * instead of interleaving statements inside someone else's transaction.
  */
-export async function openPgliteStore(dataDir: string, options: { loadDataDir?: Blob; onStopped?: ((failure: Error) => void) | undefined } = {}): Promise<Store> {
+export async function openPgliteStore(dataDir: string, options: PgliteOptions = {}): Promise<Store> {
+  return (await openPglite(dataDir, options)).store;
+}
+
+type PgliteOptions = { loadDataDir?: Blob; onStopped?: ((failure: Error) => void) | undefined };
+
+/** A PGlite instance, guarded from its creation (pglite-guard.ts needs its onStderr), and its
+ *  Store; the instance for what only PGlite does (dumpDataDir: tests/pglite-template.ts). */
+export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<{ db: PGlite; store: Store }> {
   // Said once, loudly, where the process's log shows it: from then on every statement fails with
   // the same error (pglite-guard.ts), which is what callers and /readyz see.
   const guard = pgliteGuard(options.onStopped ?? ((failure) => console.error(`castaway: ${failure.message}\n${String(failure.stack)}`)));
@@ -37,7 +45,7 @@ export async function openPgliteStore(dataDir: string, options: { loadDataDir?: 
   // an initial sync of 10,000 clips wrote ~15 MB of them. With one connection, one statement runs
   // at a time, so this much per sort is what the process can hold.
   await completedRows(db, `SET work_mem = '${PGLITE_WORK_MEM}'`);
-  return pgliteStoreOf(db, guard);
+  return { db, store: pgliteStoreOf(db, guard) };
 }
 
 /** work_mem of the embedded store's one session (openPgliteStore). */
