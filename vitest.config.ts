@@ -71,31 +71,16 @@ function paraglideMessagesBundle(): Plugin {
  * And the files on a device store (fake-indexeddb): 'fake-indexeddb/auto' installs its globals once
  * per module graph, so in a shared one a file that ran earlier and took them away (an environment's
  * teardown) left the next ones with "IndexedDB API missing", depending on the order files happened
- * to run in (a clean-clone CI, 4 files). The search files too: a whole-suite run spent 10 minutes
- * in tests/search/agreement.test.ts inside PGlite (its wasm spinning in error reporting, from a
- * worker that had run ~110 files before) where it takes 10 s alone; in a process of their own
- * they start from a fresh PGlite heap.
+ * to run in (a clean-clone CI, 4 files).
  */
 const ISOLATED = [
   'src/**/*.test.{ts,tsx}',
   'tests/server/http-edges.test.ts',
   'tests/server/security-headers.test.ts',
-  'tests/search/*.test.ts',
   'tests/sync/outbox-upgrade.test.ts',
   'tests/audio/recording-to-clip-sync.test.ts',
   'workers/**/*.test.ts',
 ];
-
-/**
- * The shared module graph's files, in projects of their own so that each long-lived process runs
- * fewer of them: two clean-clone runs hung at their end in a worker that had run many files, both
- * in a search statement on PGlite whose backend had exited (the wasm protocol loop then spins for
- * ever: pglite#1058), and each project starts its own processes. The template made by the run's
- * global set-up (tests/pglite-template.ts, on the 'shared' project) is there before any file runs,
- * and read by every project's stores.
- */
-const SHARED = { isolate: false, setupFiles: ['tests/setup-shared.ts'] };
-const SERVER_HALVES = [['tests/server/[a-l]*.test.ts'], ['tests/server/[m-z]*.test.ts']];
 
 export default defineConfig({
   plugins: [paraglideMessagesBundle()],
@@ -108,8 +93,10 @@ export default defineConfig({
      * environment variables a file changed, so a file's leftovers do not reach the next one.
      */
     projects: [
-      { extends: true, test: { name: 'shared', include: ['sync-server/**/*.test.ts', 'tests/**/*.test.ts'], exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED, ...SERVER_HALVES.flat()], ...SHARED, globalSetup: ['tests/pglite-template.ts'] } },
-      ...SERVER_HALVES.map((include, i) => ({ extends: true as const, test: { name: `shared-server-${i + 1}`, include, exclude: ISOLATED, ...SHARED } })),
+      {
+        extends: true,
+        test: { name: 'shared', include: ['sync-server/**/*.test.ts', 'tests/**/*.test.ts'], exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED], isolate: false, setupFiles: ['tests/setup-shared.ts'], globalSetup: ['tests/pglite-template.ts'] },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
     environment: 'node',
