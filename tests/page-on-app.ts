@@ -81,14 +81,26 @@ export async function offlineView(render: () => Promise<HTMLElement>, sent: read
 /**
  * openPageOnApp for the whole suite: opened before its first test (up to 120 s: a loaded machine
  * seeds slowly) and closed after its last; the returned function gives the page once open.
+ * `before` runs before the page opens (what the app must find: an environment variable), `ready`
+ * once it is open (the suite's rows, a proxy in front of the page's fetches), `after` once it is
+ * closed.
  */
-export function pageOnAppForSuite(options: { clips: number; email?: string }): () => PageOnApp {
+export function pageOnAppForSuite(options: {
+  clips: number;
+  email?: string;
+  before?: () => Promise<void> | void;
+  ready?: (page: PageOnApp) => Promise<void> | void;
+  after?: () => Promise<void> | void;
+}): () => PageOnApp {
   let page: PageOnApp | undefined;
   beforeAll(async () => {
+    await options.before?.();
     page = await openPageOnApp(options);
+    await options.ready?.(page);
   }, 120_000);
   afterAll(async () => {
     await page?.close();
+    await options.after?.();
   });
   return () => {
     if (!page) throw new Error('the suite’s page is not open yet (pageOnAppForSuite opens it before the first test)');

@@ -4,33 +4,30 @@
 // words found, marked, with where they are; a changed title makes it say it is being made again.
 import 'fake-indexeddb/auto';
 import '../../../tests/happy-page.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 const { ClipBrandSafety } = await import('./ClipBrandSafety.tsx');
 const { seedId } = await import('../../../sync-server/seed.ts');
-const { mount, offlineView, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
+const { mount, offlineView, pageOnAppForSuite, settle } = await import('../../../tests/page-on-app.ts');
 
 const MORNING = seedId('program:morning');
-let page: PageOnApp;
 let test: PageOnApp['test'];
 let app: PageOnApp['app'];
 let sent: string[] = [];
 let clipId = '';
 
-const api = (path: string, init?: RequestInit) => page.api(path, init);
-
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 4 });
-  ({ test, app, sent } = page);
-  clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
-  expect((await api(`/api/v1/clips/${clipId}`, { method: 'PATCH', body: JSON.stringify({ Title: 'After the robberies', Description: 'Calm morning news.' }) })).status).toBe(200);
-  const cues = [{ StartSeconds: 125, EndSeconds: 130, Text: 'A man with a machine gun was seen near the station.', Speaker: null }];
-  expect((await api(`/api/v1/clips/${clipId}/transcript`, { method: 'PUT', body: JSON.stringify({ Cues: cues }) })).status).toBe(200);
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
+const page = pageOnAppForSuite({
+  clips: 4,
+  async ready(opened) {
+    ({ test, app, sent } = opened);
+    clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [MORNING]))[0]!.id;
+    expect((await api(`/api/v1/clips/${clipId}`, { method: 'PATCH', body: JSON.stringify({ Title: 'After the robberies', Description: 'Calm morning news.' }) })).status).toBe(200);
+    const cues = [{ StartSeconds: 125, EndSeconds: 130, Text: 'A man with a machine gun was seen near the station.', Speaker: null }];
+    expect((await api(`/api/v1/clips/${clipId}/transcript`, { method: 'PUT', body: JSON.stringify({ Cues: cues }) })).status).toBe(200);
+  },
 });
+const api = (path: string, init?: RequestInit) => page().api(path, init);
 afterEach(() => {
   document.body.innerHTML = '';
 });

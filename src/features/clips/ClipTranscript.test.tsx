@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 // React DOM decides at load what the page supports: loaded once the window is in place.
@@ -24,37 +24,39 @@ const { act } = await import('react');
 const { ClipTranscript } = await import('./ClipTranscript.tsx');
 const { ORG_DEMO } = await import('../../../sync-server/seed.ts');
 const { db } = await import('../../db/db.ts');
-const { chooseFile, click, field, mount, offlineView, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
+const { chooseFile, click, field, mount, offlineView, pageOnAppForSuite, settle, type } = await import('../../../tests/page-on-app.ts');
 const { flushOutbox, setOnline } = await import('../../../tests/outbox-on-app.ts');
 const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
 
-let page: PageOnApp;
 let test: PageOnApp['test'];
 let app: PageOnApp['app'];
 let cookie = '';
 let clipId = '';
 let sent: string[] = [];
 let blobDir = '';
-const api = (path: string, init?: RequestInit) => page.api(path, init);
+const api = (path: string, init?: RequestInit) => page().api(path, init);
 
 const flush = () => flushOutbox(api);
 const previousBlobDir = process.env.CASTAWAY_BLOB_DIR;
 
-beforeAll(async () => {
-  // The clip audio the transcription hears is stored here, not in the working copy's .data.
-  blobDir = await mkdtemp(join(tmpdir(), 'castaway-transcript-section-'));
-  process.env.CASTAWAY_BLOB_DIR = blobDir;
-  page = await openPageOnApp({ clips: 4 });
-  ({ test, app, cookie, sent } = page);
-  clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
-  // The device holds the clip (an edit is queued on a row it has).
-  await db.clips.put((await (await api(`/api/v1/clips/${clipId}`)).json()) as never);
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
-  if (previousBlobDir === undefined) delete process.env.CASTAWAY_BLOB_DIR;
-  else process.env.CASTAWAY_BLOB_DIR = previousBlobDir;
-  await rm(blobDir, { recursive: true, force: true });
+const page = pageOnAppForSuite({
+  clips: 4,
+  async before() {
+    // The clip audio the transcription hears is stored here, not in the working copy's .data.
+    blobDir = await mkdtemp(join(tmpdir(), 'castaway-transcript-section-'));
+    process.env.CASTAWAY_BLOB_DIR = blobDir;
+  },
+  async ready(opened) {
+    ({ test, app, cookie, sent } = opened);
+    clipId = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [ORG_DEMO]))[0]!.id;
+    // The device holds the clip (an edit is queued on a row it has).
+    await db.clips.put((await (await api(`/api/v1/clips/${clipId}`)).json()) as never);
+  },
+  async after() {
+    if (previousBlobDir === undefined) delete process.env.CASTAWAY_BLOB_DIR;
+    else process.env.CASTAWAY_BLOB_DIR = previousBlobDir;
+    await rm(blobDir, { recursive: true, force: true });
+  },
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -239,7 +241,7 @@ describe('the Transcript section', () => {
 
     // Another clip, given the 12-second speech fixture as its audio.
     const spoken = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted ORDER BY id LIMIT 1 OFFSET 1`, [ORG_DEMO]))[0]!.id;
-    const headers = { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': page.xsrf, 'content-type': 'audio/flac' };
+    const headers = { cookie, 'x-organization-id': ORG_DEMO, 'x-xsrf-token': page().xsrf, 'content-type': 'audio/flac' };
     const put = await app.request(`/api/v1/clips/${spoken}/audio?fileName=speech.flac`, { method: 'PUT', headers, body: new Uint8Array(await readFile(fixturePath('speech-12s.flac'))) });
     expect(put.status).toBe(202);
     await app.jobs.drain();

@@ -9,66 +9,62 @@ import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageOnApp } from '../../../tests/page-on-app.ts';
+import { describe, expect, it } from 'vitest';
 import type { RecordingAgentWithToken } from '../../protocol/api/recording-agents.ts';
 
 const { RecordingLive } = await import('./RecordingLive.tsx');
 const { seedId } = await import('../../../sync-server/seed.ts');
 const { fixturePath } = await import('../../../tests/audio/fixtures.ts');
-const { mount, openPageOnApp, settle } = await import('../../../tests/page-on-app.ts');
+const { mount, pageOnAppForSuite, settle } = await import('../../../tests/page-on-app.ts');
 const { setOnline } = await import('../../../tests/outbox-on-app.ts');
 const { getLocale, setLocale } = await import('../../paraglide/runtime.js');
 
-let page: PageOnApp;
 let agent: RecordingAgentWithToken;
 /** The Last-Event-ID of each request the page made for the peaks (null: none). */
 const peaksAsked: Array<string | null> = [];
 /** The page's open event streams, each closable as a lost connection closes it. */
 const open = new Set<() => void>();
 
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 2 });
-  agent = (await (await page.api('/api/v1/recording-agents', { method: 'POST', body: JSON.stringify({ Name: 'Studio 2 encoder', ProgramIds: [seedId('program:morning')] }) })).json()) as RecordingAgentWithToken;
-  // Between the page and the server, as a proxy is: the peaks streams pass through, and `dropAll`
-  // closes them (the body ends with no 'end', the server's side is cancelled).
-  const toServer = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const res = await toServer(input, init);
-    if (!String(input).includes('/live/peaks') || !res.body) return res;
-    peaksAsked.push(new Headers(init?.headers).get('last-event-id'));
-    const reader = res.body.getReader();
-    let close = () => undefined as void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        close = () => {
+const page = pageOnAppForSuite({
+  clips: 2,
+  async ready(opened) {
+    agent = (await (await opened.api('/api/v1/recording-agents', { method: 'POST', body: JSON.stringify({ Name: 'Studio 2 encoder', ProgramIds: [seedId('program:morning')] }) })).json()) as RecordingAgentWithToken;
+    // Between the page and the server, as a proxy is: the peaks streams pass through, and `dropAll`
+    // closes them (the body ends with no 'end', the server's side is cancelled).
+    const toServer = globalThis.fetch;
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await toServer(input, init);
+      if (!String(input).includes('/live/peaks') || !res.body) return res;
+      peaksAsked.push(new Headers(init?.headers).get('last-event-id'));
+      const reader = res.body.getReader();
+      let close = () => undefined as void;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          close = () => {
+            open.delete(close);
+            void reader.cancel().catch(() => undefined);
+            controller.close();
+          };
+          open.add(close);
+          // The page giving the request up ends it, as a browser's fetch does.
+          init?.signal?.addEventListener('abort', () => open.has(close) && close(), { once: true });
+        },
+        async pull(controller) {
+          const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+          if (!open.has(close)) return;
+          if (done) {
+            open.delete(close);
+            controller.close();
+          } else controller.enqueue(value);
+        },
+        cancel() {
           open.delete(close);
           void reader.cancel().catch(() => undefined);
-          controller.close();
-        };
-        open.add(close);
-        // The page giving the request up ends it, as a browser's fetch does.
-        init?.signal?.addEventListener('abort', () => open.has(close) && close(), { once: true });
-      },
-      async pull(controller) {
-        const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-        if (!open.has(close)) return;
-        if (done) {
-          open.delete(close);
-          controller.close();
-        } else controller.enqueue(value);
-      },
-      cancel() {
-        open.delete(close);
-        void reader.cancel().catch(() => undefined);
-      },
-    });
-    return new Response(body, { status: res.status, headers: res.headers });
-  };
-}, 60_000);
-
-afterAll(async () => {
-  await page?.close();
+        },
+      });
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+  },
 });
 
 const dropAll = () => [...open].forEach((close) => close());
@@ -79,7 +75,7 @@ function agentStream(title: string) {
   let at = 0;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  const answered = page.app.request(`/api/v1/programs/${seedId('program:morning')}/recordings/live?title=${encodeURIComponent(title)}`, {
+  const answered = page().app.request(`/api/v1/programs/${seedId('program:morning')}/recordings/live?title=${encodeURIComponent(title)}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${agent.Token}`, 'content-type': 'audio/mpeg' },
     body,
@@ -110,7 +106,7 @@ describe('the live waveform when its connection goes', () => {
     const title = 'Live through a tunnel';
     const stream = agentStream(title);
     let id = '';
-    const found = async () => (id = (await page.test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE title = $1`, [title]))[0]?.id ?? '');
+    const found = async () => (id = (await page().test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE title = $1`, [title]))[0]?.id ?? '');
     while (!(await found())) await settle(50);
     stream.send(0.3);
     const el = await mount(<RecordingLive recordingId={id} />);
@@ -152,7 +148,7 @@ describe('the live waveform when its connection goes', () => {
     stream.end();
     expect((await stream.answered).status).toBe(201);
     await until('the end said', () => el.textContent!.includes('The stream has ended.'));
-    const [rows] = await page.test.store.query<{ pixels: number }>(`SELECT sum(length(decode(data, 'base64')) / 4)::int AS pixels FROM live_peaks WHERE recording_id = $1`, [id]);
+    const [rows] = await page().test.store.query<{ pixels: number }>(`SELECT sum(length(decode(data, 'base64')) / 4)::int AS pixels FROM live_peaks WHERE recording_id = $1`, [id]);
     expect(rows!.pixels).toBeGreaterThan(0);
     // A column is 16 pixels (LIVE_PIXELS_PER_COLUMN); the last one, not full, is not drawn.
     await until('the last columns drawn', () => drawn(el) === Math.floor(rows!.pixels / 16), 3_000);

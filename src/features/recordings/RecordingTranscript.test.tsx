@@ -10,7 +10,7 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PageOnApp } from '../../../tests/page-on-app.ts';
 import type { Recording } from '../../protocol/entities.ts';
 
@@ -21,27 +21,25 @@ const { TranscriptEditor } = await import('../../ui/transcript/TranscriptEditor.
 const { CLIP_TRANSCRIPT } = await import('../../ui/transcript/owners.ts');
 const { ORG_DEMO, seedId } = await import('../../../sync-server/seed.ts');
 const { db } = await import('../../db/db.ts');
-const { chooseFile, click, field, mount, offlineView, openPageOnApp, settle, type } = await import('../../../tests/page-on-app.ts');
+const { chooseFile, click, field, mount, offlineView, pageOnAppForSuite, settle, type } = await import('../../../tests/page-on-app.ts');
 const { flushOutbox, setOnline } = await import('../../../tests/outbox-on-app.ts');
 
-let page: PageOnApp;
 let test: PageOnApp['test'];
 let sent: string[] = [];
 let recording: Recording;
-const api = (path: string, init?: RequestInit) => page.api(path, init);
+const api = (path: string, init?: RequestInit) => page().api(path, init);
 
 const flush = () => flushOutbox(api);
 
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 4 });
-  ({ test, sent } = page);
-  const id = (await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [seedId('program:morning')]))[0]!.id;
-  recording = (await (await api(`/api/v1/recordings/${id}`)).json()) as Recording;
-  // The device holds the recording (an edit is queued on a row it has).
-  await db.recordings.put(recording as never);
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
+const page = pageOnAppForSuite({
+  clips: 4,
+  async ready(opened) {
+    ({ test, sent } = opened);
+    const id = (await test.store.query<{ id: string }>(`SELECT id FROM recordings WHERE program_id = $1 AND NOT deleted ORDER BY id LIMIT 1`, [seedId('program:morning')]))[0]!.id;
+    recording = (await (await api(`/api/v1/recordings/${id}`)).json()) as Recording;
+    // The device holds the recording (an edit is queued on a row it has).
+    await db.recordings.put(recording as never);
+  },
 });
 afterEach(() => {
   document.body.innerHTML = '';

@@ -5,24 +5,16 @@
 import 'fake-indexeddb/auto';
 // The page's DOM, before React loads (tests/happy-page.ts).
 import '../../../tests/happy-page.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PageOnApp } from '../../../tests/page-on-app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Recording } from '../../protocol/entities.ts';
 
 const { RecordingTranscript } = await import('./RecordingTranscript.tsx');
 const { seedId } = await import('../../../sync-server/seed.ts');
-const { mount, openPageOnApp } = await import('../../../tests/page-on-app.ts');
+const { mount, pageOnAppForSuite } = await import('../../../tests/page-on-app.ts');
 const { getLocale, setLocale } = await import('../../paraglide/runtime.js');
 
-let page: PageOnApp;
-const recording = async (key: string) => (await (await page.api(`/api/v1/recordings/${seedId(`recording:morning:${key}`)}`)).json()) as Recording;
-
-beforeAll(async () => {
-  page = await openPageOnApp({ clips: 2 });
-}, 120_000);
-afterAll(async () => {
-  await page?.close();
-});
+const page = pageOnAppForSuite({ clips: 2 });
+const recording = async (key: string) => (await (await page().api(`/api/v1/recordings/${seedId(`recording:morning:${key}`)}`)).json()) as Recording;
 const locale = getLocale();
 afterEach(async () => {
   await setLocale(locale, { reload: false });
