@@ -81,17 +81,12 @@ export function operationsRoutes(options: { jobs: JobRunner; ops: Operations; me
   const metricsAccess: Access = options.metricsToken
     ? { middleware: [], describe: 'Whoever carries the CASTAWAY_METRICS_TOKEN as a bearer token' }
     : guard.public();
-  /** Whether a probe has logged the stop: a probe comes every few seconds, the reason once. */
-  let stopLogged = false;
   return resourceApp()
     .openapi(guarded(routes.healthz, guard.public()), (c) => {
       c.header('Cache-Control', 'no-store');
-      const stopped = c.get('deps').store.stopped();
-      if (stopped) {
-        if (!stopLogged) c.get('log').error({ err: stopped }, 'embedded database stopped: restart the process');
-        stopLogged = true;
-        return c.json({ Status: 'stopped' as const }, 503);
-      }
+      // The reason is logged once by the store itself, when it stops (main.ts's onStopped); a probe
+      // comes every few seconds and only answers.
+      if (c.get('deps').store.stopped()) return c.json({ Status: 'stopped' as const }, 503);
       return c.json({ Status: 'ok' as const }, 200);
     })
     .openapi(guarded(routes.readyz, guard.public()), async (c) => {
