@@ -34,10 +34,9 @@ import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { addUser, login, PASSWORD, startServer, type Server } from '../tests/sync/harness.ts';
 import { postgresUrl } from './postgres.ts';
-import { clipDefaults, emptyClipUrls } from '../src/domain/clip-defaults.ts';
 import { bulkInsert } from '../sync-server/rows.ts';
 import { PULL_LIMIT_MAX, PUSH_BATCH_MAX } from '../src/protocol/sync.ts';
-import { clipPublicUrls } from '../sync-server/routes/content-rules.ts';
+import { sizedClipFields } from '../tests/server/sized-clips.ts';
 import { startServer as serveHttp } from '../sync-server/server.ts';
 import { pullPageSize, pushBody } from '../workers/sync/engine.ts';
 import { sized, TINY, unavailable } from './tiny.ts';
@@ -70,19 +69,7 @@ async function seedLarge(server: Server, userId: string, clips: number): Promise
     const rows = Array.from({ length: clips }, (_, i) => {
       const id = randomUUID();
       const programId = programs[i % programs.length]!;
-      const slug = `clip-${i + 1}`;
-      return {
-        id,
-        createdById: userId,
-        createdAt: now,
-        modifiedAt: now,
-        fields: {
-          ...clipDefaults(),
-          ProgramId: programId, Title: `Clip ${i}`, Description: 'x'.repeat(200), Tags: ['news', 'talk'], Season: 1, Episode: i, EpisodeType: 'Full',
-          State: 'Ready', PublishState: 'Published', Visibility: 'Public', Slug: slug, PublishedUtc: now.toISOString(), DurationSeconds: 1800, PublishedDurationSeconds: 1800,
-          Urls: { ...emptyClipUrls(), ...clipPublicUrls(id, programId, slug, 'Public') },
-        },
-      };
+      return { id, createdById: userId, createdAt: now, modifiedAt: now, fields: sizedClipFields(id, programId, i, now) };
     });
     await bulkInsert(q, 'clip', server.organizationId, rows);
     await bulkInsert(q, 'playlist', server.organizationId, programs.map((pid, i) => ({

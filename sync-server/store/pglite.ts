@@ -49,7 +49,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
 }
 
 /** work_mem of the embedded store's one session (openPgliteStore). */
-export const PGLITE_WORK_MEM = '16MB';
+const PGLITE_WORK_MEM = '16MB';
 
 /** A statement PGlite answered without running it to its end: see completedRows. */
 export class StatementNotCompleted extends Error {

@@ -2,11 +2,10 @@
 // through Node's synchronous file calls, on the thread that serves every request.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipDefaults, emptyClipUrls } from '../../src/domain/clip-defaults.ts';
-import { clipPublicUrls } from '../../sync-server/routes/content-rules.ts';
 import { insertRow, bulkInsert } from '../../sync-server/rows.ts';
 import { pullPage } from '../../sync-server/sync/pull.ts';
 import { PULL_PAGE_CAP } from '../../workers/sync/engine.ts';
+import { sizedClipFields } from './sized-clips.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
 describe('PGlite work_mem', () => {
@@ -23,15 +22,7 @@ describe('PGlite work_mem', () => {
       // under the size PostgreSQL compresses a row's data at, so the sorts carry it whole).
       await bulkInsert(q, 'clip', organizationId, Array.from({ length: PULL_PAGE_CAP }, (_, i) => {
         const id = randomUUID();
-        const slug = `clip-${i + 1}`;
-        return {
-          id, createdById: null, createdAt: now, modifiedAt: now,
-          fields: {
-            ...clipDefaults(), ProgramId: programId, Title: `Clip ${i}`, Description: 'x'.repeat(200), Tags: ['news', 'talk'], Season: 1, Episode: i,
-            State: 'Ready', PublishState: 'Published', Visibility: 'Public', Slug: slug, PublishedUtc: now.toISOString(), DurationSeconds: 1800,
-            Urls: { ...emptyClipUrls(), ...clipPublicUrls(id, programId, slug, 'Public') },
-          },
-        };
+        return { id, createdById: null, createdAt: now, modifiedAt: now, fields: sizedClipFields(id, programId, i, now) };
       }));
     });
   }, 120_000);
