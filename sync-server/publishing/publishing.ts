@@ -162,12 +162,15 @@ export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
   });
 
   async function apply(payload: z.infer<typeof ApplyPayload>): Promise<void> {
-    const audio = await publishedAudio(blobs, payload.clipId);
     await write(payload.organizationId, payload.clipId, async (q, row) => {
       const state = row['PublishState'];
       if (state === 'Unpublished') return null;
       if (row.Deleted) return unpublished(row, state === 'Unpublishing' ? null : PublishProblem.Deleted);
       if (state === 'Unpublishing') return unpublished(row, null);
+      // Read under the row's lock: a new version (a cut's render) is switched to in the transaction
+      // that writes the row's figures, so this is the audio the row says. Read before the lock, a
+      // version that landed in between had its duration and size overwritten by the old one's.
+      const audio = await publishedAudio(blobs, payload.clipId);
       const { slug, taken } = await slugInProgram(q, row);
       const errors = publishRequirements(row, taken);
       const problem = errors.Visibility ? PublishProblem.Private : errors.State ? PublishProblem.NotReady : !audio ? PublishProblem.AudioMissing : errors.Slug ? PublishProblem.NoSlug : null;

@@ -11,10 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
-import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
-import { clipKeys, clipUrls } from '../../sync-server/audio/media-paths.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
+import { clipKeys, clipUrls, mediaFiles } from '../../sync-server/audio/media-paths.ts';
+import type { PublishedVersion } from '../../sync-server/audio/published-media.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 import { addressForHash } from '../../sync-server/publishing/downloads.ts';
+import { loadRow, updateRow } from '../../sync-server/rows.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { AppClient, fields, seededApp, type SeededApp } from '../server/app-client.ts';
 import { openTestStore, type TestStore } from '../server/test-store.ts';
@@ -190,6 +194,52 @@ describe('Publish and Unpublish', () => {
     expect(closed.PublishProblem).toBe('Private');
     expect(closed.Urls.AudioPublicUrl).toBeNull();
     expect((await s.app.request(`/audio/${id}.mp3`, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  it('a version that lands while the job publishes is the one the clip says (the job reads the audio under the row’s lock)', async () => {
+    const id = await clip();
+    expect((await published(id)).PublishedDurationSeconds).toBeCloseTo(12, 0);
+    // A new version, switched to as a cut's render does it: its file, then published.json and the
+    // row's figures in one transaction.
+    const bytes = FIXTURE.subarray(0, 4000);
+    const version: PublishedVersion = { version: randomUUID(), folder: clipKeys.versionFolder(id, 'cut'), contentType: 'audio/mpeg', ext: 'mp3', size: bytes.byteLength, durationSeconds: 9, upload: 'original', edit: 'cut' };
+    const switchVersion = async () => {
+      await blobs().putBytes(mediaFiles.audio(version.folder), bytes);
+      await t.store.tx(async (q) => {
+        const current = (await loadRow(q, 'clip', ORG_DEMO, id, { forUpdate: true }))!;
+        await updateRow(q, 'clip', current, { organizationId: ORG_DEMO, userId: null, now: s.clock.now, clientId: null }, { ...current, DurationSeconds: 9, PublishedDurationSeconds: 9, PublishedAudioSizeInBytes: bytes.byteLength });
+        await blobs().putBytes(clipKeys.published(id), JSON.stringify(version));
+      });
+    };
+    // The publishing job runs on an app whose blob store lets the version land just after the job
+    // has looked for it: before this job took the row's lock, it committed there and then; while
+    // the job holds it, it waits its turn (given a second) and lands after.
+    let landed: Promise<void> | null = null;
+    const inner = blobs();
+    const racing: BlobStore = {
+      ...inner,
+      size: async (key) => {
+        const size = await inner.size(key);
+        if (key === clipKeys.published(id) && !landed) {
+          landed = switchVersion();
+          await Promise.race([landed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+        }
+        return size;
+      },
+    };
+    const other = createApp({ store: t.store, bus: createMemoryBus(), clock: () => s.clock.now, blobs: racing });
+    try {
+      // A new slug runs the clip's publishing again.
+      const current = await row(id);
+      const reply = await demo.patch(`/api/v1/clips/${id}`, { Slug: `cut-${id.slice(0, 6)}` }, { 'if-match': `"${String(current.ModifiedAtUtc)}"` });
+      expect(reply.status, reply.text).toBe(200);
+      await other.jobs.drain();
+      expect(landed).not.toBeNull();
+      await landed;
+    } finally {
+      await other.downloads.close();
+    }
+    expect(await row(id)).toMatchObject({ PublishState: 'Published', DurationSeconds: 9, PublishedDurationSeconds: 9, PublishedAudioSizeInBytes: bytes.byteLength });
   });
 
   it('deleting a published clip unpublishes it', async () => {
