@@ -1,9 +1,15 @@
 // A server of a spec's own, on a free port with its own data folder, for specs whose changes would
 // disturb the specs that share the run's server (a snapshot restore rewrites a whole organization).
 // It serves the same build (CASTAWAY_DIST_DIR, or dist/) and seeds the demo on start.
-import { expect } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// Twenty specs have one. Migrating an empty embedded store and seeding the demo is most of a
+// start (15–29 s each in the clean-clone CI on the loaded two-core machine), and it is the same
+// work for every spec asking for the same demo: the first to ask makes a template of it once per
+// run (a server started on its own folder, stopped once seeded), and every spec's server starts on
+// a copy of that folder, where it finds the store migrated and seeded.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,18 +31,86 @@ export type OwnServer = { baseURL: string; stop(): void };
  *  servers start beside it (the run's own, another spec's): callers give beforeAll this long. */
 export const OWN_SERVER_START_MS = 240_000;
 
-/** `extra`: more of the server's environment (an SMTP_URL, a smaller demo). */
-export async function startOwnServer(prefix: string, extra: NodeJS.ProcessEnv = {}): Promise<OwnServer> {
-  const work = mkdtempSync(join(tmpdir(), prefix));
-  const port = await freePort();
-  const baseURL = `http://localhost:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: join(work, 'data'), NODE_ENV: 'test', ...extra };
+/** What a server seeds on an empty store depends on these alone (main.ts); the rest of a spec's
+ *  environment (an SMTP_URL) does not change the data, so specs differing only there share a template. */
+const SEEDING = ['CASTAWAY_DEMO', 'CASTAWAY_DEMO_CLIPS', 'CASTAWAY_DEMO_LISTENER_DAYS'] as const;
+
+function serverEnv(port: number, dataDir: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CASTAWAY_DATA_DIR: dataDir, NODE_ENV: 'test', ...extra };
   delete env.CASTAWAY_BLOB_DIR;
   delete env.DATABASE_URL;
+  return env;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts the server and resolves once it answers; one that exits first fails the start at once. */
+async function serve(env: NodeJS.ProcessEnv, baseURL: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, ['--import', 'tsx', 'sync-server/main.ts'], { env, stdio: 'ignore' });
-  await expect
-    .poll(async () => (await fetch(`${baseURL}/api/internal/session`).catch(() => null))?.status ?? 0, { timeout: OWN_SERVER_START_MS, intervals: [500] })
-    .toBe(200);
+  let exited: string | null = null;
+  server.once('exit', (code, signal) => (exited = `the server on ${baseURL} exited (${signal ?? code}) before answering`));
+  for (const deadline = Date.now() + OWN_SERVER_START_MS; ; await sleep(500)) {
+    if (exited) throw new Error(exited);
+    if ((await fetch(`${baseURL}/api/internal/session`).catch(() => null))?.status === 200) return server;
+    if (Date.now() > deadline) {
+      server.kill('SIGTERM');
+      throw new Error(`the server on ${baseURL} did not answer in ${OWN_SERVER_START_MS / 1000} s`);
+    }
+  }
+}
+
+/**
+ * The data folder of a store migrated and seeded with `extra`'s demo, made once per run by whichever
+ * spec asks first (across Playwright's worker processes: the folder's creation is the claim) and
+ * waited for by the others.
+ */
+async function seededTemplate(extra: NodeJS.ProcessEnv): Promise<string> {
+  const key = JSON.stringify(SEEDING.map((name) => extra[name] ?? null));
+  const root = join(process.env.E2E_DATA_DIR ?? tmpdir(), 'own-server-templates');
+  mkdirSync(root, { recursive: true });
+  const dir = join(root, createHash('sha256').update(key).digest('hex').slice(0, 16));
+  const data = join(dir, 'data');
+  const ready = join(dir, 'ready');
+  const failed = join(dir, 'failed');
+  let claimed = true;
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    claimed = false;
+  }
+  if (claimed) {
+    try {
+      const port = await freePort();
+      const server = await serve(serverEnv(port, data, extra), `http://localhost:${port}`);
+      // Stopped as an operator stops it (SIGTERM: the store closed cleanly), so the folder is whole.
+      const exit = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+      server.kill('SIGTERM');
+      const code = await exit;
+      if (code !== 0) throw new Error(`the template's server exited with ${code} when stopped`);
+      writeFileSync(ready, key);
+    } catch (e) {
+      writeFileSync(failed, e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+    return data;
+  }
+  for (const deadline = Date.now() + OWN_SERVER_START_MS; !existsSync(ready); await sleep(250)) {
+    if (existsSync(failed)) throw new Error(`the demo's template failed: ${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the demo's template was not made in ${OWN_SERVER_START_MS / 1000} s`);
+  }
+  return data;
+}
+
+/** `extra`: more of the server's environment (an SMTP_URL, a smaller demo). */
+export async function startOwnServer(prefix: string, extra: NodeJS.ProcessEnv = {}): Promise<OwnServer> {
+  const template = await seededTemplate(extra);
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const dataDir = join(work, 'data');
+  cpSync(template, dataDir, { recursive: true });
+  const port = await freePort();
+  const baseURL = `http://localhost:${port}`;
+  const server = await serve(serverEnv(port, dataDir, extra), baseURL);
   return {
     baseURL,
     stop() {
