@@ -30,9 +30,12 @@ import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { writeAudioRow } from './clip-rows.ts';
 import { loadClipCut } from './cut-render.ts';
 import {
+  claimLoudnessRun,
   CLIP_NORMALIZE_JOB,
+  failLoudnessRun,
   figuresOf,
   loadLoudnessRow,
+  loudnessRunStands,
   measureStoredLoudness,
   presetById,
   setLoudnessState,
@@ -54,6 +57,9 @@ class NormalizeProblem extends Error {
   }
 }
 
+/** The run's request was replaced while it ran (loudnessRunStands): nothing of it is kept. */
+class Superseded extends Error {}
+
 /** The job's run: see the header. Returns without a change when the clip moved on meanwhile (its processing queues a new one). */
 export async function normalizeClipLoudness(deps: AppDeps, blobs: BlobStore, job: NormalizeJob, graceMs: number): Promise<void> {
   const { clipId } = job;
@@ -71,20 +77,24 @@ export async function normalizeClipLoudness(deps: AppDeps, blobs: BlobStore, job
   if (!published || !source || published.upload !== uploadRef(clipId, source) || published.edit !== editDigest(cutText)) return;
   // (A normalized version is an MP3 and carries the chapters whatever the upload was.)
   if ((published.chapters ?? null) !== (published.normalization || carriesChapters(source, cutText, published.bumpers) ? chaptersDigest(chapters) : null)) return;
-  await setLoudnessState(deps.store, clipId, 'Running');
+  // "Normalize again" while this runs (another preset, perhaps) queues this job once more; the
+  // run's result is kept only while the request it was made for stands, so the newer one is not
+  // marked Done with this one's figures and skipped.
+  const token = await claimLoudnessRun(deps.store, clipId, row);
+  if (token === null) return;
   try {
     if (source.contentType === 'video/mp4') throw new NormalizeProblem('Video');
     const before = row.before_integrated;
     if (before === null) throw new NormalizeProblem('TooQuiet');
-    await publishNormalized(deps, blobs, job, { published, source, cutText, chapters, preset, before: Number(before) }, graceMs);
+    await publishNormalized(deps, blobs, job, { published, source, cutText, chapters, preset, before: Number(before), token }, graceMs);
   } catch (e) {
-    if (e instanceof NormalizeProblem) return setLoudnessState(deps.store, clipId, 'Failed', e.problem);
-    if (isMediaError(e)) return setLoudnessState(deps.store, clipId, 'Failed', 'Unreadable');
+    if (e instanceof NormalizeProblem) return failLoudnessRun(deps.store, clipId, token, e.problem);
+    if (isMediaError(e)) return failLoudnessRun(deps.store, clipId, token, 'Unreadable');
     throw e;
   }
 }
 
-type Plan = { published: PublishedVersion; source: UploadMeta; cutText: string | null; chapters: Chapter[]; preset: { Id: string; IntegratedLoudness: number; TruePeak: number }; before: number };
+type Plan = { published: PublishedVersion; source: UploadMeta; cutText: string | null; chapters: Chapter[]; preset: { Id: string; IntegratedLoudness: number; TruePeak: number }; before: number; token: string };
 
 async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: NormalizeJob, plan: Plan, graceMs: number): Promise<void> {
   const { clipId } = job;
@@ -147,11 +157,14 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
       { userId: job.userId },
       async (q) => {
         if (!current) return;
-        await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
-        await q.query(
-          `UPDATE clip_loudness SET state = 'Done', problem = NULL, after_integrated = $2, after_true_peak = $3, after_range = $4, gain_db = $5, modified_at_utc = now() WHERE clip_id = $1`,
-          [clipId, after.IntegratedLoudness, after.TruePeak, after.LoudnessRange, gainDb],
+        const stands = await q.query(
+          `UPDATE clip_loudness SET state = 'Done', problem = NULL, after_integrated = $2, after_true_peak = $3, after_range = $4, gain_db = $5, modified_at_utc = now()
+           WHERE clip_id = $1 AND ${loudnessRunStands(6)} RETURNING clip_id`,
+          [clipId, after.IntegratedLoudness, after.TruePeak, after.LoudnessRange, gainDb, plan.token],
         );
+        // Thrown before published.json is switched: the row's write is rolled back with it.
+        if (stands.length === 0) throw new Superseded();
+        await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
         // The previous version unless it is the upload's own folder (published as it was).
         if (published.folder.startsWith(`${clipKeys.dir(clipId)}/versions/`)) await enqueueMediaSweep(q, clipId, [published.folder], graceMs);
       },
@@ -159,6 +172,7 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
     if (!written || !current) await blobs.remove(folder);
   } catch (e) {
     await blobs.remove(folder);
+    if (e instanceof Superseded) return;
     throw e;
   }
 }

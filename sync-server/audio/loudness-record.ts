@@ -92,16 +92,41 @@ export type LoudnessRow = {
   after_range: number | null;
   gain_db: number | null;
   modified_at_utc: Date | string;
+  /** modified_at_utc as the database writes it (to the microsecond): what claimLoudnessRun compares. */
+  token: string;
 };
 
 export async function loadLoudnessRow(q: Queryable, clipId: string, forUpdate = false): Promise<LoudnessRow | null> {
-  const rows = await q.query<LoudnessRow>(`SELECT * FROM clip_loudness WHERE clip_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [clipId]);
+  const rows = await q.query<LoudnessRow>(`SELECT *, modified_at_utc::text AS token FROM clip_loudness WHERE clip_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [clipId]);
   return rows[0] ?? null;
 }
 
 /** Moves the row to a state (with why, for Failed). */
 export async function setLoudnessState(q: Queryable, clipId: string, state: LoudnessState, problem: LoudnessProblem | null = null): Promise<void> {
   await q.query(`UPDATE clip_loudness SET state = $2, problem = $3, modified_at_utc = now() WHERE clip_id = $1`, [clipId, state, problem]);
+}
+
+/**
+ * The normalization job's claim on the request it read (`row`, as loadLoudnessRow gave it): the
+ * row goes Running unless it changed since ("normalize again" to another preset, a new version's
+ * figures), whose own job runs after this one. Returns the run's token, which the run's result
+ * must still match to be written (loudnessRunStands), or null when there is nothing to claim.
+ */
+export async function claimLoudnessRun(q: Queryable, clipId: string, row: LoudnessRow): Promise<string | null> {
+  const rows = await q.query<{ token: string }>(
+    `UPDATE clip_loudness SET state = 'Running', problem = NULL, modified_at_utc = now()
+     WHERE clip_id = $1 AND state IN ('Waiting', 'Running') AND modified_at_utc::text = $2 RETURNING modified_at_utc::text AS token`,
+    [clipId, row.token],
+  );
+  return rows[0]?.token ?? null;
+}
+
+/** The SQL condition (with the run's token as parameter `$n`) under which a run's result is still the one asked for. */
+export const loudnessRunStands = (n: number) => `state = 'Running' AND modified_at_utc::text = $${n}`;
+
+/** A run's failure, written only while the run's request stands: a newer request keeps its Waiting. */
+export async function failLoudnessRun(q: Queryable, clipId: string, token: string, problem: LoudnessProblem): Promise<void> {
+  await q.query(`UPDATE clip_loudness SET state = 'Failed', problem = $2, modified_at_utc = now() WHERE clip_id = $1 AND ${loudnessRunStands(3)}`, [clipId, problem, token]);
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -101,6 +101,25 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     expect(published.truePeakDbtp).toBeLessThanOrEqual(-1);
   }, 120_000);
 
+  it('"normalize again" to another preset while a normalization runs is not lost: the clip ends normalized to the newer preset', async () => {
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'podcast' })).status).toBe(200);
+    expect((await api.pushOne('clip.normalizeLoudness', { clipId })).status).toBe('applied');
+    let drained = false;
+    const draining = app.jobs.drain().then(() => void (drained = true));
+    const state = async () => (await test.store.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1`, [clipId]))[0]!.state;
+    await expect.poll(state, { timeout: 30_000, interval: 10 }).toBe('Running');
+    // Mid-run (its render, encoding and measuring take seconds): the preset changes and the
+    // producer asks again.
+    expect((await api.patch('/api/v1/settings/normalization', { PresetId: 'broadcast-ebu-r128' })).status).toBe(200);
+    expect((await api.pushOne('clip.normalizeLoudness', { clipId })).status).toBe('applied');
+    expect(drained, 'the first run ended before the second request: this test needs it running').toBe(false);
+    await draining;
+    const l = await loudness();
+    expect(l).toMatchObject({ State: 'Done', PresetId: 'broadcast-ebu-r128' });
+    expect(Math.abs(l.After!.IntegratedLoudness! + 23)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs((await publishedByFfmpeg()).integratedLufs + 23)).toBeLessThanOrEqual(0.5);
+  }, 120_000);
+
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
     const refused = await api.pushOne('clip.normalizeLoudness', { clipId });
