@@ -50,15 +50,19 @@ export async function requestSuggestions(q: Queryable, p: Payload, kind: Suggest
   await enqueueJob(q, CLIP_SUGGEST_JOB, p, { singletonKey: `${CLIP_SUGGEST_JOB}:${p.clipId}`, rerunIfRunning: true, maxAttempts: 3 });
 }
 
-async function finish(deps: AppDeps, clipId: string, status: 'Ready' | 'Failed', items: Partial<Record<SuggestionKind, unknown[]>>): Promise<void> {
+/**
+ * Settles the clip's pending suggestions. `audioEtag`: those of the audio the job decoded only; a
+ * version that landed while it decoded has its own request pending (the studio's next GET, or the
+ * job's rerun), which the older audio's results must not answer. Null settles every pending one
+ * (the clip has no audio, or the job gave up).
+ */
+async function finish(deps: AppDeps, clipId: string, status: 'Ready' | 'Failed', items: Partial<Record<SuggestionKind, unknown[]>>, audioEtag: string | null): Promise<void> {
   await deps.store.tx(async (q) => {
     for (const kind of ['ad-markers', 'chapters'] as const) {
-      await q.query(`UPDATE clip_suggestions SET status = $3, items = $4::jsonb, modified_at_utc = now() WHERE clip_id = $1 AND kind = $2 AND status = 'Pending'`, [
-        clipId,
-        kind,
-        status,
-        JSON.stringify(items[kind] ?? []),
-      ]);
+      await q.query(
+        `UPDATE clip_suggestions SET status = $3, items = $4::jsonb, modified_at_utc = now() WHERE clip_id = $1 AND kind = $2 AND status = 'Pending' AND ($5::text IS NULL OR audio_etag = $5)`,
+        [clipId, kind, status, JSON.stringify(items[kind] ?? []), audioEtag],
+      );
     }
   });
 }
@@ -66,13 +70,13 @@ async function finish(deps: AppDeps, clipId: string, status: 'Ready' | 'Failed',
 async function makeSuggestions(deps: AppDeps, blobs: BlobStore, p: Payload): Promise<void> {
   const clip = await loadRow(deps.store, 'clip', p.organizationId, p.clipId);
   const audio = await publishedAudio(blobs, p.clipId);
-  if (!clip || clip.Deleted || !audio) return finish(deps, p.clipId, 'Failed', {});
+  if (!clip || clip.Deleted || !audio) return finish(deps, p.clipId, 'Failed', {}, null);
   let silences: Silence[];
   try {
     const decoding = await openAudioDecoding(blobSource(await blobs.blob(audio.key)), { reuseBuffers: true });
     silences = await findSilences(decoding.blocks);
   } catch {
-    return finish(deps, p.clipId, 'Failed', {});
+    return finish(deps, p.clipId, 'Failed', {}, audio.etag);
   }
   const program = await loadRow(deps.store, 'program', p.organizationId, String(clip['ProgramId']));
   const { Rules } = effectiveAdMarkerRules(program?.['AdMarkerRules'] as AdMarkerRules | null | undefined, clip['AdMarkerRulesOverride'] as AdMarkerRules | null | undefined);
@@ -82,7 +86,7 @@ async function makeSuggestions(deps: AppDeps, blobs: BlobStore, p: Payload): Pro
   await finish(deps, p.clipId, 'Ready', {
     'ad-markers': suggestMidRolls(silences, Rules, audio.durationSeconds, (clip['AdMarkers'] as AdMarker[] | undefined) ?? []),
     chapters: suggestChapters(silences, cues, audio.durationSeconds, chapters.map((c) => c.StartSeconds)),
-  });
+  }, audio.etag);
 }
 
 export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
@@ -91,7 +95,7 @@ export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       pool: 'audio',
       payload: Payload,
       run: (p) => makeSuggestions(deps, blobs, p),
-      giveUp: (p) => finish(deps, p.clipId, 'Failed', {}),
+      giveUp: (p) => finish(deps, p.clipId, 'Failed', {}, null),
     }),
   };
 }

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
 import type { AdMarkerValidation, SuggestedAdMarkers, SuggestedChapters } from '../../src/protocol/api/ad-markers.ts';
-import type { createApp } from '../../sync-server/app.ts';
+import { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
+import { clipKeys, mediaFiles } from '../../sync-server/audio/media-paths.ts';
+import { publishedAudio, type PublishedVersion } from '../../sync-server/audio/published-media.ts';
+import { requestSuggestions } from '../../sync-server/audio/suggestions-job.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { demoApp, type AppClient } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
@@ -148,6 +153,44 @@ describe.each(storeKinds)('ad markers on %s', (kind) => {
     // ends within 30 s of the start, the 0.8 s one is a breath).
     const chapters = (await api.get(`/api/internal/clips/${clipId}/suggested/chapters`)).body as SuggestedChapters;
     expect(chapters).toMatchObject({ Status: 'Ready', MadeBy: 'Studio', Items: [{ StartSeconds: 42, Title: null, Reason: 'Silence' }] });
+  });
+
+  it('a version that lands while the job decodes the one before is not answered with the older audio’s suggestions', async () => {
+    const blobs = fsBlobStore(join(dir, 'blobs'));
+    const v1 = (await publishedAudio(blobs, clipId))!;
+    // The new version: 30 s of tone, silent at 10–12 s (as a cut's render or a normalization makes one).
+    const wav = join(dir, 'tone-30.wav');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', "aevalsrc='if(between(t,10,12),0,0.5*sin(2*PI*440*t))':d=30:s=22050", '-c:a', 'pcm_s16le', wav]);
+    const bytes = new Uint8Array(await readFile(wav));
+    const version: PublishedVersion = { version: randomUUID(), folder: clipKeys.versionFolder(clipId, 'v2'), contentType: 'audio/wav', ext: 'wav', size: bytes.byteLength, durationSeconds: 30, upload: 'original', edit: null };
+    // The job runs on an app whose blob store lands that version as the job opens the older one to
+    // decode it, and the studio asks for the new audio's suggestions then.
+    let landed = false;
+    const racing: BlobStore = {
+      ...blobs,
+      blob: async (key) => {
+        const opened = await blobs.blob(key);
+        if (key === v1.key && !landed) {
+          landed = true;
+          await blobs.putBytes(mediaFiles.audio(version.folder), bytes);
+          await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(version));
+          expect(((await api.get(`/api/internal/clips/${clipId}/suggested/ad-markers`)).body as SuggestedAdMarkers).Status).toBe('Pending');
+        }
+        return opened;
+      },
+    };
+    const other = createApp({ store: test.store, bus: createMemoryBus(), blobs: racing });
+    await test.store.tx((q) => requestSuggestions(q, { clipId, organizationId: ORG_DEMO }, 'ad-markers', v1.etag));
+    try {
+      await other.jobs.drain();
+    } finally {
+      await other.downloads.close();
+    }
+    expect(landed).toBe(true);
+    // The 80 s tone's suggestions (2.8, 6.9 and 41 s) are not the 30 s version's.
+    const ads = (await api.get(`/api/internal/clips/${clipId}/suggested/ad-markers`)).body as SuggestedAdMarkers;
+    expect(ads.Status).toBe('Ready');
+    expect(ads.Items.map((i) => i.Seconds)).toEqual([11]);
   });
 
   it('a PUT stores suggestions, which GET reads back as the API’s; a bad one is a 400 at its field', async () => {
