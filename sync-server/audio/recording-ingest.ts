@@ -59,11 +59,25 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
   }
   // A recording cannot be Finalized without both waveforms, so "no decoder here" fails it too.
   if (a.waveforms && a.durationSeconds !== null) {
-    const previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
     const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds, fileName: ingest.UploadedAudioFileName };
-    await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
-    // A live recording's peaks rows (live-ingest.ts) go with the commit that gives it its waveforms.
-    await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId }, (q) => removeLivePeaks(q, recordingId));
+    // (Declared so: set in the transaction's callback, which the compiler does not follow.)
+    let previous = null as CurrentAudio | null;
+    try {
+      // current.json is read and switched under the row's lock, and only by the newest ingest: an
+      // older one finishing after it (a retry after its backoff, another instance) would make the
+      // older audio current and remove the newer upload as "previous".
+      await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId }, async (q) => {
+        if (!(await isNewestIngest(blobs, recordingId, uploadId))) throw new SupersededIngest();
+        previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+        await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
+        // A live recording's peaks rows (live-ingest.ts) go with the commit that gives it its waveforms.
+        await removeLivePeaks(q, recordingId);
+      });
+    } catch (e) {
+      if (!(e instanceof SupersededIngest)) throw e;
+      await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+      return;
+    }
     await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
     if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
@@ -71,9 +85,19 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
   await failRecordingIngest(deps, blobs, organizationId, userId, recordingId, ingest, a.problem);
 }
 
+/** A newer ingest of the recording was started (its ingest.json written) after this one. */
+class SupersededIngest extends Error {}
+
+/** Whether the recording's ingest record is still this upload's: a newer ingest replaces it as it starts. */
+async function isNewestIngest(blobs: BlobStore, recordingId: string, uploadId: string): Promise<boolean> {
+  return (await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId === uploadId;
+}
+
 /** The ingest failed: the recording back to what it was (the audio it served, if an earlier ingest
  *  succeeded, or its fields before this ingest), the ingest Failed with why, the upload removed. */
 async function failRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord, problem: string | null): Promise<void> {
+  // Superseded: the newer ingest decides the recording's state and its record; this one's file goes.
+  if (!(await isNewestIngest(blobs, recordingId, ingest.uploadId))) return blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
   await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId }, (q) =>
     current ? removeLivePeaks(q, recordingId) : Promise.resolve(),

@@ -113,6 +113,27 @@ describe('PUT /api/internal/recordings/{recordingId}/audio', () => {
     expect(new TextDecoder().decode(await third.arrayBuffer())).toBe('RIFF');
   });
 
+  it('an older ingest that finishes after a newer one (its retry after a backoff) leaves the newer audio current', async () => {
+    const id = await s.newRecording();
+    await ingest(id, 'speech-12s.flac', 'older.flac');
+    // The older ingest's job put off, as a failed attempt's backoff puts it off.
+    const [older] = await s.deps.store.query<{ id: string }>(`SELECT id::text AS id FROM jobs WHERE kind = 'recording.processIngest' AND state = 'queued' AND payload::text LIKE $1`, [`%${id}%`]);
+    await s.deps.store.query(`UPDATE jobs SET run_at = now() + interval '1 hour' WHERE id = $1`, [older!.id]);
+    await ingest(id, 'speech-12s-stereo.wav', 'newer.wav');
+    await s.queue.idle();
+    const newer = fields(await s.recordingRow(id));
+    expect(newer.State).toBe('Finalized');
+    // Its retry comes due and finishes.
+    await s.deps.store.query(`UPDATE jobs SET run_at = now() WHERE id = $1`, [older!.id]);
+    await s.queue.idle();
+    expect(fields(await s.recordingRow(id))).toEqual(newer);
+    const served = await s.app.request(newer.Urls.AudioUrl!, { headers: { ...s.editor.headers, range: 'bytes=0-3' } });
+    expect(served.status).toBe(206);
+    expect(new TextDecoder().decode(await served.arrayBuffer())).toBe('RIFF');
+    const status = await s.app.request(`/api/internal/recordings/${id}/audio/ingest`, { headers: s.editor.headers });
+    expect(await status.json()).toMatchObject({ State: 'Finalized', UploadedAudioFileName: 'newer.wav' });
+  });
+
   it('a Live recording whose first ingest fails keeps its Live fields and external audio link', async () => {
     const id = await s.newRecording();
     const before = fields(await s.recordingRow(id));
