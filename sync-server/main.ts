@@ -76,21 +76,30 @@ async function main(): Promise<void> {
     metricsToken: process.env.CASTAWAY_METRICS_TOKEN || undefined,
     blobs,
   });
+  // From the moment it answers, a stop closes the store cleanly (an embedded store killed
+  // mid-write is left for recovery): the handlers come before anything else is awaited. Exit 0
+  // says everything closed.
+  const stop = () => {
+    server
+      .close()
+      .then(() => bus?.close())
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'the server did not close cleanly');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   console.log(`Castaway Studio on ${server.url}/ (store: ${store.kind})`);
   // The logins whenever the demo's users are in the store (so a database given the demo says so).
   if (await hasUser(store, DEMO_USERS[0]!.email)) {
     console.log(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const u of DEMO_USERS) console.log(`  ${u.email.padEnd(22)} ${u.description}`);
   } else if (!(await hasUsers(store))) console.log(NO_ACCOUNTS_NOTICE);
-  const stop = () => {
-    void server
-      .close()
-      .then(() => bus?.close())
-      .then(() => store.close())
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((err: unknown) => {

@@ -83,11 +83,13 @@ async function seededTemplate(extra: NodeJS.ProcessEnv): Promise<string> {
     try {
       const port = await freePort();
       const server = await serve(serverEnv(port, data, extra), `http://localhost:${port}`);
-      // Stopped as an operator stops it (SIGTERM: the store closed cleanly), so the folder is whole.
+      // Stopped as an operator stops it (SIGTERM: main.ts closes the store and exits 0 once it has),
+      // so the folder is whole; one that has not stopped in 60 s is killed and the template failed.
       const exit = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
       server.kill('SIGTERM');
-      const code = await exit;
-      if (code !== 0) throw new Error(`the template's server exited with ${code} when stopped`);
+      const code = await Promise.race([exit, sleep(60_000).then(() => 'hung' as const)]);
+      if (code === 'hung') server.kill('SIGKILL');
+      if (code !== 0) throw new Error(`the template's server ${code === 'hung' ? 'did not stop in 60 s' : `exited with ${code} when stopped`}`);
       writeFileSync(ready, key);
     } catch (e) {
       writeFileSync(failed, e instanceof Error ? e.message : String(e));
