@@ -21,6 +21,7 @@ import type { AppDeps } from '../app.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { loadRow } from '../rows.ts';
+import type { Queryable } from '../store/store.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { writeAudioRow, type AudioRowPatch } from './clip-rows.ts';
 import { removeLivePeaks } from './live-ingest.ts';
@@ -62,48 +63,56 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
     const current: CurrentAudio = { uploadId, contentType: audioContentType(ingest.UploadedAudioFileName), durationSeconds: a.durationSeconds, fileName: ingest.UploadedAudioFileName };
     // (Declared so: set in the transaction's callback, which the compiler does not follow.)
     let previous = null as CurrentAudio | null;
-    try {
-      // current.json is read and switched under the row's lock, and only by the newest ingest: an
-      // older one finishing after it (a retry after its backoff, another instance) would make the
-      // older audio current and remove the newer upload as "previous".
-      await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, finalizedPatch(recordingId, a.durationSeconds), { userId }, async (q) => {
-        if (!(await isNewestIngest(blobs, recordingId, uploadId))) throw new SupersededIngest();
-        previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-        await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
-        // A live recording's peaks rows (live-ingest.ts) go with the commit that gives it its waveforms.
-        await removeLivePeaks(q, recordingId);
-      });
-    } catch (e) {
-      if (!(e instanceof SupersededIngest)) throw e;
-      await blobs.remove(recordingKeys.upload(recordingId, uploadId));
-      return;
-    }
-    await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
-    if (previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
+    const finalized = await underNewestIngest(deps, blobs, organizationId, userId, recordingId, uploadId, finalizedPatch(recordingId, a.durationSeconds), async (q) => {
+      previous = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
+      await blobs.putBytes(recordingKeys.current(recordingId), JSON.stringify(current));
+      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Finalized', AudioProcessingProblem: a.problem }));
+      // A live recording's peaks rows (live-ingest.ts) go with the commit that gives it its waveforms.
+      await removeLivePeaks(q, recordingId);
+    });
+    if (finalized && previous && !previous.media && previous.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, previous.uploadId));
     return;
   }
   await failRecordingIngest(deps, blobs, organizationId, userId, recordingId, ingest, a.problem);
 }
 
-/** A newer ingest of the recording was started (its ingest.json written) after this one. */
+/** A newer ingest of the recording was started after this one. */
 class SupersededIngest extends Error {}
 
-/** Whether the recording's ingest record is still this upload's: a newer ingest replaces it as it starts. */
-async function isNewestIngest(blobs: BlobStore, recordingId: string, uploadId: string): Promise<boolean> {
-  return (await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId === uploadId;
+/**
+ * Writes the recording's row (`patch`, then `alsoInTransaction`) if this ingest is still the
+ * newest, checked under the row's lock: ingest.json is written under it too (by the start, the
+ * finalization and the failure), so an older ingest that finishes after a newer one started (a
+ * retry after its backoff, another instance) neither makes its audio current nor rewrites the
+ * newer one's record. A superseded ingest's file is removed, unless it is the audio the recording
+ * serves (an earlier attempt of it finalized). Returns whether the row was written.
+ */
+async function underNewestIngest(
+  deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, uploadId: string,
+  patch: AudioRowPatch, alsoInTransaction: (q: Queryable) => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    return await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, patch, { userId }, async (q) => {
+      if ((await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId !== uploadId) throw new SupersededIngest();
+      await alsoInTransaction(q);
+    });
+  } catch (e) {
+    if (!(e instanceof SupersededIngest)) throw e;
+    if ((await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId)))?.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+    return false;
+  }
 }
 
 /** The ingest failed: the recording back to what it was (the audio it served, if an earlier ingest
  *  succeeded, or its fields before this ingest), the ingest Failed with why, the upload removed. */
 async function failRecordingIngest(deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, ingest: IngestRecord, problem: string | null): Promise<void> {
-  // Superseded: the newer ingest decides the recording's state and its record; this one's file goes.
-  if (!(await isNewestIngest(blobs, recordingId, ingest.uploadId))) return blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
+  // Only the newest ingest switches current.json, and this is it if it writes: read before the lock, it stands.
   const current = await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId));
-  await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, { userId }, (q) =>
-    current ? removeLivePeaks(q, recordingId) : Promise.resolve(),
-  );
-  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: problem }));
-  await blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
+  const written = await underNewestIngest(deps, blobs, organizationId, userId, recordingId, ingest.uploadId, current ? finalizedPatch(recordingId, current.durationSeconds) : ingest.before, async (q) => {
+    if (current) await removeLivePeaks(q, recordingId);
+    await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify({ ...ingest, State: 'Failed', AudioProcessingProblem: problem }));
+  });
+  if (written && current?.uploadId !== ingest.uploadId) await blobs.remove(recordingKeys.upload(recordingId, ingest.uploadId));
 }
 
 export const RECORDING_INGEST_JOB = 'recording.processIngest';
@@ -154,14 +163,17 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
   const ingest: IngestRecord = {
     RecordingId: recordingId, State: 'Processing', UploadedAudioFileName: upload.fileName, SizeInBytes: upload.size, AudioProcessingProblem: null, uploadId: upload.uploadId, before,
   };
-  await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
-  // Section 4: a Processing recording has no duration and no links.
+  // Section 4: a Processing recording has no duration and no links. Its record is written under
+  // the row's lock, where the jobs read it (underNewestIngest).
   await writeAudioRow(
     deps,
     { entity: 'recording', organizationId, id: recordingId },
     { State: 'Processing', fields: { DurationSeconds: null }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } },
     { userId },
-    (q) => enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 }),
+    async (q) => {
+      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
+      await enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 });
+    },
   );
   return ingest;
 }
