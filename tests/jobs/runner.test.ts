@@ -6,7 +6,7 @@
 // lapses (while a live runner's heartbeat keeps its lease).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { enqueueJob } from '../../sync-server/jobs/queue.ts';
+import { enqueueJob, rerunAsked } from '../../sync-server/jobs/queue.ts';
 import { createJobRunner, defineJob, JobErrorCode, type JobHandlers, type JobRunner, type JobRunnerOptions } from '../../sync-server/jobs/runner.ts';
 import { openStore } from '../../sync-server/store/open.ts';
 import type { Store } from '../../sync-server/store/store.ts';
@@ -210,6 +210,35 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await draining;
     expect(ran).toEqual(['a', 'c', 'c']);
     expect(await rowsOf(store, 'clip')).toEqual([]);
+  });
+
+  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunAsked), and that run follows', async () => {
+    const { store } = await fresh();
+    const started: string[] = [];
+    const gaveUp: boolean[] = [];
+    const release = deferred();
+    const handlers: JobHandlers = {
+      normalize: defineJob({
+        payload: z.object({ label: z.string() }),
+        run: async ({ label }) => {
+          started.push(label);
+          await release.promise;
+          throw new Error('the disk went away');
+        },
+        giveUp: async (_p, _error, job) => void gaveUp.push(await rerunAsked(store, job.id)),
+      }),
+    };
+    const r = runner({ store, handlers });
+    await store.tx((q) => enqueueJob(q, 'normalize', { label: 'first' }, { singletonKey: 'normalize:1', rerunIfRunning: true, maxAttempts: 1 }));
+    const draining = r.drain();
+    await until(() => started.length === 1);
+    await store.tx((q) => enqueueJob(q, 'normalize', { label: 'again' }, { singletonKey: 'normalize:1', rerunIfRunning: true, maxAttempts: 1 }));
+    release.resolve();
+    await until(() => started.length === 2);
+    await draining;
+    await r.drain();
+    // The first give-up had a run to come; the second, none.
+    expect(gaveUp).toEqual([true, false]);
   });
 
   it('the last attempt interrupted by a dying server is not run again: its give-up hook runs on the next start', async () => {
