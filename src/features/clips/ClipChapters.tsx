@@ -13,6 +13,7 @@
 //   saved ──add / move / edit / remove──> draft (unsaved: leaving asks first) ──Save──> queued ──> saved
 //                                               └──Discard──> saved
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { chapterErrors, normaliseChapters, type Chapter, type ChapterField } from '../../domain/chapters.ts';
 import { markerTimeline } from '../../domain/intro-outro.ts';
@@ -77,7 +78,6 @@ export function ClipChapters({ clip, organizationId }: { clip: Clip; organizatio
   const [selected, setSelected] = useState<string | null>(null);
   const [playhead, setPlayhead] = useState(0);
   const [uploading, setUploading] = useState<string | null>(null);
-  const focusAfter = useRef<string | null>(null);
 
   const draftChapters = draft.map((d) => toChapter(d, d.seconds));
   const dirty = stored(draftChapters) !== savedJson || draft.some((d) => d.start !== formatPreciseTime(d.seconds));
@@ -92,12 +92,6 @@ export function ClipChapters({ clip, organizationId }: { clip: Clip; organizatio
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new saved list resets the draft; dirty is read at that moment
   }, [savedJson]);
 
-  useEffect(() => {
-    if (focusAfter.current === null) return;
-    document.getElementById(`${id}-${focusAfter.current}-title`)?.focus();
-    focusAfter.current = null;
-  });
-
   const refused = useLiveQuery(() => db.needsAttention.where('entityId').equals(clip.Id).sortBy('createdAt'), [clip.Id]);
   // The latest refused change of the chapters, if any.
   const refusal = useMemo(() => [...(refused ?? [])].reverse().find((item) => triedChapters(item) !== null && item.errors.some((e) => e.Field.startsWith('Chapters'))), [refused]);
@@ -105,10 +99,14 @@ export function ClipChapters({ clip, organizationId }: { clip: Clip; organizatio
   const edit = (key: string, change: Partial<Draft>) => setDraft((ds) => ds.map((d) => (d.key === key ? { ...d, ...change } : d)));
   const add = (seconds: number) => {
     const key = newKey();
-    setDraft((ds) => [...ds, { key, seconds, start: formatPreciseTime(seconds), title: '', url: '', image: '' }].sort((a, b) => a.seconds - b.seconds));
-    setSelected(key);
-    // The new chapter's title is what the user types next.
-    focusAfter.current = key;
+    // Rendered now, so the new chapter's title, what the user types next, can take the focus here.
+    // (A ref read by an effect lost it: the pending effects of an earlier render ran first, found
+    // no row yet and cleared the ref; seen under load in CI.)
+    flushSync(() => {
+      setDraft((ds) => [...ds, { key, seconds, start: formatPreciseTime(seconds), title: '', url: '', image: '' }].sort((a, b) => a.seconds - b.seconds));
+      setSelected(key);
+    });
+    document.getElementById(`${id}-${key}-title`)?.focus();
   };
   const remove = (key: string) => {
     setDraft((ds) => ds.filter((d) => d.key !== key));
