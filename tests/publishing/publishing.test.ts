@@ -11,16 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
-import { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys, clipUrls, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import type { PublishedVersion } from '../../sync-server/audio/published-media.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
 import { addressForHash } from '../../sync-server/publishing/downloads.ts';
 import { loadRow, updateRow } from '../../sync-server/rows.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
-import { AppClient, fields, seededApp, type SeededApp } from '../server/app-client.ts';
+import { AppClient, fields, seededApp, withAnotherApp, type SeededApp } from '../server/app-client.ts';
 import { openTestStore, type TestStore } from '../server/test-store.ts';
 
 const FIXTURE = readFileSync(join(SHARED_FIXTURES_DIR, 'speech-12s.mp3'));
@@ -227,8 +225,7 @@ describe('Publish and Unpublish', () => {
         return size;
       },
     };
-    const other = createApp({ store: t.store, bus: createMemoryBus(), clock: () => s.clock.now, blobs: racing });
-    try {
+    await withAnotherApp({ store: t.store, clock: () => s.clock.now, blobs: racing }, async (other) => {
       // A new slug runs the clip's publishing again.
       const current = await row(id);
       const reply = await demo.patch(`/api/v1/clips/${id}`, { Slug: `cut-${id.slice(0, 6)}` }, { 'if-match': `"${String(current.ModifiedAtUtc)}"` });
@@ -236,9 +233,7 @@ describe('Publish and Unpublish', () => {
       await other.jobs.drain();
       expect(landed).not.toBeNull();
       await landed;
-    } finally {
-      await other.downloads.close();
-    }
+    });
     expect(await row(id)).toMatchObject({ PublishState: 'Published', DurationSeconds: 9, PublishedDurationSeconds: 9, PublishedAudioSizeInBytes: bytes.byteLength });
   });
 

@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AD_MARKER_RULES } from '../../src/domain/ad-markers.ts';
 import type { AdMarkerValidation, SuggestedAdMarkers, SuggestedChapters } from '../../src/protocol/api/ad-markers.ts';
-import { createApp } from '../../sync-server/app.ts';
+import type { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import { publishedAudio, type PublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { requestSuggestions } from '../../sync-server/audio/suggestions-job.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
-import { demoApp, type AppClient } from './app-client.ts';
+import { demoApp, withAnotherApp, type AppClient } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -179,13 +178,8 @@ describe.each(storeKinds)('ad markers on %s', (kind) => {
         return opened;
       },
     };
-    const other = createApp({ store: test.store, bus: createMemoryBus(), blobs: racing });
     await test.store.tx((q) => requestSuggestions(q, { clipId, organizationId: ORG_DEMO }, 'ad-markers', v1.etag));
-    try {
-      await other.jobs.drain();
-    } finally {
-      await other.downloads.close();
-    }
+    await withAnotherApp({ store: test.store, blobs: racing }, (other) => other.jobs.drain());
     expect(landed).toBe(true);
     // The 80 s tone's suggestions (2.8, 6.9 and 41 s) are not the 30 s version's.
     const ads = (await api.get(`/api/internal/clips/${clipId}/suggested/ad-markers`)).body as SuggestedAdMarkers;

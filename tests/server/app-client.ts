@@ -1,7 +1,7 @@
 // A cookie-keeping client over app.request (no sockets), and the seeded app it talks to, for the
 // server suites.
 import { expect } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
+import { createApp, type AppDeps } from '../../sync-server/app.ts';
 import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
 import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed } from '../../sync-server/seed.ts';
@@ -146,4 +146,18 @@ export async function demoApp(kind: StoreKind, options: { clips: number; email?:
   const app = createApp({ store: test.store, bus, ...(options.blobDir ? { blobs: fsBlobStore(options.blobDir) } : {}) });
   const api = await AppClient.signedIn(app, options.email ?? 'demo@example.com');
   return { test, app, api, changes };
+}
+
+/**
+ * A second app on the same store, with a blob store of its own (a racing one: another instance or
+ * a job acting at a chosen moment of this app's job), given to `run` and closed after it. Its jobs
+ * run when `run` drains them, so a test decides which app runs a queued job.
+ */
+export async function withAnotherApp<T>(deps: Omit<AppDeps, 'bus'>, run: (other: ReturnType<typeof createApp>) => Promise<T>): Promise<T> {
+  const other = createApp({ ...deps, bus: createMemoryBus() });
+  try {
+    return await run(other);
+  } finally {
+    await other.downloads.close();
+  }
 }

@@ -5,18 +5,24 @@
 // preset changed later leaves the clip as it is (a new cut of the same upload keeps the clip's
 // preset) until "normalize again" (the named mutation
 // clip.normalizeLoudness, as the outbox sends it) is pushed; without a preset it is refused at
-// clipId; another organization's clip is a 404.
+// clipId; another organization's clip is a 404. A normalization that switches the published
+// version while the processing makes the clip's audio again leaves its folder in a media sweep.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipLoudness } from '../../src/protocol/api/loudness.ts';
 import type { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
+import { clipKeys } from '../../sync-server/audio/media-paths.ts';
+import { readPublishedVersion } from '../../sync-server/audio/published-media.ts';
+import { DEFAULT_MEDIA_GRACE_MS, MEDIA_SWEEP_JOB, processClipAudio } from '../../sync-server/audio/versions.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { ffmpegEbur128 } from '../audio/ebur128.ts';
 import { fixturePath } from '../audio/fixtures.ts';
-import { demoApp, type AppClient } from './app-client.ts';
+import { demoApp, withAnotherApp, type AppClient } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -118,6 +124,54 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     expect(l).toMatchObject({ State: 'Done', PresetId: 'broadcast-ebu-r128' });
     expect(Math.abs(l.After!.IntegratedLoudness! + 23)).toBeLessThanOrEqual(0.5);
     expect(Math.abs((await publishedByFfmpeg()).integratedLufs + 23)).toBeLessThanOrEqual(0.5);
+  }, 120_000);
+
+  it('a normalization that switches the published version while the clip’s audio is made again leaves no version folder unswept', async () => {
+    const blobs = fsBlobStore(join(dir, 'blobs'));
+    const deps = { store: test.store, bus: createMemoryBus() };
+    // The processing (the staff tool's "regenerate audio") reads what is published, then makes its
+    // version while a normalization of the version the clip serves runs to its switch; the
+    // processing's write comes after that switch. Each job's blob store holds it at the moment
+    // it writes its new version's record.
+    let processRead = () => {};
+    const processHasRead = new Promise<void>((resolve) => (processRead = resolve));
+    let letProcessWrite = () => {};
+    const normalizationSwitched = new Promise<void>((resolve) => (letProcessWrite = resolve));
+    const holdAtVersionRecord = (hold: () => Promise<void>): BlobStore => {
+      let held = false;
+      return {
+        ...blobs,
+        putBytes: async (key, bytes) => {
+          await blobs.putBytes(key, bytes);
+          if (key.endsWith('/version.json') && !held) {
+            held = true;
+            await hold();
+          }
+        },
+      };
+    };
+    let processing: Promise<void> | null = null;
+    const forProcessing = holdAtVersionRecord(async () => {
+      processRead();
+      await normalizationSwitched;
+    });
+    const forNormalization = holdAtVersionRecord(async () => {
+      processing = processClipAudio(deps, forProcessing, { organizationId: ORG_DEMO, clipId, userId: null, force: true }, DEFAULT_MEDIA_GRACE_MS);
+      await processHasRead;
+    });
+    expect((await api.pushOne('clip.normalizeLoudness', { clipId })).status).toBe('applied');
+    await withAnotherApp({ store: test.store, blobs: forNormalization }, (other) => other.jobs.drain());
+    expect(await loudness()).toMatchObject({ State: 'Done' });
+    expect(processing).not.toBeNull();
+    letProcessWrite();
+    await processing;
+    // Every version folder is the published one (the processing's) or waits in a media sweep.
+    const published = (await readPublishedVersion(blobs, clipId))!;
+    const sweeps = await test.store.query<{ payload: { keys: string[] } }>(`SELECT payload FROM jobs WHERE kind = $1 AND state = 'queued'`, [MEDIA_SWEEP_JOB]);
+    const swept = new Set(sweeps.flatMap((j) => j.payload.keys));
+    const versions = (await readdir(join(dir, 'blobs', clipKeys.dir(clipId), 'versions'))).map((v) => clipKeys.versionFolder(clipId, v));
+    expect(versions).toContain(published.folder);
+    expect(versions.filter((f) => f !== published.folder && !swept.has(f))).toEqual([]);
   }, 120_000);
 
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {

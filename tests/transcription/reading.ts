@@ -15,7 +15,11 @@ export const READING_TEXT = readFileSync(READING_TEXT_PATH, 'utf8');
 export const READING_VOICE = 'en-us';
 export const READING_WORDS_PER_MINUTE = 150;
 
-/** Writes espeak-ng's reading of the text as a WAV file (22.05 kHz mono) at `path`. */
-export async function writeReading(path: string): Promise<void> {
-  await promisify(execFile)('espeak-ng', ['-v', READING_VOICE, '-s', String(READING_WORDS_PER_MINUTE), '-w', path, '-f', READING_TEXT_PATH]);
+/** The reading's first sentence (about 12 s read): what a tiny benchmark run transcribes. */
+export const READING_FIRST_SENTENCE = READING_TEXT.slice(0, READING_TEXT.indexOf('.') + 1);
+
+/** Writes espeak-ng's reading of the text (or of `text`, a part of it) as a WAV file (22.05 kHz
+ *  mono) at `path`. */
+export async function writeReading(path: string, text?: string): Promise<void> {
+  await promisify(execFile)('espeak-ng', ['-v', READING_VOICE, '-s', String(READING_WORDS_PER_MINUTE), '-w', path, ...(text === undefined ? ['-f', READING_TEXT_PATH] : [text])]);
 }
