@@ -22,6 +22,32 @@ import type { TrustedProxies } from './client-address.ts';
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/**
+ * How long a stopping server lets the requests in flight end before it cuts their connections: an
+ * upload's chunk cut then is resumed by its client (tus), and a process manager's stop timeout
+ * (Kubernetes: 30 s) is not reached.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting connections and resolves once every connection is closed. Node closes the idle
+ * kept-alive connections only at close(): one whose response was still going out then (a download
+ * whose last bytes were being flushed) stayed open until its keep-alive timeout, 65 s, and so did
+ * the stop (the upload bench's server, one run in two). So connections are closed as soon as they
+ * are idle, and the ones still busy after `graceMs` are cut.
+ */
+export function closeHttpServer(server: HttpServer, graceMs: number = SHUTDOWN_GRACE_MS): Promise<void> {
+  return new Promise((done) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      done();
+    });
+  });
+}
+
 export type RunningServer = { url: string; port: number; jobs: JobRunner; close: () => Promise<void> };
 
 export async function startServer(options: {
@@ -62,7 +88,7 @@ export async function startServer(options: {
         close: async () => {
           // Out of the load balancer's rotation first (/readyz answers 503), then no new connections.
           app.ops.draining = true;
-          await new Promise<void>((done) => server.close(() => done()));
+          await closeHttpServer(server as HttpServer);
           await app.jobs.stop();
           await app.downloads.close();
         },
