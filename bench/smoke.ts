@@ -19,7 +19,7 @@ const FIGURE = /^bench: .+ = -?\d+(\.\d+)?(e[+-]?\d+)? \S/m;
 
 /** Seconds each took in CI's tiny run, to start the long ones first: two at a time then end
  * together instead of the longest starting last beside nothing (unlisted ones go last). */
-const USUAL_SECONDS: Record<string, number> = { 'bench:sync': 45, 'bench:app': 40, 'bench:fanout': 28, 'bench:analytics': 24, 'bench:search': 18, 'bench:publish': 17, 'bench:scale': 17, 'bench:server': 14, 'bench:upload': 14, 'bench:audio': 9 };
+const USUAL_SECONDS: Record<string, number> = { 'bench:sync': 45, 'bench:audio': 40, 'bench:app': 38, 'bench:fanout': 30, 'bench:analytics': 26, 'bench:search': 22, 'bench:publish': 19, 'bench:scale': 19, 'bench:server': 19, 'bench:upload': 14 };
 chosen.sort((a, b) => (USUAL_SECONDS[b] ?? 0) - (USUAL_SECONDS[a] ?? 0));
 // Tiny runs are mostly start-up (tsx, a seeded store, a browser), one core each: two side by side
 // take about half the time on CI's two cores. Each makes its own scratch databases and folders and
