@@ -27,7 +27,7 @@ export async function transcriptionBench(line: Line): Promise<void> {
   try {
     const reading = join(dir, 'reading.wav');
     try {
-      await writeReading(reading, text === READING_TEXT ? undefined : text);
+      await writeReading(reading, text);
     } catch (e) {
       return unavailable('transcription', new Error(`espeak-ng could not read the text (apt-get install -y espeak-ng): ${String(e)}`));
     }

@@ -312,12 +312,11 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   await blobs.putBytes(clipKeys.versionMeta(clipId, version.version), JSON.stringify(record));
   const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, async (q) => {
     await noteVersionLoudness(q, job, measured, version.upload);
-    // What is published now, read under the row's lock where every switch of published.json is
-    // made: a normalization that switched it while this version was made left a folder that the
-    // read above does not name (it was never swept: a leak of a version per race).
-    const publishedNow = await readPublishedVersion(blobs, clipId);
-    const replaced = [published?.folder, publishedNow?.folder].filter((f): f is string => f !== undefined && f !== version.folder);
-    const superseded = [...new Set(replaced), ...(pending && current ? ownFilesOf(clipId, current) : [])];
+    // What this version replaces is what is published now, read under the row's lock where every
+    // switch of published.json is made (a version switched in since the read above was never
+    // swept otherwise; the one it replaced, the switcher swept).
+    const replaced = await readPublishedVersion(blobs, clipId);
+    const superseded = [...(replaced ? [replaced.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
     if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
     await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
     await settlePending();

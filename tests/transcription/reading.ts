@@ -20,6 +20,6 @@ export const READING_FIRST_SENTENCE = READING_TEXT.slice(0, READING_TEXT.indexOf
 
 /** Writes espeak-ng's reading of the text (or of `text`, a part of it) as a WAV file (22.05 kHz
  *  mono) at `path`. */
-export async function writeReading(path: string, text?: string): Promise<void> {
-  await promisify(execFile)('espeak-ng', ['-v', READING_VOICE, '-s', String(READING_WORDS_PER_MINUTE), '-w', path, ...(text === undefined ? ['-f', READING_TEXT_PATH] : [text])]);
+export async function writeReading(path: string, text: string = READING_TEXT): Promise<void> {
+  await promisify(execFile)('espeak-ng', ['-v', READING_VOICE, '-s', String(READING_WORDS_PER_MINUTE), '-w', path, ...(text === READING_TEXT ? ['-f', READING_TEXT_PATH] : [text])]);
 }
