@@ -25,7 +25,6 @@ import { CutEditSchema } from '../../src/protocol/media.ts';
 import { gainAndLimit } from '../../src/media/limiter.ts';
 import type { Chapter } from '../../src/domain/chapters.ts';
 import type { AppDeps } from '../app.ts';
-import { rerunAsked } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { readJsonBlob, type BlobStore } from './blob-store.ts';
 import { writeAudioRow } from './clip-rows.ts';
@@ -190,7 +189,7 @@ export function clipLoudnessJobs(deps: AppDeps, blobs: BlobStore, graceMs: numbe
       run: (job) => normalizeClipLoudness(deps, blobs, job, graceMs),
       // A "normalize again" asked while the last attempt ran has its run next: Failed would make it skip.
       giveUp: async (job, _error, ctx) => {
-        if (!(await rerunAsked(deps.store, ctx.id))) await setLoudnessState(deps.store, job.clipId, 'Failed', 'Error');
+        if (!ctx.rerunNext) await setLoudnessState(deps.store, job.clipId, 'Failed', 'Error');
       },
     }),
   };

@@ -16,7 +16,7 @@ import { findSilences, type Silence } from '../../src/media/silences.ts';
 import { blobSource } from '../../src/media/source.ts';
 import type { TranscriptCueWire } from '../../src/protocol/api/transcripts.ts';
 import type { AppDeps } from '../app.ts';
-import { enqueueJob, rerunAsked } from '../jobs/queue.ts';
+import { enqueueJob } from '../jobs/queue.ts';
 import { defineJob, type JobHandlers } from '../jobs/runner.ts';
 import { registerNodeAudioDecoders } from '../media/node-decoder.ts';
 import { loadRow } from '../rows.ts';
@@ -97,7 +97,7 @@ export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       run: (p) => makeSuggestions(deps, blobs, p),
       // New audio's request asked while the last attempt ran has its run next: it settles those rows.
       giveUp: async (p, _error, ctx) => {
-        if (!(await rerunAsked(deps.store, ctx.id))) await finish(deps, p.clipId, 'Failed', {}, null);
+        if (!ctx.rerunNext) await finish(deps, p.clipId, 'Failed', {}, null);
       },
     }),
   };

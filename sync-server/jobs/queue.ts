@@ -57,11 +57,3 @@ export async function enqueueJob(q: Queryable, kind: string, payload: unknown, o
   return row?.inserted ? row.id : null;
 }
 
-/**
- * Whether a run of the job was asked for while it ran (rerunIfRunning): the runner queues it again
- * once this run ends, so a give-up hook leaves the rows alone for that run instead of failing them.
- */
-export async function rerunAsked(q: Queryable, jobId: number): Promise<boolean> {
-  const [row] = await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [jobId]);
-  return row?.rerun === true;
-}

@@ -33,12 +33,20 @@ export type JobContext = {
   signal: AbortSignal;
 };
 
+export type GiveUpContext = JobContext & {
+  /**
+   * A run was asked for while the last attempt ran (enqueueJob's rerunIfRunning): the runner queues
+   * it once this give-up ends, so the hook leaves the rows to that run instead of failing them.
+   */
+  rerunNext: boolean;
+};
+
 export type JobHandler<P> = {
   /** Reads the stored payload (a zod schema); a payload it refuses fails the job at once. */
   payload: { parse(input: unknown): P };
   run(payload: P, job: JobContext): Promise<void>;
   /** After the last attempt failed (or crashed its instance): leave the row in a final state. */
-  giveUp?(payload: P, error: unknown, job: JobContext): Promise<void>;
+  giveUp?(payload: P, error: unknown, job: GiveUpContext): Promise<void>;
   /** Concurrency pool (default 'default'). */
   pool?: string;
   /** Recurring: the runner keeps one queued (singleton key = kind); each run schedules the next. */
@@ -324,7 +332,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         }
       }
       try {
-        await handler.giveUp?.(payload, failure, ctx);
+        if (handler.giveUp) {
+          const [row] = await store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job.id]);
+          await handler.giveUp(payload, failure, { ...ctx, rerunNext: row?.rerun === true });
+        }
       } catch (err) {
         // Tried again later, with the next claim going straight to the give-up.
         onError(err, { id: job.id, kind: job.kind, attempt: job.attempts });

@@ -6,7 +6,7 @@
 // lapses (while a live runner's heartbeat keeps its lease).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { enqueueJob, rerunAsked } from '../../sync-server/jobs/queue.ts';
+import { enqueueJob } from '../../sync-server/jobs/queue.ts';
 import { createJobRunner, defineJob, JobErrorCode, type JobHandlers, type JobRunner, type JobRunnerOptions } from '../../sync-server/jobs/runner.ts';
 import { openStore } from '../../sync-server/store/open.ts';
 import type { Store } from '../../sync-server/store/store.ts';
@@ -212,7 +212,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(await rowsOf(store, 'clip')).toEqual([]);
   });
 
-  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunAsked), and that run follows', async () => {
+  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunNext), and that run follows', async () => {
     const { store } = await fresh();
     const started: string[] = [];
     const gaveUp: boolean[] = [];
@@ -225,7 +225,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
           await release.promise;
           throw new Error('the disk went away');
         },
-        giveUp: async (_p, _error, job) => void gaveUp.push(await rerunAsked(store, job.id)),
+        giveUp: async (_p, _error, job) => void gaveUp.push(job.rerunNext),
       }),
     };
     const r = runner({ store, handlers });
