@@ -43,29 +43,44 @@ export function audioPatched(current: Record<string, unknown>, patch: AudioRowPa
   return { ...current, ...(patch.fields ?? {}), State: patch.State, ...(patch.urls ? { Urls: urls } : {}) };
 }
 
+/** What a write under the row's lock may also do. */
+export type AudioWriteSteps = {
+  /**
+   * Checked under the row's lock, before anything is written: false when the request this write
+   * answers was replaced meanwhile (a newer upload, ingest or normalization, whose own job writes
+   * next), and then nothing is written.
+   */
+  stands?: (q: Queryable, current: Record<string, unknown>) => Promise<boolean>;
+  /** Runs in the write's transaction once the row is written: the job it causes (sync-server/jobs). */
+  alsoInTransaction?: (q: Queryable) => Promise<unknown>;
+};
+
+/** 'written': the row is there and the request stands (a patch function may still have left the row as it was). */
+export type AudioWrite = 'written' | 'gone' | 'superseded';
+
 /**
- * Applies the patch; false when the row is gone (deleted while processing). A patch given as a
- * function is made from the row as locked (null: leave it as it is). `alsoInTransaction` runs in
- * the write's transaction once the row is written: the job it causes (sync-server/jobs).
+ * Applies the patch, unless the row is gone (deleted while processing) or the request no longer
+ * stands. A patch given as a function is made from the row as locked (null: leave it as it is).
  */
 export async function writeAudioRow(
   deps: AppDeps,
   row: AudioRowRef,
   patch: AudioRowPatch | ((current: Record<string, unknown>) => AudioRowPatch | null),
   author: AudioAuthor,
-  alsoInTransaction?: (q: Queryable) => Promise<unknown>,
-): Promise<boolean> {
+  steps: AudioWriteSteps = {},
+): Promise<AudioWrite> {
   const { entity, organizationId, id } = row;
   const at = now(deps);
   const written = await deps.store.tx(async (q) => {
     const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
-    if (!current || current.Deleted) return null;
+    if (!current || current.Deleted) return 'gone' as const;
+    if (steps.stands && !(await steps.stands(q, current))) return 'superseded' as const;
     const change = typeof patch === 'function' ? patch(current) : patch;
     const updated = change ? await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, change)) : null;
-    await alsoInTransaction?.(q);
+    await steps.alsoInTransaction?.(q);
     return { updated };
   });
-  if (written === null) return false;
+  if (typeof written === 'string') return written;
   if (written.updated) deps.bus.publish({ organizationId, version: written.updated.Version });
-  return true;
+  return 'written';
 }

@@ -92,9 +92,11 @@ export async function finishLiveStream(deps: AppDeps, audio: LiveAudioDeps, s: E
       ref,
       { State: 'Finalized', fields: { ...endFields, HasTornAudio: true, DurationSeconds: 0 }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } },
       { userId: null },
-      async (q) => {
-        await removeLivePeaks(q, id);
-        await forgetStream(q, id);
+      {
+        alsoInTransaction: async (q) => {
+          await removeLivePeaks(q, id);
+          await forgetStream(q, id);
+        },
       },
     );
     await audio.blobs.remove(recordingKeys.upload(id, uploadId));

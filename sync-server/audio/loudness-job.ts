@@ -57,9 +57,6 @@ class NormalizeProblem extends Error {
   }
 }
 
-/** The run's request was replaced while it ran (loudnessRunStands): nothing of it is kept. */
-class Superseded extends Error {}
-
 /** The job's run: see the header. Returns without a change when the clip moved on meanwhile (its processing queues a new one). */
 export async function normalizeClipLoudness(deps: AppDeps, blobs: BlobStore, job: NormalizeJob, graceMs: number): Promise<void> {
   const { clipId } = job;
@@ -142,37 +139,37 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
     };
     await blobs.putBytes(clipKeys.versionMeta(clipId, version), JSON.stringify(record));
     const after = done.after;
-    // Switched only if the clip still serves the version this started from (a new upload or cut meanwhile wins).
-    let current = false;
     const written = await writeAudioRow(
       deps,
       { entity: 'clip', organizationId: job.organizationId, id: clipId },
       (r) => {
-        const urls = (r['Urls'] as Record<string, unknown> | null | undefined) ?? {};
-        current = String(urls['AudioPrivateUrl'] ?? '').includes(`v=${published.version}`);
-        if (!current) return null;
         const problem = typeof r['AudioProcessingProblem'] === 'string' ? r['AudioProcessingProblem'] : null;
         return versionPatch(clipId, source, { info: null, waveforms: made.waveforms, durationSeconds: made.durationSeconds, problem, failed: false }, { ...record, waveforms: made.waveforms, encoded: true });
       },
       { userId: job.userId },
-      async (q) => {
-        if (!current) return;
-        const stands = await q.query(
-          `UPDATE clip_loudness SET state = 'Done', problem = NULL, after_integrated = $2, after_true_peak = $3, after_range = $4, gain_db = $5, modified_at_utc = now()
-           WHERE clip_id = $1 AND ${loudnessRunStands(6)} RETURNING clip_id`,
-          [clipId, after.IntegratedLoudness, after.TruePeak, after.LoudnessRange, gainDb, plan.token],
-        );
-        // Thrown before published.json is switched: the row's write is rolled back with it.
-        if (stands.length === 0) throw new Superseded();
-        await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
-        // The previous version unless it is the upload's own folder (published as it was).
-        if (published.folder.startsWith(`${clipKeys.dir(clipId)}/versions/`)) await enqueueMediaSweep(q, clipId, [published.folder], graceMs);
+      {
+        // Switched only if the clip still serves the version this started from (a new upload or cut
+        // meanwhile wins) and this run's request stands (a "normalize again" meanwhile runs next).
+        stands: async (q, r) => {
+          const urls = (r['Urls'] as Record<string, unknown> | null | undefined) ?? {};
+          if (!String(urls['AudioPrivateUrl'] ?? '').includes(`v=${published.version}`)) return false;
+          const run = await q.query(`SELECT clip_id FROM clip_loudness WHERE clip_id = $1 AND ${loudnessRunStands(2)} FOR UPDATE`, [clipId, plan.token]);
+          return run.length > 0;
+        },
+        alsoInTransaction: async (q) => {
+          await q.query(
+            `UPDATE clip_loudness SET state = 'Done', problem = NULL, after_integrated = $2, after_true_peak = $3, after_range = $4, gain_db = $5, modified_at_utc = now() WHERE clip_id = $1`,
+            [clipId, after.IntegratedLoudness, after.TruePeak, after.LoudnessRange, gainDb],
+          );
+          await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
+          // The previous version unless it is the upload's own folder (published as it was).
+          if (published.folder.startsWith(`${clipKeys.dir(clipId)}/versions/`)) await enqueueMediaSweep(q, clipId, [published.folder], graceMs);
+        },
       },
     );
-    if (!written || !current) await blobs.remove(folder);
+    if (written !== 'written') await blobs.remove(folder);
   } catch (e) {
     await blobs.remove(folder);
-    if (e instanceof Superseded) return;
     throw e;
   }
 }

@@ -76,9 +76,6 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
   await failRecordingIngest(deps, blobs, organizationId, userId, recordingId, ingest, a.problem);
 }
 
-/** A newer ingest of the recording was started after this one. */
-class SupersededIngest extends Error {}
-
 /**
  * Writes the recording's row (`patch`, then `alsoInTransaction`) if this ingest is still the
  * newest, checked under the row's lock: ingest.json is written under it too (by the start, the
@@ -91,16 +88,12 @@ async function underNewestIngest(
   deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, uploadId: string,
   patch: AudioRowPatch, alsoInTransaction: (q: Queryable) => Promise<unknown>,
 ): Promise<boolean> {
-  try {
-    return await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, patch, { userId }, async (q) => {
-      if ((await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId !== uploadId) throw new SupersededIngest();
-      await alsoInTransaction(q);
-    });
-  } catch (e) {
-    if (!(e instanceof SupersededIngest)) throw e;
-    if ((await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId)))?.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, uploadId));
-    return false;
-  }
+  const written = await writeAudioRow(deps, { entity: 'recording', organizationId, id: recordingId }, patch, { userId }, {
+    stands: async () => (await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId === uploadId,
+    alsoInTransaction,
+  });
+  if (written === 'superseded' && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId)))?.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+  return written === 'written';
 }
 
 /** The ingest failed: the recording back to what it was (the audio it served, if an earlier ingest
@@ -170,9 +163,11 @@ export async function startRecordingIngest(deps: AppDeps, blobs: BlobStore, orga
     { entity: 'recording', organizationId, id: recordingId },
     { State: 'Processing', fields: { DurationSeconds: null }, urls: { AudioUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null } },
     { userId },
-    async (q) => {
-      await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
-      await enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 });
+    {
+      alsoInTransaction: async (q) => {
+        await blobs.putBytes(recordingKeys.ingest(recordingId), JSON.stringify(ingest));
+        await enqueueJob(q, RECORDING_INGEST_JOB, { organizationId, userId, recordingId, ingest } satisfies RecordingIngestJob, { maxAttempts: 3 });
+      },
     },
   );
   return ingest;

@@ -100,9 +100,9 @@ export function audioService(deps: AppDeps, options: AudioServiceOptions = {}) {
     const { organizationId, userId, clipId, size, uploadId, folder } = upload;
     const name = upload.fileName.trim();
     const meta: UploadMeta = { fileName: name, contentType: audioContentType(name), size, uploadId, media: folder };
-    await writeAudioRow(deps, { entity: 'clip', organizationId, id: clipId }, (row) => uploadRowPatch(row, name), { userId }, (q) =>
-      acceptClipUpload(q, blobs, { organizationId, id: clipId, userId }, meta, mediaGraceMs),
-    );
+    await writeAudioRow(deps, { entity: 'clip', organizationId, id: clipId }, (row) => uploadRowPatch(row, name), { userId }, {
+      alsoInTransaction: (q) => acceptClipUpload(q, blobs, { organizationId, id: clipId, userId }, meta, mediaGraceMs),
+    });
     return { ClipId: clipId, State: 'AudioUploaded', UploadedAudioFileName: name, SizeInBytes: size };
   }
 

@@ -259,7 +259,7 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
 
   // A clip without good audio shows that it is processing; one with good audio keeps showing it.
   const processing = (r: Record<string, unknown>): AudioRowPatch | null => (hasGoodAudio(r) ? null : { State: 'Processing' });
-  if (!(await writeAudioRow(deps, row, processing, author))) return;
+  if ((await writeAudioRow(deps, row, processing, author)) !== 'written') return;
 
   const from = clipMediaFolder(clipId, source);
   const analysis = await analyzeStoredAudio(blobs, mediaFiles.audio(from), (res, ext) => mediaFiles.waveform(from, res, ext));
@@ -292,15 +292,17 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
             fields: { DurationSeconds: null, PublishedDurationSeconds: null, PublishedAudioSizeInBytes: null, PublishedIntroSeconds: null, PublishedOutroSeconds: null, AudioProcessingProblem: problem, AudioProcessingProblemDismissed: false },
             urls: { AudioPrivateUrl: null, WaveformHighResUrl: null, WaveformLowResUrl: null },
           };
-    await writeAudioRow(deps, row, failed, author, async (q) => {
-      await settlePending();
-      if (!pending) return;
-      if (keepsAudio) await enqueueMediaSweep(q, clipId, ownFilesOf(clipId, pending), graceMs);
-      else {
-        // A clip in Error keeps the file it has as its original: the studio can show what was uploaded.
-        await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
-        if (current) await enqueueMediaSweep(q, clipId, ownFilesOf(clipId, current), graceMs);
-      }
+    await writeAudioRow(deps, row, failed, author, {
+      alsoInTransaction: async (q) => {
+        await settlePending();
+        if (!pending) return;
+        if (keepsAudio) await enqueueMediaSweep(q, clipId, ownFilesOf(clipId, pending), graceMs);
+        else {
+          // A clip in Error keeps the file it has as its original: the studio can show what was uploaded.
+          await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
+          if (current) await enqueueMediaSweep(q, clipId, ownFilesOf(clipId, current), graceMs);
+        }
+      },
     });
     return;
   }
@@ -310,19 +312,21 @@ export async function processClipAudio(deps: AppDeps, blobs: BlobStore, job: Cli
   const { waveforms: _w, encoded: _e, ...unmeasured } = version;
   const record: PublishedVersion = measured ? { ...unmeasured, loudness: figuresOf(measured) } : unmeasured;
   await blobs.putBytes(clipKeys.versionMeta(clipId, version.version), JSON.stringify(record));
-  const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, async (q) => {
-    await noteVersionLoudness(q, job, measured, version.upload);
-    // What this version replaces is what is published now, read under the row's lock where every
-    // switch of published.json is made (a version switched in since the read above was never
-    // swept otherwise; the one it replaced, the switcher swept).
-    const replaced = await readPublishedVersion(blobs, clipId);
-    const superseded = [...(replaced ? [replaced.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
-    if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
-    await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
-    await settlePending();
-    await enqueueMediaSweep(q, clipId, superseded, graceMs);
+  const written = await writeAudioRow(deps, row, versionPatch(clipId, source, analysis, version), author, {
+    alsoInTransaction: async (q) => {
+      await noteVersionLoudness(q, job, measured, version.upload);
+      // What this version replaces is what is published now, read under the row's lock where every
+      // switch of published.json is made (a version switched in since the read above was never
+      // swept otherwise; the one it replaced, the switcher swept).
+      const replaced = await readPublishedVersion(blobs, clipId);
+      const superseded = [...(replaced ? [replaced.folder] : []), ...(pending && current ? ownFilesOf(clipId, current) : [])];
+      if (pending) await blobs.putBytes(clipKeys.meta(clipId), JSON.stringify(pending));
+      await blobs.putBytes(clipKeys.published(clipId), JSON.stringify(record));
+      await settlePending();
+      await enqueueMediaSweep(q, clipId, superseded, graceMs);
+    },
   });
-  if (!written) await blobs.remove(version.folder);
+  if (written !== 'written') await blobs.remove(version.folder);
 }
 
 export const CLIP_AUDIO_JOB = 'clip.processAudio';

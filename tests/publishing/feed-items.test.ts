@@ -212,7 +212,7 @@ describe.each(storeKinds)('feed items stored on write (%s)', (kind) => {
       },
       { userId: null },
     );
-    expect(written).toBe(true);
+    expect(written).toBe('written');
     const media = await same('media, item stale');
     expect(media).toContain('length="1234" type="audio/x-m4a"');
     expect(media).toContain(`<itunes:image href="https://podcasts.example.com:8443/images/clip/${clipIds[1]}/1"/>`);
