@@ -1,12 +1,14 @@
 // `npm test`: every suite, in the order a failure is cheapest to read.
 //   1. Paraglide compile (an empty compile fails the message test loudly)
 //   2. Vitest: domain (with coverage), server on PGlite and PostgreSQL, workers, sync, audio
-//   3. Build the PWA, then Playwright end-to-end tests in Debian's Chromium against the real server
+//   3. Build the PWA (unless dist/ is newer than its sources), then Playwright end-to-end tests in
+//      Debian's Chromium against the real server
 // PostgreSQL: TEST_DATABASE_URL, or a local cluster started by scripts/start-postgres.sh.
 // Every stage runs even when an earlier one failed; the last line is the plain summary
 // 'N passed, N failed' over both runners, and the exit code is non-zero on any failure.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { buildState, WEB_INPUTS, WEB_STAMP } from './build-state.mjs';
 
 const VITEST_JSON = '.cache/vitest-results.json';
 const PLAYWRIGHT_JSON = 'test-results/e2e-results.json';
@@ -44,7 +46,11 @@ mkdirSync('.cache', { recursive: true });
 
 if (!run('npm', ['run', '--silent', 'paraglide'], env)) process.exit(1);
 run('npx', ['vitest', 'run', '--coverage', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`], env);
-if (run('npx', ['vite', 'build', '--logLevel', 'warn'], env)) run('npx', ['playwright', 'test'], env);
+// The PWA as `npm start` builds it (scripts/build-state.mjs): built again only when a source is
+// newer than dist/, so a run right after `npm start` (CI's) does not build the same files twice.
+const web = buildState('.', WEB_STAMP, WEB_INPUTS);
+if (web === 'fresh') console.log(`\n== dist/ is newer than every source of the PWA: not built again`);
+if (web === 'fresh' || run('npx', ['vite', 'build', '--logLevel', 'warn'], env)) run('npx', ['playwright', 'test'], env);
 
 // Counts from the runners' own reports.
 let passed = 0;
