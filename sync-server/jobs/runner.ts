@@ -212,9 +212,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function claim(pool: Pool): Promise<(Claimed & { token: string }) | null> {
     const token = `${instance}#${++leaseSeq}`;
+    // A run starting now answers any "run again" asked before it (rerun cleared); a claim past the
+    // last attempt goes to the give-up instead, which must still see it (GiveUpContext.rerunNext).
     const [job] = await store.query<Claimed>(
       `UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, locked_by = $1,
-              locked_until = now() + $2::float8 * interval '1 millisecond', rerun = false
+              locked_until = now() + $2::float8 * interval '1 millisecond', rerun = j.rerun AND j.attempts + 1 > j.max_attempts
         WHERE j.id = (SELECT id FROM jobs
                        WHERE kind = ANY($3::text[])
                          AND ((state = 'queued' AND run_at <= now()) OR (state = 'running' AND locked_until < now()))

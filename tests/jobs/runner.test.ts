@@ -260,6 +260,27 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await until(async () => (await rowsOf(store, 'decode'))[0]?.state === 'failed');
   });
 
+  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook is told (rerunNext) and that run follows', async () => {
+    const { store, url } = await fresh();
+    await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1' }));
+    // A server killed during the job's last attempt, after "run it again" was asked (enqueueJob's rerunIfRunning).
+    await store.query(`UPDATE jobs SET state = 'running', attempts = 2, locked_by = 'dead#1', locked_until = now() + interval '200 milliseconds'`);
+    await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1', rerunIfRunning: true }));
+    const gaveUp: boolean[] = [];
+    const ran: number[] = [];
+    const r = runner({
+      store,
+      databaseUrl: url,
+      pollMs: 50,
+      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push(job.rerunNext) }) },
+    });
+    await r.start();
+    await until(() => ran.length === 1);
+    expect(gaveUp).toEqual([true]);
+    expect(ran).toEqual([1]);
+    await until(async () => (await rowsOf(store, 'decode')).length === 0);
+  });
+
   it('recurring jobs keep one schedule through their singleton key, and each run schedules the next', async () => {
     const { store, url } = await fresh();
     let ticks = 0;
@@ -403,7 +424,8 @@ describe('several runners on one PostgreSQL database', () => {
     await live.start();
     await until(() => runs.length === 3, 10_000);
     expect(runs[2]).toMatchObject({ by: 'live', attempt: 2 });
-    expect(runs[2]!.at).toBeGreaterThanOrEqual(held!.until);
+    // Date.now() is whole milliseconds; the database's time, microseconds.
+    expect(runs[2]!.at).toBeGreaterThanOrEqual(Math.floor(held!.until));
     await live.drain();
     expect(await rowsOf(store, 'long')).toEqual([]);
     hang.resolve();
