@@ -6,8 +6,10 @@ import { join } from 'node:path';
 /** What each build is made from (src/paraglide is generated from locales/, and skipped). */
 export const WEB_INPUTS = ['src', 'workers', 'sw', 'public', 'locales', 'index.html', 'vite.config.ts', 'package-lock.json', 'project.inlang'];
 export const SERVER_INPUTS = ['sync-server', 'src', 'locales', 'package-lock.json', 'tsconfig.json', 'tsconfig.server.json', 'scripts/build-server.mjs'];
-/** The file each build writes last. */
-export const WEB_STAMP = join('dist', 'index.html');
+/** The file each build writes last: the PWA's is the service worker, built from sw/ after the
+ *  pages (vite-plugin-pwa's injectManifest, at the bundle's close), and vite empties dist/ first, so
+ *  a build that failed or was stopped before it leaves none. */
+export const WEB_STAMP = join('dist', 'sw.js');
 export const SERVER_STAMP = join('build', 'server', 'BUILT');
 
 const SKIPPED = new Set(['node_modules', 'paraglide']);
