@@ -41,7 +41,7 @@ import {
   setLoudnessState,
   type NormalizeJob,
 } from './loudness-record.ts';
-import { clipKeys, clipMediaFolder, mediaFiles, type UploadMeta } from './media-paths.ts';
+import { clipKeys, clipMediaFolder, clipUrls, mediaFiles, type UploadMeta } from './media-paths.ts';
 import { encodeWavToMp3 } from './mp3-encode.ts';
 import { analyzeStoredAudio } from './process.ts';
 import { readPublishedVersion, type PublishedVersion } from './published-media.ts';
@@ -152,7 +152,7 @@ async function publishNormalized(deps: AppDeps, blobs: BlobStore, job: Normalize
         // meanwhile wins) and this run's request stands (a "normalize again" meanwhile runs next).
         stands: async (q, r) => {
           const urls = (r['Urls'] as Record<string, unknown> | null | undefined) ?? {};
-          if (!String(urls['AudioPrivateUrl'] ?? '').includes(`v=${published.version}`)) return false;
+          if (urls['AudioPrivateUrl'] !== clipUrls.audio(clipId, published.version)) return false;
           const run = await q.query(`SELECT clip_id FROM clip_loudness WHERE clip_id = $1 AND ${loudnessRunStands(2)} FOR UPDATE`, [clipId, plan.token]);
           return run.length > 0;
         },
@@ -184,10 +184,13 @@ export function clipLoudnessJobs(deps: AppDeps, blobs: BlobStore, graceMs: numbe
       pool: 'audio',
       payload: NormalizeJobSchema,
       run: (job) => normalizeClipLoudness(deps, blobs, job, graceMs),
-      // A "normalize again" asked while the last attempt ran has its run next: Failed would make it skip.
-      giveUp: async (job, _error, ctx) => {
-        if (!ctx.rerunNext) await setLoudnessState(deps.store, job.clipId, 'Failed', 'Error');
-      },
+      // A "normalize again" asked while the last attempt ran has its run next: Failed would make it
+      // skip. The row is locked before the ask is read, the order "normalize again" writes them in.
+      giveUp: (job, _error, ctx) =>
+        deps.store.tx(async (q) => {
+          await q.query(`SELECT clip_id FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]);
+          if (!(await ctx.rerunAsked(q))) await setLoudnessState(q, job.clipId, 'Failed', 'Error');
+        }),
     }),
   };
 }

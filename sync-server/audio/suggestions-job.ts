@@ -56,16 +56,17 @@ export async function requestSuggestions(q: Queryable, p: Payload, kind: Suggest
  * job's rerun), which the older audio's results must not answer. Null settles every pending one
  * (the clip has no audio, or the job gave up).
  */
-async function finish(deps: AppDeps, clipId: string, status: 'Ready' | 'Failed', items: Partial<Record<SuggestionKind, unknown[]>>, audioEtag: string | null): Promise<void> {
-  await deps.store.tx(async (q) => {
-    for (const kind of ['ad-markers', 'chapters'] as const) {
-      await q.query(
-        `UPDATE clip_suggestions SET status = $3, items = $4::jsonb, modified_at_utc = now() WHERE clip_id = $1 AND kind = $2 AND status = 'Pending' AND ($5::text IS NULL OR audio_etag = $5)`,
-        [clipId, kind, status, JSON.stringify(items[kind] ?? []), audioEtag],
-      );
-    }
-  });
+async function settle(q: Queryable, clipId: string, status: 'Ready' | 'Failed', items: Partial<Record<SuggestionKind, unknown[]>>, audioEtag: string | null): Promise<void> {
+  for (const kind of ['ad-markers', 'chapters'] as const) {
+    await q.query(
+      `UPDATE clip_suggestions SET status = $3, items = $4::jsonb, modified_at_utc = now() WHERE clip_id = $1 AND kind = $2 AND status = 'Pending' AND ($5::text IS NULL OR audio_etag = $5)`,
+      [clipId, kind, status, JSON.stringify(items[kind] ?? []), audioEtag],
+    );
+  }
 }
+
+const finish = (deps: AppDeps, clipId: string, status: 'Ready' | 'Failed', items: Partial<Record<SuggestionKind, unknown[]>>, audioEtag: string | null) =>
+  deps.store.tx((q) => settle(q, clipId, status, items, audioEtag));
 
 async function makeSuggestions(deps: AppDeps, blobs: BlobStore, p: Payload): Promise<void> {
   const clip = await loadRow(deps.store, 'clip', p.organizationId, p.clipId);
@@ -95,10 +96,13 @@ export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       pool: 'audio',
       payload: Payload,
       run: (p) => makeSuggestions(deps, blobs, p),
-      // New audio's request asked while the last attempt ran has its run next: it settles those rows.
-      giveUp: async (p, _error, ctx) => {
-        if (!ctx.rerunNext) await finish(deps, p.clipId, 'Failed', {}, null);
-      },
+      // New audio's request asked while the last attempt ran has its run next: it settles those
+      // rows. They are locked before the ask is read, the order requestSuggestions writes them in.
+      giveUp: (p, _error, ctx) =>
+        deps.store.tx(async (q) => {
+          await q.query(`SELECT kind FROM clip_suggestions WHERE clip_id = $1 ORDER BY kind FOR UPDATE`, [p.clipId]);
+          if (!(await ctx.rerunAsked(q))) await settle(q, p.clipId, 'Failed', {}, null);
+        }),
     }),
   };
 }

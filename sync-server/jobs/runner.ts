@@ -19,7 +19,7 @@
 // pool runs one job at a time per instance by default.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/store.ts';
+import type { Queryable, Store } from '../store/store.ts';
 import { listenForJobs, type PgWake } from './pg-wake.ts';
 import { enqueueJob, onJobEnqueued } from './queue.ts';
 
@@ -35,11 +35,21 @@ export type JobContext = {
 
 export type GiveUpContext = JobContext & {
   /**
-   * A run was asked for while the last attempt ran (enqueueJob's rerunIfRunning): the runner queues
-   * it once this give-up ends, so the hook leaves the rows to that run instead of failing them.
+   * Whether a run was asked for while the last attempt ran (enqueueJob's rerunIfRunning): the
+   * runner queues it once this give-up ends, so the hook leaves the rows to that run instead of
+   * failing them. Read it in the hook's transaction after locking the rows it would write: a
+   * request writes those rows before it asks for the run, so it has either committed (and this
+   * reads its ask) or waits for the hook. Read before that lock, an ask landing in between is
+   * missed and the hook fails the rows that run was asked for, and the run then skips them.
    */
-  rerunNext: boolean;
+  rerunAsked(q: Queryable): Promise<boolean>;
 };
+
+/** GiveUpContext.rerunAsked for the job `id`. */
+export const rerunAskedFor =
+  (id: number) =>
+  async (q: Queryable): Promise<boolean> =>
+    (await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [id]))[0]?.rerun === true;
 
 export type JobHandler<P> = {
   /** Reads the stored payload (a zod schema); a payload it refuses fails the job at once. */
@@ -213,7 +223,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function claim(pool: Pool): Promise<(Claimed & { token: string }) | null> {
     const token = `${instance}#${++leaseSeq}`;
     // A run starting now answers any "run again" asked before it (rerun cleared); a claim past the
-    // last attempt goes to the give-up instead, which must still see it (GiveUpContext.rerunNext).
+    // last attempt goes to the give-up instead, which must still see it (GiveUpContext.rerunAsked).
     const [job] = await store.query<Claimed>(
       `UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, locked_by = $1,
               locked_until = now() + $2::float8 * interval '1 millisecond', rerun = j.rerun AND j.attempts + 1 > j.max_attempts
@@ -335,8 +345,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
       try {
         if (handler.giveUp) {
-          const [row] = await store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job.id]);
-          await handler.giveUp(payload, failure, { ...ctx, rerunNext: row?.rerun === true });
+          await handler.giveUp(payload, failure, { ...ctx, rerunAsked: rerunAskedFor(job.id) });
         }
       } catch (err) {
         // Tried again later, with the next claim going straight to the give-up.

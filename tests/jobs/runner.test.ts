@@ -212,7 +212,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(await rowsOf(store, 'clip')).toEqual([]);
   });
 
-  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunNext), and that run follows', async () => {
+  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunAsked), and that run follows', async () => {
     const { store } = await fresh();
     const started: string[] = [];
     const gaveUp: boolean[] = [];
@@ -225,7 +225,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
           await release.promise;
           throw new Error('the disk went away');
         },
-        giveUp: async (_p, _error, job) => void gaveUp.push(job.rerunNext),
+        giveUp: async (_p, _error, job) => void gaveUp.push(await job.rerunAsked(store)),
       }),
     };
     const r = runner({ store, handlers });
@@ -260,7 +260,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await until(async () => (await rowsOf(store, 'decode'))[0]?.state === 'failed');
   });
 
-  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook is told (rerunNext) and that run follows', async () => {
+  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook is told (rerunAsked) and that run follows', async () => {
     const { store, url } = await fresh();
     await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1' }));
     // A server killed during the job's last attempt, after "run it again" was asked (enqueueJob's rerunIfRunning).
@@ -272,7 +272,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
       store,
       databaseUrl: url,
       pollMs: 50,
-      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push(job.rerunNext) }) },
+      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push(await job.rerunAsked(store)) }) },
     });
     await r.start();
     await until(() => ran.length === 1);

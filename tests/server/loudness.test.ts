@@ -16,9 +16,13 @@ import type { ClipLoudness } from '../../src/protocol/api/loudness.ts';
 import type { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys } from '../../sync-server/audio/media-paths.ts';
+import { clipLoudnessJobs } from '../../sync-server/audio/loudness-job.ts';
+import { CLIP_NORMALIZE_JOB } from '../../sync-server/audio/loudness-record.ts';
 import { readPublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { DEFAULT_MEDIA_GRACE_MS, MEDIA_SWEEP_JOB, processClipAudio } from '../../sync-server/audio/versions.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
+import { enqueueJob } from '../../sync-server/jobs/queue.ts';
+import { rerunAskedFor } from '../../sync-server/jobs/runner.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { ffmpegEbur128 } from '../audio/ebur128.ts';
 import { fixturePath } from '../audio/fixtures.ts';
@@ -173,6 +177,36 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     expect(versions).toContain(published.folder);
     expect(versions.filter((f) => f !== published.folder && !swept.has(f))).toEqual([]);
   }, 120_000);
+
+  it('a "normalize again" landing while the last attempt gives up is kept: the give-up reads the ask after locking the row, so it leaves it Waiting for the run asked for', async () => {
+    const payload = { organizationId: ORG_DEMO, clipId, userId: null };
+    await test.store.query(`UPDATE clip_loudness SET state = 'Running', problem = NULL WHERE clip_id = $1`, [clipId]);
+    // The job as its last attempt leaves it, still this runner's (in place of the one the last
+    // test's processing queued).
+    await test.store.query(`DELETE FROM jobs WHERE singleton_key = $1`, [`${CLIP_NORMALIZE_JOB}:${clipId}`]);
+    const [job] = await test.store.query<{ id: number }>(
+      `INSERT INTO jobs (kind, payload, singleton_key, state, attempts, max_attempts, locked_by, locked_until)
+       VALUES ($1, $2::jsonb, $3, 'running', 3, 3, 'this runner', now() + interval '1 hour') RETURNING id`,
+      [CLIP_NORMALIZE_JOB, JSON.stringify(payload), `${CLIP_NORMALIZE_JOB}:${clipId}`],
+    );
+    const handler = clipLoudnessJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')), DEFAULT_MEDIA_GRACE_MS)[CLIP_NORMALIZE_JOB]!;
+    const ctx = { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: rerunAskedFor(job!.id) };
+    let givingUp: Promise<void> | null = null;
+    // "Normalize again" as its mutation writes it (the row, then the ask for a run), with the
+    // give-up starting between the two.
+    await test.store.tx(async (q) => {
+      await q.query(`UPDATE clip_loudness SET state = 'Waiting', modified_at_utc = now() WHERE clip_id = $1`, [clipId]);
+      givingUp = handler.giveUp!(handler.payload.parse(payload), new Error('the encoder crashed'), ctx);
+      // PostgreSQL: until the give-up waits on a lock (the row's, or, reading the ask first, it
+      // would have read "none" and wait at its write). PGlite's one connection queues it whole.
+      if (kind === 'postgres') await expect.poll(async () => (await test.store.query(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).length, { timeout: 10_000 }).toBe(1);
+      await enqueueJob(q, CLIP_NORMALIZE_JOB, payload, { singletonKey: `${CLIP_NORMALIZE_JOB}:${clipId}`, rerunIfRunning: true });
+    });
+    await givingUp;
+    expect((await test.store.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1`, [clipId]))[0]!.state).toBe('Waiting');
+    expect((await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job!.id]))[0]!.rerun).toBe(true);
+    await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
+  });
 
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);

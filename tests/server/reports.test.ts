@@ -182,7 +182,7 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     const id = (started.body as ReportOperation).Id;
     const handler = reportJobs({ store: test.store })[REPORT_JOB]!;
     const payload = handler.payload.parse({ operationId: id });
-    await handler.giveUp!(payload, new Error('the database went away'), { id: 0, kind: REPORT_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunNext: false });
+    await handler.giveUp!(payload, new Error('the database went away'), { id: 0, kind: REPORT_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: async () => false });
     const failed = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
     expect([failed.Status, failed.Result, failed.FinishedAtUtc !== null]).toEqual(['Failed', null, true]);
     expect(failed.FailureReason).toBe('The report could not be made: please try again');
