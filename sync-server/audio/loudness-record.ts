@@ -63,7 +63,14 @@ const enqueueNormalize = (q: Queryable, job: NormalizeJob) =>
  */
 export async function noteVersionLoudness(q: Queryable, job: NormalizeJob, measured: LoudnessMeasurement | null, upload: string): Promise<void> {
   const clip = await loadRow(q, 'clip', job.organizationId, job.clipId);
-  if (!clip || !measured) return;
+  if (!clip) return;
+  if (!measured) {
+    // A version that could not be measured: the row's figures and state (Done, or a run's Running,
+    // which nothing would end) were an earlier version's. Without the row the clip reads
+    // NotMeasured, as one never processed; a run still going no longer stands and writes nothing.
+    await q.query(`DELETE FROM clip_loudness WHERE clip_id = $1`, [job.clipId]);
+    return;
+  }
   const kept = await loadLoudnessRow(q, job.clipId, true);
   const PresetId = kept && kept.upload === upload ? kept.preset_id : (await presetInEffect(q, job.organizationId, String(clip['ProgramId']))).PresetId;
   const state: LoudnessState = PresetId ? 'Waiting' : 'NotNormalized';

@@ -17,7 +17,7 @@ import type { createApp } from '../../sync-server/app.ts';
 import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys } from '../../sync-server/audio/media-paths.ts';
 import { clipLoudnessJobs } from '../../sync-server/audio/loudness-job.ts';
-import { CLIP_NORMALIZE_JOB } from '../../sync-server/audio/loudness-record.ts';
+import { CLIP_NORMALIZE_JOB, noteVersionLoudness } from '../../sync-server/audio/loudness-record.ts';
 import { readPublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { DEFAULT_MEDIA_GRACE_MS, MEDIA_SWEEP_JOB, processClipAudio } from '../../sync-server/audio/versions.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
@@ -206,6 +206,16 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     expect((await test.store.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1`, [clipId]))[0]!.state).toBe('Waiting');
     expect((await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job!.id]))[0]!.rerun).toBe(true);
     await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
+  });
+
+  it('a new version that could not be measured leaves the clip NotMeasured: no earlier version\'s figures, no state a run would never end', async () => {
+    await test.store.query(`UPDATE clip_loudness SET state = 'Running' WHERE clip_id = $1`, [clipId]);
+    expect((await loudness()).Before).not.toBeNull();
+    await test.store.tx((q) => noteVersionLoudness(q, { organizationId: ORG_DEMO, clipId, userId: null }, null, 'another upload'));
+    expect(await loudness()).toMatchObject({ State: 'NotMeasured', Before: null, After: null, GainDb: null });
+    // And "normalize again" is refused at clipId until a version is measured.
+    const refused = await api.pushOne('clip.normalizeLoudness', { clipId });
+    expect([refused.status, refused.errors?.map((e) => e.Field)]).toEqual(['rejected', ['clipId']]);
   });
 
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
