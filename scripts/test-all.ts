@@ -48,9 +48,10 @@ if (!run('npm', ['run', '--silent', 'paraglide'], env)) process.exit(1);
 run('npx', ['vitest', 'run', '--coverage', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`], env);
 // The PWA as `npm start` builds it (scripts/build-state.mjs): built again only when a source is
 // newer than dist/, so a run right after `npm start` (CI's) does not build the same files twice.
-const web = buildState('.', WEB_STAMP, WEB_INPUTS);
-if (web === 'fresh') console.log(`\n== dist/ is newer than every source of the PWA: not built again`);
-if (web === 'fresh' || run('npx', ['vite', 'build', '--logLevel', 'warn'], env)) run('npx', ['playwright', 'test'], env);
+let built = buildState('.', WEB_STAMP, WEB_INPUTS) === 'fresh';
+if (built) console.log(`\n== dist/ is newer than every source of the PWA: not built again`);
+else built = run('npx', ['vite', 'build', '--logLevel', 'warn'], env);
+if (built) run('npx', ['playwright', 'test'], env);
 
 // Counts from the runners' own reports.
 let passed = 0;
