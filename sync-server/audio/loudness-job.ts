@@ -186,10 +186,12 @@ export function clipLoudnessJobs(deps: AppDeps, blobs: BlobStore, graceMs: numbe
       run: (job) => normalizeClipLoudness(deps, blobs, job, graceMs),
       // A "normalize again" asked while the last attempt ran has its run next: Failed would make it
       // skip. The row is locked before the ask is read, the order "normalize again" writes them in.
+      // Only a normalization's own states fail: a new version meanwhile (NotNormalized, NotMeasured)
+      // is not this job's to fail.
       giveUp: (job, _error, ctx) =>
         deps.store.tx(async (q) => {
-          await q.query(`SELECT clip_id FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]);
-          if (!(await ctx.rerunAsked(q))) await setLoudnessState(q, job.clipId, 'Failed', 'Error');
+          const [row] = await q.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]);
+          if (row && (row.state === 'Waiting' || row.state === 'Running') && !(await ctx.rerunAsked(q))) await setLoudnessState(q, job.clipId, 'Failed', 'Error');
         }),
     }),
   };

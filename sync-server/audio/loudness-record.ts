@@ -64,16 +64,12 @@ const enqueueNormalize = (q: Queryable, job: NormalizeJob) =>
 export async function noteVersionLoudness(q: Queryable, job: NormalizeJob, measured: LoudnessMeasurement | null, upload: string): Promise<void> {
   const clip = await loadRow(q, 'clip', job.organizationId, job.clipId);
   if (!clip) return;
-  if (!measured) {
-    // A version that could not be measured: the row's figures and state (Done, or a run's Running,
-    // which nothing would end) were an earlier version's. Without the row the clip reads
-    // NotMeasured, as one never processed; a run still going no longer stands and writes nothing.
-    await q.query(`DELETE FROM clip_loudness WHERE clip_id = $1`, [job.clipId]);
-    return;
-  }
   const kept = await loadLoudnessRow(q, job.clipId, true);
   const PresetId = kept && kept.upload === upload ? kept.preset_id : (await presetInEffect(q, job.organizationId, String(clip['ProgramId']))).PresetId;
-  const state: LoudnessState = PresetId ? 'Waiting' : 'NotNormalized';
+  // A version that could not be measured is NotMeasured, with no figures: an earlier version's
+  // (Done, or a run's Running, which nothing would end) no longer describe the audio published.
+  // The preset stays chosen for its upload, as for a measured version.
+  const state: LoudnessState = !measured ? 'NotMeasured' : PresetId ? 'Waiting' : 'NotNormalized';
   await q.query(
     `INSERT INTO clip_loudness (clip_id, organization_id, state, preset_id, upload, problem, before_integrated, before_true_peak, before_range,
        after_integrated, after_true_peak, after_range, gain_db, modified_at_utc)
@@ -81,9 +77,9 @@ export async function noteVersionLoudness(q: Queryable, job: NormalizeJob, measu
      ON CONFLICT (clip_id) DO UPDATE SET state = EXCLUDED.state, preset_id = EXCLUDED.preset_id, upload = EXCLUDED.upload, problem = NULL,
        before_integrated = EXCLUDED.before_integrated, before_true_peak = EXCLUDED.before_true_peak, before_range = EXCLUDED.before_range,
        after_integrated = NULL, after_true_peak = NULL, after_range = NULL, gain_db = NULL, modified_at_utc = now()`,
-    [job.clipId, job.organizationId, state, PresetId, measured.integratedLufs, measured.truePeakDbtp, measured.loudnessRangeLu, upload],
+    [job.clipId, job.organizationId, state, PresetId, measured?.integratedLufs ?? null, measured?.truePeakDbtp ?? null, measured?.loudnessRangeLu ?? null, upload],
   );
-  if (PresetId) await enqueueNormalize(q, job);
+  if (measured && PresetId) await enqueueNormalize(q, job);
 }
 
 export type LoudnessRow = {
@@ -148,7 +144,7 @@ export function loudnessToWire(clipId: string, row: LoudnessRow | null, effectiv
     EffectivePresetId: effective.PresetId,
     EffectiveSource: effective.Source,
     Problem: row?.problem ?? null,
-    Before: row ? figures(row.before_integrated, row.before_true_peak, row.before_range) : null,
+    Before: row && row.before_integrated !== null ? figures(row.before_integrated, row.before_true_peak, row.before_range) : null,
     After: row && row.after_integrated !== null ? figures(row.after_integrated, row.after_true_peak, row.after_range) : null,
     GainDb: num(row?.gain_db),
     ModifiedAtUtc: row ? new Date(row.modified_at_utc).toISOString() : null,

@@ -208,21 +208,31 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
   });
 
-  it('a new version that could not be measured leaves the clip NotMeasured: no earlier version\'s figures, no state a run would never end', async () => {
+  it('a new version that could not be measured leaves the clip NotMeasured: no earlier version\'s figures, no state a run would never end, and the preset chosen kept', async () => {
     await test.store.query(`UPDATE clip_loudness SET state = 'Running' WHERE clip_id = $1`, [clipId]);
-    expect((await loudness()).Before).not.toBeNull();
-    await test.store.tx((q) => noteVersionLoudness(q, { organizationId: ORG_DEMO, clipId, userId: null }, null, 'another upload'));
-    expect(await loudness()).toMatchObject({ State: 'NotMeasured', Before: null, After: null, GainDb: null });
-    // And "normalize again" is refused at clipId until a version is measured.
+    const before = await loudness();
+    expect(before.Before).not.toBeNull();
+    const upload = (await test.store.query<{ upload: string }>(`SELECT upload FROM clip_loudness WHERE clip_id = $1`, [clipId]))[0]!.upload;
+    // A version of the same upload (a new cut) that could not be measured.
+    await test.store.tx((q) => noteVersionLoudness(q, { organizationId: ORG_DEMO, clipId, userId: null }, null, upload));
+    expect(await loudness()).toMatchObject({ State: 'NotMeasured', Before: null, After: null, GainDb: null, PresetId: before.PresetId });
+    expect(await test.store.query(`SELECT id FROM jobs WHERE singleton_key = $1 AND state IN ('queued', 'running')`, [`${CLIP_NORMALIZE_JOB}:${clipId}`])).toEqual([]);
+    // "Normalize again" is refused at clipId, saying why, until a version is measured.
     const refused = await api.pushOne('clip.normalizeLoudness', { clipId });
-    expect([refused.status, refused.errors?.map((e) => e.Field)]).toEqual(['rejected', ['clipId']]);
+    expect([refused.status, refused.errors?.map((e) => [e.Field, e.MessageKey])]).toEqual(['rejected', [['clipId', 'domain_loudness_not_measured']]]);
+    // A give-up of the normalization that was running leaves it so: NotMeasured is not the job's to fail.
+    const [job] = await test.store.query<{ id: number }>(`INSERT INTO jobs (kind, payload, state, attempts, max_attempts) VALUES ($1, '{}'::jsonb, 'running', 3, 3) RETURNING id`, [CLIP_NORMALIZE_JOB]);
+    const handler = clipLoudnessJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')), DEFAULT_MEDIA_GRACE_MS)[CLIP_NORMALIZE_JOB]!;
+    const payload = handler.payload.parse({ organizationId: ORG_DEMO, clipId, userId: null });
+    await handler.giveUp!(payload, new Error('the encoder crashed'), { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: rerunAskedFor(job!.id) });
+    expect((await loudness()).State).toBe('NotMeasured');
+    await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
   });
 
   it('without a preset in effect "normalize again" is refused at clipId; another organization\'s clip is not found', async () => {
     expect((await api.patch('/api/v1/settings/normalization', { PresetId: null })).status).toBe(200);
     const refused = await api.pushOne('clip.normalizeLoudness', { clipId });
-    expect(refused.status).toBe('rejected');
-    expect(refused.errors?.map((e) => e.Field)).toEqual(['clipId']);
+    expect([refused.status, refused.errors?.map((e) => [e.Field, e.MessageKey])]).toEqual(['rejected', [['clipId', 'domain_loudness_no_preset']]]);
     const [other] = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND NOT deleted LIMIT 1`, [ORG_PODCASTS]);
     expect((await api.get(`/api/internal/clips/${other!.id}/loudness`)).status).toBe(404);
     // A clip never processed since is NotMeasured.
