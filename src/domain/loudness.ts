@@ -38,8 +38,10 @@ export function meetsTarget(after: LoudnessFigures, target: LoudnessTarget): boo
   return peakOk && Math.abs(after.IntegratedLoudness - target.IntegratedLoudness) <= LOUDNESS_TOLERANCE_LU;
 }
 
-/** The job is under way (the screen polls; asking again only queues it again). */
-export const loudnessBusy = (state: LoudnessState) => state === 'Waiting' || state === 'Running';
+/** A normalization's own states: the job is under way (the screen polls; asking again only queues
+ *  it again), and only these does the job claim, or fail when it gives up. */
+export const LOUDNESS_BUSY_STATES = ['Waiting', 'Running'] as const satisfies readonly LoudnessState[];
+export const loudnessBusy = (state: LoudnessState) => (LOUDNESS_BUSY_STATES as readonly LoudnessState[]).includes(state);
 
 /** "Normalize again" needs a preset in effect and audio that has been measured; otherwise why not. */
 export function normalizeAgainError(effectivePresetId: string | null, state: LoudnessState): FormError | null {

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import * as z from 'zod';
-import { ENCODER_HEADROOM_DB, LOUDNESS_TOLERANCE_LU, meetsTarget, normalizationGainDb, type LoudnessProblem } from '../../src/domain/loudness.ts';
+import { ENCODER_HEADROOM_DB, LOUDNESS_TOLERANCE_LU, loudnessBusy, meetsTarget, normalizationGainDb, type LoudnessProblem, type LoudnessState } from '../../src/domain/loudness.ts';
 import { isMediaError } from '../../src/media/errors.ts';
 import { CutEditSchema } from '../../src/protocol/media.ts';
 import { gainAndLimit } from '../../src/media/limiter.ts';
@@ -62,7 +62,7 @@ export async function normalizeClipLoudness(deps: AppDeps, blobs: BlobStore, job
   const { clipId } = job;
   const row = await loadLoudnessRow(deps.store, clipId);
   const preset = presetById(row?.preset_id ?? null);
-  if (!row || !preset || (row.state !== 'Waiting' && row.state !== 'Running')) return;
+  if (!row || !preset || !loudnessBusy(row.state)) return;
   const [published, source, cut] = await Promise.all([
     readPublishedVersion(blobs, clipId),
     readJsonBlob<UploadMeta>(blobs, clipKeys.meta(clipId)),
@@ -185,14 +185,16 @@ export function clipLoudnessJobs(deps: AppDeps, blobs: BlobStore, graceMs: numbe
       payload: NormalizeJobSchema,
       run: (job) => normalizeClipLoudness(deps, blobs, job, graceMs),
       // A "normalize again" asked while the last attempt ran has its run next: Failed would make it
-      // skip. The row is locked before the ask is read, the order "normalize again" writes them in.
-      // Only a normalization's own states fail: a new version meanwhile (NotNormalized, NotMeasured)
-      // is not this job's to fail.
+      // skip (failUnlessRerun locks the row first, the order "normalize again" writes it in). Only a
+      // normalization's own states fail: a new version meanwhile (NotNormalized, NotMeasured) is not
+      // this job's to fail.
       giveUp: (job, _error, ctx) =>
-        deps.store.tx(async (q) => {
-          const [row] = await q.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]);
-          if (row && (row.state === 'Waiting' || row.state === 'Running') && !(await ctx.rerunAsked(q))) await setLoudnessState(q, job.clipId, 'Failed', 'Error');
-        }),
+        ctx.failUnlessRerun(
+          async (q) => (await q.query<{ state: LoudnessState }>(`SELECT state FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]))[0],
+          async (q, row) => {
+            if (row && loudnessBusy(row.state)) await setLoudnessState(q, job.clipId, 'Failed', 'Error');
+          },
+        ),
     }),
   };
 }

@@ -8,7 +8,7 @@
 //        again of the same upload, for a new cut or new chapters, keeps the clip's preset)
 //
 // The preset in effect is the program's choice, else the organization's (src/domain/settings.ts).
-import { normalizeAgainError, type LoudnessFigures, type LoudnessProblem, type LoudnessState } from '../../src/domain/loudness.ts';
+import { LOUDNESS_BUSY_STATES, normalizeAgainError, type LoudnessFigures, type LoudnessProblem, type LoudnessState } from '../../src/domain/loudness.ts';
 import { effectiveNormalization, type NormalizationChoice, type NormalizationSource } from '../../src/domain/settings.ts';
 import { openAudioDecoding } from '../../src/media/decode.ts';
 import { measureLoudness, type LoudnessMeasurement } from '../../src/media/loudness.ts';
@@ -118,8 +118,8 @@ export async function setLoudnessState(q: Queryable, clipId: string, state: Loud
 export async function claimLoudnessRun(q: Queryable, clipId: string, row: LoudnessRow): Promise<string | null> {
   const rows = await q.query<{ token: string }>(
     `UPDATE clip_loudness SET state = 'Running', problem = NULL, modified_at_utc = now()
-     WHERE clip_id = $1 AND state IN ('Waiting', 'Running') AND modified_at_utc::text = $2 RETURNING modified_at_utc::text AS token`,
-    [clipId, row.token],
+     WHERE clip_id = $1 AND state = ANY($3::text[]) AND modified_at_utc::text = $2 RETURNING modified_at_utc::text AS token`,
+    [clipId, row.token, LOUDNESS_BUSY_STATES],
   );
   return rows[0]?.token ?? null;
 }

@@ -96,13 +96,13 @@ export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       pool: 'audio',
       payload: Payload,
       run: (p) => makeSuggestions(deps, blobs, p),
-      // New audio's request asked while the last attempt ran has its run next: it settles those
-      // rows. They are locked before the ask is read, the order requestSuggestions writes them in.
+      // New audio's request asked while the last attempt ran has its run next, which settles those
+      // rows (failUnlessRerun locks them first, the order requestSuggestions writes them in).
       giveUp: (p, _error, ctx) =>
-        deps.store.tx(async (q) => {
-          await q.query(`SELECT kind FROM clip_suggestions WHERE clip_id = $1 ORDER BY kind FOR UPDATE`, [p.clipId]);
-          if (!(await ctx.rerunAsked(q))) await settle(q, p.clipId, 'Failed', {}, null);
-        }),
+        ctx.failUnlessRerun(
+          (q) => q.query(`SELECT kind FROM clip_suggestions WHERE clip_id = $1 ORDER BY kind FOR UPDATE`, [p.clipId]),
+          (q) => settle(q, p.clipId, 'Failed', {}, null),
+        ),
     }),
   };
 }

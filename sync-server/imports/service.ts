@@ -28,7 +28,7 @@ import { membershipsOf, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { now, type AppDeps } from '../app.ts';
 import { AppError, badRequest, fieldError, notFound } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { defineJob, type JobHandlers } from '../jobs/runner.ts';
+import { defineJob, type JobContext, type JobHandlers } from '../jobs/runner.ts';
 import { directStore, type OpStore } from '../mutations/store.ts';
 import type { ServerMutation } from '../mutations/run.ts';
 import type { WireRow } from '../rows.ts';
@@ -526,9 +526,15 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     await setEpisode(store, importId, guid, { state: 'Done' });
   }
 
-  async function failAudio(importId: string, guid: string, err: unknown): Promise<void> {
+  /** The episode's audio failed, unless a retry of the import queued it again meanwhile: the run it
+   *  asked for skips a Failed episode (failUnlessRerun locks the row first, the order the retry
+   *  writes it in). */
+  async function failAudio(job: JobContext, importId: string, guid: string, err: unknown): Promise<void> {
     const { code, message } = failureOf(err);
-    await setEpisode(store, importId, guid, { state: 'Failed', error_code: code, error_message: message.slice(0, 1000) });
+    await job.failUnlessRerun(
+      (q) => q.query(`SELECT state FROM import_episodes WHERE import_id = $1 AND guid = $2 FOR UPDATE`, [importId, guid]),
+      (q) => setEpisode(q, importId, guid, { state: 'Failed', error_code: code, error_message: message.slice(0, 1000) }),
+    );
   }
 
   /** A permanent failure ends the part now; anything else is the runner's to retry. */
@@ -551,8 +557,8 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     [IMPORT_AUDIO_JOB]: defineJob({
       pool: 'imports',
       payload: AudioJob,
-      run: (job) => settle(() => runAudio(job.importId, job.guid), (e) => failAudio(job.importId, job.guid, e)),
-      giveUp: (job, e) => failAudio(job.importId, job.guid, e),
+      run: (job, ctx) => settle(() => runAudio(job.importId, job.guid), (e) => failAudio(ctx, job.importId, job.guid, e)),
+      giveUp: (job, e, ctx) => failAudio(ctx, job.importId, job.guid, e),
     }),
   };
 

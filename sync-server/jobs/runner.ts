@@ -31,32 +31,43 @@ export type JobContext = {
   maxAttempts: number;
   /** Aborted when this run lost its lease (another instance has the job now). */
   signal: AbortSignal;
-};
-
-export type GiveUpContext = JobContext & {
   /**
-   * Whether a run was asked for while the last attempt ran (enqueueJob's rerunIfRunning): the
-   * runner queues it once this give-up ends, so the hook leaves the rows to that run instead of
-   * failing them. Read it in the hook's transaction after locking the rows it would write: a
-   * request writes those rows before it asks for the run, so it has either committed (and this
-   * reads its ask) or waits for the hook. Read before that lock, an ask landing in between is
-   * missed and the hook fails the rows that run was asked for, and the run then skips them.
+   * For a run or a give-up that ends rows in a final state (Failed): in one transaction, `lock`
+   * locks the rows a request for this job writes, then `fail` writes them, unless a run was asked
+   * for since this attempt was claimed (enqueueJob's rerunIfRunning). The runner queues that run
+   * once this attempt ends, and it would skip rows already failed, so they are left to it; the
+   * answer is then null.
+   *
+   * The order is the point. A request writes those rows before it asks for the run, so under their
+   * lock it has either committed (and its ask is read here) or waits for this transaction. An ask
+   * read before the lock misses a request landing in between, whose run then finds its rows failed.
+   * The runner opens the transaction so that the ask is read on it: read on another connection it
+   * could miss an uncommitted ask, and on PGlite (one connection) it would wait for ever.
    */
-  rerunAsked(q: Queryable): Promise<boolean>;
+  failUnlessRerun<T, R>(lock: (q: Queryable) => Promise<T>, fail: (q: Queryable, locked: T) => Promise<R>): Promise<R | null>;
 };
 
-/** GiveUpContext.rerunAsked for the job `id`. */
-export const rerunAskedFor =
-  (id: number) =>
-  async (q: Queryable): Promise<boolean> =>
-    (await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [id]))[0]?.rerun === true;
+/** The context of a run of the job `id` (the runner's, or a test's calling a handler itself). */
+export function jobContext(store: Store, job: Omit<JobContext, 'failUnlessRerun' | 'signal'> & { signal?: AbortSignal }): JobContext {
+  return {
+    ...job,
+    signal: job.signal ?? new AbortController().signal,
+    failUnlessRerun: (lock, fail) =>
+      store.tx(async (q) => {
+        const locked = await lock(q);
+        const [row] = await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job.id]);
+        return row?.rerun === true ? null : fail(q, locked);
+      }),
+  };
+}
 
 export type JobHandler<P> = {
   /** Reads the stored payload (a zod schema); a payload it refuses fails the job at once. */
   payload: { parse(input: unknown): P };
   run(payload: P, job: JobContext): Promise<void>;
-  /** After the last attempt failed (or crashed its instance): leave the row in a final state. */
-  giveUp?(payload: P, error: unknown, job: GiveUpContext): Promise<void>;
+  /** After the last attempt failed (or crashed its instance): leave the row in a final state (through
+   *  job.failUnlessRerun where a request may ask for a run meanwhile). */
+  giveUp?(payload: P, error: unknown, job: JobContext): Promise<unknown>;
   /** Concurrency pool (default 'default'). */
   pool?: string;
   /** Recurring: the runner keeps one queued (singleton key = kind); each run schedules the next. */
@@ -223,7 +234,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function claim(pool: Pool): Promise<(Claimed & { token: string }) | null> {
     const token = `${instance}#${++leaseSeq}`;
     // A run starting now answers any "run again" asked before it (rerun cleared); a claim past the
-    // last attempt goes to the give-up instead, which must still see it (GiveUpContext.rerunAsked).
+    // last attempt goes to the give-up instead, which must still see it (JobContext.failUnlessRerun).
     const [job] = await store.query<Claimed>(
       `UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, locked_by = $1,
               locked_until = now() + $2::float8 * interval '1 millisecond', rerun = j.rerun AND j.attempts + 1 > j.max_attempts
@@ -308,7 +319,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       );
     }, ms(leaseMs / 3));
     beat.unref();
-    const ctx: JobContext = { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal };
+    const ctx = jobContext(store, { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal });
     // Only the runner's own one (singleton key = kind) comes round again: a run of a recurring kind
     // queued by hand (an operator's, a test's) is a one-off, or each would recur for ever beside it.
     const recurringMs = handler.everyMs !== undefined && job.singleton_key === job.kind ? handler.everyMs : null;
@@ -345,7 +356,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
       try {
         if (handler.giveUp) {
-          await handler.giveUp(payload, failure, { ...ctx, rerunAsked: rerunAskedFor(job.id) });
+          await handler.giveUp(payload, failure, ctx);
         }
       } catch (err) {
         // Tried again later, with the next claim going straight to the give-up.

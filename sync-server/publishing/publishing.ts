@@ -136,20 +136,24 @@ async function schedule(q: Queryable, organizationId: string, row: WireRow): Pro
 
 // ── The jobs ─────────────────────────────────────────────────────────────────────────────────
 export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
+  /** The write of the job's clip, `row`, locked by the caller's transaction: its version, or null when unchanged. */
+  async function writeLocked(q: Queryable, organizationId: string, row: WireRow, at: Date, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>): Promise<number | null> {
+    const next = await change(q, row);
+    if (next === null || deepEqual(next, row)) return null;
+    const ctx = { organizationId, userId: null, now: at, clientId: null };
+    const clip = await updateRow(q, 'clip', row, ctx, next);
+    // A clip that has just been published joins the playlists whose auto-add rule takes it
+    // (section 7 settings/auto-add), in the same transaction.
+    const playlists = clip['PublishState'] === 'Published' && row['PublishState'] !== 'Published' ? await applyAutoAdd(q, clip, ctx) : [];
+    return Math.max(clip.Version, ...playlists.map((p) => p.Version));
+  }
+
   /** One write of the job's clip in a transaction; the change poked after commit. */
   async function write(organizationId: string, clipId: string, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>): Promise<void> {
     const at = now(deps);
     const written = await deps.store.tx(async (q) => {
       const row = await loadRow(q, 'clip', organizationId, clipId, { forUpdate: true });
-      if (!row) return null;
-      const next = await change(q, row);
-      if (next === null || deepEqual(next, row)) return null;
-      const ctx = { organizationId, userId: null, now: at, clientId: null };
-      const clip = await updateRow(q, 'clip', row, ctx, next);
-      // A clip that has just been published joins the playlists whose auto-add rule takes it
-      // (section 7 settings/auto-add), in the same transaction.
-      const playlists = clip['PublishState'] === 'Published' && row['PublishState'] !== 'Published' ? await applyAutoAdd(q, clip, ctx) : [];
-      return Math.max(clip.Version, ...playlists.map((p) => p.Version));
+      return row ? writeLocked(q, organizationId, row, at, change) : null;
     });
     if (written !== null) deps.bus.publish({ organizationId, version: written });
   }
@@ -223,11 +227,23 @@ export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
     [APPLY_JOB]: defineJob({
       payload: ApplyPayload,
       run: apply,
-      // Every attempt failed: the clip is not left pending for ever.
-      giveUp: (payload) =>
-        write(payload.organizationId, payload.clipId, async (_q, row) =>
-          row['PublishState'] === 'Publishing' ? unpublished(row, PublishProblem.Failed) : row['PublishState'] === 'Unpublishing' ? unpublished(row, null) : null,
-        ),
+      // Every attempt failed: the clip is not left pending for ever. Unless a publish or unpublish
+      // asked for it again meanwhile: that run does what the row says now, and a row written
+      // Unpublished here would make a publish's run do nothing (failUnlessRerun: the row is locked
+      // first, the order the mutations write it in).
+      giveUp: async ({ organizationId, clipId }, _error, ctx) => {
+        const at = now(deps);
+        const written = await ctx.failUnlessRerun(
+          (q) => loadRow(q, 'clip', organizationId, clipId, { forUpdate: true }),
+          async (q, row) =>
+            row
+              ? writeLocked(q, organizationId, row, at, async (_q, r) =>
+                  r['PublishState'] === 'Publishing' ? unpublished(r, PublishProblem.Failed) : r['PublishState'] === 'Unpublishing' ? unpublished(r, null) : null,
+                )
+              : null,
+        );
+        if (written !== null) deps.bus.publish({ organizationId, version: written });
+      },
     }),
     [SCHEDULE_JOB]: defineJob({ payload: SchedulePayload, run: applySchedule }),
   };

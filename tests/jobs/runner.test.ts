@@ -212,10 +212,10 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(await rowsOf(store, 'clip')).toEqual([]);
   });
 
-  it('a give-up hook can tell that a run was asked for while the last attempt ran (rerunAsked), and that run follows', async () => {
+  it('a give-up hook leaves its rows to a run asked for while the last attempt ran (failUnlessRerun), and that run follows', async () => {
     const { store } = await fresh();
     const started: string[] = [];
-    const gaveUp: boolean[] = [];
+    const gaveUp: string[] = [];
     const release = deferred();
     const handlers: JobHandlers = {
       normalize: defineJob({
@@ -225,7 +225,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
           await release.promise;
           throw new Error('the disk went away');
         },
-        giveUp: async (_p, _error, job) => void gaveUp.push(await job.rerunAsked(store)),
+        giveUp: async (_p, _error, job) => void gaveUp.push((await job.failUnlessRerun(async () => undefined, async () => 'failed')) ?? 'left'),
       }),
     };
     const r = runner({ store, handlers });
@@ -238,7 +238,43 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await draining;
     await r.drain();
     // The first give-up had a run to come; the second, none.
-    expect(gaveUp).toEqual([true, false]);
+    expect(gaveUp).toEqual(['left', 'failed']);
+  });
+
+  it('a run that fails its rows (failUnlessRerun) leaves them to a run asked for while it ran, not to one asked for before it started', async () => {
+    const { store } = await fresh();
+    const outcomes: string[] = [];
+    const started = deferred();
+    const release = deferred();
+    const handlers: JobHandlers = {
+      fetch: defineJob({
+        payload: z.object({ label: z.string() }),
+        run: async ({ label }, job) => {
+          if (label === 'held') {
+            started.resolve();
+            await release.promise;
+          }
+          // The rows are locked before the ask is read: the lock's answer is what the fail sees.
+          outcomes.push((await job.failUnlessRerun(async (q) => (await q.query<{ n: number }>(`SELECT 1 AS n`))[0]!.n, async (_q, locked) => `failed ${locked}`)) ?? 'left');
+        },
+      }),
+    };
+    const r = runner({ store, handlers });
+    // Asked for twice before any run: the one run answers both (the claim clears the ask), so it fails.
+    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'queued' }, { singletonKey: 'fetch:1', rerunIfRunning: true }));
+    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'queued' }, { singletonKey: 'fetch:1', rerunIfRunning: true }));
+    await r.drain();
+    expect(outcomes).toEqual(['failed 1']);
+    // Asked for while it ran: the rows are left to the run that follows, which fails them.
+    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'held' }, { singletonKey: 'fetch:2', rerunIfRunning: true }));
+    const draining = r.drain();
+    await started.promise;
+    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'held' }, { singletonKey: 'fetch:2', rerunIfRunning: true }));
+    release.resolve();
+    await draining;
+    await r.drain();
+    expect(outcomes).toEqual(['failed 1', 'left', 'failed 1']);
+    expect(await rowsOf(store, 'fetch')).toEqual([]);
   });
 
   it('the last attempt interrupted by a dying server is not run again: its give-up hook runs on the next start', async () => {
@@ -260,23 +296,23 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await until(async () => (await rowsOf(store, 'decode'))[0]?.state === 'failed');
   });
 
-  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook is told (rerunAsked) and that run follows', async () => {
+  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook leaves its rows to it (failUnlessRerun) and that run follows', async () => {
     const { store, url } = await fresh();
     await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1' }));
     // A server killed during the job's last attempt, after "run it again" was asked (enqueueJob's rerunIfRunning).
     await store.query(`UPDATE jobs SET state = 'running', attempts = 2, locked_by = 'dead#1', locked_until = now() + interval '200 milliseconds'`);
     await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1', rerunIfRunning: true }));
-    const gaveUp: boolean[] = [];
+    const gaveUp: string[] = [];
     const ran: number[] = [];
     const r = runner({
       store,
       databaseUrl: url,
       pollMs: 50,
-      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push(await job.rerunAsked(store)) }) },
+      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push((await job.failUnlessRerun(async () => undefined, async () => 'failed')) ?? 'left') }) },
     });
     await r.start();
     await until(() => ran.length === 1);
-    expect(gaveUp).toEqual([true]);
+    expect(gaveUp).toEqual(['left']);
     expect(ran).toEqual([1]);
     await until(async () => (await rowsOf(store, 'decode')).length === 0);
   });

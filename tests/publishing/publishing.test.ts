@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../src/domain/clip-defaults.ts';
+import { PublishProblem } from '../../src/domain/publishing.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
 import { clipKeys, clipUrls, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import type { PublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { addressForHash } from '../../sync-server/publishing/downloads.ts';
+import { APPLY_JOB, publishingJobs } from '../../sync-server/publishing/publishing.ts';
 import { loadRow, updateRow } from '../../sync-server/rows.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { AppClient, fields, seededApp, withAnotherApp, type SeededApp } from '../server/app-client.ts';
@@ -248,6 +252,40 @@ describe('Publish and Unpublish', () => {
     expect(after).toEqual({ publish_state: 'Unpublished', problem: 'Deleted' });
   });
 });
+
+  it('a publish that lands while an unpublish runs its last attempt is kept: the give-up leaves the clip to the run it asked for', async () => {
+    const id = await clip();
+    await published(id);
+    const key = `${APPLY_JOB}:${id}`;
+    const handler = publishingJobs({ store: t.store, bus: createMemoryBus(), clock: () => s.clock.now }, blobs())[APPLY_JOB]!;
+    const payload = handler.payload.parse({ organizationId: ORG_DEMO, clipId: id });
+    /** The clip's job as its last attempt leaves it, running (this test's, in place of a runner). */
+    const lastAttempt = async () => {
+      const [job] = await t.store.query<{ id: number; max_attempts: number }>(
+        `UPDATE jobs SET state = 'running', attempts = max_attempts, locked_by = 'this test', locked_until = now() + interval '1 hour' WHERE singleton_key = $1 RETURNING id, max_attempts`,
+        [key],
+      );
+      return jobContext(t.store, { id: job!.id, kind: APPLY_JOB, attempt: job!.max_attempts, maxAttempts: job!.max_attempts });
+    };
+    expect((await demo.post(`/api/v1/clips/${id}/unpublish`, undefined)).status).toBe(202);
+    const unpublishing = await lastAttempt();
+    // The publish lands during that attempt: the row says Publishing, and a run is asked for.
+    expect((await demo.post(`/api/v1/clips/${id}/publish`, undefined)).status).toBe(202);
+    await handler.giveUp!(payload, new Error('the disk went away'), unpublishing);
+    expect(await row(id)).toMatchObject({ PublishState: 'Publishing', PublishProblem: null });
+    // What the runner does after that give-up (the job queued again at once): its run publishes.
+    await t.store.query(`UPDATE jobs SET state = 'queued', attempts = 0, rerun = false, locked_by = NULL, locked_until = NULL, run_at = now() WHERE id = $1`, [unpublishing.id]);
+    await s.app.jobs.drain();
+    expect((await row(id)).PublishState).toBe('Published');
+    // With no run asked for, the give-up of a publish says it failed.
+    expect((await demo.post(`/api/v1/clips/${id}/unpublish`, undefined)).status).toBe(202);
+    await s.app.jobs.drain();
+    expect((await demo.post(`/api/v1/clips/${id}/publish`, undefined)).status).toBe(202);
+    const publishing = await lastAttempt();
+    await handler.giveUp!(payload, new Error('the disk went away'), publishing);
+    expect(await row(id)).toMatchObject({ PublishState: 'Unpublished', PublishProblem: PublishProblem.Failed });
+    await t.store.query(`DELETE FROM jobs WHERE id = $1`, [publishing.id]);
+  });
 
 describe('ScheduledVisibility at VisibleAtUtc', () => {
   /** Time passes for the server's clock and for the job queue (whose clock is the database's). */

@@ -17,6 +17,7 @@ import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { ImportErrorCode } from '../../src/domain/imports.ts';
 import type { Import } from '../../src/protocol/api/imports.ts';
+import { IMPORT_AUDIO_JOB } from '../../sync-server/imports/service.ts';
 import { safeGet } from '../../sync-server/net/outbound.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
@@ -66,6 +67,8 @@ let base = '';
 let feedXml = '';
 const requests: string[] = [];
 let connections = 0;
+/** /audio/held.mp3: its first request waits for `release` and is then answered 404; later ones get the audio. */
+const held = { calls: 0, arrived: () => undefined as void, release: () => undefined as void };
 let cookie = '';
 let xsrf = '';
 
@@ -124,6 +127,11 @@ beforeAll(async () => {
     if (url === '/art.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(art);
     if (url === '/chapters.json') return void res.writeHead(200, { 'content-type': 'application/json+chapters' }).end(JSON.stringify({ version: '1.2.0', chapters: [{ startTime: 0, title: 'Cold open' }, { startTime: 6.5, title: 'The trial' }] }));
     if (url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (url === '/audio/held.mp3' && held.calls++ === 0) {
+      held.arrived();
+      return void new Promise<void>((resolve) => (held.release = resolve)).then(() => res.writeHead(404).end());
+    }
+    if (url === '/audio/held.mp3') return void res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(readFileSync(fixturePath('speech-12s.mp3')));
     const audio = /^\/audio\/([\w.-]+)$/.exec(url);
     if (audio) {
       try {
@@ -273,6 +281,32 @@ describe('imports from another host', () => {
     expect(requests.filter((r) => r.startsWith('/audio/')).slice(audioBefore)).toEqual(['/audio/gone.mp3']);
   }, 60_000);
 });
+
+  it('an episode whose import is retried while its audio fetch fails is fetched again: the failure leaves it to the run the retry asked for', async () => {
+    // Two import jobs at once, so that the retry's feed job runs beside the held audio job.
+    const raceApp = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { concurrency: { imports: 2 } } });
+    const xml = localFeed(FIXTURE, base, ['/audio/held.mp3', '/audio/speech-12s.mp3', '/audio/speech-12s.mp3']).replace('https://rss.art19.com/1865', `${base}/held-1865`);
+    const arrived = new Promise<void>((resolve) => (held.arrived = resolve));
+    const res = await call('/api/internal/imports', { method: 'POST', body: { FeedXml: xml }, on: raceApp });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const started = (await res.json()) as Import;
+    const draining = raceApp.jobs.drain();
+    await arrived;
+    // Retried while the first episode's audio is on its way: the retry queues that episode again,
+    // asking its running job for another run.
+    expect((await call('/api/internal/imports', { method: 'PUT', body: { ImportId: started.Id }, on: raceApp })).status).toBe(204);
+    const rerunAsked = async () =>
+      (await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE kind = $1 AND state = 'running' AND payload->>'importId' = $2`, [IMPORT_AUDIO_JOB, started.Id])).some((j) => j.rerun);
+    await expect.poll(rerunAsked, { timeout: 30_000 }).toBe(true);
+    // The held fetch now fails for good (a 404); the run the retry asked for fetches the audio.
+    held.release();
+    await draining;
+    await raceApp.jobs.drain();
+    const done = await importOf(started.Id);
+    expect(done.Episodes[0], JSON.stringify(done.Episodes)).toMatchObject({ State: 'Done', ErrorCode: null });
+    expect(done.Status).toBe('Success');
+    expect(requests.filter((r) => r === '/audio/held.mp3')).toHaveLength(2);
+  }, 60_000);
 
 describe('refused targets', () => {
   it('a feed URL that is not http(s) or names a private, link-local or metadata address is a 400 naming FeedUrl, without connecting anywhere', async () => {

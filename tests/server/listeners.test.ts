@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geoTable, type GeoTable } from '../../sync-server/analytics/geo.ts';
 import { DEMO_LISTENERS_JOB, demoListenersJobs, planListening, publishedClips, replayListening } from '../../sync-server/analytics/listeners.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { ORG_DEMO, ORG_PODCASTS, seed } from '../../sync-server/seed.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
@@ -61,7 +62,7 @@ describe('demo listening', () => {
   it('the demo job run again (a retry after a crash) records nothing twice', async () => {
     const job = demoListenersJobs({ store: test.store })[DEMO_LISTENERS_JOB]!;
     const payload = job.payload.parse({ organizationIds: [ORG_DEMO, ORG_PODCASTS], days: 2, perDay: 20, seed: 5, until: '2026-04-01T00:00:00.000Z' });
-    const context = { id: 1, kind: DEMO_LISTENERS_JOB, attempt: 1, maxAttempts: 3, signal: new AbortController().signal };
+    const context = jobContext(test.store, { id: 1, kind: DEMO_LISTENERS_JOB, attempt: 1, maxAttempts: 3 });
     const events = async () => (await test.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM download_events`))[0]!.n;
     const before = await events();
     await job.run(payload, context);

@@ -22,7 +22,7 @@ import { readPublishedVersion } from '../../sync-server/audio/published-media.ts
 import { DEFAULT_MEDIA_GRACE_MS, MEDIA_SWEEP_JOB, processClipAudio } from '../../sync-server/audio/versions.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { enqueueJob } from '../../sync-server/jobs/queue.ts';
-import { rerunAskedFor } from '../../sync-server/jobs/runner.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { ffmpegEbur128 } from '../audio/ebur128.ts';
 import { fixturePath } from '../audio/fixtures.ts';
@@ -190,8 +190,8 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
       [CLIP_NORMALIZE_JOB, JSON.stringify(payload), `${CLIP_NORMALIZE_JOB}:${clipId}`],
     );
     const handler = clipLoudnessJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')), DEFAULT_MEDIA_GRACE_MS)[CLIP_NORMALIZE_JOB]!;
-    const ctx = { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: rerunAskedFor(job!.id) };
-    let givingUp: Promise<void> | null = null;
+    const ctx = jobContext(test.store, { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3 });
+    let givingUp: Promise<unknown> | null = null;
     // "Normalize again" as its mutation writes it (the row, then the ask for a run), with the
     // give-up starting between the two.
     await test.store.tx(async (q) => {
@@ -224,7 +224,7 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     const [job] = await test.store.query<{ id: number }>(`INSERT INTO jobs (kind, payload, state, attempts, max_attempts) VALUES ($1, '{}'::jsonb, 'running', 3, 3) RETURNING id`, [CLIP_NORMALIZE_JOB]);
     const handler = clipLoudnessJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')), DEFAULT_MEDIA_GRACE_MS)[CLIP_NORMALIZE_JOB]!;
     const payload = handler.payload.parse({ organizationId: ORG_DEMO, clipId, userId: null });
-    await handler.giveUp!(payload, new Error('the encoder crashed'), { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: rerunAskedFor(job!.id) });
+    await handler.giveUp!(payload, new Error('the encoder crashed'), jobContext(test.store, { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3 }));
     expect((await loudness()).State).toBe('NotMeasured');
     await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
   });

@@ -7,6 +7,7 @@ import { pollOperation } from '../../src/domain/polling.ts';
 import type { ReportOperation, ReportOperationSummary, ScheduledPublishPage } from '../../src/protocol/api/reports.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { PART_DAYS, REPORT_JOB, reportJobs } from '../../sync-server/reports/report-job.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import type { Store } from '../../sync-server/store/store.ts';
 import { AppClient, fields, seededApp, type SeededApp } from './app-client.ts';
 import { openTestStore, storeKinds, type StoreKind, type TestStore } from './test-store.ts';
@@ -166,7 +167,7 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
       },
     });
     const handler = reportJobs({ store: watched })[REPORT_JOB]!;
-    await handler.run(handler.payload.parse({ operationId: id }), { id: 0, kind: REPORT_JOB, attempt: 1, maxAttempts: 1, signal: new AbortController().signal });
+    await handler.run(handler.payload.parse({ operationId: id }), jobContext(test.store, { id: 0, kind: REPORT_JOB, attempt: 1, maxAttempts: 1 }));
     // Part i of n done: floor(100 i / n), held below 100 until the result is stored.
     const parts = Math.ceil(92 / PART_DAYS);
     expect(seen).toEqual(Array.from({ length: parts }, (_, i) => Math.min(99, Math.floor(((i + 1) * 100) / parts))).map((n) => [n, 'Busy', n]));
@@ -182,7 +183,7 @@ describe.each(storeKinds.filter((k) => k === 'pglite' || process.env.TEST_DATABA
     const id = (started.body as ReportOperation).Id;
     const handler = reportJobs({ store: test.store })[REPORT_JOB]!;
     const payload = handler.payload.parse({ operationId: id });
-    await handler.giveUp!(payload, new Error('the database went away'), { id: 0, kind: REPORT_JOB, attempt: 3, maxAttempts: 3, signal: new AbortController().signal, rerunAsked: async () => false });
+    await handler.giveUp!(payload, new Error('the database went away'), jobContext(test.store, { id: 0, kind: REPORT_JOB, attempt: 3, maxAttempts: 3 }));
     const failed = (await demo.get(`/api/v1/reports/consumption-summary-report/${id}`)).body as ReportOperation;
     expect([failed.Status, failed.Result, failed.FinishedAtUtc !== null]).toEqual(['Failed', null, true]);
     expect(failed.FailureReason).toBe('The report could not be made: please try again');
