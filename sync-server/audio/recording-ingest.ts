@@ -81,8 +81,9 @@ export async function processRecordingIngest(deps: AppDeps, blobs: BlobStore, or
  * newest, checked under the row's lock: ingest.json is written under it too (by the start, the
  * finalization and the failure), so an older ingest that finishes after a newer one started (a
  * retry after its backoff, another instance) neither makes its audio current nor rewrites the
- * newer one's record. A superseded ingest's file is removed, unless it is the audio the recording
- * serves (an earlier attempt of it finalized). Returns whether the row was written.
+ * newer one's record. A superseded ingest's file is removed, and so is one whose recording was
+ * deleted while it ran, unless it is the audio the recording serves (an earlier attempt of it
+ * finalized). Returns whether the row was written.
  */
 async function underNewestIngest(
   deps: AppDeps, blobs: BlobStore, organizationId: string, userId: string | null, recordingId: string, uploadId: string,
@@ -92,7 +93,8 @@ async function underNewestIngest(
     stands: async () => (await readJsonBlob<IngestRecord>(blobs, recordingKeys.ingest(recordingId)))?.uploadId === uploadId,
     alsoInTransaction,
   });
-  if (written === 'superseded' && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId)))?.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, uploadId));
+  // Superseded, or the recording deleted meanwhile (nothing will serve or finish this ingest then).
+  if (written !== 'written' && (await readJsonBlob<CurrentAudio>(blobs, recordingKeys.current(recordingId)))?.uploadId !== uploadId) await blobs.remove(recordingKeys.upload(recordingId, uploadId));
   return written === 'written';
 }
 

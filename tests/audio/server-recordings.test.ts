@@ -10,6 +10,8 @@ import { waveformFromDat, waveformFromJson } from '../../src/media/waveform-form
 import { RecordingAudioAcceptedSchema, RecordingAudioIngestSchema } from '../../src/protocol/media.ts';
 import { fixturePath, reference } from './fixtures.ts';
 import { startAudioServer } from './server-harness.ts';
+import { readJsonBlob } from '../../sync-server/audio/blob-store.ts';
+import { recordingKeys, type CurrentAudio } from '../../sync-server/audio/media-paths.ts';
 
 type Server = Awaited<ReturnType<typeof startAudioServer>>;
 let s: Server;
@@ -132,6 +134,24 @@ describe('PUT /api/internal/recordings/{recordingId}/audio', () => {
     expect(new TextDecoder().decode(await served.arrayBuffer())).toBe('RIFF');
     const status = await s.app.request(`/api/internal/recordings/${id}/audio/ingest`, { headers: s.editor.headers });
     expect(await status.json()).toMatchObject({ State: 'Finalized', UploadedAudioFileName: 'newer.wav' });
+  });
+
+  it('a recording deleted while its ingest waits to be processed keeps no file of that ingest', async () => {
+    const id = await s.newRecording();
+    await ingest(id, 'speech-12s.flac', 'first.flac');
+    await s.queue.idle();
+    const served = fields(await s.recordingRow(id));
+    expect(served.State).toBe('Finalized');
+    expect((await ingest(id, 'speech-12s-stereo.wav', 'second.wav')).status).toBe(202);
+    const [pending] = await s.deps.store.query<{ upload: string }>(`SELECT payload->'ingest'->>'uploadId' AS upload FROM jobs WHERE kind = 'recording.processIngest' AND state = 'queued' AND payload->>'recordingId' = $1`, [id]);
+    const second = recordingKeys.audio(id, pending!.upload);
+    expect(await s.audio.blobs.size(second)).toBeGreaterThan(0);
+    await s.deps.store.query(`UPDATE recordings SET deleted = true, modified_at_utc = now(), version = next_row_version() WHERE id = $1`, [id]);
+    await s.queue.idle();
+    expect(await s.audio.blobs.size(second)).toBeNull();
+    // The audio it served before is the deleted recording's own, kept with it.
+    const current = (await readJsonBlob<CurrentAudio>(s.audio.blobs, recordingKeys.current(id)))!;
+    expect(await s.audio.blobs.size(recordingKeys.audio(id, current.uploadId))).toBeGreaterThan(0);
   });
 
   it('a Live recording whose first ingest fails keeps its Live fields and external audio link', async () => {
