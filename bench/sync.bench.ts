@@ -15,7 +15,7 @@
 //      IndexedDB itself (no Dexie, no index), which says what the absolute target asks of the machine,
 //      and as many rows holding only their Id (what each put costs, whatever the row holds);
 //   2. 1,000 edits made offline (context.setOffline), then the time from reconnecting until the
-//      outbox is empty;
+//      outbox is empty, three times (the median);
 //   3. edit-to-visible between two browser contexts: A's local write until B's page sees it
 //      (A's worker pushes, the server pokes B over SSE, B's worker pulls, B's page reads Dexie).
 // Then the bytes an initial sync downloads, brotli as Chromium asks for it and uncompressed.
@@ -200,9 +200,9 @@ window.bench = {
     await new Promise((resolve) => { const req = indexedDB.deleteDatabase(name); req.onsuccess = req.onerror = req.onblocked = resolve; });
     return ms;
   },
-  async editMany(n) {
+  async editMany(n, round) {
     const ids = (await db.clips.limit(n).primaryKeys());
-    for (const [i, id] of ids.entries()) await writes.updateClip(id, { Title: 'Offline edit ' + i });
+    for (const [i, id] of ids.entries()) await writes.updateClip(id, { Title: 'Offline edit ' + round + '.' + i });
     return db.outbox.count();
   },
   outboxEmpty: () => until(async () => (await db.outbox.count()) === 0),
@@ -310,7 +310,7 @@ type BenchApi = {
   floor(): Promise<number>;
   floorCleanup(): Promise<void>;
   nativePut(tiny: boolean): Promise<number>;
-  editMany(n: number): Promise<number>;
+  editMany(n: number, round: number): Promise<number>;
   outboxEmpty(): Promise<number>;
   firstClipId(): Promise<string>;
   edit(id: string, title: string): Promise<number>;
@@ -429,22 +429,26 @@ async function browserBenches(): Promise<void> {
     // What Chromium's IndexedDB costs per row here, whatever the row holds: against the 1.5 s target.
     line(`native IndexedDB put of ${CLIPS.toLocaleString('en')} rows holding only their Id (the same, per row alone)`, median(tinies), 'ms');
 
-    // 2. 1,000 offline edits, then reconnect.
+    // 2. 1,000 offline edits, then reconnect: FLUSH_ROUNDS times, the median reported (one flush
+    // ranged from 1,489 to 3,047 ms between runs of the same commit on this shared machine).
     const { context, page } = a!;
-    await context.setOffline(true);
     const EDITS = sized(1000, 20);
-    const queued = await call(page, 'editMany', EDITS);
-    await context.setOffline(false);
-    const t0 = Date.now();
-    const reconnectAt = await page.evaluate(() => {
-      const t = performance.timeOrigin + performance.now();
-      window.dispatchEvent(new Event('online'));
-      return t;
-    });
-    const flushedAt = await call(page, 'outboxEmpty');
-    if (queued !== EDITS) console.log(`bench: warning: ${queued} edits queued, not ${EDITS}`);
-    line(`flush of ${EDITS.toLocaleString('en')} offline edits after reconnecting (Chromium worker → server)`, flushedAt - reconnectAt, 'ms', { value: 2000, better: 'lower' });
-    void t0;
+    const flushes: number[] = [];
+    for (let round = 0; round < sized(3, 1); round++) {
+      await context.setOffline(true);
+      const queued = await call(page, 'editMany', EDITS, round);
+      await context.setOffline(false);
+      const reconnectAt = await page.evaluate(() => {
+        const t = performance.timeOrigin + performance.now();
+        window.dispatchEvent(new Event('online'));
+        return t;
+      });
+      const flushedAt = await call(page, 'outboxEmpty');
+      if (queued !== EDITS) console.log(`bench: warning: ${queued} edits queued, not ${EDITS}`);
+      flushes.push(flushedAt - reconnectAt);
+    }
+    console.log(`bench: (flush runs: ${flushes.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    line(`flush of ${EDITS.toLocaleString('en')} offline edits after reconnecting (Chromium worker → server, median of ${flushes.length} runs)`, median(flushes), 'ms', { value: 2000, better: 'lower' });
 
     // 3. Edit-to-visible between two browser contexts.
     const contextB = await newClientContext();
