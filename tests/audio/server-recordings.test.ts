@@ -33,6 +33,16 @@ const fields = (row: { state: string; data: Record<string, unknown> }): Recordin
   Urls: row.data.Urls as RecordingFields['Urls'],
 });
 
+/** A new recording Finalized with speech-12s.flac (its first ingest, processed). */
+async function finalizedRecording() {
+  const id = await s.newRecording();
+  await ingest(id, 'speech-12s.flac', 'first.flac');
+  await s.queue.idle();
+  const row = fields(await s.recordingRow(id));
+  expect(row.State).toBe('Finalized');
+  return { id, row };
+}
+
 describe('PUT /api/internal/recordings/{recordingId}/audio', () => {
   it('an MP3 is accepted with 202, the recording is Processing without links, then Finalized with duration, audio and waveforms', async () => {
     const id = await s.newRecording();
@@ -92,11 +102,7 @@ describe('PUT /api/internal/recordings/{recordingId}/audio', () => {
   });
 
   it('a second ingest replaces the audio; one that is not audio leaves the recording as it was, and says why', async () => {
-    const id = await s.newRecording();
-    await ingest(id, 'speech-12s.flac', 'first.flac');
-    await s.queue.idle();
-    const first = fields(await s.recordingRow(id));
-    expect(first.State).toBe('Finalized');
+    const { id, row: first } = await finalizedRecording();
 
     const bad = await ingest(id, 'not-audio.mp3', 'second.mp3');
     expect(bad.status).toBe(202);
@@ -137,11 +143,7 @@ describe('PUT /api/internal/recordings/{recordingId}/audio', () => {
   });
 
   it('a recording deleted while its ingest waits to be processed keeps no file of that ingest', async () => {
-    const id = await s.newRecording();
-    await ingest(id, 'speech-12s.flac', 'first.flac');
-    await s.queue.idle();
-    const served = fields(await s.recordingRow(id));
-    expect(served.State).toBe('Finalized');
+    const { id } = await finalizedRecording();
     expect((await ingest(id, 'speech-12s-stereo.wav', 'second.wav')).status).toBe(202);
     const [pending] = await s.deps.store.query<{ upload: string }>(`SELECT payload->'ingest'->>'uploadId' AS upload FROM jobs WHERE kind = 'recording.processIngest' AND state = 'queued' AND payload->>'recordingId' = $1`, [id]);
     const second = recordingKeys.audio(id, pending!.upload);
