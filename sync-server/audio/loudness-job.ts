@@ -185,11 +185,11 @@ export function clipLoudnessJobs(deps: AppDeps, blobs: BlobStore, graceMs: numbe
       payload: NormalizeJobSchema,
       run: (job) => normalizeClipLoudness(deps, blobs, job, graceMs),
       // A "normalize again" asked while the last attempt ran has its run next: Failed would make it
-      // skip (failUnlessRerun locks the row first, the order "normalize again" writes it in). Only a
+      // skip (unlessRerun locks the row first, the order "normalize again" writes it in). Only a
       // normalization's own states fail: a new version meanwhile (NotNormalized, NotMeasured) is not
       // this job's to fail.
       giveUp: (job, _error, ctx) =>
-        ctx.failUnlessRerun(
+        ctx.unlessRerun(
           async (q) => (await q.query<{ state: LoudnessState }>(`SELECT state FROM clip_loudness WHERE clip_id = $1 FOR UPDATE`, [job.clipId]))[0],
           async (q, row) => {
             if (row && loudnessBusy(row.state)) await setLoudnessState(q, job.clipId, 'Failed', 'Error');

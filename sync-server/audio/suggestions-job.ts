@@ -97,9 +97,9 @@ export function suggestionJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       payload: Payload,
       run: (p) => makeSuggestions(deps, blobs, p),
       // New audio's request asked while the last attempt ran has its run next, which settles those
-      // rows (failUnlessRerun locks them first, the order requestSuggestions writes them in).
+      // rows (unlessRerun locks them first, the order requestSuggestions writes them in).
       giveUp: (p, _error, ctx) =>
-        ctx.failUnlessRerun(
+        ctx.unlessRerun(
           (q) => q.query(`SELECT kind FROM clip_suggestions WHERE clip_id = $1 ORDER BY kind FOR UPDATE`, [p.clipId]),
           (q) => settle(q, p.clipId, 'Failed', {}, null),
         ),

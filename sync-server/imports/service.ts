@@ -69,7 +69,9 @@ export const IMPORT_FEED_JOB = 'import.feed';
 export const IMPORT_AUDIO_JOB = 'import.episodeAudio';
 
 const FeedJob = z.object({ importId: z.string() });
-const AudioJob = z.object({ importId: z.string(), guid: z.string() });
+// clipId: the clip the episode was queued for (a job queued before it was carried has none).
+const AudioJob = z.object({ importId: z.string(), guid: z.string(), clipId: z.string().optional() });
+type AudioJob = z.infer<typeof AudioJob>;
 
 type ImportRow = {
   id: string;
@@ -416,7 +418,7 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
           [base.import_id, base.guid, position, base.title, clipId, base.audio_url, base.artwork_url, state, errorCode, errorMessage, !existing],
         );
         if (state === 'Queued') {
-          await enqueueJob(q, IMPORT_AUDIO_JOB, { importId: row.id, guid: episode.guid }, { singletonKey: `${IMPORT_AUDIO_JOB}:${row.id}:${clipId}`, rerunIfRunning: true, maxAttempts: 3 });
+          await enqueueJob(q, IMPORT_AUDIO_JOB, { importId: row.id, guid: episode.guid, clipId }, { singletonKey: `${IMPORT_AUDIO_JOB}:${row.id}:${clipId}`, rerunIfRunning: true, maxAttempts: 3 });
         }
         return { clipId, created: !existing };
       });
@@ -497,12 +499,14 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     await setImport(store, importId, { stage: 'Failed', error_code: code, error_message: message.slice(0, 1000) });
   }
 
-  async function runAudio(importId: string, guid: string): Promise<void> {
+  async function runAudio(job: JobContext, p: AudioJob): Promise<void> {
+    const { importId, guid } = p;
     const [e] = await store.query<EpisodeRow & { organization_id: string; created_by_id: string | null }>(
       `SELECT e.*, i.organization_id, i.created_by_id FROM import_episodes e JOIN imports i ON i.id = e.import_id WHERE e.import_id = $1 AND e.guid = $2`,
       [importId, guid],
     );
-    if (!e || !e.clip_id || !e.audio_url || (e.state !== 'Queued' && e.state !== 'Fetching')) return;
+    // Queued since for another clip (its own job does it), or done with.
+    if (!e || !e.clip_id || !e.audio_url || (e.state !== 'Queued' && e.state !== 'Fetching') || (p.clipId !== undefined && e.clip_id !== p.clipId)) return;
     await setEpisode(store, importId, guid, { state: 'Fetching', error_code: null, error_message: null });
     const fetched = await safeGet(e.audio_url, audioNet);
     const fileName = audioFileName(fetched.url, fetched.contentType);
@@ -523,18 +527,27 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     if (size === 0) throw new ImportFailure(ImportErrorCode.NoAudio, 'the enclosure is empty');
     if (!e.created_by_id) throw new ImportFailure(ImportErrorCode.NotAllowed, 'the importing user is gone');
     await audio.acceptAudio({ organizationId: e.organization_id, userId: e.created_by_id, clipId: e.clip_id, ...upload, fileName, size });
-    await setEpisode(store, importId, guid, { state: 'Done' });
+    await endAudio(job, p, { state: 'Done' });
   }
 
-  /** The episode's audio failed, unless a retry of the import queued it again meanwhile: the run it
-   *  asked for skips a Failed episode (failUnlessRerun locks the row first, the order the retry
-   *  writes it in). */
-  async function failAudio(job: JobContext, importId: string, guid: string, err: unknown): Promise<void> {
-    const { code, message } = failureOf(err);
-    await job.failUnlessRerun(
-      (q) => q.query(`SELECT state FROM import_episodes WHERE import_id = $1 AND guid = $2 FOR UPDATE`, [importId, guid]),
-      (q) => setEpisode(q, importId, guid, { state: 'Failed', error_code: code, error_message: message.slice(0, 1000) }),
+  /**
+   * The episode's audio ends (Done, or Failed with why), unless a retry of the import queued it
+   * again meanwhile: for another enclosure or this one again (a run asked of this job), or for
+   * another clip (the clip deleted, a new one made, its own job queued). Either run skips an ended
+   * episode. The row is locked before the ask is read (unlessRerun), the order the retry writes them in.
+   */
+  async function endAudio(job: JobContext, p: AudioJob, fields: Partial<EpisodeRow>): Promise<void> {
+    await job.unlessRerun(
+      async (q) => (await q.query<{ clip_id: string | null }>(`SELECT clip_id FROM import_episodes WHERE import_id = $1 AND guid = $2 FOR UPDATE`, [p.importId, p.guid]))[0],
+      async (q, row) => {
+        if (row && (p.clipId === undefined || row.clip_id === p.clipId)) await setEpisode(q, p.importId, p.guid, fields);
+      },
     );
+  }
+
+  async function failAudio(job: JobContext, p: AudioJob, err: unknown): Promise<void> {
+    const { code, message } = failureOf(err);
+    await endAudio(job, p, { state: 'Failed', error_code: code, error_message: message.slice(0, 1000) });
   }
 
   /** A permanent failure ends the part now; anything else is the runner's to retry. */
@@ -557,8 +570,8 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     [IMPORT_AUDIO_JOB]: defineJob({
       pool: 'imports',
       payload: AudioJob,
-      run: (job, ctx) => settle(() => runAudio(job.importId, job.guid), (e) => failAudio(ctx, job.importId, job.guid, e)),
-      giveUp: (job, e, ctx) => failAudio(ctx, job.importId, job.guid, e),
+      run: (job, ctx) => settle(() => runAudio(ctx, job), (e) => failAudio(ctx, job, e)),
+      giveUp: (job, e, ctx) => failAudio(ctx, job, e),
     }),
   };
 

@@ -32,31 +32,31 @@ export type JobContext = {
   /** Aborted when this run lost its lease (another instance has the job now). */
   signal: AbortSignal;
   /**
-   * For a run or a give-up that ends rows in a final state (Failed): in one transaction, `lock`
-   * locks the rows a request for this job writes, then `fail` writes them, unless a run was asked
-   * for since this attempt was claimed (enqueueJob's rerunIfRunning). The runner queues that run
-   * once this attempt ends, and it would skip rows already failed, so they are left to it; the
+   * For a run or a give-up that ends rows in a final state (Done, Failed): in one transaction,
+   * `lock` locks the rows a request for this job writes, then `write` writes them, unless a run was
+   * asked for since this attempt was claimed (enqueueJob's rerunIfRunning). The runner queues that
+   * run once this attempt ends, and it would skip rows already final, so they are left to it; the
    * answer is then null.
    *
    * The order is the point. A request writes those rows before it asks for the run, so under their
    * lock it has either committed (and its ask is read here) or waits for this transaction. An ask
-   * read before the lock misses a request landing in between, whose run then finds its rows failed.
+   * read before the lock misses a request landing in between, whose run then finds its rows final.
    * The runner opens the transaction so that the ask is read on it: read on another connection it
    * could miss an uncommitted ask, and on PGlite (one connection) it would wait for ever.
    */
-  failUnlessRerun<T, R>(lock: (q: Queryable) => Promise<T>, fail: (q: Queryable, locked: T) => Promise<R>): Promise<R | null>;
+  unlessRerun<T, R>(lock: (q: Queryable) => Promise<T>, write: (q: Queryable, locked: T) => Promise<R>): Promise<R | null>;
 };
 
 /** The context of a run of the job `id` (the runner's, or a test's calling a handler itself). */
-export function jobContext(store: Store, job: Omit<JobContext, 'failUnlessRerun' | 'signal'> & { signal?: AbortSignal }): JobContext {
+export function jobContext(store: Store, job: Omit<JobContext, 'unlessRerun' | 'signal'> & { signal?: AbortSignal }): JobContext {
   return {
     ...job,
     signal: job.signal ?? new AbortController().signal,
-    failUnlessRerun: (lock, fail) =>
+    unlessRerun: (lock, write) =>
       store.tx(async (q) => {
         const locked = await lock(q);
         const [row] = await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job.id]);
-        return row?.rerun === true ? null : fail(q, locked);
+        return row?.rerun === true ? null : write(q, locked);
       }),
   };
 }
@@ -66,7 +66,7 @@ export type JobHandler<P> = {
   payload: { parse(input: unknown): P };
   run(payload: P, job: JobContext): Promise<void>;
   /** After the last attempt failed (or crashed its instance): leave the row in a final state (through
-   *  job.failUnlessRerun where a request may ask for a run meanwhile). */
+   *  job.unlessRerun where a request may ask for a run meanwhile). */
   giveUp?(payload: P, error: unknown, job: JobContext): Promise<unknown>;
   /** Concurrency pool (default 'default'). */
   pool?: string;
@@ -234,7 +234,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function claim(pool: Pool): Promise<(Claimed & { token: string }) | null> {
     const token = `${instance}#${++leaseSeq}`;
     // A run starting now answers any "run again" asked before it (rerun cleared); a claim past the
-    // last attempt goes to the give-up instead, which must still see it (JobContext.failUnlessRerun).
+    // last attempt goes to the give-up instead, which must still see it (JobContext.unlessRerun).
     const [job] = await store.query<Claimed>(
       `UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, locked_by = $1,
               locked_until = now() + $2::float8 * interval '1 millisecond', rerun = j.rerun AND j.attempts + 1 > j.max_attempts

@@ -229,11 +229,11 @@ export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       run: apply,
       // Every attempt failed: the clip is not left pending for ever. Unless a publish or unpublish
       // asked for it again meanwhile: that run does what the row says now, and a row written
-      // Unpublished here would make a publish's run do nothing (failUnlessRerun: the row is locked
+      // Unpublished here would make a publish's run do nothing (unlessRerun: the row is locked
       // first, the order the mutations write it in).
       giveUp: async ({ organizationId, clipId }, _error, ctx) => {
         const at = now(deps);
-        const written = await ctx.failUnlessRerun(
+        const written = await ctx.unlessRerun(
           (q) => loadRow(q, 'clip', organizationId, clipId, { forUpdate: true }),
           async (q, row) =>
             row

@@ -212,7 +212,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(await rowsOf(store, 'clip')).toEqual([]);
   });
 
-  it('a give-up hook leaves its rows to a run asked for while the last attempt ran (failUnlessRerun), and that run follows', async () => {
+  it('a give-up hook leaves its rows to a run asked for while the last attempt ran (unlessRerun), and that run follows', async () => {
     const { store } = await fresh();
     const started: string[] = [];
     const gaveUp: string[] = [];
@@ -225,7 +225,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
           await release.promise;
           throw new Error('the disk went away');
         },
-        giveUp: async (_p, _error, job) => void gaveUp.push((await job.failUnlessRerun(async () => undefined, async () => 'failed')) ?? 'left'),
+        giveUp: async (_p, _error, job) => void gaveUp.push((await job.unlessRerun(async () => undefined, async () => 'failed')) ?? 'left'),
       }),
     };
     const r = runner({ store, handlers });
@@ -241,40 +241,49 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(gaveUp).toEqual(['left', 'failed']);
   });
 
-  it('a run that fails its rows (failUnlessRerun) leaves them to a run asked for while it ran, not to one asked for before it started', async () => {
+  it('a run that ends its rows (unlessRerun) leaves them to a run asked for while it ran; the next attempt answers that ask itself', async () => {
     const { store } = await fresh();
     const outcomes: string[] = [];
-    const started = deferred();
-    const release = deferred();
-    const handlers: JobHandlers = {
-      fetch: defineJob({
-        payload: z.object({ label: z.string() }),
-        run: async ({ label }, job) => {
-          if (label === 'held') {
-            started.resolve();
-            await release.promise;
+    const gates = { throws: { started: deferred(), release: deferred() }, succeeds: { started: deferred(), release: deferred() } };
+    /** A job whose first attempt waits at its gate, then ends its rows (unlessRerun), then throws if `throws`. */
+    const job = (kind: 'throws' | 'succeeds') =>
+      defineJob({
+        payload: z.object({}),
+        run: async (_p, ctx) => {
+          if (outcomes.filter((o) => o.startsWith(kind)).length === 0) {
+            gates[kind].started.resolve();
+            await gates[kind].release.promise;
           }
-          // The rows are locked before the ask is read: the lock's answer is what the fail sees.
-          outcomes.push((await job.failUnlessRerun(async (q) => (await q.query<{ n: number }>(`SELECT 1 AS n`))[0]!.n, async (_q, locked) => `failed ${locked}`)) ?? 'left');
+          // The rows are locked before the ask is read: the lock's answer is what the write sees.
+          const outcome = await ctx.unlessRerun(async (q) => (await q.query<{ n: number }>(`SELECT 1 AS n`))[0]!.n, async (_q, locked) => `ended ${locked}`);
+          outcomes.push(`${kind} #${ctx.attempt}: ${outcome ?? 'left'}`);
+          if (kind === 'throws' && ctx.attempt === 1) throw new Error('the host went away');
         },
-      }),
-    };
-    const r = runner({ store, handlers });
-    // Asked for twice before any run: the one run answers both (the claim clears the ask), so it fails.
-    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'queued' }, { singletonKey: 'fetch:1', rerunIfRunning: true }));
-    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'queued' }, { singletonKey: 'fetch:1', rerunIfRunning: true }));
-    await r.drain();
-    expect(outcomes).toEqual(['failed 1']);
-    // Asked for while it ran: the rows are left to the run that follows, which fails them.
-    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'held' }, { singletonKey: 'fetch:2', rerunIfRunning: true }));
-    const draining = r.drain();
-    await started.promise;
-    await store.tx((q) => enqueueJob(q, 'fetch', { label: 'held' }, { singletonKey: 'fetch:2', rerunIfRunning: true }));
-    release.resolve();
-    await draining;
-    await r.drain();
-    expect(outcomes).toEqual(['failed 1', 'left', 'failed 1']);
-    expect(await rowsOf(store, 'fetch')).toEqual([]);
+      });
+    const r = runner({ store, handlers: { throws: job('throws'), succeeds: job('succeeds') }, backoffMs: () => 10 });
+    for (const kind of ['throws', 'succeeds'] as const) {
+      await store.tx((q) => enqueueJob(q, kind, {}, { singletonKey: kind, rerunIfRunning: true }));
+      const draining = r.drain();
+      await gates[kind].started.promise;
+      // Asked for again while the first attempt runs.
+      await store.tx((q) => enqueueJob(q, kind, {}, { singletonKey: kind, rerunIfRunning: true }));
+      gates[kind].release.resolve();
+      await draining;
+      // Until the job is done with (a retry comes due after its backoff).
+      await until(async () => {
+        await r.drain();
+        return (await rowsOf(store, kind)).length === 0;
+      });
+    }
+    expect(outcomes).toEqual([
+      // The first attempt threw: the second is the run asked for (its claim answered the ask), so it ends the rows.
+      'throws #1: left',
+      'throws #2: ended 1',
+      // The first attempt succeeded: the run asked for follows (its attempts start again) and ends them.
+      'succeeds #1: left',
+      'succeeds #1: ended 1',
+    ]);
+    expect(await store.query(`SELECT count(*)::int AS n FROM jobs`)).toEqual([{ n: 0 }]);
   });
 
   it('the last attempt interrupted by a dying server is not run again: its give-up hook runs on the next start', async () => {
@@ -296,7 +305,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await until(async () => (await rowsOf(store, 'decode'))[0]?.state === 'failed');
   });
 
-  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook leaves its rows to it (failUnlessRerun) and that run follows', async () => {
+  it('a run asked for while a dying server ran the last attempt is kept: the give-up hook leaves its rows to it (unlessRerun) and that run follows', async () => {
     const { store, url } = await fresh();
     await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2, singletonKey: 'decode:1' }));
     // A server killed during the job's last attempt, after "run it again" was asked (enqueueJob's rerunIfRunning).
@@ -308,7 +317,7 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
       store,
       databaseUrl: url,
       pollMs: 50,
-      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push((await job.failUnlessRerun(async () => undefined, async () => 'failed')) ?? 'left') }) },
+      handlers: { decode: defineJob({ payload: Payload, run: async (_p, job) => void ran.push(job.attempt), giveUp: async (_p, _error, job) => void gaveUp.push((await job.unlessRerun(async () => undefined, async () => 'failed')) ?? 'left') }) },
     });
     await r.start();
     await until(() => ran.length === 1);

@@ -251,7 +251,6 @@ describe('Publish and Unpublish', () => {
     const [after] = await t.store.query<{ publish_state: string; problem: string | null }>(`SELECT publish_state, data->>'PublishProblem' AS problem FROM clips WHERE id = $1`, [id]);
     expect(after).toEqual({ publish_state: 'Unpublished', problem: 'Deleted' });
   });
-});
 
   it('a publish that lands while an unpublish runs its last attempt is kept: the give-up leaves the clip to the run it asked for', async () => {
     const id = await clip();
@@ -286,6 +285,7 @@ describe('Publish and Unpublish', () => {
     expect(await row(id)).toMatchObject({ PublishState: 'Unpublished', PublishProblem: PublishProblem.Failed });
     await t.store.query(`DELETE FROM jobs WHERE id = $1`, [publishing.id]);
   });
+});
 
 describe('ScheduledVisibility at VisibleAtUtc', () => {
   /** Time passes for the server's clock and for the job queue (whose clock is the database's). */

@@ -67,8 +67,10 @@ let base = '';
 let feedXml = '';
 const requests: string[] = [];
 let connections = 0;
-/** /audio/held.mp3: its first request waits for `release` and is then answered 404; later ones get the audio. */
-const held = { calls: 0, arrived: () => undefined as void, release: () => undefined as void };
+/** /audio/held-<name>.mp3: its first request waits for `release` and is then answered `first`
+ *  (404, or the audio); later ones get the audio. /feeds/<name>.xml: feeds[name]. */
+const held = new Map<string, { calls: number; first: 404 | 200; arrived: () => void; release: () => void }>();
+const feeds = new Map<string, string>();
 let cookie = '';
 let xsrf = '';
 
@@ -127,11 +129,15 @@ beforeAll(async () => {
     if (url === '/art.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(art);
     if (url === '/chapters.json') return void res.writeHead(200, { 'content-type': 'application/json+chapters' }).end(JSON.stringify({ version: '1.2.0', chapters: [{ startTime: 0, title: 'Cold open' }, { startTime: 6.5, title: 'The trial' }] }));
     if (url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
-    if (url === '/audio/held.mp3' && held.calls++ === 0) {
-      held.arrived();
-      return void new Promise<void>((resolve) => (held.release = resolve)).then(() => res.writeHead(404).end());
+    const feed = /^\/feeds\/([\w-]+)\.xml$/.exec(url);
+    if (feed && feeds.has(feed[1]!)) return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feeds.get(feed[1]!));
+    const hold = held.get(/^\/audio\/held-([\w-]+)\.mp3$/.exec(url)?.[1] ?? '');
+    if (hold) {
+      const mp3 = () => res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(readFileSync(fixturePath('speech-12s.mp3')));
+      if (hold.calls++ > 0) return void mp3();
+      hold.arrived();
+      return void new Promise<void>((resolve) => (hold.release = resolve)).then(() => (hold.first === 404 ? res.writeHead(404).end() : mp3()));
     }
-    if (url === '/audio/held.mp3') return void res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(readFileSync(fixturePath('speech-12s.mp3')));
     const audio = /^\/audio\/([\w.-]+)$/.exec(url);
     if (audio) {
       try {
@@ -282,31 +288,79 @@ describe('imports from another host', () => {
   }, 60_000);
 });
 
-  it('an episode whose import is retried while its audio fetch fails is fetched again: the failure leaves it to the run the retry asked for', async () => {
-    // Two import jobs at once, so that the retry's feed job runs beside the held audio job.
-    const raceApp = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { concurrency: { imports: 2 } } });
-    const xml = localFeed(FIXTURE, base, ['/audio/held.mp3', '/audio/speech-12s.mp3', '/audio/speech-12s.mp3']).replace('https://rss.art19.com/1865', `${base}/held-1865`);
-    const arrived = new Promise<void>((resolve) => (held.arrived = resolve));
-    const res = await call('/api/internal/imports', { method: 'POST', body: { FeedXml: xml }, on: raceApp });
+describe('a retry while an episode\'s audio is on its way', () => {
+  /** An import of feeds[name] (its first episode's enclosure /audio/held-<name>.mp3) on an app
+   *  that runs two import jobs at once, so that a retry's feed job runs beside the held audio job;
+   *  answers once that fetch is held. */
+  async function heldImport(name: string, first: 404 | 200, enclosures: string[]) {
+    const app = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { concurrency: { imports: 2 } } });
+    const arrived = new Promise<void>((resolve) => held.set(name, { calls: 0, first, arrived: resolve, release: () => undefined }));
+    feeds.set(name, localFeed(FIXTURE, base, [`/audio/held-${name}.mp3`, ...enclosures]));
+    const res = await call('/api/internal/imports', { method: 'POST', body: { FeedUrl: `${base}/feeds/${name}.xml` }, on: app });
     expect(res.status, await res.clone().text()).toBe(200);
     const started = (await res.json()) as Import;
-    const draining = raceApp.jobs.drain();
+    const draining = app.jobs.drain();
     await arrived;
-    // Retried while the first episode's audio is on its way: the retry queues that episode again,
-    // asking its running job for another run.
-    expect((await call('/api/internal/imports', { method: 'PUT', body: { ImportId: started.Id }, on: raceApp })).status).toBe(204);
-    const rerunAsked = async () =>
-      (await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE kind = $1 AND state = 'running' AND payload->>'importId' = $2`, [IMPORT_AUDIO_JOB, started.Id])).some((j) => j.rerun);
-    await expect.poll(rerunAsked, { timeout: 30_000 }).toBe(true);
+    return {
+      started,
+      /** The import retried from its source while the fetch is held. */
+      retry: async () => expect((await call('/api/internal/imports', { method: 'PUT', body: { ImportId: started.Id }, on: app })).status).toBe(204),
+      /** Lets the held fetch answer, and runs every job to the end: the import as it ends. */
+      release: async () => {
+        held.get(name)!.release();
+        await draining;
+        await app.jobs.drain();
+        return importOf(started.Id);
+      },
+      /** The audio jobs of the import's first episode (the held one's). */
+      audioJobs: async () => {
+        const { Guid } = (await importOf(started.Id)).Episodes[0]!;
+        return test.store.query<{ rerun: boolean; clip: string }>(
+          `SELECT rerun, payload->>'clipId' AS clip FROM jobs WHERE kind = $1 AND payload->>'importId' = $2 AND payload->>'guid' = $3`,
+          [IMPORT_AUDIO_JOB, started.Id, Guid],
+        );
+      },
+    };
+  }
+
+  it('an episode whose import is retried while its audio fetch fails is fetched again: the failure leaves it to the run the retry asked for', async () => {
+    const race = await heldImport('fails', 404, ['/audio/speech-12s.mp3', '/audio/speech-12s.mp3']);
+    // The retry queues that episode again, asking its running job for another run.
+    await race.retry();
+    await expect.poll(async () => (await race.audioJobs()).some((j) => j.rerun), { timeout: 30_000 }).toBe(true);
     // The held fetch now fails for good (a 404); the run the retry asked for fetches the audio.
-    held.release();
-    await draining;
-    await raceApp.jobs.drain();
-    const done = await importOf(started.Id);
+    const done = await race.release();
     expect(done.Episodes[0], JSON.stringify(done.Episodes)).toMatchObject({ State: 'Done', ErrorCode: null });
     expect(done.Status).toBe('Success');
-    expect(requests.filter((r) => r === '/audio/held.mp3')).toHaveLength(2);
+    expect(requests.filter((r) => r === '/audio/held-fails.mp3')).toHaveLength(2);
   }, 60_000);
+
+  it('an episode whose enclosure changes while its old one is fetched gets the new one: the old fetch\'s Done leaves it to the run the retry asked for', async () => {
+    const race = await heldImport('moved', 200, ['/audio/speech-12s.mp3', '/audio/speech-12s.mp3']);
+    // The feed now points the first episode at another file, and the import is retried.
+    feeds.set('moved', localFeed(FIXTURE, base, ['/audio/speech-12s.m4a', '/audio/speech-12s.mp3', '/audio/speech-12s.mp3']));
+    await race.retry();
+    await expect.poll(async () => (await race.audioJobs()).some((j) => j.rerun), { timeout: 30_000 }).toBe(true);
+    const done = await race.release();
+    expect(done.Episodes[0], JSON.stringify(done.Episodes)).toMatchObject({ State: 'Done', AudioUrl: `${base}/audio/speech-12s.m4a` });
+    expect((await rowOf('clips', done.Episodes[0]!.ClipId!)).data['UploadedAudioFileName']).toBe('speech-12s.m4a');
+  }, 60_000);
+
+  it('an episode whose clip is deleted and made again by a retry while its audio fetch fails is fetched by the new clip\'s job', async () => {
+    const race = await heldImport('remade', 404, ['/audio/speech-12s.mp3', '/audio/speech-12s.mp3']);
+    const first = (await importOf(race.started.Id)).Episodes[0]!.ClipId!;
+    const clip = (await (await call(`/api/v1/clips/${first}`)).json()) as { ModifiedAtUtc: string };
+    const deleted = await app.request(`/api/v1/clips/${first}`, { method: 'DELETE', headers: { cookie, 'x-xsrf-token': xsrf, 'x-organization-id': ORG_DEMO, 'if-match': `"${clip.ModifiedAtUtc}"` } });
+    expect(deleted.status, await deleted.clone().text()).toBe(204);
+    // The retry makes the episode a new clip, whose own job is queued (no run asked of the held one).
+    await race.retry();
+    await expect.poll(async () => (await race.audioJobs()).some((j) => j.clip !== first), { timeout: 30_000 }).toBe(true);
+    const done = await race.release();
+    expect(done.Episodes[0], JSON.stringify(done.Episodes)).toMatchObject({ State: 'Done', ErrorCode: null });
+    expect(done.Episodes[0]!.ClipId).not.toBe(first);
+    expect(requests.filter((r) => r === '/audio/held-remade.mp3')).toHaveLength(2);
+  }, 60_000);
+});
 
 describe('refused targets', () => {
   it('a feed URL that is not http(s) or names a private, link-local or metadata address is a 400 naming FeedUrl, without connecting anywhere', async () => {
