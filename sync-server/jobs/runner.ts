@@ -36,7 +36,8 @@ export type JobContext = {
    * `lock` locks the rows a request for this job writes, then `write` writes them, unless a run was
    * asked for since this attempt was claimed (enqueueJob's rerunIfRunning). The runner queues that
    * run once this attempt ends, and it would skip rows already final, so they are left to it; the
-   * answer is then null.
+   * answer is then null. So too once the job is no longer this run's (its lease lapsed and another
+   * instance runs it).
    *
    * The order is the point. A request writes those rows before it asks for the run, so under their
    * lock it has either committed (and its ask is read here) or waits for this transaction. An ask
@@ -47,16 +48,21 @@ export type JobContext = {
   unlessRerun<T, R>(lock: (q: Queryable) => Promise<T>, write: (q: Queryable, locked: T) => Promise<R>): Promise<R | null>;
 };
 
-/** The context of a run of the job `id` (the runner's, or a test's calling a handler itself). */
-export function jobContext(store: Store, job: Omit<JobContext, 'unlessRerun' | 'signal'> & { signal?: AbortSignal }): JobContext {
+/**
+ * The context of a run of the job `id` (the runner's, or a test's calling a handler itself). With
+ * `lease` (the runner's), unlessRerun also leaves the rows once the job is no longer this run's:
+ * its lease lapsed and another instance runs it, which ends them itself.
+ */
+export function jobContext(store: Store, job: Omit<JobContext, 'unlessRerun' | 'signal'> & { signal?: AbortSignal; lease?: string }): JobContext {
+  const { lease, signal, ...fields } = job;
   return {
-    ...job,
-    signal: job.signal ?? new AbortController().signal,
+    ...fields,
+    signal: signal ?? new AbortController().signal,
     unlessRerun: (lock, write) =>
       store.tx(async (q) => {
         const locked = await lock(q);
-        const [row] = await q.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job.id]);
-        return row?.rerun === true ? null : write(q, locked);
+        const [row] = await q.query<{ rerun: boolean; locked_by: string | null }>(`SELECT rerun, locked_by FROM jobs WHERE id = $1`, [job.id]);
+        return row?.rerun === true || (lease !== undefined && row?.locked_by !== lease) ? null : write(q, locked);
       }),
   };
 }
@@ -319,7 +325,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       );
     }, ms(leaseMs / 3));
     beat.unref();
-    const ctx = jobContext(store, { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal });
+    const ctx = jobContext(store, { id: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal, lease: job.token });
     // Only the runner's own one (singleton key = kind) comes round again: a run of a recurring kind
     // queued by hand (an operator's, a test's) is a one-off, or each would recur for ever beside it.
     const recurringMs = handler.everyMs !== undefined && job.singleton_key === job.kind ? handler.everyMs : null;

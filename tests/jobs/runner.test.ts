@@ -286,6 +286,30 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     expect(await store.query(`SELECT count(*)::int AS n FROM jobs`)).toEqual([{ n: 0 }]);
   });
 
+  it('a run whose lease another instance took leaves its rows to that instance (unlessRerun)', async () => {
+    const { store } = await fresh();
+    const outcomes: string[] = [];
+    const r = runner({
+      store,
+      handlers: {
+        fetch: defineJob({
+          payload: z.object({}),
+          run: async (_p, ctx) => {
+            outcomes.push((await ctx.unlessRerun(async () => 1, async () => 'ended')) ?? 'left');
+            // The lease lapsed (a long pause) and another instance claimed the job.
+            await store.query(`UPDATE jobs SET locked_by = 'another#1', locked_until = now() + interval '1 hour' WHERE id = $1`, [ctx.id]);
+            outcomes.push((await ctx.unlessRerun(async () => 1, async () => 'ended')) ?? 'left');
+          },
+        }),
+      },
+    });
+    await store.tx((q) => enqueueJob(q, 'fetch', {}));
+    await r.drain();
+    expect(outcomes).toEqual(['ended', 'left']);
+    // Still the other instance's: this run's end changed nothing.
+    expect(await store.query(`SELECT state, locked_by FROM jobs WHERE kind = 'fetch'`)).toEqual([{ state: 'running', locked_by: 'another#1' }]);
+  });
+
   it('the last attempt interrupted by a dying server is not run again: its give-up hook runs on the next start', async () => {
     const { store, url } = await fresh();
     await store.tx((q) => enqueueJob(q, 'decode', { n: 1 }, { maxAttempts: 2 }));
