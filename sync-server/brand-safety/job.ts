@@ -117,9 +117,15 @@ export function brandSafetyJobs(deps: AppDeps): JobHandlers {
     [BRAND_SAFETY_JOB]: defineJob({
       payload: Payload,
       run: (p, job) => analyze(deps, p, job.attempt),
-      giveUp: async (p, error) => {
+      // A request made while the last attempt ran (a change to the texts, a staff retry) keeps its
+      // Queued for the run it asked for (unlessRerun: its row is locked first, the order
+      // requestBrandSafety writes them in), instead of showing Failed until that run ends.
+      giveUp: async (p, error, ctx) => {
         const why = error instanceof Error ? error.message : String(error);
-        await deps.store.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = $2 WHERE clip_id = $1`, [p.clipId, why]);
+        await ctx.unlessRerun(
+          (q) => q.query(`SELECT status FROM clip_brand_safety WHERE clip_id = $1 FOR UPDATE`, [p.clipId]),
+          (q) => q.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = $2 WHERE clip_id = $1`, [p.clipId, why]),
+        );
       },
     }),
   };

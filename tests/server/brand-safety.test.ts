@@ -4,7 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandSafety } from '../../src/protocol/api/brand-safety.ts';
 import { createApp } from '../../sync-server/app.ts';
-import { seedId } from '../../sync-server/seed.ts';
+import { BRAND_SAFETY_JOB, brandSafetyJobs } from '../../sync-server/brand-safety/job.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
+import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { AppClient, demoApp } from './app-client.ts';
 import { storeKinds, type TestStore } from './test-store.ts';
 
@@ -91,5 +94,30 @@ describe.each(storeKinds)('brand safety on %s', (kind) => {
     expect((await retry(staff, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     // Not an id: nothing it could name exists (the project's rule for a malformed id in a path).
     expect((await retry(staff, 'not-an-id')).status).toBe(404);
+  });
+  it('a staff retry made while the last attempt gives up stays Queued for the run it asked for; with none the give-up says Failed', async () => {
+    const staff = new AppClient(app);
+    await staff.login('support@example.com');
+    const retry = async () => expect((await staff.post(`/api/internal/tools/clips/${clipId}/brand-safety/retry`, undefined)).status).toBe(204);
+    const handler = brandSafetyJobs({ store: test.store, bus: createMemoryBus() })[BRAND_SAFETY_JOB]!;
+    const payload = handler.payload.parse({ organizationId: ORG_DEMO, clipId });
+    await retry();
+    // The clip's job as its last attempt leaves it, running (this test's, in place of a runner).
+    const [job] = await test.store.query<{ id: number; max_attempts: number }>(
+      `UPDATE jobs SET state = 'running', attempts = max_attempts, locked_by = 'this test', locked_until = now() + interval '1 hour'
+        WHERE singleton_key = $1 AND state = 'queued' RETURNING id, max_attempts`,
+      [`${BRAND_SAFETY_JOB}:${clipId}`],
+    );
+    const ctx = jobContext(test.store, { id: job!.id, kind: BRAND_SAFETY_JOB, attempt: job!.max_attempts, maxAttempts: job!.max_attempts });
+    await retry();
+    // Read from its row: a read through the API may ask for an analysis again, which would hide the state.
+    const stored = async () => (await test.store.query<{ status: string; problem: string | null }>(`SELECT status, problem FROM clip_brand_safety WHERE clip_id = $1`, [clipId]))[0];
+    await handler.giveUp!(payload, new Error('the database went away'), ctx);
+    expect(await stored()).toEqual({ status: 'Queued', problem: null });
+    // The ask answered (as the runner's run of it would), the give-up of that run says why it failed.
+    await test.store.query(`UPDATE jobs SET rerun = false WHERE id = $1`, [job!.id]);
+    await handler.giveUp!(payload, new Error('the database went away'), ctx);
+    expect(await stored()).toEqual({ status: 'Failed', problem: 'the database went away' });
+    await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
   });
 });
