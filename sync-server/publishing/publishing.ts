@@ -25,7 +25,7 @@ import { now, type AppDeps } from '../app.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
 import { assertValid } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { defineJob, type JobHandlers } from '../jobs/runner.ts';
+import { defineJob, type JobContext, type JobHandlers } from '../jobs/runner.ts';
 import { serverMutation, type ServerMutation } from '../mutations/run.ts';
 import { lockContent } from '../mutations/store.ts';
 import { loadRow, updateRow, type WireRow } from '../rows.ts';
@@ -136,25 +136,28 @@ async function schedule(q: Queryable, organizationId: string, row: WireRow): Pro
 
 // ── The jobs ─────────────────────────────────────────────────────────────────────────────────
 export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
-  /** The write of the job's clip, `row`, locked by the caller's transaction: its version, or null when unchanged. */
-  async function writeLocked(q: Queryable, organizationId: string, row: WireRow, at: Date, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>): Promise<number | null> {
-    const next = await change(q, row);
-    if (next === null || deepEqual(next, row)) return null;
-    const ctx = { organizationId, userId: null, now: at, clientId: null };
-    const clip = await updateRow(q, 'clip', row, ctx, next);
-    // A clip that has just been published joins the playlists whose auto-add rule takes it
-    // (section 7 settings/auto-add), in the same transaction.
-    const playlists = clip['PublishState'] === 'Published' && row['PublishState'] !== 'Published' ? await applyAutoAdd(q, clip, ctx) : [];
-    return Math.max(clip.Version, ...playlists.map((p) => p.Version));
-  }
+  /** Opens the write's transaction and locks the clip (`lock`) before `write`: a plain one, or a
+   *  job's unlessRerun (which writes nothing when a run was asked for meanwhile). */
+  type InTransaction = JobContext['unlessRerun'];
+  const plainTransaction: InTransaction = (lock, w) => deps.store.tx(async (q) => w(q, await lock(q)));
 
   /** One write of the job's clip in a transaction; the change poked after commit. */
-  async function write(organizationId: string, clipId: string, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>): Promise<void> {
+  async function write(organizationId: string, clipId: string, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>, inTransaction = plainTransaction): Promise<void> {
     const at = now(deps);
-    const written = await deps.store.tx(async (q) => {
-      const row = await loadRow(q, 'clip', organizationId, clipId, { forUpdate: true });
-      return row ? writeLocked(q, organizationId, row, at, change) : null;
-    });
+    const written = await inTransaction(
+      (q) => loadRow(q, 'clip', organizationId, clipId, { forUpdate: true }),
+      async (q, row) => {
+        if (!row) return null;
+        const next = await change(q, row);
+        if (next === null || deepEqual(next, row)) return null;
+        const ctx = { organizationId, userId: null, now: at, clientId: null };
+        const clip = await updateRow(q, 'clip', row, ctx, next);
+        // A clip that has just been published joins the playlists whose auto-add rule takes it
+        // (section 7 settings/auto-add), in the same transaction.
+        const playlists = clip['PublishState'] === 'Published' && row['PublishState'] !== 'Published' ? await applyAutoAdd(q, clip, ctx) : [];
+        return Math.max(clip.Version, ...playlists.map((p) => p.Version));
+      },
+    );
     if (written !== null) deps.bus.publish({ organizationId, version: written });
   }
 
@@ -231,19 +234,13 @@ export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       // asked for it again meanwhile: that run does what the row says now, and a row written
       // Unpublished here would make a publish's run do nothing (unlessRerun: the row is locked
       // first, the order the mutations write it in).
-      giveUp: async ({ organizationId, clipId }, _error, ctx) => {
-        const at = now(deps);
-        const written = await ctx.unlessRerun(
-          (q) => loadRow(q, 'clip', organizationId, clipId, { forUpdate: true }),
-          async (q, row) =>
-            row
-              ? writeLocked(q, organizationId, row, at, async (_q, r) =>
-                  r['PublishState'] === 'Publishing' ? unpublished(r, PublishProblem.Failed) : r['PublishState'] === 'Unpublishing' ? unpublished(r, null) : null,
-                )
-              : null,
-        );
-        if (written !== null) deps.bus.publish({ organizationId, version: written });
-      },
+      giveUp: ({ organizationId, clipId }, _error, ctx) =>
+        write(
+          organizationId,
+          clipId,
+          async (_q, row) => (row['PublishState'] === 'Publishing' ? unpublished(row, PublishProblem.Failed) : row['PublishState'] === 'Unpublishing' ? unpublished(row, null) : null),
+          ctx.unlessRerun,
+        ),
     }),
     [SCHEDULE_JOB]: defineJob({ payload: SchedulePayload, run: applySchedule }),
   };
