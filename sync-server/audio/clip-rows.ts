@@ -3,6 +3,7 @@
 // row_revisions entry there; the change is published on the bus AFTER commit here.
 import type { Queryable } from '../store/store.ts';
 import { now, type AppDeps } from '../app.ts';
+import { plainTransaction, type InTransaction } from '../jobs/runner.ts';
 import { loadRow, updateRow } from '../rows.ts';
 
 export type ClipRow = { id: string; program_id: string; network_id: string | null };
@@ -53,6 +54,12 @@ export type AudioWriteSteps = {
   stands?: (q: Queryable, current: Record<string, unknown>) => Promise<boolean>;
   /** Runs in the write's transaction once the row is written: the job it causes (sync-server/jobs). */
   alsoInTransaction?: (q: Queryable) => Promise<unknown>;
+  /**
+   * The transaction the write runs in, the row locked first (default a plain one). A job's give-up
+   * passes its unlessRerun: a request that asked for another run meanwhile (a new upload) is that
+   * run's to answer, and nothing is written ('superseded').
+   */
+  inTransaction?: InTransaction;
 };
 
 /** 'written': the row is there and the request stands (a patch function may still have left the row as it was). */
@@ -71,15 +78,19 @@ export async function writeAudioRow(
 ): Promise<AudioWrite> {
   const { entity, organizationId, id } = row;
   const at = now(deps);
-  const written = await deps.store.tx(async (q) => {
-    const current = await loadRow(q, entity, organizationId, id, { forUpdate: true });
-    if (!current || current.Deleted) return 'gone' as const;
-    if (steps.stands && !(await steps.stands(q, current))) return 'superseded' as const;
-    const change = typeof patch === 'function' ? patch(current) : patch;
-    const updated = change ? await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, change)) : null;
-    await steps.alsoInTransaction?.(q);
-    return { updated };
-  });
+  const inTransaction = steps.inTransaction ?? plainTransaction(deps.store);
+  const written = await inTransaction(
+    (q) => loadRow(q, entity, organizationId, id, { forUpdate: true }),
+    async (q, current) => {
+      if (!current || current.Deleted) return 'gone' as const;
+      if (steps.stands && !(await steps.stands(q, current))) return 'superseded' as const;
+      const change = typeof patch === 'function' ? patch(current) : patch;
+      const updated = change ? await updateRow(q, entity, current, { organizationId, userId: author.userId, now: at, clientId: null }, audioPatched(current, change)) : null;
+      await steps.alsoInTransaction?.(q);
+      return { updated };
+    },
+  );
+  if (written === null) return 'superseded';
   if (typeof written === 'string') return written;
   if (written.updated) deps.bus.publish({ organizationId, version: written.updated.Version });
   return 'written';

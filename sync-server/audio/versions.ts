@@ -390,12 +390,16 @@ export function clipAudioJobs(deps: AppDeps, blobs: BlobStore, graceMs = DEFAULT
     pool: 'audio',
     payload: ClipAudioJobSchema,
     run: (job) => processClipAudio(deps, blobs, job, graceMs),
-    async giveUp(job) {
+    // A new upload (or cut) that asked for a run while the last attempt ran is that run's to end:
+    // Error would show over its AudioUploaded until then (unlessRerun locks the row first, the
+    // order an upload writes it and asks in).
+    async giveUp(job, _error, ctx) {
       const problem = mediaProblemText({ code: MediaErrorCode.DecodeFailed }, 'en-US');
-      await writeAudioRow(deps, { entity: 'clip', organizationId: job.organizationId, id: job.clipId }, (r) =>
+      const failed = (r: Record<string, unknown>): AudioRowPatch =>
         hasGoodAudio(r)
           ? { State: String(r['State']), fields: { AudioProcessingProblem: problem } }
-          : { State: 'Error', fields: { AudioProcessingProblem: problem, DurationSeconds: null } }, { userId: job.userId });
+          : { State: 'Error', fields: { AudioProcessingProblem: problem, DurationSeconds: null } };
+      await writeAudioRow(deps, { entity: 'clip', organizationId: job.organizationId, id: job.clipId }, failed, { userId: job.userId }, { inTransaction: ctx.unlessRerun });
     },
   });
   return {

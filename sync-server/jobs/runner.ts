@@ -67,6 +67,14 @@ export function jobContext(store: Store, job: Omit<JobContext, 'unlessRerun' | '
   };
 }
 
+/** Runs `write` on what `lock` locked, in one transaction: the shape of JobContext.unlessRerun, so
+ *  that one write serves a plain caller (plainTransaction) and a job's give-up (its unlessRerun). */
+export type InTransaction = JobContext['unlessRerun'];
+export const plainTransaction =
+  (store: Store): InTransaction =>
+  (lock, write) =>
+    store.tx(async (q) => write(q, await lock(q)));
+
 export type JobHandler<P> = {
   /** Reads the stored payload (a zod schema); a payload it refuses fails the job at once. */
   payload: { parse(input: unknown): P };

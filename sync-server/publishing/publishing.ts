@@ -25,7 +25,7 @@ import { now, type AppDeps } from '../app.ts';
 import type { BlobStore } from '../audio/blob-store.ts';
 import { assertValid } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { defineJob, type JobContext, type JobHandlers } from '../jobs/runner.ts';
+import { defineJob, plainTransaction, type JobHandlers } from '../jobs/runner.ts';
 import { serverMutation, type ServerMutation } from '../mutations/run.ts';
 import { lockContent } from '../mutations/store.ts';
 import { loadRow, updateRow, type WireRow } from '../rows.ts';
@@ -136,13 +136,9 @@ async function schedule(q: Queryable, organizationId: string, row: WireRow): Pro
 
 // ── The jobs ─────────────────────────────────────────────────────────────────────────────────
 export function publishingJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
-  /** Opens the write's transaction and locks the clip (`lock`) before `write`: a plain one, or a
-   *  job's unlessRerun (which writes nothing when a run was asked for meanwhile). */
-  type InTransaction = JobContext['unlessRerun'];
-  const plainTransaction: InTransaction = (lock, w) => deps.store.tx(async (q) => w(q, await lock(q)));
-
-  /** One write of the job's clip in a transaction; the change poked after commit. */
-  async function write(organizationId: string, clipId: string, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>, inTransaction = plainTransaction): Promise<void> {
+  /** One write of the job's clip in a transaction (a plain one, or a job's unlessRerun, which writes
+   *  nothing when a run was asked for meanwhile); the change poked after commit. */
+  async function write(organizationId: string, clipId: string, change: (q: Queryable, row: WireRow) => Promise<Record<string, unknown> | null>, inTransaction = plainTransaction(deps.store)): Promise<void> {
     const at = now(deps);
     const written = await inTransaction(
       (q) => loadRow(q, 'clip', organizationId, clipId, { forUpdate: true }),
