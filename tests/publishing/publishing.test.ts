@@ -16,7 +16,7 @@ import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.
 import { clipKeys, clipUrls, mediaFiles } from '../../sync-server/audio/media-paths.ts';
 import type { PublishedVersion } from '../../sync-server/audio/published-media.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
-import { createMemoryBus } from '../../sync-server/bus.ts';
+import { createMemoryBus, type Change } from '../../sync-server/bus.ts';
 import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { addressForHash } from '../../sync-server/publishing/downloads.ts';
 import { APPLY_JOB, publishingJobs } from '../../sync-server/publishing/publishing.ts';
@@ -256,7 +256,11 @@ describe('Publish and Unpublish', () => {
     const id = await clip();
     await published(id);
     const key = `${APPLY_JOB}:${id}`;
-    const handler = publishingJobs({ store: t.store, bus: createMemoryBus(), clock: () => s.clock.now }, blobs())[APPLY_JOB]!;
+    // The handler's own bus: what its writes poke, after commit (devices pull on a poke).
+    const bus = createMemoryBus();
+    const pokes: Change[] = [];
+    bus.subscribe((c) => void pokes.push(c));
+    const handler = publishingJobs({ store: t.store, bus, clock: () => s.clock.now }, blobs())[APPLY_JOB]!;
     const payload = handler.payload.parse({ organizationId: ORG_DEMO, clipId: id });
     /** The clip's job as its last attempt leaves it, running (this test's, in place of a runner). */
     const lastAttempt = async () => {
@@ -272,6 +276,7 @@ describe('Publish and Unpublish', () => {
     expect((await demo.post(`/api/v1/clips/${id}/publish`, undefined)).status).toBe(202);
     await handler.giveUp!(payload, new Error('the disk went away'), unpublishing);
     expect(await row(id)).toMatchObject({ PublishState: 'Publishing', PublishProblem: null });
+    expect(pokes).toEqual([]);
     // What the runner does after that give-up (the job queued again at once): its run publishes.
     await t.store.query(`UPDATE jobs SET state = 'queued', attempts = 0, rerun = false, locked_by = NULL, locked_until = NULL, run_at = now() WHERE id = $1`, [unpublishing.id]);
     await s.app.jobs.drain();
@@ -283,6 +288,8 @@ describe('Publish and Unpublish', () => {
     const publishing = await lastAttempt();
     await handler.giveUp!(payload, new Error('the disk went away'), publishing);
     expect(await row(id)).toMatchObject({ PublishState: 'Unpublished', PublishProblem: PublishProblem.Failed });
+    const [failed] = await t.store.query<{ version: string }>(`SELECT version::text AS version FROM clips WHERE id = $1`, [id]);
+    expect(pokes).toEqual([{ organizationId: ORG_DEMO, version: Number(failed!.version) }]);
     await t.store.query(`DELETE FROM jobs WHERE id = $1`, [publishing.id]);
   });
 });
