@@ -26,6 +26,13 @@ import type { Queryable } from '../store/store.ts';
 
 export const BRAND_SAFETY_JOB = 'clip.brandSafety';
 const ATTEMPTS = 3;
+/**
+ * A failed analysis's Problem, as the API answers it (the screen says it in the reader's language).
+ * Its cause (the database's error, an instance that stopped) is in the server's log and on the
+ * failed job (jobs.last_error) for operators: an integrator or a producer has no use for it, and an
+ * exposed service does not tell them its internals.
+ */
+export const BRAND_SAFETY_GAVE_UP = `The analysis did not complete after ${ATTEMPTS} attempts.`;
 
 const Payload = z.object({ clipId: z.string(), organizationId: z.string() });
 type Payload = z.infer<typeof Payload>;
@@ -120,13 +127,11 @@ export function brandSafetyJobs(deps: AppDeps): JobHandlers {
       // A request made while the last attempt ran (a change to the texts, a staff retry) keeps its
       // Queued for the run it asked for (unlessRerun: its row is locked first, the order
       // requestBrandSafety writes them in), instead of showing Failed until that run ends.
-      giveUp: async (p, error, ctx) => {
-        const why = error instanceof Error ? error.message : String(error);
-        await ctx.unlessRerun(
+      giveUp: (p, _error, ctx) =>
+        ctx.unlessRerun(
           (q) => q.query(`SELECT status FROM clip_brand_safety WHERE clip_id = $1 FOR UPDATE`, [p.clipId]),
-          (q) => q.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = $2 WHERE clip_id = $1`, [p.clipId, why]),
-        );
-      },
+          (q) => q.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = $2 WHERE clip_id = $1`, [p.clipId, BRAND_SAFETY_GAVE_UP]),
+        ),
     }),
   };
 }

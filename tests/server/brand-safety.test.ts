@@ -1,10 +1,11 @@
 // A clip's brand safety over HTTP (GET /v1/clips/{clipId}/brand-safety, the staff retry): the
 // analysis is made by its job from the clip's title, description and transcript, made again when
 // they change, and kept (Stale) while the new one is made. On PGlite and PostgreSQL.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandSafety } from '../../src/protocol/api/brand-safety.ts';
 import { createApp } from '../../sync-server/app.ts';
-import { BRAND_SAFETY_JOB, brandSafetyJobs } from '../../sync-server/brand-safety/job.ts';
+import { BRAND_SAFETY_GAVE_UP, BRAND_SAFETY_JOB, brandSafetyJobs } from '../../sync-server/brand-safety/job.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
@@ -114,10 +115,23 @@ describe.each(storeKinds)('brand safety on %s', (kind) => {
     const stored = async () => (await test.store.query<{ status: string; problem: string | null }>(`SELECT status, problem FROM clip_brand_safety WHERE clip_id = $1`, [clipId]))[0];
     await handler.giveUp!(payload, new Error('the database went away'), ctx);
     expect(await stored()).toEqual({ status: 'Queued', problem: null });
-    // The ask answered (as the runner's run of it would), the give-up of that run says why it failed.
+    // The ask answered (as the runner's run of it would), the give-up of that run says it failed,
+    // in the API's words: the error that stopped it is the server's (its log, the failed job).
     await test.store.query(`UPDATE jobs SET rerun = false WHERE id = $1`, [job!.id]);
-    await handler.giveUp!(payload, new Error('the database went away'), ctx);
-    expect(await stored()).toEqual({ status: 'Failed', problem: 'the database went away' });
+    await handler.giveUp!(payload, new Error('connect ECONNREFUSED 10.0.0.7:5432'), ctx);
+    expect(await stored()).toEqual({ status: 'Failed', problem: 'The analysis did not complete after 3 attempts.' });
+    expect(BRAND_SAFETY_GAVE_UP).toBe('The analysis did not complete after 3 attempts.');
     await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
+  });
+  it('migration 0655 rewrites a failure stored with its error into the API\'s words, and leaves other rows', async () => {
+    await test.store.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = 'relation "clips" does not exist' WHERE clip_id = $1`, [clipId]);
+    const other = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE id <> $1 AND NOT deleted ORDER BY id LIMIT 1`, [clipId]))[0]!.id;
+    await test.store.query(`INSERT INTO clip_brand_safety (clip_id, organization_id, status) VALUES ($1, $2, 'Queued')`, [other, ORG_DEMO]);
+    await test.store.exec(readFileSync(new URL('../../sync-server/brand-safety/migrations/0655_brand_safety_problem.sql', import.meta.url), 'utf8'));
+    const rows = await test.store.query<{ clip_id: string; status: string; problem: string | null }>(`SELECT clip_id, status, problem FROM clip_brand_safety WHERE clip_id = ANY($1::uuid[]) ORDER BY status`, [[clipId, other]]);
+    expect(rows).toEqual([
+      { clip_id: clipId, status: 'Failed', problem: BRAND_SAFETY_GAVE_UP },
+      { clip_id: other, status: 'Queued', problem: null },
+    ]);
   });
 });

@@ -8,7 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PageOnApp } from '../../../tests/page-on-app.ts';
 
 const { ClipBrandSafety } = await import('./ClipBrandSafety.tsx');
-const { seedId } = await import('../../../sync-server/seed.ts');
+const { ORG_DEMO, seedId } = await import('../../../sync-server/seed.ts');
+const { BRAND_SAFETY_JOB, brandSafetyJobs } = await import('../../../sync-server/brand-safety/job.ts');
+const { createMemoryBus } = await import('../../../sync-server/bus.ts');
+const { jobContext } = await import('../../../sync-server/jobs/runner.ts');
 const { mount, offlineView, pageOnAppForSuite, settle } = await import('../../../tests/page-on-app.ts');
 
 const MORNING = seedId('program:morning');
@@ -72,6 +75,16 @@ describe('the Brand safety section', () => {
     // The section asks again while the analysis is being made (every 3 s).
     await settle(3500);
     expect(el.querySelector('[role="status"]')?.textContent).toBe('');
+    expect([...el.querySelectorAll('.brand-safety-category')].map((c) => c.textContent)).toEqual(['Arms and ammunition']);
+  });
+
+  it('after its last attempt failed, says so in the reader\'s words, without the server\'s error, and keeps the analysis it had', async () => {
+    const handler = brandSafetyJobs({ store: test.store, bus: createMemoryBus() })[BRAND_SAFETY_JOB]!;
+    const ctx = jobContext(test.store, { id: 0, kind: BRAND_SAFETY_JOB, attempt: 3, maxAttempts: 3 });
+    await handler.giveUp!(handler.payload.parse({ organizationId: ORG_DEMO, clipId }), new Error('connect ECONNREFUSED 10.0.0.7:5432'), ctx);
+    const el = await render();
+    expect(el.querySelector('[role="alert"]')?.textContent).toBe('The analysis could not be completed. Support can run it again.');
+    expect(el.textContent).not.toContain('ECONNREFUSED');
     expect([...el.querySelectorAll('.brand-safety-category')].map((c) => c.textContent)).toEqual(['Arms and ammunition']);
   });
 });

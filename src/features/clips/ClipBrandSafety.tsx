@@ -99,7 +99,7 @@ function Analysis({ safety }: { safety: BrandSafety }) {
     <>
       <p className={safety.Status === 'Failed' ? 'field-error' : 'muted'} role={safety.Status === 'Failed' ? 'alert' : 'status'} aria-busy={busy(safety)}>
         {safety.Status === 'Failed'
-          ? m.clips_brand_safety_failed({ why: safety.Problem ?? '' })
+          ? m.clips_brand_safety_failed()
           : safety.Stale
             ? m.clips_brand_safety_stale()
             : busy(safety)

@@ -40,7 +40,7 @@ export const BrandSafetySchema = z
     /** Whether the transcript was read (a clip without one is judged on its title and description only). */
     ReadTranscript: z.boolean(),
     WordsRead: z.number().int(),
-    Problem: z.string().nullable(),
+    Problem: z.string().nullable().meta({ description: 'Failed: why, in English ("The analysis did not complete after 3 attempts."); null otherwise' }),
     Attempts: z.number().int(),
     AnalyzedAtUtc: z.string().nullable(),
     RequestedAtUtc: z.string().nullable(),
