@@ -220,7 +220,10 @@ async function copyOut(blobs: BlobStore, key: string, path: string): Promise<voi
   await pipeline(Readable.fromWeb(blob.stream() as import('node:stream/web').ReadableStream<Uint8Array>), createWriteStream(path));
 }
 
-const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 2000);
+/** A render's failures are the server's (ffmpeg on the studio's own inputs, the disk, the
+ *  database): the screen says this, and the error (with its paths, hosts and tables) stays in the
+ *  runner's log and on the failed job. */
+export const HEADLINER_PROBLEM = 'The server could not make the video: support can see why';
 
 async function renderVideo(deps: AppDeps, blobs: BlobStore, job: RenderJob, ctx: JobContext): Promise<void> {
   const [row] = await deps.store.query<VideoRow>(`SELECT * FROM headliner_videos WHERE id = $1`, [job.videoId]);
@@ -277,7 +280,7 @@ async function renderVideo(deps: AppDeps, blobs: BlobStore, job: RenderJob, ctx:
       if (!(await moveTo(deps, row.id, 'Ready', { problem: null, seconds: rendered, size, key }))) await blobs.remove(key);
     } catch (e) {
       const last = ctx.attempt >= ctx.maxAttempts;
-      if (!last) await moveTo(deps, row.id, 'Queued', { problem: reasonOf(e) });
+      if (!last) await moveTo(deps, row.id, 'Queued', { problem: HEADLINER_PROBLEM });
       throw e;
     }
   } finally {
@@ -304,9 +307,9 @@ export function headlinerJobs(deps: AppDeps, blobs: BlobStore): JobHandlers {
       pool: 'headliner',
       payload: RenderSchema,
       run: (job, ctx) => renderVideo(deps, blobs, job, ctx),
-      giveUp: async (job, error) => {
+      giveUp: async (job) => {
         const [row] = await deps.store.query<{ state: string }>(`SELECT state FROM headliner_videos WHERE id = $1`, [job.videoId]);
-        if (row && (row.state === 'Queued' || row.state === 'Rendering')) await moveTo(deps, job.videoId, 'Failed', { problem: reasonOf(error) });
+        if (row && (row.state === 'Queued' || row.state === 'Rendering')) await moveTo(deps, job.videoId, 'Failed', { problem: HEADLINER_PROBLEM });
       },
     }),
     [HEADLINER_SWEEP_JOB]: defineJob({ payload: SweepSchema, run: (job) => sweep(deps, blobs, job) }),

@@ -28,6 +28,7 @@ import { membershipsOf, userToWire, type Auth, type UserRow } from '../auth.ts';
 import { now, type AppDeps } from '../app.ts';
 import { AppError, badRequest, fieldError, notFound } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
+import { logOf } from '../observability/log.ts';
 import { defineJob, type JobContext, type JobHandlers } from '../jobs/runner.ts';
 import { directStore, type OpStore } from '../mutations/store.ts';
 import type { ServerMutation } from '../mutations/run.ts';
@@ -124,14 +125,19 @@ class ImportFailure extends Error {
   }
 }
 
-const failureOf = (e: unknown): { code: string; message: string } =>
+/** A failure the import does not describe (the database, the disk, a bug), as the import says it:
+ *  its own text (a database's, with its hosts and tables) is the server's, kept in its log. */
+export const IMPORT_SERVER_PROBLEM = 'the server could not go on: support can see why';
+
+/** A failure the import describes, as it records it; null for any other (IMPORT_SERVER_PROBLEM). */
+const describedFailure = (e: unknown): { code: string; message: string } | null =>
   e instanceof ImportFailure || e instanceof FetchError
     ? { code: e.code, message: e.message }
     : e instanceof AppError && e.status === 400
       ? { code: ImportErrorCode.Failed, message: `refused: ${JSON.stringify((e.body as { Errors?: Array<{ Field: string; Message: string }> }).Errors?.map((x) => `${x.Field}: ${x.Message}`))}` }
       : e instanceof AppError && (e.status === 403 || e.status === 404)
         ? { code: ImportErrorCode.NotAllowed, message: 'the importing user may no longer write here' }
-        : { code: ImportErrorCode.Failed, message: e instanceof Error ? e.message : String(e) };
+        : null;
 
 /** Audio extensions by enclosure type, for an enclosure URL whose path names none we read. */
 const EXT_OF_TYPE: Record<string, string> = {
@@ -166,6 +172,14 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
   const feedNet: NetSettings = { allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs };
   const audioNet: NetSettings = { allowLoopback: settings.allowLoopback, timeoutMs: settings.audioTimeoutMs };
   const store = deps.store;
+  const log = logOf(deps);
+  /** The failure as the import records it. One it does not describe is logged: only the log has its text. */
+  const failureOf = (e: unknown, where: { importId: string; guid?: string }): { code: string; message: string } => {
+    const described = describedFailure(e);
+    if (described) return described;
+    log.error({ err: e, import: where }, 'an import stopped on an error of the server');
+    return { code: ImportErrorCode.Failed, message: IMPORT_SERVER_PROBLEM };
+  };
 
   // ── Rows of the import ─────────────────────────────────────────────────────────────────────
   async function loadImport(q: Queryable, organizationId: string, id: string): Promise<ImportRow | null> {
@@ -427,7 +441,7 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
       if (art && episode.artworkUrl !== channelArtwork) await queueArtwork(auth, 'clip', result.clipId, episode.artworkUrl, art.url, art.hasImage);
       return result;
     } catch (e) {
-      const { code, message } = failureOf(e);
+      const { code, message } = failureOf(e, { importId: row.id, guid: episode.guid });
       await store.query(
         `INSERT INTO import_episodes (import_id, guid, position, title, audio_url, artwork_url, state, error_code, error_message)
          VALUES ($1, $2, $3, $4, $5, $6, 'Failed', $7, $8)
@@ -495,7 +509,7 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
   }
 
   async function failFeed(importId: string, e: unknown): Promise<void> {
-    const { code, message } = failureOf(e);
+    const { code, message } = failureOf(e, { importId });
     await setImport(store, importId, { stage: 'Failed', error_code: code, error_message: message.slice(0, 1000) });
   }
 
@@ -546,7 +560,7 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
   }
 
   async function failAudio(job: JobContext, p: AudioJob, err: unknown): Promise<void> {
-    const { code, message } = failureOf(err);
+    const { code, message } = failureOf(err, { importId: p.importId, guid: p.guid });
     await endAudio(job, p, { state: 'Failed', error_code: code, error_message: message.slice(0, 1000) });
   }
 

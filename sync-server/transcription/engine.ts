@@ -56,7 +56,7 @@ export const ENGINES = { pocketsphinx: pocketsphinxEngine } as const satisfies R
 export function configuredEngine(env: NodeJS.ProcessEnv = process.env): TranscriptionEngine {
   const name = env.CASTAWAY_TRANSCRIPTION_ENGINE?.trim() || 'pocketsphinx';
   const make = (ENGINES as Record<string, ((env: NodeJS.ProcessEnv) => TranscriptionEngine) | undefined>)[name];
-  if (!make) throw new Error(`CASTAWAY_TRANSCRIPTION_ENGINE=${name}: no such engine (${Object.keys(ENGINES).join(', ')})`);
+  if (!make) throw new TranscriptionEngineError(`CASTAWAY_TRANSCRIPTION_ENGINE=${name}: no such engine (${Object.keys(ENGINES).join(', ')})`);
   return make(env);
 }
 

@@ -33,7 +33,7 @@ import { defineJob, type JobContext, type JobHandlers } from '../jobs/runner.ts'
 import { loadRow, updateRow } from '../rows.ts';
 import type { Queryable } from '../store/store.ts';
 import { engineWavPath, writeEngineWav } from './audio16k.ts';
-import { engineLanguage, engineTimeoutMs, type TranscriptionEngine } from './engine.ts';
+import { engineLanguage, engineTimeoutMs, TranscriptionEngineError, type TranscriptionEngine } from './engine.ts';
 import { assertUnderCap } from '../billing/entitlements.ts';
 
 export const TRANSCRIPTION_JOB = 'transcript.transcribe';
@@ -184,8 +184,15 @@ async function moveTo(
   return current;
 }
 
-/** Why an attempt failed, in words a person can act on. */
-const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 2000);
+/** What a failure the engine does not describe (the disk, the database, a bug) says on screen. */
+export const TRANSCRIPTION_SERVER_PROBLEM = 'The server could not make the transcript: support can see why';
+
+/**
+ * Why an attempt failed, in words a person can act on: the engine's own (not installed, timed out,
+ * its exit), or for anything else TRANSCRIPTION_SERVER_PROBLEM. That error's text (a database's,
+ * with its hosts and tables) is the server's: it stays in the runner's log and on the failed job.
+ */
+const reasonOf = (e: unknown) => (e instanceof TranscriptionEngineError ? e.message : TRANSCRIPTION_SERVER_PROBLEM).slice(0, 2000);
 
 const SAVED_MEANWHILE = 'A transcript was saved while this one was being made: it was kept, and this one dropped';
 
@@ -239,7 +246,7 @@ async function transcribe(deps: AppDeps, blobs: BlobStore, engine: Transcription
     return;
   }
   const checked = checkCues(cues);
-  if (!checked.ok) throw new Error(`${engine.name} gave cues that are not valid (cue ${checked.cue ?? '?'}: ${checked.error.type})`);
+  if (!checked.ok) throw new TranscriptionEngineError(`${engine.name} gave cues that are not valid (cue ${checked.cue ?? '?'}: ${checked.error.type})`);
   const still = await loadTranscription(deps.store, job.owner, job.id);
   if (!still || still.id !== job.requestId) return; // asked again meanwhile: the newer job writes
   const current = await rowStatus(deps, job);

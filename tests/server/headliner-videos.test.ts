@@ -13,6 +13,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HeadlinerVideo, HeadlinerVideoList } from '../../src/protocol/api/headliner-videos.ts';
 import type { createApp } from '../../sync-server/app.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { createMemoryBus } from '../../sync-server/bus.ts';
+import { HEADLINER_ATTEMPTS, HEADLINER_PROBLEM, HEADLINER_RENDER_JOB, headlinerJobs } from '../../sync-server/headliner/job.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { ORG_DEMO, seedId } from '../../sync-server/seed.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { demoApp, fields, type AppClient } from './app-client.ts';
@@ -178,6 +182,17 @@ describe.each(storeKinds)('headliner videos on %s', (kind) => {
     expect(bad.status).toBe(400);
     expect(fields(bad).map(([f]) => f)).toEqual(['transcriptEnabled']);
     expect(await list(silentClipId)).toEqual([]);
+  });
+
+  it('a video whose last attempt failed on the server says so, without the error: that is for the log', async () => {
+    const video = (await list()).find((v) => v.AspectRatio === '9:16')!;
+    await test.store.query(`UPDATE headliner_videos SET state = 'Rendering' WHERE id = $1`, [video.Id]);
+    const handler = headlinerJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')))[HEADLINER_RENDER_JOB]!;
+    const ctx = jobContext(test.store, { id: 0, kind: HEADLINER_RENDER_JOB, attempt: HEADLINER_ATTEMPTS, maxAttempts: HEADLINER_ATTEMPTS });
+    await handler.giveUp!(handler.payload.parse({ organizationId: ORG_DEMO, clipId, videoId: video.Id }), new Error('connect ECONNREFUSED 10.0.0.7:5432'), ctx);
+    const failed = (await list()).find((v) => v.Id === video.Id)!;
+    expect([failed.State, failed.Problem]).toEqual(['Failed', 'The server could not make the video: support can see why']);
+    expect(HEADLINER_PROBLEM).toBe(failed.Problem);
   });
 
   it('a deleted clip’s videos, rows and files, go after the media grace period', async () => {

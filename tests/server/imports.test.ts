@@ -9,15 +9,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../sync-server/app.ts';
+import { createApp, serverMutations } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
 import { ImportErrorCode } from '../../src/domain/imports.ts';
 import type { Import } from '../../src/protocol/api/imports.ts';
-import { IMPORT_AUDIO_JOB } from '../../sync-server/imports/service.ts';
+import { IMPORT_AUDIO_JOB, IMPORT_FEED_JOB, IMPORT_SERVER_PROBLEM, importService } from '../../sync-server/imports/service.ts';
+import { audioService } from '../../sync-server/audio/service.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
+import { createLogger } from '../../sync-server/observability/log.ts';
 import { safeGet } from '../../sync-server/net/outbound.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
@@ -419,5 +423,26 @@ describe('guard cases', () => {
     const res = await call(`/api/internal/playlists/${own!.id}/imports`, { method: 'PATCH' });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { Errors: Array<{ Field: string }> }).Errors[0]!.Field).toBe('playlistId');
+  });
+
+  it('a failure the import does not describe (the database\'s, a bug) says the server could not go on: only the log has its text', async () => {
+    const lines: Array<{ level: number; import?: { importId: string }; err?: { message: string } }> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+        done();
+      },
+    });
+    const deps = { store: test.store, bus: createMemoryBus(), log: createLogger({ level: 'error', destination }) };
+    const audio = audioService(deps, { blobDir });
+    const handler = importService(deps, audio, serverMutations(audio), { allowLoopback: true }).jobHandlers[IMPORT_FEED_JOB]!;
+    const [done] = await test.store.query<{ id: string }>(`SELECT id FROM imports WHERE stage = 'Done' ORDER BY created_at_utc LIMIT 1`);
+    const importId = done!.id;
+    const error = new Error('connect ECONNREFUSED 10.0.0.7:5432');
+    await handler.giveUp!(handler.payload.parse({ importId }), error, jobContext(test.store, { id: 0, kind: IMPORT_FEED_JOB, attempt: 3, maxAttempts: 3 }));
+    const failed = await importOf(importId);
+    expect([failed.Status, failed.ErrorCode, failed.Reason]).toEqual(['Failed', ImportErrorCode.Failed, IMPORT_SERVER_PROBLEM]);
+    expect(JSON.stringify(failed)).not.toContain('ECONNREFUSED');
+    expect(lines.filter((l) => l.import?.importId === importId)).toMatchObject([{ level: 50, err: { message: error.message } }]);
   });
 });

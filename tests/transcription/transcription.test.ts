@@ -17,7 +17,10 @@ import type { Transcript } from '../../src/protocol/api/transcripts.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { TRANSCRIPTION_ATTEMPTS } from '../../sync-server/transcription/job.ts';
+import { TRANSCRIPTION_ATTEMPTS, TRANSCRIPTION_JOB, TRANSCRIPTION_SERVER_PROBLEM, transcriptionJobs } from '../../sync-server/transcription/job.ts';
+import { configuredEngine } from '../../sync-server/transcription/engine.ts';
+import { fsBlobStore } from '../../sync-server/audio/blob-store.ts';
+import { jobContext } from '../../sync-server/jobs/runner.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { AppClient } from '../server/app-client.ts';
 import { openTestStore, storeKinds, type TestStore } from '../server/test-store.ts';
@@ -177,6 +180,15 @@ describe.each(storeKinds)('automatic transcription on %s', (kind) => {
     const failed = (await client.get(`/api/internal/clips/${clipId}/transcript/transcription`)).body as Transcription;
     expect(failed).toMatchObject({ Status: 'Failed', Attempts: TRANSCRIPTION_ATTEMPTS });
     expect(failed.Problem).toContain('no-such-pocketsphinx is not installed on the server');
+    // A failure the engine does not describe (the database's, a bug) says the server could not
+    // make the transcript, not the error's text: that is the server's (its log, the failed job).
+    const [job] = await t.store.query<{ payload: unknown }>(`SELECT payload FROM jobs WHERE kind = $1 AND state = 'failed' AND payload->>'id' = $2`, [TRANSCRIPTION_JOB, clipId]);
+    const handler = transcriptionJobs({ store: t.store, bus: createMemoryBus() }, fsBlobStore(dir), configuredEngine)[TRANSCRIPTION_JOB]!;
+    const ctx = jobContext(t.store, { id: 0, kind: TRANSCRIPTION_JOB, attempt: TRANSCRIPTION_ATTEMPTS, maxAttempts: TRANSCRIPTION_ATTEMPTS });
+    await handler.giveUp!(handler.payload.parse(job!.payload), new Error('connect ECONNREFUSED 10.0.0.7:5432'), ctx);
+    const unexplained = (await client.get(`/api/internal/clips/${clipId}/transcript/transcription`)).body as Transcription;
+    expect([unexplained.Status, unexplained.Problem]).toEqual(['Failed', 'The server could not make the transcript: support can see why']);
+    expect(TRANSCRIPTION_SERVER_PROBLEM).toBe(unexplained.Problem);
     // Whatever transcript the clip had is left as it was.
     expect((await demo.get(`/api/internal/clips/${clipId}/transcript`)).text).toBe(before);
     // Failed is not under way: it may be asked again (here the working engine makes it).
