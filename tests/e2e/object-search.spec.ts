@@ -68,7 +68,7 @@ test('the admin finds an organization by a clip title, grants access, and opens 
   // Its analysis, made by the job the tool queued: the clip's risk, and the words it read.
   const safety = page.getByRole('region', { name: 'Brand safety' });
   await expect(safety.getByText(/^Risk: /)).toBeVisible({ timeout: 30_000 });
-  await expect(safety.getByText(/^Read \d+ words of the title, description and transcript on /)).toBeVisible();
+  await expect(safety.getByText(/^Read \d+ words of the title(, description and transcript| and description) on /)).toBeVisible();
 
   await page.getByRole('button', { name: 'Organization' }).click();
   await page.getByRole('menuitem', { name: 'Organization settings (admin)' }).click();

@@ -78,6 +78,17 @@ describe('the Brand safety section', () => {
     expect([...el.querySelectorAll('.brand-safety-category')].map((c) => c.textContent)).toEqual(['Arms and ammunition']);
   });
 
+  it('for a clip without a transcript, says in one sentence that only its title and description were read', async () => {
+    const [other] = await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE organization_id = $1 AND id <> $2 AND NOT deleted AND id NOT IN (SELECT clip_id FROM clip_transcripts) ORDER BY id LIMIT 1`, [ORG_DEMO, clipId]);
+    const first = await mount(<ClipBrandSafety clipId={other!.id} />, 'Reading the analysis');
+    expect(first.querySelector('[role="status"]')?.textContent).toBe('Being analyzed…');
+    document.body.innerHTML = '';
+    await app.jobs.drain();
+    const el = await mount(<ClipBrandSafety clipId={other!.id} />, 'Reading the analysis');
+    const read = [...el.querySelectorAll('p.muted')].map((p) => p.textContent).filter((t) => t?.startsWith('Read '));
+    expect(read).toEqual([expect.stringMatching(/^Read \d+ words of the title and description on .+: this episode has no transcript\.$/)]);
+  });
+
   it('after its last attempt failed, says so in the reader\'s words, without the server\'s error, and keeps the analysis it had', async () => {
     const handler = brandSafetyJobs({ store: test.store, bus: createMemoryBus() })[BRAND_SAFETY_JOB]!;
     const ctx = jobContext(test.store, { id: 0, kind: BRAND_SAFETY_JOB, attempt: 3, maxAttempts: 3 });

@@ -132,8 +132,11 @@ function Analysis({ safety }: { safety: BrandSafety }) {
               ))}
             </ul>
           )}
-          {safety.AnalyzedAtUtc && <p className="muted">{m.clips_brand_safety_read({ words: number.format(safety.WordsRead), date: date.format(new Date(safety.AnalyzedAtUtc)) })}</p>}
-          {!safety.ReadTranscript && <p className="muted">{m.clips_brand_safety_no_transcript()}</p>}
+          {safety.AnalyzedAtUtc && (
+            <p className="muted">
+              {(safety.ReadTranscript ? m.clips_brand_safety_read : m.clips_brand_safety_read_no_transcript)({ words: number.format(safety.WordsRead), date: date.format(new Date(safety.AnalyzedAtUtc)) })}
+            </p>
+          )}
         </>
       )}
     </>
