@@ -4,6 +4,7 @@
 // not load server modules: nothing here imports one. React is loaded on first use, after the test
 // has put its DOM in place.
 import type { ReactNode } from 'react';
+import { onTestFinished } from 'vitest';
 
 /** Lets timers and answers run, inside act. */
 export async function settle(ms = 80): Promise<void> {
@@ -86,7 +87,17 @@ export async function mount(node: ReactNode, loading?: string | { until: string 
   const { createRoot } = await import('react-dom/client');
   const el = document.createElement('div');
   document.body.append(el);
-  await act(async () => createRoot(el).render(node));
+  const root = createRoot(el);
+  // Unmounted when its test ends: a tree left mounted keeps its live queries, and a render React
+  // schedules when one answers late ran after the file's DOM environment was gone ("window is
+  // not defined", an uncaught error that failed the whole run: ProgramSettingsScreen on a loaded
+  // machine). Mounted outside a test (a set-up), it goes with the file.
+  try {
+    onTestFinished(() => act(async () => root.unmount()));
+  } catch {
+    // not inside a test
+  }
+  await act(async () => root.render(node));
   if (loading === undefined) {
     await settle();
     return el;
