@@ -137,7 +137,9 @@ const describedFailure = (e: unknown): { code: string; message: string } | null 
       ? { code: ImportErrorCode.Failed, message: `refused: ${JSON.stringify((e.body as { Errors?: Array<{ Field: string; Message: string }> }).Errors?.map((x) => `${x.Field}: ${x.Message}`))}` }
       : e instanceof AppError && (e.status === 403 || e.status === 404)
         ? { code: ImportErrorCode.NotAllowed, message: 'the importing user may no longer write here' }
-        : null;
+        : e instanceof AppError
+          ? { code: ImportErrorCode.Failed, message: `the studio refused the change (HTTP ${e.status})` }
+          : null;
 
 /** Audio extensions by enclosure type, for an enclosure URL whose path names none we read. */
 const EXT_OF_TYPE: Record<string, string> = {
@@ -534,7 +536,11 @@ export function importService(deps: AppDeps, audio: AudioService, mutations: Rea
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw new ImportFailure(ImportErrorCode.TooLarge, `the audio is larger than ${Math.round(settings.audioMaxBytes / 1024 / 1024)} MB`);
       if (err instanceof ImportFailure) throw err;
-      throw new FetchError(ImportErrorCode.Timeout, `the audio did not arrive whole (${(err as Error).message})`, true);
+      // The stream broke (the host, the network) or the store failed (the disk, the bucket): the
+      // error's text says which, and is the server's (its paths) as often as the host's, so only
+      // the log has it.
+      log.warn({ err, import: { importId, guid } }, "an episode's audio was not stored whole");
+      throw new FetchError(ImportErrorCode.Timeout, 'the audio did not arrive whole', true);
     } finally {
       fetched.cancel();
     }

@@ -40,8 +40,16 @@ export interface TranscriptionEngine {
   transcribe(wavPath: string, language: string, options: TranscribeOptions): Promise<EngineCue[]>;
 }
 
+/** A failure the engine describes: its message is shown to the people who asked (say nothing of
+ *  the server's paths there); `detail` (its log's lines) goes to the server's log only. */
 export class TranscriptionEngineError extends Error {
   override name = 'TranscriptionEngineError';
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The engine language code a request's language means ("en-US" and "EN" are "en"), or null when the engine has no model for it. */

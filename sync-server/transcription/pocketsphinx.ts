@@ -90,14 +90,14 @@ export function pocketsphinxEngine(env: NodeJS.ProcessEnv): TranscriptionEngine 
           finish();
           reject(
             new TranscriptionEngineError(
-              e.code === 'ENOENT' ? `${program} is not installed on the server (Debian: apt-get install pocketsphinx pocketsphinx-en-us)` : `${program} could not be started: ${e.message}`,
+              e.code === 'ENOENT' ? `${program} is not installed on the server (Debian: apt-get install pocketsphinx pocketsphinx-en-us)` : `${program} could not be started (${e.code ?? e.name})`,
             ),
           );
         });
         child.on('close', (code, signal) => {
           finish();
           if (why) return reject(new TranscriptionEngineError(why));
-          if (code !== 0) return reject(new TranscriptionEngineError(`${program} failed (${signal ?? `exit ${code}`}): ${reasonOf(stderr)}`));
+          if (code !== 0) return reject(new TranscriptionEngineError(`${program} failed (${signal ?? `exit ${code}`})`, reasonOf(stderr)));
           resolve(parsePocketsphinxTimes(stdout));
         });
       });

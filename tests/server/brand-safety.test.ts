@@ -125,7 +125,7 @@ describe.each(storeKinds)('brand safety on %s', (kind) => {
   });
   it('migration 0655 rewrites a failure stored with its error into the API\'s words, and leaves other rows', async () => {
     await test.store.query(`UPDATE clip_brand_safety SET status = 'Failed', problem = 'relation "clips" does not exist' WHERE clip_id = $1`, [clipId]);
-    const other = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE id <> $1 AND NOT deleted ORDER BY id LIMIT 1`, [clipId]))[0]!.id;
+    const other = (await test.store.query<{ id: string }>(`SELECT id FROM clips WHERE id <> $1 AND NOT deleted AND id NOT IN (SELECT clip_id FROM clip_brand_safety) ORDER BY id LIMIT 1`, [clipId]))[0]!.id;
     await test.store.query(`INSERT INTO clip_brand_safety (clip_id, organization_id, status) VALUES ($1, $2, 'Queued')`, [other, ORG_DEMO]);
     await test.store.exec(readFileSync(new URL('../../sync-server/brand-safety/migrations/0655_brand_safety_problem.sql', import.meta.url), 'utf8'));
     const rows = await test.store.query<{ clip_id: string; status: string; problem: string | null }>(`SELECT clip_id, status, problem FROM clip_brand_safety WHERE clip_id = ANY($1::uuid[]) ORDER BY status`, [[clipId, other]]);

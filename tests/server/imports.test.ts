@@ -142,6 +142,12 @@ beforeAll(async () => {
       hold.arrived();
       return void new Promise<void>((resolve) => (hold.release = resolve)).then(() => (hold.first === 404 ? res.writeHead(404).end() : mp3()));
     }
+    // Says the whole file's length, sends half of it and hangs up.
+    if (url === '/audio/cut-short.mp3') {
+      const bytes = readFileSync(fixturePath('speech-12s.mp3'));
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': bytes.length });
+      return void res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
+    }
     const audio = /^\/audio\/([\w.-]+)$/.exec(url);
     if (audio) {
       try {
@@ -424,6 +430,32 @@ describe('guard cases', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { Errors: Array<{ Field: string }> }).Errors[0]!.Field).toBe('playlistId');
   });
+
+  it('an enclosure cut short is retried, then fails saying the audio did not arrive whole; why is in the log only', async () => {
+    const lines: Array<{ level: number; msg: string; import?: { importId: string }; err?: { message: string } }> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+        done();
+      },
+    });
+    const quick = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { backoffMs: () => 0 }, log: createLogger({ level: 'warn', destination }) });
+    feeds.set('cut-short', localFeed(FIXTURE, base, ['/audio/cut-short.mp3', '/audio/speech-12s.mp3', '/audio/speech-12s.mp3']));
+    const res = await call('/api/internal/imports', { method: 'POST', body: { FeedUrl: `${base}/feeds/cut-short.xml` }, on: quick });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { Id } = (await res.json()) as Import;
+    await quick.jobs.drain();
+    const ended = await importOf(Id);
+    expect(ended.Episodes.map((e) => [e.State, e.ErrorCode, e.Reason])).toEqual([
+      ['Failed', ImportErrorCode.Timeout, 'the audio did not arrive whole'],
+      ['Done', null, null],
+      ['Done', null, null],
+    ]);
+    expect(requests.filter((r) => r === '/audio/cut-short.mp3').length).toBe(3);
+    const why = lines.filter((l) => l.import?.importId === Id && l.msg === "an episode's audio was not stored whole");
+    expect(why.length).toBe(3);
+    expect(why[0]!.err?.message).toBeTruthy();
+  }, 60_000);
 
   it('a failure the import does not describe (the database\'s, a bug) says the server could not go on: only the log has its text', async () => {
     const lines: Array<{ level: number; import?: { importId: string }; err?: { message: string } }> = [];
