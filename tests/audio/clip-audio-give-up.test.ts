@@ -10,7 +10,8 @@ import { mediaProblemText } from '../../src/media/messages.ts';
 import { writeAudioRow } from '../../sync-server/audio/clip-rows.ts';
 import { uploadRowPatch } from '../../sync-server/audio/mutations.ts';
 import { CLIP_AUDIO_JOB, enqueueClipAudio } from '../../sync-server/audio/versions.ts';
-import { jobContext } from '../../sync-server/jobs/runner.ts';
+import type { JobContext } from '../../sync-server/jobs/runner.ts';
+import { jobOnLastAttempt } from '../helpers/last-attempt.ts';
 import { storeKinds } from '../server/test-store.ts';
 import { fixturePath } from './fixtures.ts';
 import { startAudioServer } from './server-harness.ts';
@@ -40,16 +41,8 @@ describe.each(storeKinds)('the clip processing job gives up (%s)', (kind) => {
   }
 
   /** The clip's processing job as its last attempt leaves it: running, still this runner's. */
-  async function onLastAttempt(clipId: string) {
-    await s.deps.store.query(`DELETE FROM jobs WHERE singleton_key = $1`, [`${CLIP_AUDIO_JOB}:${clipId}`]);
-    const [job] = await s.deps.store.query<{ id: number }>(
-      `INSERT INTO jobs (kind, payload, singleton_key, state, attempts, max_attempts, locked_by, locked_until)
-       VALUES ($1, $2::jsonb, $3, 'running', 3, 3, 'this runner', now() + interval '1 hour') RETURNING id`,
-      [CLIP_AUDIO_JOB, JSON.stringify(payload(clipId)), `${CLIP_AUDIO_JOB}:${clipId}`],
-    );
-    return { id: job!.id, ctx: jobContext(s.deps.store, { id: job!.id, kind: CLIP_AUDIO_JOB, attempt: 3, maxAttempts: 3 }) };
-  }
-  const giveUp = (clipId: string, ctx: ReturnType<typeof jobContext>) =>
+  const onLastAttempt = (clipId: string) => jobOnLastAttempt(s.deps.store, CLIP_AUDIO_JOB, payload(clipId), `${CLIP_AUDIO_JOB}:${clipId}`);
+  const giveUp = (clipId: string, ctx: JobContext) =>
     handler().giveUp!(handler().payload.parse(payload(clipId)), new Error('the disk is gone'), ctx);
 
   it('with no new request, a clip without good audio ends in Error saying why; one with good audio keeps serving it and says why', async () => {

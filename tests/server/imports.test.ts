@@ -9,7 +9,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import type { Import } from '../../src/protocol/api/imports.ts';
 import { IMPORT_AUDIO_JOB, IMPORT_FEED_JOB, IMPORT_SERVER_PROBLEM, importService } from '../../sync-server/imports/service.ts';
 import { audioService } from '../../sync-server/audio/service.ts';
 import { jobContext } from '../../sync-server/jobs/runner.ts';
-import { createLogger } from '../../sync-server/observability/log.ts';
+import { capturedLog } from '../helpers/captured-log.ts';
 import { safeGet } from '../../sync-server/net/outbound.ts';
 import { fixturePath } from '../audio/fixtures.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
@@ -432,14 +431,8 @@ describe('guard cases', () => {
   });
 
   it('an enclosure cut short is retried, then fails saying the audio did not arrive whole; why is in the log only', async () => {
-    const lines: Array<{ level: number; msg: string; import?: { importId: string }; err?: { message: string } }> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
-        done();
-      },
-    });
-    const quick = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { backoffMs: () => 0 }, log: createLogger({ level: 'warn', destination }) });
+    const { log, lines } = capturedLog('warn');
+    const quick = createApp({ store: test.store, bus: createMemoryBus(), imports: { allowLoopback: true }, jobs: { backoffMs: () => 0 }, log });
     feeds.set('cut-short', localFeed(FIXTURE, base, ['/audio/cut-short.mp3', '/audio/speech-12s.mp3', '/audio/speech-12s.mp3']));
     const res = await call('/api/internal/imports', { method: 'POST', body: { FeedUrl: `${base}/feeds/cut-short.xml` }, on: quick });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -458,14 +451,8 @@ describe('guard cases', () => {
   }, 60_000);
 
   it('a failure the import does not describe (the database\'s, a bug) says the server could not go on: only the log has its text', async () => {
-    const lines: Array<{ level: number; import?: { importId: string }; err?: { message: string } }> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
-        done();
-      },
-    });
-    const deps = { store: test.store, bus: createMemoryBus(), log: createLogger({ level: 'error', destination }) };
+    const { log, lines } = capturedLog('error');
+    const deps = { store: test.store, bus: createMemoryBus(), log };
     const audio = audioService(deps, { blobDir });
     const handler = importService(deps, audio, serverMutations(audio), { allowLoopback: true }).jobHandlers[IMPORT_FEED_JOB]!;
     const [done] = await test.store.query<{ id: string }>(`SELECT id FROM imports WHERE stage = 'Done' ORDER BY created_at_utc LIMIT 1`);

@@ -23,6 +23,7 @@ import { DEFAULT_MEDIA_GRACE_MS, MEDIA_SWEEP_JOB, processClipAudio } from '../..
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { enqueueJob } from '../../sync-server/jobs/queue.ts';
 import { jobContext } from '../../sync-server/jobs/runner.ts';
+import { jobOnLastAttempt } from '../helpers/last-attempt.ts';
 import { ORG_DEMO, ORG_PODCASTS, seedId } from '../../sync-server/seed.ts';
 import { ffmpegEbur128 } from '../audio/ebur128.ts';
 import { fixturePath } from '../audio/fixtures.ts';
@@ -183,14 +184,8 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     await test.store.query(`UPDATE clip_loudness SET state = 'Running', problem = NULL WHERE clip_id = $1`, [clipId]);
     // The job as its last attempt leaves it, still this runner's (in place of the one the last
     // test's processing queued).
-    await test.store.query(`DELETE FROM jobs WHERE singleton_key = $1`, [`${CLIP_NORMALIZE_JOB}:${clipId}`]);
-    const [job] = await test.store.query<{ id: number }>(
-      `INSERT INTO jobs (kind, payload, singleton_key, state, attempts, max_attempts, locked_by, locked_until)
-       VALUES ($1, $2::jsonb, $3, 'running', 3, 3, 'this runner', now() + interval '1 hour') RETURNING id`,
-      [CLIP_NORMALIZE_JOB, JSON.stringify(payload), `${CLIP_NORMALIZE_JOB}:${clipId}`],
-    );
+    const { id: jobId, ctx } = await jobOnLastAttempt(test.store, CLIP_NORMALIZE_JOB, payload, `${CLIP_NORMALIZE_JOB}:${clipId}`);
     const handler = clipLoudnessJobs({ store: test.store, bus: createMemoryBus() }, fsBlobStore(join(dir, 'blobs')), DEFAULT_MEDIA_GRACE_MS)[CLIP_NORMALIZE_JOB]!;
-    const ctx = jobContext(test.store, { id: job!.id, kind: CLIP_NORMALIZE_JOB, attempt: 3, maxAttempts: 3 });
     let givingUp: Promise<unknown> | null = null;
     // "Normalize again" as its mutation writes it (the row, then the ask for a run), with the
     // give-up starting between the two.
@@ -204,8 +199,8 @@ describe.each(storeKinds)('loudness normalization on %s', (kind) => {
     });
     await givingUp;
     expect((await test.store.query<{ state: string }>(`SELECT state FROM clip_loudness WHERE clip_id = $1`, [clipId]))[0]!.state).toBe('Waiting');
-    expect((await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [job!.id]))[0]!.rerun).toBe(true);
-    await test.store.query(`DELETE FROM jobs WHERE id = $1`, [job!.id]);
+    expect((await test.store.query<{ rerun: boolean }>(`SELECT rerun FROM jobs WHERE id = $1`, [jobId]))[0]!.rerun).toBe(true);
+    await test.store.query(`DELETE FROM jobs WHERE id = $1`, [jobId]);
   });
 
   it('a new version that could not be measured leaves the clip NotMeasured: no earlier version\'s figures, no state a run would never end, and the preset chosen kept', async () => {

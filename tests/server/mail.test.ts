@@ -4,10 +4,10 @@
 // The confirmation link is followed to activate the account. A refusal for good fails the mail at
 // once; anything else is retried, each failure recorded on its row. Without SMTP_URL the mail is
 // kept and its text logged for the operator. Every connection stays on loopback.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { startSmtp } from '../helpers/smtp-server.ts';
+import { capturedLog } from '../helpers/captured-log.ts';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { createLogger } from '../../sync-server/observability/log.ts';
@@ -124,14 +124,8 @@ describe.each(storeKinds)('mail on %s', (kind) => {
   });
 
   it('without SMTP_URL keeps the mail and logs its text at info for the operator', async () => {
-    const lines: Array<{ level: number; msg: string; mail?: { to: string } }> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
-        done();
-      },
-    });
-    const kept = createApp({ store: t.store, bus: createMemoryBus(), log: createLogger({ level: 'info', destination }), mail: { smtpUrl: null } });
+    const { log, lines } = capturedLog('info');
+    const kept = createApp({ store: t.store, bus: createMemoryBus(), log, mail: { smtpUrl: null } });
     const email = `kept.${kind}@station.example`;
     const reply = await new AppClient(kept).post('/api/internal/account', { Email: email, Name: 'Kim Kept', Password: 'a long enough secret', OrganizationName: 'One Machine FM' });
     expect(reply.status, reply.text).toBe(200);

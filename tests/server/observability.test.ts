@@ -7,13 +7,11 @@
 //     cookie, the XSRF token, an API key or a member feed's token;
 //   - /metrics counts requests by route pattern (never an id), push and pull sizes, SSE streams,
 //     the job queue and database connections, and with a metrics token answers only its bearer.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../sync-server/app.ts';
 import { createMemoryBus } from '../../sync-server/bus.ts';
 import { createApiKey } from '../../sync-server/auth.ts';
 import { ORG_DEMO, seed, seedId } from '../../sync-server/seed.ts';
-import { createLogger } from '../../sync-server/observability/log.ts';
 import { serveDist } from '../../sync-server/static.ts';
 import { READINESS_DATABASE_TIMEOUT_MS } from '../../sync-server/observability/health.ts';
 import { enqueueJob } from '../../sync-server/jobs/queue.ts';
@@ -22,24 +20,7 @@ import type { Store } from '../../sync-server/store/store.ts';
 import { SYNC_PROTOCOL_VERSION } from '../../src/protocol/sync.ts';
 import { openTestStore, storeKinds, type TestStore } from './test-store.ts';
 import { signIn } from '../helpers/sign-in.ts';
-
-type LogLine = { level: number; time: string; requestId?: string; msg: string; method?: string; route?: string; path?: string; status?: number; userId?: string; err?: { message: string } };
-
-/** A logger whose lines the test reads. */
-function capturedLog() {
-  const lines: LogLine[] = [];
-  const raw: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        raw.push(text);
-        lines.push(JSON.parse(text) as LogLine);
-      }
-      done();
-    },
-  });
-  return { log: createLogger({ level: 'info', destination }), lines, raw };
-}
+import { capturedLog } from '../helpers/captured-log.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
