@@ -177,6 +177,12 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
     return written.Version;
   }
 
+  /** Whether the version is still recorded (not dropped for a newer one, nor removed). */
+  async function stored({ kind, ownerId, version }: z.infer<typeof VariantsJob>): Promise<boolean> {
+    const rows = await deps.store.query(`SELECT 1 FROM images WHERE kind = $1 AND owner_id = $2 AND version = $3`, [kind, ownerId, version]);
+    return rows.length > 0;
+  }
+
   /** The variants job: see the header. */
   async function finish(job: z.infer<typeof VariantsJob>): Promise<void> {
     const { kind, ownerId, version } = job;
@@ -185,9 +191,17 @@ export function imageService(deps: AppDeps, blobs: BlobStore, policy: FetchPolic
       [kind, ownerId, version],
     );
     if (!row) return blobs.remove(imageKeys.version(kind, ownerId, version));
-    const bytes = new Uint8Array(await (await blobs.blob(imageKeys.original(kind, ownerId, version))).arrayBuffer());
-    const facts: ImageFacts = { type: row.content_type, width: row.width, height: row.height };
-    for (const size of LATER_VARIANTS) await blobs.putBytes(imageKeys.variant(kind, ownerId, version, size), (await makeVariant(bytes, facts, size)).bytes);
+    try {
+      const bytes = new Uint8Array(await (await blobs.blob(imageKeys.original(kind, ownerId, version))).arrayBuffer());
+      const facts: ImageFacts = { type: row.content_type, width: row.width, height: row.height };
+      for (const size of LATER_VARIANTS) await blobs.putBytes(imageKeys.variant(kind, ownerId, version, size), (await makeVariant(bytes, facts, size)).bytes);
+    } catch (e) {
+      // A newer version's job that ended first dropped this one and removed its files, or the
+      // artwork was removed, while these variants were made: the files went from under this run
+      // (a missing original, a rename into a folder that is gone). Nothing is left to make.
+      if (!(await stored(job))) return blobs.remove(imageKeys.version(kind, ownerId, version));
+      throw e;
+    }
     const outcome = await deps.store.tx(async (q) => {
       const [mine] = await q.query<{ seq: number }>(`SELECT seq FROM images WHERE kind = $1 AND owner_id = $2 AND version = $3 FOR UPDATE`, [kind, ownerId, version]);
       if (!mine) return { keep: false, dropped: [] as string[], written: null };

@@ -3,8 +3,10 @@
 // with sharp: the type known by the bytes (a GIF, WebP or text body is a 415 naming Content-Type,
 // whatever the header said), a truncated JPEG and a decompression bomb refused with a 400, the four
 // square variants never upscaled, the row's new Version and ImagePublicUrl, the public file's
-// immutable caching, ETag and 304, the guard, removal, and imageUrl (refused for private
-// addresses without connecting; fetched from a local server when loopback is allowed).
+// immutable caching, ETag and 304, the guard, removal, imageUrl (refused for private
+// addresses without connecting; fetched from a local server when loopback is allowed), and a
+// version whose job is overtaken by a newer one's.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedId } from '../../sync-server/seed.ts';
 import { addressAllowed, fetchImage, imageUrlRefusal } from '../../sync-server/images/fetch.ts';
 import { IMAGE_FILE_MAX_BYTES } from '../../src/domain/artwork.ts';
-import { AppClient, seededApp, type SeededApp } from './app-client.ts';
+import { fsBlobStore, type BlobStore } from '../../sync-server/audio/blob-store.ts';
+import { imageKeys } from '../../sync-server/images/service.ts';
+import { AppClient, seededApp, withAnotherApp, type SeededApp } from './app-client.ts';
 import { openTestStore, type TestStore } from './test-store.ts';
 
 const MORNING = seedId('program:morning');
@@ -292,5 +296,36 @@ describe('artwork', () => {
     expect(await t.store.query(`SELECT 1 FROM images WHERE kind = 'user' AND owner_id = $1`, [producerId])).toHaveLength(0);
     // Removing what is not there is done too.
     expect((await upload(producer, 'DELETE', '/api/internal/users/me/image', null)).status).toBe(204);
+  });
+
+  it('a version dropped for a newer one while its job made its variants: the job ends quietly and leaves no files', async () => {
+    const versionOf = (url: string | null | undefined) => url!.split('/').pop()!;
+    expect((await upload(demo, 'PUT', `/api/v1/programs/${WORLD}/image`, jpegBytes)).status).toBe(204);
+    const [first] = await t.store.query<{ version: string }>(`SELECT version FROM images WHERE owner_id = $1 ORDER BY seq DESC LIMIT 1`, [WORLD]);
+    const folder = join(blobDir, imageKeys.version('program', WORLD, first!.version));
+    // Its job runs on an app whose blob store, as the job opens the original, lets a newer upload
+    // and its job go first: that one is ready first, so it drops the first version and its files.
+    const blobs = fsBlobStore(blobDir);
+    let raced = false;
+    const racing: BlobStore = {
+      ...blobs,
+      blob: async (key) => {
+        if (key === imageKeys.original('program', WORLD, first!.version) && !raced) {
+          raced = true;
+          expect((await upload(demo, 'PUT', `/api/v1/programs/${WORLD}/image`, await png(400, 400), 'image/png')).status).toBe(204);
+          await app.jobs.drain();
+          expect(existsSync(folder)).toBe(false);
+        }
+        return blobs.blob(key);
+      },
+    };
+    await withAnotherApp({ store: t.store, blobs: racing }, (other) => other.jobs.drain());
+    expect(raced).toBe(true);
+    // Not an attempt failed with the missing file and queued again: nothing is left to do.
+    expect(await t.store.query(`SELECT attempts, last_error FROM jobs WHERE kind = 'image.variants' AND payload->>'ownerId' = $1`, [WORLD])).toEqual([]);
+    expect(existsSync(folder)).toBe(false);
+    const url = (await rowOf(`/api/v1/programs/${WORLD}`)).Urls['ImagePublicUrl']!;
+    expect(versionOf(url)).not.toBe(first!.version);
+    expect(await sizeOf(await fetchPublic(`${url}?size=large`))).toEqual(['png', 400, 400]);
   });
 });
