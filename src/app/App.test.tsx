@@ -2,8 +2,7 @@
 // The whole app sits in an error boundary (section 2: "If a page crash shows a full-page error
 // screen carrying the HTTP status when the error has one"), not only page content: a crash in the
 // login screen, outside any page, shows the error screen instead of a blank page.
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mount } from '../../tests/dom-actions.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../lib/api.ts';
 
@@ -19,9 +18,7 @@ vi.mock('../features/session/LoginScreen.tsx', () => ({
 const { App } = await import('./App.tsx');
 
 async function renderApp(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  await act(async () => createRoot(el).render(<App />));
+  const el = await mount(<App />);
   // The session load (no server here: 401) settles and the login screen renders.
   await vi.waitFor(() => expect(el.querySelector('h1')).not.toBeNull(), { timeout: 5000 });
   return el;

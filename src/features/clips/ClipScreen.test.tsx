@@ -5,14 +5,13 @@
 // says why at the very field, in the user's language, with the value tried and what to do.
 import 'fake-indexeddb/auto';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../domain/clip-defaults.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
 import { Route, Router } from '../../lib/router.ts';
-import { settle as settleFor, settleUntil } from '../../../tests/dom-actions.ts';
+import { mount, settle as settleFor, settleUntil } from '../../../tests/dom-actions.ts';
 import { ClipScreen } from './ClipScreen.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -41,17 +40,13 @@ const row = (id: string, fields: Record<string, unknown>) => ({
 const settle = () => settleFor(60);
 
 async function render(): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
   const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/clips/${CLIP}` });
-  await act(async () =>
-    createRoot(el).render(
-      <Router hook={hook}>
-        <Route path="/:organizationId/programs/:programId/clips/:clipId">
-          <ClipScreen />
-        </Route>
-      </Router>,
-    ),
+  const el = await mount(
+    <Router hook={hook}>
+      <Route path="/:organizationId/programs/:programId/clips/:clipId">
+        <ClipScreen />
+      </Route>
+    </Router>,
   );
   // The screen reads the device's store: on a loaded machine its rows arrive after the first settle.
   await settleUntil(() => el.querySelector('label') !== null, { tries: 50, ms: 60 });
