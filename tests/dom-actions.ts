@@ -106,3 +106,15 @@ export async function mount(node: ReactNode, loading?: string | { until: string 
   for (let i = 0; i < 20 && waiting(); i++) await settle(100);
   return el;
 }
+
+/**
+ * mount() of a screen as the app routes it: the location at `path`, the screen under a route of
+ * `pattern`, whose parameters (organizationId, programId…) it reads.
+ */
+export async function mountAt(path: string, pattern: string, screen: ReactNode, loading?: string | { until: string }): Promise<HTMLElement> {
+  const { createElement } = await import('react');
+  const { memoryLocation } = await import('wouter/memory-location');
+  const { Route, Router } = await import('../src/lib/router.ts');
+  const { hook } = memoryLocation({ path });
+  return mount(createElement(Router, { hook, children: createElement(Route, { path: pattern, children: screen }) }), loading);
+}

@@ -9,7 +9,7 @@ import { DEMO_PASSWORD, ORG_DEMO, seed } from '../sync-server/seed.ts';
 import { settle } from './dom-actions.ts';
 import type { TestStore } from './server/test-store.ts';
 
-export { choose, chooseFile, click, clickOn, field, mount, settle, settleUntil, type } from './dom-actions.ts';
+export { choose, chooseFile, click, clickOn, field, mount, mountAt, settle, settleUntil, type } from './dom-actions.ts';
 
 /** Signs the page in and sends its fetches to the app; `sent` lists them ("GET /api/…"). */
 export async function signInPage(app: ReturnType<typeof createApp>, organizationId: string, email = 'demo@example.com'): Promise<{ cookie: string; xsrf: string; sent: string[] }> {

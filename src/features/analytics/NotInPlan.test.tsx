@@ -6,11 +6,9 @@
 // whose plan includes it gets the figures' own offline notice instead.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { OrganizationAnalyticsScreen } from './AnalyticsScreens.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
-import { mount, settle } from '../../../tests/dom-actions.ts';
+import { mountAt, settle } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -30,14 +28,7 @@ async function signIn(features?: Parameters<typeof signInOffline>[3]): Promise<{
 }
 
 async function render(): Promise<HTMLElement> {
-  const { hook } = memoryLocation({ path: `/${ORG}/analytics` });
-  const el = await mount(
-    <Router hook={hook}>
-      <Route path="/:organizationId/analytics">
-        <OrganizationAnalyticsScreen />
-      </Route>
-    </Router>,
-  );
+  const el = await mountAt(`/${ORG}/analytics`, '/:organizationId/analytics', <OrganizationAnalyticsScreen />);
   await settle(200);
   return el;
 }

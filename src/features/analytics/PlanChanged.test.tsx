@@ -10,14 +10,12 @@ import { describe, expect, it } from 'vitest';
 
 // The charts read the screen's pixel ratio when they load (happy-page's window has it, the global not).
 Object.defineProperty(globalThis, 'devicePixelRatio', { configurable: true, value: 1 });
-const { Route, Router } = await import('wouter');
-const { memoryLocation } = await import('wouter/memory-location');
 const { OrganizationAnalyticsScreen } = await import('./AnalyticsScreens.tsx');
 const { ORG_PODCASTS } = await import('../../../sync-server/seed.ts');
 const { loadSubscription, saveSubscription } = await import('../../../sync-server/billing/subscriptions.ts');
 const { loadSession, currentSession } = await import('../../lib/session.ts');
 const { setApiOrganization } = await import('../../lib/api.ts');
-const { mount, pageOnAppForSuite, settleUntil } = await import('../../../tests/page-on-app.ts');
+const { mountAt, pageOnAppForSuite, settleUntil } = await import('../../../tests/page-on-app.ts');
 
 const page = pageOnAppForSuite({ clips: 2 });
 
@@ -28,14 +26,7 @@ async function advancedAnalytics(on: boolean) {
 }
 
 async function render(): Promise<HTMLElement> {
-  const { hook } = memoryLocation({ path: `/${ORG_PODCASTS}/analytics` });
-  const el = await mount(
-    <Router hook={hook}>
-      <Route path="/:organizationId/analytics">
-        <OrganizationAnalyticsScreen />
-      </Route>
-    </Router>,
-  );
+  const el = await mountAt(`/${ORG_PODCASTS}/analytics`, '/:organizationId/analytics', <OrganizationAnalyticsScreen />);
   await settleUntil(() => el.textContent!.includes('Not part of') || el.textContent!.includes('Connect to the network'));
   return el;
 }

@@ -5,13 +5,11 @@
 // says why at the very field, in the user's language, with the value tried and what to do.
 import 'fake-indexeddb/auto';
 import { act } from 'react';
-import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clipDefaults } from '../../domain/clip-defaults.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
-import { Route, Router } from '../../lib/router.ts';
-import { mount, settle as settleFor, settleUntil } from '../../../tests/dom-actions.ts';
+import { mountAt, settle as settleFor, settleUntil } from '../../../tests/dom-actions.ts';
 import { ClipScreen } from './ClipScreen.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -40,14 +38,7 @@ const row = (id: string, fields: Record<string, unknown>) => ({
 const settle = () => settleFor(60);
 
 async function render(): Promise<HTMLElement> {
-  const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/clips/${CLIP}` });
-  const el = await mount(
-    <Router hook={hook}>
-      <Route path="/:organizationId/programs/:programId/clips/:clipId">
-        <ClipScreen />
-      </Route>
-    </Router>,
-  );
+  const el = await mountAt(`/${ORG}/programs/${PROGRAM}/clips/${CLIP}`, '/:organizationId/programs/:programId/clips/:clipId', <ClipScreen />);
   // The screen reads the device's store: on a loaded machine its rows arrive after the first settle.
   await settleUntil(() => el.querySelector('label') !== null, { tries: 50, ms: 60 });
   return el;

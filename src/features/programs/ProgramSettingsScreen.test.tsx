@@ -5,13 +5,11 @@
 // anything is queued, and a good change is queued as program.update. Its normalization shows what
 // it inherits from the organization, a refused change of it at its field, and resets to inherited.
 import 'fake-indexeddb/auto';
-import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
-import { Route, Router } from '../../lib/router.ts';
 import { ProgramSettingsScreen } from './ProgramSettingsScreen.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
-import { click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
+import { click, field, mountAt, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -22,16 +20,8 @@ const AT = '2026-03-01T10:00:00.000Z';
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
 
 async function render(): Promise<HTMLElement> {
-  const { hook } = memoryLocation({ path: `/${ORG}/programs/${PROGRAM}/settings` });
   // The row, the refused changes and the session arrive in separate live queries.
-  const el = await mount(
-    <Router hook={hook}>
-      <Route path="/:organizationId/programs/:programId/settings">
-        <ProgramSettingsScreen />
-      </Route>
-    </Router>,
-    { until: 'form' },
-  );
+  const el = await mountAt(`/${ORG}/programs/${PROGRAM}/settings`, '/:organizationId/programs/:programId/settings', <ProgramSettingsScreen />, { until: 'form' });
   await settle();
   return el;
 }

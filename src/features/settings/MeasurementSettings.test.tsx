@@ -4,13 +4,11 @@
 // good change is queued as organization.setMeasurementPrefixes (the device's row changed at once)
 // and answers the refusal; without manage-organization-settings access the prefixes are read only.
 import 'fake-indexeddb/auto';
-import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/db.ts';
-import { Route, Router } from '../../lib/router.ts';
 import { MeasurementSettings } from './MeasurementSettings.tsx';
 import { signInOffline } from '../../../tests/offline-session.ts';
-import { click, field, mount, settle, type } from '../../../tests/dom-actions.ts';
+import { click, field, mountAt, settle, type } from '../../../tests/dom-actions.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -21,15 +19,7 @@ const OP3 = 'https://op3.dev/e/';
 /** Signs in (the cached session: the server cannot be reached here) with these flags at organization scope. */
 
 async function render(): Promise<HTMLElement> {
-  const { hook } = memoryLocation({ path: `/${ORG}/settings` });
-  const el = await mount(
-    <Router hook={hook}>
-      <Route path="/:organizationId/settings">
-        <MeasurementSettings />
-      </Route>
-    </Router>,
-    { until: 'form' },
-  );
+  const el = await mountAt(`/${ORG}/settings`, '/:organizationId/settings', <MeasurementSettings />, { until: 'form' });
   await settle();
   return el;
 }
