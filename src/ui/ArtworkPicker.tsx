@@ -93,16 +93,16 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
           {shown ? (
             <img src={shown} alt={m.artwork_preview()} width={PREVIEW_PX} height={PREVIEW_PX} style={{ objectFit: 'cover' }} />
           ) : (
-            <span className="field-hint">{m.artwork_none()}</span>
+            <span className="field-hint" style={{ textAlign: 'center', padding: '0 0.5rem' }}>{m.artwork_none()}</span>
           )}
         </div>
         <div>
           <FileInput inputRef={input} id={id} accept={ACCEPT} disabled={disabled || !owner} describedBy={`${id}-hint`} onFile={(file) => void take(file)} />
-          <button type="button" disabled={disabled || !owner} onClick={() => input.current?.click()}>
+          <button type="button" className="button" disabled={disabled || !owner} onClick={() => input.current?.click()}>
             {m.artwork_choose()}
           </button>{' '}
           {(shown || pending?.action === 'put') && (
-            <button type="button" disabled={disabled || !owner} onClick={() => owner && void removeArtwork(owner)}>
+            <button type="button" className="button danger-outline" disabled={disabled || !owner} onClick={() => owner && void removeArtwork(owner)}>
               {m.artwork_remove()}
             </button>
           )}
@@ -124,7 +124,7 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
             <p className="field-error" role="alert">
               {shownError}{' '}
               {refused && !error && (
-                <button type="button" onClick={() => void dismissArtwork(kind, ownerId)}>
+                <button type="button" className="button small" onClick={() => void dismissArtwork(kind, ownerId)}>
                   {m.artwork_dismiss()}
                 </button>
               )}
