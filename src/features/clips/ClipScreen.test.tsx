@@ -5,7 +5,7 @@
 // says why at the very field, in the user's language, with the value tried and what to do.
 import 'fake-indexeddb/auto';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clipDefaults } from '../../domain/clip-defaults.ts';
 import { db, type NeedsAttentionEntry } from '../../db/db.ts';
 import { baseLocale, setLocale } from '../../lib/i18n.ts';
@@ -73,12 +73,16 @@ async function click(el: HTMLElement, name: string): Promise<void> {
 }
 
 beforeEach(async () => {
+  // No server here: the sections that ask it (loudness, transcript, brand safety…) meet what an
+  // offline browser's fetch does, not a connection refused by a port nobody listens on.
+  vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
   await setLocale(baseLocale, { reload: false });
   await Promise.all([db.clips.clear(), db.outbox.clear(), db.needsAttention.clear(), db.shadows.clear()]);
   await db.clips.bulkPut([row(CLIP, { Title: 'Morning News', Slug: null, Visibility: 'Private' }), row(OTHER, { Title: 'Earlier', Slug: 'morning-news' })]);
 });
 afterEach(() => {
   document.body.innerHTML = '';
+  vi.unstubAllGlobals();
 });
 
 describe('the clip form refuses before saving what the server would refuse', () => {
