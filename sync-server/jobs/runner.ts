@@ -188,6 +188,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let pgWake: PgWake | null = null;
   /** Running jobs by lease token. */
   const running = new Map<string, Promise<void>>();
+  /** Claims on their way to the database: stop() waits for them. */
+  const claims = new Set<Promise<void>>();
   let idleWaiters: Array<() => void> = [];
   let claimFailure: unknown = null;
   let claimFailing = false;
@@ -215,33 +217,54 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (pool.active >= pool.limit) return; // a job that ends pumps again
     pool.claiming = true;
     pool.again = false;
-    claim(pool).then(
-      (job) => {
-        pool.claiming = false;
-        claimFailing = false;
-        if (job) {
-          pool.active++;
-          const token = job.token;
-          const done = execute(job).finally(() => {
-            running.delete(token);
-            pool.active--;
-            pump(pool);
-            settle();
-          });
-          running.set(token, done);
-          pump(pool);
-        } else if (pool.again) {
-          pump(pool);
+    const claiming = claim(pool)
+      .then(async (job) => {
+        // Stopped while this claim was on its way: stop() takes no more jobs, so the job goes back
+        // as it was, for whichever runner claims next. (It ran here once stopped, after stop() had
+        // returned, beside the runner that was meant to have it.)
+        if (job && !started && draining === 0) {
+          await releaseLeases([job.token]);
+          return null;
         }
-        settle();
-      },
-      (err: unknown) => {
-        pool.claiming = false;
-        claimFailure = err;
-        if (!claimFailing) onError(err, null);
-        claimFailing = true;
-        settle();
-      },
+        return job;
+      })
+      .then(
+        (job) => {
+          pool.claiming = false;
+          claimFailing = false;
+          if (job) {
+            pool.active++;
+            const token = job.token;
+            const done = execute(job).finally(() => {
+              running.delete(token);
+              pool.active--;
+              pump(pool);
+              settle();
+            });
+            running.set(token, done);
+            pump(pool);
+          } else if (pool.again) {
+            pump(pool);
+          }
+          settle();
+        },
+        (err: unknown) => {
+          pool.claiming = false;
+          claimFailure = err;
+          if (!claimFailing) onError(err, null);
+          claimFailing = true;
+          settle();
+        },
+      );
+    claims.add(claiming);
+    void claiming.finally(() => claims.delete(claiming));
+  }
+
+  /** Jobs this runner holds and will not run, queued again; the attempt does not count. */
+  async function releaseLeases(tokens: string[]): Promise<void> {
+    await store.query(
+      `UPDATE jobs SET state = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, locked_until = NULL WHERE locked_by = ANY($1::text[])`,
+      [tokens],
     );
   }
 
@@ -433,6 +456,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       unsubscribe = null;
       await pgWake?.close();
       pgWake = null;
+      await Promise.allSettled([...claims]);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...running.values()]),
@@ -441,13 +465,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         }),
       ]);
       clearTimeout(grace);
-      if (running.size > 0) {
-        // Not their fault: the attempt does not count, and another instance (or the next start) takes them now.
-        await store.query(
-          `UPDATE jobs SET state = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, locked_until = NULL WHERE locked_by = ANY($1::text[])`,
-          [[...running.keys()]],
-        );
-      }
+      // Not their fault: the attempt does not count, and another instance (or the next start) takes them now.
+      if (running.size > 0) await releaseLeases([...running.keys()]);
     },
 
     health() {

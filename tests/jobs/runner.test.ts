@@ -3,7 +3,8 @@
 // again after a growing delay and, after its last attempt, given up through its hook; singletons
 // coalesce; recurring jobs keep one schedule however many runners start; and on PostgreSQL two
 // runners take each job exactly once, and a job whose runner died is taken again once its lease
-// lapses (while a live runner's heartbeat keeps its lease).
+// lapses (while a live runner's heartbeat keeps its lease). A runner stopped while a claim is on its
+// way waits for it and leaves the job it took to the next runner.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { enqueueJob } from '../../sync-server/jobs/queue.ts';
@@ -379,6 +380,48 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     await until(async () => (await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'tick'`))[0]!.n === 1);
     expect(await store.query(`SELECT singleton_key, state FROM jobs WHERE kind = 'tick'`)).toEqual([{ singleton_key: 'tick', state: 'queued' }]);
     expect(ticks).toBe(3);
+  });
+
+  it('a claim on its way when stop() is called: stop() waits for it, and the job it took is queued again for the next runner, not run', async () => {
+    const { store } = await fresh();
+    const ran: number[] = [];
+    const handlers: JobHandlers = { late: defineJob({ payload: Payload, run: async ({ n }) => void ran.push(n) }) };
+    await enqueueJob(store, 'late', { n: 1 });
+    // The runner's store holds its first claim back until the test lets it go (a busy connection pool).
+    const asked = deferred();
+    const letGo = deferred();
+    let held = false;
+    const slow = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'query')
+          return async (sql: string, params?: readonly unknown[]) => {
+            if (!held && sql.includes("SET state = 'running'")) {
+              held = true;
+              asked.resolve();
+              await letGo.promise;
+            }
+            return target.query(sql, params);
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const r = runner({ store: slow, pollMs: 60_000, handlers });
+    await r.start();
+    await asked.promise;
+    let stopped = false;
+    const stopping = r.stop().then(() => void (stopped = true));
+    await sleep(50);
+    expect(stopped).toBe(false);
+    letGo.resolve();
+    await stopping;
+    await sleep(100);
+    expect(ran).toEqual([]);
+    expect(await rowsOf(store, 'late')).toEqual([{ state: 'queued', attempts: 0, last_error: null }]);
+    const next = runner({ store, pollMs: 20, handlers });
+    await next.start();
+    await until(() => ran.length === 1);
+    expect(ran).toEqual([1]);
   });
 });
 
