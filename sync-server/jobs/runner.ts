@@ -217,45 +217,34 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (pool.active >= pool.limit) return; // a job that ends pumps again
     pool.claiming = true;
     pool.again = false;
-    const claiming = claim(pool)
-      .then(async (job) => {
-        // Stopped while this claim was on its way: stop() takes no more jobs, so the job goes back
-        // as it was, for whichever runner claims next. (It ran here once stopped, after stop() had
-        // returned, beside the runner that was meant to have it.)
-        if (job && !started && draining === 0) {
-          await releaseLeases([job.token]);
-          return null;
+    const claiming = claim(pool).then(
+      (job) => {
+        pool.claiming = false;
+        claimFailing = false;
+        if (job) {
+          pool.active++;
+          const token = job.token;
+          const done = execute(job).finally(() => {
+            running.delete(token);
+            pool.active--;
+            pump(pool);
+            settle();
+          });
+          running.set(token, done);
+          pump(pool);
+        } else if (pool.again) {
+          pump(pool);
         }
-        return job;
-      })
-      .then(
-        (job) => {
-          pool.claiming = false;
-          claimFailing = false;
-          if (job) {
-            pool.active++;
-            const token = job.token;
-            const done = execute(job).finally(() => {
-              running.delete(token);
-              pool.active--;
-              pump(pool);
-              settle();
-            });
-            running.set(token, done);
-            pump(pool);
-          } else if (pool.again) {
-            pump(pool);
-          }
-          settle();
-        },
-        (err: unknown) => {
-          pool.claiming = false;
-          claimFailure = err;
-          if (!claimFailing) onError(err, null);
-          claimFailing = true;
-          settle();
-        },
-      );
+        settle();
+      },
+      (err: unknown) => {
+        pool.claiming = false;
+        claimFailure = err;
+        if (!claimFailing) onError(err, null);
+        claimFailing = true;
+        settle();
+      },
+    );
     claims.add(claiming);
     void claiming.finally(() => claims.delete(claiming));
   }
@@ -283,7 +272,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.singleton_key`,
       [token, leaseMs, pool.kinds],
     );
-    return job ? { ...job, token } : null;
+    if (!job) return null;
+    // Stopped while this claim was on its way: stop() takes no more jobs, so the job goes back as
+    // it was, for whichever runner claims next. (It ran here once stopped, after stop() had
+    // returned, beside the runner that was meant to have it.)
+    if (!started && draining === 0) {
+      await releaseLeases([token]);
+      return null;
+    }
+    return { ...job, token };
   }
 
   /** Renews the lease; false once it is no longer this run's. */

@@ -391,21 +391,17 @@ describe.each(storeKinds)('jobs on %s', (kind) => {
     const asked = deferred();
     const letGo = deferred();
     let held = false;
-    const slow = new Proxy(store, {
-      get(target, prop) {
-        if (prop === 'query')
-          return async (sql: string, params?: readonly unknown[]) => {
-            if (!held && sql.includes("SET state = 'running'")) {
-              held = true;
-              asked.resolve();
-              await letGo.promise;
-            }
-            return target.query(sql, params);
-          };
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? value.bind(target) : value;
+    const slow: Store = {
+      ...store,
+      query: async (sql, params) => {
+        if (!held && sql.includes("SET state = 'running'")) {
+          held = true;
+          asked.resolve();
+          await letGo.promise;
+        }
+        return store.query(sql, params);
       },
-    });
+    };
     const r = runner({ store: slow, pollMs: 60_000, handlers });
     await r.start();
     await asked.promise;
