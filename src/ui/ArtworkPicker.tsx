@@ -87,7 +87,7 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
       className={`field artwork-picker${dragging ? ' is-dragging' : ''}${shownError ? ' has-error' : ''}`}
       {...zone}
     >
-      <label htmlFor={id}>{m.artwork_label()}</label>
+      <label htmlFor={disabled ? undefined : id}>{m.artwork_label()}</label>
       <div className="artwork-picker-body" style={{ display: 'flex', gap: '1rem', alignItems: 'center' }}>
         <div className="artwork-preview" style={{ width: PREVIEW_PX, height: PREVIEW_PX, flex: 'none', border: '1px dashed currentColor', display: 'grid', placeItems: 'center', overflow: 'hidden' }}>
           {shown ? (
@@ -97,18 +97,23 @@ export function ArtworkPicker({ kind, ownerId, organizationId, imageUrl, disable
           )}
         </div>
         <div>
-          <FileInput inputRef={input} id={id} accept={ACCEPT} disabled={disabled || !owner} describedBy={`${id}-hint`} onFile={(file) => void take(file)} />
-          <button type="button" className="button" disabled={disabled || !owner} onClick={() => input.current?.click()}>
-            {m.artwork_choose()}
-          </button>{' '}
-          {(shown || pending?.action === 'put') && (
-            <button type="button" className="button danger-outline" disabled={disabled || !owner} onClick={() => owner && void removeArtwork(owner)}>
-              {m.artwork_remove()}
-            </button>
+          {/* Read only (no access to change it): the artwork is shown, with nothing that offers a change. */}
+          {!disabled && (
+            <>
+              <FileInput inputRef={input} id={id} accept={ACCEPT} disabled={!owner} describedBy={`${id}-hint`} onFile={(file) => void take(file)} />
+              <button type="button" className="button" disabled={!owner} onClick={() => input.current?.click()}>
+                {m.artwork_choose()}
+              </button>{' '}
+              {(shown || pending?.action === 'put') && (
+                <button type="button" className="button danger-outline" disabled={!owner} onClick={() => owner && void removeArtwork(owner)}>
+                  {m.artwork_remove()}
+                </button>
+              )}
+              <p id={`${id}-hint`} className="field-hint">
+                {m.artwork_hint()}
+              </p>
+            </>
           )}
-          <p id={`${id}-hint`} className="field-hint">
-            {m.artwork_hint()}
-          </p>
           {status && (
             <p className="field-hint" role="status">
               {status}

@@ -120,8 +120,11 @@ describe('the Ad markers section', () => {
     ]);
     await choose(el, 'type,time,max_ads\npre-roll,,2\nmid-roll,0:04:00,2\npost-roll,,1\n');
     expect(markers(el).map((k) => k.getAttribute('aria-label'))).toEqual(['Ad 1, mid-roll, up to 2 ads, at 4:00']);
-    expect((el.querySelectorAll<HTMLInputElement>('.ad-break input[type="checkbox"]')[0]!).checked).toBe(true);
-    expect((el.querySelectorAll<HTMLInputElement>('.ad-break input[type="checkbox"]')[1]!).checked).toBe(true);
+    const breaks = [...el.querySelectorAll('.ad-break label')].flatMap((l) => {
+      const box = l.querySelector<HTMLInputElement>('input[type="checkbox"]');
+      return box ? [[l.textContent?.trim(), box.checked]] : [];
+    });
+    expect(breaks).toEqual([['Play ads before the episode', true], ['Play ads after the episode', true]]);
   });
 
   it('asks the server for suggestions (this clip has no audio, and it says so); offline, suggestions need the connection', async () => {

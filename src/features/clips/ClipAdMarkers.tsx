@@ -242,7 +242,7 @@ export function ClipAdMarkers({ clip }: { clip: Clip }) {
       <fieldset className="ad-break">
         <legend>{label}</legend>
         <label>
-          <input type="checkbox" checked={value !== null} onChange={(e) => setDraft((d) => ({ ...d, [which]: e.target.checked ? '1' : null }))} /> {m.clips_ad_break_on({ name: label })}
+          <input type="checkbox" checked={value !== null} onChange={(e) => setDraft((d) => ({ ...d, [which]: e.target.checked ? '1' : null }))} /> {which === 'pre' ? m.clips_ad_preroll_on() : m.clips_ad_postroll_on()}
         </label>
         {value !== null && (
           <div className="field">

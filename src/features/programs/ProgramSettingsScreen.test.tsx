@@ -61,11 +61,17 @@ describe('program settings', () => {
     expect(el.textContent).toContain('You can view these settings but not change them.');
     expect(slug.control.disabled).toBe(true);
     expect([...el.querySelectorAll('button')].some((b) => b.textContent === 'Delete program')).toBe(false);
+    // The artwork is shown, with nothing that offers to change it.
+    const artwork = el.querySelector('.artwork-picker')!;
+    expect(artwork.textContent).toContain('No artwork yet');
+    expect(artwork.querySelector('button, input')).toBeNull();
+    expect(artwork.textContent).not.toContain('drop it here');
   });
 
   it('refuses a bad e-mail at its field before queueing, then queues the good change as program.update', async () => {
     await signInOffline(ORG, 'organization', { HasContentAccess: true, HasManageSettingsAccess: true });
     const el = await render();
+    expect([...el.querySelectorAll('.artwork-picker button')].map((b) => b.textContent)).toEqual(['Choose artwork']);
     await type(field(el, 'Owner email').control, 'not-an-address');
     await click(el, 'Save');
     expect(field(el, 'Owner email').described).toContain('"not-an-address" is not a valid email address');
