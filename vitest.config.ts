@@ -65,14 +65,25 @@ function paraglideMessagesBundle(): Plugin {
  * Test files that read state a module keeps (a served build's index, the connectivity a module
  * remembers, globals an import installs) and so run in a fresh module graph of their own: run in a
  * shared one after other files they failed (a GET / of the security-headers server answered 404,
- * http-edges' sign-in 500, the Toaster's IndexedDB missing). Everything under src/ too: UI and
- * domain tests set the locale, mock modules (App.test) and stub globals.
+ * http-edges' sign-in 500, the Toaster's IndexedDB missing). Everything under src/ too: UI tests
+ * set the locale, mock modules (App.test) and stub globals. The tests of the domain rules, the
+ * wire schemas and other pure modules (SHARED_SRC) do none of that and run in the shared graph:
+ * each in a fresh one spent ~1.6 s importing for milliseconds of tests (the 49 domain files: 82 s
+ * of import, 4 s of tests; the 62 files now run in 18 s).
  *
  * And the files on a device store (fake-indexeddb): 'fake-indexeddb/auto' installs its globals once
  * per module graph, so in a shared one a file that ran earlier and took them away (an environment's
  * teardown) left the next ones with "IndexedDB API missing", depending on the order files happened
  * to run in (a clean-clone CI, 4 files).
  */
+const SHARED_SRC = [
+  'src/domain/**/*.test.ts',
+  'src/protocol/**/*.test.ts',
+  'src/lib/{i18n,locales,normalization}.test.ts',
+  'src/media/{audio-keep,cut,cut-timeline,live-events,messages,mp3-split,reuse}.test.ts',
+  'src/ui/audio/cut-model.test.ts',
+  'workers/search/index-core.test.ts',
+];
 const ISOLATED = [
   'src/**/*.test.{ts,tsx}',
   'tests/server/http-edges.test.ts',
@@ -95,9 +106,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['sync-server/**/*.test.ts', 'tests/**/*.test.ts'], exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED], isolate: false, setupFiles: ['tests/setup-shared.ts'], globalSetup: ['tests/pglite-template.ts'] },
+        test: { name: 'shared', include: ['sync-server/**/*.test.ts', 'tests/**/*.test.ts', ...SHARED_SRC], exclude: ['tests/e2e/**', 'node_modules/**', ...ISOLATED.filter((glob) => !glob.startsWith('src/') && !glob.startsWith('workers/'))], isolate: false, setupFiles: ['tests/setup-shared.ts'], globalSetup: ['tests/pglite-template.ts'] },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      // Worker threads, not processes: a fresh graph per file either way, and a thread starts and
+      // imports faster (these 76 files: 234 s on threads, 315 s on processes, an idle 2-core machine).
+      { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: ['node_modules/**', ...SHARED_SRC], pool: 'threads' } },
     ],
     environment: 'node',
     testTimeout: 30_000,
