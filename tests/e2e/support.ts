@@ -49,7 +49,9 @@ export async function openFirstClip(page: Page, index = 0): Promise<{ organizati
   // pulled so far is another clip (perhaps another spec's), which then sorts out of view.
   await expect.poll(() => firstSyncDone(page), { timeout: 30_000 }).toBe(true);
   await page.getByTestId('clip-list').getByRole('link').nth(index).click();
-  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
+  // The clip screen's chunk loads on the first visit: on a loaded two-core machine it still showed
+  // 'Loading…' after the default 10 s twice (update-prompt, admin-snapshot; stop 66's CI runs).
+  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible({ timeout: 30_000 });
   const [, organizationId, , programId, , clipId] = new URL(page.url()).pathname.split('/');
   return { organizationId: organizationId!, programId: programId!, clipId: clipId! };
 }
