@@ -222,7 +222,7 @@ export function WaveformMarkers(props: WaveformMarkersProps) {
               fontSize: '0.75rem',
               lineHeight: '24px',
               borderLeft: '2px solid var(--brand)',
-              background: selected ? 'var(--brand)' : 'var(--surface-2, #eef)',
+              background: selected ? 'var(--brand)' : 'var(--neutral-soft)',
               color: selected ? 'var(--on-brand, #fff)' : 'inherit',
               cursor: 'grab',
               touchAction: 'none',
