@@ -23,7 +23,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  // The longest journeys (two users each signing in and syncing the 2,000-clip demo, snapshot
+  // The longest journeys (two users each signing in and syncing the demo, snapshot
   // restore) take 25–35 s on a quiet machine and ran 1.8 times slower in the clean-clone CI on a
   // loaded two-core machine, where conflict-names passed 60 s. A hung test still ends at 90 s.
   timeout: 90_000,
@@ -38,6 +38,12 @@ export default defineConfig({
     // sixth (dialogs.spec, user + sys CPU of the whole tree: 39.6–40.4 s with, 33.6–34.0 s without).
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: true },
     screenshot: 'only-on-failure',
+    // No service worker unless a spec asks for one (test.use({ serviceWorkers: 'allow' }): the 25
+    // that go offline and reload, or look at the worker itself). Each test is a fresh browser
+    // context, where the worker's install precaches the whole build (245 files, 5 MB of JavaScript,
+    // which Chromium compiles as it stores them) for a test that never needs it: 16% of the CPU of
+    // dialogs + errors-and-menus (19 tests: 153 CPU-seconds with it, 129 without).
+    serviceWorkers: 'block',
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   projects: [
@@ -50,7 +56,10 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'pipe',
     // 30 days of demo listening (made by a job after start; NODE_ENV=test alone makes none): the
-    // analytics journey reads it.
-    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_LISTENER_DAYS: '30', CASTAWAY_WEBHOOK_ALLOW_LOOPBACK: '1', CASTAWAY_LOCATION_HEADER: 'CF-IPCountry' },
+    // analytics journey reads it. 300 clips, not the 2,000 of `npm start`: every test signs in on
+    // a fresh device and downloads its organization, and nothing on the shared server needs more
+    // than a program's first screen of clips (first-download.spec.ts, about the download's pages,
+    // has a server of its own with more).
+    env: { PORT: String(PORT), CASTAWAY_DATA_DIR: process.env.E2E_DATA_DIR ?? '', NODE_ENV: 'test', CASTAWAY_DEMO_CLIPS: '300', CASTAWAY_DEMO_LISTENER_DAYS: '30', CASTAWAY_WEBHOOK_ALLOW_LOOPBACK: '1', CASTAWAY_LOCATION_HEADER: 'CF-IPCountry' },
   },
 });

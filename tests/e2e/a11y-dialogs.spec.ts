@@ -4,7 +4,10 @@
 // access) and the conflict screen holding a live conflict. Zero violations.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { clipField, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const UNKNOWN = '0b7d1d8e-2f4f-4c55-9a3e-5d2f3a1c0e99';
@@ -26,7 +29,7 @@ for (const [size, viewport] of Object.entries(SIZES) as Array<[keyof typeof SIZE
       await logIn(page);
       await openFirstClip(page, CLIP[size].dialogs);
 
-      await page.getByLabel('Title', { exact: true }).fill('Not yet applied');
+      await clipField(page, 'Title').fill('Not yet applied');
       await page.getByRole('link', { name: 'Back' }).click();
       const unsaved = page.getByRole('alertdialog', { name: 'Unsaved changes' });
       await expect(unsaved).toContainText('This form has unsaved changes which will be lost if you continue.');
@@ -121,7 +124,7 @@ for (const [size, viewport] of Object.entries(SIZES) as Array<[keyof typeof SIZE
       const { organizationId, clipId } = await openFirstClip(page, CLIP[size].conflict);
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       await context.setOffline(true);
-      await page.getByLabel('Title', { exact: true }).fill(`Mine at ${size} size`);
+      await clipField(page, 'Title').fill(`Mine at ${size} size`);
       await page.getByRole('button', { name: 'Apply' }).click();
       await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 

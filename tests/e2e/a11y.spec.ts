@@ -7,6 +7,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { logIn } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 // Phone and desktop: the two layouts of every screen. The tablet width (761–1000 px) changes only
 // how the navigation bar wraps (tablet-layout.spec.ts); its axe pass found nothing the other two
 // did not and cost CI about 2.5 minutes of its 40.

@@ -4,8 +4,11 @@
 // demo organization, so this spec runs a server of its own: the other specs' edits stay out of it.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, applyAndSync, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, clipField, logIn, openFirstClip, syncStatus } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 let server: OwnServer | null = null;
 
@@ -23,7 +26,7 @@ async function chooseFromOrganizationMenu(page: Page, item: string) {
 }
 
 async function applyTitle(page: Page, title: string) {
-  await page.getByLabel('Title', { exact: true }).fill(title);
+  await clipField(page, 'Title').fill(title);
   await applyAndSync(page);
 }
 
@@ -64,7 +67,7 @@ test('save a snapshot, change the clip, restore: the clip screen shows the Title
   await restore.getByRole('button', { name: 'Restore snapshot' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Restored snapshot' })).toBeVisible({ timeout: 20_000 });
   await expect(restore).toBeHidden();
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Title kept in the snapshot');
+  await expect(clipField(page, 'Title')).toHaveValue('Title kept in the snapshot');
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
   expect((await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Title kept in the snapshot');
   await context.close();

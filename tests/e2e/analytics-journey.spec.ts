@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { logIn } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const ANALYST = 'analyst@example.com';
 const TIME_ZONE = 'America/Los_Angeles';
 

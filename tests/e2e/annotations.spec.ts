@@ -8,6 +8,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { audio, openRecording, position, recordingLoaded, reloadOffline } from './recordings.ts';
 import { logIn } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const markers = (page: Page) => audio(page).getByRole('group', { name: 'Annotations on the waveform' });
 const now = async (page: Page) => Number(await position(page).getAttribute('aria-valuenow'));
 

@@ -5,7 +5,10 @@
 // the sync details say so too, and Discard puts the server's value back. Works in the demo
 // organization's third program (the first program's clips are shared by position with other specs).
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, applyAndSync, logIn, organizationIdOf, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, clipField, logIn, organizationIdOf, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 const SLUG_IN_USE = 'This slug is already in use in this program';
 
@@ -58,7 +61,7 @@ test('a slug taken on another device while offline is refused by the server: the
   const saved = await apiGet<{ Slug: string | null; Title: string | null }>(page, `/v1/clips/${clipId}`, organizationId);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await context.setOffline(true);
-  await page.getByLabel('Title', { exact: true }).fill(title);
+  await clipField(page, 'Title').fill(title);
   await page.getByLabel('Slug').fill(slug);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
@@ -78,7 +81,7 @@ test('a slug taken on another device while offline is refused by the server: the
   await expect(page.getByText(`Not saved: you entered “${slug}”`)).toBeVisible();
 
   await alert.getByRole('button', { name: 'Edit again' }).click();
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  await expect(clipField(page, 'Title')).toHaveValue(title);
   await expect(page.getByLabel('Slug')).toHaveValue(slug);
   await expect(page.getByLabel('Slug')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText(SLUG_IN_USE)).toBeVisible();

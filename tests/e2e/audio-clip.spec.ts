@@ -10,6 +10,9 @@ import { putClipAudio } from '../audio/e2e-clip-audio.ts';
 import { expectAWaveform, waveformInk } from '../audio/waveform-ink.ts';
 import { logIn, openFirstClip } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 test('a clip with real audio: the waveform draws, a cut by keyboard previews across the cut and saves as WAV, and offline the cached waveform draws', async ({ page, context }) => {
   test.setTimeout(120_000);
   // Watch the preview from outside the app: every AudioContext made and every media element routed

@@ -2,8 +2,11 @@
 // when"), for another user too, and still does offline (the names are kept on the device). Each
 // conflicting field names the author of the change it conflicts with, not the row's last writer.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { apiGet, applyAndSync, DEMO, logIn, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, clipField, DEMO, logIn, syncStatus } from './support.ts';
 import { firstSyncDone } from './local-data.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 /** Dana opens the nth clip of Morning Briefing (each test its own clip); returns its address. */
 async function openMorningBriefingClip(page: Page, index: number): Promise<string> {
@@ -21,7 +24,7 @@ async function openMorningBriefingClip(page: Page, index: number): Promise<strin
 /** Dana, offline, edits the open clip's fields (by label) in one Apply: one change waits. */
 async function danaEditsOffline(page: Page, context: BrowserContext, fields: Record<string, string>): Promise<void> {
   await context.setOffline(true);
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(fields)) await clipField(page, label).fill(value);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 }
@@ -39,7 +42,7 @@ async function patChangesTitle(browser: Browser, clipUrl: string, title: string)
   const theirs = await other.newPage();
   await logIn(theirs, 'producer@example.com', DEMO.password);
   await theirs.goto(clipUrl);
-  await theirs.getByLabel('Title', { exact: true }).fill(title);
+  await clipField(theirs, 'Title').fill(title);
   await applyAndSync(theirs);
   await other.close();
 }
@@ -83,7 +86,7 @@ test('when my other fields merge, the conflicting field still names the other us
   await page.getByRole('button', { name: 'Keep theirs' }).click();
   await expect(page.getByText('There are no conflicts. All your edits are merged.')).toBeVisible();
   await page.goto(clipUrl);
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Pat’s title, from the studio');
+  await expect(clipField(page, 'Title')).toHaveValue('Pat’s title, from the studio');
   await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Dana’s description');
   await expect(page.getByLabel('Short summary', { exact: true })).toHaveValue('Dana’s summary');
 });
@@ -121,7 +124,7 @@ test('a conflict with my own edit on another device says so, not "someone else",
   const other = await laptop.newPage();
   await logIn(other, DEMO.email, DEMO.password);
   await other.goto(clipUrl);
-  await other.getByLabel('Title', { exact: true }).fill(`Laptop title ${stamp}`);
+  await clipField(other, 'Title').fill(`Laptop title ${stamp}`);
   await other.getByLabel('Short summary', { exact: true }).fill(`Laptop summary ${stamp}`);
   await applyAndSync(other);
   await laptop.close();

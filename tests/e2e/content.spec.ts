@@ -1,7 +1,10 @@
 // Playlist reordering (keyboard), recording edits with annotations, and a conflict made from a
 // second browser context resolved on the conflict screen.
 import { expect, test } from '@playwright/test';
-import { allChangesSaved, apiGet, applyAndSync, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { allChangesSaved, apiGet, applyAndSync, clipField, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 test('a playlist is reordered by keyboard and the order reaches the server', async ({ page }) => {
   await logIn(page);
@@ -69,7 +72,7 @@ test('a conflict made from a second context is resolved on the conflict screen',
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
   await context.setOffline(true);
-  await page.getByLabel('Title', { exact: true }).fill('Mine, written offline');
+  await clipField(page, 'Title').fill('Mine, written offline');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 
@@ -77,7 +80,7 @@ test('a conflict made from a second context is resolved on the conflict screen',
   const theirs = await other.newPage();
   await logIn(theirs, DEMO.email, DEMO.password);
   await theirs.goto(clipUrl);
-  await theirs.getByLabel('Title', { exact: true }).fill('Theirs, written online');
+  await clipField(theirs, 'Title').fill('Theirs, written online');
   await applyAndSync(theirs);
   expect((await apiGet<{ Title: string }>(theirs, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Theirs, written online');
   await other.close();

@@ -8,6 +8,9 @@ import { logIn, organizationIdOf } from './support.ts';
 import { openRecording, recordingLoaded, reloadOffline } from './recordings.ts';
 import { publicPaths } from '../../src/domain/public-urls.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 type Clip = { Id: string; State: string; Deleted: boolean; PublishState: string; Urls: { AudioPublicUrl: string | null } };
 
 async function listenForViolations(page: Page): Promise<string[]> {

@@ -1,6 +1,6 @@
 // Dialog behaviours of sections 2, 4 and 8, driven like a person would.
 import { expect, test } from '@playwright/test';
-import { logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
+import { clipField, logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
 
 test('danger-with-prompt: Delete enables only for DELETE typed exactly, and the text clears on close and open', async ({ page }) => {
   await logIn(page);
@@ -28,7 +28,7 @@ test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds',
   await openFirstClip(page, 1);
   const url = page.url();
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
-  await page.getByLabel('Title', { exact: true }).fill('Not yet applied');
+  await clipField(page, 'Title').fill('Not yet applied');
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeVisible();
 
   await page.getByRole('link', { name: 'Back' }).click();
@@ -37,7 +37,7 @@ test('unsaved changes: leaving the clip asks first; closing stays, OK proceeds',
   await prompt.getByRole('button', { name: 'Close' }).click();
   await expect(prompt).toBeHidden();
   expect(page.url()).toBe(url);
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Not yet applied');
+  await expect(clipField(page, 'Title')).toHaveValue('Not yet applied');
 
   await page.getByRole('link', { name: 'Manage audio' }).click();
   await page.getByRole('alertdialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'OK' }).click();
@@ -48,7 +48,7 @@ test('the browser Back button asks about unsaved changes too', async ({ page }) 
   await logIn(page);
   await openFirstClip(page, 3);
   const url = page.url();
-  await page.getByLabel('Title', { exact: true }).fill('Still editing');
+  await clipField(page, 'Title').fill('Still editing');
 
   await page.goBack();
   const prompt = page.getByRole('alertdialog', { name: 'Unsaved changes' });
@@ -56,7 +56,7 @@ test('the browser Back button asks about unsaved changes too', async ({ page }) 
   await prompt.getByRole('button', { name: 'Close' }).click();
   await expect(prompt).toBeHidden();
   expect(page.url()).toBe(url);
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Still editing');
+  await expect(clipField(page, 'Title')).toHaveValue('Still editing');
 
   await page.goBack();
   await page.getByRole('alertdialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'OK' }).click();
@@ -67,7 +67,7 @@ test('the browser Back button asks about unsaved changes too', async ({ page }) 
 test('Reset shows only when the form changed and puts the saved values back', async ({ page }) => {
   await logIn(page);
   await openFirstClip(page, 1);
-  const title = page.getByLabel('Title', { exact: true });
+  const title = clipField(page, 'Title');
   const saved = await title.inputValue();
   await title.fill('Something else');
   await page.getByRole('button', { name: 'Reset', exact: true }).click();

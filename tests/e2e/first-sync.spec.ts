@@ -4,6 +4,9 @@
 import { expect, test } from '@playwright/test';
 import { logIn } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 test('an organization opened offline before its first download says it is not yet available offline', async ({ page, context }) => {
   await logIn(page);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

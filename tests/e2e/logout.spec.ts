@@ -3,8 +3,11 @@
 // local store, the waveform and image caches and the session, so the next user on the device sees
 // nothing of the first user's organization.
 import { expect, test } from '@playwright/test';
-import { DEMO, logIn, syncStatus } from './support.ts';
+import { clipField, DEMO, logIn, syncStatus } from './support.ts';
 import { cacheNames, indexedDbCounts, indexedDbKeys, writeStores } from './local-data.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 const SYNCED = ['organizations', 'networks', 'programs', 'playlists', 'clips', 'recordings', 'annotations'];
 
@@ -58,7 +61,7 @@ test('log-out warns about unsent edits, then clears the device for the next user
   await context.setOffline(true);
   // A title of this run: a run before (--repeat-each, a retry) may have saved its title on the
   // server, and filling in the same value would be no edit at all.
-  await page.getByLabel('Title', { exact: true }).fill(`Unsent when the user logs out (${Date.now()})`);
+  await clipField(page, 'Title').fill(`Unsent when the user logs out (${Date.now()})`);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toContainText('1 change waiting to sync');
 

@@ -5,6 +5,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { logIn, openOrganizationHome } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 type Icon = { src: string; sizes: string; type?: string; purpose?: string };
 type Manifest = { name: string; short_name?: string; start_url: string; display: string; scope?: string; icons: Icon[] };
 

@@ -4,7 +4,10 @@
 // the first program's clip list is shared by the other specs by position, and a new clip would
 // move every row down.
 import { expect, test, type Page } from '@playwright/test';
-import { allChangesSaved, apiGet, logIn, organizationIdOf, syncStatus } from './support.ts';
+import { allChangesSaved, apiGet, clipField, logIn, organizationIdOf, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 async function openSecondProgram(page: Page): Promise<void> {
   await page.getByRole('list').getByRole('link').first().click();
@@ -20,7 +23,7 @@ async function createClip(page: Page, title: string): Promise<string> {
   await dialog.getByRole('button', { name: 'Create clip' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole('form', { name: 'Details' })).toBeVisible();
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  await expect(clipField(page, 'Title')).toHaveValue(title);
   return new URL(page.url()).pathname.split('/').at(-1)!;
 }
 

@@ -1,14 +1,17 @@
 // The issue's headline: edit online, edit offline, reload offline (the service worker serves the
 // shell), see the edit and one change waiting, reconnect, and the server has the new Title.
 import { expect, test } from '@playwright/test';
-import { apiGet, applyAndSync, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, applyAndSync, clipField, logIn, openFirstClip, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 test('a Title edited offline survives a reload and reaches the server when back online', async ({ page, context }) => {
   await logIn(page);
   const { organizationId, clipId } = await openFirstClip(page);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
-  const title = page.getByLabel('Title', { exact: true });
+  const title = clipField(page, 'Title');
   await title.fill('Online edit from the studio');
   await applyAndSync(page);
   expect((await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Online edit from the studio');
@@ -26,7 +29,7 @@ test('a Title edited offline survives a reload and reaches the server when back 
     if (!path.startsWith('/api/') && path !== '/healthz') failed.push(r.url());
   });
   await page.reload();
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Edited on the train');
+  await expect(clipField(page, 'Title')).toHaveValue('Edited on the train');
   // The edit is still waiting, unless the sync worker the reload started reached the server: on a
   // loaded machine Chromium starts a new dedicated worker before the offline emulation reaches it
   // (a CI run logged one push more than the test makes, from the worker; context.route does not

@@ -5,7 +5,10 @@
 // the offline test's edit of clip 7 never leaves the device (audio-select uploads to that clip).
 import { expect, test, type Page } from '@playwright/test';
 import { firstSyncDone, writeStores } from './local-data.ts';
-import { logIn, openFirstClip, syncStatus } from './support.ts';
+import { clipField, logIn, openFirstClip, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -15,7 +18,7 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 test('the "Changes saved" toast leaves the Apply button uncovered', async ({ page }) => {
   await logIn(page);
   await openFirstClip(page, 4);
-  await page.getByLabel('Title', { exact: true }).fill(`Saved on a phone ${Date.now()}`);
+  await clipField(page, 'Title').fill(`Saved on a phone ${Date.now()}`);
   const apply = page.getByRole('button', { name: 'Apply' });
   await apply.click();
   const toast = page.locator('.toast').filter({ hasText: 'Changes saved' });
@@ -38,7 +41,7 @@ test('the "Changes saved" toast leaves the Apply button uncovered', async ({ pag
   expect(look.touched).toBe('Apply');
   // A menu opened while a toast shows comes above it: where both are, a finger touches the menu.
   // A fresh toast for it, the menu opened at once.
-  await page.getByLabel('Title', { exact: true }).fill(`Saved on a phone again ${Date.now()}`);
+  await clipField(page, 'Title').fill(`Saved on a phone again ${Date.now()}`);
   await apply.click();
   await expect(toast.last()).toBeVisible();
   await page.getByRole('button', { name: 'Organization' }).click();
@@ -103,7 +106,7 @@ test('offline with an edit waiting, the phone header shows the whole status, in 
   // The offline reloads below start from the service worker's cache.
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await context.setOffline(true);
-  await page.getByLabel('Title', { exact: true }).fill(`Edited in a tunnel ${Date.now()}`);
+  await clipField(page, 'Title').fill(`Edited in a tunnel ${Date.now()}`);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
   const cases = [

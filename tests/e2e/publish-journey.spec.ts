@@ -16,6 +16,9 @@ import { publicPaths } from '../../src/domain/public-urls.ts';
 import { ORG_DEMO } from '../../sync-server/seed.ts';
 import { allChangesSaved, apiGet, DEMO, syncStatus } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 type ClipRow = { State: string; PublishState: string; Slug: string | null; DurationSeconds: number | null; PublishedDurationSeconds: number | null; Urls: { AudioPublicUrl: string | null } };
 
 test.describe.serial('publishing journey', () => {

@@ -10,6 +10,9 @@ import { expectAWaveform, waveformInk } from '../audio/waveform-ink.ts';
 import { audio, openRecording, position, recordingLoaded, reloadOffline } from './recordings.ts';
 import { logIn } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const spp = async (page: Page) => Number(await position(page).getAttribute('data-samples-per-pixel'));
 
 /** I and O around [from, to] seconds by keyboard, then "Keep selection only". */

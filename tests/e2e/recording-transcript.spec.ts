@@ -7,6 +7,9 @@ import { openRecording } from './recordings.ts';
 import { logIn } from './support.ts';
 import { OWN_SERVER_START_MS, startOwnServer, type OwnServer } from './own-server.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 let server: OwnServer | null = null;
 
 test.beforeAll(async () => {

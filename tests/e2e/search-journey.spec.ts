@@ -6,6 +6,9 @@ import { expect, test } from '@playwright/test';
 import { firstSyncDone } from './local-data.ts';
 import { logIn, openOrganizationHome } from './support.ts';
 
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 /** In the demo seed's descriptions ("recorded in front of a studio audience"), never in a title. */
 const WORD = 'audience';
 

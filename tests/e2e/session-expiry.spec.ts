@@ -3,7 +3,7 @@
 // the session expired and the change is kept; after logging in again the change reaches the
 // server without a reload.
 import { expect, request, test, type BrowserContext, type Page } from '@playwright/test';
-import { apiGet, DEMO, openFirstClip, logIn, syncStatus } from './support.ts';
+import { apiGet, clipField, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
 import { indexedDbCounts } from './local-data.ts';
 
 /** Dana (the demo user) edits a clip's Title offline; her session ends; the network comes back. */
@@ -11,9 +11,9 @@ async function editThenSessionEnds(page: Page, context: BrowserContext, clipInde
   await logIn(page);
   const ids = await openFirstClip(page, clipIndex);
   await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
-  const before = await page.getByLabel('Title', { exact: true }).inputValue();
+  const before = await clipField(page, 'Title').inputValue();
   await context.setOffline(true);
-  await page.getByLabel('Title', { exact: true }).fill(newTitle);
+  await clipField(page, 'Title').fill(newTitle);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
   // The session ends (its cookie is gone), then the network comes back.
@@ -36,7 +36,7 @@ test('an edit made before the session expired is kept through the login screen a
   );
 
   await logInOnScreen(page, DEMO.email);
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Edited before the session expired');
+  await expect(clipField(page, 'Title')).toHaveValue('Edited before the session expired');
   await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
   await expect.poll(async () => (await apiGet<{ Title: string }>(page, `/v1/clips/${clipId}`, organizationId)).Title).toBe('Edited before the session expired');
 });

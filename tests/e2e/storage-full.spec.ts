@@ -11,8 +11,11 @@
 // Clips 6 and 12 of the first program are this spec's.
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
+import { apiGet, clipField, DEMO, logIn, openFirstClip, syncStatus } from './support.ts';
 import { SHARED_FIXTURES_DIR } from '../../sync-server/audio/shared-fixtures.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 const fixtures = SHARED_FIXTURES_DIR;
 
@@ -98,7 +101,7 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   await logIn(page);
   const { organizationId, clipId } = await openFirstClip(page, 6);
   const title = `Saved after space was freed ${Date.now()}`;
-  await page.getByLabel('Title', { exact: true }).fill(title);
+  await clipField(page, 'Title').fill(title);
 
   const filled = await fillStorage(page);
   expect(filled.cache).toBeGreaterThan(0);
@@ -106,7 +109,7 @@ test('storage full: Apply says the change was not saved and why, keeps the typed
   const refused = page.locator('.toast').filter({ hasText: 'Your change was not saved' });
   await expect(refused).toContainText('The storage on this device is full. Free up some space, then try again.');
   await expect(page.locator('.toast').filter({ hasText: 'Changes saved' })).toHaveCount(0);
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  await expect(clipField(page, 'Title')).toHaveValue(title);
   // An audio file is kept on the device until it is sent: it cannot be queued either.
   await page.getByLabel('Upload an audio file').setInputFiles(resolve(fixtures, 'speech-12s-stereo.wav'));
   // A clip that already serves audio asks first (upload.spec); this one may, by the time the spec

@@ -32,7 +32,7 @@ export function organizationIdOf(page: Page): string {
  */
 export async function openOrganizationHome(page: Page): Promise<string> {
   if (new URL(page.url()).pathname === '/') await page.getByRole('list').getByRole('link').first().click();
-  // A fresh device shows the organization once its first download has ended (2,000 clips).
+  // A fresh device shows the organization once its first download has ended.
   await expect(page.getByRole('heading', { level: 1, name: 'Manage audio' })).toBeVisible({ timeout: 30_000 });
   return organizationIdOf(page);
 }
@@ -54,6 +54,13 @@ export async function openFirstClip(page: Page, index = 0): Promise<{ organizati
   await expect(page.getByRole('form', { name: 'Details' })).toBeVisible({ timeout: 30_000 });
   const [, organizationId, , programId, , clipId] = new URL(page.url()).pathname.split('/');
   return { organizationId: organizationId!, programId: programId!, clipId: clipId! };
+}
+
+/** A field of the clip screen's Details form, by its label: the chapters editor further down has
+ *  Title fields of its own (one per chapter), so a plain getByLabel('Title') finds more than one on
+ *  a clip with chapters. */
+export function clipField(page: Page, label: string): Locator {
+  return page.getByRole('form', { name: 'Details' }).getByLabel(label, { exact: true });
 }
 
 export async function syncStatus(page: Page) {

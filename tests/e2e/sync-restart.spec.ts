@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type BrowserContext } from '@playwright/test';
 import { firstSyncDone } from './local-data.ts';
-import { apiGet, logIn, organizationIdOf, requestText, syncStatus } from './support.ts';
+import { apiGet, clipField, logIn, organizationIdOf, requestText, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 test('after a browser restart, opening only / sends the offline edit within 5 s and the badge is not stale', async ({ baseURL, launchOptions }) => {
   expect(baseURL, 'baseURL from playwright.config.ts').toBeTruthy();
@@ -35,7 +38,7 @@ test('after a browser restart, opening only / sends the offline edit within 5 s 
 
     await browser.setOffline(true);
     const title = `Edited offline, sent from the start page ${Date.now()}`;
-    await page.getByLabel('Title', { exact: true }).fill(title);
+    await clipField(page, 'Title').fill(title);
     await page.getByRole('button', { name: 'Apply' }).click();
     // The worker's own word on the network is stored too (a failed push): the status a restarted
     // browser finds is an offline one.

@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { apiGet, DEMO, logIn, openFirstClip, requestText, syncStatus } from './support.ts';
+import { apiGet, clipField, DEMO, logIn, openFirstClip, requestText, syncStatus } from './support.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 /** Every /api/sync/… request a tab's sync worker sends (dedicated workers report to their page). */
 function watchSync(page: Page): { pushes: Request[]; pulls: Request[]; pushedValues: () => string[] } {
@@ -27,7 +30,7 @@ function watchSync(page: Page): { pushes: Request[]; pulls: Request[]; pushedVal
 }
 
 async function applyField(page: Page, label: string, value: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).fill(value);
+  await clipField(page, label).fill(value);
   await page.getByRole('button', { name: 'Apply' }).click();
 }
 
@@ -60,7 +63,7 @@ test('two tabs of one context: only the leader tab pushes, both see both edits, 
   // Both tabs show both edits (the other tab's through Dexie's cross-tab notifications)…
   for (const page of [first, second]) {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(titleFromFirst);
-    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(titleFromFirst);
+    await expect(clipField(page, 'Title')).toHaveValue(titleFromFirst);
     await expect(page.getByLabel('Short summary', { exact: true })).toHaveValue(summaryFromSecond);
     await expect(await syncStatus(page)).toHaveText('All changes saved', { timeout: 20_000 });
   }
@@ -146,7 +149,7 @@ test('an offline edit survives closing the whole browser and reaches the server 
     browser = await launch(true);
     page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(clipUrl);
-    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+    await expect(clipField(page, 'Title')).toHaveValue(title);
     await expect(await syncStatus(page)).toHaveText('Offline · 1 change waiting to sync');
 
     await browser.setOffline(false);
@@ -212,10 +215,10 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
   // Converged: the server, A and B (which was told by a poke) all show A's Title.
   await expect.poll(async () => (await apiGet<ClipBody>(a, `/v1/clips/${clipId}`, organizationId)).Title).toBe(mine);
   await expect(b.getByRole('heading', { level: 1 })).toHaveText(mine, { timeout: 20_000 });
-  await expect(b.getByLabel('Title', { exact: true })).toHaveValue(mine);
+  await expect(clipField(b, 'Title')).toHaveValue(mine);
   await expect(await syncStatus(b)).toHaveText('All changes saved');
   await a.goto(clipUrl);
-  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(mine);
+  await expect(clipField(a, 'Title')).toHaveValue(mine);
   for (const page of [a, b]) await expect(page.getByRole('link', { name: /conflicts/ })).toHaveCount(0);
   await contextA.close();
   await contextB.close();
@@ -223,7 +226,7 @@ test('A edits offline, B edits the same field online, A reconnects and holds a c
 
 test('a delete made offline over an edit from another device is held as a conflict and resolved field by field: kept, their title undone; both devices converge', async ({ browser }) => {
   const { contextA, contextB, a, b, organizationId, clipId, clipUrl } = await twoDevicesOnClip(browser, 12);
-  const before = await a.getByLabel('Title', { exact: true }).inputValue();
+  const before = await clipField(a, 'Title').inputValue();
 
   await contextA.setOffline(true);
   await a.getByRole('button', { name: 'Delete clip' }).click();
@@ -250,8 +253,8 @@ test('a delete made offline over an edit from another device is held as a confli
   await expect(await syncStatus(a)).toHaveText('All changes saved', { timeout: 20_000 });
   await expect.poll(async () => (await apiGet<ClipBody>(b, `/v1/clips/${clipId}`, organizationId)).Title).toBe(before);
   await a.goto(clipUrl);
-  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(before);
-  await expect(b.getByLabel('Title', { exact: true })).toHaveValue(before, { timeout: 20_000 });
+  await expect(clipField(a, 'Title')).toHaveValue(before);
+  await expect(clipField(b, 'Title')).toHaveValue(before, { timeout: 20_000 });
   await contextA.close();
   await contextB.close();
 });
@@ -283,11 +286,11 @@ test('a tab that misses pokes pulls when it becomes visible again', async ({ bro
   // Without a poke, A neither pulls nor shows B's title (two seconds: pokes arrive in tens of ms).
   await a.waitForTimeout(2_000);
   expect(aSync.pulls.length, 'pulls of A before it becomes visible').toBe(pullsBefore);
-  await expect(a.getByLabel('Title', { exact: true })).not.toHaveValue(theirs);
+  await expect(clipField(a, 'Title')).not.toHaveValue(theirs);
 
   // The user comes back to the tab (the browser fires visibilitychange with the page visible).
   await a.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-  await expect(a.getByLabel('Title', { exact: true })).toHaveValue(theirs, { timeout: 10_000 });
+  await expect(clipField(a, 'Title')).toHaveValue(theirs, { timeout: 10_000 });
   await expect(a.getByRole('heading', { level: 1 })).toHaveText(theirs);
   expect(aSync.pulls.length).toBeGreaterThan(pullsBefore);
   await contextA.close();

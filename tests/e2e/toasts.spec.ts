@@ -1,11 +1,11 @@
 // Toast timing of section 4 under Playwright's fake clock: 5000 ms by default, paused on hover
 // and on focus, F8 focuses, Escape closes, a swipe of 50px or more dismisses, 'Close' closes.
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
+import { clipField, logIn, openFirstClip, sendRefusedEnquiry } from './support.ts';
 
 let n = 0;
 async function raiseToast(page: Page) {
-  await page.getByLabel('Title', { exact: true }).fill(`Toast trigger ${++n}`);
+  await clipField(page, 'Title').fill(`Toast trigger ${++n}`);
   await page.getByRole('button', { name: 'Apply' }).click();
   const toast = page.locator('.toast').filter({ hasText: 'Changes saved' });
   await expect(toast).toHaveCount(1);

@@ -10,8 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logIn, openFirstClip, syncStatus } from './support.ts';
+import { clipField, logIn, openFirstClip, syncStatus } from './support.ts';
 import { freePort } from './own-server.ts';
+
+// This spec goes offline and reloads, or looks at the service worker itself: it runs with it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
 
 const PROMPT = 'A new version of Castaway Studio is available.';
 const OTHER_TAB = 'Castaway Studio was updated in another tab. This page reloads into the new version once your changes here are saved or discarded.';
@@ -69,7 +72,7 @@ test('the update prompt waits for unsaved changes and the outbox, then reloads i
   expect(await controllerVersion(page)).toBe('1');
 
   // A form with unsaved changes.
-  const title = page.getByLabel('Title', { exact: true });
+  const title = clipField(page, 'Title');
   await title.fill('Written while a new version arrives');
 
   // The server now has a new version (any byte change of sw.js is one).
@@ -105,7 +108,7 @@ test('the update prompt waits for unsaved changes and the outbox, then reloads i
   await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Update' }).click()]);
   expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate ?? false)).toBe(false);
   await expect.poll(() => controllerVersion(page)).toBe('2');
-  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Written while a new version arrives');
+  await expect(clipField(page, 'Title')).toHaveValue('Written while a new version arrives');
   await expect(page.getByRole('region', { name: PROMPT })).toHaveCount(0);
   expect(new URL(page.url()).pathname).toContain(clipId);
   await context.close();
@@ -124,7 +127,7 @@ test('every open tab follows a new version: a clean tab at once, one with unsave
     await tab.goto(first.url());
     await expect(tab.getByRole('form', { name: 'Details' })).toBeVisible();
   }
-  await editing.getByLabel('Title', { exact: true }).fill('Typed in another tab');
+  await clipField(editing, 'Title').fill('Typed in another tab');
   // Each tab's page as loaded now: a reload forgets the mark.
   const stillOld = (tab: Page) => tab.evaluate(() => (window as unknown as { oldBuild?: boolean }).oldBuild === true).catch(() => true);
   for (const tab of [first, clean, editing]) await tab.evaluate(() => ((window as unknown as { oldBuild: boolean }).oldBuild = true));
@@ -155,7 +158,7 @@ test('every open tab follows a new version: a clean tab at once, one with unsave
   // The tab being edited keeps its form and says why; discarding the change reloads it.
   await expect(editing.getByRole('region', { name: OTHER_TAB })).toBeVisible();
   expect(await stillOld(editing)).toBe(true);
-  await expect(editing.getByLabel('Title', { exact: true })).toHaveValue('Typed in another tab');
+  await expect(clipField(editing, 'Title')).toHaveValue('Typed in another tab');
   await editing.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect.poll(() => stillOld(editing), { timeout: 20_000 }).toBe(false);
   await expect(editing.getByRole('form', { name: 'Details' })).toBeVisible();
