@@ -51,16 +51,21 @@ export async function openFirstClip(page: Page, index = 0): Promise<{ organizati
   await page.getByTestId('clip-list').getByRole('link').nth(index).click();
   // The clip screen's chunk loads on the first visit: on a loaded two-core machine it still showed
   // 'Loading…' after the default 10 s twice (update-prompt, admin-snapshot; stop 66's CI runs).
-  await expect(page.getByRole('form', { name: 'Details' })).toBeVisible({ timeout: 30_000 });
+  await expect(clipDetails(page)).toBeVisible({ timeout: 30_000 });
   const [, organizationId, , programId, , clipId] = new URL(page.url()).pathname.split('/');
   return { organizationId: organizationId!, programId: programId!, clipId: clipId! };
+}
+
+/** The clip screen's Details form. */
+export function clipDetails(page: Page): Locator {
+  return page.getByRole('form', { name: 'Details' });
 }
 
 /** A field of the clip screen's Details form, by its label: the chapters editor further down has
  *  Title fields of its own (one per chapter), so a plain getByLabel('Title') finds more than one on
  *  a clip with chapters. */
 export function clipField(page: Page, label: string): Locator {
-  return page.getByRole('form', { name: 'Details' }).getByLabel(label, { exact: true });
+  return clipDetails(page).getByLabel(label, { exact: true });
 }
 
 export async function syncStatus(page: Page) {
